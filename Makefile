@@ -1,0 +1,42 @@
+# evtools — see README.md. Every target works on a fresh clone with Go installed.
+GO ?= go
+BIN ?= bin
+TOOLS := $(notdir $(wildcard cmd/*))
+
+.PHONY: all build install test demo bench fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+install:
+	$(GO) install ./cmd/...
+
+test:
+	$(GO) vet ./...
+	$(GO) test -race ./...
+
+# demo runs the main jobs on the shipped examples, one script a tool.
+demo: build
+	@set -e; for s in scripts/demo/*.sh; do \
+		echo "== $$s"; PATH="$(CURDIR)/$(BIN):$$PATH" bash "$$s"; echo; \
+	done
+
+# bench runs the Go benchmarks, then the side-by-side comparison with jq,
+# gojq and Miller (installed from Debian when missing).
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+	bash scripts/bench.sh
+
+# fuzz runs every fuzz target for FUZZTIME each.
+FUZZTIME ?= 30s
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "== $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,160 @@
+// Package cli holds what every evtools command does the same way: flag
+// parsing and help through kong, the version, exit codes, error printing,
+// and terminal detection.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/alecthomas/kong"
+	"github.com/mattn/go-isatty"
+)
+
+// Exit codes shared by every tool. A tool documents which it uses.
+const (
+	ExitOK    = 0 // success
+	ExitFound = 1 // the tool's negative answer: nothing matched, anomalies found
+	ExitError = 2 // usage error, unreadable input, bad input lines
+	ExitBusy  = 3 // a lock is held by another run (evcursor --state)
+)
+
+// Version is the evtools release; builds from a checkout add the commit.
+var Version = "0.1.0"
+
+func version() string {
+	v := Version
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+	}
+	return v
+}
+
+// Stdio is the process's streams, handed to a tool by main or by a test.
+type Stdio struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+}
+
+// Tool describes a command for its help text.
+type Tool struct {
+	Name     string // e.g. "evfilter"
+	Summary  string // one line: what it does
+	Details  string // paragraphs after the usage line
+	Examples string // shell lines, printed under "Examples:"
+	Exit     string // exit status table, printed under "Exit status:"
+}
+
+// Error is an error that carries its exit code. Tools return it; Main prints
+// it once, as "tool: message".
+type Error struct {
+	Code int
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf makes an *Error with code.
+func Errorf(code int, format string, args ...any) error {
+	return &Error{Code: code, Err: fmt.Errorf(format, args...)}
+}
+
+type exitPanic struct{ code int }
+
+// Parse parses args into opts (a kong struct). It returns done=true with an
+// exit code when the run is over already: --help, --version, or a usage
+// error (printed as "tool: message").
+func Parse(t Tool, args []string, stdio Stdio, opts any) (code int, done bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			ep, ok := r.(exitPanic)
+			if !ok {
+				panic(r)
+			}
+			code, done = ep.code, true
+		}
+	}()
+	desc := t.Summary
+	if t.Details != "" {
+		desc += "\n\n" + strings.TrimSpace(t.Details)
+	}
+	parser, err := kong.New(opts,
+		kong.Name(t.Name),
+		kong.Description(desc),
+		kong.Writers(stdio.Out, stdio.Err),
+		kong.Exit(func(c int) { panic(exitPanic{c}) }),
+		kong.Vars{"version": t.Name + " " + version()},
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, WrapUpperBound: 100}),
+		kong.Help(func(o kong.HelpOptions, ctx *kong.Context) error {
+			if err := kong.DefaultHelpPrinter(o, ctx); err != nil {
+				return err
+			}
+			w := ctx.Stdout
+			if t.Examples != "" {
+				fmt.Fprintf(w, "\nExamples:\n%s\n", indent(t.Examples))
+			}
+			if t.Exit != "" {
+				fmt.Fprintf(w, "\nExit status:\n%s\n", indent(t.Exit))
+			}
+			return nil
+		}),
+	)
+	if err != nil {
+		panic(err) // a bug in the tool's option struct
+	}
+	if _, err := parser.Parse(args); err != nil {
+		fmt.Fprintf(stdio.Err, "%s: %v\n", t.Name, err)
+		fmt.Fprintf(stdio.Err, "%s: run '%s --help' for usage\n", t.Name, t.Name)
+		return ExitError, true
+	}
+	return 0, false
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.Trim(s, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "  " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Report prints err once as "tool: message" and returns its exit code
+// (ExitError unless err is an *Error saying otherwise).
+func Report(tool string, stderr io.Writer, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", tool, err)
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ExitError
+}
+
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+}
+
+// Color reports whether colour may be written to w: only on a terminal, and
+// never when NO_COLOR is set to anything non-empty (no-color.org).
+func Color(w any) bool {
+	return IsTerminal(w) && os.Getenv("NO_COLOR") == ""
+}

@@ -1,0 +1,144 @@
+package jsonl
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+// StdinName is how an input read from stdin is named in messages.
+const StdinName = "<stdin>"
+
+// readBufSize is large so that a file streams in few read calls: the output
+// is flushed before each of them.
+var readBufSize = 256 << 10
+
+var (
+	magicGzip = []byte{0x1f, 0x8b}
+	magicZstd = []byte{0x28, 0xb5, 0x2f, 0xfd}
+)
+
+// Source is an opened input: its records come from Reader.
+type Source struct {
+	Name   string
+	br     *bufio.Reader
+	closer []io.Closer
+}
+
+// Close releases the file and decompressor behind the source.
+func (s *Source) Close() error {
+	var first error
+	for i := len(s.closer) - 1; i >= 0; i-- {
+		if err := s.closer[i].Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	s.closer = nil
+	return first
+}
+
+// idleReader calls idle before every read of the underlying input, the only
+// moment the process can block waiting for data: that is when buffered
+// output must go out so a live consumer sees it.
+type idleReader struct {
+	r    io.Reader
+	idle func()
+}
+
+func (r idleReader) Read(p []byte) (int, error) {
+	if r.idle != nil {
+		r.idle()
+	}
+	return r.r.Read(p)
+}
+
+// Open opens the input called name: "-" is stdin, anything else a file.
+// Compressed input (gzip, zstd) is recognised by its magic bytes and
+// decompressed. idle, when not nil, is called before every blocking read.
+func Open(name string, stdin io.Reader, idle func()) (*Source, error) {
+	src := &Source{Name: name}
+	var r io.Reader
+	if name == "-" {
+		src.Name = StdinName
+		r = stdin
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, openError(name, err)
+		}
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			f.Close()
+			return nil, fmt.Errorf("%s: is a directory", name)
+		}
+		src.closer = append(src.closer, f)
+		r = f
+	}
+	return src, src.wrap(idleReader{r, idle})
+}
+
+// NewSource frames r (already open, maybe compressed) under name.
+func NewSource(name string, r io.Reader, idle func()) (*Source, error) {
+	src := &Source{Name: name}
+	return src, src.wrap(idleReader{r, idle})
+}
+
+func (s *Source) wrap(r io.Reader) error {
+	br := bufio.NewReaderSize(r, readBufSize)
+	// Peek one byte first: a live producer may have written a short first
+	// line and be waiting, and neither magic starts like JSON does.
+	b, err := br.Peek(1)
+	if err != nil || (b[0] != magicGzip[0] && b[0] != magicZstd[0]) {
+		s.br = br
+		return nil
+	}
+	switch {
+	case hasPrefix(br, magicGzip):
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			s.Close()
+			return fmt.Errorf("%s: gzip: %v", s.Name, err)
+		}
+		s.closer = append(s.closer, zr)
+		s.br = bufio.NewReaderSize(zr, readBufSize)
+	case hasPrefix(br, magicZstd):
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+		if err != nil {
+			s.Close()
+			return fmt.Errorf("%s: zstd: %v", s.Name, err)
+		}
+		s.closer = append(s.closer, zstdCloser{zr})
+		s.br = bufio.NewReaderSize(zr, readBufSize)
+	default:
+		s.br = br
+	}
+	return nil
+}
+
+type zstdCloser struct{ d *zstd.Decoder }
+
+func (z zstdCloser) Close() error { z.d.Close(); return nil }
+
+func hasPrefix(br *bufio.Reader, magic []byte) bool {
+	b, _ := br.Peek(len(magic))
+	return string(b) == string(magic)
+}
+
+func openError(name string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: no such file", name)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s: permission denied", name)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", name, pe.Err)
+	}
+	return err
+}
