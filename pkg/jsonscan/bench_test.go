@@ -1,0 +1,150 @@
+package jsonscan
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// benchLines are envelope events shaped like the seeds' (200-2000 bytes,
+// mostly ASCII strings, some escapes, nested payloads).
+var benchLines = func() []string {
+	out := `total 48\ndrwxr-xr-x  5 dev dev 4096 Jun 21 22:36 .\ndrwxr-xr-x 12 dev dev 4096 Jun 21 22:30 ..\n` +
+		`-rw-r--r--  1 dev dev  812 Jun 21 22:36 go.mod\n-rw-r--r--  1 dev dev 2311 Jun 21 22:36 \"main.go\"\n`
+	text := `The kernel is FreeBSD 15.0-RELEASE-p10 \u2014 I ran ` + "`uname -a`" +
+		` and it reported the release, the patch level and the build host. ` +
+		`Nothing else in the output needs attention; the machine is up to date as of the last security advisory. `
+	return []string{
+		`{"seq":12,"ts":1758800000.12,"run_id":"r_9f3a2c71","agent_id":"code-reviewer","kind":"tool_call",` +
+			`"payload":{"step":3,"tool":"bash","args":{"argv":["ls","-la","/home/dev/project"],"cwd":"/home/dev/project","timeout_s":30}}}`,
+		`{"seq":13,"ts":1758800001.57,"run_id":"r_9f3a2c71","agent_id":"code-reviewer","kind":"tool_result",` +
+			`"payload":{"step":3,"tool":"bash","ok":true,"exit_code":0,"output":"` + strings.Repeat(out, 4) + `","truncated":false}}`,
+		`{"seq":14,"ts":1758800003.9,"run_id":"r_9f3a2c71","agent_id":"code-reviewer","kind":"model_result",` +
+			`"payload":{"step":4,"decision_kind":"final","tokens":18422,"prompt_tokens":17893,"completion_tokens":529,` +
+			`"cost_usd":0.0041835,"latency_ms":2318,"provider":"deepseek","model":"deepseek-v4-pro","shimmed":false}}`,
+		`{"seq":15,"ts":1758800004.01,"run_id":"r_9f3a2c71","agent_id":"parent","kind":"assistant_message",` +
+			`"payload":{"text":"` + strings.Repeat(text, 5) + `","output":null,"source":"synth"}}`,
+		`{"seq":3,"ts":1758799990.5,"run_id":"r_9f3a2c71","agent_id":"code-reviewer","kind":"agent_spawned",` +
+			`"payload":{"parent_id":"parent","role":"code-reviewer","bundle":null,"version":"1.4.2","intent":"review the diff for ` +
+			`error handling and tests","depends_on":["planner","linter"],"tools":["read_file","grep","bash"],"require_tool":"read_file",` +
+			`"model":{"provider":"deepseek","base_url":"https://api.deepseek.com/v1","model":"deepseek-v4-pro","source":"bundle",` +
+			`"reason":"bundle default"},"budget":{"tokens":200000,"wall_seconds":600,"max_steps":40},"config":{"temperature":0.2,` +
+			`"top_p":0.95,"stop":["\n\nHuman:","</answer>"]},"read_only":true}}`,
+		`{"seq":7,"ts":1758799995.25,"run_id":"r_9f3a2c71","agent_id":"","kind":"message_end","payload":{"content":[{"args":` +
+			`{"command":"uname -a"},"id":"call_00_b7e1f0","name":"bash","type":"tool_call"},{"text":"Let me check the kernel.",` +
+			`"type":"text"}],"time":"2026-06-21T22:36:06.817Z","type":"assistant_message"}}`,
+	}
+}()
+
+func benchData() ([][]byte, int64) {
+	var lines [][]byte
+	var n int64
+	for _, l := range benchLines {
+		if err := Check([]byte(l)); err != nil {
+			panic("bench line is invalid: " + err.Error())
+		}
+		lines = append(lines, []byte(l))
+		n += int64(len(l))
+	}
+	return lines, n
+}
+
+func BenchmarkCheck(b *testing.B) {
+	lines, n := benchData()
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			if Check(l) != nil {
+				b.Fatal("invalid")
+			}
+		}
+	}
+}
+
+// BenchmarkJSONValid is the reference: encoding/json's validator on the same lines.
+func BenchmarkJSONValid(b *testing.B) {
+	lines, n := benchData()
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			if !json.Valid(l) {
+				b.Fatal("invalid")
+			}
+		}
+	}
+}
+
+// BenchmarkMembers finds kind and seq the way evfilter and evcursor do.
+func BenchmarkMembers(b *testing.B) {
+	lines, n := benchData()
+	b.SetBytes(n)
+	b.ReportAllocs()
+	hits := 0
+	fn := func(k, v []byte) {
+		if KeyIs(k, "kind") && StringEquals(v, "tool_call") {
+			hits++
+		}
+	}
+	for b.Loop() {
+		for _, l := range lines {
+			if Members(l, fn) != nil {
+				b.Fatal("invalid")
+			}
+		}
+	}
+	if hits == 0 {
+		b.Fatal("no tool_call found")
+	}
+}
+
+// BenchmarkLookup descends to a nested value without validating.
+func BenchmarkLookup(b *testing.B) {
+	lines, n := benchData()
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			if _, ok := Lookup(l, "payload", "step"); !ok && KindOf(l) != Object {
+				b.Fatal("not an object")
+			}
+		}
+	}
+}
+
+// BenchmarkCheckLookupKind is evfilter's whole test for kind=="tool_call".
+func BenchmarkCheckLookupKind(b *testing.B) {
+	lines, n := benchData()
+	b.SetBytes(n)
+	b.ReportAllocs()
+	hits := 0
+	for b.Loop() {
+		for _, l := range lines {
+			if Check(l) != nil {
+				b.Fatal("invalid")
+			}
+			if v, ok := Lookup(l, "kind"); ok && StringEquals(v, "tool_call") {
+				hits++
+			}
+		}
+	}
+	if hits == 0 {
+		b.Fatal("no tool_call found")
+	}
+}
+
+// BenchmarkJSONUnmarshalKind is the slow way evtools avoids: decoding the envelope.
+func BenchmarkJSONUnmarshalKind(b *testing.B) {
+	lines, n := benchData()
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			var e struct{ Kind string }
+			if err := json.Unmarshal(l, &e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -1,0 +1,461 @@
+// Package jsonscan is a fast, allocation-free scanner for single-line JSON
+// objects. The evtools filters use it on their hot paths instead of decoding
+// whole events: it says whether a line is a JSON object (and, if not, why),
+// lists the object's top-level members as raw sub-slices, and finds a value
+// by path without building anything.
+//
+// Acceptance is exactly encoding/json's: Check(data) == nil if and only if
+// json.Valid(data) holds and the value is an object. That means control
+// characters inside strings are rejected, invalid UTF-8 inside strings is
+// accepted (encoding/json replaces it with U+FFFD when decoding), numbers
+// follow the strict JSON grammar, only space, tab, CR and LF are whitespace,
+// a UTF-8 byte order mark is an error, and nesting is limited to 10000
+// levels.
+package jsonscan
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"sync"
+)
+
+// MaxDepth is the deepest nesting accepted, the same limit as encoding/json's.
+const MaxDepth = 10000
+
+// SyntaxError describes why data is not a single JSON object.
+type SyntaxError struct {
+	Msg    string // what is wrong, for a user; includes the column where there is one
+	Offset int    // 0-based byte offset of the problem in data (len(data) at end of input)
+}
+
+func (e *SyntaxError) Error() string { return e.Msg }
+
+// errCode is what the scanner found; the message is built only on failure so
+// that the success path does not allocate.
+type errCode uint8
+
+const (
+	codeOK        errCode = iota
+	codeEmpty             // only whitespace
+	codeNotObject         // the value does not start with '{'
+	codeChar              // invalid character at offset
+	codeAfterTop          // something after the object
+	codeEOF               // input ended inside the object
+	codeDepth             // nesting deeper than MaxDepth
+)
+
+// Byte classes for the fallback string loop: non-zero bytes end a run of
+// plain string content.
+var strStop = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'] = true
+	t['\\'] = true
+	return t
+}()
+
+// isSpace reports JSON whitespace.
+var isSpace = func() (t [256]bool) {
+	t[' '], t['\t'], t['\n'], t['\r'] = true, true, true, true
+	return t
+}()
+
+func isDigit(c byte) bool { return c-'0' < 10 }
+
+// skipWS returns the index of the first non-whitespace byte at or after i.
+func skipWS(data []byte, i int) int {
+	for i < len(data) && isSpace[data[i]] {
+		i++
+	}
+	return i
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// stopMask flags (in the high bit of each byte) the bytes of x that are '"',
+// '\\' or below 0x20. Only the lowest flagged byte is exact (a borrow can
+// flag bytes above a true hit), which is all the callers use.
+func stopMask(x uint64) uint64 {
+	q := x ^ (lsb * '"')
+	b := x ^ (lsb * '\\')
+	return ((x-lsb*0x20)&^x | (q-lsb)&^q | (b-lsb)&^b) & msb
+}
+
+// scanString scans string content starting just after the opening quote at
+// i-1. It returns the index just past the closing quote, or the offset and
+// code of the first error.
+func scanString(data []byte, i int) (int, errCode) {
+	n := len(data)
+	for {
+		for i+8 <= n {
+			x := binary.LittleEndian.Uint64(data[i:])
+			if m := stopMask(x); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto special
+			}
+			i += 8
+		}
+		for i < n && !strStop[data[i]] {
+			i++
+		}
+		if i >= n {
+			return n, codeEOF
+		}
+	special:
+		switch data[i] {
+		case '"':
+			return i + 1, codeOK
+		case '\\':
+			i++
+			if i >= n {
+				return n, codeEOF
+			}
+			switch data[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				i++
+				for k := 0; k < 4; k++ {
+					if i >= n {
+						return n, codeEOF
+					}
+					if !isHex[data[i]] {
+						return i, codeChar
+					}
+					i++
+				}
+			default:
+				return i, codeChar
+			}
+		default: // control character
+			return i, codeChar
+		}
+	}
+}
+
+var isHex = func() (t [256]bool) {
+	for _, c := range []byte("0123456789abcdefABCDEF") {
+		t[c] = true
+	}
+	return t
+}()
+
+// scanNumber scans a number starting at i (data[i] is '-' or a digit) and
+// returns the index just past it.
+func scanNumber(data []byte, i int) (int, errCode) {
+	n := len(data)
+	if data[i] == '-' {
+		i++
+		if i >= n {
+			return n, codeEOF
+		}
+	}
+	switch c := data[i]; {
+	case c == '0':
+		i++
+	case c-'1' < 9:
+		i++
+		for i < n && isDigit(data[i]) {
+			i++
+		}
+	default:
+		return i, codeChar
+	}
+	if i < n && data[i] == '.' {
+		i++
+		if i >= n {
+			return n, codeEOF
+		}
+		if !isDigit(data[i]) {
+			return i, codeChar
+		}
+		i++
+		for i < n && isDigit(data[i]) {
+			i++
+		}
+	}
+	if i < n && data[i]|0x20 == 'e' {
+		i++
+		if i >= n {
+			return n, codeEOF
+		}
+		if data[i] == '+' || data[i] == '-' {
+			i++
+			if i >= n {
+				return n, codeEOF
+			}
+		}
+		if !isDigit(data[i]) {
+			return i, codeChar
+		}
+		i++
+		for i < n && isDigit(data[i]) {
+			i++
+		}
+	}
+	return i, codeOK
+}
+
+// scanLiteral checks that lit starts at data[i].
+func scanLiteral(data []byte, i int, lit string) (int, errCode) {
+	if i+len(lit) <= len(data) && string(data[i:i+len(lit)]) == lit {
+		return i + len(lit), codeOK
+	}
+	for k := 0; k < len(lit); k++ {
+		if i+k >= len(data) {
+			return len(data), codeEOF
+		}
+		if data[i+k] != lit[k] {
+			return i + k, codeChar
+		}
+	}
+	panic("unreachable")
+}
+
+// stack records, for each open container, whether it is an object. The first
+// 64 levels live in a register; deeper levels borrow a pooled array, so that
+// the common case neither allocates nor zeroes a 10000-level stack.
+type stack struct {
+	lo   uint64
+	deep *deepStack
+}
+
+type deepStack [(MaxDepth + 63) / 64]uint64
+
+var deepPool = sync.Pool{New: func() any { return new(deepStack) }}
+
+// set records the kind of level d (1-based).
+func (s *stack) set(d int, obj bool) {
+	if d <= 64 {
+		bit := uint64(1) << (d - 1)
+		if obj {
+			s.lo |= bit
+		} else {
+			s.lo &^= bit
+		}
+		return
+	}
+	s.setDeep(d, obj)
+}
+
+func (s *stack) setDeep(d int, obj bool) {
+	if s.deep == nil {
+		s.deep = deepPool.Get().(*deepStack)
+	}
+	w, bit := (d-1)>>6, uint64(1)<<((d-1)&63)
+	if obj {
+		s.deep[w] |= bit
+	} else {
+		s.deep[w] &^= bit
+	}
+}
+
+// isObject reports whether level d (1-based) is an object.
+func (s *stack) isObject(d int) bool {
+	if d <= 64 {
+		return s.lo>>(d-1)&1 != 0
+	}
+	return s.deep[(d-1)>>6]>>((d-1)&63)&1 != 0
+}
+
+func (s *stack) release() {
+	if s.deep != nil {
+		deepPool.Put(s.deep)
+		s.deep = nil
+	}
+}
+
+// scan validates data as one JSON object and, when fn is not nil, reports
+// each top-level member as soon as its value ends. It does not recurse.
+func scan(data []byte, st *stack, fn func(key, value []byte)) (int, errCode) {
+	n := len(data)
+	i := skipWS(data, 0)
+	if i == n {
+		return 0, codeEmpty
+	}
+	if data[i] != '{' {
+		return i, codeNotObject
+	}
+	var (
+		depth          int
+		c              byte
+		code           errCode
+		keyStart       int // top-level member being scanned
+		keyEnd         int
+		valStart       int
+		topLevelMember bool
+	)
+
+openObject: // data[i] == '{'
+	depth++
+	if depth > MaxDepth {
+		return i, codeDepth
+	}
+	st.set(depth, true)
+	i = skipWS(data, i+1)
+	if i >= n {
+		return n, codeEOF
+	}
+	c = data[i]
+	if c == '}' {
+		goto closeContainer
+	}
+	if c != '"' {
+		return i, codeChar
+	}
+
+key: // data[i] == '"'
+	if depth == 1 {
+		keyStart = i + 1
+		i, code = scanString(data, i+1)
+		keyEnd = i - 1
+	} else {
+		i, code = scanString(data, i+1)
+	}
+	if code != codeOK {
+		return i, code
+	}
+	if i < n && data[i] == ':' {
+		i++
+	} else {
+		i = skipWS(data, i)
+		if i >= n {
+			return n, codeEOF
+		}
+		if data[i] != ':' {
+			return i, codeChar
+		}
+		i++
+	}
+	i = skipWS(data, i)
+
+value:
+	if i >= n {
+		return n, codeEOF
+	}
+	topLevelMember = depth == 1
+	if topLevelMember {
+		valStart = i
+	}
+	switch c = data[i]; c {
+	case '"':
+		i, code = scanString(data, i+1)
+	case '{':
+		goto openObject
+	case '[':
+		depth++
+		if depth > MaxDepth {
+			return i, codeDepth
+		}
+		st.set(depth, false)
+		i = skipWS(data, i+1)
+		if i >= n {
+			return n, codeEOF
+		}
+		if c = data[i]; c == ']' {
+			goto closeContainer
+		}
+		goto value
+	case 't':
+		i, code = scanLiteral(data, i, "true")
+	case 'f':
+		i, code = scanLiteral(data, i, "false")
+	case 'n':
+		i, code = scanLiteral(data, i, "null")
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		i, code = scanNumber(data, i)
+	default:
+		return i, codeChar
+	}
+	if code != codeOK {
+		return i, code
+	}
+
+afterValue: // i is just past a complete value at the current depth
+	if topLevelMember && fn != nil {
+		fn(data[keyStart:keyEnd], data[valStart:i])
+	}
+	topLevelMember = false
+	i = skipWS(data, i)
+	if i >= n {
+		return n, codeEOF
+	}
+	switch c = data[i]; c {
+	case ',':
+		i = skipWS(data, i+1)
+		if st.isObject(depth) {
+			if i >= n {
+				return n, codeEOF
+			}
+			if data[i] != '"' {
+				return i, codeChar
+			}
+			goto key
+		}
+		goto value
+	case '}', ']':
+		goto closeContainer
+	default:
+		return i, codeChar
+	}
+
+closeContainer: // data[i] == c is '}' or ']'
+	if (c == '}') != st.isObject(depth) {
+		return i, codeChar
+	}
+	depth--
+	i++
+	if depth > 0 {
+		topLevelMember = depth == 1
+		goto afterValue
+	}
+	if i = skipWS(data, i); i < n {
+		return i, codeAfterTop
+	}
+	return n, codeOK
+}
+
+// Check reports whether data is exactly one JSON object, optionally
+// surrounded by JSON whitespace. It returns nil or a *SyntaxError whose text
+// tells a user what is wrong.
+func Check(data []byte) error {
+	var st stack
+	off, code := scan(data, &st, nil)
+	st.release()
+	if code == codeOK {
+		return nil
+	}
+	return newError(data, off, code)
+}
+
+// Members validates data exactly as Check does and calls fn for every
+// top-level member of the object, in order, as soon as the member's value
+// ends. key is the raw key between the quotes (escapes untouched, compare it
+// with KeyIs); value is the raw value, a sub-slice of data (see OffsetOf).
+// Duplicate keys are all reported; callers let the last one win, as
+// encoding/json does. If data is not valid, fn may have been called for the
+// members before the error, and Members returns the error Check would.
+func Members(data []byte, fn func(key, value []byte)) error {
+	var st stack
+	off, code := scan(data, &st, fn)
+	st.release()
+	if code == codeOK {
+		return nil
+	}
+	return newError(data, off, code)
+}
+
+// OffsetOf returns the byte offset of value inside data, where value is a
+// sub-slice of data as returned by Members or Lookup. It returns -1 when the
+// arithmetic shows value cannot be such a sub-slice.
+func OffsetOf(data, value []byte) int {
+	off := cap(data) - cap(value)
+	if off < 0 || off+len(value) > len(data) {
+		return -1
+	}
+	return off
+}
