@@ -1,0 +1,325 @@
+package zot2gp
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
+	"github.com/evtools/evtools/pkg/zot"
+)
+
+// config is what the converter needs from the options.
+type config struct {
+	UI       bool
+	Bare     bool
+	Stable   bool   // --ts=stable
+	SeqStart string // decimal digits
+	RunID    string // "" for the default naming
+	Agent    string
+}
+
+// converter turns zot event lines into envelope (or bare) lines. It holds
+// the stream's state: the next seq, the current run, the last time seen.
+type converter struct {
+	ui, bare, stable bool
+
+	seq   []byte // the next seq, decimal digits
+	agent []byte // agent_id as a JSON string
+	kinds map[string][]byte
+
+	runBase     string
+	runExplicit bool
+	runN        int
+	inRun       bool
+	runID       []byte // the current run_id as a JSON string
+
+	lastTS []byte // ts of the last event with a time (stable mode)
+	tsBuf  []byte
+	strBuf []byte
+	now    func() time.Time
+
+	f zot.Fields
+}
+
+var errSeqStart = errors.New("--seq-start: want a non-negative integer")
+
+func newConverter(cfg config, now func() time.Time) (*converter, error) {
+	seq, ok := parseSeq(cfg.SeqStart)
+	if !ok {
+		return nil, errSeqStart
+	}
+	c := &converter{
+		ui: cfg.UI, bare: cfg.Bare, stable: cfg.Stable,
+		seq:   seq,
+		agent: appendString(nil, []byte(cfg.Agent)),
+		kinds: make(map[string][]byte, len(zot.Glasspane)),
+		now:   now,
+	}
+	for typ, kind := range zot.Glasspane {
+		c.kinds[typ] = appendString(nil, []byte(kind))
+	}
+	switch {
+	case cfg.RunID != "":
+		c.runBase, c.runExplicit = cfg.RunID, true
+	case cfg.Stable:
+		c.runBase = "r"
+	default:
+		// Runs of different invocations appended to one log must not share
+		// ids, so the default base is random unless output must be stable.
+		var b [4]byte
+		rand.Read(b[:])
+		c.runBase = "r_" + hex.EncodeToString(b[:])
+	}
+	return c, nil
+}
+
+// parseSeq checks a --seq-start value and returns its digits without
+// leading zeros (JSON numbers have none).
+func parseSeq(s string) ([]byte, bool) {
+	if s == "" {
+		return nil, false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return nil, false
+		}
+	}
+	for len(s) > 1 && s[0] == '0' {
+		s = s[1:]
+	}
+	return []byte(s), true
+}
+
+// increment adds one to a decimal number of any length.
+func increment(d []byte) []byte {
+	for i := len(d) - 1; i >= 0; i-- {
+		if d[i] != '9' {
+			d[i]++
+			return d
+		}
+		d[i] = '0'
+	}
+	return append([]byte{'1'}, d...)
+}
+
+// nextRun starts a new run and names it.
+func (c *converter) nextRun() {
+	c.runN++
+	var id string
+	switch {
+	case c.runExplicit && c.runN == 1:
+		id = c.runBase
+	case c.runExplicit:
+		id = c.runBase + "." + strconv.Itoa(c.runN)
+	default:
+		id = c.runBase + "_" + strconv.Itoa(c.runN)
+	}
+	c.runID = appendString(c.runID[:0], []byte(id))
+	c.inRun = true
+}
+
+// convert appends the output line for one input record, '\n' included, to
+// dst. written is false when --ui drops the event. A non-nil error is the
+// reason the record is not a zot event; nothing is appended then and the
+// stream's state is unchanged.
+func (c *converter) convert(dst, line []byte) (out []byte, written bool, err error) {
+	f := &c.f
+	if err := zot.Scan(line, f); err != nil {
+		return dst, false, err
+	}
+	// Runs are cut the same with and without --ui, so ids match.
+	if !c.inRun || f.IsPromptAck() {
+		c.nextRun()
+	}
+	typ := f.Name
+	if string(typ) == zot.Done {
+		c.inRun = false
+	}
+	ts := c.ts(f.Time)
+
+	kind, mapped := c.kinds[string(typ)]
+	if string(typ) == zot.Response && f.Failed() {
+		kind, mapped = c.kinds[zot.Error], true
+	}
+	if !mapped {
+		if c.ui {
+			return dst, false, nil
+		}
+		c.strBuf = appendString(c.strBuf[:0], typ)
+		kind = c.strBuf
+	}
+
+	payload := trimSpace(line)
+	if c.bare {
+		return c.appendBare(dst, payload, kind), true, nil
+	}
+	dst = append(dst, `{"seq":`...)
+	dst = append(dst, c.seq...)
+	dst = append(dst, `,"ts":`...)
+	dst = append(dst, ts...)
+	dst = append(dst, `,"run_id":`...)
+	dst = append(dst, c.runID...)
+	dst = append(dst, `,"agent_id":`...)
+	if zot.IsSessionLevel(string(typ)) {
+		dst = append(dst, `""`...)
+	} else {
+		dst = append(dst, c.agent...)
+	}
+	dst = append(dst, `,"kind":`...)
+	dst = append(dst, kind...)
+	dst = append(dst, `,"payload":`...)
+	dst = append(dst, payload...)
+	dst = append(dst, "}\n"...)
+	c.seq = increment(c.seq)
+	return dst, true, nil
+}
+
+// appendBare writes the zot object with every top-level "type" value
+// replaced by the kind and the original type (raw, as read) added last as
+// "zot_type".
+func (c *converter) appendBare(dst, payload, kind []byte) []byte {
+	pos := 0
+	for _, v := range c.f.TypeValues {
+		off := jsonscan.OffsetOf(payload, v)
+		dst = append(dst, payload[pos:off]...)
+		dst = append(dst, kind...)
+		pos = off + len(v)
+	}
+	end := len(payload) - 1 // the closing '}'
+	dst = append(dst, payload[pos:end]...)
+	dst = append(dst, `,"zot_type":`...)
+	dst = append(dst, c.f.Type...)
+	dst = append(dst, "}\n"...)
+	return dst
+}
+
+// ts returns the envelope's ts for an event whose raw "time" value is raw
+// (nil when absent).
+func (c *converter) ts(raw []byte) []byte {
+	if t, ok := parseTime(raw, &c.strBuf); ok {
+		c.tsBuf = appendUnix(c.tsBuf[:0], t)
+		if c.stable {
+			c.lastTS = append(c.lastTS[:0], c.tsBuf...)
+		}
+		return c.tsBuf
+	}
+	if c.stable {
+		if c.lastTS == nil {
+			return zero
+		}
+		return c.lastTS
+	}
+	c.tsBuf = appendUnix(c.tsBuf[:0], time.UnixMilli(c.now().UnixMilli()))
+	return c.tsBuf
+}
+
+var zero = []byte("0")
+
+// parseTime reads an RFC 3339 time from a raw JSON string value. Anything
+// else (absent, not a string, not a time) is no time.
+func parseTime(raw []byte, buf *[]byte) (time.Time, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return time.Time{}, false
+	}
+	s := raw[1 : len(raw)-1]
+	for _, ch := range s {
+		if ch == '\\' {
+			var ok bool
+			if *buf, ok = jsonscan.Unquote((*buf)[:0], raw); !ok {
+				return time.Time{}, false
+			}
+			s = *buf
+			break
+		}
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(s))
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t, true
+}
+
+// appendUnix writes t as Unix seconds with as many decimals as it has
+// (up to nanoseconds, trailing zeros dropped).
+func appendUnix(dst []byte, t time.Time) []byte {
+	sec, ns := t.Unix(), int64(t.Nanosecond())
+	if sec < 0 && ns > 0 {
+		// t.Unix floors: -1.5 s is sec -2, ns 5e8.
+		sec, ns = sec+1, 1e9-ns
+		if sec == 0 {
+			dst = append(dst, '-')
+		}
+	}
+	dst = strconv.AppendInt(dst, sec, 10)
+	if ns == 0 {
+		return dst
+	}
+	var frac [10]byte
+	frac[0] = '.'
+	for i := 9; i >= 1; i-- {
+		frac[i] = byte('0' + ns%10)
+		ns /= 10
+	}
+	n := 10
+	for frac[n-1] == '0' {
+		n--
+	}
+	return append(dst, frac[:n]...)
+}
+
+// trimSpace drops JSON whitespace around the object.
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s (UTF-8, invalid bytes become U+FFFD) as a JSON
+// string.
+func appendString(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c < 0x20:
+				switch c {
+				case '\n':
+					dst = append(dst, '\\', 'n')
+				case '\t':
+					dst = append(dst, '\\', 't')
+				case '\r':
+					dst = append(dst, '\\', 'r')
+				default:
+					dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+				}
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, "\uFFFD"...)
+		} else {
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}

@@ -1,0 +1,49 @@
+package zot2gp
+
+import (
+	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/pkg/cli"
+)
+
+// The command's name, the prefix of its messages.
+const name = "zot2gp"
+
+// options are zot2gp's flags and arguments.
+type options struct {
+	UI       bool   `name:"ui" help:"Keep only the events glasspane classifies: drop successful responses, usage, tool_call and unknown types."`
+	Format   string `name:"format" enum:"envelope,bare" default:"envelope" placeholder:"FORMAT" help:"Output format: envelope (seq, ts, run_id, agent_id, kind, payload) or bare (the zot object with type set to the kind and zot_type added). Default: ${default}."`
+	SeqStart string `name:"seq-start" default:"1" placeholder:"N" help:"First seq number (a non-negative integer of any length). Default: ${default}."`
+	RunID    string `name:"run-id" placeholder:"ID" help:"run_id of the first run; later runs in the stream are ID.2, ID.3, ... (default: r_1, r_2, ... with --ts=stable, else r_<random>_1, ...)."`
+	Agent    string `name:"agent" default:"zot" placeholder:"NAME" help:"agent_id of the agent's events (session-level events have an empty agent_id). Default: ${default}."`
+	TS       string `name:"ts" enum:"now,stable" default:"now" placeholder:"MODE" help:"Where ts comes from for events without a time: now (the moment the event is read) or stable (the last time seen, else 0; same input gives the same output). Default: ${default}."`
+	Strict   bool   `name:"strict" help:"Stop at the first bad line."`
+
+	Files []string `arg:"" optional:"" name:"FILE" help:"zot RPC JSONL files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
+
+	Version kong.VersionFlag `help:"Print the version and exit."`
+}
+
+var tool = cli.Tool{
+	Name:    name,
+	Summary: "Convert zot RPC events to envelope events classified by glasspane's mapping.",
+	Details: `
+Reads zot's RPC output (one JSON object with a "type" a line) and writes one
+envelope a line: {"seq":..,"ts":..,"run_id":..,"agent_id":..,"kind":..,"payload":{..}}.
+kind is glasspane's type for the event (turn_start, message_update,
+tool_execution_start, ...); a response with success:false is an error;
+events glasspane does not map (response, usage, tool_call, unknown types)
+keep their zot type. payload is the zot object exactly as read. Each prompt
+is a run, from zot's response to it (or the first event) through done.
+ts is the event's own time where it has one.`,
+	Examples: `
+zot --rpc < prompts.jsonl | zot2gp                    # live: each event as it comes
+zot2gp run.jsonl | evfilter 'kind=="tool_call"'       # the complete tool calls
+zot2gp --ui run.jsonl                                 # exactly glasspane's stream
+zot2gp --ts=stable --run-id nightly-42 run.jsonl.gz   # reproducible conversion
+zot2gp --seq-start 1001 --agent coder run.jsonl       # continue a log, name the agent
+zot2gp --format bare run.jsonl                        # zot objects, type = kind`,
+	Exit: `
+0  all input converted (also when the reader of stdout goes away)
+2  usage error, an unreadable input, or bad input lines (reported as
+   zot2gp: FILE:LINE: reason; the others are still converted)`,
+}
