@@ -1,0 +1,172 @@
+// Package corpus generates realistic, deterministic corpora of agent event
+// streams for benchmarks and cross-checks: zot RPC streams (DESIGN.md 1.1)
+// and envelope logs in the multi-agent run-log vocabulary (DESIGN.md 1.3).
+//
+// The same seed always gives the same bytes, on every platform and Go
+// version: the generator uses its own PRNG and its own JSON writer, so that a
+// benchmark corpus can be regenerated instead of stored.
+package corpus
+
+import (
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// flushAt is the buffered size at which a generator hands its bytes to the
+// writer: large enough that the writer sees few calls, small enough to stay
+// in cache.
+const flushAt = 256 << 10
+
+// rng is splitmix64: tiny, fast and fixed forever, unlike math/rand whose
+// streams may change between Go versions.
+type rng struct{ s uint64 }
+
+func (r *rng) next() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	z := r.s
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// intn returns a number in [0, n); n must be positive and below 2^32.
+func (r *rng) intn(n int) int {
+	return int(((r.next() >> 32) * uint64(n)) >> 32)
+}
+
+// between returns a number in [lo, hi].
+func (r *rng) between(lo, hi int) int { return lo + r.intn(hi-lo+1) }
+
+// oneIn is true once in n calls on average.
+func (r *rng) oneIn(n int) bool { return r.intn(n) == 0 }
+
+// percent is true p times in a hundred on average.
+func (r *rng) percent(p int) bool { return r.intn(100) < p }
+
+func pick[T any](r *rng, xs []T) T { return xs[r.intn(len(xs))] }
+
+// out accumulates whole lines and writes them in large blocks.
+type out struct {
+	w       io.Writer
+	b       []byte
+	written int64
+	err     error
+}
+
+// total is the number of bytes produced so far, buffered or written.
+func (o *out) total() int64 { return o.written + int64(len(o.b)) }
+
+// endLine is called after each complete line; it only writes once the
+// buffer is large, so lines are never split across writes needlessly.
+func (o *out) endLine() {
+	o.b = append(o.b, '\n')
+	if len(o.b) >= flushAt {
+		o.flush()
+	}
+}
+
+func (o *out) flush() {
+	if o.err == nil && len(o.b) > 0 {
+		var n int
+		n, o.err = o.w.Write(o.b)
+		o.written += int64(n)
+	}
+	o.b = o.b[:0]
+}
+
+func (o *out) raw(s string) { o.b = append(o.b, s...) }
+
+func (o *out) int(n int64) { o.b = strconv.AppendInt(o.b, n, 10) }
+
+// str writes s as a JSON string. Non-ASCII text, U+2028 included, is
+// written raw, as zot and most JSON writers do.
+func (o *out) str(s string) { o.b = appendString(o.b, s, false) }
+
+// strASCII writes s as a JSON string with every non-ASCII rune escaped
+// (\u00e9, surrogate pairs above the BMP), as ensure_ascii writers do.
+func (o *out) strASCII(s string) { o.b = appendString(o.b, s, true) }
+
+// fixed writes v/10^dec as a decimal without trailing zeros ("0.000412").
+func (o *out) fixed(v int64, dec int) { o.b = appendFixed(o.b, v, dec) }
+
+// safe marks the bytes that need no escaping inside a JSON string.
+var safe = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = true
+	}
+	t['"'] = false
+	t['\\'] = false
+	return t
+}()
+
+const hexDigits = "0123456789abcdef"
+
+func appendString(b []byte, s string, ascii bool) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if safe[c] && (c < utf8.RuneSelf || !ascii) {
+			i++
+			continue
+		}
+		b = append(b, s[start:i]...)
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r >= 0x10000 {
+				r -= 0x10000
+				b = appendU(b, 0xd800+(r>>10))
+				b = appendU(b, 0xdc00+(r&0x3ff))
+			} else {
+				b = appendU(b, r)
+			}
+			i += size
+			start = i
+			continue
+		}
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\r':
+			b = append(b, '\\', 'r')
+		default:
+			b = appendU(b, rune(c))
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+func appendU(b []byte, r rune) []byte {
+	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+}
+
+var pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}
+
+func appendFixed(b []byte, v int64, dec int) []byte {
+	if v < 0 {
+		b = append(b, '-')
+		v = -v
+	}
+	p := pow10[dec]
+	b = strconv.AppendInt(b, v/p, 10)
+	frac := v % p
+	if frac == 0 {
+		return append(b, '.', '0')
+	}
+	b = append(b, '.')
+	for d := dec - 1; d >= 0 && frac != 0; d-- {
+		b = append(b, byte('0'+frac/pow10[d]))
+		frac %= pow10[d]
+	}
+	return b
+}
