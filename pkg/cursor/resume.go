@@ -1,0 +1,105 @@
+package cursor
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"math/big"
+	"strconv"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+// Resumer decides, event by event, what comes after a cursor. The rule:
+//
+//   - The cursor's event is the first line whose seq, run_id and ts are
+//     those of the cursor and whose bytes hash the same. Every event after
+//     it is new, whatever its seq or ts: that covers a log that grew and a
+//     producer that restarted and counts from 1 again.
+//   - Until that line is found (it may be gone: the log was rotated or
+//     truncated), an event is new when it is newer than the cursor: a
+//     higher ts, or the same ts in the same run with a higher seq. Without
+//     a numeric ts on both sides, only an event of the same run_id (both
+//     absent counts as the same) with a higher seq is newer.
+//
+// The decision is made as each event streams by, so memory stays flat.
+// A nil cursor passes everything.
+type Resumer struct {
+	From  *Cursor
+	found bool
+	hash  [sha256.Size]byte
+}
+
+// NewResumer returns a Resumer after c (nil: no cursor yet).
+func NewResumer(c *Cursor) *Resumer {
+	r := &Resumer{From: c}
+	if c != nil {
+		hex.Decode(r.hash[:], []byte(c.Hash))
+	}
+	return r
+}
+
+// Pass reports whether the scanned event, whose seq is valid, comes after
+// the cursor.
+func (r *Resumer) Pass(e *Event) bool {
+	if r.From == nil || r.found {
+		return true
+	}
+	if r.isCursor(e) {
+		r.found = true
+		return false
+	}
+	return r.newer(e)
+}
+
+// Found reports whether the cursor's event was seen.
+func (r *Resumer) Found() bool { return r.found }
+
+func (r *Resumer) isCursor(e *Event) bool {
+	c := r.From
+	return bytes.Equal(e.Seq, c.Seq) && bytes.Equal(e.RunID, c.RunID) && bytes.Equal(e.TS, c.TS) &&
+		sha256.Sum256(e.Line) == r.hash
+}
+
+func (r *Resumer) newer(e *Event) bool {
+	c := r.From
+	if isNumber(e.TS) && isNumber(c.TS) {
+		switch CompareNumber(e.TS, c.TS) {
+		case 1:
+			return true
+		case -1:
+			return false
+		}
+	}
+	return bytes.Equal(e.RunID, c.RunID) && CompareSeq(e.Seq, c.Seq) > 0
+}
+
+func isNumber(v []byte) bool { return v != nil && jsonscan.KindOf(v) == jsonscan.Number }
+
+// CompareNumber compares two JSON numbers exactly: -1, 0 or +1. float64
+// rounding is monotone, so different floats decide at once; equal floats
+// (1758800000.1234567 and ...568 round alike) are compared as rationals
+// when written without an exponent.
+func CompareNumber(a, b []byte) int {
+	x, errA := strconv.ParseFloat(string(a), 64)
+	y, errB := strconv.ParseFloat(string(b), 64)
+	if errA == nil && errB == nil && x != y {
+		if x < y {
+			return -1
+		}
+		return 1
+	}
+	if bytes.Equal(a, b) || bytes.ContainsAny(a, "eE") || bytes.ContainsAny(b, "eE") {
+		// An exponent could ask math/big for 10^999999999: equal floats
+		// are close enough then.
+		return 0
+	}
+	var p, q big.Rat
+	if _, ok := p.SetString(string(a)); !ok {
+		return 0
+	}
+	if _, ok := q.SetString(string(b)); !ok {
+		return 0
+	}
+	return p.Cmp(&q)
+}

@@ -1,0 +1,260 @@
+package cursor
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gofrs/flock"
+)
+
+// Cursor identifies one event of a log: the event a run passed last. seq
+// alone is ambiguous (a restarted producer counts from 1 again), so the
+// cursor also holds run_id, ts and a hash of the line's bytes. Seq, RunID
+// and TS are raw JSON as they were in the event, so no digit is lost.
+type Cursor struct {
+	Seq   json.RawMessage `json:"seq"`
+	RunID json.RawMessage `json:"run_id,omitempty"`
+	TS    json.RawMessage `json:"ts,omitempty"`
+	Hash  string          `json:"sha256"`         // hex SHA-256 of the line, without its line ending
+	File  string          `json:"file,omitempty"` // where it was read, for people only
+	Line  int             `json:"line,omitempty"` // its line number there, for people only
+}
+
+// State is the content of a --state file: the current cursor, and the
+// pending one a --defer run left for --commit.
+type State struct {
+	Version int     `json:"version"`
+	Cursor  *Cursor `json:"cursor"`
+	Pending *Cursor `json:"pending,omitempty"`
+}
+
+// StateVersion is the format written; a file with a higher version is
+// refused rather than misread.
+const StateVersion = 1
+
+// CursorOf builds the cursor of a scanned event (whose seq is valid).
+func CursorOf(e *Event, file string, line int) *Cursor {
+	sum := sha256.Sum256(e.Line)
+	c := &Cursor{
+		Seq:  append(json.RawMessage(nil), e.Seq...),
+		Hash: hex.EncodeToString(sum[:]),
+		File: file,
+		Line: line,
+	}
+	if e.RunID != nil {
+		c.RunID = append(json.RawMessage(nil), e.RunID...)
+	}
+	if e.TS != nil {
+		c.TS = append(json.RawMessage(nil), e.TS...)
+	}
+	return c
+}
+
+// Same reports whether two cursors name the same event (File and Line are
+// only notes and do not count).
+func (c *Cursor) Same(d *Cursor) bool {
+	if c == nil || d == nil {
+		return c == d
+	}
+	return bytes.Equal(c.Seq, d.Seq) && bytes.Equal(c.RunID, d.RunID) &&
+		bytes.Equal(c.TS, d.TS) && c.Hash == d.Hash
+}
+
+// String describes the cursor for messages: seq 812, run r_1, ts 1758800000.12.
+func (c *Cursor) String() string {
+	s := "seq " + string(c.Seq)
+	if c.RunID != nil {
+		s += ", run_id " + string(c.RunID)
+	}
+	if c.TS != nil {
+		s += ", ts " + string(c.TS)
+	}
+	return s
+}
+
+func (c *Cursor) validate() error {
+	if c == nil {
+		return nil
+	}
+	if _, err := ParseSeq(c.Seq); err != nil {
+		return fmt.Errorf("seq %s is %w", c.Seq, ErrNotSeq)
+	}
+	if len(c.Hash) != 2*sha256.Size {
+		return errors.New("sha256 is not a SHA-256 in hex")
+	}
+	if _, err := hex.DecodeString(c.Hash); err != nil {
+		return errors.New("sha256 is not a SHA-256 in hex")
+	}
+	if string(c.RunID) == "null" {
+		c.RunID = nil
+	}
+	if string(c.TS) == "null" {
+		c.TS = nil
+	}
+	return nil
+}
+
+// ParseState reads the content of a state file. An empty file (or only
+// whitespace) is a state without a cursor, so `touch FILE` is a valid
+// start.
+func ParseState(data []byte) (*State, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &State{Version: StateVersion}, nil
+	}
+	var s State
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("not an evcursor state: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("not an evcursor state: more than one JSON value")
+	}
+	if s.Version < 1 || s.Version > StateVersion {
+		return nil, fmt.Errorf("state format version %d is not supported (this evcursor reads %d)", s.Version, StateVersion)
+	}
+	if err := s.Cursor.validate(); err != nil {
+		return nil, fmt.Errorf("cursor: %v", err)
+	}
+	if err := s.Pending.validate(); err != nil {
+		return nil, fmt.Errorf("pending: %v", err)
+	}
+	return &s, nil
+}
+
+// Marshal is the file content: indented JSON a person can read, ending in
+// a newline.
+func (s *State) Marshal() []byte {
+	s.Version = StateVersion
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		panic(err) // raw values come from validated JSON
+	}
+	return append(b, '\n')
+}
+
+// Equal reports whether two states hold the same cursors.
+func (s *State) Equal(t *State) bool {
+	return s.Cursor.Same(t.Cursor) && s.Pending.Same(t.Pending)
+}
+
+// LoadState reads the state file at path. A missing file is a state
+// without a cursor.
+func LoadState(path string) (*State, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &State{Version: StateVersion}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, err := ParseState(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return s, nil
+}
+
+// SaveState replaces the file at path with s atomically: the content goes
+// to a temporary file in the same folder, is synced, renamed over path, and
+// the folder is synced, so a crash at any instant leaves the old state or
+// the new one, never a torn file. Call it with the lock held.
+func SaveState(path string, s *State) error {
+	return WriteFileAtomic(path, s.Marshal())
+}
+
+// WriteFileAtomic writes data to path by temporary file, fsync, rename and
+// fsync of the folder.
+func WriteFileAtomic(path string, data []byte) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(dir, base+tempInfix+"*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(mode); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// tempInfix names the temporary files of WriteFileAtomic: FILE.tmp-123.
+const tempInfix = ".tmp-"
+
+// RemoveStaleTemps deletes the temporary files a killed save left beside
+// path. Call it only with the lock held: then no save is under way.
+func RemoveStaleTemps(path string) {
+	matches, _ := filepath.Glob(globEscape(path) + tempInfix + "*")
+	for _, m := range matches {
+		if strings.HasPrefix(filepath.Base(m), filepath.Base(path)+tempInfix) {
+			os.Remove(m)
+		}
+	}
+}
+
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// ErrBusy says another run holds the state file's lock.
+var ErrBusy = errors.New("in use by another evcursor run")
+
+// Lock takes the lock of the state file at path: an flock on path+".lock",
+// without waiting. It returns ErrBusy when another process holds it. The
+// lock file stays on disk (removing it would let two runs lock two
+// different files).
+func Lock(path string) (unlock func(), err error) {
+	fl := flock.New(path + ".lock")
+	ok, err := fl.TryLock()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, ErrBusy
+	}
+	return func() { fl.Unlock() }, nil
+}

@@ -1,0 +1,54 @@
+// Package evcursor is the evcursor command: it re-numbers seq, passes what
+// comes after a cursor (--after N, or a journalctl-style --state FILE for
+// cron jobs), and checks a stream for gaps, repeats and restarts.
+package evcursor
+
+import (
+	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/pkg/cli"
+)
+
+const name = "evcursor"
+
+// options are evcursor's flags. The modes (re-number, --after, --state,
+// --check, --commit) exclude each other.
+type options struct {
+	Files []string `arg:"" optional:"" name:"FILE" help:"Event logs to read, in order (default: stdin; - is stdin)."`
+
+	Start  string `placeholder:"N" help:"Re-number from N instead of 1 (any size: every digit is kept)."`
+	After  string `placeholder:"N" xor:"mode" help:"Pass only the events whose seq is above N, unchanged."`
+	State  string `placeholder:"FILE" xor:"mode" help:"Pass only the events after the cursor saved in FILE, and save the cursor of the last one at a clean end (journalctl --cursor-file)."`
+	Defer  bool   `name:"defer" help:"With --state: save the new cursor as pending only; --commit makes it current."`
+	Commit string `placeholder:"FILE" xor:"mode" help:"Make the pending cursor in FILE current, then exit (after a --defer run whose consumer succeeded)."`
+	Check  bool   `xor:"mode" help:"Pass the stream unchanged and report gaps, repeats and seq going back on stderr."`
+	Strict bool   `help:"Stop at the first bad line."`
+
+	Version kong.VersionFlag `help:"Print the version and exit."`
+}
+
+var help = cli.Tool{
+	Name:    name,
+	Summary: "Re-number seq, pass what comes after a cursor, check a stream's seq.",
+	Details: `
+Without a mode flag evcursor re-numbers seq from 1 (or --start N): only the
+seq value changes, every other byte of the line stays; an event without seq
+gets one as its first member.
+
+--state FILE resumes after the event saved in FILE and, at a clean end (all
+input read, no bad line, output still open), saves the cursor of the last
+event passed; it is written atomically and under a lock (FILE.lock). A run
+that ends otherwise leaves FILE as it was, so the next run sees the same
+events again. See docs/evcursor.md for the resume rules.`,
+	Examples: `
+evcursor run.jsonl                          # seq 1, 2, 3, ...
+evfilter 'kind=="tool_call"' run.jsonl | evcursor --start 100
+evcursor --after 1200 events.jsonl          # events with seq > 1200, unchanged
+evcursor --state daily.cursor events.jsonl | evsum
+evcursor --state S --defer events.jsonl | evsum > report && evcursor --commit S
+evcursor --check events.jsonl > /dev/null   # gaps, repeats, restarts on stderr`,
+	Exit: `
+0  success (--check: no anomaly)
+1  --check found an anomaly
+2  usage error, unreadable input or state file, bad input lines
+3  the state file is locked by another evcursor run: nothing was passed`,
+}
