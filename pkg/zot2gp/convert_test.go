@@ -1,0 +1,371 @@
+package zot2gp
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evtools/evtools/pkg/zot"
+)
+
+func fixedNow() time.Time { return time.Date(2026, 11, 30, 1, 2, 3, 456789000, time.UTC) }
+
+func mustConverter(t testing.TB, cfg config) *converter {
+	t.Helper()
+	c, err := newConverter(cfg, fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestAppendUnix(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"2026-06-21T22:36:06.817Z", "1782081366.817"},
+		{"2026-06-21T22:36:06Z", "1782081366"},
+		{"2026-06-21T22:36:06.000Z", "1782081366"},
+		{"2026-06-21T22:36:06.000000001Z", "1782081366.000000001"},
+		{"2026-06-22T00:36:06.5+02:00", "1782081366.5"},
+		{"1970-01-01T00:00:00Z", "0"},
+		{"1969-12-31T23:59:59.5Z", "-0.5"},
+		{"1969-12-31T23:59:58.25Z", "-1.75"},
+		{"1969-12-31T23:59:58Z", "-2"},
+	}
+	for _, tt := range tests {
+		tm, err := time.Parse(time.RFC3339Nano, tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(appendUnix(nil, tm)); got != tt.want {
+			t.Errorf("appendUnix(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	var buf []byte
+	for raw, want := range map[string]string{
+		`"2026-06-21T22:36:06.817Z"`:      "1782081366.817",
+		`"2026-06-21T22:36:06\u002e817Z"`: "1782081366.817", // escapes decoded
+		`"..."`:                           "",               // the seeds' elisions
+		`"2026-06-21"`:                    "",
+		`1782081366`:                      "", // a number is not RFC 3339
+		`null`:                            "",
+		`"2026-06-21T22:36:06.817+00:00"`: "1782081366.817",
+		`"2026-06-21 22:36:06.817Z"`:      "",
+	} {
+		tm, ok := parseTime([]byte(raw), &buf)
+		got := ""
+		if ok {
+			got = string(appendUnix(nil, tm))
+		}
+		if got != want {
+			t.Errorf("parseTime(%s) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+func TestSeq(t *testing.T) {
+	for in, want := range map[string]string{
+		"0": "1", "1": "2", "9": "10", "1999": "2000",
+		"99999999999999999999": "100000000000000000000",
+		"18446744073709551615": "18446744073709551616", // past uint64
+	} {
+		d, ok := parseSeq(in)
+		if !ok {
+			t.Fatalf("parseSeq(%q) rejected", in)
+		}
+		if got := string(increment(d)); got != want {
+			t.Errorf("%s + 1 = %s, want %s", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"007": "7", "000": "0", "12": "12"} {
+		if d, ok := parseSeq(in); !ok || string(d) != want {
+			t.Errorf("parseSeq(%q) = %q, %v; want %q", in, d, ok, want)
+		}
+	}
+	for _, in := range []string{"", "-1", "1.5", "1e3", " 1", "x"} {
+		if _, ok := parseSeq(in); ok {
+			t.Errorf("parseSeq(%q) accepted", in)
+		}
+	}
+}
+
+func TestAppendString(t *testing.T) {
+	for in, want := range map[string]string{
+		"zot":        `"zot"`,
+		`a"b\c`:      `"a\"b\\c"`,
+		"l1\nl2\t\r": `"l1\nl2\t\r"`,
+		"\x01":       `"\u0001"`,
+		"café":       `"café"`,
+		"bad\xffend": `"bad` + "\uFFFD" + `end"`,
+	} {
+		got := appendString(nil, []byte(in))
+		if string(got) != want {
+			t.Errorf("appendString(%q) = %s, want %s", in, got, want)
+		}
+		var back string
+		if err := json.Unmarshal(got, &back); err != nil || (back != in && !strings.Contains(in, "\xff")) {
+			t.Errorf("appendString(%q) = %s does not decode back: %v", in, got, err)
+		}
+	}
+}
+
+// Runs: each prompt is a run from zot's ack (or the first event) to done.
+func TestRuns(t *testing.T) {
+	stream := []string{
+		`{"type":"turn_start","step":1}`,                        // no ack: the first event starts run 1
+		`{"type":"done"}`,                                       // ends it
+		`{"command":"prompt","success":true,"type":"response"}`, // run 2
+		`{"type":"user_message"}`,
+		`{"command":"abort","success":true,"type":"response"}`,  // another command: same run
+		`{"command":"prompt","success":true,"type":"response"}`, // a prompt ack without done before: run 3
+		`{"type":"done"}`,
+		`{"command":"prompt","success":false,"type":"response"}`, // refused prompt after done: run 4
+		`{"type":"done"}`,
+		`{"type":"turn_start"}`, // after done: run 5
+	}
+	wantRuns := []string{"1", "1", "2", "2", "2", "3", "3", "4", "4", "5"}
+	for _, tc := range []struct {
+		cfg    config
+		prefix string
+		name   func(n string) string
+	}{
+		{config{Stable: true, SeqStart: "1", Agent: "zot"}, "", func(n string) string { return "r_" + n }},
+		{config{Stable: true, SeqStart: "1", Agent: "zot", RunID: "nightly"}, "", func(n string) string {
+			if n == "1" {
+				return "nightly"
+			}
+			return "nightly." + n
+		}},
+	} {
+		c := mustConverter(t, tc.cfg)
+		for i, line := range stream {
+			out, written, err := c.convert(nil, []byte(line))
+			if err != nil || !written {
+				t.Fatalf("line %d: %v", i+1, err)
+			}
+			var env struct {
+				RunID string `json:"run_id"`
+			}
+			if err := json.Unmarshal(out, &env); err != nil {
+				t.Fatal(err)
+			}
+			if want := tc.name(wantRuns[i]); env.RunID != want {
+				t.Errorf("line %d (%s): run_id %q, want %q", i+1, line, env.RunID, want)
+			}
+		}
+	}
+	// The default outside stable mode is random, so that appended logs of
+	// two invocations do not share ids.
+	a := mustConverter(t, config{SeqStart: "1"})
+	b := mustConverter(t, config{SeqStart: "1"})
+	a.nextRun()
+	b.nextRun()
+	if bytes.Equal(a.runID, b.runID) || !strings.HasPrefix(string(a.runID), `"r_`) || !strings.HasSuffix(string(a.runID), `_1"`) {
+		t.Errorf("default run ids %s and %s: want distinct r_<random>_1", a.runID, b.runID)
+	}
+}
+
+func TestTS(t *testing.T) {
+	lines := []string{
+		`{"type":"response"}`,
+		`{"time":"2026-06-21T22:36:06.817Z","type":"user_message"}`,
+		`{"type":"turn_start"}`,
+		`{"time":"...","type":"assistant_message"}`,
+		`{"time":"2026-06-21T22:36:09Z","type":"assistant_message"}`,
+		`{"type":"done"}`,
+	}
+	for _, tc := range []struct {
+		stable bool
+		want   []string
+	}{
+		{true, []string{"0", "1782081366.817", "1782081366.817", "1782081366.817", "1782081369", "1782081369"}},
+		{false, []string{"1796000523.456", "1782081366.817", "1796000523.456", "1796000523.456", "1782081369", "1796000523.456"}},
+	} {
+		c := mustConverter(t, config{Stable: tc.stable, SeqStart: "1", Agent: "zot"})
+		for i, line := range lines {
+			out, _, err := c.convert(nil, []byte(line))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var env struct {
+				TS json.Number `json:"ts"`
+			}
+			dec := json.NewDecoder(bytes.NewReader(out))
+			dec.UseNumber()
+			if err := dec.Decode(&env); err != nil {
+				t.Fatal(err)
+			}
+			if string(env.TS) != tc.want[i] {
+				t.Errorf("stable %v, line %d: ts %s, want %s", tc.stable, i+1, env.TS, tc.want[i])
+			}
+		}
+	}
+}
+
+// A bad line changes nothing: no seq is used, no run is started.
+func TestBadLineKeepsState(t *testing.T) {
+	c := mustConverter(t, config{Stable: true, SeqStart: "1", Agent: "zot"})
+	for _, bad := range []string{`{"type":`, `[1]`, `7`, `nope`, `{"no":"type"}`} {
+		if _, _, err := c.convert(nil, []byte(bad)); err == nil {
+			t.Fatalf("%s accepted", bad)
+		}
+	}
+	out, _, err := c.convert(nil, []byte(`{"type":"done"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"seq":1,"ts":0,"run_id":"r_1","agent_id":"","kind":"agent_end","payload":{"type":"done"}}` + "\n"
+	if string(out) != want {
+		t.Errorf("got %s want %s", out, want)
+	}
+}
+
+// checkEnvelope checks one envelope line against the zot line it came from.
+func checkEnvelope(t *testing.T, line, out []byte, fields *zot.Fields) {
+	t.Helper()
+	if !bytes.HasSuffix(out, []byte("\n")) || bytes.Count(out, []byte("\n")) != 1 {
+		t.Fatalf("output is not one line: %q", out)
+	}
+	if !json.Valid(out) {
+		t.Fatalf("output is not JSON: %s", out)
+	}
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(out, &env); err != nil {
+		t.Fatalf("output is not an object: %s", out)
+	}
+	if len(env) != 6 {
+		t.Fatalf("output has %d keys: %s", len(env), out)
+	}
+	at := -1
+	for _, k := range []string{`{"seq":`, `,"ts":`, `,"run_id":`, `,"agent_id":`, `,"kind":`, `,"payload":`} {
+		i := bytes.Index(out, []byte(k))
+		if i <= at {
+			t.Fatalf("key %s out of order in %s", k, out)
+		}
+		at = i
+	}
+	if want := trimSpace(line); !bytes.Equal(env["payload"], want) {
+		t.Fatalf("payload %s, want the input %s", env["payload"], want)
+	}
+	var kind string
+	json.Unmarshal(env["kind"], &kind)
+	wantKind, _ := zot.Kind(string(fields.Name), fields.Failed())
+	if kind != wantKind {
+		t.Fatalf("kind %q, want %q", kind, wantKind)
+	}
+}
+
+// FuzzMap: any line gives either a reason it is not a zot event (and then
+// it is not one) or an envelope whose payload is the line's bytes.
+func FuzzMap(f *testing.F) {
+	for _, s := range []string{
+		`{"command":"prompt","data":{"started":true},"id":"1","success":true,"type":"response"}`,
+		`{"command":"prompt","success":false,"type":"response"}`,
+		`{"content":[{"text":"hi","type":"text"}],"time":"2026-06-21T22:36:06.817Z","type":"user_message"}`,
+		`{"cache_read":12345678901234567890,"cost_usd":0.00012,"type":"usage"}`,
+		`{"type":"done"}`, ` {"type":"x\u0000y"} `, `{"t\u0079pe":"tool_call","type":"turn_end"}`,
+		`{"type":"\u00e9\ud800"}`, `[{"type":"done"}]`, `12`, `{"type":"done"`, `{"type":1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var ref zot.Fields
+		refErr := zot.Scan(line, &ref)
+		for _, bare := range []bool{false, true} {
+			c := mustConverter(t, config{Stable: true, SeqStart: "1", Agent: "zot", Bare: bare})
+			out, written, err := c.convert(nil, line)
+			if err != nil {
+				if refErr == nil {
+					t.Fatalf("convert rejected a zot event %q: %v", line, err)
+				}
+				if len(out) != 0 || written {
+					t.Fatalf("output for a bad line: %q", out)
+				}
+				var v map[string]any
+				if json.Unmarshal(line, &v) == nil && v != nil {
+					if typ, ok := v["type"].(string); ok && typ != "" {
+						t.Fatalf("rejected a JSON object with a type: %q: %v", line, err)
+					}
+				}
+				continue
+			}
+			if !written {
+				t.Fatalf("nothing written without --ui")
+			}
+			if !bare {
+				checkEnvelope(t, line, out, &ref)
+				continue
+			}
+			checkBare(t, line, out, &ref)
+		}
+	})
+}
+
+// checkBare: the output is the input object with type set to the kind and
+// zot_type the original type; every other member is unchanged.
+func checkBare(t *testing.T, line, out []byte, ref *zot.Fields) {
+	t.Helper()
+	var in, got map[string]json.RawMessage
+	if err := json.Unmarshal(line, &in); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("bare output is not a JSON object: %s: %v", out, err)
+	}
+	wantKind, _ := zot.Kind(string(ref.Name), ref.Failed())
+	var kind, zotType string
+	json.Unmarshal(got["type"], &kind)
+	json.Unmarshal(got["zot_type"], &zotType)
+	if kind != wantKind || zotType != string(ref.Name) {
+		t.Fatalf("bare %s: type %q zot_type %q, want %q %q", out, kind, zotType, wantKind, ref.Name)
+	}
+	for k, v := range in {
+		if k == "type" || k == "zot_type" {
+			continue
+		}
+		if !bytes.Equal(got[k], v) {
+			t.Fatalf("bare changed %q: %s -> %s", k, v, got[k])
+		}
+	}
+	if len(got) != len(in)+1 && !(len(got) == len(in) && in["zot_type"] != nil) {
+		t.Fatalf("bare %s has %d keys, input %d", out, len(got), len(in))
+	}
+}
+
+// --ui drops exactly what glasspane does not map.
+func TestUI(t *testing.T) {
+	c := mustConverter(t, config{Stable: true, SeqStart: "1", Agent: "zot", UI: true})
+	for line, keep := range map[string]bool{
+		`{"type":"response","success":true}`:  false,
+		`{"type":"response","success":false}`: true,
+		`{"type":"response"}`:                 false,
+		`{"type":"usage"}`:                    false,
+		`{"type":"tool_call"}`:                false,
+		`{"type":"future_type"}`:              false,
+		`{"type":"tool_use_start"}`:           true,
+		`{"type":"done"}`:                     true,
+	} {
+		_, written, err := c.convert(nil, []byte(line))
+		if err != nil || written != keep {
+			t.Errorf("--ui %s: written %v (err %v), want %v", line, written, err, keep)
+		}
+	}
+}
+
+func BenchmarkConvert(b *testing.B) {
+	line := []byte(`{"content":[{"args":{"command":"uname -a"},"id":"call_00_x","name":"bash","type":"tool_call"}],"time":"2026-06-21T22:36:07.101Z","type":"assistant_message"}`)
+	c := mustConverter(b, config{Stable: true, SeqStart: "1", Agent: "zot"})
+	var out []byte
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		out, _, _ = c.convert(out[:0], line)
+	}
+}
