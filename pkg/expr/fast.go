@@ -1,0 +1,514 @@
+package expr
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/big"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
+	"github.com/itchyny/gojq"
+)
+
+// The fast path decides expressions made of field paths (.a.b), scalar
+// constants, the comparisons == != < <= > >=, and, or, `| not`,
+// `| IN(constants)`, a top-level select(...), named filters and $variables
+// standing for such things, straight from the raw line: one validating pass
+// over the top level (jsonscan.Members) and Lookups below it, no Go value
+// built. Whatever it cannot decide exactly (a path through something that
+// is neither an object nor null, where gojq raises an error) it hands to
+// gojq, so its answers are gojq's by construction.
+
+// verdict is what the fast path says about one line.
+type verdict uint8
+
+const (
+	no verdict = iota
+	yes
+	bail // undecided: ask gojq
+)
+
+type nodeOp uint8
+
+const (
+	nPath  nodeOp = iota // a field path: a value
+	nConst               // a constant: a value
+	nCmp                 // l op r, l a path, r a constant
+	nAnd
+	nOr
+	nNot
+)
+
+type node struct {
+	op   nodeOp
+	cmp  gojq.Operator
+	slot int      // nPath: index of the top-level key
+	rest []string // nPath: keys below the top level
+	c    constant // nConst, and the constant of nCmp
+	l, r *node
+}
+
+// constant is a scalar with its jq type order (null 0, false 1, true 2,
+// number 3, string 4) and, for numbers, gojq's value.
+type constant struct {
+	rank int
+	str  string
+	num  any
+}
+
+type fastProg struct {
+	root *node
+	top  []string // top-level keys the paths start with
+}
+
+// fastState is the per-line scratch space, made once per Filter.
+type fastState struct {
+	vals  [][]byte
+	found []bool
+	fn    func(key, value []byte)
+	buf   []byte
+}
+
+func (p *fastProg) newState() *fastState {
+	st := &fastState{vals: make([][]byte, len(p.top)), found: make([]bool, len(p.top))}
+	top := p.top
+	st.fn = func(key, value []byte) {
+		for i, name := range top {
+			if jsonscan.KeyIs(key, name) {
+				st.vals[i] = value
+				st.found[i] = true
+			}
+		}
+	}
+	return st
+}
+
+// eval validates line and decides it; err is set when line is not a JSON
+// object.
+func (p *fastProg) eval(st *fastState, line []byte) (verdict, error) {
+	for i := range st.found {
+		st.found[i] = false
+	}
+	if err := jsonscan.Members(line, st.fn); err != nil {
+		return no, err
+	}
+	return p.truth(st, p.root), nil
+}
+
+func (p *fastProg) truth(st *fastState, n *node) verdict {
+	switch n.op {
+	case nPath:
+		v, ok := p.path(st, n)
+		if !ok {
+			return bail
+		}
+		switch jsonscan.KindOf(v) {
+		case jsonscan.Invalid, jsonscan.Null, jsonscan.False: // Invalid: missing
+			return no
+		}
+		return yes
+	case nConst:
+		if n.c.rank <= 1 {
+			return no
+		}
+		return yes
+	case nAnd:
+		l := p.truth(st, n.l)
+		if l != yes {
+			return l
+		}
+		return p.truth(st, n.r)
+	case nOr:
+		l := p.truth(st, n.l)
+		if l != no {
+			return l
+		}
+		return p.truth(st, n.r)
+	case nNot:
+		switch p.truth(st, n.l) {
+		case yes:
+			return no
+		case no:
+			return yes
+		}
+		return bail
+	case nCmp:
+		v, ok := p.path(st, n.l)
+		if !ok {
+			return bail
+		}
+		c, ok := st.compare(v, &n.r.c, n.cmp == gojq.OpEq || n.cmp == gojq.OpNe)
+		if !ok {
+			return bail
+		}
+		var r bool
+		switch n.cmp {
+		case gojq.OpEq:
+			r = c == 0
+		case gojq.OpNe:
+			r = c != 0
+		case gojq.OpLt:
+			r = c < 0
+		case gojq.OpLe:
+			r = c <= 0
+		case gojq.OpGt:
+			r = c > 0
+		case gojq.OpGe:
+			r = c >= 0
+		}
+		if r {
+			return yes
+		}
+		return no
+	}
+	return bail
+}
+
+// path returns the raw value of a path, nil when it is null or missing;
+// ok is false where gojq would raise an error (indexing a string, a number,
+// a boolean or an array with a name).
+func (p *fastProg) path(st *fastState, n *node) (v []byte, ok bool) {
+	if !st.found[n.slot] {
+		return nil, true
+	}
+	v = st.vals[n.slot]
+	for _, name := range n.rest {
+		switch jsonscan.KindOf(v) {
+		case jsonscan.Null:
+			return nil, true
+		case jsonscan.Object:
+		default:
+			return nil, false
+		}
+		v, ok = jsonscan.Lookup(v, name)
+		if !ok {
+			return nil, true
+		}
+	}
+	return v, true
+}
+
+var kindRank = [...]int{
+	jsonscan.Invalid: 0, // missing: null
+	jsonscan.Null:    0,
+	jsonscan.False:   1,
+	jsonscan.True:    2,
+	jsonscan.Number:  3,
+	jsonscan.String:  4,
+	jsonscan.Array:   5,
+	jsonscan.Object:  6,
+}
+
+// compare orders the raw value v (nil for null) against c as gojq.Compare
+// does. eq says only equality matters, which strings answer faster.
+func (st *fastState) compare(v []byte, c *constant, eq bool) (int, bool) {
+	k := jsonscan.KindOf(v)
+	r := kindRank[k]
+	if r != c.rank {
+		if r < c.rank {
+			return -1, true
+		}
+		return 1, true
+	}
+	switch k {
+	case jsonscan.String:
+		if eq {
+			if jsonscan.StringEquals(v, c.str) {
+				return 0, true
+			}
+			return 1, true
+		}
+		var ok bool
+		st.buf, ok = jsonscan.Unquote(st.buf[:0], v)
+		if !ok {
+			return 0, false
+		}
+		return bytes.Compare(st.buf, []byte(c.str)), true
+	case jsonscan.Number:
+		return gojq.Compare(json.Number(v), c.num), true
+	}
+	return 0, true // null, false, true: one value each
+}
+
+// fastCompiler builds a fastProg from a rewritten query.
+type fastCompiler struct {
+	lib   *Library
+	top   []string
+	depth int
+}
+
+// compileFast returns the fast program for q, or nil if q is not in the
+// fast subset.
+func compileFast(q *gojq.Query, lib *Library, vars map[string]any) *fastProg {
+	fc := &fastCompiler{lib: lib}
+	// A top-level select(f) passes exactly when f does: it yields the
+	// event, an object, which is truthy.
+	if q.Term != nil && q.Term.Type == gojq.TermTypeFunc && q.Term.Func.Name == "select" &&
+		len(q.Term.Func.Args) == 1 && len(q.Term.SuffixList) == 0 && len(q.FuncDefs) == 0 &&
+		lib.lookup("select", 1) == nil {
+		q = q.Term.Func.Args[0]
+	}
+	env := map[string]constant{}
+	for name, v := range vars {
+		if c, ok := constOf(v); ok {
+			env[name] = c
+		}
+	}
+	n := fc.query(q, env, true)
+	if n == nil {
+		return nil
+	}
+	return &fastProg{root: n, top: fc.top}
+}
+
+func constOf(v any) (constant, bool) {
+	switch v := v.(type) {
+	case nil:
+		return constant{rank: 0}, true
+	case bool:
+		if v {
+			return constant{rank: 2}, true
+		}
+		return constant{rank: 1}, true
+	case string:
+		return constant{rank: 4, str: v}, true
+	case json.Number, int, float64, *big.Int:
+		return constant{rank: 3, num: v}, true
+	}
+	return constant{}, false
+}
+
+// query compiles q; calls says whether named filters may be inlined (only
+// from the user's expression, where the last def of a name is the one seen).
+func (fc *fastCompiler) query(q *gojq.Query, env map[string]constant, calls bool) *node {
+	if q == nil || len(q.FuncDefs) > 0 || len(q.Patterns) > 0 || len(q.Imports) > 0 || q.Meta != nil {
+		return nil
+	}
+	if q.Term != nil {
+		return fc.term(q.Term, env, calls)
+	}
+	switch q.Op {
+	case gojq.OpAnd, gojq.OpOr:
+		l := fc.query(q.Left, env, calls)
+		r := fc.query(q.Right, env, calls)
+		if l == nil || r == nil {
+			return nil
+		}
+		op := nAnd
+		if q.Op == gojq.OpOr {
+			op = nOr
+		}
+		return &node{op: op, l: l, r: r}
+	case gojq.OpEq, gojq.OpNe, gojq.OpLt, gojq.OpLe, gojq.OpGt, gojq.OpGe:
+		l := fc.query(q.Left, env, calls)
+		r := fc.query(q.Right, env, calls)
+		if l == nil || r == nil {
+			return nil
+		}
+		op := q.Op
+		if l.op == nConst && r.op == nPath {
+			l, r = r, l
+			op = mirror(op)
+		}
+		if l.op != nPath || r.op != nConst {
+			return nil
+		}
+		return &node{op: nCmp, cmp: op, l: l, r: r}
+	case gojq.OpPipe:
+		l := fc.query(q.Left, env, calls)
+		if l == nil || q.Right == nil || q.Right.Term == nil || q.Right.Term.Type != gojq.TermTypeFunc ||
+			len(q.Right.Term.SuffixList) > 0 || len(q.Right.FuncDefs) > 0 {
+			return nil
+		}
+		f := q.Right.Term.Func
+		if fc.lib.lookup(f.Name, len(f.Args)) != nil {
+			return nil // a library def hides the builtin
+		}
+		switch {
+		case f.Name == "not" && len(f.Args) == 0:
+			return &node{op: nNot, l: l}
+		case f.Name == "IN" && len(f.Args) == 1 && l.op == nPath:
+			// IN(s): any output of s equals the input.
+			var alts []*gojq.Query
+			if !commaList(f.Args[0], &alts) {
+				return nil
+			}
+			var or *node
+			for _, a := range alts {
+				c := fc.query(a, env, calls)
+				if c == nil || c.op != nConst {
+					return nil
+				}
+				eq := &node{op: nCmp, cmp: gojq.OpEq, l: l, r: c}
+				if or == nil {
+					or = eq
+				} else {
+					or = &node{op: nOr, l: or, r: eq}
+				}
+			}
+			return or
+		}
+	}
+	return nil
+}
+
+// commaList flattens a, b, c into its parts.
+func commaList(q *gojq.Query, out *[]*gojq.Query) bool {
+	if q.Op == gojq.OpComma && q.Term == nil && len(q.FuncDefs) == 0 {
+		return commaList(q.Left, out) && commaList(q.Right, out)
+	}
+	*out = append(*out, q)
+	return true
+}
+
+func mirror(op gojq.Operator) gojq.Operator {
+	switch op {
+	case gojq.OpLt:
+		return gojq.OpGt
+	case gojq.OpGt:
+		return gojq.OpLt
+	case gojq.OpLe:
+		return gojq.OpGe
+	case gojq.OpGe:
+		return gojq.OpLe
+	}
+	return op
+}
+
+func (fc *fastCompiler) term(t *gojq.Term, env map[string]constant, calls bool) *node {
+	switch t.Type {
+	case gojq.TermTypeIndex:
+		names, ok := indexNames(t)
+		if !ok {
+			return nil
+		}
+		return fc.pathNode(names)
+	case gojq.TermTypeNull, gojq.TermTypeTrue, gojq.TermTypeFalse, gojq.TermTypeNumber, gojq.TermTypeUnary:
+		if len(t.SuffixList) > 0 {
+			return nil
+		}
+		if t.Type == gojq.TermTypeUnary && (t.Unary.Term.Type != gojq.TermTypeNumber || len(t.Unary.Term.SuffixList) > 0) {
+			return nil
+		}
+		v, ok := constValue(t)
+		if !ok {
+			return nil
+		}
+		c, ok := constOf(v)
+		if !ok {
+			return nil
+		}
+		return &node{op: nConst, c: c}
+	case gojq.TermTypeString:
+		if len(t.SuffixList) > 0 || t.Str.Queries != nil {
+			return nil
+		}
+		return &node{op: nConst, c: constant{rank: 4, str: t.Str.Str}}
+	case gojq.TermTypeQuery:
+		if len(t.SuffixList) > 0 {
+			return nil
+		}
+		return fc.query(t.Query, env, calls)
+	case gojq.TermTypeFunc:
+		if len(t.SuffixList) > 0 {
+			return nil
+		}
+		f := t.Func
+		if len(f.Name) > 1 && f.Name[0] == '$' && len(f.Args) == 0 {
+			c, ok := env[f.Name[1:]]
+			if !ok {
+				return nil
+			}
+			return &node{op: nConst, c: c}
+		}
+		d := fc.lib.lookup(f.Name, len(f.Args))
+		if d == nil || !calls || fc.depth > 8 {
+			return nil
+		}
+		inner := map[string]constant{}
+		for i, p := range d.Params {
+			if len(p) < 2 || p[0] != '$' {
+				return nil // a filter parameter: not a constant
+			}
+			a := fc.query(f.Args[i], env, calls)
+			if a == nil || a.op != nConst {
+				return nil
+			}
+			inner[p[1:]] = a.c
+		}
+		fc.depth++
+		defer func() { fc.depth-- }()
+		return fc.query(d.def.Body, inner, false)
+	}
+	return nil
+}
+
+// indexNames returns the keys of a plain path .a.b."c".
+func indexNames(t *gojq.Term) ([]string, bool) {
+	name, ok := indexName(t.Index)
+	if !ok {
+		return nil, false
+	}
+	names := []string{name}
+	for _, s := range t.SuffixList {
+		if s.Index == nil || s.Iter || s.Optional {
+			return nil, false
+		}
+		name, ok := indexName(s.Index)
+		if !ok {
+			return nil, false
+		}
+		names = append(names, name)
+	}
+	return names, true
+}
+
+func indexName(ix *gojq.Index) (string, bool) {
+	switch {
+	case ix == nil || ix.IsSlice || ix.End != nil:
+		return "", false
+	case ix.Name != "":
+		return ix.Name, true
+	case ix.Str != nil && ix.Str.Queries == nil && ix.Start == nil:
+		return ix.Str.Str, true
+	case ix.Start != nil && ix.Str == nil && ix.Start.Term != nil && ix.Start.Term.Type == gojq.TermTypeString &&
+		ix.Start.Term.Str.Queries == nil && len(ix.Start.Term.SuffixList) == 0 && ix.Start.Left == nil &&
+		len(ix.Start.FuncDefs) == 0:
+		return ix.Start.Term.Str.Str, true
+	}
+	return "", false
+}
+
+func (fc *fastCompiler) pathNode(names []string) *node {
+	slot := -1
+	for i, n := range fc.top {
+		if n == names[0] {
+			slot = i
+		}
+	}
+	if slot < 0 {
+		slot = len(fc.top)
+		fc.top = append(fc.top, names[0])
+	}
+	return &node{op: nPath, slot: slot, rest: names[1:]}
+}
+
+// constValue asks gojq for the value of a constant term, so that numbers
+// are exactly what gojq makes of them.
+func constValue(t *gojq.Term) (any, bool) {
+	code, err := gojq.Compile(&gojq.Query{Term: t})
+	if err != nil {
+		return nil, false
+	}
+	it := code.Run(nil)
+	v, ok := it.Next()
+	if !ok {
+		return nil, false
+	}
+	if _, isErr := v.(error); isErr {
+		return nil, false
+	}
+	if _, more := it.Next(); more {
+		return nil, false
+	}
+	return v, true
+}
