@@ -1,0 +1,198 @@
+package evsum
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/pkg/jsonl"
+	"github.com/evtools/evtools/pkg/summary"
+)
+
+// now is the clock for durations in --since and --until; tests fix it.
+var now = time.Now
+
+var formats = []string{"table", "jsonl", "json", "md", "csv"}
+
+// Main runs evsum with args and returns the exit status.
+func Main(args []string, stdio cli.Stdio) int {
+	var opts options
+	if code, done := cli.Parse(tool, args, stdio, &opts); done {
+		return code
+	}
+	code, err := run(&opts, stdio)
+	if err != nil {
+		if jsonl.IsClosed(err) {
+			return cli.ExitOK
+		}
+		return cli.Report(tool.Name, stdio.Err, err)
+	}
+	return code
+}
+
+func run(opts *options, stdio cli.Stdio) (int, error) {
+	format := opts.Format
+	switch {
+	case format == "":
+		format = "jsonl"
+		if cli.IsTerminal(stdio.Out) {
+			format = "table"
+		}
+	case !contains(formats, format):
+		return 0, cli.Errorf(cli.ExitError, "--format %q: one of %s", format, strings.Join(formats, ", "))
+	}
+	out := jsonl.NewWriter(stdio.Out)
+	in := &jsonl.Input{Tool: tool.Name, Names: opts.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: nil, Strict: opts.Strict}
+	prog := newProgress(stdio.Err)
+
+	var st *summary.State
+	var err error
+	if opts.Merge {
+		if opts.By != "run" || opts.Since != "" || opts.Until != "" || opts.TZ != "UTC" {
+			return 0, cli.Errorf(cli.ExitError, "--merge takes --by, --tz and the window from the partial states; give them to --partial")
+		}
+		m := summary.NewMerger()
+		err = in.Each(func(rec jsonl.Record) error {
+			prog.tick(len(rec.Data))
+			if e := m.Add(rec.Data); e != nil {
+				return in.Bad(rec, e)
+			}
+			return nil
+		})
+		st = m.State
+		if st == nil {
+			st = summary.New(summary.Options{})
+		}
+	} else {
+		o, e := options2(opts)
+		if e != nil {
+			return 0, e
+		}
+		st = summary.New(o)
+		err = in.Each(func(rec jsonl.Record) error {
+			prog.tick(len(rec.Data))
+			if e := st.Add(rec.Data); e != nil {
+				return in.Bad(rec, e)
+			}
+			return nil
+		})
+	}
+	prog.done()
+	if err != nil && !errors.Is(err, jsonl.ErrStrict) {
+		return 0, err
+	}
+	if errors.Is(err, jsonl.ErrStrict) {
+		return cli.ExitError, nil
+	}
+
+	code := cli.ExitOK
+	// --merge --partial merges partial states into one partial state: a
+	// Hadoop combiner, or a tree of merges.
+	if opts.Partial {
+		if e := st.WritePartial(out); e != nil {
+			return 0, e
+		}
+	} else {
+		recs := st.Report()
+		color := cli.Color(stdio.Out)
+		if e := write(out, format, recs, st.Options().Loc, color); e != nil {
+			return 0, e
+		}
+		if opts.Check && len(recs[len(recs)-1].Problems) > 0 {
+			code = cli.ExitFound
+		}
+	}
+	if e := out.Flush(); e != nil {
+		return 0, e
+	}
+	if in.Trouble() {
+		return cli.ExitError, nil
+	}
+	return code, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}
+
+// options2 turns the flags into summary options.
+func options2(opts *options) (summary.Options, error) {
+	var o summary.Options
+	by, err := summary.ParseBy(opts.By)
+	if err != nil {
+		return o, cli.Errorf(cli.ExitError, "%v", err)
+	}
+	loc, err := summary.LoadLocation(opts.TZ)
+	if err != nil {
+		return o, cli.Errorf(cli.ExitError, "%v", err)
+	}
+	o = summary.Options{By: by, Loc: loc, TZName: opts.TZ}
+	t := now()
+	if opts.Since != "" {
+		if o.Since, err = summary.ParseTime(opts.Since, t, loc); err != nil {
+			return o, cli.Errorf(cli.ExitError, "--since: %v", err)
+		}
+		o.WindowOn = true
+	}
+	if opts.Until != "" {
+		if o.Until, err = summary.ParseTime(opts.Until, t, loc); err != nil {
+			return o, cli.Errorf(cli.ExitError, "--until: %v", err)
+		}
+		o.WindowOn = true
+	}
+	if o.WindowOn && !o.Since.IsZero() && !o.Until.IsZero() && !o.Until.After(o.Since) {
+		return o, cli.Errorf(cli.ExitError, "--until %s is not after --since %s", o.Until.Format(time.RFC3339), o.Since.Format(time.RFC3339))
+	}
+	return o, nil
+}
+
+// progress shows how far a large input has got, on stderr, only when it
+// is a terminal.
+type progress struct {
+	w       io.Writer
+	on      bool
+	start   time.Time
+	last    time.Time
+	bytes   int64
+	lines   int64
+	printed bool
+}
+
+func newProgress(w io.Writer) *progress {
+	return &progress{w: w, on: cli.IsTerminal(w), start: time.Now(), last: time.Now()}
+}
+
+func (p *progress) tick(n int) {
+	if !p.on {
+		return
+	}
+	p.bytes += int64(n) + 1
+	p.lines++
+	if p.lines&0xffff != 0 {
+		return
+	}
+	t := time.Now()
+	// Only a large input gets a progress line: one still running after a
+	// second.
+	if t.Sub(p.start) < time.Second || t.Sub(p.last) < 200*time.Millisecond {
+		return
+	}
+	p.last = t
+	p.printed = true
+	mb := float64(p.bytes) / (1 << 20)
+	fmt.Fprintf(p.w, "\revsum: %.0f MB, %d events, %.0f MB/s ", mb, p.lines, mb/t.Sub(p.start).Seconds())
+}
+
+func (p *progress) done() {
+	if p.printed {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,51 @@
+// Package evsum is the evsum command: summaries of agent runs (outcomes,
+// tokens, cost, time, tools, errors, broken invariants) from envelope
+// events of either kind vocabulary, for people (a table) and for cron and
+// pipes (JSON Lines, JSON, Markdown, CSV).
+package evsum
+
+import (
+	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/pkg/cli"
+)
+
+type options struct {
+	By      string   `short:"b" default:"run" placeholder:"KEYS" help:"Group by run, agent, tool, model, kind, day, hour, none, or a field path (payload.model); comma-separated for several."`
+	Since   string   `placeholder:"TIME" help:"Count only events at or after TIME: RFC 3339, 2026-11-01, @UNIX, or a duration back from now (24h, 7d)."`
+	Until   string   `placeholder:"TIME" help:"Count only events before TIME (same forms as --since)."`
+	TZ      string   `name:"tz" default:"UTC" placeholder:"ZONE" help:"Time zone for day and hour groups and for dates without a zone (IANA name, UTC, Local)."`
+	Format  string   `short:"f" placeholder:"FORMAT" help:"Output format: table, jsonl, json, md or csv (default: table on a terminal, jsonl otherwise)."`
+	Partial bool     `help:"Write the summary state as JSON Lines for a later --merge instead of a report."`
+	Merge   bool     `help:"Read partial states (from --partial) instead of events and report on all of them together."`
+	Check   bool     `help:"Exit 1 when any problem (broken invariant) was found."`
+	Strict  bool     `help:"Stop at the first bad input line."`
+	Files   []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised); none or - is stdin."`
+
+	Version kong.VersionFlag `help:"Print the version and exit."`
+}
+
+var tool = cli.Tool{
+	Name:    "evsum",
+	Summary: "Summarise agent runs: outcomes, tokens, cost, time, tools, errors.",
+	Details: `
+Reads envelope events (seq, ts, run_id, agent_id, kind, payload) in either
+vocabulary: the glasspane kinds zot2gp writes, with zot payloads, and the
+run-log kinds of a multi-agent run log. Writes one record per group, then
+a total record with "group":{} last. Problems are broken invariants, such as
+a run without run_finished or a tool call that never ended.
+
+Tokens and cost come from the per-call events only (model_result, usage),
+never from roll-ups, and each tool call counts once. See docs/evsum.md for
+every field.`,
+	Examples: `
+zot2gp < run.jsonl | evsum                        # a table on a terminal
+evsum --by agent,tool events.jsonl.gz
+evsum --by day --since 2026-11-01 --format md logs/*.jsonl > report.md
+evsum --format jsonl events.jsonl | evfilter 'cost_usd > 1'
+evsum --by none --check --since 24h events.jsonl  # cron: exit 1 on problems
+parallel --pipe --block 50M evsum --partial < big.jsonl | evsum --merge`,
+	Exit: `
+0  the summary was written
+1  --check found problems
+2  usage error, unreadable input, or bad input lines (reported on stderr)`,
+}

@@ -1,0 +1,171 @@
+package summary
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+const keySep = '\x1f'
+
+// group finds or makes the group of the current event.
+func (s *State) group(kind []byte, r *Run) *Group {
+	b := s.keyBuf[:0]
+	for i, k := range s.opt.By {
+		if i > 0 {
+			b = append(b, keySep)
+		}
+		b = s.appendKey(b, i, k, kind, r)
+	}
+	s.keyBuf = b
+	if g := s.groups[string(b)]; g != nil {
+		return g
+	}
+	g := &Group{key: string(b)}
+	if len(s.opt.By) > 0 {
+		g.vals = strings.Split(g.key, string(rune(keySep)))
+	}
+	s.groups[g.key] = g
+	return g
+}
+
+// appendKey appends the canonical raw JSON of one key's value.
+func (s *State) appendKey(b []byte, i int, k Key, kind []byte, r *Run) []byte {
+	e := &s.ev
+	switch k.Kind {
+	case KeyRun:
+		return appendCanon(b, e.run)
+	case KeyAgent:
+		return appendCanon(b, e.agent)
+	case KeyKindField:
+		return appendCanon(b, e.kind)
+	case KeyTool:
+		p := e.payload
+		switch string(kind) {
+		case "tool_call", "tool_result", "guardrail", "tool_execution_start":
+			if v, ok := lookup(p, "tool"); ok && jsonscan.KindOf(v) == jsonscan.String {
+				return appendCanon(b, v)
+			}
+			if v, ok := lookup(p, "name"); ok && jsonscan.KindOf(v) == jsonscan.String {
+				return appendCanon(b, v)
+			}
+		case "tool_execution_update", "tool_execution_end":
+			if id, ok := lookupStr(s, p, "id"); ok {
+				if c := r.calls[string(id)]; c != nil && c.started {
+					return appendJSONString(b, c.name)
+				}
+			}
+		}
+		return append(b, "null"...)
+	case KeyModel:
+		v, ok := lookup(e.payload, "model")
+		if ok && jsonscan.KindOf(v) == jsonscan.Object {
+			v, ok = jsonscan.Lookup(v, "model")
+		}
+		if ok && jsonscan.KindOf(v) == jsonscan.String {
+			return appendCanon(b, v)
+		}
+		return append(b, "null"...)
+	case KeyDay, KeyHour:
+		if !e.hasTS {
+			return append(b, "null"...)
+		}
+		for len(s.days) <= i {
+			s.days = append(s.days, dayCache{})
+		}
+		d := &s.days[i]
+		if e.ts < d.from || e.ts >= d.to || d.key == "" {
+			d.set(k.Kind, e.ts, s.opt.Loc)
+		}
+		return append(b, d.key...)
+	case KeyPath:
+		v, ok := jsonscan.Lookup(e.line, k.Path...)
+		if !ok {
+			return append(b, "null"...)
+		}
+		return appendCanon(b, v)
+	}
+	return b
+}
+
+// dayCache holds the day (or hour) key of the last event, valid for ts in
+// [from, to), so that consecutive events cost no time formatting.
+type dayCache struct {
+	from, to int64
+	key      string
+}
+
+func (d *dayCache) set(kind KeyKind, ts int64, loc *time.Location) {
+	t := time.UnixMicro(ts).In(loc)
+	var from time.Time
+	var key string
+	if kind == KeyDay {
+		from = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
+		key = from.Format("2006-01-02")
+		d.to = from.AddDate(0, 0, 1).UnixMicro()
+	} else {
+		from = t.Truncate(time.Hour)
+		if _, off := t.Zone(); off%3600 != 0 {
+			from = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), 0, 0, 0, loc)
+		}
+		key = from.Format("2006-01-02T15:00")
+		d.to = from.Add(time.Hour).UnixMicro()
+	}
+	d.from = from.UnixMicro()
+	d.key = `"` + key + `"`
+}
+
+// appendCanon appends a raw value so that equal values give equal bytes:
+// strings without escapes and scalars as they are, anything else re-encoded.
+func appendCanon(b, v []byte) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	switch jsonscan.KindOf(v) {
+	case jsonscan.String:
+		body := v[1 : len(v)-1]
+		plain := true
+		for _, c := range body {
+			if c == '\\' || c < 0x20 || c == keySep || c >= 0x80 {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return append(b, v...)
+		}
+		u, ok := jsonscan.Unquote(nil, v)
+		if !ok {
+			return append(b, "null"...)
+		}
+		return appendJSONString(b, string(u))
+	case jsonscan.Null, jsonscan.True, jsonscan.False, jsonscan.Number:
+		return append(b, v...)
+	}
+	var x any
+	if json.Unmarshal(v, &x) != nil {
+		return append(b, "null"...)
+	}
+	out, _ := json.Marshal(x)
+	return append(b, out...)
+}
+
+// appendJSONString quotes s as encoding/json does, with \u001f escaped like
+// every control character, so no key value can contain the separator.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}

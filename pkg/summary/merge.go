@@ -1,0 +1,101 @@
+package summary
+
+// Merge folds o into s, as if o's events had been added after s's. Counts,
+// sums, times and percentiles do not depend on the order of merging; only
+// the latency of a 1.2 turn whose start and end fall in different parts
+// needs the parts in input order (its start pairs with the next part's
+// first unmatched end). o must not be used afterwards.
+func (s *State) Merge(o *State) {
+	for k, og := range o.groups {
+		g := s.groups[k]
+		if g == nil {
+			s.groups[k] = og
+			continue
+		}
+		g.merge(og, true)
+	}
+	for id, or := range o.runs {
+		r := s.runs[id]
+		if r == nil {
+			s.runs[id] = or
+			continue
+		}
+		s.mergeRun(r, or)
+	}
+}
+
+func (s *State) mergeRun(r, o *Run) {
+	if o.hasTS {
+		if !r.hasTS || o.minTS < r.minTS {
+			r.minTS = o.minTS
+		}
+		if !r.hasTS || o.maxTS > r.maxTS {
+			r.maxTS = o.maxTS
+		}
+		r.hasTS = true
+	}
+	r.saw13 = r.saw13 || o.saw13
+	if o.finished > 0 && (r.finished == 0 || o.finishSeq < r.finishSeq) {
+		r.finishSeq, r.outcome, r.wallUS, r.hasWall = o.finishSeq, o.outcome, o.wallUS, o.hasWall
+	}
+	r.finished += o.finished
+	r.endMarks += o.endMarks
+	r.endSeq = min(r.endSeq, o.endSeq)
+	r.toolsOpen += o.toolsOpen
+	r.glassError = r.glassError || o.glassError
+	if o.agentEnd && (!r.agentEnd || o.agentEndTS > r.agentEndTS) {
+		r.agentEndTS = o.agentEndTS
+	}
+	r.agentEnd = r.agentEnd || o.agentEnd
+	r.turnStarts += o.turnStarts
+	r.turnEnds += o.turnEnds
+
+	a, b := &r.turns, &o.turns
+	if a.open && b.orphan && a.openHasTS && b.orphanHasT {
+		if g := s.groups[b.orphanGrp]; g != nil {
+			g.latency.Add(float64(b.orphanTS-a.openTS) / 1000)
+		}
+	}
+	merged := *a
+	if !a.any {
+		merged.orphan, merged.orphanTS, merged.orphanHasT, merged.orphanGrp = b.orphan, b.orphanTS, b.orphanHasT, b.orphanGrp
+	}
+	if b.any {
+		merged.open, merged.openTS, merged.openHasTS = b.open, b.openTS, b.openHasTS
+	}
+	merged.any = a.any || b.any
+	r.turns = merged
+
+	for id, c2 := range o.calls {
+		c1 := r.calls[id]
+		switch {
+		case c1 == nil:
+			if r.calls == nil {
+				r.calls = map[string]*call{}
+			}
+			r.calls[id] = c2
+		case c1.started && c2.started:
+			// counted in both parts: once is right
+			if g := s.groups[c2.group]; g != nil {
+				g.toolCalls--
+				g.tool(c2.name).calls--
+			}
+		case c1.started && c2.ended:
+			s.closeCall(c1, c2.failed)
+			delete(r.calls, id)
+		case c1.ended && c2.started:
+			s.closeCall(c2, c1.failed)
+			delete(r.calls, id)
+		}
+	}
+}
+
+func (s *State) closeCall(c *call, failed bool) {
+	if !failed {
+		return
+	}
+	if g := s.groups[c.group]; g != nil {
+		g.toolFail++
+		g.tool(c.name).failed++
+	}
+}

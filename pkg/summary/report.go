@@ -1,0 +1,355 @@
+package summary
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+)
+
+// Record is one line of the report: a group, or the total (Total set,
+// Group empty). Its JSON form (AppendJSON) is evsum's output contract.
+type Record struct {
+	Total       bool
+	Names       []string // the group's key names, in --by order
+	Vals        []string // their values as raw JSON
+	Events      int64
+	Runs        int64
+	FirstTS     int64 // Unix microseconds, valid when HasTS
+	LastTS      int64
+	HasTS       bool
+	Outcomes    []Count // sorted by name
+	ModelCalls  int64
+	ModelErrors int64
+	Tokens      [5]int64 // input, output, cache_read, cache_write, total
+	CostNano    int64    // cost in 10^-9 USD
+	ToolCalls   int64
+	ToolFails   int64
+	Tools       []ToolStat // sorted by name
+	Errors      int64
+	Guardrails  int64
+	Kills       int64
+	WallSumUS   int64
+	Wall        Stats // seconds
+	Latency     Stats // milliseconds
+	Problems    []string
+}
+
+// Count is a named count.
+type Count struct {
+	Name string
+	N    int64
+}
+
+// ToolStat is one tool's calls and failures.
+type ToolStat struct {
+	Name          string
+	Calls, Failed int64
+}
+
+// Stats are percentiles from a Sketch; Has is false when there were no
+// values.
+type Stats struct {
+	Has           bool
+	P50, P95, Max float64
+}
+
+// TokenNames are the members of the tokens object, in order.
+var TokenNames = [5]string{"input", "output", "cache_read", "cache_write", "total"}
+
+func stats(s *Sketch, round float64) Stats {
+	if s.Count() == 0 {
+		return Stats{}
+	}
+	p50, _ := s.Quantile(0.5)
+	p95, _ := s.Quantile(0.95)
+	r := func(v float64) float64 { return math.Round(v*round) / round }
+	return Stats{Has: true, P50: r(p50), P95: r(p95), Max: s.Max()}
+}
+
+// outcome is how a run ended: run_finished's outcome (1.3); for 1.2,
+// error when it had an error event, else ok when it reached agent_end;
+// incomplete when it has no end.
+func (r *Run) outcomeName() string {
+	switch {
+	case r.finished > 0:
+		if r.outcome == "" {
+			return "unknown"
+		}
+		return r.outcome
+	case r.glassError:
+		return "error"
+	case r.agentEnd:
+		return "ok"
+	}
+	return "incomplete"
+}
+
+// wall is the run's wall time in microseconds: run_finished.wall_seconds
+// (1.3), or first event to agent_end (1.2).
+func (r *Run) wall() (int64, bool) {
+	if r.finished > 0 {
+		return r.wallUS, r.hasWall
+	}
+	if r.agentEnd && r.hasTS {
+		return r.agentEndTS - r.minTS, true
+	}
+	return 0, false
+}
+
+// problems lists the run's broken invariants, one short sentence each.
+func (r *Run) problems() []string {
+	var ps []string
+	name := "run " + strconv.Quote(r.id)
+	if r.saw13 && r.finished == 0 {
+		ps = append(ps, name+" has no run_finished")
+	}
+	if r.finished > 1 {
+		ps = append(ps, fmt.Sprintf("%s has %d run_finished events", name, r.finished))
+	}
+	if r.finished > 0 && (r.endMarks == 0 || r.endSeq > r.finishSeq) {
+		ps = append(ps, name+" has a run_finished not preceded by assistant_message or run_error")
+	}
+	if r.toolsOpen > 0 {
+		ps = append(ps, fmt.Sprintf("%s has %s without a tool_result", name, plural(r.toolsOpen, "tool_call")))
+	}
+	var open []string
+	for id, c := range r.calls {
+		if c.started && !c.ended {
+			open = append(open, fmt.Sprintf("%s: tool call %s (%s) started and never ended", name, strconv.Quote(id), c.name))
+		}
+	}
+	sort.Strings(open)
+	ps = append(ps, open...)
+	if n := r.turnStarts - r.turnEnds; n > 0 {
+		ps = append(ps, fmt.Sprintf("%s: %s started and never ended", name, plural(n, "turn")))
+	}
+	return ps
+}
+
+func plural(n int64, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// Report computes the records: one per group, sorted by first event time
+// then key, and the total last. With no grouping only the total is there.
+func (s *State) Report() []Record {
+	names := make([]string, len(s.opt.By))
+	for i, k := range s.opt.By {
+		names[i] = k.Name
+	}
+	var recs []Record
+	total := &Group{}
+	var allRuns []*Run
+	for _, r := range s.runs {
+		if r.id != "" {
+			allRuns = append(allRuns, r)
+		}
+	}
+	sortRuns(allRuns)
+	groups := make([]*Group, 0, len(s.groups))
+	for _, g := range s.groups {
+		groups = append(groups, g)
+		total.merge(g, false)
+	}
+	sort.Slice(groups, func(i, j int) bool {
+		a, b := groups[i], groups[j]
+		if a.hasTS != b.hasTS {
+			return a.hasTS
+		}
+		if a.firstTS != b.firstTS {
+			return a.firstTS < b.firstTS
+		}
+		return a.key < b.key
+	})
+	if len(s.opt.By) > 0 {
+		for _, g := range groups {
+			var runs []*Run
+			g.eachRun(func(id string) {
+				if r := s.runs[id]; r != nil {
+					runs = append(runs, r)
+				}
+			})
+			sortRuns(runs)
+			rec := record(g, runs)
+			rec.Names, rec.Vals = names, g.vals
+			recs = append(recs, rec)
+		}
+	}
+	rec := record(total, allRuns)
+	rec.Total = true
+	return append(recs, rec)
+}
+
+func sortRuns(runs []*Run) {
+	sort.Slice(runs, func(i, j int) bool {
+		a, b := runs[i], runs[j]
+		if a.hasTS != b.hasTS {
+			return a.hasTS
+		}
+		if a.minTS != b.minTS {
+			return a.minTS < b.minTS
+		}
+		return a.id < b.id
+	})
+}
+
+func record(g *Group, runs []*Run) Record {
+	rec := Record{
+		Events: g.events, Runs: int64(len(runs)),
+		FirstTS: g.firstTS, LastTS: g.lastTS, HasTS: g.hasTS,
+		ModelCalls: g.modelCalls, ModelErrors: g.modelErr,
+		Tokens: g.tokens, CostNano: g.costNano,
+		ToolCalls: g.toolCalls, ToolFails: g.toolFail,
+		Errors: g.errors, Guardrails: g.guardrails, Kills: g.kills,
+		Latency:  stats(&g.latency, 10),
+		Problems: []string{},
+	}
+	for _, t := range g.tools {
+		if t.calls != 0 || t.failed != 0 {
+			rec.Tools = append(rec.Tools, ToolStat{t.name, t.calls, t.failed})
+		}
+	}
+	sort.Slice(rec.Tools, func(i, j int) bool { return rec.Tools[i].Name < rec.Tools[j].Name })
+	outcomes := map[string]int64{}
+	var wall Sketch
+	for _, r := range runs {
+		outcomes[r.outcomeName()]++
+		if us, ok := r.wall(); ok {
+			rec.WallSumUS += us
+			wall.Add(float64(us) / 1e6)
+		}
+		rec.Problems = append(rec.Problems, r.problems()...)
+	}
+	for name, n := range outcomes {
+		rec.Outcomes = append(rec.Outcomes, Count{name, n})
+	}
+	sort.Slice(rec.Outcomes, func(i, j int) bool { return rec.Outcomes[i].Name < rec.Outcomes[j].Name })
+	rec.Wall = stats(&wall, 1000)
+	return rec
+}
+
+// CostUSD is the cost as a float, for display.
+func (r *Record) CostUSD() float64 { return float64(r.CostNano) / 1e9 }
+
+// AppendJSON appends the record as one JSON object, members in the
+// contract's order.
+func (r *Record) AppendJSON(b []byte) []byte {
+	b = append(b, `{"group":`...)
+	b = r.AppendGroup(b)
+	b = append(b, `,"events":`...)
+	b = strconv.AppendInt(b, r.Events, 10)
+	b = append(b, `,"runs":`...)
+	b = strconv.AppendInt(b, r.Runs, 10)
+	b = append(b, `,"first_ts":`...)
+	b = appendTS(b, r.FirstTS, r.HasTS)
+	b = append(b, `,"last_ts":`...)
+	b = appendTS(b, r.LastTS, r.HasTS)
+	b = append(b, `,"outcomes":{`...)
+	for i, o := range r.Outcomes {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, o.Name)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, o.N, 10)
+	}
+	b = append(b, `},"model_calls":`...)
+	b = strconv.AppendInt(b, r.ModelCalls, 10)
+	b = append(b, `,"model_errors":`...)
+	b = strconv.AppendInt(b, r.ModelErrors, 10)
+	b = append(b, `,"tokens":{`...)
+	for i, n := range r.Tokens {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, TokenNames[i]...)
+		b = append(b, `":`...)
+		b = strconv.AppendInt(b, n, 10)
+	}
+	b = append(b, `},"cost_usd":`...)
+	b = appendFixed(b, r.CostNano, 9)
+	b = append(b, `,"tool_calls":`...)
+	b = strconv.AppendInt(b, r.ToolCalls, 10)
+	b = append(b, `,"tool_failures":`...)
+	b = strconv.AppendInt(b, r.ToolFails, 10)
+	b = append(b, `,"tools":{`...)
+	for i, t := range r.Tools {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, t.Name)
+		b = append(b, `:{"calls":`...)
+		b = strconv.AppendInt(b, t.Calls, 10)
+		b = append(b, `,"failed":`...)
+		b = strconv.AppendInt(b, t.Failed, 10)
+		b = append(b, '}')
+	}
+	b = append(b, `},"errors":`...)
+	b = strconv.AppendInt(b, r.Errors, 10)
+	b = append(b, `,"guardrails":`...)
+	b = strconv.AppendInt(b, r.Guardrails, 10)
+	b = append(b, `,"kills":`...)
+	b = strconv.AppendInt(b, r.Kills, 10)
+	b = append(b, `,"wall_seconds":{"sum":`...)
+	b = appendFixed(b, r.WallSumUS, 6)
+	b = appendStats(b, r.Wall, true)
+	b = append(b, `,"latency_ms":{`...)
+	b = appendStats(b, r.Latency, false)
+	b = append(b, `,"problems":[`...)
+	for i, p := range r.Problems {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, p)
+	}
+	return append(b, "]}"...)
+}
+
+// AppendGroup appends the group object, {} for the total.
+func (r *Record) AppendGroup(b []byte) []byte {
+	b = append(b, '{')
+	if !r.Total {
+		for i, n := range r.Names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, n)
+			b = append(b, ':')
+			b = append(b, r.Vals[i]...)
+		}
+	}
+	return append(b, '}')
+}
+
+func appendTS(b []byte, us int64, ok bool) []byte {
+	if !ok {
+		return append(b, "null"...)
+	}
+	return appendFixed(b, us, 6)
+}
+
+func appendStats(b []byte, s Stats, comma bool) []byte {
+	if comma {
+		b = append(b, ',')
+	}
+	for i, name := range []string{"p50", "p95", "max"} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, `":`...)
+		if !s.Has {
+			b = append(b, "null"...)
+			continue
+		}
+		v := [3]float64{s.P50, s.P95, s.Max}[i]
+		b = strconv.AppendFloat(b, v, 'f', -1, 64)
+	}
+	return append(b, '}')
+}

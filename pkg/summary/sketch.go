@@ -1,0 +1,127 @@
+package summary
+
+import (
+	"math"
+	"sort"
+)
+
+// Alpha is the relative accuracy of the percentile sketch: a reported
+// percentile q of n values is within Alpha*v of v, where v is the value of
+// rank ceil(q*n) among the values (nearest rank). Max is exact.
+const Alpha = 0.01
+
+var (
+	gamma    = (1 + Alpha) / (1 - Alpha)
+	logGamma = math.Log(gamma)
+)
+
+// minValue is the smallest value given its own bucket; anything smaller
+// (zero, negative clock steps) counts in the zero bucket.
+const minValue = 1e-9
+
+// bucket is one log-spaced bin: it holds the values in
+// (gamma^(idx-1), gamma^idx].
+type bucket struct {
+	Idx int32
+	N   uint64
+}
+
+// Sketch is a mergeable quantile sketch in the DDSketch style: values are
+// counted in logarithmic buckets of relative width 2*Alpha, so merging two
+// sketches is adding bucket counts, which is exact and deterministic, and
+// the order values or sketches arrive in never changes the result. Its
+// size grows with log(max/min)/Alpha, never with the number of values
+// (at most about 1,100 buckets between 1 ns and 10^9 s).
+type Sketch struct {
+	n       uint64
+	zero    uint64
+	min     float64
+	max     float64
+	buckets []bucket // sorted by Idx
+}
+
+// Add counts v.
+func (s *Sketch) Add(v float64) {
+	if math.IsNaN(v) {
+		return
+	}
+	if v < 0 {
+		v = 0
+	}
+	if s.n == 0 || v < s.min {
+		s.min = v
+	}
+	if s.n == 0 || v > s.max {
+		s.max = v
+	}
+	s.n++
+	if v < minValue {
+		s.zero++
+		return
+	}
+	s.addBucket(int32(math.Ceil(math.Log(v)/logGamma)), 1)
+}
+
+func (s *Sketch) addBucket(idx int32, n uint64) {
+	i := sort.Search(len(s.buckets), func(i int) bool { return s.buckets[i].Idx >= idx })
+	if i < len(s.buckets) && s.buckets[i].Idx == idx {
+		s.buckets[i].N += n
+		return
+	}
+	s.buckets = append(s.buckets, bucket{})
+	copy(s.buckets[i+1:], s.buckets[i:])
+	s.buckets[i] = bucket{idx, n}
+}
+
+// Merge adds the values counted in o.
+func (s *Sketch) Merge(o *Sketch) {
+	if o.n == 0 {
+		return
+	}
+	if s.n == 0 || o.min < s.min {
+		s.min = o.min
+	}
+	if s.n == 0 || o.max > s.max {
+		s.max = o.max
+	}
+	s.n += o.n
+	s.zero += o.zero
+	for _, b := range o.buckets {
+		s.addBucket(b.Idx, b.N)
+	}
+}
+
+// Count is the number of values added.
+func (s *Sketch) Count() uint64 { return s.n }
+
+// Max is the largest value added, exactly.
+func (s *Sketch) Max() float64 { return s.max }
+
+// Quantile returns the estimate of the q-quantile (0 <= q <= 1) by nearest
+// rank, and false when the sketch is empty.
+func (s *Sketch) Quantile(q float64) (float64, bool) {
+	if s.n == 0 {
+		return 0, false
+	}
+	rank := uint64(math.Ceil(q * float64(s.n)))
+	if rank < 1 {
+		rank = 1
+	}
+	if rank > s.n {
+		rank = s.n
+	}
+	if rank <= s.zero {
+		return s.min, true
+	}
+	seen := s.zero
+	for _, b := range s.buckets {
+		seen += b.N
+		if seen >= rank {
+			// The midpoint (in relative terms) of the bucket: within Alpha
+			// of every value in it.
+			v := 2 * math.Pow(gamma, float64(b.Idx)) / (gamma + 1)
+			return math.Min(math.Max(v, s.min), s.max), true
+		}
+	}
+	return s.max, true
+}

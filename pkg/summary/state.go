@@ -1,0 +1,599 @@
+// Package summary computes what evsum reports: per group of envelope events
+// (by run, agent, tool, model, kind, day, hour or any field), the runs and
+// their outcomes, model calls, tokens, cost, tool calls and failures,
+// errors, wall time and latency percentiles, and broken invariants.
+//
+// The state is a monoid: Add folds one event in, Merge combines two states,
+// and the empty State is the identity, so a log can be summarised in parts
+// (on several cores or hosts), the parts' states written with WritePartial,
+// read back with ReadPartial and merged, giving the report a single pass
+// gives. Counts and sums are exact integers (cost in nano-dollars, time in
+// microseconds), so they do not depend on the order of merging.
+//
+// Memory grows with the number of groups and runs, never with the number
+// of events.
+package summary
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"time"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+// noSeq marks an absent sequence number in min computations.
+const noSeq = math.MaxInt64
+
+// Token counters, in the order of the report's tokens object.
+const (
+	tokInput = iota
+	tokOutput
+	tokCacheRead
+	tokCacheWrite
+	tokTotal
+	nTok
+)
+
+// toolCount is one tool's calls and failures in a group.
+type toolCount struct {
+	name          string
+	calls, failed int64
+}
+
+// Group holds the event-level counters of one group. The run-level fields
+// (runs, outcomes, wall time, problems) come from the runs the group
+// touched, at report time.
+type Group struct {
+	key  string   // the map key: the values joined by \x1f
+	vals []string // each key's value as canonical raw JSON
+
+	events               int64
+	firstTS, lastTS      int64 // Unix microseconds; valid when hasTS
+	hasTS                bool
+	modelCalls, modelErr int64
+	tokens               [nTok]int64
+	costNano             int64
+	toolCalls, toolFail  int64
+	tools                []toolCount
+	errors, guardrails   int64
+	kills                int64
+	latency              Sketch
+
+	run  string              // the one run touched, when only one
+	runs map[string]struct{} // all runs touched, when more than one
+}
+
+func (g *Group) tool(name string) *toolCount {
+	for i := range g.tools {
+		if g.tools[i].name == name {
+			return &g.tools[i]
+		}
+	}
+	g.tools = append(g.tools, toolCount{name: name})
+	return &g.tools[len(g.tools)-1]
+}
+
+func (g *Group) touch(run string) {
+	if run == "" || run == g.run {
+		return
+	}
+	if g.run == "" && g.runs == nil {
+		g.run = run
+		return
+	}
+	if g.runs == nil {
+		g.runs = map[string]struct{}{g.run: {}}
+	}
+	g.runs[run] = struct{}{}
+}
+
+func (g *Group) eachRun(fn func(string)) {
+	if g.runs == nil {
+		if g.run != "" {
+			fn(g.run)
+		}
+		return
+	}
+	for r := range g.runs {
+		fn(r)
+	}
+}
+
+func (g *Group) merge(o *Group, withRuns bool) {
+	g.events += o.events
+	if o.hasTS {
+		if !g.hasTS || o.firstTS < g.firstTS {
+			g.firstTS = o.firstTS
+		}
+		if !g.hasTS || o.lastTS > g.lastTS {
+			g.lastTS = o.lastTS
+		}
+		g.hasTS = true
+	}
+	g.modelCalls += o.modelCalls
+	g.modelErr += o.modelErr
+	for i := range g.tokens {
+		g.tokens[i] += o.tokens[i]
+	}
+	g.costNano += o.costNano
+	g.toolCalls += o.toolCalls
+	g.toolFail += o.toolFail
+	for _, t := range o.tools {
+		c := g.tool(t.name)
+		c.calls += t.calls
+		c.failed += t.failed
+	}
+	g.errors += o.errors
+	g.guardrails += o.guardrails
+	g.kills += o.kills
+	g.latency.Merge(&o.latency)
+	if withRuns {
+		o.eachRun(g.touch)
+	}
+}
+
+// call is a zot tool call (1.2 vocabulary) seen by its id: counted once
+// whether it came as tool_execution_start, tool_call or both.
+type call struct {
+	name     string
+	group    string // key of the group the call is counted in
+	started  bool
+	ended    bool
+	failed   bool
+	endGroup string // key of the end event's group, for an end seen first
+}
+
+// Run holds what is known of one run_id.
+type Run struct {
+	id           string
+	minTS, maxTS int64
+	hasTS        bool
+
+	// run-log vocabulary (1.3)
+	saw13      bool
+	finished   int64  // run_finished events
+	finishSeq  int64  // seq of the first run_finished (noSeq: none)
+	outcome    string // of the first run_finished
+	wallUS     int64  // its wall_seconds, microseconds
+	hasWall    bool
+	endMarks   int64 // assistant_message and run_error events
+	endSeq     int64 // seq of the first of them (noSeq: none)
+	toolsOpen  int64 // tool_call minus tool_result
+	glassError bool  // a 1.2 error event
+
+	// glasspane vocabulary (1.2)
+	agentEnd   bool
+	agentEndTS int64
+	turnStarts int64
+	turnEnds   int64
+	turns      turnSeg
+	calls      map[string]*call
+}
+
+// turnSeg pairs turn_start with turn_end for latency across parts: within
+// a part they pair as they come; a part's unmatched last start pairs with
+// the next part's unmatched first end when parts are merged in order.
+type turnSeg struct {
+	any        bool  // any turn event in this part
+	open       bool  // the last turn event was a start
+	openTS     int64 // its ts
+	orphan     bool  // the first turn event was an end without a start
+	orphanTS   int64
+	orphanGrp  string
+	openHasTS  bool
+	orphanHasT bool
+}
+
+func newRun(id string) *Run {
+	return &Run{id: id, finishSeq: noSeq, endSeq: noSeq}
+}
+
+// State is the summary of the events added so far.
+type State struct {
+	opt    Options
+	groups map[string]*Group
+	runs   map[string]*Run
+
+	ev      event
+	keyBuf  []byte
+	valBuf  []byte
+	days    []dayCache // per key of --by
+	memberFn func(key, value []byte)
+}
+
+// New returns an empty state.
+func New(opt Options) *State {
+	if opt.Loc == nil {
+		opt.Loc = time.UTC
+	}
+	if opt.TZName == "" {
+		opt.TZName = opt.Loc.String()
+	}
+	s := &State{opt: opt, groups: map[string]*Group{}, runs: map[string]*Run{}}
+	s.memberFn = s.member
+	return s
+}
+
+// Options returns the options the state was made with.
+func (s *State) Options() Options { return s.opt }
+
+// event is the envelope of the line being added, as raw sub-slices.
+type event struct {
+	seq     int64
+	hasSeq  bool
+	ts      int64
+	hasTS   bool
+	tsBad   bool
+	run     []byte // raw JSON value
+	agent   []byte
+	kind    []byte
+	payload []byte
+	line    []byte
+}
+
+func (s *State) member(key, value []byte) {
+	e := &s.ev
+	name := key
+	if bytes.IndexByte(key, '\\') >= 0 {
+		if u, ok := jsonscan.Unquote(nil, append(append([]byte{'"'}, key...), '"')); ok {
+			name = u
+		}
+	}
+	switch string(name) {
+	case "seq":
+		e.seq, e.hasSeq = parseFixed(value, 0)
+	case "ts":
+		if jsonscan.KindOf(value) == jsonscan.Null {
+			e.hasTS, e.tsBad = false, false
+			return
+		}
+		e.ts, e.hasTS = parseFixed(value, 6)
+		e.tsBad = !e.hasTS
+	case "run_id":
+		e.run = value
+	case "agent_id":
+		e.agent = value
+	case "kind":
+		e.kind = value
+	case "payload":
+		e.payload = value
+	}
+}
+
+// Bad-input reasons: the line is JSON but not an envelope event.
+var (
+	errNoKind     = errors.New(`no "kind": not an envelope event (zot output goes through zot2gp first)`)
+	errKindString = errors.New(`"kind" is not a string`)
+	errTS         = errors.New(`"ts" is not a number of Unix seconds`)
+	errRunID      = errors.New(`"run_id" is not a string`)
+	errPayload    = errors.New(`"payload" is not an object`)
+)
+
+// Add folds one event line into the state. It returns an error saying what
+// is wrong when the line is not an envelope event; the state is then
+// unchanged.
+func (s *State) Add(line []byte) error {
+	s.ev = event{line: line}
+	if err := jsonscan.Members(line, s.memberFn); err != nil {
+		return err
+	}
+	e := &s.ev
+	switch {
+	case e.kind == nil:
+		return errNoKind
+	case jsonscan.KindOf(e.kind) != jsonscan.String:
+		return errKindString
+	case e.tsBad:
+		return errTS
+	case e.run != nil && jsonscan.KindOf(e.run) != jsonscan.String && jsonscan.KindOf(e.run) != jsonscan.Null:
+		return errRunID
+	case e.payload != nil && jsonscan.KindOf(e.payload) != jsonscan.Object:
+		return errPayload
+	}
+	if s.opt.WindowOn {
+		if !e.hasTS {
+			return nil
+		}
+		if !s.opt.Since.IsZero() && e.ts < s.opt.Since.UnixMicro() {
+			return nil
+		}
+		if !s.opt.Until.IsZero() && e.ts >= s.opt.Until.UnixMicro() {
+			return nil
+		}
+	}
+	s.add()
+	return nil
+}
+
+// str returns the string a raw JSON string value holds, without
+// allocating when it has no escapes; ok is false for other values.
+func (s *State) str(raw []byte) ([]byte, bool) {
+	if jsonscan.KindOf(raw) != jsonscan.String || len(raw) < 2 {
+		return nil, false
+	}
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return body, true
+	}
+	u, ok := jsonscan.Unquote(nil, raw)
+	return u, ok
+}
+
+func (s *State) add() {
+	e := &s.ev
+	kind, _ := s.str(e.kind)
+	runID, _ := s.str(e.run)
+
+	r := s.runs[string(runID)]
+	if r == nil {
+		r = newRun(string(runID))
+		s.runs[r.id] = r
+	}
+	if e.hasTS {
+		if !r.hasTS || e.ts < r.minTS {
+			r.minTS = e.ts
+		}
+		if !r.hasTS || e.ts > r.maxTS {
+			r.maxTS = e.ts
+		}
+		r.hasTS = true
+	}
+	g := s.group(kind, r)
+	g.events++
+	if e.hasTS {
+		if !g.hasTS || e.ts < g.firstTS {
+			g.firstTS = e.ts
+		}
+		if !g.hasTS || e.ts > g.lastTS {
+			g.lastTS = e.ts
+		}
+		g.hasTS = true
+	}
+	g.touch(r.id)
+	seq := int64(noSeq - 1)
+	if e.hasSeq {
+		seq = e.seq
+	}
+	p := e.payload
+
+	switch string(kind) {
+	// run-log vocabulary (1.3)
+	case "model_call":
+		r.saw13 = true
+		g.modelCalls++
+	case "model_result":
+		r.saw13 = true
+		s.usage(g, p, true)
+	case "model_error":
+		r.saw13 = true
+		g.modelErr++
+		g.errors++
+	case "run_error":
+		r.saw13 = true
+		g.errors++
+		r.endMarks++
+		r.endSeq = min(r.endSeq, seq)
+	case "assistant_message":
+		r.saw13 = true
+		r.endMarks++
+		r.endSeq = min(r.endSeq, seq)
+	case "killed":
+		r.saw13 = true
+		g.errors++
+		g.kills++
+	case "guardrail":
+		r.saw13 = true
+		g.guardrails++
+	case "run_finished":
+		r.saw13 = true
+		r.finished++
+		if seq < r.finishSeq || r.finished == 1 {
+			r.finishSeq = seq
+			r.outcome, r.hasWall = "", false
+			if v, ok := lookup(p, "outcome"); ok {
+				if o, ok := s.str(v); ok {
+					r.outcome = string(o)
+				}
+			}
+			if v, ok := lookup(p, "wall_seconds"); ok {
+				r.wallUS, r.hasWall = parseFixed(v, 6)
+			}
+		}
+	case "user_message", "run_started", "parent_decision", "agent_spawned", "agent_finished":
+		r.saw13 = true
+	case "tool_call":
+		if id, ok := lookupStr(s, p, "id"); ok {
+			s.callStart(g, r, id, p)
+			break
+		}
+		name := "?"
+		if v, ok := lookupStr(s, p, "tool"); ok {
+			name = string(v)
+		}
+		g.toolCalls++
+		g.tool(name).calls++
+		r.toolsOpen++
+	case "tool_result":
+		if id, ok := lookupStr(s, p, "id"); ok {
+			s.callEnd(g, r, id, p)
+			break
+		}
+		r.toolsOpen--
+		if v, ok := lookup(p, "ok"); ok && jsonscan.KindOf(v) == jsonscan.False {
+			name := "?"
+			if v, ok := lookupStr(s, p, "tool"); ok {
+				name = string(v)
+			}
+			g.toolFail++
+			g.tool(name).failed++
+		}
+
+	// glasspane vocabulary (1.2) and what zot2gp passes through
+	case "turn_start":
+		g.modelCalls++
+		r.turnStarts++
+		r.turns.any = true
+		r.turns.open, r.turns.openTS, r.turns.openHasTS = true, e.ts, e.hasTS
+	case "turn_end":
+		r.turnEnds++
+		if v, ok := lookup(p, "stop"); ok && jsonscan.StringEquals(v, "error") {
+			g.modelErr++
+		}
+		t := &r.turns
+		switch {
+		case t.open:
+			if t.openHasTS && e.hasTS {
+				g.latency.Add(float64(e.ts-t.openTS) / 1000)
+			}
+			t.open = false
+		case !t.any:
+			t.orphan, t.orphanTS, t.orphanHasT, t.orphanGrp = true, e.ts, e.hasTS, g.key
+		}
+		t.any = true
+	case "usage":
+		s.usage(g, p, false)
+	case "error":
+		g.errors++
+		r.glassError = true
+	case "agent_end":
+		if !r.agentEnd || e.ts > r.agentEndTS {
+			r.agentEndTS = e.ts
+		}
+		r.agentEnd = true
+	case "tool_execution_start":
+		if id, ok := lookupStr(s, p, "id"); ok {
+			s.callStart(g, r, id, p)
+		}
+	case "tool_execution_end":
+		if id, ok := lookupStr(s, p, "id"); ok {
+			s.callEnd(g, r, id, p)
+		}
+	}
+}
+
+func lookup(p []byte, name string) ([]byte, bool) {
+	if p == nil {
+		return nil, false
+	}
+	return jsonscan.Lookup(p, name)
+}
+
+func lookupStr(s *State, p []byte, name string) ([]byte, bool) {
+	v, ok := lookup(p, name)
+	if !ok {
+		return nil, false
+	}
+	return s.str(v)
+}
+
+// callStart counts a zot tool call the first time its id is seen starting.
+func (s *State) callStart(g *Group, r *Run, id, p []byte) {
+	c := r.calls[string(id)]
+	if c != nil && c.started {
+		return // the same call again: tool_call after tool_execution_start
+	}
+	name := "?"
+	if v, ok := lookupStr(s, p, "name"); ok {
+		name = string(v)
+	} else if v, ok := lookupStr(s, p, "tool"); ok {
+		name = string(v)
+	}
+	g.toolCalls++
+	g.tool(name).calls++
+	if c != nil { // its end came first (in this part)
+		if c.failed {
+			g.toolFail++
+			g.tool(name).failed++
+		}
+		delete(r.calls, string(id))
+		return
+	}
+	if r.calls == nil {
+		r.calls = map[string]*call{}
+	}
+	r.calls[string(id)] = &call{name: name, group: g.key, started: true}
+}
+
+// callEnd closes a zot tool call; a failure counts in the group the call
+// was counted in.
+func (s *State) callEnd(g *Group, r *Run, id, p []byte) {
+	failed := false
+	if v, ok := lookup(p, "is_error"); ok && jsonscan.KindOf(v) == jsonscan.True {
+		failed = true
+	}
+	c := r.calls[string(id)]
+	if c != nil && c.started {
+		if failed {
+			if cg := s.groups[c.group]; cg != nil {
+				cg.toolFail++
+				cg.tool(c.name).failed++
+			}
+		}
+		delete(r.calls, string(id))
+		return
+	}
+	if c != nil {
+		return // a second end: nothing more to count
+	}
+	if r.calls == nil {
+		r.calls = map[string]*call{}
+	}
+	r.calls[string(id)] = &call{ended: true, failed: failed, endGroup: g.key}
+}
+
+// usage adds the tokens and cost of one model call: a 1.3 model_result
+// (with its latency) or a zot usage event. Roll-ups (usage.cumulative,
+// agent_finished, run_finished) are never read.
+func (s *State) usage(g *Group, p []byte, result bool) {
+	if p == nil {
+		return
+	}
+	var tok [nTok]int64
+	var have [nTok]bool
+	var total int64
+	hasTotal := false
+	jsonscan.Members(p, func(key, v []byte) {
+		if jsonscan.KindOf(v) != jsonscan.Number {
+			return
+		}
+		slot := -1
+		switch string(key) {
+		case "input", "input_tokens", "prompt_tokens":
+			slot = tokInput
+		case "output", "output_tokens", "completion_tokens":
+			slot = tokOutput
+		case "cache_read", "cache_read_tokens", "cache_read_input_tokens", "prompt_cache_hit_tokens":
+			slot = tokCacheRead
+		case "cache_write", "cache_write_tokens", "cache_creation_input_tokens":
+			slot = tokCacheWrite
+		case "total", "total_tokens", "tokens":
+			if n, ok := parseFixed(v, 0); ok {
+				total, hasTotal = n, true
+			}
+		case "cost_usd", "cost":
+			if n, ok := parseFixed(v, 9); ok {
+				g.costNano += n
+			}
+		case "latency_ms":
+			if result {
+				if n, ok := parseFixed(v, 3); ok {
+					g.latency.Add(float64(n) / 1000)
+				}
+			}
+		}
+		if slot >= 0 && !have[slot] {
+			if n, ok := parseFixed(v, 0); ok {
+				tok[slot], have[slot] = n, true
+			}
+		}
+	})
+	if !hasTotal {
+		total = tok[tokInput] + tok[tokOutput]
+	}
+	tok[tokTotal] = total
+	for i := range tok {
+		g.tokens[i] += tok[i]
+	}
+}
