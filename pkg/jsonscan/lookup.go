@@ -70,59 +70,73 @@ func Lookup(data []byte, path ...string) (value []byte, found bool) {
 		end--
 	}
 	v := data[start:end]
-	if len(v) == 0 {
+	if len(path) == 0 {
+		return v, len(v) > 0
+	}
+	if len(v) == 0 || v[0] != '{' {
 		return nil, false
 	}
-	for _, name := range path {
-		if v[0] != '{' {
-			return nil, false
-		}
-		var hit []byte
-		ok := false
-		i := skipWS(v, 1)
-		if i < len(v) && v[i] == '}' {
-			return nil, false
-		}
-		for {
-			if i >= len(v) || v[i] != '"' {
-				return nil, false
-			}
-			ke := skipString(v, i+1)
-			if ke < 0 {
-				return nil, false
-			}
-			k := v[i+1 : ke-1]
-			i = skipWS(v, ke)
-			if i >= len(v) || v[i] != ':' {
-				return nil, false
-			}
-			vs := skipWS(v, i+1)
-			ve := skipValue(v, vs)
-			if ve < 0 {
-				return nil, false
-			}
-			if KeyIs(k, name) {
-				hit, ok = v[vs:ve], true
-			}
-			i = skipWS(v, ve)
-			if i >= len(v) {
-				return nil, false
-			}
-			if v[i] == ',' {
-				i = skipWS(v, i+1)
-				continue
-			}
-			if v[i] == '}' {
-				break
-			}
-			return nil, false
-		}
-		if !ok {
-			return nil, false
-		}
-		v = hit
+	value, found, _ = lookupIn(v, 0, path)
+	return value, found
+}
+
+// lookupIn scans the object at data[i] for path[0] and, when it matches,
+// searches the rest of the path inside the value while passing over it, so
+// that every byte is visited once. It returns the index just past the object,
+// or -1 if the input ends first. It recurses once per path element, never per
+// nesting level of the data.
+func lookupIn(data []byte, i int, path []string) (value []byte, found bool, end int) {
+	i = skipWS(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return nil, false, i + 1
 	}
-	return v, true
+	for {
+		if i >= len(data) || data[i] != '"' {
+			return nil, false, -1
+		}
+		ke := skipString(data, i+1)
+		if ke < 0 {
+			return nil, false, -1
+		}
+		k := data[i+1 : ke-1]
+		i = skipWS(data, ke)
+		if i >= len(data) || data[i] != ':' {
+			return nil, false, -1
+		}
+		vs := skipWS(data, i+1)
+		var ve int
+		if KeyIs(k, path[0]) {
+			// The last member with the key decides, so a hit resets the result.
+			value, found = nil, false
+			switch {
+			case len(path) == 1:
+				if ve = skipValue(data, vs); ve >= 0 {
+					value, found = data[vs:ve], true
+				}
+			case vs < len(data) && data[vs] == '{':
+				value, found, ve = lookupIn(data, vs, path[1:])
+			default:
+				ve = skipValue(data, vs)
+			}
+		} else {
+			ve = skipValue(data, vs)
+		}
+		if ve < 0 {
+			return nil, false, -1
+		}
+		i = skipWS(data, ve)
+		if i >= len(data) {
+			return nil, false, -1
+		}
+		switch data[i] {
+		case ',':
+			i = skipWS(data, i+1)
+		case '}':
+			return value, found, i + 1
+		default:
+			return nil, false, -1
+		}
+	}
 }
 
 // skipString returns the index just past the closing quote of a string whose
@@ -157,14 +171,6 @@ func skipString(data []byte, i int) int {
 	}
 }
 
-// structural marks the bytes that matter when skipping a container.
-var structural = func() (t [256]bool) {
-	for _, c := range []byte(`"{}[]`) {
-		t[c] = true
-	}
-	return t
-}()
-
 // skipValue returns the index just past the value starting at i, without
 // validating it, or -1 if the input ends first.
 func skipValue(data []byte, i int) int {
@@ -192,10 +198,7 @@ func skipValue(data []byte, i int) int {
 					return i + 1
 				}
 			}
-			i++
-			for i < n && !structural[data[i]] {
-				i++
-			}
+			i = nextStructural(data, i+1)
 		}
 		return -1
 	}
@@ -212,4 +215,30 @@ func skipValue(data []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// nextStructural returns the index of the first '"', '{', '}', '[' or ']'
+// at or after i, or len(data). '[' and '{' (and ']' and '}') differ only in
+// bit 0x20, so two comparisons find all four brackets.
+func nextStructural(data []byte, i int) int {
+	n := len(data)
+	for i+8 <= n {
+		x := binary.LittleEndian.Uint64(data[i:])
+		y := x | lsb*0x20
+		q := x ^ (lsb * '"')
+		o := y ^ (lsb * '{')
+		c := y ^ (lsb * '}')
+		if m := ((q-lsb)&^q | (o-lsb)&^o | (c-lsb)&^c) & msb; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < n {
+		switch data[i] {
+		case '"', '{', '}', '[', ']':
+			return i
+		}
+		i++
+	}
+	return n
 }

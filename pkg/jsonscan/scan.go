@@ -9,8 +9,9 @@
 // characters inside strings are rejected, invalid UTF-8 inside strings is
 // accepted (encoding/json replaces it with U+FFFD when decoding), numbers
 // follow the strict JSON grammar, only space, tab, CR and LF are whitespace,
-// a UTF-8 byte order mark is an error, and nesting is limited to 10000
-// levels.
+// a UTF-8 byte order mark is an error (encoding/json rejects it too; the
+// framing layer strips one at the start of a file), and nesting is limited
+// to 10000 levels.
 package jsonscan
 
 import (
@@ -228,18 +229,21 @@ type deepStack [(MaxDepth + 63) / 64]uint64
 
 var deepPool = sync.Pool{New: func() any { return new(deepStack) }}
 
-// set records the kind of level d (1-based).
-func (s *stack) set(d int, obj bool) {
-	if d <= 64 {
-		bit := uint64(1) << (d - 1)
-		if obj {
-			s.lo |= bit
-		} else {
-			s.lo &^= bit
-		}
+// pushObject and pushArray record the kind of level d (1-based).
+func (s *stack) pushObject(d int) {
+	if d > 64 {
+		s.setDeep(d, true)
 		return
 	}
-	s.setDeep(d, obj)
+	s.lo |= 1 << (d - 1)
+}
+
+func (s *stack) pushArray(d int) {
+	if d > 64 {
+		s.setDeep(d, false)
+		return
+	}
+	s.lo &^= 1 << (d - 1)
 }
 
 func (s *stack) setDeep(d int, obj bool) {
@@ -295,7 +299,7 @@ openObject: // data[i] == '{'
 	if depth > MaxDepth {
 		return i, codeDepth
 	}
-	st.set(depth, true)
+	st.pushObject(depth)
 	i = skipWS(data, i+1)
 	if i >= n {
 		return n, codeEOF
@@ -351,7 +355,7 @@ value:
 		if depth > MaxDepth {
 			return i, codeDepth
 		}
-		st.set(depth, false)
+		st.pushArray(depth)
 		i = skipWS(data, i+1)
 		if i >= n {
 			return n, codeEOF
