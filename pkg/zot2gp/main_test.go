@@ -1,0 +1,118 @@
+package zot2gp_test
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evtools/evtools/internal/scripttest"
+	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/pkg/zot2gp"
+	"github.com/klauspost/compress/zstd"
+)
+
+func TestMain(m *testing.M) {
+	scripttest.RunMain(m, map[string]scripttest.Main{
+		"zot2gp": zot2gp.Main,
+		// Helpers for the scripts: compress stdin to stdout.
+		"gzip": func(args []string, stdio cli.Stdio) int {
+			zw := gzip.NewWriter(stdio.Out)
+			if _, err := io.Copy(zw, stdio.In); err != nil {
+				return 1
+			}
+			if zw.Close() != nil {
+				return 1
+			}
+			return 0
+		},
+		"zstd": func(args []string, stdio cli.Stdio) int {
+			zw, _ := zstd.NewWriter(stdio.Out)
+			if _, err := io.Copy(zw, stdio.In); err != nil {
+				return 1
+			}
+			if zw.Close() != nil {
+				return 1
+			}
+			return 0
+		},
+	})
+}
+
+func TestScripts(t *testing.T) { scripttest.Run(t, "testdata") }
+
+// A live pipe (zot --rpc | zot2gp | consumer) sees each event before the
+// next one is written.
+func TestLivePipeFlush(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- zot2gp.Main([]string{"--ts=stable"}, cli.Stdio{In: inR, Out: outW, Err: io.Discard})
+		outW.Close()
+	}()
+	lines := bufio.NewReader(outR)
+	events := []struct{ in, kind string }{
+		{`{"command":"prompt","data":{"started":true},"id":"1","success":true,"type":"response"}`, `"kind":"response"`},
+		{`{"step":1,"type":"turn_start"}`, `"kind":"turn_start"`},
+		{`{"delta":"hi","type":"text_delta"}`, `"kind":"message_update"`},
+		{`{"type":"done"}`, `"kind":"agent_end"`},
+	}
+	for i, ev := range events {
+		if _, err := io.WriteString(inW, ev.in+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan string, 1)
+		go func() { l, _ := lines.ReadString('\n'); got <- l }()
+		select {
+		case l := <-got:
+			if !strings.Contains(l, ev.kind) || !strings.Contains(l, `"payload":`+ev.in+"}") {
+				t.Fatalf("event %d: got %q, want kind %s with the payload %s", i+1, l, ev.kind, ev.in)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("event %d did not come out while zot2gp waits for the next one", i+1)
+		}
+	}
+	inW.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// `zot2gp big.jsonl | head -1`: the reader goes away, zot2gp stops early,
+// quietly, with status 0.
+func TestClosedStdoutEndsQuietly(t *testing.T) {
+	input := strings.Repeat(`{"delta":"x","type":"text_delta"}`+"\n", 200000)
+	for _, name := range []string{"io.Pipe", "os.Pipe"} {
+		var r io.ReadCloser
+		var w io.WriteCloser
+		if name == "io.Pipe" {
+			r, w = io.Pipe()
+		} else {
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, w = pr, pw
+		}
+		first := make(chan string, 1)
+		go func() {
+			l, _ := bufio.NewReader(r).ReadString('\n')
+			first <- l
+			r.Close()
+		}()
+		var stderr bytes.Buffer
+		code := zot2gp.Main([]string{"--ts=stable"}, cli.Stdio{In: strings.NewReader(input), Out: w, Err: &stderr})
+		w.Close()
+		if l := <-first; !strings.HasPrefix(l, `{"seq":1,`) {
+			t.Errorf("%s: first line %q", name, l)
+		}
+		if code != 0 || stderr.Len() != 0 {
+			t.Errorf("%s: exit %d, stderr %q; want 0 and nothing", name, code, stderr.String())
+		}
+	}
+}
