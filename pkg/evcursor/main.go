@@ -217,8 +217,7 @@ func (r *run) state() int {
 		return code
 	}
 	if st.Cursor != nil && !res.Found() {
-		r.in.Errorf("%s: cursor (%s) not found in the input: passed the %d events newer than it",
-			path, st.Cursor, passed)
+		r.in.Errorf("%s: cursor (%s) not found in the input: %s", path, st.Cursor, newer(passed))
 	}
 	next := *st
 	if passed > 0 {
@@ -239,6 +238,16 @@ func (r *run) state() int {
 		return cli.Report(name, r.in.Stderr, fmt.Errorf("%s: saving the cursor: %w", path, err))
 	}
 	return cli.ExitOK
+}
+
+func newer(n int) string {
+	switch n {
+	case 0:
+		return "no event is newer"
+	case 1:
+		return "passed the 1 event newer than it"
+	}
+	return fmt.Sprintf("passed the %d events newer than it", n)
 }
 
 // commit makes the pending cursor current. Nothing pending (the deferred
