@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# bench.sh: evtools side by side with jq, gojq and Miller on generated corpora.
+#
+#   bash scripts/bench.sh                 # 100 MB corpora
+#   BENCH_SIZE=8M bash scripts/bench.sh   # a quick run
+#
+# It installs the peers from Debian when missing, builds the tools into a
+# temporary bin, generates the corpora once (cached in .bench/, keyed by size),
+# times each row of bench/rows.tsv with hyperfine, measures the evtools
+# command's max RSS with /usr/bin/time, prints a table and writes it into
+# docs/performance.md between the bench markers.
+#
+# Environment: BENCH_SIZE (default 100M), BENCH_ROWS (default bench/rows.tsv),
+# BENCH_RUNS (default 3), BENCH_DOC (default docs/performance.md).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+SIZE=${BENCH_SIZE:-100M}
+ROWS=${BENCH_ROWS:-bench/rows.tsv}
+RUNS=${BENCH_RUNS:-3}
+DOC=${BENCH_DOC:-docs/performance.md}
+CACHE=$ROOT/.bench
+
+note() { printf 'bench: %s\n' "$*" >&2; }
+
+# --- peers ------------------------------------------------------------------
+missing=()
+command -v jq >/dev/null || missing+=(jq)
+command -v gojq >/dev/null || missing+=(gojq)
+command -v mlr >/dev/null || missing+=(miller)
+command -v hyperfine >/dev/null || missing+=(hyperfine)
+[ -x /usr/bin/time ] || missing+=(time)
+if ((${#missing[@]})); then
+	sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	note "installing ${missing[*]}"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+for need in jq hyperfine /usr/bin/time; do
+	command -v "$need" >/dev/null || { note "$need is required and could not be installed"; exit 1; }
+done
+
+# --- ignore what the benchmark leaves behind -------------------------------
+touch .gitignore
+for pat in .bench/ /bin/; do
+	grep -qxF "$pat" .gitignore || echo "$pat" >>.gitignore
+done
+
+# --- binaries ----------------------------------------------------------------
+BIN=$(mktemp -d)
+TMP=$(mktemp -d)
+trap 'rm -rf "$BIN" "$TMP"' EXIT
+go build -o "$BIN/" ./internal/cmd/evgen
+# one tool at a time, so that a tool mid-change does not hide the others
+for dir in cmd/*/; do
+	[ -e "$dir/main.go" ] || continue
+	go build -o "$BIN/" "./$dir" 2>"$TMP/build.err" || note "skipping ${dir%/}: it does not build ($(head -1 "$TMP/build.err"))"
+done
+export PATH="$BIN:$PATH"
+
+# --- corpora -------------------------------------------------------------------
+mkdir -p "$CACHE"
+declare -A CORPUS
+for kind in zot envelope; do
+	f=$CACHE/$kind-$SIZE.jsonl
+	if [ ! -s "$f" ]; then
+		note "generating $f"
+		evgen -kind "$kind" -size "$SIZE" -o "$f.tmp" && mv "$f.tmp" "$f"
+	fi
+	CORPUS[$kind]=$f
+done
+
+# Derived corpora come from "corpus" lines of the rows file: a name, the
+# corpus it is made from, and the command that makes it from $IN. They are
+# cached under a key of the command and the binary, so a changed converter
+# makes a new corpus.
+while IFS=$'\t' read -r tag name from cmd _; do
+	[ "$tag" = corpus ] || continue
+	tool=${cmd%% *}
+	if ! command -v "$tool" >/dev/null; then
+		note "corpus $name: $tool is not built yet, rows on it are skipped"
+		continue
+	fi
+	if [ -z "${CORPUS[$from]:-}" ]; then
+		note "corpus $name: no corpus $from to make it from"
+		continue
+	fi
+	key=$( (echo "$cmd"; cat "$(command -v "$tool")") | cksum | cut -d' ' -f1)
+	f=$CACHE/$name-$SIZE-$key.jsonl
+	if [ ! -s "$f" ]; then
+		note "making $f with: $cmd"
+		IN=${CORPUS[$from]} bash -c "$cmd" >"$f.tmp" && mv "$f.tmp" "$f" ||
+			{ note "corpus $name: the command failed"; rm -f "$f.tmp"; continue; }
+	fi
+	CORPUS[$name]=$f
+done <"$ROWS"
+
+# --- rows ------------------------------------------------------------------------
+# mbs prints throughput; below a millisecond hyperfine cannot tell a command
+# from the shell that starts it, so the figure would be noise.
+mbs() { awk -v b="$1" -v s="$2" 'BEGIN { if (s < 0.001) print "-"; else printf "%.0f", b / s / 1e6 }'; }
+table=$TMP/table.tsv
+printf 'row\tcorpus\tevtools MB/s\tpeer\tpeer MB/s\tratio\tevtools max RSS MB\n' >"$table"
+rows=0
+while IFS=$'\t' read -r name corpus ev peer peercmd _; do
+	case "$name" in '' | '#'* | corpus) continue ;; esac
+	in=${CORPUS[$corpus]:-}
+	if [ -z "$in" ]; then
+		note "row $name: corpus $corpus is not available, skipped"
+		continue
+	fi
+	if ! command -v "${ev%% *}" >/dev/null; then
+		note "row $name: ${ev%% *} is not built yet, skipped"
+		continue
+	fi
+	export IN=$in
+	bytes=$(stat -c %s "$in")
+	args=(--warmup 1 --runs "$RUNS" --style basic --export-json "$TMP/h.json" -n "$name" "$ev")
+	havepeer=
+	if [ -n "${peercmd:-}" ] && command -v "${peercmd%% *}" >/dev/null; then
+		args+=(-n "$peer" "$peercmd")
+		havepeer=1
+	else
+		note "row $name: peer ${peercmd%% *} is missing, timing evtools alone"
+	fi
+	note "row $name on $corpus ($bytes bytes)"
+	if ! hyperfine "${args[@]}" >&2; then
+		note "row $name: a command failed, skipped"
+		continue
+	fi
+	evmean=$(jq '.results[0].mean' "$TMP/h.json")
+	evmbs=$(mbs "$bytes" "$evmean")
+	peermbs=- ratio=-
+	if [ -n "$havepeer" ]; then
+		peermean=$(jq '.results[1].mean' "$TMP/h.json")
+		peermbs=$(mbs "$bytes" "$peermean")
+		ratio=$(awk -v a="$peermean" -v b="$evmean" 'BEGIN { if (a < 0.001 || b < 0.001) print "-"; else printf "%.1fx", a / b }')
+	fi
+	/usr/bin/time -f %M -o "$TMP/rss" bash -c "$ev" >/dev/null 2>&1 || true
+	rss=$(awk '{ printf "%.0f", $1 / 1024 }' "$TMP/rss" | tail -1)
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$corpus" "$evmbs" "${peer:--}" "$peermbs" "$ratio" "$rss" >>"$table"
+	rows=$((rows + 1))
+done <"$ROWS"
+
+column -t -s $'\t' "$table"
+
+# --- docs/performance.md ---------------------------------------------------------
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || uname -m)
+mem=$(awk '/^MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo "?")
+block=$TMP/block.md
+{
+	echo "<!-- bench:begin -->"
+	echo "Measured $(date -u +%Y-%m-%d) on $cpu, $(nproc) CPUs, $mem RAM, $(uname -s);"
+	echo -n "corpora:"
+	sep=
+	for c in $(printf '%s\n' "${!CORPUS[@]}" | sort); do
+		echo -n "$sep $c $(awk -v b="$(stat -c %s "${CORPUS[$c]}")" 'BEGIN { printf "%.0f MB", b / 1e6 }')"
+		sep=,
+	done
+	echo ". Mean of $RUNS hyperfine runs after one warm-up; ratio is how many times faster evtools is than the peer."
+	echo
+	awk -F'\t' 'NR == 1 { print "| " $1 " | " $2 " | " $3 " | " $4 " | " $5 " | " $6 " | " $7 " |"; print "|---|---|--:|---|--:|--:|--:|"; next }
+		{ print "| " $1 " | " $2 " | " $3 " | " $4 " | " $5 " | " $6 " | " $7 " |" }' "$table"
+	echo "<!-- bench:end -->"
+} >"$block"
+if [ ! -f "$DOC" ]; then
+	mkdir -p "$(dirname "$DOC")"
+	cat >"$DOC" <<'EOF'
+# Performance
+
+evtools is measured side by side with jq, gojq and Miller on generated
+corpora: a zot RPC stream and an envelope log made by `evgen`
+(`internal/corpus`, the same bytes for the same seed), and the glasspane
+envelope that `zot2gp` makes from the zot stream. Each row of
+`bench/rows.tsv` is one comparison; the table below is the last run.
+
+To rerun (installs the peers from Debian when they are missing):
+
+    make bench                          # Go benchmarks, then this table
+    BENCH_SIZE=1G bash scripts/bench.sh # only the table, on 1 GB corpora
+
+EOF
+fi
+if grep -q '<!-- bench:begin -->' "$DOC"; then
+	awk -v blockfile="$block" '
+		/<!-- bench:begin -->/ { while ((getline line < blockfile) > 0) print line; skip = 1; next }
+		/<!-- bench:end -->/ { skip = 0; next }
+		!skip' "$DOC" >"$TMP/doc" && cat "$TMP/doc" >"$DOC"
+else
+	cat "$block" >>"$DOC"
+fi
+note "$rows rows measured; table written to $DOC"
