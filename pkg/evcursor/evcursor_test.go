@@ -1,0 +1,214 @@
+package evcursor_test
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/pkg/evcursor"
+)
+
+const log3 = `{"seq":1,"ts":1758800000.1,"run_id":"r_a","kind":"user_message","payload":{"text":"hi"}}
+{"seq":2,"ts":1758800000.2,"run_id":"r_a","kind":"run_started","payload":{"mode":"agent"}}
+{"seq":3,"ts":1758800000.3,"run_id":"r_a","kind":"run_finished","payload":{"outcome":"ok"}}
+`
+
+func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = evcursor.Main(args, cli.Stdio{In: strings.NewReader(stdin), Out: &out, Err: &errb})
+	return out.String(), errb.String(), code
+}
+
+// Two runs on one state file at once: the second fails at once with exit
+// 3, passes nothing and leaves the file alone; the first is not disturbed.
+func TestSecondRunIsRefused(t *testing.T) {
+	bin, err := exec.LookPath("evcursor") // the test binary, set up by testscript
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	state := filepath.Join(dir, "daily.cursor")
+	logf := filepath.Join(dir, "events.jsonl")
+	os.WriteFile(logf, []byte(log3), 0o644)
+	lines := strings.SplitAfter(log3, "\n")
+	// Day 1 saves a cursor after the first event.
+	if _, stderr, code := run(t, lines[0], "--state", state); code != 0 {
+		t.Fatalf("day 1: exit %d: %s", code, stderr)
+	}
+	before, _ := os.ReadFile(state)
+	fiBefore, _ := os.Stat(state)
+
+	// The first run reads a live pipe and holds the lock while it waits.
+	first := exec.Command(bin, "--state", state)
+	in, _ := first.StdinPipe()
+	outPipe, _ := first.StdoutPipe()
+	var firstErr bytes.Buffer
+	first.Stderr = &firstErr
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewReader(outPipe)
+	io.WriteString(in, lines[0]+lines[1])
+	// Its output shows it runs (and so holds the lock): the cursor's event
+	// is skipped, the next one comes out.
+	if got, err := out.ReadString('\n'); err != nil || got != lines[1] {
+		t.Fatalf("first run printed %q, %v; want %q", got, err, lines[1])
+	}
+
+	second := exec.Command(bin, "--state", state, logf)
+	var secOut, secErr bytes.Buffer
+	second.Stdout, second.Stderr = &secOut, &secErr
+	err = second.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != cli.ExitBusy {
+		t.Fatalf("second run: %v, want exit status %d", err, cli.ExitBusy)
+	}
+	if secOut.Len() != 0 {
+		t.Errorf("second run passed %q, want nothing", secOut.String())
+	}
+	want := "evcursor: " + state + ": in use by another evcursor run (" + state + ".lock is held): nothing passed\n"
+	if secErr.String() != want {
+		t.Errorf("second run said %q, want %q", secErr.String(), want)
+	}
+	if after, _ := os.ReadFile(state); !bytes.Equal(after, before) {
+		t.Errorf("the second run changed the state file:\n%s", after)
+	}
+	fiAfter, _ := os.Stat(state)
+	if !os.SameFile(fiBefore, fiAfter) || !fiAfter.ModTime().Equal(fiBefore.ModTime()) {
+		t.Errorf("the second run rewrote the state file")
+	}
+
+	// --commit is refused the same way.
+	commit := exec.Command(bin, "--commit", state)
+	err = commit.Run()
+	if !errors.As(err, &ee) || ee.ExitCode() != cli.ExitBusy {
+		t.Errorf("--commit while locked: %v, want exit status %d", err, cli.ExitBusy)
+	}
+
+	// The first run ends well and saves its cursor; then the lock is free.
+	io.WriteString(in, lines[2])
+	in.Close()
+	rest, _ := io.ReadAll(out)
+	if err := first.Wait(); err != nil {
+		t.Fatalf("first run: %v: %s", err, firstErr.String())
+	}
+	if string(rest) != lines[2] {
+		t.Errorf("first run printed %q after the second started, want %q", rest, lines[2])
+	}
+	if stdout, stderr, code := run(t, log3, "--state", state); code != 0 || stdout != "" {
+		t.Errorf("after both: exit %d, passed %q, %s; want nothing new", code, stdout, stderr)
+	}
+}
+
+// Nothing new: the state file is not even rewritten (same file, same
+// modification time).
+func TestNothingNewLeavesFileAlone(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "s")
+	if _, stderr, code := run(t, log3, "--state", state); code != 0 {
+		t.Fatal(stderr)
+	}
+	fi1, _ := os.Stat(state)
+	time.Sleep(10 * time.Millisecond) // so that a rewrite would show in the mtime
+	stdout, stderr, code := run(t, log3, "--state", state)
+	if code != 0 || stdout != "" || stderr != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	fi2, _ := os.Stat(state)
+	if !os.SameFile(fi1, fi2) || !fi1.ModTime().Equal(fi2.ModTime()) {
+		t.Error("the state file was rewritten although nothing was new")
+	}
+}
+
+// A consumer that went away (| head -1) has not seen everything: the run
+// ends quietly with 0 and the cursor stays where it was.
+func TestClosedOutputDoesNotMoveCursor(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "s")
+	lines := strings.SplitAfter(log3, "\n")
+	if _, stderr, code := run(t, lines[0], "--state", state); code != 0 {
+		t.Fatal(stderr)
+	}
+	before, _ := os.ReadFile(state)
+	pr, pw := io.Pipe()
+	pr.Close()
+	var stderr bytes.Buffer
+	big := strings.Repeat(lines[0], 1) + strings.Repeat(lines[1], 50000)
+	code := evcursor.Main([]string{"--state", state}, cli.Stdio{In: strings.NewReader(big), Out: pw, Err: &stderr})
+	if code != 0 || stderr.Len() != 0 {
+		t.Errorf("exit %d, stderr %q; want a quiet 0", code, stderr.String())
+	}
+	if after, _ := os.ReadFile(state); !bytes.Equal(after, before) {
+		t.Errorf("the cursor moved although the output was closed:\n%s", after)
+	}
+	// Every mode ends quietly on a closed output.
+	var seqs strings.Builder
+	for i := 1; i <= 50000; i++ {
+		fmt.Fprintf(&seqs, "{\"seq\":%d}\n", i)
+	}
+	big = seqs.String()
+	for _, args := range [][]string{nil, {"--after", "0"}, {"--check"}} {
+		var stderr bytes.Buffer
+		code := evcursor.Main(args, cli.Stdio{In: strings.NewReader(big), Out: pw, Err: &stderr})
+		if code != 0 || stderr.Len() != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want a quiet 0", args, code, stderr.String())
+		}
+	}
+}
+
+// A live pipe sees each re-numbered event before the next one is written.
+func TestLivePipe(t *testing.T) {
+	for _, args := range [][]string{nil, {"--state", filepath.Join(t.TempDir(), "s")}, {"--check"}, {"--after", "0"}} {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		done := make(chan int, 1)
+		go func() {
+			done <- evcursor.Main(args, cli.Stdio{In: inR, Out: outW, Err: io.Discard})
+			outW.Close()
+		}()
+		lines := bufio.NewReader(outR)
+		for i := 1; i <= 3; i++ {
+			rec := `{"seq":` + string(rune('0'+i)) + `,"kind":"x"}`
+			if _, err := io.WriteString(inW, rec+"\n"); err != nil {
+				t.Fatal(err)
+			}
+			got := make(chan string, 1)
+			go func() { l, _ := lines.ReadString('\n'); got <- l }()
+			select {
+			case l := <-got:
+				if l != rec+"\n" {
+					t.Fatalf("%v: line %d: got %q, want %q", args, i, l, rec)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%v: line %d was not flushed while evcursor waits for input", args, i)
+			}
+		}
+		inW.Close()
+		if code := <-done; code != 0 {
+			t.Errorf("%v: exit %d", args, code)
+		}
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	stdout, _, code := run(t, "", "--help")
+	if code != 0 {
+		t.Fatalf("--help: exit %d", code)
+	}
+	for _, want := range []string{"Examples:", "Exit status:", "--state=FILE", "--defer", "--commit=FILE", "3  the state file is locked"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+	if stdout, _, code := run(t, "", "--version"); code != 0 || !strings.HasPrefix(stdout, "evcursor ") {
+		t.Errorf("--version: exit %d, %q", code, stdout)
+	}
+}
