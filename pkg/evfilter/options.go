@@ -1,0 +1,70 @@
+package evfilter
+
+import (
+	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/pkg/cli"
+)
+
+// The command's name, the prefix of its messages.
+const name = "evfilter"
+
+// options are evfilter's flags and arguments. --arg and --argjson take two
+// values each, which kong does not do: Main takes them out of the arguments
+// first, and the fields are here for the help text.
+type options struct {
+	Invert   bool     `short:"v" name:"invert-match" help:"Select the events that do not pass (an event whose evaluation failed does not pass)."`
+	Count    bool     `short:"c" name:"count" help:"Print only the number of selected events."`
+	MaxCount int      `short:"m" name:"max-count" default:"-1" placeholder:"N" help:"Stop after N selected events, and stop reading."`
+	Quiet    bool     `short:"q" name:"quiet" help:"Print nothing; stop at the first selected event. The exit status says whether there was one."`
+	FromFile string   `short:"f" name:"from-file" placeholder:"FILE" help:"Read the expression from FILE; every argument is then an input file."`
+	Arg      []string `name:"arg" placeholder:"NAME VALUE" help:"Bind $NAME to the string VALUE."`
+	ArgJSON  []string `name:"argjson" placeholder:"NAME JSON" help:"Bind $NAME to the JSON value JSON."`
+	List     bool     `name:"list" help:"List the named filters: how to call each, where it comes from, what it selects."`
+	Strict   bool     `name:"strict" help:"Stop at the first bad line or evaluation error."`
+
+	Args []string `arg:"" optional:"" name:"EXPR [FILE]" help:"The jq expression, then the files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
+
+	Version kong.VersionFlag `help:"Print the version and exit."`
+}
+
+var tool = cli.Tool{
+	Name:    name,
+	Summary: "Keep the events for which a jq expression holds, byte for byte.",
+	Details: `
+EXPR is jq (gojq). An event passes when EXPR yields a value that is neither
+false nor null; the line is written out exactly as read.
+
+Shorthand: a bare name reads a field of its input, so kind=="tool_call" is
+.kind=="tool_call" and payload.tool is .payload.tool. A bare name that a
+named filter or a def in EXPR defines calls it; type and error read the
+field where the input is the event (type=="tool_result" on raw zot lines)
+and are jq's builtins after a pipe (payload | type); other builtins (not,
+length, empty, ...) stay builtins. Plain jq (.kind, select(...)) works too.
+
+Named filters (evfilter --list): failed, tools, tool(NAME), agent(ID),
+costly(USD), slow(MS), lifecycle, and every def in the *.jq files of the
+folders in EVTOOLS_FILTERS (colon-separated).
+
+An error while evaluating an event (say test on a null) makes it not pass;
+their number is reported at the end (--strict: the first one stops the run).`,
+	Examples: `
+zot --rpc | zot2gp | evfilter 'kind=="tool_call"'
+evfilter 'payload.tool=="bash" and agent_id=="code-reviewer"' run.jsonl
+evfilter -v 'kind | IN("message_update","tool_execution_update")' events.jsonl.gz
+evfilter failed events.jsonl                      # a named filter
+evfilter 'type=="tool_result" and is_error' zot-rpc.jsonl
+evfilter 'failed and agent_id=="parent"' run.jsonl
+evfilter -c tools run.jsonl                       # how many tool calls
+evfilter -m 1 'kind=="run_error"' run.jsonl       # the first run error, then stop
+evfilter -q failed run.jsonl && echo "something failed"
+evfilter --arg tool bash 'payload.tool == $tool' run.jsonl
+evfilter --argjson ms 5000 'payload.latency_ms > $ms' run.jsonl
+evfilter -f long-filter.jq run.jsonl
+EVTOOLS_FILTERS=~/.evfilters evfilter --list`,
+	Exit: `
+0  an event was selected (with -q, also when there were errors)
+1  no event was selected
+2  a bad expression, an unreadable file, bad input lines (reported as
+   evfilter: FILE:LINE: reason; the other lines are still filtered), or
+   with --strict the first bad line or evaluation error`,
+}
