@@ -187,7 +187,13 @@ var sentences = []string{
 // break, as model replies have.
 func sentenceText(r *rng, n int) string {
 	var sb strings.Builder
+	prev := ""
 	for i := 0; i < n; i++ {
+		s := pick(r, sentences)
+		if s == prev { // a model does not say the same sentence twice in a row
+			s = sentences[(r.intn(len(sentences)-1)+1+indexOf(sentences, s))%len(sentences)]
+		}
+		prev = s
 		if i > 0 {
 			if r.oneIn(4) {
 				sb.WriteString("\n\n")
@@ -195,9 +201,18 @@ func sentenceText(r *rng, n int) string {
 				sb.WriteByte(' ')
 			}
 		}
-		sb.WriteString(pick(r, sentences))
+		sb.WriteString(s)
 	}
 	return sb.String()
+}
+
+func indexOf(xs []string, s string) int {
+	for i, x := range xs {
+		if x == s {
+			return i
+		}
+	}
+	return -1
 }
 
 // lines appends n lines drawn from pool, each ending in \n.
