@@ -214,6 +214,16 @@ func (r *run) state() int {
 		if code != cli.ExitOK {
 			fmt.Fprintf(r.in.Stderr, "%s: %s: cursor not moved: the run did not end cleanly\n", name, path)
 		}
+		// A pending cursor left by an earlier --defer run is withdrawn, so
+		// that "... && evcursor --commit" cannot commit a cursor this run
+		// does not vouch for.
+		if r.o.Defer && st.Pending != nil {
+			next := *st
+			next.Pending = nil
+			if err := cursor.SaveState(path, &next); err != nil {
+				return cli.Report(name, r.in.Stderr, fmt.Errorf("%s: withdrawing the pending cursor: %w", path, err))
+			}
+		}
 		return code
 	}
 	if st.Cursor != nil && !res.Found() {
