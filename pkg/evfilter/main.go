@@ -210,4 +210,3 @@ func unwrap(err error) error {
 	}
 	return err
 }
-

@@ -199,10 +199,10 @@ var agreementExprs = []string{
 
 func TestFastAgreesWithGojqOnCorpora(t *testing.T) {
 	var buf bytes.Buffer
-	if err := corpus.Envelope(&buf, 1<<20, 7); err != nil {
+	if err := corpus.Envelope(&buf, 512<<10, 7); err != nil {
 		t.Fatal(err)
 	}
-	if err := corpus.Zot(&buf, 1<<20, 7); err != nil {
+	if err := corpus.Zot(&buf, 512<<10, 7); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
@@ -331,8 +331,8 @@ func benchMatch(b *testing.B, kind, src string, wantFast bool) {
 	}
 }
 
-func BenchmarkFastEnvelopeKind(b *testing.B) { benchMatch(b, "envelope", `kind=="tool_call"`, true) }
-func BenchmarkFastEnvelopeTool(b *testing.B) { benchMatch(b, "envelope", `payload.tool=="bash"`, true) }
+func BenchmarkFastEnvelopeKind(b *testing.B)   { benchMatch(b, "envelope", `kind=="tool_call"`, true) }
+func BenchmarkFastEnvelopeTool(b *testing.B)   { benchMatch(b, "envelope", `payload.tool=="bash"`, true) }
 func BenchmarkFastEnvelopeFailed(b *testing.B) { benchMatch(b, "envelope", `failed`, true) }
 func BenchmarkFastZotType(b *testing.B) {
 	benchMatch(b, "zot", `type=="tool_result" and is_error`, true)
