@@ -38,6 +38,8 @@ type converter struct {
 	runID       []byte // the current run_id as a JSON string
 
 	lastTS []byte // ts of the last event with a time (stable mode)
+	nowMS  int64  // the clock's last reading, Unix milliseconds
+	nowTS  []byte // nowMS formatted
 	tsBuf  []byte
 	strBuf []byte
 	now    func() time.Time
@@ -213,8 +215,13 @@ func (c *converter) ts(raw []byte) []byte {
 		}
 		return c.lastTS
 	}
-	c.tsBuf = appendUnix(c.tsBuf[:0], time.UnixMilli(c.now().UnixMilli()))
-	return c.tsBuf
+	// The clock is read for every event, but formatted only when its
+	// millisecond changes: a burst of events shares one ts.
+	if ms := c.now().UnixMilli(); ms != c.nowMS || c.nowTS == nil {
+		c.nowMS = ms
+		c.nowTS = appendUnix(c.nowTS[:0], time.UnixMilli(ms))
+	}
+	return c.nowTS
 }
 
 var zero = []byte("0")
