@@ -29,6 +29,7 @@ type SyntaxError struct {
 	Offset int    // 0-based byte offset of the problem in data (len(data) at end of input)
 }
 
+// Error returns Msg.
 func (e *SyntaxError) Error() string { return e.Msg }
 
 // errCode is what the scanner found; the message is built only on failure so
@@ -45,8 +46,8 @@ const (
 	codeDepth             // nesting deeper than MaxDepth
 )
 
-// Byte classes for the fallback string loop: non-zero bytes end a run of
-// plain string content.
+// strStop is the byte class table of the string loop's tail (the body reads
+// eight bytes at a time, see stopMask): true bytes end a run of plain content.
 var strStop = func() (t [256]bool) {
 	for c := 0; c < 0x20; c++ {
 		t[c] = true
