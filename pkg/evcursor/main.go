@@ -89,7 +89,7 @@ func (r *run) scan(rec jsonl.Record) (seq []byte, skip bool, err error) {
 	}
 	seq, e := r.ev.SeqValue()
 	if e != nil {
-		return nil, true, r.in.Bad(rec, e)
+		return nil, true, r.in.Bad(rec, escaped(e))
 	}
 	return seq, false, nil
 }
@@ -112,7 +112,7 @@ func (r *run) renumber() int {
 			// A seq that is no integer is reported, and re-numbered all
 			// the same: the output is what re-numbering promises.
 			if _, err := cursor.ParseSeq(r.ev.Seq); err != nil {
-				if err := r.in.Bad(rec, &cursor.SeqError{Raw: string(r.ev.Seq)}); err != nil {
+				if err := r.in.Bad(rec, escaped(&cursor.SeqError{Raw: string(r.ev.Seq)})); err != nil {
 					return err
 				}
 			}
@@ -156,7 +156,7 @@ func (r *run) check() int {
 		if err != nil {
 			// A valid event with a bad seq still goes through: --check
 			// passes the stream unchanged.
-			if err := r.in.Bad(rec, err); err != nil {
+			if err := r.in.Bad(rec, escaped(err)); err != nil {
 				return err
 			}
 		} else if msg := c.Next(seq); msg != "" {
@@ -227,7 +227,7 @@ func (r *run) state() int {
 		return code
 	}
 	if st.Cursor != nil && !res.Found() {
-		r.in.Errorf("%s: cursor (%s) not found in the input: %s", path, st.Cursor, newer(passed))
+		r.in.Errorf("%s: cursor (%s) not found in the input: %s", path, cli.Escape(st.Cursor.String()), newer(passed))
 	}
 	next := *st
 	if passed > 0 {
@@ -248,6 +248,15 @@ func (r *run) state() int {
 		return cli.Report(name, r.in.Stderr, fmt.Errorf("%s: saving the cursor: %w", path, err))
 	}
 	return cli.ExitOK
+}
+
+// escaped keeps control and bidi characters of the data (a seq or run_id
+// is raw JSON) from reaching a terminal raw.
+func escaped(err error) error {
+	if msg := err.Error(); cli.Escape(msg) != msg {
+		return errors.New(cli.Escape(msg))
+	}
+	return err
 }
 
 func newer(n int) string {
