@@ -95,7 +95,8 @@ func FuzzParseState(f *testing.F) {
 		"", "{}", `{"version":1,"cursor":null}`,
 		`{"version":1,"cursor":` + c + `}`,
 		`{"version":1,"cursor":` + c + `,"pending":` + c + `}`,
-		`{"version":1,"cursor":{"seq":1e3}}`, `{"version":1,"cursor":{"seq":5,"run_id":null,"sha256":""}}`,
+		`{"version":1,"cursor":{"seq":1e3}}`,
+		`{"version":1,"cursor":{"seq":7,"run_id":{"a": [1, "<&>"]},"ts":1.5e9,"sha256":"` + string(bytes.Repeat([]byte("0f"), 32)) + `"}}`, `{"version":1,"cursor":{"seq":5,"run_id":null,"sha256":""}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -110,6 +111,9 @@ func FuzzParseState(f *testing.F) {
 		}
 		if !again.Equal(s) {
 			t.Fatalf("round trip changed the state\n%s\n%s", s.Marshal(), again.Marshal())
+		}
+		if !bytes.Equal(again.Marshal(), s.Marshal()) {
+			t.Fatalf("the file changes on a second save\n%s\n%s", s.Marshal(), again.Marshal())
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/gofrs/flock"
@@ -92,12 +93,8 @@ func (c *Cursor) validate() error {
 	if _, err := hex.DecodeString(c.Hash); err != nil {
 		return errors.New("sha256 is not a SHA-256 in hex")
 	}
-	if string(c.RunID) == "null" {
-		c.RunID = nil
-	}
-	if string(c.TS) == "null" {
-		c.TS = nil
-	}
+	// run_id and ts are kept as they were, null included: they are
+	// compared byte for byte with the events.
 	return nil
 }
 
@@ -130,14 +127,52 @@ func ParseState(data []byte) (*State, error) {
 }
 
 // Marshal is the file content: indented JSON a person can read, ending in
-// a newline.
+// a newline. The raw values (seq, run_id, ts) are written exactly as they
+// were in the event: encoding/json would re-indent an object and escape
+// '<' as \u003c, and the cursor would no longer match its event.
 func (s *State) Marshal() []byte {
 	s.Version = StateVersion
-	b, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		panic(err) // raw values come from validated JSON
+	b := []byte("{\n  \"version\": ")
+	b = strconv.AppendInt(b, int64(s.Version), 10)
+	b = append(b, ",\n  \"cursor\": "...)
+	b = s.Cursor.append(b)
+	if s.Pending != nil {
+		b = append(b, ",\n  \"pending\": "...)
+		b = s.Pending.append(b)
 	}
-	return append(b, '\n')
+	return append(b, "\n}\n"...)
+}
+
+func (c *Cursor) append(b []byte) []byte {
+	if c == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, "{\n    \"seq\": "...)
+	b = append(b, c.Seq...)
+	if c.RunID != nil {
+		b = append(b, ",\n    \"run_id\": "...)
+		b = append(b, c.RunID...)
+	}
+	if c.TS != nil {
+		b = append(b, ",\n    \"ts\": "...)
+		b = append(b, c.TS...)
+	}
+	b = append(b, ",\n    \"sha256\": "...)
+	b = appendString(b, c.Hash)
+	if c.File != "" {
+		b = append(b, ",\n    \"file\": "...)
+		b = appendString(b, c.File)
+	}
+	if c.Line != 0 {
+		b = append(b, ",\n    \"line\": "...)
+		b = strconv.AppendInt(b, int64(c.Line), 10)
+	}
+	return append(b, "\n  }"...)
+}
+
+func appendString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s) // a string always marshals
+	return append(b, q...)
 }
 
 // Equal reports whether two states hold the same cursors.

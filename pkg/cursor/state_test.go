@@ -109,6 +109,38 @@ func TestStateRoundTrip(t *testing.T) {
 	}
 }
 
+// A cursor saved and loaded again still finds its event, whatever its
+// run_id and ts look like: the raw values are written back byte for byte.
+func TestSavedCursorFindsItsEvent(t *testing.T) {
+	lines := []string{
+		`{"seq":3,"ts":1758800000.10,"run_id":"r_<&>\u00e9","kind":"x"}`,
+		`{"seq":3,"ts":1.7588000001e9,"run_id":{"a": [1, 2]},"kind":"x"}`,
+		`{"seq":3,"ts":null,"run_id":null}`,
+		`{"seq":3,"ts":"2026-11-30T00:00:00Z"}`,
+		`{"seq":3}`,
+	}
+	for _, line := range lines {
+		path := filepath.Join(t.TempDir(), "s")
+		if err := SaveState(path, &State{Cursor: cursorOf(t, line)}); err != nil {
+			t.Fatal(err)
+		}
+		st, err := LoadState(path)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		r := NewResumer(st.Cursor)
+		for _, l := range []string{line, `{"seq":4,"kind":"after"}`} {
+			var e Event
+			e.Scan([]byte(l))
+			r.Pass(&e)
+		}
+		if !r.Found() {
+			data, _ := os.ReadFile(path)
+			t.Errorf("the cursor of %s was not found after a save:\n%s", line, data)
+		}
+	}
+}
+
 func TestParseState(t *testing.T) {
 	good := `{"version":1,"cursor":{"seq":5,"sha256":"` + strings.Repeat("ab", 32) + `"}}`
 	tests := []struct {
