@@ -27,9 +27,10 @@ type config struct {
 type converter struct {
 	ui, bare, stable bool
 
-	seq   []byte // the next seq, decimal digits
-	agent []byte // agent_id as a JSON string
-	kinds map[string][]byte
+	seq    []byte            // the next seq, decimal digits
+	agent  []byte            // agent_id as a JSON string
+	kinds  map[string][]byte // zot type -> glasspane kind as a JSON string
+	failed []byte            // the kind of a failed response, as a JSON string
 
 	runBase     string
 	runExplicit bool
@@ -56,10 +57,11 @@ func newConverter(cfg config, now func() time.Time) (*converter, error) {
 	}
 	c := &converter{
 		ui: cfg.UI, bare: cfg.Bare, stable: cfg.Stable,
-		seq:   seq,
-		agent: appendString(nil, []byte(cfg.Agent)),
-		kinds: make(map[string][]byte, len(zot.Glasspane)),
-		now:   now,
+		seq:    seq,
+		agent:  appendString(nil, []byte(cfg.Agent)),
+		kinds:  make(map[string][]byte, len(zot.Glasspane)),
+		failed: appendString(nil, []byte(zot.FailedResponseKind)),
+		now:    now,
 	}
 	for typ, kind := range zot.Glasspane {
 		c.kinds[typ] = appendString(nil, []byte(kind))
@@ -145,7 +147,7 @@ func (c *converter) convert(dst, line []byte) (out []byte, written bool, err err
 
 	kind, mapped := c.kinds[string(typ)]
 	if string(typ) == zot.Response && f.Failed() {
-		kind, mapped = c.kinds[zot.Error], true
+		kind, mapped = c.failed, true
 	}
 	if !mapped {
 		if c.ui {

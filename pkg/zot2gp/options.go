@@ -43,7 +43,7 @@ zot2gp --ts=stable --run-id nightly-42 run.jsonl.gz   # reproducible conversion
 zot2gp --seq-start 1001 --agent coder run.jsonl       # continue a log, name the agent
 zot2gp --format bare run.jsonl                        # zot objects, type = kind`,
 	Exit: `
-0  all input converted (also when the reader of stdout goes away)
+0  all input converted (or the reader of stdout went away: | head)
 2  usage error, an unreadable input, or bad input lines (reported as
    zot2gp: FILE:LINE: reason; the others are still converted)`,
 }
