@@ -196,10 +196,10 @@ type State struct {
 	groups map[string]*Group
 	runs   map[string]*Run
 
-	ev      event
-	keyBuf  []byte
-	valBuf  []byte
-	days    []dayCache // per key of --by
+	ev       event
+	keyBuf   []byte
+	valBuf   []byte
+	days     []dayCache // per key of --by
 	memberFn func(key, value []byte)
 }
 
@@ -251,6 +251,11 @@ func (s *State) member(key, value []byte) {
 		}
 		e.ts, e.hasTS = parseFixed(value, 6)
 		e.tsBad = !e.hasTS
+		if e.ts == 0 {
+			// 0 is "no time known": zot2gp --ts stable writes it before
+			// the first event with a time of its own.
+			e.hasTS = false
+		}
 	case "run_id":
 		e.run = value
 	case "agent_id":
