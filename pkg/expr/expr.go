@@ -54,6 +54,8 @@ type Filter struct {
 	vals  []any
 	fast  *fastProg
 	st    *fastState
+	paths *frozen // what gojq needs of an event; nil: all of it
+	part  *partialDecoder
 }
 
 // InputError is a record that is not a JSON object; Err says why in the
@@ -93,6 +95,10 @@ func Compile(src string, opts Options) (*Filter, error) {
 	if f.fast != nil {
 		f.st = f.fast.newState()
 	}
+	if p := needs(q); p != nil {
+		f.paths = p.freeze()
+		f.part = newPartialDecoder(f.paths)
+	}
 
 	full := *q
 	if lib := opts.Library; lib != nil {
@@ -120,6 +126,9 @@ func (f *Filter) Clone() *Filter {
 	if f.fast != nil {
 		c.st = f.fast.newState()
 	}
+	if f.paths != nil {
+		c.part = newPartialDecoder(f.paths)
+	}
 	return &c
 }
 
@@ -139,11 +148,29 @@ func (f *Filter) Match(line []byte) (bool, error) {
 		if v != bail {
 			return v == yes, nil
 		}
-	} else if err := jsonscan.Check(line); err != nil {
+		// The line is valid: decode it for gojq.
+		if f.part != nil {
+			v, _ := f.part.decode(line)
+			return f.slow(v)
+		}
+		return f.slow(Decode(line))
+	}
+	if f.part != nil {
+		v, err := f.part.decode(line)
+		if err != nil {
+			return false, &InputError{err}
+		}
+		return f.slow(v)
+	}
+	if err := jsonscan.Check(line); err != nil {
 		return false, &InputError{err}
 	}
 	return f.slow(Decode(line))
 }
+
+// Partial reports whether events are decoded only along the paths the
+// expression reads.
+func (f *Filter) Partial() bool { return f.paths != nil }
 
 // MatchGojq is Match without the fast path: the reference the fast path
 // is tested against.

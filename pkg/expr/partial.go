@@ -1,0 +1,317 @@
+package expr
+
+import (
+	"github.com/evtools/evtools/pkg/jsonscan"
+	"github.com/itchyny/gojq"
+)
+
+// Partial decoding. Most expressions read an event only through a few field
+// paths (payload.args.command); building the rest of the event as Go values
+// is wasted work. needs works out, conservatively, which paths the
+// expression can observe; the event is then decoded along those paths only.
+// An object on the way holds just the keys the next step reads, which is
+// all the expression can see of it; anything else (a path's end, a value
+// that is not an object) is decoded whole, so values and error messages are
+// those of the full decode. Whenever the analysis meets a use of the event
+// it cannot bound (`.`, `keys`, `tojson`, a def, a binding of the event...),
+// the event is decoded whole.
+
+// pathSet is a trie of field paths; full marks a path whose value is used
+// as a whole.
+type pathSet struct {
+	full bool
+	kids map[string]*pathSet
+}
+
+func (p *pathSet) add(names []string) {
+	for _, n := range names {
+		if p.full {
+			return
+		}
+		if p.kids == nil {
+			p.kids = map[string]*pathSet{}
+		}
+		k := p.kids[n]
+		if k == nil {
+			k = &pathSet{}
+			p.kids[n] = k
+		}
+		p = k
+	}
+	p.full = true
+	p.kids = nil
+}
+
+// inputAnalysis walks a rewritten query; event says whether the input of
+// the part being walked may be the event itself.
+type inputAnalysis struct {
+	paths pathSet
+	whole bool // the event must be decoded whole
+}
+
+// needs returns the paths q reads of its input, or nil if it needs the
+// whole event.
+func needs(q *gojq.Query) *pathSet {
+	a := &inputAnalysis{}
+	a.query(q, true)
+	if a.whole {
+		return nil
+	}
+	return &a.paths
+}
+
+// query walks q and reports whether its output may be its input (or hold
+// it), which matters when q's input is the event.
+func (a *inputAnalysis) query(q *gojq.Query, event bool) bool {
+	if q == nil || a.whole || !event {
+		return false
+	}
+	if len(q.FuncDefs) > 0 || len(q.Imports) > 0 {
+		a.whole = true
+		return true
+	}
+	if q.Term != nil {
+		return a.term(q.Term)
+	}
+	switch q.Op {
+	case gojq.OpPipe:
+		l := a.query(q.Left, true)
+		if len(q.Patterns) > 0 {
+			if l {
+				a.whole = true // a variable would hold the event
+			}
+			return a.query(q.Right, true)
+		}
+		return a.query(q.Right, l)
+	case gojq.OpComma, gojq.OpAlt:
+		l := a.query(q.Left, true)
+		r := a.query(q.Right, true)
+		return l || r
+	case gojq.OpAnd, gojq.OpOr:
+		a.query(q.Left, true)
+		a.query(q.Right, true)
+		return false // a boolean; an object's truth does not depend on its keys
+	case gojq.OpEq, gojq.OpNe, gojq.OpLt, gojq.OpLe, gojq.OpGt, gojq.OpGe,
+		gojq.OpAdd, gojq.OpSub, gojq.OpMul, gojq.OpDiv, gojq.OpMod:
+		if a.query(q.Left, true) || a.query(q.Right, true) {
+			a.whole = true // the event compared, merged or in a message
+		}
+		return false
+	}
+	a.whole = true // assignments and updates rebuild the event
+	return true
+}
+
+// sameInput lists builtins that apply their arguments to their input and
+// do not look at the input themselves; the value says whether their output
+// may be the input (argument index, -1: never, -2: always).
+var sameInput = map[string]int{
+	"select/1": -2, "error/1": -1, "isempty/1": -1, "first/1": 0, "last/1": 0, "limit/2": 1,
+}
+
+// inputFree lists builtins of no arguments that ignore their input, or see
+// only its truth (not: an event is always an object, always true).
+var inputFree = map[string]bool{"empty": true, "not": true, "now": true, "env": true, "input_filename": true}
+
+// term walks a term whose input may be the event.
+func (a *inputAnalysis) term(t *gojq.Term) bool {
+	ret := false
+	switch t.Type {
+	case gojq.TermTypeIndex:
+		names, ok := indexNames(t)
+		if !ok {
+			// A path with a computed key or a non-name step: take its names
+			// as far as they go if the head is a name.
+			name, ok := indexName(t.Index)
+			if !ok {
+				a.whole = true
+				return true
+			}
+			names = []string{name}
+			for _, s := range t.SuffixList {
+				if s.Index == nil || s.Iter || s.Optional {
+					break
+				}
+				n, ok := indexName(s.Index)
+				if !ok {
+					break
+				}
+				names = append(names, n)
+			}
+		}
+		a.paths.add(names)
+		for _, s := range t.SuffixList {
+			if s.Index != nil { // .a[.b]: .b reads the event too
+				a.str(s.Index.Str)
+				a.query(s.Index.Start, true)
+				a.query(s.Index.End, true)
+			}
+		}
+		return false
+	case gojq.TermTypeNull, gojq.TermTypeTrue, gojq.TermTypeFalse, gojq.TermTypeNumber, gojq.TermTypeBreak:
+	case gojq.TermTypeString:
+		a.str(t.Str)
+	case gojq.TermTypeFormat:
+		if t.Str == nil {
+			a.whole = true // @csv and friends format the input
+			return true
+		}
+		a.str(t.Str)
+	case gojq.TermTypeFunc:
+		f := t.Func
+		switch {
+		case len(f.Name) > 0 && f.Name[0] == '$':
+		case len(f.Args) == 0 && inputFree[f.Name]:
+		default:
+			key := f.Name + "/" + string(rune('0'+len(f.Args)))
+			r, ok := sameInput[key]
+			if !ok || len(f.Args) > 9 {
+				a.whole = true
+				return true
+			}
+			for i, arg := range f.Args {
+				if a.query(arg, true) && (r == i) {
+					ret = true
+				}
+			}
+			if r == -2 {
+				ret = true
+			}
+		}
+	case gojq.TermTypeObject:
+		for _, kv := range t.Object.KeyVals {
+			switch {
+			case kv.Val == nil && kv.Key != "" && kv.Key[0] != '$':
+				a.paths.add([]string{kv.Key}) // {kind}
+			case kv.Val == nil && kv.KeyString != nil && kv.KeyString.Queries == nil:
+				a.paths.add([]string{kv.KeyString.Str})
+			case kv.Val == nil && kv.Key == "":
+				a.whole = true
+				return true
+			}
+			a.str(kv.KeyString)
+			if a.query(kv.KeyQuery, true) || a.query(kv.Val, true) {
+				a.whole = true
+			}
+		}
+	case gojq.TermTypeArray:
+		if a.query(t.Array.Query, true) {
+			a.whole = true
+		}
+	case gojq.TermTypeUnary:
+		if a.term(t.Unary.Term) {
+			a.whole = true
+		}
+	case gojq.TermTypeIf:
+		a.query(t.If.Cond, true)
+		ret = a.query(t.If.Then, true)
+		for _, e := range t.If.Elif {
+			a.query(e.Cond, true)
+			ret = a.query(e.Then, true) || ret
+		}
+		if t.If.Else == nil {
+			ret = true
+		} else {
+			ret = a.query(t.If.Else, true) || ret
+		}
+	case gojq.TermTypeTry:
+		ret = a.query(t.Try.Body, true)
+		if t.Try.Catch != nil {
+			ret = true // the catch sees an error message, which may show the event
+			a.whole = true
+		}
+	case gojq.TermTypeLabel:
+		ret = a.query(t.Label.Body, true)
+	case gojq.TermTypeQuery:
+		ret = a.query(t.Query, true)
+	default: // ., .., reduce, foreach
+		a.whole = true
+		return true
+	}
+	if len(t.SuffixList) > 0 {
+		// (expr).x, f[0]: the suffixes read the term's output.
+		for _, s := range t.SuffixList {
+			if s.Index != nil {
+				a.str(s.Index.Str)
+				a.query(s.Index.Start, true)
+				a.query(s.Index.End, true)
+			}
+		}
+		if ret {
+			a.whole = true
+		}
+		return false
+	}
+	return ret
+}
+
+func (a *inputAnalysis) str(s *gojq.String) {
+	if s == nil {
+		return
+	}
+	for _, q := range s.Queries {
+		if a.query(q, true) {
+			a.whole = true
+		}
+	}
+}
+
+// frozen is a pathSet as slices, quicker to walk per member.
+type frozen struct {
+	full  bool
+	names []string
+	subs  []*frozen
+}
+
+func (p *pathSet) freeze() *frozen {
+	f := &frozen{full: p.full}
+	for name, sub := range p.kids {
+		f.names = append(f.names, name)
+		f.subs = append(f.subs, sub.freeze())
+	}
+	return f
+}
+
+// partialDecoder decodes the top level of a line along a frozen path set,
+// validating it in the same pass.
+type partialDecoder struct {
+	paths *frozen
+	m     map[string]any
+	fn    func(key, value []byte)
+}
+
+func newPartialDecoder(paths *frozen) *partialDecoder {
+	d := &partialDecoder{paths: paths}
+	d.fn = func(key, value []byte) {
+		for i, name := range d.paths.names {
+			if jsonscan.KeyIs(key, name) {
+				d.m[name] = decodeAlong(value, d.paths.subs[i])
+			}
+		}
+	}
+	return d
+}
+
+// decode validates line as jsonscan.Members does and returns the partial
+// event.
+func (d *partialDecoder) decode(line []byte) (any, error) {
+	d.m = make(map[string]any, len(d.paths.names))
+	if err := jsonscan.Members(line, d.fn); err != nil {
+		return nil, err
+	}
+	return d.m, nil
+}
+
+// decodeAlong decodes a valid value, whole or along p.
+func decodeAlong(value []byte, p *frozen) any {
+	if p.full || jsonscan.KindOf(value) != jsonscan.Object {
+		return Decode(value)
+	}
+	m := make(map[string]any, len(p.names))
+	for i, name := range p.names {
+		if v, ok := jsonscan.Lookup(value, name); ok {
+			m[name] = decodeAlong(v, p.subs[i])
+		}
+	}
+	return m
+}

@@ -1,0 +1,150 @@
+package expr
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/evtools/evtools/filters"
+	"github.com/evtools/evtools/internal/corpus"
+	"github.com/itchyny/gojq"
+)
+
+func (p *pathSet) String() string {
+	if p.full {
+		return "*"
+	}
+	var parts []string
+	for name, sub := range p.kids {
+		parts = append(parts, name+":"+sub.String())
+	}
+	sort.Strings(parts)
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+func TestNeeds(t *testing.T) {
+	tests := []struct{ expr, want string }{
+		{`payload.args.command | test("rm")`, `{payload:{args:{command:*}}}`},
+		{`content | arrays | length > 1`, `{content:*}`},
+		{`payload | type == "object"`, `{payload:*}`},
+		{`kind == "a" and (payload.tool | test("b"))`, `{kind:*,payload:{tool:*}}`},
+		{`payload.a and payload.a.b`, `{payload:{a:*}}`},
+		{`select(kind == "x") | payload.y | length`, `{kind:*,payload:{y:*}}`},
+		{`if kind == "x" then payload.a else seq end | tostring | test("1")`, `{kind:*,payload:{a:*},seq:*}`},
+		{`{kind, t: payload.tool} | tojson | test("x")`, `{kind:*,payload:{tool:*}}`},
+		{`"\(kind)-\(seq)" == "a-1"`, `{kind:*,seq:*}`},
+		{`payload.content[0].text | test("x")`, `{payload:{content:*}}`},
+		{`payload[.k] == 1`, `{k:*,payload:*}`},
+		{`kind as $k | payload.x == $k`, `{kind:*,payload:{x:*}}`},
+		{`first(payload.a, payload.b) == 1`, `{payload:{a:*,b:*}}`},
+		// the whole event
+		{`keys | length > 3`, `whole`},
+		{`. == {}`, `whole`},
+		{`tojson | test("x")`, `whole`},
+		{`select(kind == "x") | keys`, `whole`},
+		{`if kind == "x" then . else empty end | length > 2`, `whole`},
+		{`. as $e | $e.kind == "x"`, `whole`},
+		{`.[] | strings`, `whole`},
+		{`..|numbers`, `whole`},
+		{`def f: .kind; f == "x"`, `whole`},
+		{`failed or length > 1`, `whole`},
+		{`try error("x") catch test("x")`, `whole`},
+		{`reduce payload.a[] as $x (0; . + $x) > 1`, `whole`},
+		{`.kind = 1 | .kind == 1`, `whole`},
+		{`@json | test("x")`, `whole`},
+		{`[.] | .[0].kind == "x"`, `whole`},
+		{`select(true) + {} | keys`, `whole`},
+	}
+	for _, tt := range tests {
+		f := mustCompile(t, tt.expr, nil)
+		q := mustParse(t, tt.expr)
+		p := needs(q)
+		got := "whole"
+		if p != nil {
+			got = p.String()
+		}
+		if got != tt.want {
+			t.Errorf("needs(%s) = %s, want %s", tt.expr, got, tt.want)
+		}
+		if f.Partial() != (tt.want != "whole") {
+			t.Errorf("%s: Partial() = %v", tt.expr, f.Partial())
+		}
+	}
+}
+
+// partialExprs read events through paths; Match decodes them partially and
+// must agree with the full decode, error messages included.
+var partialExprs = []string{
+	`payload.args.command | strings | test("rm")`, `content | arrays | length > 1`,
+	`payload.args.command | test("rm")`, `payload | type == "object"`, `payload.model.provider | ascii_downcase == "openai"`,
+	`payload.agents[0].id == "code-reviewer"`, `(payload.tokens // 0) > 10000`, `args.path | strings | endswith(".go")`,
+	`{kind, t: payload.tool} | tojson | test("bash")`, `"\(type)/\(name)" == "tool_call/bash"`, `payload.text | length > 20`,
+	`cumulative | .output > 100`, `delta | test("^\\{")`, `payload.x.y | tostring | test("a")`, `data.started | tostring == "true"`,
+}
+
+func checkPartial(t testing.TB, f *Filter, expr string, line []byte) {
+	a, aerr := f.Match(line)
+	b, berr := f.MatchGojq(line)
+	if a != b || fmt.Sprint(aerr) != fmt.Sprint(berr) {
+		t.Fatalf("%s on %s: partial %v %v, whole %v %v", expr, line, a, aerr, b, berr)
+	}
+}
+
+func TestPartialAgreesOnCorpora(t *testing.T) {
+	var buf bytes.Buffer
+	if err := corpus.Envelope(&buf, 256<<10, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := corpus.Zot(&buf, 256<<10, 3); err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
+	for _, s := range partialExprs {
+		f := mustCompile(t, s, nil)
+		if !f.Partial() || f.Fast() {
+			t.Errorf("%s: partial %v, fast %v", s, f.Partial(), f.Fast())
+			continue
+		}
+		for _, line := range lines {
+			checkPartial(t, f, s, line)
+		}
+	}
+}
+
+// FuzzPartial: on any line, partial decoding gives the answer and the error
+// of the full decode.
+func FuzzPartial(f *testing.F) {
+	for _, s := range sample {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Add([]byte(`{"payload":{"args":"x","args":{"command":"rm"}}}`), uint8(2))
+	f.Add([]byte(`{"payload":{"args":[1]}}`), uint8(2))
+	lib, err := LoadLibrary(filters.FS, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var fs []*Filter
+	for _, s := range partialExprs {
+		x, err := Compile(s, Options{Library: lib})
+		if err != nil || !x.Partial() {
+			f.Fatalf("%s: %v", s, err)
+		}
+		fs = append(fs, x)
+	}
+	f.Fuzz(func(t *testing.T, line []byte, which uint8) {
+		i := int(which) % len(fs)
+		checkPartial(t, fs[i], partialExprs[i], line)
+	})
+}
+
+func mustParse(t testing.TB, s string) *gojq.Query {
+	t.Helper()
+	q, err := gojq.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Rewrite(q, builtinLib(t))
+	return q
+}
