@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 
@@ -32,6 +33,7 @@ type pSketch struct {
 	Zero uint64     `json:"zero,omitempty"`
 	Min  float64    `json:"min"`
 	Max  float64    `json:"max"`
+	V    []float64  `json:"v,omitempty"` // the values, up to ExactCap
 	B    [][2]int64 `json:"b,omitempty"` // [bucket index, count]
 }
 
@@ -111,6 +113,10 @@ func (s *Sketch) partial() *pSketch {
 		return nil
 	}
 	p := &pSketch{N: s.n, Zero: s.zero, Min: s.min, Max: s.max}
+	if !s.bucketed() {
+		p.V = append([]float64(nil), s.exact...)
+		sort.Float64s(p.V)
+	}
 	for _, b := range s.buckets {
 		p.B = append(p.B, [2]int64{int64(b.Idx), int64(b.N)})
 	}
@@ -278,6 +284,21 @@ func (p *pSketch) sketch() (Sketch, error) {
 	var s Sketch
 	if p == nil {
 		return s, nil
+	}
+	if p.N <= ExactCap {
+		if uint64(len(p.V)) != p.N || p.Zero != 0 || len(p.B) != 0 {
+			return s, errors.New("bad partial state line: sketch values do not add up")
+		}
+		for _, v := range p.V {
+			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+				return s, errors.New("bad partial state line: bad sketch value")
+			}
+			s.Add(v)
+		}
+		return s, nil
+	}
+	if len(p.V) != 0 {
+		return s, errors.New("bad partial state line: sketch values past the exact cap")
 	}
 	sum := p.Zero
 	for _, b := range p.B {

@@ -7,8 +7,13 @@ import (
 
 // Alpha is the relative accuracy of the percentile sketch: a reported
 // percentile q of n values is within Alpha*v of v, where v is the value of
-// rank ceil(q*n) among the values (nearest rank). Max is exact.
+// rank ceil(q*n) among the values (nearest rank). Up to ExactCap values
+// the percentiles are exact; max is always exact.
 const Alpha = 0.01
+
+// ExactCap is how many values a sketch keeps as they are before it
+// switches to buckets.
+const ExactCap = 32
 
 var (
 	gamma    = (1 + Alpha) / (1 - Alpha)
@@ -32,12 +37,37 @@ type bucket struct {
 // the order values or sketches arrive in never changes the result. Its
 // size grows with log(max/min)/Alpha, never with the number of values
 // (at most about 1,100 buckets between 1 ns and 10^9 s).
+//
+// Up to ExactCap values are kept as they are, and percentiles are exact;
+// past that all values go into buckets. Whether a sketch is exact depends
+// only on how many values it holds, so a merged sketch is the same as one
+// that saw all values in one pass.
 type Sketch struct {
 	n       uint64
 	zero    uint64
 	min     float64
 	max     float64
-	buckets []bucket // sorted by Idx
+	exact   []float64 // the values, while n <= ExactCap
+	buckets []bucket  // sorted by Idx, once n > ExactCap
+}
+
+// bucketed says whether the values are in buckets (n > ExactCap).
+func (s *Sketch) bucketed() bool { return s.n > ExactCap }
+
+// spill moves the exact values into buckets.
+func (s *Sketch) spill() {
+	for _, v := range s.exact {
+		s.addValue(v)
+	}
+	s.exact = nil
+}
+
+func (s *Sketch) addValue(v float64) {
+	if v < minValue {
+		s.zero++
+		return
+	}
+	s.addBucket(int32(math.Ceil(math.Log(v)/logGamma)), 1)
 }
 
 // Add counts v.
@@ -55,11 +85,15 @@ func (s *Sketch) Add(v float64) {
 		s.max = v
 	}
 	s.n++
-	if v < minValue {
-		s.zero++
-		return
+	switch {
+	case s.n <= ExactCap:
+		s.exact = append(s.exact, v)
+	case s.n == ExactCap+1:
+		s.spill()
+		s.addValue(v)
+	default:
+		s.addValue(v)
 	}
-	s.addBucket(int32(math.Ceil(math.Log(v)/logGamma)), 1)
 }
 
 func (s *Sketch) addBucket(idx int32, n uint64) {
@@ -84,10 +118,24 @@ func (s *Sketch) Merge(o *Sketch) {
 	if s.n == 0 || o.max > s.max {
 		s.max = o.max
 	}
+	wasBucketed := s.bucketed()
 	s.n += o.n
-	s.zero += o.zero
-	for _, b := range o.buckets {
-		s.addBucket(b.Idx, b.N)
+	switch {
+	case !s.bucketed():
+		s.exact = append(s.exact, o.exact...)
+		return
+	case !wasBucketed:
+		s.spill()
+	}
+	if o.bucketed() {
+		s.zero += o.zero
+		for _, b := range o.buckets {
+			s.addBucket(b.Idx, b.N)
+		}
+		return
+	}
+	for _, v := range o.exact {
+		s.addValue(v)
 	}
 }
 
@@ -109,6 +157,11 @@ func (s *Sketch) Quantile(q float64) (float64, bool) {
 	}
 	if rank > s.n {
 		rank = s.n
+	}
+	if !s.bucketed() {
+		vs := append([]float64(nil), s.exact...)
+		sort.Float64s(vs)
+		return vs[rank-1], true
 	}
 	if rank <= s.zero {
 		return s.min, true
