@@ -68,25 +68,38 @@ func (s *State) mergeRun(r, o *Run) {
 
 	for id, c2 := range o.calls {
 		c1 := r.calls[id]
-		switch {
-		case c1 == nil:
+		if c1 == nil {
 			if r.calls == nil {
 				r.calls = map[string]*call{}
 			}
 			r.calls[id] = c2
-		case c1.started && c2.started:
+			continue
+		}
+		if c1.counted() && c2.counted() {
 			// counted in both parts: once is right
 			if g := s.groups[c2.group]; g != nil {
 				g.toolCalls--
 				g.tool(c2.name).calls--
 			}
-		case c1.started && c2.ended:
-			s.closeCall(c1, c2.failed)
-			delete(r.calls, id)
-		case c1.ended && c2.started:
-			s.closeCall(c2, c1.failed)
-			delete(r.calls, id)
+			c2 = &call{ended: c2.ended, failed: c2.failed}
 		}
+		if c2.counted() {
+			c1, c2 = c2, c1
+		}
+		// c1 is the counted start if there is one
+		merged := *c1
+		if !merged.started {
+			merged.name, merged.group, merged.started, merged.deferred = c2.name, c2.group, c2.started, c2.deferred
+		}
+		if !merged.ended && c2.ended {
+			merged.ended, merged.failed, merged.endGroup = true, c2.failed, c2.endGroup
+		}
+		if merged.counted() && merged.ended {
+			s.closeCall(&merged, merged.failed)
+			delete(r.calls, id)
+			continue
+		}
+		r.calls[id] = &merged
 	}
 }
 
@@ -99,3 +112,6 @@ func (s *State) closeCall(c *call, failed bool) {
 		g.tool(c.name).failed++
 	}
 }
+
+// counted says the call was counted already (by a tool_execution_start).
+func (c *call) counted() bool { return c.started && !c.deferred }

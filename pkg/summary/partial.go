@@ -69,6 +69,7 @@ type pCall struct {
 	Name     string `json:"name,omitempty"`
 	Group    string `json:"group"`
 	Started  bool   `json:"started,omitempty"`
+	Deferred bool   `json:"deferred,omitempty"`
 	Ended    bool   `json:"ended,omitempty"`
 	Failed   bool   `json:"failed,omitempty"`
 	EndGroup string `json:"end_group,omitempty"`
@@ -176,7 +177,7 @@ func (s *State) WritePartial(w io.Writer) error {
 			if p.Calls == nil {
 				p.Calls = map[string]*pCall{}
 			}
-			p.Calls[cid] = &pCall{Name: c.name, Group: c.group, Started: c.started, Ended: c.ended, Failed: c.failed, EndGroup: c.endGroup}
+			p.Calls[cid] = &pCall{Name: c.name, Group: c.group, Started: c.started, Deferred: c.deferred, Ended: c.ended, Failed: c.failed, EndGroup: c.endGroup}
 		}
 		if err := encodeLine(w, &buf, enc, p); err != nil {
 			return err
@@ -403,13 +404,13 @@ func (m *Merger) run(line []byte) error {
 		}
 	}
 	for id, c := range p.Calls {
-		if c == nil || c.Started == c.Ended {
-			return errors.New("bad partial state line: a pending tool call is either started or ended")
+		if c == nil || !c.Started && !c.Ended || c.Deferred && !c.Started || c.Started && !c.Deferred && c.Ended {
+			return errors.New("bad partial state line: impossible pending tool call")
 		}
 		if r.calls == nil {
 			r.calls = map[string]*call{}
 		}
-		r.calls[id] = &call{name: c.Name, group: c.Group, started: c.Started, ended: c.Ended, failed: c.Failed, endGroup: c.EndGroup}
+		r.calls[id] = &call{name: c.Name, group: c.Group, started: c.Started, deferred: c.Deferred, ended: c.Ended, failed: c.Failed, endGroup: c.EndGroup}
 	}
 	s := m.State
 	o := &State{opt: s.opt, groups: map[string]*Group{}, runs: map[string]*Run{r.id: r}}

@@ -150,8 +150,35 @@ func (s *State) Report() []Record {
 		}
 	}
 	sortRuns(allRuns)
+	// Calls known only from tool_call count now: no tool_execution_start
+	// of theirs turned up.
+	extra := map[string]*Group{}
+	for _, r := range s.runs {
+		for _, c := range r.calls {
+			if !c.deferred {
+				continue
+			}
+			x := extra[c.group]
+			if x == nil {
+				x = &Group{}
+				extra[c.group] = x
+			}
+			x.toolCalls++
+			x.tool(c.name).calls++
+			if c.ended && c.failed {
+				x.toolFail++
+				x.tool(c.name).failed++
+			}
+		}
+	}
 	groups := make([]*Group, 0, len(s.groups))
 	for _, g := range s.groups {
+		if x := extra[g.key]; x != nil {
+			c := *g
+			c.tools = append([]toolCount(nil), g.tools...)
+			c.merge(x, false)
+			g = &c
+		}
 		groups = append(groups, g)
 		total.merge(g, false)
 	}

@@ -140,6 +140,7 @@ type call struct {
 	name     string
 	group    string // key of the group the call is counted in
 	started  bool
+	deferred bool // started by a tool_call only: not counted yet
 	ended    bool
 	failed   bool
 	endGroup string // key of the end event's group, for an end seen first
@@ -410,7 +411,7 @@ func (s *State) add() {
 		r.saw13 = true
 	case "tool_call":
 		if id, ok := lookupStr(s, p, "id"); ok {
-			s.callStart(g, r, id, p)
+			s.callStart(g, r, id, p, false)
 			break
 		}
 		name := "?"
@@ -469,7 +470,7 @@ func (s *State) add() {
 		r.agentEnd = true
 	case "tool_execution_start":
 		if id, ok := lookupStr(s, p, "id"); ok {
-			s.callStart(g, r, id, p)
+			s.callStart(g, r, id, p, true)
 		}
 	case "tool_execution_end":
 		if id, ok := lookupStr(s, p, "id"); ok {
@@ -493,11 +494,15 @@ func lookupStr(s *State, p []byte, name string) ([]byte, bool) {
 	return s.str(v)
 }
 
-// callStart counts a zot tool call the first time its id is seen starting.
-func (s *State) callStart(g *Group, r *Run, id, p []byte) {
+// callStart sees a zot tool call begin. tool_execution_start (primary)
+// counts it at once. A tool_call (the same call again, without --ui) is
+// only noted: it counts the call later, at report time, if no
+// tool_execution_start of that id turns up, in this part or a merged one.
+// So each call counts once however the stream was cut.
+func (s *State) callStart(g *Group, r *Run, id, p []byte, primary bool) {
 	c := r.calls[string(id)]
-	if c != nil && c.started {
-		return // the same call again: tool_call after tool_execution_start
+	if c != nil && (c.counted() || c.deferred && !primary) {
+		return // seen starting already
 	}
 	name := "?"
 	if v, ok := lookupStr(s, p, "name"); ok {
@@ -505,18 +510,26 @@ func (s *State) callStart(g *Group, r *Run, id, p []byte) {
 	} else if v, ok := lookupStr(s, p, "tool"); ok {
 		name = string(v)
 	}
+	if r.calls == nil {
+		r.calls = map[string]*call{}
+	}
+	if !primary {
+		if c == nil {
+			c = &call{}
+			r.calls[string(id)] = c
+		}
+		c.name, c.group, c.started, c.deferred = name, g.key, true, true
+		return
+	}
 	g.toolCalls++
 	g.tool(name).calls++
-	if c != nil { // its end came first (in this part)
+	if c != nil && c.ended {
 		if c.failed {
 			g.toolFail++
 			g.tool(name).failed++
 		}
 		delete(r.calls, string(id))
 		return
-	}
-	if r.calls == nil {
-		r.calls = map[string]*call{}
 	}
 	r.calls[string(id)] = &call{name: name, group: g.key, started: true}
 }
@@ -529,23 +542,20 @@ func (s *State) callEnd(g *Group, r *Run, id, p []byte) {
 		failed = true
 	}
 	c := r.calls[string(id)]
-	if c != nil && c.started {
-		if failed {
-			if cg := s.groups[c.group]; cg != nil {
-				cg.toolFail++
-				cg.tool(c.name).failed++
-			}
+	switch {
+	case c == nil:
+		if r.calls == nil {
+			r.calls = map[string]*call{}
 		}
+		r.calls[string(id)] = &call{ended: true, failed: failed, endGroup: g.key}
+	case c.ended:
+		// a second end: nothing more to count
+	case c.deferred:
+		c.ended, c.failed = true, failed
+	default:
+		s.closeCall(c, failed)
 		delete(r.calls, string(id))
-		return
 	}
-	if c != nil {
-		return // a second end: nothing more to count
-	}
-	if r.calls == nil {
-		r.calls = map[string]*call{}
-	}
-	r.calls[string(id)] = &call{ended: true, failed: failed, endGroup: g.key}
 }
 
 // usage adds the tokens and cost of one model call: a 1.3 model_result
