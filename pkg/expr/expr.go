@@ -55,6 +55,7 @@ type Filter struct {
 	fast  *fastProg
 	st    *fastState
 	paths *frozen // what gojq needs of an event; nil: all of it
+	pure  bool    // the verdict depends on the event alone
 	part  *partialDecoder
 }
 
@@ -97,7 +98,14 @@ func Compile(src string, opts Options) (*Filter, error) {
 	}
 	if p := needs(q); p != nil {
 		f.paths = p.freeze()
-		f.part = newPartialDecoder(f.paths)
+		texts := []string{q.String()}
+		if lib := opts.Library; lib != nil {
+			for _, d := range lib.Defs {
+				texts = append(texts, d.def.String())
+			}
+		}
+		f.pure = pure(texts...)
+		f.part = newPartialDecoder(f.paths, f.pure)
 	}
 
 	full := *q
@@ -127,7 +135,7 @@ func (f *Filter) Clone() *Filter {
 		c.st = f.fast.newState()
 	}
 	if f.paths != nil {
-		c.part = newPartialDecoder(f.paths)
+		c.part = newPartialDecoder(f.paths, f.pure)
 	}
 	return &c
 }
@@ -148,19 +156,20 @@ func (f *Filter) Match(line []byte) (bool, error) {
 		if v != bail {
 			return v == yes, nil
 		}
-		// The line is valid: decode it for gojq.
-		if f.part != nil {
-			v, _ := f.part.decode(line)
-			return f.slow(v)
+		if f.part == nil {
+			return f.slow(Decode(line)) // the fast path has validated it
 		}
-		return f.slow(Decode(line))
 	}
 	if f.part != nil {
-		v, err := f.part.decode(line)
-		if err != nil {
+		if err := f.part.scan(line); err != nil {
 			return false, &InputError{err}
 		}
-		return f.slow(v)
+		if c, ok := f.part.lookup(); ok {
+			return c.ok, c.err
+		}
+		ok, err := f.slow(f.part.value())
+		f.part.store(ok, err)
+		return ok, err
 	}
 	if err := jsonscan.Check(line); err != nil {
 		return false, &InputError{err}

@@ -1,6 +1,9 @@
 package expr
 
 import (
+	"encoding/binary"
+	"strings"
+
 	"github.com/evtools/evtools/pkg/jsonscan"
 	"github.com/itchyny/gojq"
 )
@@ -273,33 +276,124 @@ func (p *pathSet) freeze() *frozen {
 }
 
 // partialDecoder decodes the top level of a line along a frozen path set,
-// validating it in the same pass.
+// validating it in the same pass. It also remembers verdicts: gojq's answer
+// depends only on the raw bytes of the members it reads, and in an event
+// stream those repeat (kinds, types, tool names, missing fields), so a
+// verdict is looked up by them before gojq runs. Expressions that are not
+// pure functions of their input (now, input, debug...) are never cached.
 type partialDecoder struct {
 	paths *frozen
-	m     map[string]any
+	vals  [][]byte
+	found []bool
 	fn    func(key, value []byte)
+
+	cache   map[string]cached
+	key     []byte
+	keyOK   bool
+	lookups int
+	hits    int
 }
 
-func newPartialDecoder(paths *frozen) *partialDecoder {
-	d := &partialDecoder{paths: paths}
+type cached struct {
+	ok  bool
+	err error
+}
+
+const (
+	cacheKeyMax  = 256  // longer member values are not worth remembering
+	cacheEntries = 4096 // then start afresh
+)
+
+func newPartialDecoder(paths *frozen, cache bool) *partialDecoder {
+	d := &partialDecoder{paths: paths, vals: make([][]byte, len(paths.names)), found: make([]bool, len(paths.names))}
 	d.fn = func(key, value []byte) {
 		for i, name := range d.paths.names {
 			if jsonscan.KeyIs(key, name) {
-				d.m[name] = decodeAlong(value, d.paths.subs[i])
+				d.vals[i] = value
+				d.found[i] = true
 			}
 		}
+	}
+	if cache {
+		d.cache = map[string]cached{}
 	}
 	return d
 }
 
-// decode validates line as jsonscan.Members does and returns the partial
-// event.
-func (d *partialDecoder) decode(line []byte) (any, error) {
-	d.m = make(map[string]any, len(d.paths.names))
-	if err := jsonscan.Members(line, d.fn); err != nil {
-		return nil, err
+// scan validates line as jsonscan.Members does and finds the members the
+// expression reads.
+func (d *partialDecoder) scan(line []byte) error {
+	for i := range d.found {
+		d.found[i] = false
 	}
-	return d.m, nil
+	return jsonscan.Members(line, d.fn)
+}
+
+// lookup returns the remembered verdict for the members scan found.
+func (d *partialDecoder) lookup() (cached, bool) {
+	d.keyOK = false
+	if d.cache == nil {
+		return cached{}, false
+	}
+	d.key = d.key[:0]
+	for i, v := range d.vals {
+		if !d.found[i] {
+			d.key = append(d.key, 0xff) // never starts a JSON value
+			continue
+		}
+		d.key = binary.AppendUvarint(d.key, uint64(len(v)))
+		d.key = append(d.key, v...)
+		if len(d.key) > cacheKeyMax {
+			return cached{}, false
+		}
+	}
+	d.keyOK = true
+	d.lookups++
+	c, ok := d.cache[string(d.key)]
+	if ok {
+		d.hits++
+	}
+	if d.lookups == 4*cacheEntries && d.hits < d.lookups/8 {
+		d.cache = nil // the values do not repeat: stop paying for the lookups
+	}
+	return c, ok
+}
+
+// store remembers the verdict for the key lookup built.
+func (d *partialDecoder) store(ok bool, err error) {
+	if !d.keyOK || d.cache == nil {
+		return
+	}
+	if len(d.cache) >= cacheEntries {
+		clear(d.cache)
+	}
+	d.cache[string(d.key)] = cached{ok, err}
+}
+
+// value is the partial event of the members scan found.
+func (d *partialDecoder) value() any {
+	m := make(map[string]any, len(d.paths.names))
+	for i, name := range d.paths.names {
+		if d.found[i] {
+			m[name] = decodeAlong(d.vals[i], d.paths.subs[i])
+		}
+	}
+	return m
+}
+
+// impure names the builtins whose answer is not a function of the input
+// alone; an expression whose text mentions one is never cached.
+var impure = []string{"now", "input", "debug", "stderr", "halt"}
+
+func pure(texts ...string) bool {
+	for _, t := range texts {
+		for _, w := range impure {
+			if strings.Contains(t, w) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // decodeAlong decodes a valid value, whole or along p.

@@ -148,3 +148,31 @@ func mustParse(t testing.TB, s string) *gojq.Query {
 	Rewrite(q, builtinLib(t))
 	return q
 }
+
+func TestVerdictCache(t *testing.T) {
+	f := mustCompile(t, `kind | test("tool")`, nil)
+	if !f.pure {
+		t.Fatal("a pure expression is not cached")
+	}
+	for _, s := range []string{`now - ts > 10`, `kind == "x" and (input | .a)`, `payload | debug | .x`} {
+		if f := mustCompile(t, s, nil); f.pure {
+			t.Errorf("%s: cached", s)
+		}
+	}
+	// The same member bytes give the same verdict; other bytes are looked
+	// at afresh; errors come back for every event.
+	lines := []string{`{"kind":"tool_call","n":1}`, `{"kind":"tool_call","n":2}`, `{"kind":"other"}`, `{"n":3}`, `{"kind":"tool_call"}`, `{"kind":7}`, `{"kind":7,"x":1}`}
+	want := []bool{true, true, false, false, true, false, false}
+	for i, l := range lines {
+		ok, err := f.Match([]byte(l))
+		if ok != want[i] {
+			t.Errorf("%s: %v, want %v", l, ok, want[i])
+		}
+		if (err != nil) != (i >= 3 && i != 4) {
+			t.Errorf("%s: err %v", l, err)
+		}
+	}
+	if f.part.hits != 3 {
+		t.Errorf("%d cache hits, want 3", f.part.hits)
+	}
+}
