@@ -1,0 +1,120 @@
+package summary
+
+import (
+	"math"
+	"sort"
+	"testing"
+)
+
+// nearestRank is the exact q-quantile the sketch estimates.
+func nearestRank(vs []float64, q float64) float64 {
+	s := append([]float64(nil), vs...)
+	sort.Float64s(s)
+	r := int(math.Ceil(q * float64(len(s))))
+	r = max(r, 1)
+	return s[r-1]
+}
+
+// values gives n deterministic values spread over six orders of magnitude.
+func values(n int, seed uint64) []float64 {
+	vs := make([]float64, n)
+	x := seed
+	for i := range vs {
+		x = x*6364136223846793005 + 1442695040888963407
+		vs[i] = math.Pow(10, float64(x>>11)/float64(1<<53)*6-2) // 0.01 .. 10^4
+	}
+	return vs
+}
+
+func TestSketchQuantiles(t *testing.T) {
+	tests := []struct {
+		name  string
+		vs    []float64
+		exact bool
+	}{
+		{"one value", []float64{42}, true},
+		{"small exact", []float64{5, 1, 4, 2, 3}, true},
+		{"with zeros", []float64{0, 0, 0, 7, 9}, true},
+		{"negative is zero", []float64{-3, 1}, true},
+		{"exactly the cap", values(ExactCap, 1), true},
+		{"past the cap", values(ExactCap+1, 2), false},
+		{"many", values(10000, 3), false},
+		{"many with zeros", append(values(500, 4), make([]float64, 100)...), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s Sketch
+			clean := make([]float64, len(tt.vs))
+			for i, v := range tt.vs {
+				s.Add(v)
+				clean[i] = math.Max(v, 0)
+			}
+			for _, q := range []float64{0, 0.01, 0.5, 0.95, 0.99, 1} {
+				got, ok := s.Quantile(q)
+				want := nearestRank(clean, q)
+				if !ok {
+					t.Fatalf("q=%v: empty", q)
+				}
+				if tt.exact && got != want {
+					t.Errorf("q=%v: got %v, want exactly %v", q, got, want)
+				}
+				if math.Abs(got-want) > Alpha*want+1e-12 {
+					t.Errorf("q=%v: got %v, want %v within %v", q, got, want, Alpha)
+				}
+			}
+			if s.Max() != nearestRank(clean, 1) {
+				t.Errorf("max %v, want %v", s.Max(), nearestRank(clean, 1))
+			}
+		})
+	}
+}
+
+func TestSketchEmpty(t *testing.T) {
+	var s Sketch
+	if _, ok := s.Quantile(0.5); ok {
+		t.Error("an empty sketch has a median")
+	}
+	s.Add(math.NaN())
+	if s.Count() != 0 {
+		t.Error("NaN was counted")
+	}
+}
+
+// Merging sketches in any grouping gives what one sketch of all values
+// gives: the same percentiles and the same state.
+func TestSketchMergeEqualsOnePass(t *testing.T) {
+	for _, n := range []int{3, ExactCap, ExactCap + 1, 40, 5000} {
+		vs := values(n, uint64(n))
+		var one Sketch
+		for _, v := range vs {
+			one.Add(v)
+		}
+		for _, parts := range []int{2, 3, 4, 7} {
+			sk := make([]Sketch, parts)
+			for i, v := range vs {
+				sk[(i*parts)/len(vs)].Add(v)
+			}
+			var merged Sketch
+			for i := len(sk) - 1; i >= 0; i-- { // reverse order on purpose
+				merged.Merge(&sk[i])
+			}
+			for _, q := range []float64{0.5, 0.95, 1} {
+				a, _ := one.Quantile(q)
+				b, _ := merged.Quantile(q)
+				if a != b {
+					t.Errorf("n=%d parts=%d q=%v: merged %v, one pass %v", n, parts, q, b, a)
+				}
+			}
+			pa, pb := one.partial(), merged.partial()
+			if pa.N != pb.N || pa.Zero != pb.Zero || pa.Min != pb.Min || pa.Max != pb.Max ||
+				len(pa.V) != len(pb.V) || len(pa.B) != len(pb.B) {
+				t.Fatalf("n=%d parts=%d: states differ: %+v vs %+v", n, parts, pa, pb)
+			}
+			for i := range pa.B {
+				if pa.B[i] != pb.B[i] {
+					t.Fatalf("n=%d parts=%d: bucket %d differs", n, parts, i)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package summary
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"testing"
+
+	"github.com/evtools/evtools/internal/corpus"
+	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/pkg/zot2gp"
+)
+
+func lines(data []byte) [][]byte {
+	return bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+}
+
+func envelopeCorpus(t testing.TB, size int64, seed uint64) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := corpus.Envelope(&buf, size, seed); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// gpCorpus is the zot corpus through zot2gp, with or without --ui.
+func gpCorpus(t testing.TB, size int64, seed uint64, ui bool) []byte {
+	t.Helper()
+	var zot, out, errs bytes.Buffer
+	if err := corpus.Zot(&zot, size, seed); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--ts", "stable"}
+	if ui {
+		args = append(args, "--ui")
+	}
+	if code := zot2gp.Main(args, cli.Stdio{In: &zot, Out: &out, Err: &errs}); code != 0 {
+		t.Fatalf("zot2gp exit %d: %s", code, errs.String())
+	}
+	return out.Bytes()
+}
+
+func report(t testing.TB, s *State) string {
+	t.Helper()
+	var b []byte
+	for _, r := range s.Report() {
+		b = r.AppendJSON(b)
+		b = append(b, '\n')
+	}
+	return string(b)
+}
+
+func summarise(t testing.TB, opt Options, ls [][]byte) *State {
+	t.Helper()
+	s := New(opt)
+	for i, l := range ls {
+		if err := s.Add(l); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+	}
+	return s
+}
+
+// roundTrip writes a state as a partial and reads it back, as --partial
+// and --merge do across processes.
+func roundTrip(t testing.TB, m *Merger, s *State) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := s.WritePartial(&buf); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(&buf)
+	sc.Buffer(nil, 1<<26)
+	for sc.Scan() {
+		if err := m.Add(sc.Bytes()); err != nil {
+			t.Fatalf("partial line %q: %v", sc.Text(), err)
+		}
+	}
+}
+
+// A corpus split in four at arbitrary lines (runs cross the split points),
+// summarised in parts, written as partial states, read back and merged,
+// gives the report a single pass gives, byte for byte.
+func TestSplitInFourEqualsOnePass(t *testing.T) {
+	corpora := map[string][]byte{
+		"envelope": envelopeCorpus(t, 2<<20, 7),
+		"gp":       gpCorpus(t, 2<<20, 7, false),
+		"gp --ui":  gpCorpus(t, 2<<20, 7, true),
+	}
+	for name, data := range corpora {
+		ls := lines(data)
+		bys := []string{"run", "agent,day", "none", "kind", "model", "hour,payload.tool"}
+		if name == "envelope" {
+			// In the 1.2 vocabulary a tool_execution_update or _end names
+			// no tool: cut from its start, --by tool files it under null
+			// (docs/evsum.md says so). The run log names the tool on
+			// every tool event.
+			bys = append(bys, "tool")
+		}
+		for _, by := range bys {
+			keys, err := ParseBy(by)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := Options{By: keys}
+			want := report(t, summarise(t, opt, ls))
+			// split points that fall inside runs
+			cuts := []int{0, len(ls)/4 + 3, len(ls)/2 + 5, 3*len(ls)/4 + 1, len(ls)}
+			m := NewMerger()
+			for i := 0; i < 4; i++ {
+				roundTrip(t, m, summarise(t, opt, ls[cuts[i]:cuts[i+1]]))
+			}
+			if got := report(t, m.State); got != want {
+				t.Errorf("%s --by %s: merged report differs from one pass\n%s", name, by, firstDiff(got, want))
+			}
+		}
+	}
+}
+
+// The run log's report does not depend on the order the parts are merged
+// in either (only 1.2 turn latencies across a split need input order).
+func TestMergeOrderFree(t *testing.T) {
+	ls := lines(envelopeCorpus(t, 1<<20, 3))
+	opt := Options{By: []Key{keyWords["agent"]}}
+	want := report(t, summarise(t, opt, ls))
+	cuts := []int{0, len(ls) / 3, 2*len(ls)/3 + 1, len(ls)}
+	for _, order := range [][]int{{2, 1, 0}, {1, 2, 0}, {0, 2, 1}} {
+		m := NewMerger()
+		for _, i := range order {
+			roundTrip(t, m, summarise(t, opt, ls[cuts[i]:cuts[i+1]]))
+		}
+		if got := report(t, m.State); got != want {
+			t.Errorf("order %v: differs\n%s", order, firstDiff(got, want))
+		}
+	}
+}
+
+func firstDiff(got, want string) string {
+	g, w := bytes.Split([]byte(got), []byte("\n")), bytes.Split([]byte(want), []byte("\n"))
+	for i := 0; i < len(g) && i < len(w); i++ {
+		if !bytes.Equal(g[i], w[i]) {
+			return "got:  " + string(g[i]) + "\nwant: " + string(w[i])
+		}
+	}
+	return "different number of lines"
+}
+
+// Every report line is a JSON object with the contract's members.
+func TestReportShape(t *testing.T) {
+	s := summarise(t, Options{By: []Key{keyWords["run"]}}, lines(envelopeCorpus(t, 256<<10, 1)))
+	dec := json.NewDecoder(bytes.NewReader([]byte(report(t, s))))
+	n := 0
+	for {
+		var m map[string]any
+		if err := dec.Decode(&m); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		for _, k := range []string{"group", "events", "runs", "first_ts", "last_ts", "outcomes", "model_calls", "model_errors",
+			"tokens", "cost_usd", "tool_calls", "tool_failures", "tools", "errors", "guardrails", "kills", "wall_seconds", "latency_ms", "problems"} {
+			if _, ok := m[k]; !ok {
+				t.Fatalf("record %d has no %q", n, k)
+			}
+		}
+		if len(m) != 19 {
+			t.Fatalf("record %d has %d members", n, len(m))
+		}
+	}
+	if n < 3 {
+		t.Fatalf("only %d records", n)
+	}
+}
