@@ -1,0 +1,63 @@
+package evsum_test
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/pkg/evsum"
+)
+
+const event = `{"seq":1,"ts":1793520000,"run_id":"r_1","agent_id":"","kind":"run_finished","payload":{"outcome":"ok","wall_seconds":1}}` + "\n"
+
+// A consumer that goes away (| head -1) ends evsum quietly with status 0.
+func TestClosedStdout(t *testing.T) {
+	r, w := io.Pipe()
+	r.Close()
+	var stderr bytes.Buffer
+	in := strings.NewReader(strings.Repeat(strings.Replace(event, "r_1", "r_x", 1), 1) + event)
+	code := evsum.Main([]string{"--by", "none"}, cli.Stdio{In: in, Out: w, Err: &stderr})
+	if code != 0 || stderr.Len() != 0 {
+		t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
+	}
+}
+
+// evsum reads a live pipe to its end and then writes the summary at once:
+// the report of a stream that stays open comes when it closes, without
+// waiting for anything else.
+func TestLivePipe(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- evsum.Main([]string{"--by", "none"}, cli.Stdio{In: inR, Out: outW, Err: io.Discard})
+		outW.Close()
+	}()
+	for i := 0; i < 3; i++ {
+		if _, err := io.WriteString(inW, event); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(outR); got <- string(b) }()
+	select {
+	case s := <-got:
+		t.Fatalf("output before the input ended: %q", s)
+	case <-time.After(50 * time.Millisecond):
+	}
+	inW.Close()
+	select {
+	case s := <-got:
+		if !strings.Contains(s, `"events":3`) {
+			t.Fatalf("report %q does not count 3 events", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no report after the input closed")
+	}
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
