@@ -19,6 +19,7 @@ import (
 	"errors"
 	"math"
 	"time"
+	"unicode/utf8"
 
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
@@ -320,7 +321,7 @@ func (s *State) str(raw []byte) ([]byte, bool) {
 		return nil, false
 	}
 	body := raw[1 : len(raw)-1]
-	if bytes.IndexByte(body, '\\') < 0 {
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 		return body, true
 	}
 	u, ok := jsonscan.Unquote(nil, raw)
