@@ -212,3 +212,48 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("--version: exit %d, %q", code, stdout)
 	}
 }
+
+// A --defer run that dies before its end (SIGKILL, SIGPIPE, a timeout) must
+// not leave an earlier run's pending cursor behind: in
+// `evcursor --state S --defer log | report && evcursor --commit S` without
+// pipefail, the commit would then skip events this run never delivered.
+// The pending cursor is withdrawn before the first event passes.
+func TestKilledDeferRunLeavesNothingToCommit(t *testing.T) {
+	bin, err := exec.LookPath("evcursor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(t.TempDir(), "s")
+	// Run 1 passes everything and leaves a pending cursor; its report failed,
+	// so nobody committed.
+	if _, stderr, code := run(t, log3, "--state", state, "--defer"); code != 0 {
+		t.Fatalf("run 1: exit %d: %s", code, stderr)
+	}
+	if data, _ := os.ReadFile(state); !strings.Contains(string(data), `"pending"`) {
+		t.Fatalf("run 1 left no pending cursor:\n%s", data)
+	}
+	// Run 2 passes the first event, then is killed.
+	cmd := exec.Command(bin, "--state", state, "--defer")
+	in, _ := cmd.StdinPipe()
+	outPipe, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(log3, "\n")
+	io.WriteString(in, lines[0])
+	if got, err := bufio.NewReader(outPipe).ReadString('\n'); err != nil || got != lines[0] {
+		t.Fatalf("run 2 printed %q, %v; want %q", got, err, lines[0])
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if data, _ := os.ReadFile(state); strings.Contains(string(data), `"pending"`) {
+		t.Errorf("a killed --defer run left the earlier pending cursor:\n%s", data)
+	}
+	// Its consumer "succeeded": the commit must not skip anything.
+	if _, stderr, code := run(t, "", "--commit", state); code != 0 {
+		t.Fatalf("--commit: exit %d: %s", code, stderr)
+	}
+	if stdout, stderr, code := run(t, log3, "--state", state); code != 0 || stdout != log3 {
+		t.Errorf("after the commit: exit %d, passed %q, %s; want every event again", code, stdout, stderr)
+	}
+}

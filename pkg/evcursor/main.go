@@ -189,6 +189,16 @@ func (r *run) state() int {
 	if err != nil {
 		return cli.Report(name, r.in.Stderr, err)
 	}
+	// A --defer run withdraws the pending cursor an earlier run left before
+	// it passes anything, so that however it ends (a bad line, a consumer
+	// gone, SIGKILL or SIGPIPE) "... && evcursor --commit" can only commit a
+	// cursor this run saved at a clean end.
+	if r.o.Defer && st.Pending != nil {
+		st.Pending = nil
+		if err := cursor.SaveState(path, st); err != nil {
+			return cli.Report(name, r.in.Stderr, fmt.Errorf("%s: withdrawing the pending cursor: %w", path, err))
+		}
+	}
 	res := cursor.NewResumer(st.Cursor)
 	var (
 		last     []byte // the last event passed, copied: records are reused
@@ -214,16 +224,6 @@ func (r *run) state() int {
 		if code != cli.ExitOK {
 			fmt.Fprintf(r.in.Stderr, "%s: %s: cursor not moved: the run did not end cleanly\n", name, path)
 		}
-		// A pending cursor left by an earlier --defer run is withdrawn, so
-		// that "... && evcursor --commit" cannot commit a cursor this run
-		// does not vouch for.
-		if r.o.Defer && st.Pending != nil {
-			next := *st
-			next.Pending = nil
-			if err := cursor.SaveState(path, &next); err != nil {
-				return cli.Report(name, r.in.Stderr, fmt.Errorf("%s: withdrawing the pending cursor: %w", path, err))
-			}
-		}
 		return code
 	}
 	if st.Cursor != nil && !res.Found() {
@@ -238,8 +238,6 @@ func (r *run) state() int {
 		} else {
 			next.Cursor, next.Pending = c, nil
 		}
-	} else if r.o.Defer {
-		next.Pending = nil
 	}
 	if next.Equal(st) {
 		return cli.ExitOK // nothing new: the file is not touched
