@@ -170,9 +170,14 @@ func (c *Cursor) append(b []byte) []byte {
 	return append(b, "\n  }"...)
 }
 
+// appendString quotes s as JSON without HTML escaping: "<stdin>" stays
+// readable instead of becoming "\u003cstdin\u003e".
 func appendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s) // a string always marshals
-	return append(b, q...)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // a string always encodes
+	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
 
 // Equal reports whether two states hold the same cursors.

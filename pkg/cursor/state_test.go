@@ -317,3 +317,17 @@ func TestKilledWhileSaving(t *testing.T) {
 		t.Errorf("%d files left beside the state after cleaning", len(entries))
 	}
 }
+
+// The state file is for people too: a cursor read from stdin names
+// "<stdin>", not "\u003cstdin\u003e".
+func TestStateNamesStdinReadably(t *testing.T) {
+	var e Event
+	e.Scan([]byte(`{"seq":1}`))
+	data := (&State{Cursor: CursorOf(&e, "<stdin>", 1)}).Marshal()
+	if !strings.Contains(string(data), `"file": "<stdin>"`) {
+		t.Errorf("state file does not say <stdin> plainly:\n%s", data)
+	}
+	if st, err := ParseState(data); err != nil || st.Cursor.File != "<stdin>" {
+		t.Errorf("round trip: %v, %v", st, err)
+	}
+}
