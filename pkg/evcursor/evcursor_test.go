@@ -257,3 +257,39 @@ func TestKilledDeferRunLeavesNothingToCommit(t *testing.T) {
 		t.Errorf("after the commit: exit %d, passed %q, %s; want every event again", code, stdout, stderr)
 	}
 }
+
+// A real process whose stdout pipe was closed (`evcursor log | head -1`)
+// ends quietly with status 0, as the docs promise, instead of being killed
+// by SIGPIPE (status 141, which fails a `set -o pipefail` cron pipeline);
+// with --state the cursor does not move.
+func TestClosedPipeProcessEndsQuietly(t *testing.T) {
+	bin, err := exec.LookPath("evcursor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seqs strings.Builder
+	for i := 1; i <= 50000; i++ {
+		fmt.Fprintf(&seqs, "{\"seq\":%d,\"ts\":%d}\n", i, i)
+	}
+	state := filepath.Join(t.TempDir(), "s")
+	for _, args := range [][]string{nil, {"--check"}, {"--state", state}} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		cmd := exec.Command(bin, args...)
+		cmd.Stdin = strings.NewReader(seqs.String())
+		cmd.Stdout = w
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err = cmd.Run()
+		w.Close()
+		if err != nil || stderr.Len() != 0 {
+			t.Errorf("%v: %v, stderr %q; want a quiet exit 0", args, err, stderr.String())
+		}
+	}
+	if _, err := os.Stat(state); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a run whose output was closed saved a cursor: %v", err)
+	}
+}
