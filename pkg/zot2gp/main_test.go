@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +115,31 @@ func TestClosedStdoutEndsQuietly(t *testing.T) {
 		if code != 0 || stderr.Len() != 0 {
 			t.Errorf("%s: exit %d, stderr %q; want 0 and nothing", name, code, stderr.String())
 		}
+	}
+}
+
+// The real process behind `zot2gp big.jsonl | head -1` (stdout is fd 1,
+// where Go's runtime turns EPIPE into a fatal SIGPIPE) ends quietly with
+// status 0, as --help says, not killed with 141, which fails a pipeline
+// under `set -o pipefail`.
+func TestClosedStdoutProcessExitsZero(t *testing.T) {
+	bin, err := exec.LookPath("zot2gp") // the test binary, put on PATH by RunMain
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	cmd := exec.Command(bin, "--ts=stable")
+	cmd.Stdin = strings.NewReader(strings.Repeat(`{"delta":"x","type":"text_delta"}`+"\n", 200000))
+	cmd.Stdout = w
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	w.Close()
+	if err != nil || stderr.Len() != 0 {
+		t.Errorf("%v, stderr %q; want a quiet exit 0", err, stderr.String())
 	}
 }
