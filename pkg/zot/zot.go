@@ -42,8 +42,8 @@ var Types = []string{
 }
 
 // Glasspane is glasspane's mapping (DESIGN.md 1.2): the glasspane kind of
-// every zot type it classifies. A response is in it only when it failed
-// (see Kind); the types in Unmapped are not.
+// every zot type it classifies. A response is never in it: a failed one is
+// FailedResponseKind (see Kind); the types in Unmapped are not in it.
 var Glasspane = map[string]string{
 	UserMessage:      event.MessageUpdate,
 	TurnStart:        event.TurnStart,
