@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"text/tabwriter"
 
 	"github.com/evtools/evtools/filters"
@@ -18,12 +20,26 @@ import (
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
+// memoryLimit is the Go heap evfilter aims to stay under (see Main).
+const memoryLimit = 24 << 20
+
 // errStop ends the reading early: -m reached, or -q saw a selected event.
 var errStop = errors.New("stop")
 
 // Main runs evfilter with args (without the program name) on stdio and
 // returns the exit status.
 func Main(args []string, stdio cli.Stdio) int {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Memory stays flat however long the input: a few batches of
+		// lines and the values of the events being evaluated. A soft limit
+		// keeps the collector from letting garbage pile up between cycles.
+		debug.SetMemoryLimit(memoryLimit)
+		if os.Getenv("GOGC") == "" {
+			// Under that cap, collect less often: decoded events are
+			// short-lived garbage, and tracing is what costs.
+			debug.SetGCPercent(400)
+		}
+	}
 	args, vars, err := takeVars(args)
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "%s: %v\n", name, err)
@@ -63,58 +79,77 @@ func Main(args []string, stdio cli.Stdio) int {
 	return run(f, opts, files, stdio)
 }
 
+// selection is the state of one run: what was selected, what failed.
+type selection struct {
+	opts     options
+	in       *jsonl.Input
+	out      *jsonl.Writer
+	selected int
+	evalErrs int
+	first    string // the first evaluation error, with its place
+}
+
+// take handles one record's verdict, in input order.
+func (s *selection) take(rec jsonl.Record, ok bool, err error) error {
+	if err != nil {
+		var ie *expr.InputError
+		if errors.As(err, &ie) {
+			return s.in.Bad(rec, ie.Err)
+		}
+		if s.opts.Strict {
+			s.in.Errorf("%s:%d: %v", rec.File, rec.Line, err)
+			return jsonl.ErrStrict
+		}
+		if s.evalErrs == 0 {
+			s.first = fmt.Sprintf("%s:%d: %v", rec.File, rec.Line, err)
+		}
+		s.evalErrs++
+	}
+	if ok == s.opts.Invert {
+		return nil
+	}
+	s.selected++
+	if s.opts.Quiet {
+		return errStop
+	}
+	if !s.opts.Count {
+		s.out.WriteLine(rec.Data)
+	}
+	if s.opts.MaxCount > 0 && s.selected >= s.opts.MaxCount {
+		return errStop
+	}
+	return nil
+}
+
 func run(f *expr.Filter, opts options, files []string, stdio cli.Stdio) int {
 	out := jsonl.NewWriter(stdio.Out)
 	in := &jsonl.Input{Tool: name, Names: files, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict}
-	var selected, evalErrs int
-	var firstEval string
+	s := &selection{opts: opts, in: in, out: out}
 	if opts.MaxCount == 0 {
 		return cli.ExitFound // grep -m 0: read nothing
 	}
-	err := in.Each(func(rec jsonl.Record) error {
-		ok, err := f.Match(rec.Data)
-		if err != nil {
-			var ie *expr.InputError
-			if errors.As(err, &ie) {
-				return in.Bad(rec, ie.Err)
-			}
-			if opts.Strict {
-				in.Errorf("%s:%d: %v", rec.File, rec.Line, err)
-				return jsonl.ErrStrict
-			}
-			if evalErrs == 0 {
-				firstEval = fmt.Sprintf("%s:%d: %v", rec.File, rec.Line, err)
-			}
-			evalErrs++
-		}
-		if ok == opts.Invert {
-			return nil
-		}
-		selected++
-		if opts.Quiet {
-			return errStop
-		}
-		if !opts.Count {
-			out.WriteLine(rec.Data)
-		}
-		if opts.MaxCount > 0 && selected >= opts.MaxCount {
-			return errStop
-		}
-		return nil
-	})
+	var err error
+	if workers := runtime.GOMAXPROCS(0); !f.Fast() && workers > 1 && regularFiles(files, stdio.In) {
+		err = parallel(f, in, s, workers)
+	} else {
+		err = in.Each(func(rec jsonl.Record) error {
+			ok, err := f.Match(rec.Data)
+			return s.take(rec, ok, err)
+		})
+	}
 	if errors.Is(err, errStop) {
 		err = out.Flush()
 	}
 	if err == nil && opts.Count {
-		fmt.Fprintf(out, "%d\n", selected)
+		fmt.Fprintf(out, "%d\n", s.selected)
 		err = out.Flush()
 	}
-	if evalErrs > 0 {
-		s := "s"
-		if evalErrs == 1 {
-			s = ""
+	if s.evalErrs > 0 {
+		plural := "s"
+		if s.evalErrs == 1 {
+			plural = ""
 		}
-		in.Errorf("%d event%s could not be evaluated and did not pass; the first: %s", evalErrs, s, firstEval)
+		in.Errorf("%d event%s could not be evaluated and did not pass; the first: %s", s.evalErrs, plural, s.first)
 	}
 	switch {
 	case jsonl.IsClosed(err):
@@ -123,14 +158,143 @@ func run(f *expr.Filter, opts options, files []string, stdio cli.Stdio) int {
 		return cli.ExitError // reported already
 	case err != nil:
 		return cli.Report(name, stdio.Err, err)
-	case opts.Quiet && selected > 0:
+	case opts.Quiet && s.selected > 0:
 		return cli.ExitOK
 	case in.Trouble():
 		return cli.ExitError
-	case selected == 0:
+	case s.selected == 0:
 		return cli.ExitFound
 	}
 	return cli.ExitOK
+}
+
+// regularFiles reports whether every input is a regular file: only then
+// may records be read ahead of the output, since nothing live waits on it.
+func regularFiles(names []string, stdin io.Reader) bool {
+	if len(names) == 0 {
+		names = []string{"-"}
+	}
+	for _, n := range names {
+		var st os.FileInfo
+		var err error
+		if n == "-" {
+			f, ok := stdin.(*os.File)
+			if !ok {
+				return false
+			}
+			st, err = f.Stat()
+		} else {
+			st, err = os.Stat(n)
+		}
+		if err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
+// A batch of records evaluated by one worker.
+type batch struct {
+	data []byte
+	recs []batchRec
+	ok   []bool
+	errs []error
+	done chan struct{}
+}
+
+type batchRec struct {
+	end  int // offset of the record's end in data
+	file string
+	line int
+}
+
+const (
+	batchBytes = 256 << 10
+	batchRecs  = 4096
+)
+
+// parallel evaluates the records of regular files on several goroutines,
+// in batches, and takes the verdicts in input order on this one, so the
+// output and the reports are those of the serial loop. gojq is the slow
+// part of a complex expression; the reading, the scanning and the output
+// stay here.
+func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error {
+	jobs := make(chan *batch, workers)
+	defer close(jobs)
+	for range workers {
+		g := f.Clone()
+		go func() {
+			for b := range jobs {
+				start := 0
+				for i, r := range b.recs {
+					b.ok[i], b.errs[i] = g.Match(b.data[start:r.end])
+					start = r.end
+				}
+				close(b.done)
+			}
+		}()
+	}
+	var pending []*batch
+	var free []*batch
+	cur := &batch{}
+	take := func(b *batch) error {
+		<-b.done
+		start := 0
+		for i, r := range b.recs {
+			rec := jsonl.Record{Data: b.data[start:r.end], File: r.file, Line: r.line}
+			start = r.end
+			if err := s.take(rec, b.ok[i], b.errs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	send := func() error {
+		if len(cur.recs) == 0 {
+			return nil
+		}
+		cur.ok = make([]bool, len(cur.recs))
+		cur.errs = make([]error, len(cur.recs))
+		cur.done = make(chan struct{})
+		jobs <- cur
+		pending = append(pending, cur)
+		if len(free) > 0 {
+			cur, free = free[len(free)-1], free[:len(free)-1]
+			cur.data, cur.recs = cur.data[:0], cur.recs[:0]
+		} else {
+			cur = &batch{}
+		}
+		for len(pending) > workers {
+			b := pending[0]
+			pending = pending[1:]
+			if err := take(b); err != nil {
+				return err
+			}
+			free = append(free, b)
+		}
+		return nil
+	}
+	err := in.Each(func(rec jsonl.Record) error {
+		cur.data = append(cur.data, rec.Data...)
+		cur.recs = append(cur.recs, batchRec{end: len(cur.data), file: rec.File, line: rec.Line})
+		if len(cur.data) >= batchBytes || len(cur.recs) >= batchRecs {
+			return send()
+		}
+		return nil
+	})
+	if err == nil {
+		err = send()
+	}
+	for _, b := range pending {
+		if err != nil {
+			break
+		}
+		err = take(b)
+	}
+	if err == nil {
+		err = s.out.Flush()
+	}
+	return err
 }
 
 // takeVars removes --arg NAME VALUE and --argjson NAME JSON from args
