@@ -96,12 +96,11 @@ func run(opts *options, stdio cli.Stdio) (int, error) {
 			return 0, e
 		}
 	} else {
-		recs := st.Report()
 		color := cli.Color(stdio.Out)
-		if e := write(out, format, recs, st.Options().Loc, color); e != nil {
+		if e := write(out, format, st, st.Options().Loc, color); e != nil {
 			return 0, e
 		}
-		if opts.Check && len(recs[len(recs)-1].Problems) > 0 {
+		if opts.Check && st.HasProblems() {
 			code = cli.ExitFound
 		}
 	}

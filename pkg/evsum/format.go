@@ -16,32 +16,40 @@ import (
 	"github.com/evtools/evtools/pkg/summary"
 )
 
-func write(out *jsonl.Writer, format string, recs []summary.Record, loc *time.Location, color bool) error {
+// write renders the report. JSON Lines and JSON stream one record at a
+// time; table, md and csv go over the records twice (widths, columns)
+// rather than hold them all.
+func write(out *jsonl.Writer, format string, st *summary.State, loc *time.Location, color bool) error {
+	var b []byte
 	switch format {
 	case "jsonl":
-		var b []byte
-		for i := range recs {
-			b = recs[i].AppendJSON(b[:0])
+		return st.EachRecord(func(r *summary.Record) error {
+			b = r.AppendJSON(b[:0])
 			out.WriteLine(b)
-		}
+			return out.Err()
+		})
 	case "json":
-		var b []byte
 		out.WriteString("[\n")
-		for i := range recs {
-			b = append(recs[i].AppendJSON(b[:0]), ",\n"...)
-			if i == len(recs)-1 {
-				b[len(b)-2] = '\n'
-				b = b[:len(b)-1]
+		first := true
+		err := st.EachRecord(func(r *summary.Record) error {
+			if !first {
+				out.WriteString(",\n")
 			}
+			first = false
+			b = r.AppendJSON(b[:0])
 			out.Write(b)
+			return out.Err()
+		})
+		if err != nil {
+			return err
 		}
-		out.WriteString("]\n")
+		out.WriteString("\n]\n")
 	case "table":
-		writeTable(out, recs, loc, color)
+		writeTable(out, st, loc, color)
 	case "md":
-		writeMarkdown(out, recs, loc)
+		writeMarkdown(out, st, loc)
 	case "csv":
-		return writeCSV(out, recs)
+		return writeCSV(out, st)
 	}
 	return out.Err()
 }
@@ -90,40 +98,45 @@ func firstText(r *summary.Record, loc *time.Location) string {
 	return time.UnixMicro(r.FirstTS).In(loc).Format("2006-01-02 15:04:05")
 }
 
-// rows are the human columns of table and md: key columns first.
-func rows(recs []summary.Record, loc *time.Location) (head []string, numeric []bool, body [][]string) {
-	names := []string{"group"}
-	if len(recs) > 0 && len(recs[0].Names) > 0 {
-		names = recs[0].Names
+// columns are the human columns of table and md: key columns first.
+func columns(names []string) (head []string, numeric []bool) {
+	if len(names) == 0 {
+		names = []string{"group"}
 	}
 	head = append(head, names...)
 	for range names {
 		numeric = append(numeric, false)
 	}
-	cols := []string{"first", "runs", "events", "outcomes", "model calls", "tokens", "cost $", "tool calls", "failed", "errors", "wall p50 s", "wall p95 s", "latency p50 ms", "latency p95 ms", "problems"}
-	nums := []bool{false, true, true, false, true, true, true, true, true, true, true, true, true, true, true}
-	head = append(head, cols...)
-	numeric = append(numeric, nums...)
-	for i := range recs {
-		r := &recs[i]
-		var row []string
-		for k := range names {
-			switch {
-			case r.Total && k == 0:
-				row = append(row, "total")
-			case r.Total || len(r.Vals) == 0:
-				row = append(row, "")
-			default:
-				row = append(row, cli.Escape(groupText(r.Vals[k])))
-			}
+	head = append(head, "first", "runs", "events", "outcomes", "model calls", "tokens", "cost $", "tool calls", "failed", "errors", "wall p50 s", "wall p95 s", "latency p50 ms", "latency p95 ms", "problems")
+	numeric = append(numeric, false, true, true, false, true, true, true, true, true, true, true, true, true, true, true)
+	return head, numeric
+}
+
+// row is one record in the human columns, escaped for a terminal.
+func row(r *summary.Record, nkeys int, loc *time.Location) []string {
+	var row []string
+	for k := range max(nkeys, 1) {
+		switch {
+		case r.Total && k == 0:
+			row = append(row, "total")
+		case r.Total || len(r.Vals) == 0:
+			row = append(row, "")
+		default:
+			row = append(row, cli.Escape(groupText(r.Vals[k])))
 		}
-		row = append(row, firstText(r, loc), itoa(r.Runs), itoa(r.Events), cli.Escape(outcomesText(r)),
-			itoa(r.ModelCalls), itoa(r.Tokens[4]), costText(r), itoa(r.ToolCalls), itoa(r.ToolFails), itoa(r.Errors),
-			num(r.Wall.P50, r.Wall.Has), num(r.Wall.P95, r.Wall.Has),
-			num(r.Latency.P50, r.Latency.Has), num(r.Latency.P95, r.Latency.Has), itoa(int64(len(r.Problems))))
-		body = append(body, row)
 	}
-	return head, numeric, body
+	return append(row, firstText(r, loc), itoa(r.Runs), itoa(r.Events), cli.Escape(outcomesText(r)),
+		itoa(r.ModelCalls), itoa(r.Tokens[4]), costText(r), itoa(r.ToolCalls), itoa(r.ToolFails), itoa(r.Errors),
+		num(r.Wall.P50, r.Wall.Has), num(r.Wall.P95, r.Wall.Has),
+		num(r.Latency.P50, r.Latency.Has), num(r.Latency.P95, r.Latency.Has), itoa(int64(len(r.Problems))))
+}
+
+func keyNames(st *summary.State) []string {
+	var names []string
+	for _, k := range st.Options().By {
+		names = append(names, k.Name)
+	}
+	return names
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -134,14 +147,20 @@ const (
 	reset = "\033[0m"
 )
 
-func writeTable(out *jsonl.Writer, recs []summary.Record, loc *time.Location, color bool) {
-	head, numeric, body := rows(recs, loc)
+func writeTable(out *jsonl.Writer, st *summary.State, loc *time.Location, color bool) {
+	names := keyNames(st)
+	head, numeric := columns(names)
 	width := make([]int, len(head))
-	for _, row := range append([][]string{head}, body...) {
+	measure := func(row []string) {
 		for i, c := range row {
 			width[i] = max(width[i], utf8.RuneCountInString(c))
 		}
 	}
+	measure(head)
+	st.EachRecord(func(r *summary.Record) error {
+		measure(row(r, len(names), loc))
+		return nil
+	})
 	line := func(row []string, style func(i int, c string) string) {
 		var b strings.Builder
 		for i, c := range row {
@@ -166,25 +185,29 @@ func writeTable(out *jsonl.Writer, recs []summary.Record, loc *time.Location, co
 		line(head, plain)
 	}
 	errCols := map[string]bool{"failed": true, "errors": true, "problems": true}
-	for n, row := range body {
+	var problems []string
+	st.EachRecord(func(r *summary.Record) error {
 		style := plain
 		if color {
-			total := n == len(body)-1
 			style = func(i int, c string) string {
 				switch {
 				case errCols[head[i]] && c != "0":
 					return red + c + reset
-				case total:
+				case r.Total:
 					return bold + c + reset
 				}
 				return c
 			}
 		}
-		line(row, style)
-	}
-	if ps := recs[len(recs)-1].Problems; len(ps) > 0 {
+		line(row(r, len(names), loc), style)
+		if r.Total {
+			problems = r.Problems
+		}
+		return out.Err()
+	})
+	if len(problems) > 0 {
 		out.WriteString("\nproblems:\n")
-		for _, p := range ps {
+		for _, p := range problems {
 			out.WriteString("  " + cli.Escape(p) + "\n")
 		}
 	}
@@ -196,8 +219,9 @@ func mdCell(s string) string {
 	return cli.Escape(s)
 }
 
-func writeMarkdown(out *jsonl.Writer, recs []summary.Record, loc *time.Location) {
-	head, numeric, body := rows(recs, loc)
+func writeMarkdown(out *jsonl.Writer, st *summary.State, loc *time.Location) {
+	names := keyNames(st)
+	head, numeric := columns(names)
 	var b bytes.Buffer
 	b.WriteString("|")
 	for _, h := range head {
@@ -212,44 +236,51 @@ func writeMarkdown(out *jsonl.Writer, recs []summary.Record, loc *time.Location)
 		}
 	}
 	b.WriteString("\n")
-	for n, row := range body {
+	out.Write(b.Bytes())
+	var problems []string
+	st.EachRecord(func(r *summary.Record) error {
+		b.Reset()
 		b.WriteString("|")
-		for _, c := range row {
+		for _, c := range row(r, len(names), loc) {
 			c = mdCell(c)
-			if n == len(body)-1 && c != "" {
+			if r.Total && c != "" {
 				c = "**" + c + "**"
 			}
 			b.WriteString(" " + c + " |")
 		}
 		b.WriteString("\n")
-	}
-	if ps := recs[len(recs)-1].Problems; len(ps) > 0 {
+		out.Write(b.Bytes())
+		if r.Total {
+			problems = r.Problems
+		}
+		return out.Err()
+	})
+	if len(problems) > 0 {
+		b.Reset()
 		b.WriteString("\nProblems:\n\n")
-		for _, p := range ps {
+		for _, p := range problems {
 			b.WriteString("- " + mdCell(p) + "\n")
 		}
+		out.Write(b.Bytes())
 	}
-	out.Write(b.Bytes())
 }
 
 // writeCSV writes one flat header: the group's keys, then every field,
 // objects flattened with dots (tokens.input, tools.bash.calls,
 // outcomes.ok) over the outcomes and tools any record has.
-func writeCSV(out *jsonl.Writer, recs []summary.Record) error {
+func writeCSV(out *jsonl.Writer, st *summary.State) error {
 	outcomeSet, toolSet := map[string]bool{}, map[string]bool{}
-	for _, r := range recs {
+	st.EachRecord(func(r *summary.Record) error {
 		for _, o := range r.Outcomes {
 			outcomeSet[o.Name] = true
 		}
 		for _, t := range r.Tools {
 			toolSet[t.Name] = true
 		}
-	}
+		return nil
+	})
 	outcomes, tools := sortedKeys(outcomeSet), sortedKeys(toolSet)
-	var names []string
-	if len(recs) > 0 {
-		names = recs[0].Names
-	}
+	names := keyNames(st)
 	var head []string
 	for _, n := range names {
 		head = append(head, "group."+n)
@@ -270,8 +301,7 @@ func writeCSV(out *jsonl.Writer, recs []summary.Record) error {
 		"latency_ms.p50", "latency_ms.p95", "latency_ms.max", "problems")
 	w := csv.NewWriter(out)
 	w.Write(head)
-	for i := range recs {
-		r := &recs[i]
+	err := st.EachRecord(func(r *summary.Record) error {
 		var row []string
 		for k := range names {
 			if r.Total {
@@ -321,8 +351,12 @@ func writeCSV(out *jsonl.Writer, recs []summary.Record) error {
 			opt(r.Latency.P50, r.Latency.Has), opt(r.Latency.P95, r.Latency.Has), opt(r.Latency.Max, r.Latency.Has),
 			strings.Join(r.Problems, "; "))
 		w.Write(row)
-	}
+		return w.Error()
+	})
 	w.Flush()
+	if err != nil {
+		return err
+	}
 	return w.Error()
 }
 

@@ -24,11 +24,16 @@ func (s *State) group(kind []byte, r *Run) *Group {
 		return g
 	}
 	g := &Group{key: string(b)}
-	if len(s.opt.By) > 0 {
-		g.vals = strings.Split(g.key, string(rune(keySep)))
-	}
 	s.groups[g.key] = g
 	return g
+}
+
+// values splits the group's key into its values, raw JSON each.
+func (g *Group) values(n int) []string {
+	if n == 0 {
+		return nil
+	}
+	return strings.Split(g.key, string(rune(keySep)))
 }
 
 // appendKey appends the canonical raw JSON of one key's value.
@@ -53,7 +58,7 @@ func (s *State) appendKey(b []byte, i int, k Key, kind []byte, r *Run) []byte {
 			}
 		case "tool_execution_update", "tool_execution_end":
 			if id, ok := lookupStr(s, p, "id"); ok {
-				if c := r.calls[string(id)]; c != nil && c.started {
+				if c := r.gr().calls[string(id)]; c != nil && c.started {
 					return appendJSONString(b, c.name)
 				}
 			}

@@ -42,15 +42,19 @@ func (s *State) mergeRun(r, o *Run) {
 	r.endMarks += o.endMarks
 	r.endSeq = min(r.endSeq, o.endSeq)
 	r.toolsOpen += o.toolsOpen
-	r.glassError = r.glassError || o.glassError
-	if o.agentEnd && (!r.agentEnd || o.agentEndTS > r.agentEndTS) {
-		r.agentEndTS = o.agentEndTS
+	if o.glass == nil {
+		return
 	}
-	r.agentEnd = r.agentEnd || o.agentEnd
-	r.turnStarts += o.turnStarts
-	r.turnEnds += o.turnEnds
+	rg, og := r.gw(), o.glass
+	rg.glassError = rg.glassError || og.glassError
+	if og.agentEnd && (!rg.agentEnd || og.agentEndTS > rg.agentEndTS) {
+		rg.agentEndTS = og.agentEndTS
+	}
+	rg.agentEnd = rg.agentEnd || og.agentEnd
+	rg.turnStarts += og.turnStarts
+	rg.turnEnds += og.turnEnds
 
-	a, b := &r.turns, &o.turns
+	a, b := &rg.turns, &og.turns
 	if a.open && b.orphan && a.openHasTS && b.orphanHasT {
 		if g := s.groups[b.orphanGrp]; g != nil {
 			g.latency.Add(float64(b.orphanTS-a.openTS) / 1000)
@@ -64,15 +68,15 @@ func (s *State) mergeRun(r, o *Run) {
 		merged.open, merged.openTS, merged.openHasTS = b.open, b.openTS, b.openHasTS
 	}
 	merged.any = a.any || b.any
-	r.turns = merged
+	rg.turns = merged
 
-	for id, c2 := range o.calls {
-		c1 := r.calls[id]
+	for id, c2 := range og.calls {
+		c1 := rg.calls[id]
 		if c1 == nil {
-			if r.calls == nil {
-				r.calls = map[string]*call{}
+			if rg.calls == nil {
+				rg.calls = map[string]*call{}
 			}
-			r.calls[id] = c2
+			rg.calls[id] = c2
 			continue
 		}
 		if c1.counted() && c2.counted() {
@@ -96,10 +100,10 @@ func (s *State) mergeRun(r, o *Run) {
 		}
 		if merged.counted() && merged.ended {
 			s.closeCall(&merged, merged.failed)
-			delete(r.calls, id)
+			delete(rg.calls, id)
 			continue
 		}
-		r.calls[id] = &merged
+		rg.calls[id] = &merged
 	}
 }
 

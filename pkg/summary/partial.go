@@ -115,11 +115,13 @@ func (s *Sketch) partial() *pSketch {
 	}
 	p := &pSketch{N: s.n, Zero: s.zero, Min: s.min, Max: s.max}
 	if !s.bucketed() {
-		p.V = append([]float64(nil), s.exact...)
+		p.V = s.exact()
 		sort.Float64s(p.V)
+		return p
 	}
-	for _, b := range s.buckets {
-		p.B = append(p.B, [2]int64{int64(b.Idx), int64(b.N)})
+	for _, x := range s.data {
+		idx, n := unpack(x)
+		p.B = append(p.B, [2]int64{int64(idx), int64(n)})
 	}
 	return p
 }
@@ -143,7 +145,7 @@ func (s *State) WritePartial(w io.Writer) error {
 			ModelCalls: g.modelCalls, ModelErr: g.modelErr, Tokens: g.tokens, CostNano: g.costNano,
 			ToolCalls: g.toolCalls, ToolFail: g.toolFail, Errors: g.errors, Guardrails: g.guardrails, Kills: g.kills,
 			Latency: g.latency.partial()}
-		for _, v := range g.vals {
+		for _, v := range g.values(len(s.opt.By)) {
 			p.Group = append(p.Group, json.RawMessage(v))
 		}
 		for _, t := range g.tools {
@@ -167,13 +169,13 @@ func (s *State) WritePartial(w io.Writer) error {
 		r := s.runs[id]
 		p := pRun{Run: id, MinTS: ptr(r.minTS, r.hasTS), MaxTS: ptr(r.maxTS, r.hasTS), RunLog: r.saw13,
 			Finished: r.finished, FinishSeq: seqPtr(r.finishSeq), Outcome: r.outcome, WallUS: ptr(r.wallUS, r.hasWall),
-			EndMarks: r.endMarks, EndSeq: seqPtr(r.endSeq), ToolsOpen: r.toolsOpen, GlassError: r.glassError,
-			AgentEnd: ptr(r.agentEndTS, r.agentEnd), TurnStarts: r.turnStarts, TurnEnds: r.turnEnds}
-		if t := r.turns; t.any {
+			EndMarks: r.endMarks, EndSeq: seqPtr(r.endSeq), ToolsOpen: r.toolsOpen, GlassError: r.gr().glassError,
+			AgentEnd: ptr(r.gr().agentEndTS, r.gr().agentEnd), TurnStarts: r.gr().turnStarts, TurnEnds: r.gr().turnEnds}
+		if t := r.gr().turns; t.any {
 			p.Turns = &pTurns{Any: true, Open: t.open, OpenUS: ptr(t.openTS, t.open && t.openHasTS),
 				Orphan: t.orphan, OrphanUS: ptr(t.orphanTS, t.orphan && t.orphanHasT), Group: t.orphanGrp}
 		}
-		for cid, c := range r.calls {
+		for cid, c := range r.gr().calls {
 			if p.Calls == nil {
 				p.Calls = map[string]*pCall{}
 			}
@@ -337,9 +339,6 @@ func (m *Merger) group(line []byte) error {
 		kb = appendCanon(kb, v)
 	}
 	g.key = string(kb)
-	if len(s.opt.By) > 0 {
-		g.vals = strings.Split(g.key, string(rune(keySep)))
-	}
 	if (p.FirstTS == nil) != (p.LastTS == nil) {
 		return errors.New("bad partial state line: first_us without last_us")
 	}
@@ -386,31 +385,36 @@ func (m *Merger) run(line []byte) error {
 	if p.WallUS != nil {
 		r.wallUS, r.hasWall = *p.WallUS, true
 	}
-	r.endMarks, r.toolsOpen, r.glassError = p.EndMarks, p.ToolsOpen, p.GlassError
+	r.endMarks, r.toolsOpen = p.EndMarks, p.ToolsOpen
+	if p.GlassError || p.AgentEnd != nil || p.TurnStarts != 0 || p.TurnEnds != 0 || p.Turns != nil || len(p.Calls) > 0 {
+		r.gw().glassError = p.GlassError
+	}
 	if p.EndSeq != nil {
 		r.endSeq = *p.EndSeq
 	}
 	if p.AgentEnd != nil {
-		r.agentEnd, r.agentEndTS = true, *p.AgentEnd
+		r.glass.agentEnd, r.glass.agentEndTS = true, *p.AgentEnd
 	}
-	r.turnStarts, r.turnEnds = p.TurnStarts, p.TurnEnds
+	if r.glass != nil {
+		r.glass.turnStarts, r.glass.turnEnds = p.TurnStarts, p.TurnEnds
+	}
 	if t := p.Turns; t != nil {
-		r.turns = turnSeg{any: t.Any, open: t.Open, orphan: t.Orphan, orphanGrp: t.Group}
+		r.glass.turns = turnSeg{any: t.Any, open: t.Open, orphan: t.Orphan, orphanGrp: t.Group}
 		if t.OpenUS != nil {
-			r.turns.openTS, r.turns.openHasTS = *t.OpenUS, true
+			r.glass.turns.openTS, r.glass.turns.openHasTS = *t.OpenUS, true
 		}
 		if t.OrphanUS != nil {
-			r.turns.orphanTS, r.turns.orphanHasT = *t.OrphanUS, true
+			r.glass.turns.orphanTS, r.glass.turns.orphanHasT = *t.OrphanUS, true
 		}
 	}
 	for id, c := range p.Calls {
 		if c == nil || !c.Started && !c.Ended || c.Deferred && !c.Started || c.Started && !c.Deferred && c.Ended {
 			return errors.New("bad partial state line: impossible pending tool call")
 		}
-		if r.calls == nil {
-			r.calls = map[string]*call{}
+		if r.glass.calls == nil {
+			r.glass.calls = map[string]*call{}
 		}
-		r.calls[id] = &call{name: c.Name, group: c.Group, started: c.Started, deferred: c.Deferred, ended: c.Ended, failed: c.Failed, endGroup: c.EndGroup}
+		r.glass.calls[id] = &call{name: c.Name, group: c.Group, started: c.Started, deferred: c.Deferred, ended: c.Ended, failed: c.Failed, endGroup: c.EndGroup}
 	}
 	s := m.State
 	o := &State{opt: s.opt, groups: map[string]*Group{}, runs: map[string]*Run{r.id: r}}

@@ -77,9 +77,9 @@ func (r *Run) outcomeName() string {
 			return "unknown"
 		}
 		return r.outcome
-	case r.glassError:
+	case r.gr().glassError:
 		return "error"
-	case r.agentEnd:
+	case r.gr().agentEnd:
 		return "ok"
 	}
 	return "incomplete"
@@ -91,8 +91,8 @@ func (r *Run) wall() (int64, bool) {
 	if r.finished > 0 {
 		return r.wallUS, r.hasWall
 	}
-	if r.agentEnd && r.hasTS {
-		return r.agentEndTS - r.minTS, true
+	if g := r.gr(); g.agentEnd && r.hasTS {
+		return g.agentEndTS - r.minTS, true
 	}
 	return 0, false
 }
@@ -114,14 +114,14 @@ func (r *Run) problems() []string {
 		ps = append(ps, fmt.Sprintf("%s has %s without a tool_result", name, plural(r.toolsOpen, "tool_call")))
 	}
 	var open []string
-	for id, c := range r.calls {
+	for id, c := range r.gr().calls {
 		if c.started && !c.ended {
 			open = append(open, fmt.Sprintf("%s: tool call %s (%s) started and never ended", name, strconv.Quote(id), c.name))
 		}
 	}
 	sort.Strings(open)
 	ps = append(ps, open...)
-	if n := r.turnStarts - r.turnEnds; n > 0 {
+	if n := r.gr().turnStarts - r.gr().turnEnds; n > 0 {
 		ps = append(ps, fmt.Sprintf("%s: %s started and never ended", name, plural(n, "turn")))
 	}
 	return ps
@@ -136,12 +136,24 @@ func plural(n int64, what string) string {
 
 // Report computes the records: one per group, sorted by first event time
 // then key, and the total last. With no grouping only the total is there.
+// It holds every record at once; EachRecord streams them.
 func (s *State) Report() []Record {
+	var recs []Record
+	s.EachRecord(func(r *Record) error {
+		recs = append(recs, *r)
+		return nil
+	})
+	return recs
+}
+
+// EachRecord calls fn with each record of the report in order, the total
+// last, building one record at a time so that a report of 100,000 groups
+// costs no more memory than the state. It stops at fn's first error.
+func (s *State) EachRecord(fn func(*Record) error) error {
 	names := make([]string, len(s.opt.By))
 	for i, k := range s.opt.By {
 		names[i] = k.Name
 	}
-	var recs []Record
 	total := &Group{}
 	var allRuns []*Run
 	for _, r := range s.runs {
@@ -154,7 +166,7 @@ func (s *State) Report() []Record {
 	// of theirs turned up.
 	extra := map[string]*Group{}
 	for _, r := range s.runs {
-		for _, c := range r.calls {
+		for _, c := range r.gr().calls {
 			if !c.deferred {
 				continue
 			}
@@ -171,16 +183,21 @@ func (s *State) Report() []Record {
 			}
 		}
 	}
+	withExtra := func(g *Group) *Group {
+		x := extra[g.key]
+		if x == nil {
+			return g
+		}
+		c := *g
+		c.tools = append([]toolCount(nil), g.tools...)
+		c.latency.data = append([]uint64(nil), g.latency.data...)
+		c.merge(x, false)
+		return &c
+	}
 	groups := make([]*Group, 0, len(s.groups))
 	for _, g := range s.groups {
-		if x := extra[g.key]; x != nil {
-			c := *g
-			c.tools = append([]toolCount(nil), g.tools...)
-			c.merge(x, false)
-			g = &c
-		}
 		groups = append(groups, g)
-		total.merge(g, false)
+		total.merge(withExtra(g), false)
 	}
 	sort.Slice(groups, func(i, j int) bool {
 		a, b := groups[i], groups[j]
@@ -193,22 +210,25 @@ func (s *State) Report() []Record {
 		return a.key < b.key
 	})
 	if len(s.opt.By) > 0 {
+		var runs []*Run
 		for _, g := range groups {
-			var runs []*Run
+			runs = runs[:0]
 			g.eachRun(func(id string) {
 				if r := s.runs[id]; r != nil {
 					runs = append(runs, r)
 				}
 			})
 			sortRuns(runs)
-			rec := record(g, runs)
-			rec.Names, rec.Vals = names, g.vals
-			recs = append(recs, rec)
+			rec := record(withExtra(g), runs)
+			rec.Names, rec.Vals = names, g.values(len(names))
+			if err := fn(&rec); err != nil {
+				return err
+			}
 		}
 	}
 	rec := record(total, allRuns)
 	rec.Total = true
-	return append(recs, rec)
+	return fn(&rec)
 }
 
 func sortRuns(runs []*Run) {
@@ -379,4 +399,15 @@ func appendStats(b []byte, s Stats, comma bool) []byte {
 		b = strconv.AppendFloat(b, v, 'f', -1, 64)
 	}
 	return append(b, '}')
+}
+
+// HasProblems reports whether any run broke an invariant (what --check
+// asks).
+func (s *State) HasProblems() bool {
+	for _, r := range s.runs {
+		if r.id != "" && len(r.problems()) > 0 {
+			return true
+		}
+	}
+	return false
 }

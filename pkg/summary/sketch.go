@@ -24,13 +24,6 @@ var (
 // (zero, negative clock steps) counts in the zero bucket.
 const minValue = 1e-9
 
-// bucket is one log-spaced bin: it holds the values in
-// (gamma^(idx-1), gamma^idx].
-type bucket struct {
-	Idx int32
-	N   uint64
-}
-
 // Sketch is a mergeable quantile sketch in the DDSketch style: values are
 // counted in logarithmic buckets of relative width 2*Alpha, so merging two
 // sketches is adding bucket counts, which is exact and deterministic, and
@@ -43,23 +36,41 @@ type bucket struct {
 // only on how many values it holds, so a merged sketch is the same as one
 // that saw all values in one pass.
 type Sketch struct {
-	n       uint64
-	zero    uint64
-	min     float64
-	max     float64
-	exact   []float64 // the values, while n <= ExactCap
-	buckets []bucket  // sorted by Idx, once n > ExactCap
+	n    uint64
+	zero uint64 // values below minValue, once bucketed
+	min  float64
+	max  float64
+	// data holds the values (float64 bits) while n <= ExactCap, then the
+	// buckets, sorted by index, each packed as index<<32 | count: one
+	// slice instead of two keeps a group small.
+	data []uint64
 }
+
+const maxCount = 1<<32 - 1
+
+func pack(idx int32, n uint64) uint64 { return uint64(uint32(idx))<<32 | n }
+
+func unpack(x uint64) (int32, uint64) { return int32(uint32(x >> 32)), x & maxCount }
 
 // bucketed says whether the values are in buckets (n > ExactCap).
 func (s *Sketch) bucketed() bool { return s.n > ExactCap }
 
+// exact returns the values while the sketch is exact.
+func (s *Sketch) exact() []float64 {
+	vs := make([]float64, len(s.data))
+	for i, x := range s.data {
+		vs[i] = math.Float64frombits(x)
+	}
+	return vs
+}
+
 // spill moves the exact values into buckets.
 func (s *Sketch) spill() {
-	for _, v := range s.exact {
+	vs := s.exact()
+	s.data = nil
+	for _, v := range vs {
 		s.addValue(v)
 	}
-	s.exact = nil
 }
 
 func (s *Sketch) addValue(v float64) {
@@ -68,6 +79,30 @@ func (s *Sketch) addValue(v float64) {
 		return
 	}
 	s.addBucket(int32(math.Ceil(math.Log(v)/logGamma)), 1)
+}
+
+func (s *Sketch) addBucket(idx int32, n uint64) {
+	i := sort.Search(len(s.data), func(i int) bool { b, _ := unpack(s.data[i]); return b >= idx })
+	for ; i < len(s.data); i++ {
+		b, c := unpack(s.data[i])
+		if b != idx {
+			break
+		}
+		if c+n <= maxCount {
+			s.data[i] = pack(idx, c+n)
+			return
+		}
+		n -= maxCount - c // fill this one; the rest goes into another of the same index
+		s.data[i] = pack(idx, maxCount)
+	}
+	for n > 0 {
+		m := min(n, maxCount)
+		s.data = append(s.data, 0)
+		copy(s.data[i+1:], s.data[i:])
+		s.data[i] = pack(idx, m)
+		n -= m
+		i++
+	}
 }
 
 // Add counts v.
@@ -87,24 +122,13 @@ func (s *Sketch) Add(v float64) {
 	s.n++
 	switch {
 	case s.n <= ExactCap:
-		s.exact = append(s.exact, v)
+		s.data = append(s.data, math.Float64bits(v))
 	case s.n == ExactCap+1:
 		s.spill()
 		s.addValue(v)
 	default:
 		s.addValue(v)
 	}
-}
-
-func (s *Sketch) addBucket(idx int32, n uint64) {
-	i := sort.Search(len(s.buckets), func(i int) bool { return s.buckets[i].Idx >= idx })
-	if i < len(s.buckets) && s.buckets[i].Idx == idx {
-		s.buckets[i].N += n
-		return
-	}
-	s.buckets = append(s.buckets, bucket{})
-	copy(s.buckets[i+1:], s.buckets[i:])
-	s.buckets[i] = bucket{idx, n}
 }
 
 // Merge adds the values counted in o.
@@ -122,19 +146,19 @@ func (s *Sketch) Merge(o *Sketch) {
 	s.n += o.n
 	switch {
 	case !s.bucketed():
-		s.exact = append(s.exact, o.exact...)
+		s.data = append(s.data, o.data...)
 		return
 	case !wasBucketed:
 		s.spill()
 	}
 	if o.bucketed() {
 		s.zero += o.zero
-		for _, b := range o.buckets {
-			s.addBucket(b.Idx, b.N)
+		for _, x := range o.data {
+			s.addBucket(unpack(x))
 		}
 		return
 	}
-	for _, v := range o.exact {
+	for _, v := range o.exact() {
 		s.addValue(v)
 	}
 }
@@ -159,7 +183,7 @@ func (s *Sketch) Quantile(q float64) (float64, bool) {
 		rank = s.n
 	}
 	if !s.bucketed() {
-		vs := append([]float64(nil), s.exact...)
+		vs := s.exact()
 		sort.Float64s(vs)
 		return vs[rank-1], true
 	}
@@ -167,12 +191,13 @@ func (s *Sketch) Quantile(q float64) (float64, bool) {
 		return s.min, true
 	}
 	seen := s.zero
-	for _, b := range s.buckets {
-		seen += b.N
+	for _, x := range s.data {
+		idx, n := unpack(x)
+		seen += n
 		if seen >= rank {
 			// The midpoint (in relative terms) of the bucket: within Alpha
 			// of every value in it.
-			v := 2 * math.Pow(gamma, float64(b.Idx)) / (gamma + 1)
+			v := 2 * math.Pow(gamma, float64(idx)) / (gamma + 1)
 			return math.Min(math.Max(v, s.min), s.max), true
 		}
 	}

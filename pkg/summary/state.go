@@ -47,8 +47,7 @@ type toolCount struct {
 // (runs, outcomes, wall time, problems) come from the runs the group
 // touched, at report time.
 type Group struct {
-	key  string   // the map key: the values joined by \x1f
-	vals []string // each key's value as canonical raw JSON
+	key string // the map key: each key's value as canonical raw JSON, joined by \x1f
 
 	events               int64
 	firstTS, lastTS      int64 // Unix microseconds; valid when hasTS
@@ -163,15 +162,37 @@ type Run struct {
 	endMarks   int64 // assistant_message and run_error events
 	endSeq     int64 // seq of the first of them (noSeq: none)
 	toolsOpen  int64 // tool_call minus tool_result
-	glassError bool  // a 1.2 error event
 
-	// glasspane vocabulary (1.2)
+	glass *glassRun // only for runs with glasspane events: most runs of a run log need none
+}
+
+// glassRun is what a run of the glasspane vocabulary (1.2) adds.
+type glassRun struct {
+	glassError bool // an error event
 	agentEnd   bool
 	agentEndTS int64
 	turnStarts int64
 	turnEnds   int64
 	turns      turnSeg
 	calls      map[string]*call
+}
+
+var noGlass glassRun
+
+// gr is the run's glasspane part for reading (never nil, never written).
+func (r *Run) gr() *glassRun {
+	if r.glass == nil {
+		return &noGlass
+	}
+	return r.glass
+}
+
+// gw is the run's glasspane part for writing, made on first use.
+func (r *Run) gw() *glassRun {
+	if r.glass == nil {
+		r.glass = &glassRun{}
+	}
+	return r.glass
 }
 
 // turnSeg pairs turn_start with turn_end for latency across parts: within
@@ -203,6 +224,26 @@ type State struct {
 	valBuf   []byte
 	days     []dayCache // per key of --by
 	memberFn func(key, value []byte)
+	names    map[string]string // interned tool names and outcomes
+}
+
+// maxNames bounds the interned strings: past it, strings are allocated.
+const maxNames = 10000
+
+// intern returns b as a string, allocated once for all groups and runs:
+// tool names and outcomes repeat across thousands of them.
+func (s *State) intern(b []byte) string {
+	if v, ok := s.names[string(b)]; ok {
+		return v
+	}
+	v := string(b)
+	if s.names == nil {
+		s.names = map[string]string{}
+	}
+	if len(s.names) < maxNames {
+		s.names[v] = v
+	}
+	return v
 }
 
 // New returns an empty state.
@@ -401,7 +442,7 @@ func (s *State) add() {
 			r.outcome, r.hasWall = "", false
 			if v, ok := lookup(p, "outcome"); ok {
 				if o, ok := s.str(v); ok {
-					r.outcome = string(o)
+					r.outcome = s.intern(o)
 				}
 			}
 			if v, ok := lookup(p, "wall_seconds"); ok {
@@ -417,7 +458,7 @@ func (s *State) add() {
 		}
 		name := "?"
 		if v, ok := lookupStr(s, p, "tool"); ok {
-			name = string(v)
+			name = s.intern(v)
 		}
 		g.toolCalls++
 		g.tool(name).calls++
@@ -431,7 +472,7 @@ func (s *State) add() {
 		if v, ok := lookup(p, "ok"); ok && jsonscan.KindOf(v) == jsonscan.False {
 			name := "?"
 			if v, ok := lookupStr(s, p, "tool"); ok {
-				name = string(v)
+				name = s.intern(v)
 			}
 			g.toolFail++
 			g.tool(name).failed++
@@ -440,15 +481,16 @@ func (s *State) add() {
 	// glasspane vocabulary (1.2) and what zot2gp passes through
 	case "turn_start":
 		g.modelCalls++
-		r.turnStarts++
-		r.turns.any = true
-		r.turns.open, r.turns.openTS, r.turns.openHasTS = true, e.ts, e.hasTS
+		gl := r.gw()
+		gl.turnStarts++
+		gl.turns.any = true
+		gl.turns.open, gl.turns.openTS, gl.turns.openHasTS = true, e.ts, e.hasTS
 	case "turn_end":
-		r.turnEnds++
+		r.gw().turnEnds++
 		if v, ok := lookup(p, "stop"); ok && jsonscan.StringEquals(v, "error") {
 			g.modelErr++
 		}
-		t := &r.turns
+		t := &r.gw().turns
 		switch {
 		case t.open:
 			if t.openHasTS && e.hasTS {
@@ -463,12 +505,13 @@ func (s *State) add() {
 		s.usage(g, p, false)
 	case "error":
 		g.errors++
-		r.glassError = true
+		r.gw().glassError = true
 	case "agent_end":
-		if !r.agentEnd || e.ts > r.agentEndTS {
-			r.agentEndTS = e.ts
+		gl := r.gw()
+		if !gl.agentEnd || e.ts > gl.agentEndTS {
+			gl.agentEndTS = e.ts
 		}
-		r.agentEnd = true
+		gl.agentEnd = true
 	case "tool_execution_start":
 		if id, ok := lookupStr(s, p, "id"); ok {
 			s.callStart(g, r, id, p, true)
@@ -501,23 +544,23 @@ func lookupStr(s *State, p []byte, name string) ([]byte, bool) {
 // tool_execution_start of that id turns up, in this part or a merged one.
 // So each call counts once however the stream was cut.
 func (s *State) callStart(g *Group, r *Run, id, p []byte, primary bool) {
-	c := r.calls[string(id)]
+	c := r.gr().calls[string(id)]
 	if c != nil && (c.counted() || c.deferred && !primary) {
 		return // seen starting already
 	}
 	name := "?"
 	if v, ok := lookupStr(s, p, "name"); ok {
-		name = string(v)
+		name = s.intern(v)
 	} else if v, ok := lookupStr(s, p, "tool"); ok {
-		name = string(v)
+		name = s.intern(v)
 	}
-	if r.calls == nil {
-		r.calls = map[string]*call{}
+	if r.gw().calls == nil {
+		r.gw().calls = map[string]*call{}
 	}
 	if !primary {
 		if c == nil {
 			c = &call{}
-			r.calls[string(id)] = c
+			r.gw().calls[string(id)] = c
 		}
 		c.name, c.group, c.started, c.deferred = name, g.key, true, true
 		return
@@ -529,10 +572,10 @@ func (s *State) callStart(g *Group, r *Run, id, p []byte, primary bool) {
 			g.toolFail++
 			g.tool(name).failed++
 		}
-		delete(r.calls, string(id))
+		delete(r.gw().calls, string(id))
 		return
 	}
-	r.calls[string(id)] = &call{name: name, group: g.key, started: true}
+	r.gw().calls[string(id)] = &call{name: name, group: g.key, started: true}
 }
 
 // callEnd closes a zot tool call; a failure counts in the group the call
@@ -542,20 +585,20 @@ func (s *State) callEnd(g *Group, r *Run, id, p []byte) {
 	if v, ok := lookup(p, "is_error"); ok && jsonscan.KindOf(v) == jsonscan.True {
 		failed = true
 	}
-	c := r.calls[string(id)]
+	c := r.gr().calls[string(id)]
 	switch {
 	case c == nil:
-		if r.calls == nil {
-			r.calls = map[string]*call{}
+		if r.gw().calls == nil {
+			r.gw().calls = map[string]*call{}
 		}
-		r.calls[string(id)] = &call{ended: true, failed: failed, endGroup: g.key}
+		r.gw().calls[string(id)] = &call{ended: true, failed: failed, endGroup: g.key}
 	case c.ended:
 		// a second end: nothing more to count
 	case c.deferred:
 		c.ended, c.failed = true, failed
 	default:
 		s.closeCall(c, failed)
-		delete(r.calls, string(id))
+		delete(r.gw().calls, string(id))
 	}
 }
 

@@ -1,0 +1,29 @@
+package summary
+
+import (
+	"runtime"
+	"testing"
+)
+
+// TestMemoryPerRun measures the live heap a run costs when grouping by run
+// (the default): memory grows with runs, never with events.
+func TestMemoryPerRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates 40 MB")
+	}
+	ls := lines(envelopeCorpus(t, 40<<20, 5))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s := summarise(t, Options{By: []Key{keyWords["run"]}}, ls)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	per := float64(after.HeapAlloc-before.HeapAlloc) / float64(len(s.runs))
+	t.Logf("%d runs, %d events: %.0f bytes of live heap per run", len(s.runs), len(ls), per)
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(ls)
+	// 100,000 runs must fit in 64 MB with the collector's headroom.
+	if per > 700 {
+		t.Errorf("%.0f bytes per run: 100k runs would not fit in 64 MB", per)
+	}
+}
