@@ -11,6 +11,7 @@ import (
 	"github.com/evtools/evtools/filters"
 	"github.com/evtools/evtools/internal/corpus"
 	"github.com/google/go-cmp/cmp"
+	"github.com/itchyny/gojq"
 )
 
 func builtinLib(t testing.TB) *Library {
@@ -350,6 +351,19 @@ func BenchmarkDecode(b *testing.B) {
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
 			Decode(sc.Bytes())
+		}
+	}
+}
+
+func TestCompareNumber(t *testing.T) {
+	consts := []any{0, 1, -1, 100000, 1.5, -0.0, 1e300, 1 << 62}
+	raws := []string{"0", "-0", "1", "-1", "1.0", "1e0", "100000", "99999.999", "1.5", "1E300", "1e400", "-1e400",
+		"123456789012345678", "1234567890123456789", "12345678901234567890123", "0.1e1", "4611686018427387904"}
+	for _, c := range consts {
+		for _, r := range raws {
+			if got, want := compareNumber([]byte(r), c), gojq.Compare(json.Number(r), c); got != want {
+				t.Errorf("compare(%s, %v) = %d, gojq says %d", r, c, got, want)
+			}
 		}
 	}
 }

@@ -2,8 +2,11 @@ package expr
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"math"
 	"math/big"
+	"strconv"
 
 	"github.com/evtools/evtools/pkg/jsonscan"
 	"github.com/itchyny/gojq"
@@ -224,9 +227,69 @@ func (st *fastState) compare(v []byte, c *constant, eq bool) (int, bool) {
 		}
 		return bytes.Compare(st.buf, []byte(c.str)), true
 	case jsonscan.Number:
-		return gojq.Compare(json.Number(v), c.num), true
+		return compareNumber(v, c.num), true
 	}
 	return 0, true // null, false, true: one value each
+}
+
+// compareNumber is gojq.Compare(json.Number(raw), c) without building the
+// json.Number where the answer is plain: gojq reads an integer literal that
+// fits an int as an int and a literal with '.', 'e' or 'E' as a float64,
+// then compares int with int exactly and anything else as floats.
+func compareNumber(raw []byte, c any) int {
+	if i, ok := smallInt(raw); ok {
+		switch c := c.(type) {
+		case int:
+			return cmp.Compare(i, c)
+		case float64:
+			return floatCompare(float64(i), c)
+		}
+	} else if bytes.ContainsAny(raw, ".eE") {
+		if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			switch c := c.(type) {
+			case int:
+				return floatCompare(f, float64(c))
+			case float64:
+				return floatCompare(f, c)
+			}
+		}
+	}
+	return gojq.Compare(json.Number(raw), c)
+}
+
+// smallInt parses an integer literal of at most 18 digits, which cannot
+// overflow an int.
+func smallInt(raw []byte) (int, bool) {
+	s := raw
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 18 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// floatCompare orders floats as gojq does (NaN first).
+func floatCompare(l, r float64) int {
+	switch {
+	case l < r || math.IsNaN(l):
+		return -1
+	case l == r:
+		return 0
+	}
+	return 1
 }
 
 // fastCompiler builds a fastProg from a rewritten query.
