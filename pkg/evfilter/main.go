@@ -50,6 +50,10 @@ func Main(args []string, stdio cli.Stdio) int {
 	if code, done := cli.Parse(tool, args, stdio, &opts); done {
 		return code
 	}
+	if len(opts.Arg) > 0 || len(opts.ArgJSON) > 0 { // --arg=NAME: kong took it
+		fmt.Fprintf(stdio.Err, "%s: write --arg NAME VALUE and --argjson NAME JSON as three words\n", name)
+		return cli.ExitError
+	}
 	lib, err := expr.LoadLibrary(filters.FS, filepath.SplitList(os.Getenv("EVTOOLS_FILTERS")))
 	if err != nil {
 		return cli.Report(name, stdio.Err, err)
