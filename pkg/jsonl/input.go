@@ -63,11 +63,6 @@ func (in *Input) Each(fn func(Record) error) error {
 	return nil
 }
 
-// EachSource is Each over one source the caller opened.
-func (in *Input) EachSource(src *Source, fn func(Record) error) error {
-	return in.each(src, fn)
-}
-
 func (in *Input) each(src *Source, fn func(Record) error) error {
 	r := NewReader(src)
 	for {

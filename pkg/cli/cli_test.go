@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/kong"
+)
+
+func TestEscape(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"tab\tand newline\n", `tab\tand newline\n`},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"del\x7f", `del\x7f`},
+		{"c1 \u0085 next line", `c1 \u0085 next line`},
+		{"line\u2028sep", `line\u2028sep`},
+		{"bidi \u202e override", `bidi \u202e override`},
+		{"bad utf8 \xff!", `bad utf8 \xff!`},
+		{"ünïcödé 日本", "ünïcödé 日本"},
+	}
+	for _, tt := range tests {
+		if got := Escape(tt.in); got != tt.want {
+			t.Errorf("Escape(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestColorNeedsATerminal(t *testing.T) {
+	var b bytes.Buffer
+	if IsTerminal(&b) || Color(&b) {
+		t.Error("a buffer is not a terminal")
+	}
+}
+
+type opts struct {
+	Count   int              `short:"n" help:"How many."`
+	Version kong.VersionFlag `help:"Print the version and exit."`
+	Files   []string         `arg:"" optional:""`
+}
+
+var tool = Tool{
+	Name:     "evx",
+	Summary:  "Does x to events.",
+	Examples: "evx -n 3 events.jsonl",
+	Exit:     "0  fine\n2  an error",
+}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		done     bool
+		out, err string // substrings
+	}{
+		{name: "ok", args: []string{"-n", "2", "a"}},
+		{name: "help shows examples and exit status", args: []string{"--help"}, done: true,
+			out: "Examples:\n  evx -n 3 events.jsonl\n\nExit status:\n  0  fine\n  2  an error"},
+		{name: "version", args: []string{"--version"}, done: true, out: "evx " + Version},
+		{name: "usage error once with the tool's name", args: []string{"--bogus"}, code: ExitError, done: true,
+			err: "evx: unknown flag --bogus\nevx: run 'evx --help' for usage\n"},
+		{name: "bad value", args: []string{"-n", "x"}, code: ExitError, done: true, err: "evx: --count:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			var o opts
+			code, done := Parse(tool, tt.args, Stdio{Out: &out, Err: &errb}, &o)
+			if code != tt.code || done != tt.done {
+				t.Fatalf("Parse = %d, %v; want %d, %v (stderr %q)", code, done, tt.code, tt.done, errb.String())
+			}
+			if !strings.Contains(out.String(), tt.out) {
+				t.Errorf("stdout %q does not contain %q", out.String(), tt.out)
+			}
+			if !strings.Contains(errb.String(), tt.err) {
+				t.Errorf("stderr %q does not contain %q", errb.String(), tt.err)
+			}
+			if !done && (o.Count != 2 || len(o.Files) != 1) {
+				t.Errorf("options not filled: %+v", o)
+			}
+		})
+	}
+}
+
+func TestReport(t *testing.T) {
+	var b bytes.Buffer
+	if code := Report("evx", &b, Errorf(ExitBusy, "state file is locked")); code != ExitBusy {
+		t.Errorf("code %d, want %d", code, ExitBusy)
+	}
+	if code := Report("evx", &b, errors.New("plain")); code != ExitError {
+		t.Errorf("code %d, want %d", code, ExitError)
+	}
+	if got, want := b.String(), "evx: state file is locked\nevx: plain\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+	if code := Report("evx", &b, nil); code != ExitOK {
+		t.Errorf("nil error gives %d", code)
+	}
+}
