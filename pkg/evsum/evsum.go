@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -22,6 +24,12 @@ func Main(args []string, stdio cli.Stdio) int {
 	var opts options
 	if code, done := cli.Parse(tool, args, stdio, &opts); done {
 		return code
+	}
+	if os.Getenv("GOGC") == "" {
+		// The state is long-lived and allocation after it is built is
+		// slight: a tighter heap goal costs little time and keeps
+		// 100,000 runs well inside 64 MB.
+		debug.SetGCPercent(20)
 	}
 	code, err := run(&opts, stdio)
 	if err != nil {

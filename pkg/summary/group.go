@@ -23,6 +23,9 @@ func (s *State) group(kind []byte, r *Run) *Group {
 	if g := s.groups[string(b)]; g != nil {
 		return g
 	}
+	if _, ok := s.coldGroups[string(b)]; ok {
+		return s.getGroup(string(b))
+	}
 	g := &Group{key: string(b)}
 	s.groups[g.key] = g
 	return g

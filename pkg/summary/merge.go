@@ -6,21 +6,26 @@ package summary
 // needs the parts in input order (its start pairs with the next part's
 // first unmatched end). o must not be used afterwards.
 func (s *State) Merge(o *State) {
-	for k, og := range o.groups {
-		g := s.groups[k]
+	for _, k := range o.groupKeys() {
+		og := o.peekGroup(k)
+		g := s.getGroup(k)
 		if g == nil {
 			s.groups[k] = og
 			continue
 		}
 		g.merge(og, true)
 	}
-	for id, or := range o.runs {
-		r := s.runs[id]
+	for _, id := range o.runIDs() {
+		or := o.peekRun(id)
+		r := s.getRun(id)
 		if r == nil {
 			s.runs[id] = or
 			continue
 		}
 		s.mergeRun(r, or)
+	}
+	if len(s.groups) > hotLimit || len(s.runs) > hotLimit {
+		s.freeze(nil, nil)
 	}
 }
 
@@ -56,7 +61,7 @@ func (s *State) mergeRun(r, o *Run) {
 
 	a, b := &rg.turns, &og.turns
 	if a.open && b.orphan && a.openHasTS && b.orphanHasT {
-		if g := s.groups[b.orphanGrp]; g != nil {
+		if g := s.getGroup(b.orphanGrp); g != nil {
 			g.latency.Add(float64(b.orphanTS-a.openTS) / 1000)
 		}
 	}
@@ -81,7 +86,7 @@ func (s *State) mergeRun(r, o *Run) {
 		}
 		if c1.counted() && c2.counted() {
 			// counted in both parts: once is right
-			if g := s.groups[c2.group]; g != nil {
+			if g := s.getGroup(c2.group); g != nil {
 				g.toolCalls--
 				g.tool(c2.name).calls--
 			}
@@ -111,7 +116,7 @@ func (s *State) closeCall(c *call, failed bool) {
 	if !failed {
 		return
 	}
-	if g := s.groups[c.group]; g != nil {
+	if g := s.getGroup(c.group); g != nil {
 		g.toolFail++
 		g.tool(c.name).failed++
 	}

@@ -134,13 +134,10 @@ func (s *State) WritePartial(w io.Writer) error {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.Encode(pHeader{Evsum: "partial", Version: PartialVersion, By: ByString(s.opt.By), TZ: s.opt.TZName})
-	keys := make([]string, 0, len(s.groups))
-	for k := range s.groups {
-		keys = append(keys, k)
-	}
+	keys := s.groupKeys()
 	sort.Strings(keys)
 	for _, k := range keys {
-		g := s.groups[k]
+		g := s.peekGroup(k)
 		p := pGroup{Group: []json.RawMessage{}, Events: g.events, FirstTS: ptr(g.firstTS, g.hasTS), LastTS: ptr(g.lastTS, g.hasTS),
 			ModelCalls: g.modelCalls, ModelErr: g.modelErr, Tokens: g.tokens, CostNano: g.costNano,
 			ToolCalls: g.toolCalls, ToolFail: g.toolFail, Errors: g.errors, Guardrails: g.guardrails, Kills: g.kills,
@@ -160,13 +157,10 @@ func (s *State) WritePartial(w io.Writer) error {
 			return err
 		}
 	}
-	ids := make([]string, 0, len(s.runs))
-	for id := range s.runs {
-		ids = append(ids, id)
-	}
+	ids := s.runIDs()
 	sort.Strings(ids)
 	for _, id := range ids {
-		r := s.runs[id]
+		r := s.peekRun(id)
 		p := pRun{Run: id, MinTS: ptr(r.minTS, r.hasTS), MaxTS: ptr(r.maxTS, r.hasTS), RunLog: r.saw13,
 			Finished: r.finished, FinishSeq: seqPtr(r.finishSeq), Outcome: r.outcome, WallUS: ptr(r.wallUS, r.hasWall),
 			EndMarks: r.endMarks, EndSeq: seqPtr(r.endSeq), ToolsOpen: r.toolsOpen, GlassError: r.gr().glassError,

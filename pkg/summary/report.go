@@ -154,16 +154,8 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 	for i, k := range s.opt.By {
 		names[i] = k.Name
 	}
-	total := &Group{}
-	var allRuns []*Run
-	for _, r := range s.runs {
-		if r.id != "" {
-			allRuns = append(allRuns, r)
-		}
-	}
-	sortRuns(allRuns)
 	// Calls known only from tool_call count now: no tool_execution_start
-	// of theirs turned up.
+	// of theirs turned up. Runs with open calls are never frozen.
 	extra := map[string]*Group{}
 	for _, r := range s.runs {
 		for _, c := range r.gr().calls {
@@ -183,8 +175,9 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 			}
 		}
 	}
-	withExtra := func(g *Group) *Group {
-		x := extra[g.key]
+	get := func(key string) *Group {
+		g := s.peekGroup(key)
+		x := extra[key]
 		if x == nil {
 			return g
 		}
@@ -194,59 +187,72 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		c.merge(x, false)
 		return &c
 	}
-	groups := make([]*Group, 0, len(s.groups))
-	for _, g := range s.groups {
-		groups = append(groups, g)
-		total.merge(withExtra(g), false)
+	// Sort light references, not the groups: frozen ones are decoded one
+	// at a time.
+	total := &Group{}
+	order := make([]ref, 0, len(s.groups)+len(s.coldGroups))
+	for _, k := range s.groupKeys() {
+		g := get(k)
+		order = append(order, ref{k, g.firstTS, g.hasTS})
+		total.merge(g, false)
 	}
-	sort.Slice(groups, func(i, j int) bool {
-		a, b := groups[i], groups[j]
-		if a.hasTS != b.hasTS {
-			return a.hasTS
-		}
-		if a.firstTS != b.firstTS {
-			return a.firstTS < b.firstTS
-		}
-		return a.key < b.key
-	})
+	sortRefs(order)
 	if len(s.opt.By) > 0 {
-		var runs []*Run
-		for _, g := range groups {
+		var runs []ref
+		for _, o := range order {
+			g := get(o.key)
 			runs = runs[:0]
 			g.eachRun(func(id string) {
-				if r := s.runs[id]; r != nil {
-					runs = append(runs, r)
+				if r := s.peekRun(id); r != nil {
+					runs = append(runs, ref{id, r.minTS, r.hasTS})
 				}
 			})
-			sortRuns(runs)
-			rec := record(withExtra(g), runs)
+			rec := s.record(g, runs)
 			rec.Names, rec.Vals = names, g.values(len(names))
 			if err := fn(&rec); err != nil {
 				return err
 			}
 		}
 	}
-	rec := record(total, allRuns)
+	all := make([]ref, 0, len(s.runs)+len(s.coldRuns))
+	for _, id := range s.runIDs() {
+		if id == "" {
+			continue
+		}
+		r := s.peekRun(id)
+		all = append(all, ref{id, r.minTS, r.hasTS})
+	}
+	rec := s.record(total, all)
 	rec.Total = true
 	return fn(&rec)
 }
 
-func sortRuns(runs []*Run) {
-	sort.Slice(runs, func(i, j int) bool {
-		a, b := runs[i], runs[j]
+// ref names a group or run with what it is sorted by.
+type ref struct {
+	key   string
+	ts    int64
+	hasTS bool
+}
+
+func sortRefs(rs []ref) {
+	sort.Slice(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
 		if a.hasTS != b.hasTS {
 			return a.hasTS
 		}
-		if a.minTS != b.minTS {
-			return a.minTS < b.minTS
+		if a.ts != b.ts {
+			return a.ts < b.ts
 		}
-		return a.id < b.id
+		return a.key < b.key
 	})
 }
 
-func record(g *Group, runs []*Run) Record {
+
+// record builds the record of group g over the runs named, in order.
+func (s *State) record(g *Group, runRefs []ref) Record {
+	sortRefs(runRefs)
 	rec := Record{
-		Events: g.events, Runs: int64(len(runs)),
+		Events: g.events, Runs: int64(len(runRefs)),
 		FirstTS: g.firstTS, LastTS: g.lastTS, HasTS: g.hasTS,
 		ModelCalls: g.modelCalls, ModelErrors: g.modelErr,
 		Tokens: g.tokens, CostNano: g.costNano,
@@ -263,7 +269,8 @@ func record(g *Group, runs []*Run) Record {
 	sort.Slice(rec.Tools, func(i, j int) bool { return rec.Tools[i].Name < rec.Tools[j].Name })
 	outcomes := map[string]int64{}
 	var wall Sketch
-	for _, r := range runs {
+	for _, rr := range runRefs {
+		r := s.peekRun(rr.key)
 		outcomes[r.outcomeName()]++
 		if us, ok := r.wall(); ok {
 			rec.WallSumUS += us
@@ -404,8 +411,8 @@ func appendStats(b []byte, s Stats, comma bool) []byte {
 // HasProblems reports whether any run broke an invariant (what --check
 // asks).
 func (s *State) HasProblems() bool {
-	for _, r := range s.runs {
-		if r.id != "" && len(r.problems()) > 0 {
+	for _, id := range s.runIDs() {
+		if id != "" && len(s.peekRun(id).problems()) > 0 {
 			return true
 		}
 	}

@@ -108,12 +108,21 @@ func TestSplitInFourEqualsOnePass(t *testing.T) {
 			want := report(t, summarise(t, opt, ls))
 			// split points that fall inside runs
 			cuts := []int{0, len(ls)/4 + 3, len(ls)/2 + 5, 3*len(ls)/4 + 1, len(ls)}
-			m := NewMerger()
-			for i := 0; i < 4; i++ {
-				roundTrip(t, m, summarise(t, opt, ls[cuts[i]:cuts[i+1]]))
-			}
-			if got := report(t, m.State); got != want {
-				t.Errorf("%s --by %s: merged report differs from one pass\n%s", name, by, firstDiff(got, want))
+			// and with groups and runs frozen all the time, or almost
+			for _, limit := range []int{1024, 3, 1} {
+				defer func(n int) { hotLimit = n }(hotLimit)
+				hotLimit = limit
+				if got := report(t, summarise(t, opt, ls)); got != want {
+					t.Errorf("%s --by %s, hot limit %d: one pass differs\n%s", name, by, limit, firstDiff(got, want))
+				}
+				m := NewMerger()
+				for i := 0; i < 4; i++ {
+					roundTrip(t, m, summarise(t, opt, ls[cuts[i]:cuts[i+1]]))
+				}
+				if got := report(t, m.State); got != want {
+					t.Errorf("%s --by %s, hot limit %d: merged report differs from one pass\n%s", name, by, limit, firstDiff(got, want))
+				}
+				hotLimit = 1024
 			}
 		}
 	}

@@ -153,15 +153,15 @@ type Run struct {
 	hasTS        bool
 
 	// run-log vocabulary (1.3)
-	saw13      bool
-	finished   int64  // run_finished events
-	finishSeq  int64  // seq of the first run_finished (noSeq: none)
-	outcome    string // of the first run_finished
-	wallUS     int64  // its wall_seconds, microseconds
-	hasWall    bool
-	endMarks   int64 // assistant_message and run_error events
-	endSeq     int64 // seq of the first of them (noSeq: none)
-	toolsOpen  int64 // tool_call minus tool_result
+	saw13     bool
+	finished  int64  // run_finished events
+	finishSeq int64  // seq of the first run_finished (noSeq: none)
+	outcome   string // of the first run_finished
+	wallUS    int64  // its wall_seconds, microseconds
+	hasWall   bool
+	endMarks  int64 // assistant_message and run_error events
+	endSeq    int64 // seq of the first of them (noSeq: none)
+	toolsOpen int64 // tool_call minus tool_result
 
 	glass *glassRun // only for runs with glasspane events: most runs of a run log need none
 }
@@ -216,8 +216,11 @@ func newRun(id string) *Run {
 // State is the summary of the events added so far.
 type State struct {
 	opt    Options
-	groups map[string]*Group
+	groups map[string]*Group // hot: decoded
 	runs   map[string]*Run
+
+	coldGroups map[string]string // frozen (see freeze.go)
+	coldRuns   map[string]string
 
 	ev       event
 	keyBuf   []byte
@@ -376,8 +379,10 @@ func (s *State) add() {
 
 	r := s.runs[string(runID)]
 	if r == nil {
-		r = newRun(string(runID))
-		s.runs[r.id] = r
+		if r = s.getRun(string(runID)); r == nil {
+			r = newRun(string(runID))
+			s.runs[r.id] = r
+		}
 	}
 	if e.hasTS {
 		if !r.hasTS || e.ts < r.minTS {
@@ -520,6 +525,9 @@ func (s *State) add() {
 		if id, ok := lookupStr(s, p, "id"); ok {
 			s.callEnd(g, r, id, p)
 		}
+	}
+	if len(s.groups) > hotLimit || len(s.runs) > hotLimit {
+		s.freeze(g, r)
 	}
 }
 

@@ -1,0 +1,363 @@
+package summary
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// hotLimit is how many groups (and runs) stay decoded. Past it, all but the
+// one in use are frozen: encoded into a compact byte string of varints,
+// about a quarter of their decoded size. Runs of a log mostly come one
+// after another, so a frozen group or run is rarely touched again; when it
+// is, it is thawed. This is what keeps 100,000 runs in a few tens of MB.
+// Tests set it to 1 to freeze everything all the time.
+var hotLimit = 1024
+
+// getGroup returns the group with key, thawing it if frozen, or nil.
+func (s *State) getGroup(key string) *Group {
+	if g := s.groups[key]; g != nil {
+		return g
+	}
+	b, ok := s.coldGroups[key]
+	if !ok {
+		return nil
+	}
+	delete(s.coldGroups, key)
+	g := decodeGroup(key, b)
+	s.groups[key] = g
+	return g
+}
+
+// peekGroup returns the group with key without thawing it for good.
+func (s *State) peekGroup(key string) *Group {
+	if g := s.groups[key]; g != nil {
+		return g
+	}
+	if b, ok := s.coldGroups[key]; ok {
+		return decodeGroup(key, b)
+	}
+	return nil
+}
+
+func (s *State) getRun(id string) *Run {
+	if r := s.runs[id]; r != nil {
+		return r
+	}
+	b, ok := s.coldRuns[id]
+	if !ok {
+		return nil
+	}
+	delete(s.coldRuns, id)
+	r := decodeRun(id, b)
+	s.runs[id] = r
+	return r
+}
+
+func (s *State) peekRun(id string) *Run {
+	if r := s.runs[id]; r != nil {
+		return r
+	}
+	if b, ok := s.coldRuns[id]; ok {
+		return decodeRun(id, b)
+	}
+	return nil
+}
+
+// groupKeys and runIDs list every key, hot or frozen.
+func (s *State) groupKeys() []string {
+	ks := make([]string, 0, len(s.groups)+len(s.coldGroups))
+	for k := range s.groups {
+		ks = append(ks, k)
+	}
+	for k := range s.coldGroups {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+func (s *State) runIDs() []string {
+	ks := make([]string, 0, len(s.runs)+len(s.coldRuns))
+	for k := range s.runs {
+		ks = append(ks, k)
+	}
+	for k := range s.coldRuns {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// freeze encodes the hot groups and runs but keep (which stay hot). Runs
+// with open zot tool calls stay hot: their calls are looked up by id.
+func (s *State) freeze(keepGroup *Group, keepRun *Run) {
+	if len(s.groups) > hotLimit {
+		if s.coldGroups == nil {
+			s.coldGroups = map[string]string{}
+		}
+		for k, g := range s.groups {
+			if g != keepGroup {
+				s.coldGroups[k] = encodeGroup(g)
+				delete(s.groups, k)
+			}
+		}
+	}
+	if len(s.runs) > hotLimit {
+		if s.coldRuns == nil {
+			s.coldRuns = map[string]string{}
+		}
+		for id, r := range s.runs {
+			if r != keepRun && (r.glass == nil || len(r.glass.calls) == 0) {
+				s.coldRuns[id] = encodeRun(r)
+				delete(s.runs, id)
+			}
+		}
+	}
+}
+
+type enc struct{ b []byte }
+
+func (e *enc) i(v int64)  { e.b = binary.AppendVarint(e.b, v) }
+func (e *enc) u(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) f(v float64) {
+	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
+}
+// value writes a sketch word: a bucket as a uvarint; an exact value as
+// whole microseconds (or milliseconds) when it is one, which is almost
+// always, else its 8 bytes.
+func (e *enc) value(x uint64, exact bool) {
+	if !exact {
+		e.u(x)
+		return
+	}
+	v := math.Float64frombits(x)
+	if us := math.Round(v * 1000); us >= 0 && us < 1<<52 && us/1000 == v {
+		e.u(uint64(us) << 1)
+		return
+	}
+	e.u(1)
+	e.b = binary.LittleEndian.AppendUint64(e.b, x)
+}
+
+func (d *dec) value(exact bool) uint64 {
+	x := d.u()
+	if !exact {
+		return x
+	}
+	if x&1 == 0 {
+		return math.Float64bits(float64(x>>1) / 1000)
+	}
+	return d.u64()
+}
+
+func (e *enc) s(v string) { e.u(uint64(len(v))); e.b = append(e.b, v...) }
+func (e *enc) flag(v bool) {
+	if v {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
+}
+
+// dec reads what enc wrote; the bytes are always ours, so it trusts them.
+type dec struct {
+	b string
+	p int
+}
+
+func (d *dec) u() uint64 {
+	var v uint64
+	for shift := 0; ; shift += 7 {
+		c := d.b[d.p]
+		d.p++
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v
+		}
+	}
+}
+func (d *dec) i() int64 {
+	u := d.u()
+	return int64(u>>1) ^ -int64(u&1)
+}
+func (d *dec) u64() uint64 {
+	var v uint64
+	for k := 7; k >= 0; k-- {
+		v = v<<8 | uint64(d.b[d.p+k])
+	}
+	d.p += 8
+	return v
+}
+func (d *dec) f() float64 { return math.Float64frombits(d.u64()) }
+func (d *dec) s() string {
+	n := int(d.u())
+	v := string(d.b[d.p : d.p+n])
+	d.p += n
+	return v
+}
+func (d *dec) flag() bool { d.p++; return d.b[d.p-1] == 1 }
+
+func encodeGroup(g *Group) string {
+	e := enc{b: make([]byte, 0, 64)}
+	e.i(g.events)
+	e.flag(g.hasTS)
+	e.i(g.firstTS)
+	e.i(g.lastTS - g.firstTS)
+	e.i(g.modelCalls)
+	e.i(g.modelErr)
+	for _, t := range g.tokens {
+		e.i(t)
+	}
+	e.i(g.costNano)
+	e.i(g.toolCalls)
+	e.i(g.toolFail)
+	e.u(uint64(len(g.tools)))
+	for _, t := range g.tools {
+		e.s(t.name)
+		e.i(t.calls)
+		e.i(t.failed)
+	}
+	e.i(g.errors)
+	e.i(g.guardrails)
+	e.i(g.kills)
+	l := &g.latency
+	e.u(l.n)
+	if l.n > 0 {
+		e.u(l.zero)
+		e.f(l.min)
+		e.f(l.max)
+		e.u(uint64(len(l.data)))
+		for _, x := range l.data {
+			e.value(x, !l.bucketed())
+		}
+	}
+	// by run, the group's one run is its key: do not store it twice
+	if g.run != "" && len(g.key) == len(g.run)+2 && g.key[1:len(g.key)-1] == g.run {
+		e.flag(true)
+	} else {
+		e.flag(false)
+		e.s(g.run)
+	}
+	e.u(uint64(len(g.runs)))
+	for r := range g.runs {
+		e.s(r)
+	}
+	return string(e.b)
+}
+
+func decodeGroup(key string, b string) *Group {
+	d := dec{b: b}
+	g := &Group{key: key}
+	g.events = d.i()
+	g.hasTS = d.flag()
+	g.firstTS = d.i()
+	g.lastTS = g.firstTS + d.i()
+	g.modelCalls = d.i()
+	g.modelErr = d.i()
+	for i := range g.tokens {
+		g.tokens[i] = d.i()
+	}
+	g.costNano = d.i()
+	g.toolCalls = d.i()
+	g.toolFail = d.i()
+	if n := int(d.u()); n > 0 {
+		g.tools = make([]toolCount, n)
+		for i := range g.tools {
+			g.tools[i] = toolCount{name: d.s(), calls: d.i(), failed: d.i()}
+		}
+	}
+	g.errors = d.i()
+	g.guardrails = d.i()
+	g.kills = d.i()
+	l := &g.latency
+	l.n = d.u()
+	if l.n > 0 {
+		l.zero = d.u()
+		l.min = d.f()
+		l.max = d.f()
+		l.data = make([]uint64, d.u())
+		for i := range l.data {
+			l.data[i] = d.value(!l.bucketed())
+		}
+	}
+	if d.flag() {
+		g.run = key[1 : len(key)-1]
+	} else {
+		g.run = d.s()
+	}
+	if n := int(d.u()); n > 0 {
+		g.runs = make(map[string]struct{}, n)
+		for range n {
+			g.runs[d.s()] = struct{}{}
+		}
+	}
+	return g
+}
+
+func encodeRun(r *Run) string {
+	e := enc{b: make([]byte, 0, 48)}
+	e.flag(r.hasTS)
+	e.i(r.minTS)
+	e.i(r.maxTS - r.minTS)
+	e.flag(r.saw13)
+	e.i(r.finished)
+	e.i(r.finishSeq)
+	e.s(r.outcome)
+	e.flag(r.hasWall)
+	e.i(r.wallUS)
+	e.i(r.endMarks)
+	e.i(r.endSeq)
+	e.i(r.toolsOpen)
+	e.flag(r.glass != nil)
+	if g := r.glass; g != nil {
+		e.flag(g.glassError)
+		e.flag(g.agentEnd)
+		e.i(g.agentEndTS)
+		e.i(g.turnStarts)
+		e.i(g.turnEnds)
+		t := &g.turns
+		e.flag(t.any)
+		e.flag(t.open)
+		e.i(t.openTS)
+		e.flag(t.openHasTS)
+		e.flag(t.orphan)
+		e.i(t.orphanTS)
+		e.flag(t.orphanHasT)
+		e.s(t.orphanGrp)
+	}
+	return string(e.b)
+}
+
+func decodeRun(id string, b string) *Run {
+	d := dec{b: b}
+	r := &Run{id: id}
+	r.hasTS = d.flag()
+	r.minTS = d.i()
+	r.maxTS = r.minTS + d.i()
+	r.saw13 = d.flag()
+	r.finished = d.i()
+	r.finishSeq = d.i()
+	r.outcome = d.s()
+	r.hasWall = d.flag()
+	r.wallUS = d.i()
+	r.endMarks = d.i()
+	r.endSeq = d.i()
+	r.toolsOpen = d.i()
+	if d.flag() {
+		g := &glassRun{}
+		g.glassError = d.flag()
+		g.agentEnd = d.flag()
+		g.agentEndTS = d.i()
+		g.turnStarts = d.i()
+		g.turnEnds = d.i()
+		t := &g.turns
+		t.any = d.flag()
+		t.open = d.flag()
+		t.openTS = d.i()
+		t.openHasTS = d.flag()
+		t.orphan = d.flag()
+		t.orphanTS = d.i()
+		t.orphanHasT = d.flag()
+		t.orphanGrp = d.s()
+		r.glass = g
+	}
+	return r
+}
