@@ -120,6 +120,7 @@ func (e *enc) u(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *enc) f(v float64) {
 	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
 }
+
 // value writes a sketch word: a bucket as a uvarint; an exact value as
 // whole microseconds (or milliseconds) when it is one, which is almost
 // always, else its 8 bytes.

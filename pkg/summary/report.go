@@ -247,7 +247,6 @@ func sortRefs(rs []ref) {
 	})
 }
 
-
 // record builds the record of group g over the runs named, in order.
 func (s *State) record(g *Group, runRefs []ref) Record {
 	sortRefs(runRefs)
