@@ -43,7 +43,7 @@ evsum --by agent,tool events.jsonl.gz
 evsum --by day --since 2026-11-01 --format md logs/*.jsonl > report.md
 evsum --format jsonl events.jsonl | evfilter 'cost_usd > 1'
 evsum --by none --check --since 24h events.jsonl  # cron: exit 1 on problems
-parallel --pipe --block 50M evsum --partial < big.jsonl | evsum --merge`,
+parallel --pipe -k --block 50M evsum --partial < big.jsonl | evsum --merge`,
 	Exit: `
 0  the summary was written
 1  --check found problems
