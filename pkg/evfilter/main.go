@@ -21,7 +21,7 @@ import (
 )
 
 // memoryLimit is the Go heap evfilter aims to stay under (see Main).
-const memoryLimit = 24 << 20
+const memoryLimit = 16 << 20
 
 // errStop ends the reading early: -m reached, or -q saw a selected event.
 var errStop = errors.New("stop")
@@ -37,7 +37,7 @@ func Main(args []string, stdio cli.Stdio) int {
 		if os.Getenv("GOGC") == "" {
 			// Under that cap, collect less often: decoded events are
 			// short-lived garbage, and tracing is what costs.
-			debug.SetGCPercent(400)
+			debug.SetGCPercent(200)
 		}
 	}
 	args, vars, err := takeVars(args)
