@@ -25,8 +25,9 @@ var fuzzSeeds = []string{
 // Add never panics; a line it refuses leaves the state as it was, and the
 // report is always valid JSON.
 func FuzzAdd(f *testing.F) {
-	for _, s := range fuzzSeeds {
-		f.Add([]byte(s), uint8(0))
+	for i, s := range fuzzSeeds {
+		f.Add([]byte(s), uint8(i))
+		f.Add([]byte(s), uint8(i)|0x80)
 	}
 	bys := []string{"run", "agent,tool", "model,kind", "day,hour", "payload.model", "none"}
 	f.Fuzz(func(t *testing.T, line []byte, by uint8) {
@@ -34,8 +35,15 @@ func FuzzAdd(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if by&0x80 != 0 {
+			// everything frozen between events: the codec round-trips
+			defer func(n int) { hotLimit = n }(hotLimit)
+			hotLimit = 1
+		}
 		s := New(Options{By: keys})
 		s.Add([]byte(fuzzSeeds[4])) // a pending call for the line to meet
+		s.Add([]byte(fuzzSeeds[0]))
+		s.Add([]byte(fuzzSeeds[1]))
 		before := report(t, s)
 		if err := s.Add(line); err != nil {
 			if err.Error() == "" {
