@@ -3,12 +3,8 @@
 package main
 
 import (
-	"os"
-
 	"github.com/evtools/evtools/pkg/cli"
 	"github.com/evtools/evtools/pkg/evcursor"
 )
 
-func main() {
-	os.Exit(evcursor.Main(os.Args[1:], cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
-}
+func main() { cli.Exec(evcursor.Main) }

@@ -2,12 +2,8 @@
 package main
 
 import (
-	"os"
-
 	"github.com/evtools/evtools/pkg/cli"
 	"github.com/evtools/evtools/pkg/zot2gp"
 )
 
-func main() {
-	os.Exit(zot2gp.Main(os.Args[1:], cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
-}
+func main() { cli.Exec(zot2gp.Main) }

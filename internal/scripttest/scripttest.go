@@ -7,7 +7,6 @@ package scripttest
 
 import (
 	"flag"
-	"os"
 	"testing"
 
 	"github.com/evtools/evtools/pkg/cli"
@@ -20,13 +19,11 @@ var update = flag.Bool("update", false, "rewrite the expected output of golden s
 type Main func(args []string, stdio cli.Stdio) int
 
 // Commands turns tools into testscript commands that run as the test binary
-// itself: call it from TestMain.
+// itself, set up as the real binaries are (cli.Exec): call it from TestMain.
 func Commands(tools map[string]Main) map[string]func() {
 	m := make(map[string]func(), len(tools))
 	for name, run := range tools {
-		m[name] = func() {
-			os.Exit(run(os.Args[1:], cli.Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
-		}
+		m[name] = func() { cli.Exec(run) }
 	}
 	return m
 }

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/alecthomas/kong"
 	"github.com/mattn/go-isatty"
@@ -157,4 +159,15 @@ func IsTerminal(w any) bool {
 // never when NO_COLOR is set to anything non-empty (no-color.org).
 func Color(w any) bool {
 	return IsTerminal(w) && os.Getenv("NO_COLOR") == ""
+}
+
+// Exec runs a tool as the whole process: it hands over the process's
+// streams and exits with the tool's status. SIGPIPE is ignored so that a
+// reader going away (`| head -1`) shows up as EPIPE on write, which the
+// tools treat as a quiet end with status 0 (and evcursor as an unclean
+// end), instead of the process being killed with status 141, which fails a
+// pipeline under `set -o pipefail`.
+func Exec(tool func(args []string, stdio Stdio) int) {
+	signal.Ignore(syscall.SIGPIPE)
+	os.Exit(tool(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }

@@ -3,8 +3,6 @@ package evcursor
 import (
 	"errors"
 	"fmt"
-	"os/signal"
-	"syscall"
 
 	"github.com/evtools/evtools/pkg/cli"
 	"github.com/evtools/evtools/pkg/cursor"
@@ -13,10 +11,6 @@ import (
 
 // Main runs evcursor with args and returns the exit status.
 func Main(args []string, stdio cli.Stdio) int {
-	// A reader that went away (| head -1) must show as EPIPE on write, so the
-	// run ends quietly with 0 and without moving a cursor, rather than being
-	// killed by SIGPIPE (status 141, a failed pipeline under pipefail).
-	signal.Ignore(syscall.SIGPIPE)
 	var o options
 	if code, done := cli.Parse(help, args, stdio, &o); done {
 		return code

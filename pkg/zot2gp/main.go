@@ -4,8 +4,6 @@ package zot2gp
 
 import (
 	"errors"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/evtools/evtools/pkg/cli"
@@ -15,10 +13,6 @@ import (
 // Main runs zot2gp with args (without the program name) on stdio and
 // returns the exit status.
 func Main(args []string, stdio cli.Stdio) int {
-	// A reader that went away (| head -1) must show as EPIPE on write, so the
-	// run ends quietly with 0 as documented, rather than being killed by
-	// SIGPIPE (status 141, a failed pipeline under pipefail).
-	signal.Ignore(syscall.SIGPIPE)
 	var opts options
 	if code, done := cli.Parse(tool, args, stdio, &opts); done {
 		return code
