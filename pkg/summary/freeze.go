@@ -86,6 +86,18 @@ func (s *State) runIDs() []string {
 	return ks
 }
 
+// maybeFreeze freezes when too many groups or runs are decoded. Runs that
+// a freeze must leave hot (open calls) do not count against the limit, and
+// the limit grows with them, so that thousands of such runs cost a pass
+// now and then rather than a pass over all of them at every event.
+func (s *State) maybeFreeze(keepGroup *Group, keepRun *Run) {
+	if len(s.groups) > hotLimit || s.runsOver() {
+		s.freeze(keepGroup, keepRun)
+	}
+}
+
+func (s *State) runsOver() bool { return len(s.runs) > s.pinned+max(hotLimit, s.pinned) }
+
 // freeze encodes the hot groups and runs but keep (which stay hot). Runs
 // with open zot tool calls stay hot: their calls are looked up by id.
 func (s *State) freeze(keepGroup *Group, keepRun *Run) {
@@ -100,7 +112,8 @@ func (s *State) freeze(keepGroup *Group, keepRun *Run) {
 			}
 		}
 	}
-	if len(s.runs) > hotLimit {
+	if s.runsOver() {
+		s.runFreezes++
 		if s.coldRuns == nil {
 			s.coldRuns = map[string]string{}
 		}
@@ -110,6 +123,7 @@ func (s *State) freeze(keepGroup *Group, keepRun *Run) {
 				delete(s.runs, id)
 			}
 		}
+		s.pinned = len(s.runs)
 	}
 }
 

@@ -24,9 +24,7 @@ func (s *State) Merge(o *State) {
 		}
 		s.mergeRun(r, or)
 	}
-	if len(s.groups) > hotLimit || len(s.runs) > hotLimit {
-		s.freeze(nil, nil)
-	}
+	s.maybeFreeze(nil, nil)
 }
 
 func (s *State) mergeRun(r, o *Run) {
@@ -52,7 +50,7 @@ func (s *State) mergeRun(r, o *Run) {
 	}
 	rg, og := r.gw(), o.glass
 	rg.glassError = rg.glassError || og.glassError
-	if og.agentEnd && (!rg.agentEnd || og.agentEndTS > rg.agentEndTS) {
+	if og.agentEnd && (rg.agentEndTS == 0 || og.agentEndTS > rg.agentEndTS) {
 		rg.agentEndTS = og.agentEndTS
 	}
 	rg.agentEnd = rg.agentEnd || og.agentEnd

@@ -91,7 +91,7 @@ func (r *Run) wall() (int64, bool) {
 	if r.finished > 0 {
 		return r.wallUS, r.hasWall
 	}
-	if g := r.gr(); g.agentEnd && r.hasTS {
+	if g := r.gr(); g.agentEnd && g.agentEndTS != 0 && r.hasTS {
 		return g.agentEndTS - r.minTS, true
 	}
 	return 0, false

@@ -228,6 +228,9 @@ type State struct {
 	days     []dayCache // per key of --by
 	memberFn func(key, value []byte)
 	names    map[string]string // interned tool names and outcomes
+
+	pinned     int // hot runs the last freeze could not freeze (open calls)
+	runFreezes int // passes over the hot runs, for tests
 }
 
 // maxNames bounds the interned strings: past it, strings are allocated.
@@ -512,8 +515,10 @@ func (s *State) add() {
 		g.errors++
 		r.gw().glassError = true
 	case "agent_end":
+		// agentEndTS 0 is "no time", as for ts: an agent_end without one
+		// ends the run but gives it no wall time.
 		gl := r.gw()
-		if !gl.agentEnd || e.ts > gl.agentEndTS {
+		if e.hasTS && (gl.agentEndTS == 0 || e.ts > gl.agentEndTS) {
 			gl.agentEndTS = e.ts
 		}
 		gl.agentEnd = true
@@ -526,9 +531,7 @@ func (s *State) add() {
 			s.callEnd(g, r, id, p)
 		}
 	}
-	if len(s.groups) > hotLimit || len(s.runs) > hotLimit {
-		s.freeze(g, r)
-	}
+	s.maybeFreeze(g, r)
 }
 
 func lookup(p []byte, name string) ([]byte, bool) {
@@ -636,7 +639,7 @@ func (s *State) usage(g *Group, p []byte, result bool) {
 		case "cache_write", "cache_write_tokens", "cache_creation_input_tokens":
 			slot = tokCacheWrite
 		case "total", "total_tokens", "tokens":
-			if n, ok := parseFixed(v, 0); ok {
+			if n, ok := parseFixed(v, 0); ok && !hasTotal {
 				total, hasTotal = n, true
 			}
 		case "cost_usd", "cost":

@@ -1,0 +1,89 @@
+package summary
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Runs with a tool call that never ended cannot be frozen (their calls are
+// looked up by id). Many of them (cut or crashed zot runs) must not make
+// every later event a pass over all hot runs: the passes stay few, so the
+// time stays linear in the events.
+func TestFreezePassesWithManyOpenCalls(t *testing.T) {
+	defer func(n int) { hotLimit = n }(hotLimit)
+	hotLimit = 8
+	s := New(Options{By: []Key{keyWords["run"]}})
+	const runs = 2000
+	seq := 0
+	for r := range runs {
+		for _, ev := range []string{
+			`"kind":"turn_start","payload":{"step":1}`,
+			`"kind":"tool_execution_start","payload":{"id":"c1","name":"bash"}`,
+			`"kind":"tool_execution_update","payload":{"id":"c1"}`,
+			`"kind":"error","payload":{"message":"x"}`,
+		} {
+			seq++
+			line := fmt.Sprintf(`{"seq":%d,"ts":%d,"run_id":"r_%d",%s}`, seq, 1782083692+seq, r, ev)
+			if err := s.Add([]byte(line)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if s.runFreezes > 50 {
+		t.Errorf("%d passes over the hot runs for %d events of %d runs: each event rescans them", s.runFreezes, seq, runs)
+	}
+	recs := s.Report()
+	total := recs[len(recs)-1]
+	if total.Runs != runs || total.ToolCalls != runs || len(total.Problems) != 2*runs {
+		t.Errorf("total: %d runs, %d tool calls, %d problems; want %d, %d, %d", total.Runs, total.ToolCalls, len(total.Problems), runs, runs, 2*runs)
+	}
+}
+
+// A glasspane run whose agent_end has no time (ts null or 0) has no wall
+// time: it must not count as agent_end's 0 minus the first event's time.
+func TestWallWithoutAgentEndTime(t *testing.T) {
+	for _, ts := range []string{`"ts":null,`, `"ts":0,`, ``} {
+		s := New(Options{})
+		for _, l := range []string{
+			`{"seq":1,"ts":1782083692.5,"run_id":"r_1","kind":"turn_start","payload":{}}`,
+			`{"seq":2,"ts":1782083693.5,"run_id":"r_1","kind":"turn_end","payload":{"stop":"end"}}`,
+			`{"seq":3,` + ts + `"run_id":"r_1","kind":"agent_end","payload":{}}`,
+		} {
+			if err := s.Add([]byte(l)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rec := s.Report()[0]
+		if rec.WallSumUS != 0 || rec.Wall.Has {
+			t.Errorf("agent_end with %q: wall sum %d us, stats %+v; want none", ts, rec.WallSumUS, rec.Wall)
+		}
+		if len(rec.Outcomes) != 1 || rec.Outcomes[0] != (Count{"ok", 1}) {
+			t.Errorf("agent_end with %q: outcomes %v, want ok 1", ts, rec.Outcomes)
+		}
+	}
+}
+
+// Where several spellings of the total are present the first one counts,
+// as for every other counter (docs/evsum.md).
+func TestUsageFirstSpellingCounts(t *testing.T) {
+	tests := []struct {
+		payload string
+		want    [nTok]int64
+	}{
+		{`{"tokens":100,"total_tokens":7,"prompt_tokens":60,"input_tokens":1,"completion_tokens":40}`, [nTok]int64{60, 40, 0, 0, 100}},
+		{`{"total_tokens":7,"tokens":100}`, [nTok]int64{0, 0, 0, 0, 7}},
+		{`{"input":3,"output":4}`, [nTok]int64{3, 4, 0, 0, 7}},
+		{`{"input":3,"output":4,"cumulative":{"input":30,"output":40},"cache_read":5,"cache_write":6}`, [nTok]int64{3, 4, 5, 6, 7}},
+	}
+	for _, tt := range tests {
+		s := New(Options{By: nil})
+		line := `{"run_id":"r","kind":"usage","payload":` + tt.payload + `}`
+		if err := s.Add([]byte(line)); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Report()[0].Tokens; got != tt.want {
+			t.Errorf("%s: tokens %v, want %v", strings.TrimSpace(tt.payload), got, tt.want)
+		}
+	}
+}
