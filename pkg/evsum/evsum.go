@@ -105,7 +105,7 @@ func run(opts *options, stdio cli.Stdio) (int, error) {
 		}
 	} else {
 		color := cli.Color(stdio.Out)
-		if e := write(out, format, st, st.Options().Loc, color); e != nil {
+		if e := write(out, format, st, st.Options().Loc, color, cli.IsTerminal(stdio.Out)); e != nil {
 			return 0, e
 		}
 		if opts.Check && st.HasProblems() {

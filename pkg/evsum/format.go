@@ -19,12 +19,20 @@ import (
 // write renders the report. JSON Lines and JSON stream one record at a
 // time; table, md and csv go over the records twice (widths, columns)
 // rather than hold them all.
-func write(out *jsonl.Writer, format string, st *summary.State, loc *time.Location, color bool) error {
+//
+// On a terminal (tty) no control character of the data reaches it raw:
+// JSON escapes C0 controls itself, and DEL and the C1 controls (U+009B is
+// a CSI) are escaped as \u00XX too, which JSON reads as the same string;
+// csv fields are escaped as in the table.
+func write(out *jsonl.Writer, format string, st *summary.State, loc *time.Location, color, tty bool) error {
 	var b []byte
 	switch format {
 	case "jsonl":
 		return st.EachRecord(func(r *summary.Record) error {
 			b = r.AppendJSON(b[:0])
+			if tty {
+				b = escapeJSONControls(b)
+			}
 			out.WriteLine(b)
 			return out.Err()
 		})
@@ -37,6 +45,9 @@ func write(out *jsonl.Writer, format string, st *summary.State, loc *time.Locati
 			}
 			first = false
 			b = r.AppendJSON(b[:0])
+			if tty {
+				b = escapeJSONControls(b)
+			}
 			out.Write(b)
 			return out.Err()
 		})
@@ -49,9 +60,33 @@ func write(out *jsonl.Writer, format string, st *summary.State, loc *time.Locati
 	case "md":
 		writeMarkdown(out, st, loc)
 	case "csv":
-		return writeCSV(out, st)
+		return writeCSV(out, st, tty)
 	}
 	return out.Err()
+}
+
+// escapeJSONControls rewrites DEL and the C1 controls of JSON text as
+// \u00XX escapes. Outside strings JSON has only ASCII, so they are always
+// inside a string, and the escaped text decodes to the same value.
+func escapeJSONControls(b []byte) []byte {
+	const hex = "0123456789abcdef"
+	var out []byte
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == 0x7f || r >= 0x80 && r <= 0x9f {
+			if out == nil {
+				out = append(make([]byte, 0, len(b)+8), b[:i]...)
+			}
+			out = append(out, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
+		} else if out != nil {
+			out = append(out, b[i:i+n]...)
+		}
+		i += n
+	}
+	if out == nil {
+		return b
+	}
+	return out
 }
 
 // groupText is a key value for people: strings without quotes, null as
@@ -268,7 +303,15 @@ func writeMarkdown(out *jsonl.Writer, st *summary.State, loc *time.Location) {
 // writeCSV writes one flat header: the group's keys, then every field,
 // objects flattened with dots (tokens.input, tools.bash.calls,
 // outcomes.ok) over the outcomes and tools any record has.
-func writeCSV(out *jsonl.Writer, st *summary.State) error {
+func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
+	esc := func(row []string) []string {
+		if tty {
+			for i, c := range row {
+				row[i] = cli.Escape(c)
+			}
+		}
+		return row
+	}
 	outcomeSet, toolSet := map[string]bool{}, map[string]bool{}
 	st.EachRecord(func(r *summary.Record) error {
 		for _, o := range r.Outcomes {
@@ -300,7 +343,7 @@ func writeCSV(out *jsonl.Writer, st *summary.State) error {
 	head = append(head, "errors", "guardrails", "kills", "wall_seconds.sum", "wall_seconds.p50", "wall_seconds.p95", "wall_seconds.max",
 		"latency_ms.p50", "latency_ms.p95", "latency_ms.max", "problems")
 	w := csv.NewWriter(out)
-	w.Write(head)
+	w.Write(esc(head))
 	err := st.EachRecord(func(r *summary.Record) error {
 		var row []string
 		for k := range names {
@@ -350,7 +393,7 @@ func writeCSV(out *jsonl.Writer, st *summary.State) error {
 			opt(r.Wall.P50, r.Wall.Has), opt(r.Wall.P95, r.Wall.Has), opt(r.Wall.Max, r.Wall.Has),
 			opt(r.Latency.P50, r.Latency.Has), opt(r.Latency.P95, r.Latency.Has), opt(r.Latency.Max, r.Latency.Has),
 			strings.Join(r.Problems, "; "))
-		w.Write(row)
+		w.Write(esc(row))
 		return w.Error()
 	})
 	w.Flush()

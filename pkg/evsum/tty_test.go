@@ -1,0 +1,73 @@
+//go:build linux
+
+package evsum_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/pkg/evsum"
+)
+
+// openPTY returns the two ends of a new pseudo-terminal.
+func openPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Skipf("unlockpt: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Skipf("ptsname: %v", err)
+	}
+	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("open pts: %v", err)
+	}
+	return m, s
+}
+
+// Control characters from the data never reach a terminal raw, whatever
+// the format: the table escapes them, and so must csv, md and JSON when
+// they are written to a terminal.
+func TestTerminalGetsNoRawControls(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	in := `{"seq":1,"ts":1782083692.5,"run_id":"r_\u001b[2J","agent_id":"a` + "\u009b" + `31m","kind":"tool_call","payload":{"tool":"ba\u001bsh"}}` + "\n"
+	for _, format := range []string{"table", "csv", "md", "jsonl", "json"} {
+		m, s := openPTY(t)
+		got := make(chan []byte, 1)
+		go func() { b, _ := io.ReadAll(m); got <- b }()
+		var stderr bytes.Buffer
+		code := evsum.Main([]string{"-f", format, "--by", "run,agent,tool"}, cli.Stdio{In: strings.NewReader(in), Out: s, Err: &stderr})
+		s.Close()
+		out := <-got
+		m.Close()
+		if code != 0 {
+			t.Fatalf("-f %s: exit %d: %s", format, code, stderr.String())
+		}
+		if i := bytes.IndexAny(out, "\x1b\u009b"); i >= 0 {
+			t.Errorf("-f %s: a raw control character reached the terminal: %q", format, out)
+		}
+		if format == "jsonl" {
+			first, _, _ := bytes.Cut(out, []byte("\r\n"))
+			var rec struct{ Group map[string]string }
+			if err := json.Unmarshal(first, &rec); err != nil || rec.Group["agent_id"] != "a\u009b31m" {
+				t.Errorf("-f jsonl: escaped line %q reads back as %v (%v)", first, rec.Group, err)
+			}
+		}
+		if !bytes.Contains(out, []byte(`\x1b`)) && !bytes.Contains(out, []byte(`\u001b`)) {
+			t.Errorf("-f %s: the escaped form is missing: %q", format, out)
+		}
+	}
+}
