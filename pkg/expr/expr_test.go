@@ -234,7 +234,10 @@ func FuzzFastPath(f *testing.F) {
 		f.Add([]byte(s), uint8(0))
 	}
 	for _, s := range []string{`{"kind":"tool_c\u0061ll","kind":1}`, `{"payload":"x"}`, `{"seq":1e400}`,
-		`{"seq":100000000000000000000001}`, `{"name":"\ud800"}`, "{\"name\":\"\xff\"}", `{"payload":{"tool":["bash"]}}`} {
+		`{"seq":100000000000000000000001}`, `{"name":"\ud800"}`, "{\"name\":\"\xff\"}", `{"payload":{"tool":["bash"]}}`,
+		`{"payload":{"tool":"bash"},"payload":{"x":1}}`, `{"payload":{"tool":"x","tool":"bash"}}`,
+		`{"payload":{"t\u006fol":"bash"}}`, `{"payload":[{"tool":"bash"}]}`, `{"payload":{"args":{"tool":"bash"}}}`,
+		`{"payload":{"tool":"bash"},"payload":null}`, `{"payload":{"x":{"y":true}},"payload":{"x":{"y":false}}}`} {
 		f.Add([]byte(s), uint8(1))
 	}
 	exprs := append([]string{`name == "\ufffd"`, `seq > 1e300`, `seq == 100000000000000000000001`,

@@ -16,7 +16,8 @@ import (
 // constants, the comparisons == != < <= > >=, and, or, `| not`,
 // `| IN(constants)`, a top-level select(...), named filters and $variables
 // standing for such things, straight from the raw line: one validating pass
-// over the top level (jsonscan.Members) and Lookups below it, no Go value
+// over the line that also reads the second level (jsonscan.Nested, so
+// payload.tool costs no second scan) and Lookups below it, no Go value
 // built. Whatever it cannot decide exactly (a path through something that
 // is neither an object nor null, where gojq raises an error) it hands to
 // gojq, so its answers are gojq's by construction.
@@ -42,12 +43,13 @@ const (
 )
 
 type node struct {
-	op   nodeOp
-	cmp  gojq.Operator
-	slot int      // nPath: index of the top-level key
-	rest []string // nPath: keys below the top level
-	c    constant // nConst, and the constant of nCmp
-	l, r *node
+	op    nodeOp
+	cmp   gojq.Operator
+	slot  int      // nPath: index of the top-level key
+	slot2 int      // nPath: index of the second key in fastProg.second, or -1
+	rest  []string // nPath: keys below the top level
+	c     constant // nConst, and the constant of nCmp
+	l, r  *node
 }
 
 // constant is a scalar with its jq type order (null 0, false 1, true 2,
@@ -59,8 +61,15 @@ type constant struct {
 }
 
 type fastProg struct {
-	root *node
-	top  []string // top-level keys the paths start with
+	root   *node
+	top    []string // top-level keys the paths start with
+	second []member // second keys of the paths, read in the same pass
+}
+
+// member names the key name inside the object at top-level key top[top].
+type member struct {
+	top  int
+	name string
 }
 
 // fastState is the per-line scratch space, made once per Filter.
@@ -69,16 +78,41 @@ type fastState struct {
 	found []bool
 	fn    func(key, value []byte)
 	buf   []byte
+	// Second-level values: pend holds what the scan saw inside the current
+	// top-level member, vals2 what the last member of that name held (the
+	// last duplicate wins at either level, as in gojq).
+	vals2, pend2   [][]byte
+	found2, pendOK []bool
+	fn2            func(parent, key, value []byte)
 }
 
 func (p *fastProg) newState() *fastState {
 	st := &fastState{vals: make([][]byte, len(p.top)), found: make([]bool, len(p.top))}
-	top := p.top
+	top, second := p.top, p.second
 	st.fn = func(key, value []byte) {
 		for i, name := range top {
 			if jsonscan.KeyIs(key, name) {
 				st.vals[i] = value
 				st.found[i] = true
+				for j, m := range second {
+					if m.top == i {
+						st.vals2[j], st.found2[j] = st.pend2[j], st.pendOK[j]
+						st.pendOK[j] = false
+					}
+				}
+			}
+		}
+	}
+	if len(second) == 0 {
+		return st
+	}
+	st.vals2, st.pend2 = make([][]byte, len(second)), make([][]byte, len(second))
+	st.found2, st.pendOK = make([]bool, len(second)), make([]bool, len(second))
+	st.fn2 = func(parent, key, value []byte) {
+		for j, m := range second {
+			if jsonscan.KeyIs(key, m.name) && jsonscan.KeyIs(parent, top[m.top]) {
+				st.pend2[j] = value
+				st.pendOK[j] = true
 			}
 		}
 	}
@@ -91,7 +125,16 @@ func (p *fastProg) eval(st *fastState, line []byte) (verdict, error) {
 	for i := range st.found {
 		st.found[i] = false
 	}
-	if err := jsonscan.Members(line, st.fn); err != nil {
+	if st.fn2 == nil {
+		if err := jsonscan.Members(line, st.fn); err != nil {
+			return no, err
+		}
+		return p.truth(st, p.root), nil
+	}
+	for j := range st.found2 {
+		st.found2[j], st.pendOK[j] = false, false
+	}
+	if err := jsonscan.Nested(line, st.fn, st.fn2); err != nil {
 		return no, err
 	}
 	return p.truth(st, p.root), nil
@@ -174,7 +217,15 @@ func (p *fastProg) path(st *fastState, n *node) (v []byte, ok bool) {
 		return nil, true
 	}
 	v = st.vals[n.slot]
-	for _, name := range n.rest {
+	rest := n.rest
+	if n.slot2 >= 0 && jsonscan.KindOf(v) == jsonscan.Object {
+		// The scan read the second key already.
+		if !st.found2[n.slot2] {
+			return nil, true
+		}
+		v, rest = st.vals2[n.slot2], rest[1:]
+	}
+	for _, name := range rest {
 		switch jsonscan.KindOf(v) {
 		case jsonscan.Null:
 			return nil, true
@@ -294,9 +345,10 @@ func floatCompare(l, r float64) int {
 
 // fastCompiler builds a fastProg from a rewritten query.
 type fastCompiler struct {
-	lib   *Library
-	top   []string
-	depth int
+	lib    *Library
+	top    []string
+	second []member
+	depth  int
 }
 
 // compileFast returns the fast program for q, or nil if q is not in the
@@ -320,7 +372,7 @@ func compileFast(q *gojq.Query, lib *Library, vars map[string]any) *fastProg {
 	if n == nil {
 		return nil
 	}
-	return &fastProg{root: n, top: fc.top}
+	return &fastProg{root: n, top: fc.top, second: fc.second}
 }
 
 func constOf(v any) (constant, bool) {
@@ -552,7 +604,19 @@ func (fc *fastCompiler) pathNode(names []string) *node {
 		slot = len(fc.top)
 		fc.top = append(fc.top, names[0])
 	}
-	return &node{op: nPath, slot: slot, rest: names[1:]}
+	slot2 := -1
+	if len(names) > 1 {
+		for j, m := range fc.second {
+			if m.top == slot && m.name == names[1] {
+				slot2 = j
+			}
+		}
+		if slot2 < 0 {
+			slot2 = len(fc.second)
+			fc.second = append(fc.second, member{top: slot, name: names[1]})
+		}
+	}
+	return &node{op: nPath, slot: slot, slot2: slot2, rest: names[1:]}
 }
 
 // constValue asks gojq for the value of a constant term, so that numbers

@@ -276,7 +276,7 @@ func (s *stack) release() {
 
 // scan validates data as one JSON object and, when fn is not nil, reports
 // each top-level member as soon as its value ends. It does not recurse.
-func scan(data []byte, st *stack, fn func(key, value []byte)) (int, errCode) {
+func scan(data []byte, st *stack, fn func(key, value []byte), fn2 func(parent, key, value []byte)) (int, errCode) {
 	n := len(data)
 	i := skipWS(data, 0)
 	if i == n {
@@ -293,6 +293,9 @@ func scan(data []byte, st *stack, fn func(key, value []byte)) (int, errCode) {
 		keyEnd         int
 		valStart       int
 		topLevelMember bool
+		// the same for a member of an object at depth 2 (fn2)
+		midKeyStart, midKeyEnd, midValStart int
+		midMember                           bool
 	)
 
 openObject: // data[i] == '{'
@@ -318,6 +321,10 @@ key: // data[i] == '"'
 		keyStart = i + 1
 		i, code = scanString(data, i+1)
 		keyEnd = i - 1
+	} else if depth == 2 && fn2 != nil {
+		midKeyStart = i + 1
+		i, code = scanString(data, i+1)
+		midKeyEnd = i - 1
 	} else {
 		i, code = scanString(data, i+1)
 	}
@@ -345,6 +352,9 @@ value:
 	topLevelMember = depth == 1
 	if topLevelMember {
 		valStart = i
+	}
+	if midMember = fn2 != nil && depth == 2 && st.isObject(2); midMember {
+		midValStart = i
 	}
 	switch c = data[i]; c {
 	case '"':
@@ -383,8 +393,11 @@ value:
 afterValue: // i is just past a complete value at the current depth
 	if topLevelMember && fn != nil {
 		fn(data[keyStart:keyEnd], data[valStart:i])
+	} else if midMember {
+		fn2(data[keyStart:keyEnd], data[midKeyStart:midKeyEnd], data[midValStart:i])
 	}
 	topLevelMember = false
+	midMember = false
 	i = skipWS(data, i)
 	if i >= n {
 		return n, codeEOF
@@ -416,6 +429,7 @@ closeContainer: // data[i] == c is '}' or ']'
 	i++
 	if depth > 0 {
 		topLevelMember = depth == 1
+		midMember = fn2 != nil && depth == 2 && st.isObject(2)
 		goto afterValue
 	}
 	if i = skipWS(data, i); i < n {
@@ -429,7 +443,7 @@ closeContainer: // data[i] == c is '}' or ']'
 // tells a user what is wrong.
 func Check(data []byte) error {
 	var st stack
-	off, code := scan(data, &st, nil)
+	off, code := scan(data, &st, nil, nil)
 	st.release()
 	if code == codeOK {
 		return nil
@@ -446,7 +460,25 @@ func Check(data []byte) error {
 // members before the error, and Members returns the error Check would.
 func Members(data []byte, fn func(key, value []byte)) error {
 	var st stack
-	off, code := scan(data, &st, fn)
+	off, code := scan(data, &st, fn, nil)
+	st.release()
+	if code == codeOK {
+		return nil
+	}
+	return newError(data, off, code)
+}
+
+// Nested is Members that also reports the members one level down: for a
+// top-level member whose value is an object, fn2 is called with the raw key
+// of that top-level member (parent), the member's raw key and its raw value,
+// before fn is called for the top-level member itself. It lets a caller read
+// payload.tool while validating the line in a single pass, instead of a pass
+// to validate and another to look the field up. As with Members, duplicates
+// are all reported in order; a caller that lets the last one win must drop
+// what fn2 reported for an earlier top-level member of the same name.
+func Nested(data []byte, fn func(key, value []byte), fn2 func(parent, key, value []byte)) error {
+	var st stack
+	off, code := scan(data, &st, fn, fn2)
 	st.release()
 	if code == codeOK {
 		return nil
