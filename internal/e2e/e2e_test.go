@@ -1,0 +1,59 @@
+// Package e2e runs the pipelines of docs/cookbook.md and the behaviour the
+// four tools share, with every tool built into the test binary.
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/evtools/evtools/internal/scripttest"
+	"github.com/evtools/evtools/pkg/evcursor"
+	"github.com/evtools/evtools/pkg/evfilter"
+	"github.com/evtools/evtools/pkg/evsum"
+	"github.com/evtools/evtools/pkg/zot2gp"
+)
+
+var tools = map[string]scripttest.Main{
+	"zot2gp":   zot2gp.Main,
+	"evfilter": evfilter.Main,
+	"evcursor": evcursor.Main,
+	"evsum":    evsum.Main,
+}
+
+func TestMain(m *testing.M) { scripttest.RunMain(m, tools) }
+
+// TestCookbook runs the recipes of docs/cookbook.md on the shipped examples.
+func TestCookbook(t *testing.T) { scripttest.Run(t, "testdata") }
+
+// A reader that goes away (| head -1) ends every tool quietly with status
+// 0, as a real process: not killed by SIGPIPE (141), no error text.
+func TestClosedStdoutEndsQuietly(t *testing.T) {
+	var in strings.Builder
+	for i := 0; i < 50000; i++ {
+		in.WriteString(`{"seq":1,"ts":1,"run_id":"r","agent_id":"a","kind":"tool_call","type":"tool_call","payload":{"tool":"bash"}}` + "\n")
+	}
+	for _, args := range [][]string{{"zot2gp"}, {"evfilter", "true"}, {"evcursor"}, {"evsum", "--by", "none"}} {
+		bin, err := exec.LookPath(args[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		cmd := exec.Command(bin, args[1:]...)
+		cmd.Stdin = strings.NewReader(in.String())
+		cmd.Stdout = w
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err = cmd.Run()
+		w.Close()
+		if err != nil || stderr.Len() != 0 {
+			t.Errorf("%s with stdout closed: %v, stderr %q; want a quiet exit 0", args[0], err, stderr.String())
+		}
+	}
+}
