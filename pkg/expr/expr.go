@@ -122,6 +122,9 @@ func Compile(src string, opts Options) (*Filter, error) {
 	}
 	f.code, err = gojq.Compile(&full, gojq.WithVariables(dollar), gojq.WithEnvironLoader(os.Environ))
 	if err != nil {
+		if lerr := opts.Library.check(dollar); lerr != nil {
+			return nil, lerr // a filters file, not the expression
+		}
 		return nil, fmt.Errorf("bad expression: %v", err)
 	}
 	return f, nil

@@ -100,6 +100,10 @@ func (l *Library) Add(source, src string) error {
 	// A file of defs alone is not a query: give it a body to parse.
 	q, err := gojq.Parse(src + "\n.")
 	if err != nil {
+		if _, qerr := gojq.Parse(src); qerr == nil {
+			// It parses once the body is taken away: it ends in a query.
+			return fmt.Errorf("%s: a filters file holds only defs", source)
+		}
 		return fmt.Errorf("%s: %v", source, err)
 	}
 	if q.Term == nil || q.Term.Type != gojq.TermTypeIdentity || q.Left != nil || len(q.Imports) > 0 {
@@ -107,35 +111,75 @@ func (l *Library) Add(source, src string) error {
 	}
 	descs := descriptions(src)
 	var r rewriter
-	for i, fd := range q.FuncDefs {
+	for _, fd := range q.FuncDefs {
 		sc := l.scope().with(fd.Name, len(fd.Args))
 		for _, a := range fd.Args {
 			sc = sc.with(strings.TrimPrefix(a, "$"), 0)
 		}
 		r.query(fd.Body, sc, true)
 		d := &Def{Name: fd.Name, Params: fd.Args, Source: source, def: fd}
-		if i < len(descs) {
-			d.Description = descs[i]
+		// The first description not taken yet of a def of that name: a
+		// nested def or an indented one does not shift the others.
+		for i := range descs {
+			if descs[i].name == fd.Name && !descs[i].taken {
+				d.Description, descs[i].taken = descs[i].text, true
+				break
+			}
 		}
 		l.Defs = append(l.Defs, d)
 	}
 	return nil
 }
 
-// descriptions returns, for each line starting with "def ", the comment
-// lines right above it joined into one line.
-func descriptions(src string) []string {
-	var out []string
+// check compiles the library's defs file by file with the variables vars
+// ("$name") bound, and names the first file whose defs do not compile
+// (a call of an undefined function, say): gojq compiles every def, so an
+// error there would otherwise read as the user's expression's.
+func (l *Library) check(vars []string) error {
+	if l == nil {
+		return nil
+	}
+	var defs []*gojq.FuncDef
+	for i, d := range l.Defs {
+		defs = append(defs, d.def)
+		if i+1 < len(l.Defs) && l.Defs[i+1].Source == d.Source {
+			continue
+		}
+		q := &gojq.Query{FuncDefs: defs, Term: &gojq.Term{Type: gojq.TermTypeIdentity}}
+		if _, err := gojq.Compile(q, gojq.WithVariables(vars)); err != nil {
+			return fmt.Errorf("%s: %v", d.Source, err)
+		}
+	}
+	return nil
+}
+
+// description is the comment above a line starting a def.
+type description struct {
+	name, text string
+	taken      bool
+}
+
+// descriptions returns, for each line starting with "def " (after
+// spaces), the def's name and the comment lines right above it joined into
+// one line.
+func descriptions(src string) []description {
+	var out []description
 	var comment []string
 	for _, line := range strings.Split(src, "\n") {
 		t := strings.TrimSpace(line)
 		switch {
-		case strings.HasPrefix(line, "def "):
-			out = append(out, strings.Join(comment, " "))
+		case strings.HasPrefix(t, "def "):
+			name := strings.TrimSpace(t[4:])
+			if i := strings.IndexFunc(name, func(c rune) bool {
+				return !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9')
+			}); i >= 0 {
+				name = name[:i]
+			}
+			out = append(out, description{name: name, text: strings.Join(comment, " ")})
 			comment = nil
 		case strings.HasPrefix(t, "#"):
 			comment = append(comment, strings.TrimSpace(strings.TrimPrefix(t, "#")))
-		case t == "":
+		default:
 			comment = nil
 		}
 	}
