@@ -18,7 +18,8 @@
 //     the builtin after a pipe that changes the input (`payload | type`,
 //     `. | type`, `map(type)`);
 //  3. any other jq builtin of no arguments (`not`, `length`, `empty`, `keys`):
-//     the builtin — write `.length` for a field called length;
+//     the builtin — write `.length` for a field called length; a jq
+//     builtin gojq lacks (input_line_number) is an error, not a field;
 //  4. anything else: the field of that name of the input (`payload | tool`
 //     reads .payload.tool).
 //

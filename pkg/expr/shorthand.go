@@ -21,6 +21,15 @@ var sameInputArgs = map[string]bool{
 	"error": true, "add": true, "not": true,
 }
 
+// jqOnly lists builtins of no arguments that jq has and gojq lacks. They
+// stay calls, which gojq refuses ("function not defined"): read as fields
+// they would be null on every event, and a jq user would get nothing,
+// silently.
+var jqOnly = map[string]bool{
+	"input_line_number": true, "get_search_list": true, "get_prog_origin": true,
+	"get_jq_origin": true, "have_decnum": true, "have_literal_numbers": true,
+}
+
 // scope is the chain of functions visible at a point of the query, by name
 // and arity; jq identifies a function by both.
 type scope struct {
@@ -223,7 +232,7 @@ func (r *rewriter) fn(t *gojq.Term, sc *scope, event bool) {
 		}
 		return
 	}
-	if strings.HasPrefix(name, "$") || strings.Contains(name, "::") || sc.defines(name, 0) {
+	if strings.HasPrefix(name, "$") || strings.Contains(name, "::") || sc.defines(name, 0) || jqOnly[name] {
 		return
 	}
 	if r.isBuiltin(name) && !(event && isEventField(name)) {

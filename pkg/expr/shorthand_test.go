@@ -65,3 +65,21 @@ func TestRewrite(t *testing.T) {
 		}
 	}
 }
+
+// jq builtins that gojq lacks are an error, not a field read: a jq user
+// asking for input_line_number must not silently get .input_line_number,
+// always null, and no event.
+func TestJqOnlyBuiltins(t *testing.T) {
+	for _, src := range []string{`input_line_number > 3`, `get_search_list`, `have_decnum`, `payload | input_line_number`} {
+		if _, err := Compile(src, Options{Library: builtinLib(t)}); err == nil {
+			t.Errorf("%s: compiled, want an error", src)
+		} else {
+			t.Logf("%s: %v", src, err)
+		}
+	}
+	// input is a field of zot's usage lines: evfilter has no input builtin.
+	f := mustCompile(t, `type == "usage" and input > 100`, nil)
+	if ok, err := f.Match([]byte(`{"type":"usage","input":3218}`)); !ok || err != nil {
+		t.Errorf("input as a field: %v %v", ok, err)
+	}
+}
