@@ -1,8 +1,11 @@
 package evfilter
 
 import (
+	"compress/gzip"
+
 	"bytes"
 	"fmt"
+	"github.com/evtools/evtools/pkg/cli"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,4 +62,35 @@ func runWith(t *testing.T, f *expr.Filter, o options, path string, workers int) 
 	}
 	w.Flush()
 	return fmt.Sprintf("%s\n--\n%s\n-- %d selected, %d errors (%s), err %v", out.String(), errs.String(), s.selected, s.evalErrs, s.first, err)
+}
+
+// -m and -q stop reading at the match on every engine: an expression only
+// gojq runs (test) must not read ahead into a file the serial loop never
+// reaches and report its damage, any more than the fast path (==) does.
+func TestStopEarlyReadsNoFurther(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.jsonl")
+	os.WriteFile(a, []byte("{\"kind\":\"tool_call\"}\n{\"kind\":\"x\"}\n"), 0o644)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(strings.Repeat("{\"kind\":\"tool_call\"}\n", 1000)))
+	zw.Close()
+	b := filepath.Join(dir, "truncated.jsonl.gz")
+	os.WriteFile(b, gz.Bytes()[:gz.Len()/2], 0o644)
+	for _, args := range [][]string{
+		{"-m", "1", `kind | test("tool_call")`, a, b},
+		{"-q", `kind | test("tool_call")`, a, b},
+		{"-m", "1", `kind == "tool_call"`, a, b},
+	} {
+		var out, errb bytes.Buffer
+		code := Main(args, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
+		if code != 0 || errb.Len() != 0 {
+			t.Errorf("%q: exit %d, stderr %q; want 0 and nothing on stderr", args, code, errb.String())
+		}
+	}
+	// Read to the end, the damage is reported.
+	var out, errb bytes.Buffer
+	if code := Main([]string{`kind | test("tool_call")`, a, b}, cli.Stdio{Out: &out, Err: &errb}); code != 2 || !strings.Contains(errb.String(), "truncated.jsonl.gz") {
+		t.Errorf("without -m: exit %d, stderr %q; want 2 and a report", code, errb.String())
+	}
 }
