@@ -115,11 +115,17 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (code int, done bool) {
 		panic(err) // a bug in the tool's option struct
 	}
 	if _, err := parser.Parse(args); err != nil {
-		fmt.Fprintf(stdio.Err, "%s: %v\n", t.Name, err)
-		fmt.Fprintf(stdio.Err, "%s: run '%s --help' for usage\n", t.Name, t.Name)
-		return ExitError, true
+		return Usage(t.Name, stdio.Err, err), true
 	}
 	return 0, false
+}
+
+// Usage reports a usage error the way every tool does, with a pointer to
+// --help, and returns ExitError.
+func Usage(tool string, stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "%s: %v\n", tool, err)
+	fmt.Fprintf(stderr, "%s: run '%s --help' for usage\n", tool, tool)
+	return ExitError
 }
 
 func indent(s string) string {

@@ -16,9 +16,7 @@ func Main(args []string, stdio cli.Stdio) int {
 		return code
 	}
 	if err := o.validate(); err != nil {
-		fmt.Fprintf(stdio.Err, "%s: %v\n", name, err)
-		fmt.Fprintf(stdio.Err, "%s: run '%s --help' for usage\n", name, name)
-		return cli.ExitError
+		return cli.Usage(name, stdio.Err, err)
 	}
 	if o.Commit != "" {
 		return cli.Report(name, stdio.Err, commit(o.Commit))

@@ -42,9 +42,7 @@ func Main(args []string, stdio cli.Stdio) int {
 	}
 	args, vars, err := takeVars(args)
 	if err != nil {
-		fmt.Fprintf(stdio.Err, "%s: %v\n", name, err)
-		fmt.Fprintf(stdio.Err, "%s: run '%s --help' for usage\n", name, name)
-		return cli.ExitError
+		return cli.Usage(name, stdio.Err, err)
 	}
 	var opts options
 	if code, done := cli.Parse(tool, args, stdio, &opts); done {
@@ -71,8 +69,7 @@ func Main(args []string, stdio cli.Stdio) int {
 		src = string(b)
 	} else {
 		if len(files) == 0 {
-			fmt.Fprintf(stdio.Err, "%s: missing EXPR\n%s: run '%s --help' for usage\n", name, name, name)
-			return cli.ExitError
+			return cli.Usage(name, stdio.Err, errors.New("missing EXPR"))
 		}
 		src, files = files[0], files[1:]
 	}
