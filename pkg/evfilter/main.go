@@ -133,7 +133,7 @@ func run(f *expr.Filter, opts options, files []string, stdio cli.Stdio) int {
 	// -m and -q stop at a match: reading ahead on other cores would read (and
 	// report on) input the serial loop never reaches, and change the status.
 	stopsEarly := opts.MaxCount > 0 || opts.Quiet
-	if workers := runtime.GOMAXPROCS(0); !f.Fast() && !stopsEarly && workers > 1 && regularFiles(files, stdio.In) {
+	if workers := runtime.GOMAXPROCS(0); !stopsEarly && workers > 1 && regularFiles(files, stdio.In) {
 		err = parallel(f, in, s, workers)
 	} else {
 		err = in.Each(func(rec jsonl.Record) error {
