@@ -219,9 +219,9 @@ const (
 
 // parallel evaluates the records of regular files on several goroutines,
 // in batches, and takes the verdicts in input order on this one, so the
-// output and the reports are those of the serial loop. gojq is the slow
-// part of a complex expression; the reading, the scanning and the output
-// stay here.
+// output and the reports are those of the serial loop. Evaluation (the
+// fast path's validating scan, or gojq) is the slow part; reading, framing
+// and output stay here.
 func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error {
 	jobs := make(chan *batch, workers)
 	defer close(jobs)
