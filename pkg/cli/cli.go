@@ -114,7 +114,7 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (code int, done bool) {
 	if err != nil {
 		panic(err) // a bug in the tool's option struct
 	}
-	if _, err := parser.Parse(args); err != nil {
+	if _, err := parser.Parse(hoistDashDash(args, parser.Model.AllFlags(false))); err != nil {
 		return Usage(t.Name, stdio.Err, err), true
 	}
 	return 0, false
@@ -176,4 +176,66 @@ func Color(w any) bool {
 func Exec(tool func(args []string, stdio Stdio) int) {
 	signal.Ignore(syscall.SIGPIPE)
 	os.Exit(tool(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+}
+
+// hoistDashDash moves a "--" in front of the positional arguments that come
+// before it, so that `evfilter EXPR -- FILE` reads FILE as a file, as grep
+// does: kong ends a slice of positional arguments at "--". Flags before the
+// "--" stay flags, with their values.
+func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
+	end := -1
+	for i, a := range args {
+		if a == "--" {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		return args
+	}
+	long := map[string]*kong.Flag{}
+	short := map[rune]*kong.Flag{}
+	for _, g := range groups {
+		for _, f := range g {
+			long[f.Name] = f
+			for _, a := range f.Aliases {
+				long[a] = f
+			}
+			if f.Short != 0 {
+				short[f.Short] = f
+			}
+		}
+	}
+	takesValue := func(f *kong.Flag) bool { return f != nil && !f.IsBool() && !f.IsCounter() }
+	var flags, positional []string
+	for i := 0; i < end; i++ {
+		a := args[i]
+		switch {
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			positional = append(positional, a)
+		case strings.HasPrefix(a, "--"):
+			flags = append(flags, a)
+			if name, _, hasValue := strings.Cut(a[2:], "="); !hasValue && takesValue(long[name]) && i+1 < end {
+				i++
+				flags = append(flags, args[i])
+			}
+		default: // short flags, maybe bundled (-cv), maybe with a value (-m5, -m 5)
+			flags = append(flags, a)
+			for j, c := range a[1:] {
+				if f := short[c]; takesValue(f) {
+					if j+1+len(string(c)) == len(a) && i+1 < end {
+						i++
+						flags = append(flags, args[i])
+					}
+					break
+				}
+			}
+		}
+	}
+	if len(positional) == 0 {
+		return args
+	}
+	out := append(flags, "--")
+	out = append(out, positional...)
+	return append(out, args[end+1:]...)
 }

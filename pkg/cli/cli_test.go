@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/alecthomas/kong"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestEscape(t *testing.T) {
@@ -98,5 +99,41 @@ func TestReport(t *testing.T) {
 	}
 	if code := Report("evx", &b, nil); code != ExitOK {
 		t.Errorf("nil error gives %d", code)
+	}
+}
+
+type listOpts struct {
+	Count bool     `short:"c"`
+	Max   int      `short:"m"`
+	By    string   `name:"by"`
+	Args  []string `arg:"" optional:""`
+}
+
+// `tool EXPR -- FILE` is EXPR then FILE, as with grep; flags and their
+// values before the "--" stay flags, and what follows it is never a flag.
+func TestDashDash(t *testing.T) {
+	tests := []struct {
+		args []string
+		want listOpts
+	}{
+		{[]string{"x", "--", "f"}, listOpts{Args: []string{"x", "f"}}},
+		{[]string{"--", "x", "-f"}, listOpts{Args: []string{"x", "-f"}}},
+		{[]string{"-c", "x", "--", "-f", "--by"}, listOpts{Count: true, Args: []string{"x", "-f", "--by"}}},
+		{[]string{"--by", "day", "x", "--", "y"}, listOpts{By: "day", Args: []string{"x", "y"}}},
+		{[]string{"x", "--by=day", "-m", "3", "--", "y"}, listOpts{By: "day", Max: 3, Args: []string{"x", "y"}}},
+		{[]string{"-cm", "4", "x", "--", "y"}, listOpts{Count: true, Max: 4, Args: []string{"x", "y"}}},
+		{[]string{"-m5", "x", "--", "-"}, listOpts{Max: 5, Args: []string{"x", "-"}}},
+		{[]string{"x", "y"}, listOpts{Args: []string{"x", "y"}}},
+	}
+	for _, tt := range tests {
+		var o listOpts
+		var errb bytes.Buffer
+		if code, done := Parse(Tool{Name: "evx"}, tt.args, Stdio{Out: &bytes.Buffer{}, Err: &errb}, &o); done {
+			t.Errorf("%q: exit %d: %s", tt.args, code, errb.String())
+			continue
+		}
+		if diff := cmp.Diff(tt.want, o); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", tt.args, diff)
+		}
 	}
 }
