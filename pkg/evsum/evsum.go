@@ -42,6 +42,10 @@ func Main(args []string, stdio cli.Stdio) int {
 }
 
 func run(opts *options, stdio cli.Stdio) (int, error) {
+	if opts.Partial && (opts.Check || opts.Format != "") {
+		// Problems and formats belong to the report, which the merge writes.
+		return 0, cli.Errorf(cli.ExitError, "--partial writes a state, not a report: give --check and --format to the --merge that reads it")
+	}
 	format := opts.Format
 	switch {
 	case format == "":
