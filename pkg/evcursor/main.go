@@ -3,6 +3,8 @@ package evcursor
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/evtools/evtools/pkg/cli"
 	"github.com/evtools/evtools/pkg/cursor"
@@ -19,6 +21,12 @@ func Main(args []string, stdio cli.Stdio) int {
 		return cli.Usage(name, stdio.Err, err)
 	}
 	if o.Commit != "" {
+		if _, err := os.Stat(o.Commit); errors.Is(err, fs.ErrNotExist) {
+			// Nothing was ever saved there (an empty first run, or a typo):
+			// say so, and leave no lock file behind.
+			fmt.Fprintf(stdio.Err, "%s: %s: no state file, nothing to commit\n", name, cli.Escape(o.Commit))
+			return cli.ExitOK
+		}
 		return cli.Report(name, stdio.Err, commit(o.Commit))
 	}
 	r := &run{
