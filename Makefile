@@ -13,9 +13,12 @@ build:
 install:
 	$(GO) install ./cmd/...
 
+# The tests that SIGKILL evcursor at timed moments also run without the
+# race detector, which slows every child process tenfold.
 test:
 	$(GO) vet ./...
 	$(GO) test -race ./...
+	$(GO) test -count=1 -run 'Kill' ./pkg/cursor ./pkg/evcursor
 
 # demo runs the main jobs on the shipped examples, one script a tool.
 demo: build

@@ -3,12 +3,15 @@ package evcursor_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -292,4 +295,104 @@ func TestClosedPipeProcessEndsQuietly(t *testing.T) {
 	if _, err := os.Stat(state); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a run whose output was closed saved a cursor: %v", err)
 	}
+}
+
+// The evcursor process itself, killed with SIGKILL at random moments of a
+// --state run, leaves a state file that holds either the cursor it had
+// before the run or the cursor of the last event of the log: never a torn
+// file, never a cursor in between. The log grows between rounds, so every
+// round has something to pass and to save.
+func TestKilledStateRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 120 processes")
+	}
+	if raceEnabled {
+		// Under the race detector each child takes seconds and the kills
+		// all land after the save; the race detector has nothing to find
+		// in a process that is killed. `go test ./pkg/evcursor` runs it.
+		t.Skip("kills processes at timed moments: run without -race")
+	}
+	bin, err := exec.LookPath("evcursor") // the test binary, set up by testscript
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "events.jsonl")
+	state := filepath.Join(dir, "daily.cursor")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	total := 0
+	grow := func(n int) {
+		w := bufio.NewWriter(logf)
+		for i := 0; i < n; i++ {
+			total++
+			fmt.Fprintf(w, `{"seq":%d,"ts":%d.5,"run_id":"r_%d","agent_id":"a","kind":"tool_call","payload":{"tool":"shell","args":{"argv":["make","test"]}}}`+"\n", total, 1758800000+total, total/50)
+		}
+		w.Flush()
+	}
+	savedSeq := func() string {
+		data, err := os.ReadFile(state)
+		if errors.Is(err, os.ErrNotExist) {
+			return ""
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			Cursor *struct {
+				Seq json.Number `json:"seq"`
+			} `json:"cursor"`
+		}
+		if err := json.Unmarshal(data, &st); err != nil || st.Cursor == nil {
+			t.Fatalf("torn or empty state file (%v):\n%s", err, data)
+		}
+		return st.Cursor.Seq.String()
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	saves := 0
+	for round := 0; round < 60; round++ {
+		before := savedSeq()
+		grow(200 + rng.IntN(300))
+		// Aim the kill around the end of the run, where the save is: time
+		// a whole run that reads the log and passes nothing, then kill the
+		// real one between half and 1.3 times that.
+		start := time.Now()
+		if err := exec.Command(bin, "--after", strconv.Itoa(total), logPath).Run(); err != nil {
+			t.Fatal(err)
+		}
+		d := time.Since(start)
+		cmd := exec.Command(bin, "--state", state, logPath)
+		cmd.Stdout = io.Discard
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(d/2 + time.Duration(rng.Int64N(int64(d)*8/10+1)))
+		cmd.Process.Kill()
+		cmd.Wait()
+		switch after := savedSeq(); after {
+		case before:
+		case strconv.Itoa(total):
+			saves++
+		default:
+			t.Fatalf("round %d: state holds seq %s; want the old cursor %q or the log's last event %d", round, after, before, total)
+		}
+	}
+	// The state still works: a full run passes exactly what came after it.
+	from := savedSeq()
+	grow(10)
+	out, errs, code := runFile(t, "--state", state, logPath)
+	n := strings.Count(out, "\n")
+	fromN, _ := strconv.Atoi(from)
+	if code != 0 || n != total-fromN {
+		t.Fatalf("after the kills: exit %d, %d events passed, want %d (cursor %s); stderr %q", code, n, total-fromN, from, errs)
+	}
+	t.Logf("60 kills, %d of them after the save", saves)
+}
+
+func runFile(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return run(t, "", args...)
 }

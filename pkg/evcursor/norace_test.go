@@ -1,0 +1,5 @@
+//go:build !race
+
+package evcursor_test
+
+const raceEnabled = false
