@@ -45,6 +45,9 @@ func run(opts options, stdio cli.Stdio, now func() time.Time) int {
 		if written {
 			out.Write(buf)
 		}
+		if cap(buf) > 1<<20 {
+			buf = nil // a huge line was converted: do not keep its buffer for the rest of the run
+		}
 		return nil
 	})
 	switch {
