@@ -130,9 +130,10 @@ func run(f *expr.Filter, opts options, files []string, stdio cli.Stdio) int {
 		return cli.ExitFound // grep -m 0: read nothing
 	}
 	var err error
-	// -m and -q stop at a match: reading ahead on other cores would read (and
-	// report on) input the serial loop never reaches, and change the status.
-	stopsEarly := opts.MaxCount > 0 || opts.Quiet
+	// -m and -q stop at a match, --strict at the first bad line: reading
+	// ahead on other cores would read (and report on) input the serial loop
+	// never reaches, and change the status or the reports.
+	stopsEarly := opts.MaxCount > 0 || opts.Quiet || opts.Strict
 	if workers := runtime.GOMAXPROCS(0); !stopsEarly && workers > 1 && regularFiles(files, stdio.In) {
 		err = parallel(f, in, s, workers)
 	} else {

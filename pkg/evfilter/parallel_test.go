@@ -1,17 +1,17 @@
 package evfilter
 
 import (
-	"compress/gzip"
-
 	"bytes"
+	"compress/gzip"
 	"fmt"
-	"github.com/evtools/evtools/pkg/cli"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/evtools/evtools/internal/corpus"
+	"github.com/evtools/evtools/pkg/cli"
 	"github.com/evtools/evtools/pkg/expr"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -98,5 +98,33 @@ func TestStopEarlyReadsNoFurther(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := Main([]string{`kind | test("tool_call")`, a, b}, cli.Stdio{Out: &out, Err: &errb}); code != 2 || !strings.Contains(errb.String(), "truncated.jsonl.gz") {
 		t.Errorf("without -m: exit %d, stderr %q; want 2 and a report", code, errb.String())
+	}
+}
+
+// --strict stops at the first bad line, so like -m and -q it reads nothing
+// past it: the serial loop never opens a later file, and neither may the
+// read-ahead of the parallel one (it reported the damaged file, and before
+// the bad line that stopped the run).
+func TestStrictReadsNoFurther(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4)) // parallel on any machine
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.jsonl")
+	if err := os.WriteFile(a, []byte("{\"kind\":\"tool_call\"}\nnot json\n{\"kind\":\"x\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(strings.Repeat("{\"kind\":\"tool_call\"}\n", 1000)))
+	zw.Close()
+	b := filepath.Join(dir, "truncated.jsonl.gz")
+	if err := os.WriteFile(b, gz.Bytes()[:gz.Len()/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{`kind == "tool_call"`, `kind | test("tool_call")`} {
+		var out, errb bytes.Buffer
+		code := Main([]string{"--strict", src, a, b}, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
+		if code != 2 || out.String() != "{\"kind\":\"tool_call\"}\n" || errb.String() != "evfilter: "+a+":2: invalid character 'o' at column 2\n" {
+			t.Errorf("--strict %s: exit %d, stdout %q, stderr %q; want 2, the first event, and only the bad line of a.jsonl", src, code, out.String(), errb.String())
+		}
 	}
 }
