@@ -275,7 +275,9 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 			if err := take(b); err != nil {
 				return err
 			}
-			free = append(free, b)
+			if cap(b.data) <= 4*batchBytes { // a batch that held a huge line is let go
+				free = append(free, b)
+			}
 		}
 		return nil
 	}
