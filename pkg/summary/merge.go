@@ -29,13 +29,7 @@ func (s *State) Merge(o *State) {
 
 func (s *State) mergeRun(r, o *Run) {
 	if o.hasTS {
-		if !r.hasTS || o.minTS < r.minTS {
-			r.minTS = o.minTS
-		}
-		if !r.hasTS || o.maxTS > r.maxTS {
-			r.maxTS = o.maxTS
-		}
-		r.hasTS = true
+		widen(&r.hasTS, &r.minTS, &r.maxTS, o.minTS, o.maxTS)
 	}
 	r.saw13 = r.saw13 || o.saw13
 	if o.finished > 0 && (r.finished == 0 || o.finishSeq < r.finishSeq) {

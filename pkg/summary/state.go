@@ -104,13 +104,7 @@ func (g *Group) eachRun(fn func(string)) {
 func (g *Group) merge(o *Group, withRuns bool) {
 	g.events += o.events
 	if o.hasTS {
-		if !g.hasTS || o.firstTS < g.firstTS {
-			g.firstTS = o.firstTS
-		}
-		if !g.hasTS || o.lastTS > g.lastTS {
-			g.lastTS = o.lastTS
-		}
-		g.hasTS = true
+		widen(&g.hasTS, &g.firstTS, &g.lastTS, o.firstTS, o.lastTS)
 	}
 	g.modelCalls += o.modelCalls
 	g.modelErr += o.modelErr
@@ -388,24 +382,12 @@ func (s *State) add() {
 		}
 	}
 	if e.hasTS {
-		if !r.hasTS || e.ts < r.minTS {
-			r.minTS = e.ts
-		}
-		if !r.hasTS || e.ts > r.maxTS {
-			r.maxTS = e.ts
-		}
-		r.hasTS = true
+		widen(&r.hasTS, &r.minTS, &r.maxTS, e.ts, e.ts)
 	}
 	g := s.group(kind, r)
 	g.events++
 	if e.hasTS {
-		if !g.hasTS || e.ts < g.firstTS {
-			g.firstTS = e.ts
-		}
-		if !g.hasTS || e.ts > g.lastTS {
-			g.lastTS = e.ts
-		}
-		g.hasTS = true
+		widen(&g.hasTS, &g.firstTS, &g.lastTS, e.ts, e.ts)
 	}
 	g.touch(r.id)
 	seq := int64(noSeq - 1)
@@ -666,4 +648,16 @@ func (s *State) usage(g *Group, p []byte, result bool) {
 	for i := range tok {
 		g.tokens[i] += tok[i]
 	}
+}
+
+// widen stretches the time span [*lo, *hi] (empty while !*ok) to cover
+// [min, max]: an event's ts, or another group's or run's span.
+func widen(ok *bool, lo, hi *int64, min, max int64) {
+	if !*ok || min < *lo {
+		*lo = min
+	}
+	if !*ok || max > *hi {
+		*hi = max
+	}
+	*ok = true
 }
