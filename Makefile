@@ -18,7 +18,7 @@ install:
 test:
 	$(GO) vet ./...
 	$(GO) test -race ./...
-	$(GO) test -count=1 -run 'Kill' ./pkg/cursor ./pkg/evcursor
+	$(GO) test -count=1 -run 'Kill' ./internal/cursor ./internal/evcursor
 
 # demo runs the main jobs on the shipped examples, one script a tool.
 demo: build

@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/evcursor"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/evcursor"
 )
 
 func main() { cli.Exec(evcursor.Main) }

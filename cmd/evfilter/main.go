@@ -2,8 +2,8 @@
 package main
 
 import (
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/evfilter"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/evfilter"
 )
 
 func main() { cli.Exec(evfilter.Main) }

@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/scripttest"
-	"github.com/evtools/evtools/pkg/evcursor"
-	"github.com/evtools/evtools/pkg/evfilter"
-	"github.com/evtools/evtools/pkg/evsum"
-	"github.com/evtools/evtools/pkg/zot2gp"
+	"github.com/evtools/evtools/internal/evcursor"
+	"github.com/evtools/evtools/internal/evfilter"
+	"github.com/evtools/evtools/internal/evsum"
+	"github.com/evtools/evtools/internal/zot2gp"
 )
 
 var tools = map[string]scripttest.Main{

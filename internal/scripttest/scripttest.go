@@ -9,7 +9,7 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/internal/cli"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

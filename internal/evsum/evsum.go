@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonl"
-	"github.com/evtools/evtools/pkg/summary"
+	"github.com/evtools/evtools/internal/summary"
 )
 
 // now is the clock for durations in --since and --until; tests fix it.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evtools/evtools/pkg/zot"
+	"github.com/evtools/evtools/internal/zot"
 )
 
 func fixedNow() time.Time { return time.Date(2026, 11, 30, 1, 2, 3, 456789000, time.UTC) }

@@ -1,5 +1,5 @@
 // Package evfilter is the evfilter command: grep for agent events. It keeps
-// the events for which a jq expression holds (pkg/expr) and writes them out
+// the events for which a jq expression holds (internal/expr) and writes them out
 // byte for byte.
 package evfilter
 
@@ -15,8 +15,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/evtools/evtools/filters"
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/expr"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/expr"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/evfilter"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/evfilter"
 )
 
 // A live pipe sees each selected event before the next one is written in,

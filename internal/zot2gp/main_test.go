@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/scripttest"
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/zot2gp"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/zot2gp"
 	"github.com/klauspost/compress/zstd"
 )
 

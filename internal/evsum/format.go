@@ -11,9 +11,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonl"
-	"github.com/evtools/evtools/pkg/summary"
+	"github.com/evtools/evtools/internal/summary"
 )
 
 // write renders the report. JSON Lines and JSON stream one record at a

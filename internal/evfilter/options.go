@@ -2,7 +2,7 @@ package evfilter
 
 import (
 	"github.com/alecthomas/kong"
-	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/internal/cli"
 )
 
 // The command's name, the prefix of its messages.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/zot2gp"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/zot2gp"
 )
 
 // The shipped conversions in examples/zot are what zot2gp --ts=stable

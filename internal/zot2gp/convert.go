@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/pkg/jsonscan"
-	"github.com/evtools/evtools/pkg/zot"
+	"github.com/evtools/evtools/internal/zot"
 )
 
 // config is what the converter needs from the options.

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/corpus"
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/expr"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/expr"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/corpus"
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/zot2gp"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/zot2gp"
 )
 
 func lines(data []byte) [][]byte {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/pkg/event"
-	"github.com/evtools/evtools/pkg/zot"
+	"github.com/evtools/evtools/internal/zot"
 )
 
 // The mapping table of DESIGN.md 1.2, row by row.

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/scripttest"
-	"github.com/evtools/evtools/pkg/evfilter"
-	"github.com/evtools/evtools/pkg/zot2gp"
+	"github.com/evtools/evtools/internal/evfilter"
+	"github.com/evtools/evtools/internal/zot2gp"
 )
 
 func TestMain(m *testing.M) {

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/evcursor"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/evcursor"
 )
 
 const log3 = `{"seq":1,"ts":1758800000.1,"run_id":"r_a","kind":"user_message","payload":{"text":"hi"}}
@@ -309,7 +309,7 @@ func TestKilledStateRun(t *testing.T) {
 	if raceEnabled {
 		// Under the race detector each child takes seconds and the kills
 		// all land after the save; the race detector has nothing to find
-		// in a process that is killed. `go test ./pkg/evcursor` runs it.
+		// in a process that is killed. `go test ./internal/evcursor` runs it.
 		t.Skip("kills processes at timed moments: run without -race")
 	}
 	bin, err := exec.LookPath("evcursor") // the test binary, set up by testscript

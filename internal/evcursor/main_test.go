@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/scripttest"
-	"github.com/evtools/evtools/pkg/evcursor"
+	"github.com/evtools/evtools/internal/evcursor"
 )
 
 func TestMain(m *testing.M) {

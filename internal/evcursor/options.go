@@ -5,7 +5,7 @@ package evcursor
 
 import (
 	"github.com/alecthomas/kong"
-	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/internal/cli"
 )
 
 const name = "evcursor"

@@ -6,7 +6,7 @@ package evsum
 
 import (
 	"github.com/alecthomas/kong"
-	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/internal/cli"
 )
 
 type options struct {

@@ -6,8 +6,8 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/cursor"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/cursor"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/evsum"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/evsum"
 )
 
 const event = `{"seq":1,"ts":1793520000,"run_id":"r_1","agent_id":"","kind":"run_finished","payload":{"outcome":"ok","wall_seconds":1}}` + "\n"

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/scripttest"
-	"github.com/evtools/evtools/pkg/evsum"
+	"github.com/evtools/evtools/internal/evsum"
 )
 
 func TestMain(m *testing.M) {

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/corpus"
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/zot2gp"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/zot2gp"
 )
 
 // zotCorpus is a generated zot RPC stream of about size bytes.

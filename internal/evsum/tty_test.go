@@ -13,8 +13,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/evtools/evtools/pkg/cli"
-	"github.com/evtools/evtools/pkg/evsum"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/evsum"
 )
 
 // openPTY returns the two ends of a new pseudo-terminal.

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/evtools/evtools/pkg/cli"
+	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
