@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -359,7 +360,8 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func TestCompareNumber(t *testing.T) {
-	consts := []any{0, 1, -1, 100000, 1.5, -0.0, 1e300, 1 << 62}
+	// The literal -0.0 is +0 in Go; a negative zero needs math.Copysign.
+	consts := []any{0, 1, -1, 100000, 1.5, 0.0, math.Copysign(0, -1), 1e300, 1 << 62}
 	raws := []string{"0", "-0", "1", "-1", "1.0", "1e0", "100000", "99999.999", "1.5", "1E300", "1e400", "-1e400",
 		"123456789012345678", "1234567890123456789", "12345678901234567890123", "0.1e1", "4611686018427387904"}
 	for _, c := range consts {
