@@ -1,0 +1,242 @@
+// Package jsontext is the one home of the JSON bytes evtools writes itself:
+// quoted strings, fixed-point decimals, and decimal counters of any size.
+// Everything that reads JSON is in pkg/jsonscan; everything the tools pass
+// through from their input is copied byte for byte and never re-quoted.
+//
+// # Quoting policy
+//
+// AppendString writes a JSON string that any JSON reader decodes to the
+// same text, and that is safe to show on a terminal and to embed in a page
+// or a line-oriented tool:
+//
+//   - '"' and '\' are escaped; '\n', '\r' and '\t' use their short forms;
+//   - every other C0 control, DEL (U+007F) and every C1 control
+//     (U+0080..U+009F, among them U+009B, a terminal's CSI) become \u00XX;
+//   - U+2028 and U+2029 become \u2028 and \u2029: JavaScript and some
+//     line splitters take them for line ends;
+//   - a byte that is not part of valid UTF-8 becomes \ufffd, as
+//     encoding/json does, so the output is always valid UTF-8;
+//   - '<', '>' and '&' stay as they are: evtools writes no HTML through it.
+package jsontext
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+const hexDigits = "0123456789abcdef"
+
+// safe[c] is true for the ASCII bytes that AppendString copies as they are.
+var safe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// AppendString appends s as a quoted JSON string, by the policy in the
+// package comment.
+func AppendString[S ~string | ~[]byte](dst []byte, s S) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if safe[c] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = appendU(dst, rune(c))
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := decodeRune(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r >= 0x80 && r <= 0x9f, r == '\u2028', r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = appendU(dst, r)
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+func decodeRune[S ~string | ~[]byte](s S) (rune, int) {
+	// utf8.DecodeRune and DecodeRuneInString differ only in their argument.
+	n := min(len(s), utf8.UTFMax)
+	var b [utf8.UTFMax]byte
+	for i := 0; i < n; i++ {
+		b[i] = s[i]
+	}
+	return utf8.DecodeRune(b[:n])
+}
+
+// appendU appends r (below U+10000) as \uXXXX.
+func appendU(dst []byte, r rune) []byte {
+	return append(dst, '\\', 'u',
+		hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+}
+
+// pow10 holds the scales of fixed-point numbers, 10^0 to 10^9.
+var pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000}
+
+// MaxScale is the largest scale ParseFixed and AppendFixed take.
+const MaxScale = len(pow10) - 1
+
+// ParseFixed reads a JSON number as an integer count of 10^-scale units
+// (scale 0 to MaxScale), without going through float64 for plain
+// decimals, so that sums of costs and times are exact and the same in
+// whatever order they are added. Digits past the scale are dropped (not
+// rounded); a number with an exponent, or too large for int64 as plain
+// digits, goes through float64 and is rounded. ok is false for anything
+// that is not a JSON number or does not fit.
+func ParseFixed(b []byte, scale int) (v int64, ok bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	i, neg := 0, false
+	if b[0] == '-' {
+		neg, i = true, 1
+	}
+	digits := 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		if v > math.MaxInt64/100 {
+			return parseFloatFixed(b, scale)
+		}
+		v = v*10 + int64(b[i]-'0')
+		digits++
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	frac := 0
+	if i < len(b) && b[i] == '.' {
+		i++
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			if frac < scale {
+				v = v*10 + int64(b[i]-'0')
+				frac++
+			}
+		}
+	}
+	if i < len(b) {
+		if b[i] == 'e' || b[i] == 'E' {
+			return parseFloatFixed(b, scale)
+		}
+		return 0, false
+	}
+	if v > math.MaxInt64/pow10[scale-frac] {
+		return parseFloatFixed(b, scale)
+	}
+	v *= pow10[scale-frac]
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+func parseFloatFixed(b []byte, scale int) (int64, bool) {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return 0, false
+	}
+	f = math.Round(f * float64(pow10[scale]))
+	if f >= math.MaxInt64 || f < math.MinInt64 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// AppendFixed appends v/10^scale as a JSON number with no trailing zeros
+// after the point (and no point for a whole number): 1.5, not 1.500000000.
+// Every format that prints a fixed-point value (JSON, CSV, the table) goes
+// through it, so they all print the same digits.
+func AppendFixed(dst []byte, v int64, scale int) []byte {
+	u := uint64(v)
+	if v < 0 {
+		dst = append(dst, '-')
+		u = -u // two's complement: right for math.MinInt64 too
+	}
+	p := uint64(pow10[scale])
+	dst = strconv.AppendUint(dst, u/p, 10)
+	frac := u % p
+	if frac == 0 {
+		return dst
+	}
+	dst = append(dst, '.')
+	for d := scale - 1; d >= 0 && frac != 0; d-- {
+		dst = append(dst, byte('0'+frac/uint64(pow10[d])))
+		frac %= uint64(pow10[d])
+	}
+	return dst
+}
+
+// Counter is a non-negative integer of any size held as its decimal
+// digits, for seq numbers: Inc touches only the digits that change, so
+// counting past 2^64 costs nothing special and never loses a digit.
+type Counter struct {
+	digits []byte
+}
+
+// NewCounter returns a counter at start, which must be decimal digits;
+// leading zeros are dropped ("007" counts from 7).
+func NewCounter(start []byte) *Counter {
+	for len(start) > 1 && start[0] == '0' {
+		start = start[1:]
+	}
+	return &Counter{digits: append(make([]byte, 0, len(start)+8), start...)}
+}
+
+// Bytes is the current value's digits; they change with the next Inc.
+func (c *Counter) Bytes() []byte { return c.digits }
+
+// Inc adds one.
+func (c *Counter) Inc() {
+	d := c.digits
+	for i := len(d) - 1; i >= 0; i-- {
+		if d[i] != '9' {
+			d[i]++
+			return
+		}
+		d[i] = '0'
+	}
+	c.digits = append(c.digits, 0)
+	copy(c.digits[1:], c.digits)
+	c.digits[0] = '1'
+}
+
+// IsDigits reports whether s is a non-empty string of ASCII decimal
+// digits: what NewCounter takes.
+func IsDigits[S ~string | ~[]byte](s S) bool {
+	if len(s) == 0 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,162 @@
+package jsontext
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestAppendString(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", `""`},
+		{"plain", `"plain"`},
+		{`a"b\c`, `"a\"b\\c"`},
+		{"a\nb\tc\rd", `"a\nb\tc\rd"`},
+		{"\x00\x01\x1b[31m", `"\u0000\u0001\u001b[31m"`},
+		{"a\nb\x7f<\u2028\xff", `"a\nb\u007f<\u2028\ufffd"`},
+		{"\u2029 \u009b2J \u0085", `"\u2029 \u009b2J \u0085"`},
+		{"<script>&</script>", `"<script>&</script>"`},
+		{"héllo → 世界 🎉", `"héllo → 世界 🎉"`},
+		{"\xe2\x82", `"\ufffd\ufffd"`},           // a cut rune: each byte
+		{"\xed\xa0\x80", `"\ufffd\ufffd\ufffd"`}, // a surrogate is not UTF-8
+	} {
+		if got := string(AppendString(nil, tc.in)); got != tc.want {
+			t.Errorf("AppendString(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+		if got := string(AppendString([]byte("x"), []byte(tc.in))); got != "x"+tc.want {
+			t.Errorf("AppendString([]byte %q) = %s, want x%s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// FuzzAppendString checks the policy against encoding/json: the same text
+// comes back, and nothing a terminal would act on is left raw.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "a\nb\x7f<\u2028\xff", "\u009b", "\xed\xa0\x80", "日本"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := AppendString(nil, s)
+		var got string
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%q quoted as %s: not JSON: %v", s, out, err)
+		}
+		ref, _ := json.Marshal(s)
+		var want string
+		json.Unmarshal(ref, &want)
+		if got != want {
+			t.Fatalf("%q: decodes to %q, encoding/json gives %q", s, got, want)
+		}
+		if !utf8.Valid(out) {
+			t.Fatalf("%q quoted as invalid UTF-8 %q", s, out)
+		}
+		for _, r := range string(out) {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == '\u2028' || r == '\u2029' {
+				t.Fatalf("%q quoted with a raw %U: %q", s, r, out)
+			}
+		}
+	})
+}
+
+func TestParseFixed(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		scale int
+		want  int64
+		ok    bool
+	}{
+		{"0", 6, 0, true},
+		{"1", 0, 1, true},
+		{"1.5", 9, 1500000000, true},
+		{"0.000000001", 9, 1, true},
+		{"0.0000000019", 9, 1, true}, // digits past the scale are cut
+		{"-2.25", 2, -225, true},
+		{"1758800000.123456", 6, 1758800000123456, true},
+		{"1e3", 3, 1000000, true},
+		{"1.5E-3", 6, 1500, true},
+		{"12345678901234567890", 0, 0, false}, // past int64
+		{"1e30", 0, 0, false},
+		{"", 0, 0, false},
+		{"-", 0, 0, false},
+		{"1.2.3", 3, 0, false},
+		{`"1"`, 0, 0, false},
+		{"null", 0, 0, false},
+	} {
+		got, ok := ParseFixed([]byte(tc.in), tc.scale)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("ParseFixed(%q, %d) = %d, %v; want %d, %v", tc.in, tc.scale, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestAppendFixed(t *testing.T) {
+	for _, tc := range []struct {
+		v     int64
+		scale int
+		want  string
+	}{
+		{0, 9, "0"},
+		{1500000000, 9, "1.5"},
+		{1, 9, "0.000000001"},
+		{-225, 2, "-2.25"},
+		{-5, 3, "-0.005"},
+		{42, 0, "42"},
+		{1758800000123456, 6, "1758800000.123456"},
+		{math.MinInt64, 9, "-9223372036.854775808"},
+	} {
+		if got := string(AppendFixed(nil, tc.v, tc.scale)); got != tc.want {
+			t.Errorf("AppendFixed(%d, %d) = %s, want %s", tc.v, tc.scale, got, tc.want)
+		}
+	}
+}
+
+// FuzzFixed: what AppendFixed writes, ParseFixed reads back exactly.
+func FuzzFixed(f *testing.F) {
+	f.Add(int64(1500000000), 9)
+	f.Add(int64(-1), 6)
+	f.Fuzz(func(t *testing.T, v int64, scale int) {
+		if scale < 0 {
+			scale = -scale
+		}
+		scale %= MaxScale + 1
+		if v == math.MinInt64 {
+			v++
+		}
+		s := AppendFixed(nil, v, scale)
+		got, ok := ParseFixed(s, scale)
+		if !ok || got != v {
+			t.Fatalf("AppendFixed(%d, %d) = %s, read back as %d, %v", v, scale, s, got, ok)
+		}
+	})
+}
+
+func TestCounter(t *testing.T) {
+	for _, tc := range []struct {
+		start string
+		n     int
+		want  string
+	}{
+		{"0", 1, "1"},
+		{"9", 1, "10"},
+		{"007", 3, "10"},
+		{"99999999999999999999", 1, "100000000000000000000"},
+		{"18446744073709551615", 2, "18446744073709551617"},
+	} {
+		c := NewCounter([]byte(tc.start))
+		for range tc.n {
+			c.Inc()
+		}
+		if got := string(c.Bytes()); got != tc.want {
+			t.Errorf("%s + %d = %s, want %s", tc.start, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestIsDigits(t *testing.T) {
+	for s, want := range map[string]bool{"0": true, "0123": true, "": false, "-1": false, "1.0": false, "１": false} {
+		if got := IsDigits(s); got != want {
+			t.Errorf("IsDigits(%q) = %v", s, got)
+		}
+	}
+}
