@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/internal/zot"
+	"github.com/evtools/evtools/pkg/event"
 )
 
-// The mapping table of DESIGN.md 1.2, row by row.
+// The glasspane mapping (docs/formats.md), row by row.
 func TestKind(t *testing.T) {
 	tests := []struct {
 		typ    string
@@ -54,7 +54,7 @@ func TestKind(t *testing.T) {
 // the kinds are glasspane's vocabulary.
 func TestTableIsComplete(t *testing.T) {
 	if len(zot.Types) != 16 {
-		t.Errorf("%d zot types, DESIGN.md 1.1 lists 16", len(zot.Types))
+		t.Errorf("%d zot types, the zot RPC stream has 16", len(zot.Types))
 	}
 	unmapped := map[string]bool{}
 	for _, typ := range zot.Unmapped {
