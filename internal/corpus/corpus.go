@@ -1,6 +1,6 @@
 // Package corpus generates realistic, deterministic corpora of agent event
-// streams for benchmarks and cross-checks: zot RPC streams (DESIGN.md 1.1)
-// and envelope logs in the multi-agent run-log vocabulary (DESIGN.md 1.3).
+// streams for benchmarks and cross-checks: zot RPC streams and envelope logs
+// in the multi-agent run-log vocabulary (both described in docs/formats.md).
 //
 // The same seed always gives the same bytes, on every platform and Go
 // version: the generator uses its own PRNG and its own JSON writer, so that a

@@ -39,11 +39,11 @@ func TestDeterministic(t *testing.T) {
 			a := generate(t, g.gen, 300<<10, 7)
 			b := generate(t, g.gen, 300<<10, 7)
 			if !bytes.Equal(a, b) {
-				t.Fatal("two runs with seed 7 differ")
+				t.Fatal("two runs with the same seed differ")
 			}
 			c := generate(t, g.gen, 300<<10, 8)
 			if bytes.Equal(a[:4096], c[:4096]) {
-				t.Fatal("seeds 7 and 8 give the same start")
+				t.Fatal("two different seeds give the same start")
 			}
 			// a smaller size is a prefix of a larger one: whole runs, same stream
 			small := generate(t, g.gen, 100<<10, 7)
@@ -197,7 +197,7 @@ func TestEnvelopeInvariants(t *testing.T) {
 		}
 	}
 	if len(seen) != len(Kinds) {
-		t.Errorf("kinds seen %v, want only the %d of seed 002", seen, len(Kinds))
+		t.Errorf("kinds seen %v, want only the %d of the run-log vocabulary", seen, len(Kinds))
 	}
 	if seen["run_finished"] != len(runs) {
 		t.Errorf("%d run_finished for %d runs", seen["run_finished"], len(runs))

@@ -9,16 +9,16 @@ import (
 // envEpoch is when generated envelope logs start (Unix milliseconds).
 var envEpoch = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 
-// Kinds are the event kinds of a multi-agent run log (seed 002), in the
-// order the seed lists them.
+// Kinds are the event kinds of a multi-agent run log, in the order
+// docs/formats.md lists them.
 var Kinds = []string{
 	"user_message", "run_started", "parent_decision", "agent_spawned", "agent_finished",
 	"model_call", "model_result", "tool_call", "tool_result", "guardrail",
 	"model_error", "killed", "assistant_message", "run_error", "run_finished",
 }
 
-// Envelope writes an envelope log (DESIGN.md 1.3) in the seed-002
-// multi-agent run-log vocabulary, at least n bytes, whole runs only,
+// Envelope writes an envelope log in the multi-agent run-log vocabulary
+// (docs/formats.md), at least n bytes, whole runs only,
 // determined by seed. Keys come in the order seq, ts, run_id, agent_id,
 // kind, payload.
 //

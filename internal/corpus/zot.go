@@ -8,11 +8,12 @@ import (
 	"unicode/utf8"
 )
 
-// zotEpoch is when the generated zot sessions start: the day of seed 000.
+// zotEpoch is when the generated zot sessions start: the day of the
+// recorded runs in examples/zot.
 var zotEpoch = time.Date(2026, 6, 21, 8, 0, 0, 0, time.UTC).UnixMilli()
 
-// Zot writes a zot RPC stream (DESIGN.md 1.1, the shapes of seeds 000/001)
-// of at least n bytes, whole prompt runs only, fully determined by seed.
+// Zot writes a zot RPC stream (the event shapes of the recorded runs in
+// examples/zot) of at least n bytes, whole prompt runs only, fully determined by seed.
 //
 // Each run is a prompt's events from its `response` ack to `done`: one to
 // four turns, tool use (bash, read, edit, grep, write) before a text reply,
@@ -136,8 +137,9 @@ var zotErrors = []string{
 	"context deadline exceeded",
 }
 
-// fail ends the run as seed 001 shows: turn_end stop error, error, done.
-// early is the seed's case, a request rejected before any output.
+// fail ends the run as the recorded HTTP 401 run does (examples/zot/
+// auth-401.jsonl): turn_end stop error, error, done. early is that run's
+// case, a request rejected before any output.
 func (g *zotGen) fail(early bool) {
 	msg := "deepseek: http 401: {\"error\":{\"message\":\"Authentication Fails, Your api key: ****" +
 		"abcd is invalid\",\"type\":\"authentication_error\",\"code\":\"invalid_request_error\"}}"
@@ -385,7 +387,7 @@ func (g *zotGen) callObject(c *toolCall) {
 }
 
 // argsText is the arguments as the model streams them: its own key order,
-// a space after each colon and comma, as in seed 000.
+// a space after each colon and comma, as in the recorded uname run.
 func argsText(args []kv) string {
 	b := []byte{'{'}
 	for i, a := range args {
@@ -403,8 +405,8 @@ func argsText(args []kv) string {
 	return string(append(b, '}'))
 }
 
-// argDeltas streams text as seed 000 does: "{", then pieces of a few
-// characters (never splitting a UTF-8 sequence), then "}".
+// argDeltas streams text as the recorded uname run does: "{", then pieces
+// of a few characters (never splitting a UTF-8 sequence), then "}".
 func (g *zotGen) argDeltas(id, text string) {
 	pieces := []string{"{"}
 	body := text[1 : len(text)-1]
