@@ -33,8 +33,8 @@ func mustCompile(t testing.TB, src string, vars map[string]any) *Filter {
 	return f
 }
 
-// Lines of both vocabularies: raw zot (seeds 000/001), zot2gp envelopes and
-// the seed-002 run log.
+// Lines of both vocabularies: raw zot (as in examples/zot), zot2gp envelopes
+// and the multi-agent run log.
 var sample = []string{
 	/* 0 */ `{"command":"prompt","data":{"started":true},"id":"1","success":true,"type":"response"}`,
 	/* 1 */ `{"error":"deepseek: http 401: ...","stop":"error","type":"turn_end"}`,

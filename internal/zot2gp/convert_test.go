@@ -52,7 +52,7 @@ func TestParseTime(t *testing.T) {
 	for raw, want := range map[string]string{
 		`"2026-06-21T22:36:06.817Z"`:      "1782081366.817",
 		`"2026-06-21T22:36:06\u002e817Z"`: "1782081366.817", // escapes decoded
-		`"..."`:                           "",               // the seeds' elisions
+		`"..."`:                           "",               // an elided value, as in a trimmed transcript
 		`"2026-06-21"`:                    "",
 		`1782081366`:                      "", // a number is not RFC 3339
 		`null`:                            "",
