@@ -4,7 +4,7 @@
 // writes buffered output that is flushed whenever the tool is about to wait
 // for input.
 //
-// Framing rules (DESIGN.md 3):
+// Framing rules:
 //   - records end at '\n' only; a trailing '\r' is dropped;
 //   - U+2028 and U+2029 are ordinary bytes and never end a record;
 //   - lines have no length limit;

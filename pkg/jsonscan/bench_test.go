@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// benchLines are envelope events shaped like the seeds' (200-2000 bytes,
-// mostly ASCII strings, some escapes, nested payloads).
+// benchLines are envelope events shaped like the shipped examples'
+// (200-2000 bytes, mostly ASCII strings, some escapes, nested payloads).
 var benchLines = func() []string {
 	out := `total 48\ndrwxr-xr-x  5 dev dev 4096 Jun 21 22:36 .\ndrwxr-xr-x 12 dev dev 4096 Jun 21 22:30 ..\n` +
 		`-rw-r--r--  1 dev dev  812 Jun 21 22:36 go.mod\n-rw-r--r--  1 dev dev 2311 Jun 21 22:36 \"main.go\"\n`
