@@ -6,7 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 clip() { cut -c1-"${1:-150}"; }
 
-echo '# the failed run of seed 001 (HTTP 401): six zot events, six envelopes'
+echo '# the recorded failed run (HTTP 401): six zot events, six envelopes'
 echo '$ zot2gp --ts=stable examples/zot/auth-401.jsonl'
 zot2gp --ts=stable examples/zot/auth-401.jsonl | clip
 

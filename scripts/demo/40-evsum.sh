@@ -20,7 +20,7 @@ echo '$ evsum examples/events/multiagent.jsonl | tail -1'
 evsum examples/events/multiagent.jsonl | tail -1 | clip 400
 
 echo
-echo '# the glasspane vocabulary: zot2gp output of seed 000 (the bash call counts once)'
+echo '# the glasspane vocabulary: zot2gp output of the recorded uname run (the bash call counts once)'
 echo '$ zot2gp --ts=stable examples/zot/uname.jsonl | evsum -f table --by kind'
 zot2gp --ts=stable examples/zot/uname.jsonl | evsum -f table --by kind
 
