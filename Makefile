@@ -3,7 +3,7 @@ GO ?= go
 BIN ?= bin
 TOOLS := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build install test demo bench fuzz clean
+.PHONY: all build install test lint demo bench fuzz clean
 
 all: build
 
@@ -19,6 +19,16 @@ test:
 	$(GO) vet ./...
 	$(GO) test -race ./...
 	$(GO) test -count=1 -run 'Kill' ./internal/cursor ./internal/evcursor
+
+# lint runs go vet, checks that gofmt has nothing to change, and runs
+# staticcheck at a pinned version (go run fetches and builds it on first use,
+# then reuses the build cache; nothing to install by hand).
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+lint:
+	$(GO) vet ./...
+	@unformatted=$$("$$($(GO) env GOROOT)/bin/gofmt" -l .); \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l: not formatted:"; echo "$$unformatted"; exit 1; fi
+	$(GO) run $(STATICCHECK) ./...
 
 # demo runs the main jobs on the shipped examples, one script a tool.
 demo: build
