@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -70,11 +71,11 @@ func Open(name string, stdin io.Reader, idle func()) (*Source, error) {
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, openError(name, err)
+			return nil, FileError(name, err)
 		}
 		if st, err := f.Stat(); err == nil && st.IsDir() {
 			f.Close()
-			return nil, fmt.Errorf("%s: is a directory", name)
+			return nil, FileError(name, syscall.EISDIR)
 		}
 		src.closer = append(src.closer, f)
 		r = f
@@ -129,7 +130,11 @@ func hasPrefix(br *bufio.Reader, magic []byte) bool {
 	return string(b) == string(magic)
 }
 
-func openError(name string, err error) error {
+// FileError words the failure to open or read the file called name, the
+// one way every evtools message does: "NAME: no such file", "NAME:
+// permission denied", "NAME: is a directory", else "NAME: " and the
+// system's reason, without the operation and path that *fs.PathError adds.
+func FileError(name string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s: no such file", name)
@@ -138,7 +143,7 @@ func openError(name string, err error) error {
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %v", name, pe.Err)
+		err = pe.Err
 	}
-	return err
+	return fmt.Errorf("%s: %v", name, err)
 }
