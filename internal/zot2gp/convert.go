@@ -6,10 +6,10 @@ import (
 	"errors"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
-	"github.com/evtools/evtools/pkg/jsonscan"
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/zot"
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // config is what the converter needs from the options.
@@ -27,7 +27,7 @@ type config struct {
 type converter struct {
 	ui, bare, stable bool
 
-	seq    []byte            // the next seq, decimal digits
+	seq    *jsontext.Counter // the next seq
 	agent  []byte            // agent_id as a JSON string
 	kinds  map[string][]byte // zot type -> glasspane kind as a JSON string
 	failed []byte            // the kind of a failed response, as a JSON string
@@ -51,20 +51,19 @@ type converter struct {
 var errSeqStart = errors.New("--seq-start: want a non-negative integer")
 
 func newConverter(cfg config, now func() time.Time) (*converter, error) {
-	seq, ok := parseSeq(cfg.SeqStart)
-	if !ok {
+	if !jsontext.IsDigits(cfg.SeqStart) {
 		return nil, errSeqStart
 	}
 	c := &converter{
 		ui: cfg.UI, bare: cfg.Bare, stable: cfg.Stable,
-		seq:    seq,
-		agent:  appendString(nil, []byte(cfg.Agent)),
+		seq:    jsontext.NewCounter([]byte(cfg.SeqStart)),
+		agent:  jsontext.AppendString(nil, cfg.Agent),
 		kinds:  make(map[string][]byte, len(zot.Glasspane)),
-		failed: appendString(nil, []byte(zot.FailedResponseKind)),
+		failed: jsontext.AppendString(nil, zot.FailedResponseKind),
 		now:    now,
 	}
 	for typ, kind := range zot.Glasspane {
-		c.kinds[typ] = appendString(nil, []byte(kind))
+		c.kinds[typ] = jsontext.AppendString(nil, kind)
 	}
 	switch {
 	case cfg.RunID != "":
@@ -81,35 +80,6 @@ func newConverter(cfg config, now func() time.Time) (*converter, error) {
 	return c, nil
 }
 
-// parseSeq checks a --seq-start value and returns its digits without
-// leading zeros (JSON numbers have none).
-func parseSeq(s string) ([]byte, bool) {
-	if s == "" {
-		return nil, false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return nil, false
-		}
-	}
-	for len(s) > 1 && s[0] == '0' {
-		s = s[1:]
-	}
-	return []byte(s), true
-}
-
-// increment adds one to a decimal number of any length.
-func increment(d []byte) []byte {
-	for i := len(d) - 1; i >= 0; i-- {
-		if d[i] != '9' {
-			d[i]++
-			return d
-		}
-		d[i] = '0'
-	}
-	return append([]byte{'1'}, d...)
-}
-
 // nextRun starts a new run and names it.
 func (c *converter) nextRun() {
 	c.runN++
@@ -122,7 +92,7 @@ func (c *converter) nextRun() {
 	default:
 		id = c.runBase + "_" + strconv.Itoa(c.runN)
 	}
-	c.runID = appendString(c.runID[:0], []byte(id))
+	c.runID = jsontext.AppendString(c.runID[:0], id)
 	c.inRun = true
 }
 
@@ -153,7 +123,7 @@ func (c *converter) convert(dst, line []byte) (out []byte, written bool, err err
 		if c.ui {
 			return dst, false, nil
 		}
-		c.strBuf = appendString(c.strBuf[:0], typ)
+		c.strBuf = jsontext.AppendString(c.strBuf[:0], typ)
 		kind = c.strBuf
 	}
 
@@ -162,7 +132,7 @@ func (c *converter) convert(dst, line []byte) (out []byte, written bool, err err
 		return c.appendBare(dst, payload, kind), true, nil
 	}
 	dst = append(dst, `{"seq":`...)
-	dst = append(dst, c.seq...)
+	dst = append(dst, c.seq.Bytes()...)
 	dst = append(dst, `,"ts":`...)
 	dst = append(dst, ts...)
 	dst = append(dst, `,"run_id":`...)
@@ -178,7 +148,7 @@ func (c *converter) convert(dst, line []byte) (out []byte, written bool, err err
 	dst = append(dst, `,"payload":`...)
 	dst = append(dst, payload...)
 	dst = append(dst, "}\n"...)
-	c.seq = increment(c.seq)
+	c.seq.Inc()
 	return dst, true, nil
 }
 
@@ -292,43 +262,3 @@ func trimSpace(b []byte) []byte {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s (UTF-8, invalid bytes become U+FFFD) as a JSON
-// string.
-func appendString(dst, s []byte) []byte {
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				dst = append(dst, '\\', c)
-			case c < 0x20:
-				switch c {
-				case '\n':
-					dst = append(dst, '\\', 'n')
-				case '\t':
-					dst = append(dst, '\\', 't')
-				case '\r':
-					dst = append(dst, '\\', 'r')
-				default:
-					dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-				}
-			default:
-				dst = append(dst, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, "\uFFFD"...)
-		} else {
-			dst = append(dst, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(dst, '"')
-}

@@ -70,49 +70,72 @@ func TestParseTime(t *testing.T) {
 	}
 }
 
+// seqOf converts one event and returns its seq as written.
+func seqOf(t *testing.T, c *converter) string {
+	t.Helper()
+	out, _, err := c.convert(nil, []byte(`{"type":"turn_start"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env struct {
+		Seq json.Number `json:"seq"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
+	if err := dec.Decode(&env); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	return string(env.Seq)
+}
+
+// --seq-start: any size of decimal, leading zeros dropped, and counting
+// carries into a new digit past 2^64.
 func TestSeq(t *testing.T) {
-	for in, want := range map[string]string{
-		"0": "1", "1": "2", "9": "10", "1999": "2000",
-		"99999999999999999999": "100000000000000000000",
-		"18446744073709551615": "18446744073709551616", // past uint64
+	for start, want := range map[string][2]string{
+		"0": {"0", "1"}, "9": {"9", "10"}, "1999": {"1999", "2000"},
+		"007": {"7", "8"}, "000": {"0", "1"},
+		"99999999999999999999": {"99999999999999999999", "100000000000000000000"},
+		"18446744073709551615": {"18446744073709551615", "18446744073709551616"}, // past uint64
 	} {
-		d, ok := parseSeq(in)
-		if !ok {
-			t.Fatalf("parseSeq(%q) rejected", in)
-		}
-		if got := string(increment(d)); got != want {
-			t.Errorf("%s + 1 = %s, want %s", in, got, want)
+		c := mustConverter(t, config{Stable: true, SeqStart: start})
+		if first, second := seqOf(t, c), seqOf(t, c); first != want[0] || second != want[1] {
+			t.Errorf("--seq-start %s: seqs %s, %s; want %s, %s", start, first, second, want[0], want[1])
 		}
 	}
-	for in, want := range map[string]string{"007": "7", "000": "0", "12": "12"} {
-		if d, ok := parseSeq(in); !ok || string(d) != want {
-			t.Errorf("parseSeq(%q) = %q, %v; want %q", in, d, ok, want)
-		}
-	}
-	for _, in := range []string{"", "-1", "1.5", "1e3", " 1", "x"} {
-		if _, ok := parseSeq(in); ok {
-			t.Errorf("parseSeq(%q) accepted", in)
+	for _, start := range []string{"", "-1", "1.5", "1e3", " 1", "x"} {
+		if _, err := newConverter(config{SeqStart: start}, fixedNow); err != errSeqStart {
+			t.Errorf("--seq-start %q: error %v, want errSeqStart", start, err)
 		}
 	}
 }
 
-func TestAppendString(t *testing.T) {
-	for in, want := range map[string]string{
-		"zot":        `"zot"`,
-		`a"b\c`:      `"a\"b\\c"`,
-		"l1\nl2\t\r": `"l1\nl2\t\r"`,
-		"\x01":       `"\u0001"`,
-		"café":       `"café"`,
-		"bad\xffend": `"bad` + "\uFFFD" + `end"`,
-	} {
-		got := appendString(nil, []byte(in))
-		if string(got) != want {
-			t.Errorf("appendString(%q) = %s, want %s", in, got, want)
-		}
-		var back string
-		if err := json.Unmarshal(got, &back); err != nil || (back != in && !strings.Contains(in, "\xff")) {
-			t.Errorf("appendString(%q) = %s does not decode back: %v", in, got, err)
-		}
+// The strings zot2gp quotes itself (agent_id, run_id, an unmapped kind)
+// follow jsontext's policy: valid JSON, one line, no raw DEL, C1 control or
+// U+2028 (which a terminal or a JavaScript reader would act on), and the
+// text decodes back (invalid UTF-8 as U+FFFD).
+func TestQuotedFields(t *testing.T) {
+	const nasty = "a\nb\x7f<\u2028\xff\u009b"
+	const decoded = "a\nb\x7f<\u2028\ufffd\u009b"
+	c := mustConverter(t, config{Stable: true, SeqStart: "1", Agent: nasty, RunID: nasty})
+	out, _, err := c.convert(nil, []byte(`{"type":"x\u007fy\u2028z"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"seq":1,"ts":0,"run_id":"a\nb\u007f<\u2028\ufffd\u009b","agent_id":"a\nb\u007f<\u2028\ufffd\u009b",` +
+		`"kind":"x\u007fy\u2028z","payload":{"type":"x\u007fy\u2028z"}}` + "\n"
+	if string(out) != want {
+		t.Fatalf("got  %s\nwant %s", out, want)
+	}
+	var env struct {
+		RunID   string `json:"run_id"`
+		AgentID string `json:"agent_id"`
+		Kind    string `json:"kind"`
+	}
+	if err := json.Unmarshal(out, &env); err != nil {
+		t.Fatal(err)
+	}
+	if env.RunID != decoded || env.AgentID != decoded || env.Kind != "x\x7fy\u2028z" {
+		t.Errorf("decoded run_id %q, agent_id %q, kind %q", env.RunID, env.AgentID, env.Kind)
 	}
 }
 
