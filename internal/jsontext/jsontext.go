@@ -195,7 +195,9 @@ func AppendFixed(dst []byte, v int64, scale int) []byte {
 
 // Counter is a non-negative integer of any size held as its decimal
 // digits, for seq numbers: Inc touches only the digits that change, so
-// counting past 2^64 costs nothing special and never loses a digit.
+// counting past 2^64 costs nothing special and never loses a digit. The
+// zero Counter is ready to use: it has no digits until the first Set, and
+// Inc takes it to 1.
 type Counter struct {
 	digits []byte
 }
@@ -208,6 +210,11 @@ func NewCounter(start []byte) *Counter {
 	}
 	return &Counter{digits: append(make([]byte, 0, len(start)+8), start...)}
 }
+
+// Set moves the counter to v, which must be canonical decimal digits (no
+// leading zero but in "0"), reusing its buffer: a checker that follows a
+// stream through its gaps sets it at each one without allocating.
+func (c *Counter) Set(v []byte) { c.digits = append(c.digits[:0], v...) }
 
 // Bytes is the current value's digits; they change with the next Inc.
 func (c *Counter) Bytes() []byte { return c.digits }

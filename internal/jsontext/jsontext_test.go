@@ -151,6 +151,21 @@ func TestCounter(t *testing.T) {
 			t.Errorf("%s + %d = %s, want %s", tc.start, tc.n, got, tc.want)
 		}
 	}
+	// Counting a long way agrees with ordinary arithmetic, across Set.
+	c := NewCounter([]byte("0"))
+	for i := 1; i <= 12345; i++ {
+		c.Inc()
+		if i == 999 {
+			c.Set([]byte("99998"))
+		}
+	}
+	if got := string(c.Bytes()); got != "111344" {
+		t.Errorf("counted to %s, want 111344", got)
+	}
+	var z Counter // ready to use: Inc takes it to 1
+	if z.Inc(); string(z.Bytes()) != "1" {
+		t.Errorf("zero Counter + 1 = %q, want 1", z.Bytes())
+	}
 }
 
 func TestIsDigits(t *testing.T) {
