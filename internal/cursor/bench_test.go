@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/corpus"
+	"github.com/evtools/evtools/internal/jsontext"
 )
 
 // BenchmarkRenumber re-numbers a generated envelope log line by line, the
@@ -21,7 +22,7 @@ func BenchmarkRenumber(b *testing.B) {
 	var e Event
 	w := io.Discard
 	for b.Loop() {
-		n := NewCounter([]byte("1"))
+		n := jsontext.NewCounter([]byte("1"))
 		for _, l := range lines {
 			if err := e.Scan(l); err != nil {
 				b.Fatal(err)

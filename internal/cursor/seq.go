@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+
+	"github.com/evtools/evtools/internal/jsontext"
 )
 
 // A seq is held as its canonical decimal digits (no sign, no leading zero
@@ -26,13 +28,8 @@ var ErrNotSeq = errors.New("not a non-negative integer")
 // producers write seq as a plain integer, and anything else is a sign the
 // line is not what it seems.
 func ParseSeq(raw []byte) ([]byte, error) {
-	if len(raw) == 0 {
+	if !jsontext.IsDigits(raw) {
 		return nil, ErrNotSeq
-	}
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			return nil, ErrNotSeq
-		}
 	}
 	if raw[0] == '0' && len(raw) > 1 {
 		return nil, ErrNotSeq // not valid JSON either
@@ -43,13 +40,8 @@ func ParseSeq(raw []byte) ([]byte, error) {
 // ParseSeqArg parses a seq given on the command line (--start, --after):
 // decimal digits, leading zeros allowed and dropped.
 func ParseSeqArg(s string) ([]byte, error) {
-	if s == "" {
+	if !jsontext.IsDigits(s) {
 		return nil, fmt.Errorf("%q is %w", s, ErrNotSeq)
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return nil, fmt.Errorf("%q is %w", s, ErrNotSeq)
-		}
 	}
 	i := 0
 	for i < len(s)-1 && s[i] == '0' {
@@ -101,32 +93,8 @@ func Missing(a, b []byte) string {
 	return by.String()
 }
 
-// Counter counts seqs in decimal, in place: Inc touches only the digits
-// that change, so counting past 2^64 costs nothing special.
-type Counter struct {
-	digits []byte
-}
-
-// NewCounter returns a counter at start (canonical digits).
-func NewCounter(start []byte) *Counter {
-	return &Counter{digits: append(make([]byte, 0, len(start)+8), start...)}
-}
-
-// Bytes is the current value; it changes with the next Inc.
-func (c *Counter) Bytes() []byte { return c.digits }
-
-// Inc adds one.
-func (c *Counter) Inc() {
-	d := c.digits
-	for i := len(d) - 1; i >= 0; i-- {
-		if d[i] != '9' {
-			d[i]++
-			return
-		}
-		d[i] = '0'
-	}
-	// All nines: one more digit.
-	c.digits = append(c.digits, 0)
-	copy(c.digits[1:], c.digits)
-	c.digits[0] = '1'
-}
+// NewCounter returns a counter of seqs at start (canonical digits).
+//
+// Deprecated: the counter is jsontext.Counter, shared with zot2gp; call
+// jsontext.NewCounter. This forwarder goes once evcursor's main.go does.
+func NewCounter(start []byte) *jsontext.Counter { return jsontext.NewCounter(start) }

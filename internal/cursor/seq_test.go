@@ -108,41 +108,6 @@ func TestMissing(t *testing.T) {
 	}
 }
 
-func TestCounter(t *testing.T) {
-	tests := []struct {
-		start string
-		incs  int
-		want  string
-	}{
-		{"1", 0, "1"},
-		{"1", 1, "2"},
-		{"0", 10, "10"},
-		{"9", 1, "10"},
-		{"99", 1, "100"},
-		{"999", 2, "1001"},
-		{"9007199254740993", 1, "9007199254740994"},
-		{"18446744073709551615", 1, "18446744073709551616"},
-		{"99999999999999999999", 1, "100000000000000000000"},
-	}
-	for _, tt := range tests {
-		c := NewCounter([]byte(tt.start))
-		for i := 0; i < tt.incs; i++ {
-			c.Inc()
-		}
-		if got := string(c.Bytes()); got != tt.want {
-			t.Errorf("%s + %d = %s, want %s", tt.start, tt.incs, got, tt.want)
-		}
-	}
-	// Counting a long way agrees with ordinary arithmetic.
-	c := NewCounter([]byte("0"))
-	for i := 1; i <= 12345; i++ {
-		c.Inc()
-	}
-	if string(c.Bytes()) != "12345" {
-		t.Errorf("counted to %s, want 12345", c.Bytes())
-	}
-}
-
 func TestCompareNumber(t *testing.T) {
 	tests := []struct {
 		a, b string

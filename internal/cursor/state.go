@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/gofrs/flock"
 )
 
@@ -158,26 +159,16 @@ func (c *Cursor) append(b []byte) []byte {
 		b = append(b, c.TS...)
 	}
 	b = append(b, ",\n    \"sha256\": "...)
-	b = appendString(b, c.Hash)
+	b = jsontext.AppendString(b, c.Hash)
 	if c.File != "" {
 		b = append(b, ",\n    \"file\": "...)
-		b = appendString(b, c.File)
+		b = jsontext.AppendString(b, c.File)
 	}
 	if c.Line != 0 {
 		b = append(b, ",\n    \"line\": "...)
 		b = strconv.AppendInt(b, int64(c.Line), 10)
 	}
 	return append(b, "\n  }"...)
-}
-
-// appendString quotes s as JSON without HTML escaping: "<stdin>" stays
-// readable instead of becoming "\u003cstdin\u003e".
-func appendString(b []byte, s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s) // a string always encodes
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
 
 // Equal reports whether two states hold the same cursors.

@@ -331,3 +331,20 @@ func TestStateNamesStdinReadably(t *testing.T) {
 		t.Errorf("round trip: %v, %v", st, err)
 	}
 }
+
+// A file name is quoted by jsontext's policy: a newline, DEL, a C1 control
+// or U+2028 in it cannot break the state file's lines or reach a terminal
+// raw when someone cats it, and the name reads back the same.
+func TestStateQuotesFileName(t *testing.T) {
+	var e Event
+	e.Scan([]byte(`{"seq":1}`))
+	const name = "logs/a\nb\x7f<\u2028\u009b\"q\".jsonl"
+	data := (&State{Cursor: CursorOf(&e, name, 1)}).Marshal()
+	want := `"file": "logs/a\nb\u007f<\u2028\u009b\"q\".jsonl"`
+	if !strings.Contains(string(data), want) {
+		t.Errorf("state file does not hold %s:\n%s", want, data)
+	}
+	if st, err := ParseState(data); err != nil || st.Cursor.File != name {
+		t.Errorf("round trip: %+v, %v", st.Cursor, err)
+	}
+}
