@@ -43,7 +43,7 @@ func TestDeterministic(t *testing.T) {
 			}
 			c := generate(t, g.gen, 300<<10, 8)
 			if bytes.Equal(a[:4096], c[:4096]) {
-				t.Fatal("two different seeds give the same start")
+				t.Fatal("another seed gives the same start")
 			}
 			// a smaller size is a prefix of a larger one: whole runs, same stream
 			small := generate(t, g.gen, 100<<10, 7)
