@@ -1,67 +1,360 @@
-// Package event names the envelope every ev* tool reads and writes
-// (DESIGN.md 1.3) and the two kind vocabularies found in it: the glasspane
-// kinds zot2gp writes (1.2) and the kinds of a multi-agent run log (seed 002).
+// Package event reads the events evtools works on and says what each one
+// means, whichever agent's vocabulary wrote it.
+//
+// An event arrives as one JSON object on a line. Most are envelopes,
+//
+//	{"seq":12,"ts":1758800000.12,"run_id":"r_1","agent_id":"parent","kind":"tool_call","payload":{...}}
+//
+// and some are the bare objects of an agent's own protocol, such as zot's
+// RPC stream, which name their type in a "type" member. Envelope.Scan reads
+// a line once, without decoding it, into its parts: sub-slices of the line.
+//
+// What an event means is a small closed set (Meaning): a run starting or
+// ending, the user's message, assistant text, a model call and its result,
+// a tool call starting, progressing and ending, an error, a kill, a
+// guardrail. A Vocabulary is a table from each kind (or type) it knows to
+// its meaning and to the payload members that hold the meaning's fields
+// (Field). Three vocabularies are built in, one file each: the glasspane
+// kinds that zot2gp writes around zot payloads (glasspane.go), the kinds of
+// a multi-agent run log (runlog.go), and zot's own types, for raw zot lines
+// (zot.go). A fourth agent's log is one more file of the same shape.
+//
+// Reading and classifying an event allocates nothing: Event keeps its
+// buffers from one line to the next.
 package event
 
-// The envelope's keys, in the order the tools write them.
-const (
-	KeySeq     = "seq"
-	KeyTS      = "ts"
-	KeyRunID   = "run_id"
-	KeyAgentID = "agent_id"
-	KeyKind    = "kind"
-	KeyPayload = "payload"
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
-// Glasspane kinds (DESIGN.md 1.2): what zot2gp writes for the zot types
-// glasspane maps.
+// Meaning is what an event means, whatever its vocabulary calls it.
+type Meaning uint8
+
+// The meanings. Every event has exactly one; an event no vocabulary knows
+// is Other.
 const (
-	MessageUpdate       = "message_update"
-	TurnStart           = "turn_start"
-	MessageStart        = "message_start"
-	ToolExecutionStart  = "tool_execution_start"
-	ToolExecutionUpdate = "tool_execution_update"
-	MessageEnd          = "message_end"
-	TurnEnd             = "turn_end"
-	ToolExecutionEnd    = "tool_execution_end"
-	Error               = "error"
-	AgentEnd            = "agent_end"
+	Other       Meaning = iota // a kind no vocabulary gives a meaning: shown, counted, never dropped
+	RunStart                   // a run began (its model resolved)
+	RunEnd                     // a run ended; Outcome and Wall where the vocabulary says
+	UserMessage                // the user's message, as accepted; Text
+	Text                       // assistant text: a piece of it (Delta) or the whole message
+	ModelCall                  // a request to the model began; Model, Step
+	ModelResult                // the model answered: tokens, cost, latency (see Usage)
+	ModelEnd                   // a model turn ended; Stop, and Failed when it stopped on an error
+	ModelError                 // a model request failed; Text
+	ToolStart                  // a tool call began; ID, Name, Args
+	ToolUpdate                 // a tool call progressed: a piece of its arguments or of its output
+	ToolEnd                    // a tool call ended; ID, Name, Failed, Text (the output)
+	Error                      // the run or a command failed; Text
+	Kill                       // a kill request, a budget or a loop detector stopped the run; Text
+	Guardrail                  // a rule stopped an answer; Name (the tool required), Text
+	AgentStart                 // a sub-agent was spawned; Name (its role), Model
+	AgentEnd                   // a sub-agent ended; Outcome, Wall
+	Decision                   // a parent decided how to handle the message; Text
+	Ack                        // a command was acknowledged; Failed when it failed
+	numMeanings
 )
 
-// Kinds zot2gp passes through from zot because glasspane does not map them.
-const (
-	Response = "response"
-	Usage    = "usage"
-	ToolCall = "tool_call" // also a run-log kind
-)
-
-// Run-log kinds (seed 002, DESIGN.md 1.3).
-const (
-	UserMessage      = "user_message"
-	RunStarted       = "run_started"
-	ParentDecision   = "parent_decision"
-	AgentSpawned     = "agent_spawned"
-	AgentFinished    = "agent_finished"
-	ModelCall        = "model_call"
-	ModelResult      = "model_result"
-	ToolResult       = "tool_result"
-	Guardrail        = "guardrail"
-	ModelError       = "model_error"
-	Killed           = "killed"
-	AssistantMessage = "assistant_message"
-	RunError         = "run_error"
-	RunFinished      = "run_finished"
-)
-
-// GlasspaneKinds lists the 1.2 vocabulary.
-var GlasspaneKinds = []string{
-	MessageUpdate, TurnStart, MessageStart, ToolExecutionStart, ToolExecutionUpdate,
-	MessageEnd, TurnEnd, ToolExecutionEnd, Error, AgentEnd,
+var meaningNames = [numMeanings]string{
+	"other", "run_start", "run_end", "user_message", "text", "model_call",
+	"model_result", "model_end", "model_error", "tool_start", "tool_update",
+	"tool_end", "error", "kill", "guardrail", "agent_start", "agent_end",
+	"decision", "ack",
 }
 
-// RunLogKinds lists the 1.3 vocabulary of seed 002, in the seed's order.
-var RunLogKinds = []string{
-	UserMessage, RunStarted, ParentDecision, AgentSpawned, AgentFinished,
-	ModelCall, ModelResult, ToolCall, ToolResult, Guardrail, ModelError,
-	Killed, AssistantMessage, RunError, RunFinished,
+// String is the meaning's name in snake case, as docs and tests show it.
+func (m Meaning) String() string {
+	if m < numMeanings {
+		return meaningNames[m]
+	}
+	return fmt.Sprintf("Meaning(%d)", uint8(m))
+}
+
+// Flags refine a meaning.
+type Flags uint8
+
+const (
+	// Delta marks a piece of a text, or of a tool call's arguments or
+	// output: more pieces follow, and the whole comes later or never.
+	Delta Flags = 1 << iota
+	// Restated marks a ToolStart that repeats a call another event of the
+	// same vocabulary starts: count it only when that event is missing.
+	Restated
+	// Final marks the run's answer or its failure, which the run's end
+	// must follow in a Strict vocabulary.
+	Final
+	// Turn marks the ModelCall and ModelEnd that open and close a model
+	// turn; the model's latency is the time between them.
+	Turn
+)
+
+// Field names a value a meaning carries. A vocabulary's row says which
+// payload member holds it.
+type Field uint8
+
+// The fields.
+const (
+	ID      Field = iota // a tool call's id
+	Name                 // a tool's name, or a sub-agent's role
+	Args                 // a tool call's arguments: an object, or with Delta a piece of their JSON text
+	Body                 // text: the prompt, the reply or a piece of it, a tool's output, an error message
+	Outcome              // how a run or a sub-agent ended (ok, error, killed, ...)
+	Model                // the model's name
+	Step                 // the step or turn number
+	Wall                 // the wall time in seconds
+	Stop                 // why a model turn stopped (end, tool_use, error)
+	IsError              // true when the call or command failed
+	OK                   // false when the call or command failed
+	Latency              // the model's latency in milliseconds
+	numFields
+)
+
+// Members says, per field, which payload member holds it. "a|b" names
+// alternatives: the first one present is read.
+type Members [numFields]string
+
+// Entry is one row of a vocabulary: what events of one kind mean.
+type Entry struct {
+	Kind    string // the kind (or the type, in a Raw vocabulary)
+	Type    string // when set, the row holds only for a payload whose "type" is this
+	Needs   string // when set, the row holds only for a payload that has this member
+	Meaning Meaning
+	Flags   Flags
+	Members Members
+
+	// For a Raw vocabulary that zot2gp converts into envelopes: the kind
+	// glasspane classifies the type as ("" when glasspane does not map
+	// it, and the type is kept as the kind), and whether the event belongs
+	// to the session rather than to an agent (agent_id "").
+	Glasspane string
+	Session   bool
+
+	members [numFields][]string // Members split at '|'
+}
+
+// Vocabulary is one agent's names for its events, as a table.
+type Vocabulary struct {
+	Name string // as docs show it: "glasspane", "run-log", "zot"
+	// Raw vocabularies are bare objects keyed by "type"; the others are
+	// envelopes keyed by "kind".
+	Raw bool
+	// Strict vocabularies end every run with exactly one RunEnd, after a
+	// Final event; a run without one is a problem to report.
+	Strict  bool
+	Entries []Entry
+
+	// FailedType, for a Raw vocabulary, is the type whose events with
+	// "success":false glasspane classifies as FailedKind.
+	FailedType, FailedKind string
+}
+
+// rows holds, per kind, the rows of every vocabulary of one form (envelope
+// or raw): the conditional rows first, then at most one plain row.
+type rows map[string][]*Entry
+
+var (
+	envelopeRows = rows{}
+	rawRows      = rows{}
+	vocabularies []*Vocabulary
+)
+
+// register adds a vocabulary's rows to the index. Each vocabulary's file
+// calls it once, from a package-level variable.
+func register(v *Vocabulary) *Vocabulary {
+	idx := envelopeRows
+	if v.Raw {
+		idx = rawRows
+	}
+	for i := range v.Entries {
+		e := &v.Entries[i]
+		for f, spec := range e.Members {
+			if spec != "" {
+				e.members[f] = strings.Split(spec, "|")
+			}
+		}
+		rs := idx[e.Kind]
+		if e.Type == "" && e.Needs == "" {
+			for _, r := range rs {
+				if r.Type == "" && r.Needs == "" {
+					panic("event: two plain rows for kind " + e.Kind)
+				}
+			}
+			idx[e.Kind] = append(rs, e)
+		} else {
+			idx[e.Kind] = append([]*Entry{e}, rs...)
+		}
+		entryVocab[e] = v
+	}
+	vocabularies = append(vocabularies, v)
+	return v
+}
+
+var entryVocab = map[*Entry]*Vocabulary{}
+
+// Vocabularies lists the vocabularies known, in registration order.
+func Vocabularies() []*Vocabulary { return vocabularies }
+
+// Lookup returns the row for events of the kind (a type, when raw) whose
+// payload is body, or nil when no vocabulary of that form knows the kind.
+func Lookup(kind []byte, body []byte, raw bool) *Entry {
+	idx := envelopeRows
+	if raw {
+		idx = rawRows
+	}
+	rs := idx[string(kind)]
+	var typ []byte
+	typed := false
+	for _, r := range rs {
+		switch {
+		case r.Type != "":
+			if !typed {
+				typ, _ = jsonscan.Lookup(body, "type")
+				typed = true
+			}
+			if !jsonscan.StringEquals(typ, r.Type) {
+				continue
+			}
+		case r.Needs != "":
+			if _, ok := jsonscan.Lookup(body, r.Needs); !ok {
+				continue
+			}
+		}
+		return r
+	}
+	return nil
+}
+
+// Vocabulary returns the vocabulary the row belongs to.
+func (e *Entry) Vocabulary() *Vocabulary { return entryVocab[e] }
+
+// Event is one event read and classified. Its slices point into the line
+// and into buffers the Event owns: they are valid until the next Read.
+type Event struct {
+	Envelope
+	Raw     bool   // a bare object of a Raw vocabulary, not an envelope
+	Body    []byte // where the fields are: the payload, or the whole raw line
+	Entry   *Entry // the row that says what it means; nil for Other
+	Vocab   *Vocabulary
+	Meaning Meaning
+	Flags   Flags
+
+	name []byte // the decoded kind or type
+	buf  []byte
+}
+
+// ErrNotEvent says a JSON object has neither a "kind" (an envelope) nor a
+// "type" (a raw event).
+var ErrNotEvent = fmt.Errorf(`neither "kind" nor "type": not an event`)
+
+// Read scans line and classifies it. The error is jsonscan's when the
+// line is not a JSON object, or ErrNotEvent.
+func (e *Event) Read(line []byte) error {
+	if err := e.Envelope.Scan(line); err != nil {
+		return err
+	}
+	switch {
+	case e.Kind != nil:
+		e.Raw, e.Body = false, e.Payload
+		e.name = e.str(e.Kind, &e.buf)
+	case e.Type != nil:
+		e.Raw, e.Body = true, line
+		e.name = e.str(e.Type, &e.buf)
+	default:
+		e.Classify(nil, nil, false)
+		return ErrNotEvent
+	}
+	e.Classify(e.name, e.Body, e.Raw)
+	return nil
+}
+
+// Name is the decoded kind (or raw type); nil when not a string.
+func (e *Event) Name() []byte { return e.name }
+
+// Classify sets the event's meaning from its kind (decoded) and body, as
+// Read does; callers that scan the envelope themselves use it.
+func (e *Event) Classify(kind, body []byte, raw bool) {
+	e.Body, e.Raw = body, raw
+	e.Entry = nil
+	if kind != nil {
+		e.Entry = Lookup(kind, body, raw)
+	}
+	if e.Entry == nil {
+		e.Vocab, e.Meaning, e.Flags = nil, Other, 0
+		return
+	}
+	e.Vocab, e.Meaning, e.Flags = entryVocab[e.Entry], e.Entry.Meaning, e.Entry.Flags
+}
+
+// str decodes a raw JSON string without allocating when it has no
+// escapes; nil when raw is not a string.
+func (e *Event) str(raw []byte, buf *[]byte) []byte {
+	s, ok := String(raw, buf)
+	if !ok {
+		return nil
+	}
+	return s
+}
+
+// Field returns the raw JSON value of field f in the body, or nil when the
+// row names no member for it or the body has none.
+func (e *Event) Field(f Field) []byte {
+	if e.Entry == nil || len(e.Body) == 0 {
+		return nil
+	}
+	for _, m := range e.Entry.members[f] {
+		if v, ok := jsonscan.Lookup(e.Body, m); ok {
+			return v
+		}
+	}
+	return nil
+}
+
+// Has reports whether the row names a member for field f: whether the
+// event's vocabulary can say it at all.
+func (e *Event) Has(f Field) bool { return e.Entry != nil && e.Entry.members[f] != nil }
+
+// FieldString returns field f decoded as a string, using buf when it has
+// escapes; ok is false when it is absent or not a string.
+func (e *Event) FieldString(f Field, buf *[]byte) ([]byte, bool) {
+	return String(e.Field(f), buf)
+}
+
+// Failed reports whether the event says what it reports failed: its
+// IsError member is true, its OK member false, or it stopped on an error.
+func (e *Event) Failed() bool {
+	if v := e.Field(IsError); v != nil && jsonscan.KindOf(v) == jsonscan.True {
+		return true
+	}
+	if v := e.Field(OK); v != nil && jsonscan.KindOf(v) == jsonscan.False {
+		return true
+	}
+	if v := e.Field(Stop); v != nil && jsonscan.StringEquals(v, "error") {
+		return true
+	}
+	return false
+}
+
+// String decodes a raw JSON string value: a sub-slice of raw when it has
+// no escapes and is valid UTF-8, else decoded into *buf (invalid UTF-8
+// becoming U+FFFD, as encoding/json decodes it). ok is false when raw is
+// not a string.
+func String(raw []byte, buf *[]byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return nil, false
+	}
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return body, true
+	}
+	out, ok := jsonscan.Unquote((*buf)[:0], raw)
+	if !ok {
+		return nil, false
+	}
+	*buf = out
+	return out, true
 }

@@ -1,0 +1,97 @@
+package event
+
+import (
+	"bytes"
+
+	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+// Token counters of a model result, in the order reports show them.
+const (
+	TokInput = iota
+	TokOutput
+	TokCacheRead
+	TokCacheWrite
+	TokTotal
+	NumTokens
+)
+
+// TokenNames are the reports' names of the token counters, in order.
+var TokenNames = [NumTokens]string{"input", "output", "cache_read", "cache_write", "total"}
+
+// usageMembers are the payload members a model result's numbers go by,
+// across providers and agents. For each counter the first spelling present
+// counts; the others are ignored, so that a payload giving both
+// prompt_tokens and input_tokens is not counted twice.
+var usageMembers = []struct {
+	name string
+	slot int
+}{
+	{"input", TokInput}, {"input_tokens", TokInput}, {"prompt_tokens", TokInput},
+	{"output", TokOutput}, {"output_tokens", TokOutput}, {"completion_tokens", TokOutput},
+	{"cache_read", TokCacheRead}, {"cache_read_tokens", TokCacheRead},
+	{"cache_read_input_tokens", TokCacheRead}, {"prompt_cache_hit_tokens", TokCacheRead},
+	{"cache_write", TokCacheWrite}, {"cache_write_tokens", TokCacheWrite},
+	{"cache_creation_input_tokens", TokCacheWrite},
+	{"total", TokTotal}, {"total_tokens", TokTotal}, {"tokens", TokTotal},
+	{"cost_usd", slotCost}, {"cost", slotCost},
+}
+
+const slotCost = NumTokens
+
+// Usage is what a ModelResult says the call used.
+type Usage struct {
+	// Tokens by counter. The total is the payload's when it gives one,
+	// else input plus output.
+	Tokens   [NumTokens]int64
+	CostNano int64 // cost in 10^-9 USD
+	HasCost  bool
+	// LatencyUS is the model's latency in microseconds, when the row
+	// names a latency member and the payload has it.
+	LatencyUS  int64
+	HasLatency bool
+}
+
+// Usage reads the tokens, cost and latency of a ModelResult event in one
+// pass over its body. Roll-ups (a cumulative object, a run's total) are
+// not read: only the body's own top-level numbers count.
+func (e *Event) Usage() Usage {
+	var u Usage
+	if e.Meaning != ModelResult || len(e.Body) == 0 {
+		return u
+	}
+	var have [NumTokens + 1]bool
+	latency := e.Entry.members[Latency]
+	jsonscan.Members(e.Body, func(key, v []byte) {
+		if jsonscan.KindOf(v) != jsonscan.Number {
+			return
+		}
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return // no provider escapes these names
+		}
+		for _, m := range latency {
+			if string(key) == m && !u.HasLatency {
+				u.LatencyUS, u.HasLatency = jsontext.ParseFixed(v, 3)
+			}
+		}
+		for _, m := range usageMembers {
+			if string(key) != m.name || have[m.slot] {
+				continue
+			}
+			if m.slot == slotCost {
+				u.CostNano, u.HasCost = jsontext.ParseFixed(v, 9)
+				have[m.slot] = u.HasCost
+				break
+			}
+			if n, ok := jsontext.ParseFixed(v, 0); ok {
+				u.Tokens[m.slot], have[m.slot] = n, true
+			}
+			break
+		}
+	})
+	if !have[TokTotal] {
+		u.Tokens[TokTotal] = u.Tokens[TokInput] + u.Tokens[TokOutput]
+	}
+	return u
+}
