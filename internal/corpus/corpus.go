@@ -8,9 +8,12 @@
 package corpus
 
 import (
+	"bytes"
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/evtools/evtools/internal/jsontext"
 )
 
 // flushAt is the buffered size at which a generator hands its bytes to the
@@ -79,35 +82,59 @@ func (o *out) raw(s string) { o.b = append(o.b, s...) }
 
 func (o *out) int(n int64) { o.b = strconv.AppendInt(o.b, n, 10) }
 
-// str writes s as a JSON string. Non-ASCII text, U+2028 included, is
-// written raw, as zot and most JSON writers do.
-func (o *out) str(s string) { o.b = appendString(o.b, s, false) }
+// str writes s as a JSON string the way evtools itself does
+// (jsontext.AppendString). For the pools' text that is also what zot and
+// the run-log producers write; only tool output, below, holds the
+// characters whose spelling differs between writers.
+func (o *out) str(s string) { o.b = jsontext.AppendString(o.b, s) }
 
-// strASCII writes s as a JSON string with every non-ASCII rune escaped
-// (\u00e9, surrogate pairs above the BMP), as ensure_ascii writers do.
-func (o *out) strASCII(s string) { o.b = appendString(o.b, s, true) }
+// The corpus stands for what other programs write, and a reader must take
+// every spelling of a string JSON allows, not only the one evtools writes.
+// So tool output, the text most likely to hold unusual characters, is
+// written in one of two foreign spellings instead of jsontext's:
+//
+//   - spellRaw: every non-ASCII rune as UTF-8, U+2028 and U+2029 included,
+//     as zot, JavaScript's JSON.stringify and Python with
+//     ensure_ascii=False do; a reader must not split a record at a raw
+//     U+2028;
+//   - spellASCII: every non-ASCII rune as \uXXXX (surrogate pairs above the
+//     BMP), as Python's default ensure_ascii=True does.
+//
+// Both escape '"', '\\' and C0 controls, as JSON requires; s must be valid
+// UTF-8 (the pools are).
+type spelling uint8
 
-// fixed writes v/10^dec as a decimal without trailing zeros ("0.000412").
+const (
+	spellRaw spelling = iota
+	spellASCII
+)
+
+// foreign writes s as a JSON string in the spelling sp.
+func (o *out) foreign(s string, sp spelling) { o.b = appendForeign(o.b, s, sp) }
+
+// fixed writes v/10^dec as a decimal with at least one digit after the
+// point ("0.000412", "1793491200.0"): the corpus's timestamps and costs
+// stand for floats written by Python and JavaScript producers, which keep
+// the ".0" that jsontext.AppendFixed (evtools' own spelling) drops.
 func (o *out) fixed(v int64, dec int) { o.b = appendFixed(o.b, v, dec) }
 
-// safe marks the bytes that need no escaping inside a JSON string.
-var safe = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = true
+func appendFixed(b []byte, v int64, dec int) []byte {
+	n := len(b)
+	b = jsontext.AppendFixed(b, v, dec)
+	if bytes.IndexByte(b[n:], '.') < 0 {
+		b = append(b, '.', '0')
 	}
-	t['"'] = false
-	t['\\'] = false
-	return t
-}()
+	return b
+}
 
 const hexDigits = "0123456789abcdef"
 
-func appendString(b []byte, s string, ascii bool) []byte {
+func appendForeign(b []byte, s string, sp spelling) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if safe[c] && (c < utf8.RuneSelf || !ascii) {
+		if c >= 0x20 && c != '"' && c != '\\' && (c < utf8.RuneSelf || sp == spellRaw) {
 			i++
 			continue
 		}
@@ -126,10 +153,8 @@ func appendString(b []byte, s string, ascii bool) []byte {
 			continue
 		}
 		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
+		case '"', '\\':
+			b = append(b, '\\', c)
 		case '\n':
 			b = append(b, '\\', 'n')
 		case '\t':
@@ -148,25 +173,4 @@ func appendString(b []byte, s string, ascii bool) []byte {
 
 func appendU(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
-}
-
-var pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}
-
-func appendFixed(b []byte, v int64, dec int) []byte {
-	if v < 0 {
-		b = append(b, '-')
-		v = -v
-	}
-	p := pow10[dec]
-	b = strconv.AppendInt(b, v/p, 10)
-	frac := v % p
-	if frac == 0 {
-		return append(b, '.', '0')
-	}
-	b = append(b, '.')
-	for d := dec - 1; d >= 0 && frac != 0; d-- {
-		b = append(b, byte('0'+frac/pow10[d]))
-		frac %= pow10[d]
-	}
-	return b
 }

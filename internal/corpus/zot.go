@@ -2,10 +2,13 @@ package corpus
 
 import (
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/evtools/evtools/internal/jsontext"
 )
 
 // zotEpoch is when the generated zot sessions start: the day of the
@@ -57,7 +60,7 @@ type toolCall struct {
 	args     []kv
 	output   string
 	isError  bool
-	ascii    bool // the result is written with non-ASCII escaped
+	spell    spelling // how the result and progress text are written
 	progress bool
 }
 
@@ -314,11 +317,7 @@ func (g *zotGen) toolTurn() {
 		}
 		g.tick(20, 3000)
 		g.raw(`{"content":[{"text":`)
-		if c.ascii {
-			g.strASCII(c.output)
-		} else {
-			g.str(c.output)
-		}
+		g.foreign(c.output, c.spell)
 		g.raw(`,"type":"text"}],"id":`)
 		g.str(c.id)
 		if c.isError {
@@ -349,7 +348,7 @@ func (g *zotGen) progress(c *toolCall) {
 		g.raw(`{"id":`)
 		g.str(c.id)
 		g.raw(`,"text":`)
-		g.str(text[:end])
+		g.foreign(text[:end], spellRaw)
 		g.raw(`,"type":"tool_progress"}`)
 		g.endLine()
 		text = text[end:]
@@ -360,13 +359,8 @@ func (g *zotGen) progress(c *toolCall) {
 // being the same bytes; args keys are sorted as zot writes them.
 func (g *zotGen) callObject(c *toolCall) {
 	g.raw(`{"args":{`)
-	sorted := make([]kv, len(c.args))
-	copy(sorted, c.args)
-	for i := 1; i < len(sorted); i++ {
-		for j := i; j > 0 && sorted[j].k < sorted[j-1].k; j-- {
-			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
-		}
-	}
+	sorted := slices.Clone(c.args)
+	slices.SortStableFunc(sorted, func(a, b kv) int { return strings.Compare(a.k, b.k) })
 	for i, a := range sorted {
 		if i > 0 {
 			g.raw(",")
@@ -394,12 +388,12 @@ func argsText(args []kv) string {
 		if i > 0 {
 			b = append(b, ',', ' ')
 		}
-		b = appendString(b, a.k, false)
+		b = jsontext.AppendString(b, a.k)
 		b = append(b, ':', ' ')
 		if a.num {
 			b = strconv.AppendInt(b, int64(a.n), 10)
 		} else {
-			b = appendString(b, a.s, false)
+			b = jsontext.AppendString(b, a.s)
 		}
 	}
 	return string(append(b, '}'))
@@ -535,5 +529,7 @@ func (g *zotGen) makeCall(c *toolCall, i int) {
 		sb.WriteString("release notes:\u2028• faster export\u2028• umlauts fixed\n")
 	}
 	c.output = sb.String()
-	c.ascii = r.oneIn(15)
+	if r.oneIn(15) {
+		c.spell = spellASCII
+	}
 }
