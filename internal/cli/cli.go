@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/pkg/jsonl"
 	"github.com/mattn/go-isatty"
 )
 
@@ -56,34 +57,67 @@ type Tool struct {
 	Exit     string // exit status table, printed under "Exit status:"
 }
 
-// Error is an error that carries its exit code. Tools return it; Main prints
-// it once, as "tool: message".
+// ExitCoder is an error that says which exit status it ends the run with,
+// as gojq's errors do. Report reads it.
+type ExitCoder interface {
+	error
+	ExitCode() int
+}
+
+// Error is an error that carries its exit code. An Error without Err (see
+// Status) ends the run with Code and prints nothing.
 type Error struct {
 	Code int
 	Err  error
 }
 
-func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns the error behind the status.
 func (e *Error) Unwrap() error { return e.Err }
+
+// ExitCode is the exit status the error ends the run with.
+func (e *Error) ExitCode() int { return e.Code }
 
 // Errorf makes an *Error with code.
 func Errorf(code int, format string, args ...any) error {
 	return &Error{Code: code, Err: fmt.Errorf(format, args...)}
 }
 
+// Status ends a run with code and prints nothing: the status is the whole
+// answer (evfilter selected nothing), or what there was to say was said
+// while the input was read (bad lines, anomalies).
+func Status(code int) error { return &Error{Code: code} }
+
+// usageError is a mistake in the command line.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+func (e *usageError) ExitCode() int { return ExitError }
+
+// Usage marks err as a usage error: Report prints it with a pointer to
+// --help, and the exit status is ExitError.
+func Usage(err error) error { return &usageError{err} }
+
 type exitPanic struct{ code int }
 
-// Parse parses args into opts (a kong struct). It returns done=true with an
-// exit code when the run is over already: --help, --version, or a usage
-// error (printed as "tool: message").
-func Parse(t Tool, args []string, stdio Stdio, opts any) (code int, done bool) {
+// Parse parses args into opts (a kong struct). An error means the run is
+// over already: --help and --version (printed; a Status), or a usage error
+// for Report to print.
+func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			ep, ok := r.(exitPanic)
 			if !ok {
 				panic(r)
 			}
-			code, done = ep.code, true
+			err = Status(ep.code)
 		}
 	}()
 	desc := t.Summary
@@ -115,17 +149,9 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (code int, done bool) {
 		panic(err) // a bug in the tool's option struct
 	}
 	if _, err := parser.Parse(hoistDashDash(args, parser.Model.AllFlags(false))); err != nil {
-		return Usage(t.Name, stdio.Err, err), true
+		return Usage(err)
 	}
-	return 0, false
-}
-
-// Usage reports a usage error the way every tool does, with a pointer to
-// --help, and returns ExitError.
-func Usage(tool string, stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "%s: %v\n", tool, err)
-	fmt.Fprintf(stderr, "%s: run '%s --help' for usage\n", tool, tool)
-	return ExitError
+	return nil
 }
 
 func indent(s string) string {
@@ -138,18 +164,46 @@ func indent(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// Report prints err once as "tool: message" and returns its exit code
-// (ExitError unless err is an *Error saying otherwise).
+// Report ends a run: it prints err once, as "tool: message", and returns
+// the exit status it carries. Every tool's Main ends here, so that the
+// mapping from errors to statuses is this one function:
+//
+//   - nil is ExitOK;
+//   - output whose reader went away (| head, jsonl.IsClosed) is a quiet
+//     ExitOK: there is nobody left to tell;
+//   - jsonl.ErrStrict is a quiet ExitError: the bad line is reported;
+//   - a Status is its code, quietly;
+//   - a usage error is ExitError, with a pointer to --help;
+//   - any other error is its ExitCode (ExitCoder), else ExitError.
+//
+// An error joined from several (errors.Join) is printed a line each.
 func Report(tool string, stderr io.Writer, err error) int {
-	if err == nil {
+	if err == nil || jsonl.IsClosed(err) {
 		return ExitOK
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", tool, err)
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
+	report(tool, stderr, err)
+	var ec ExitCoder
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
 	}
 	return ExitError
+}
+
+func report(tool string, stderr io.Writer, err error) {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			report(tool, stderr, e)
+		}
+		return
+	}
+	if e, ok := err.(*Error); ok && e.Err == nil || errors.Is(err, jsonl.ErrStrict) {
+		return
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", tool, err)
+	var u *usageError
+	if errors.As(err, &u) {
+		fmt.Fprintf(stderr, "%s: run '%s --help' for usage\n", tool, tool)
+	}
 }
 
 // IsTerminal reports whether w is a terminal.

@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/pkg/jsonl"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -69,7 +72,8 @@ func TestParse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
 			var o opts
-			code, done := Parse(tool, tt.args, Stdio{Out: &out, Err: &errb}, &o)
+			err := Parse(tool, tt.args, Stdio{Out: &out, Err: &errb}, &o)
+			code, done := Report(tool.Name, &errb, err), err != nil
 			if code != tt.code || done != tt.done {
 				t.Fatalf("Parse = %d, %v; want %d, %v (stderr %q)", code, done, tt.code, tt.done, errb.String())
 			}
@@ -87,18 +91,32 @@ func TestParse(t *testing.T) {
 }
 
 func TestReport(t *testing.T) {
-	var b bytes.Buffer
-	if code := Report("evx", &b, Errorf(ExitBusy, "state file is locked")); code != ExitBusy {
-		t.Errorf("code %d, want %d", code, ExitBusy)
+	tests := []struct {
+		name string
+		err  error
+		code int
+		say  string
+	}{
+		{"success", nil, ExitOK, ""},
+		{"a plain error", errors.New("plain"), ExitError, "evx: plain\n"},
+		{"an error with its code", Errorf(ExitBusy, "state file is locked"), ExitBusy, "evx: state file is locked\n"},
+		{"wrapped, it keeps its code", fmt.Errorf("run: %w", Errorf(ExitBusy, "locked")), ExitBusy, "evx: run: locked\n"},
+		{"a status says nothing", Status(ExitFound), ExitFound, ""},
+		{"--strict reported the line", fmt.Errorf("x: %w", jsonl.ErrStrict), ExitError, ""},
+		{"the reader went away", fmt.Errorf("writing: %w", syscall.EPIPE), ExitOK, ""},
+		{"a usage error points to --help", Usage(errors.New("unknown flag --x")), ExitError,
+			"evx: unknown flag --x\nevx: run 'evx --help' for usage\n"},
+		{"joined errors, a line each", errors.Join(errors.New("one"), Status(ExitFound), errors.New("two")), ExitFound,
+			"evx: one\nevx: two\n"},
 	}
-	if code := Report("evx", &b, errors.New("plain")); code != ExitError {
-		t.Errorf("code %d, want %d", code, ExitError)
-	}
-	if got, want := b.String(), "evx: state file is locked\nevx: plain\n"; got != want {
-		t.Errorf("printed %q, want %q", got, want)
-	}
-	if code := Report("evx", &b, nil); code != ExitOK {
-		t.Errorf("nil error gives %d", code)
+	for _, tt := range tests {
+		var b bytes.Buffer
+		if code := Report("evx", &b, tt.err); code != tt.code {
+			t.Errorf("%s: code %d, want %d", tt.name, code, tt.code)
+		}
+		if b.String() != tt.say {
+			t.Errorf("%s: printed %q, want %q", tt.name, b.String(), tt.say)
+		}
 	}
 }
 
@@ -128,8 +146,8 @@ func TestDashDash(t *testing.T) {
 	for _, tt := range tests {
 		var o listOpts
 		var errb bytes.Buffer
-		if code, done := Parse(Tool{Name: "evx"}, tt.args, Stdio{Out: &bytes.Buffer{}, Err: &errb}, &o); done {
-			t.Errorf("%q: exit %d: %s", tt.args, code, errb.String())
+		if err := Parse(Tool{Name: "evx"}, tt.args, Stdio{Out: &bytes.Buffer{}, Err: &errb}, &o); err != nil {
+			t.Errorf("%q: %v", tt.args, err)
 			continue
 		}
 		if diff := cmp.Diff(tt.want, o); diff != "" {

@@ -1,3 +1,6 @@
+// Package evcursor is the evcursor command: it re-numbers seq, passes what
+// comes after a cursor (--after N, or a journalctl-style --state FILE for
+// cron jobs), and checks a stream for gaps, repeats and restarts.
 package evcursor
 
 import (
@@ -11,38 +14,44 @@ import (
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
-// Main runs evcursor with args and returns the exit status.
+// Main runs evcursor with args (without the program name) on stdio and
+// returns the exit status.
 func Main(args []string, stdio cli.Stdio) int {
-	var o options
-	if code, done := cli.Parse(help, args, stdio, &o); done {
-		return code
+	var opts options
+	err := cli.Parse(tool, args, stdio, &opts)
+	if err == nil {
+		err = run(&opts, stdio)
 	}
+	return cli.Report(name, stdio.Err, err)
+}
+
+func run(o *options, stdio cli.Stdio) error {
 	if err := o.validate(); err != nil {
-		return cli.Usage(name, stdio.Err, err)
+		return cli.Usage(err)
 	}
 	if o.Commit != "" {
 		if _, err := os.Stat(o.Commit); errors.Is(err, fs.ErrNotExist) {
 			// Nothing was ever saved there (an empty first run, or a typo):
 			// say so, and leave no lock file behind.
 			fmt.Fprintf(stdio.Err, "%s: %s: no state file, nothing to commit\n", name, cli.Escape(o.Commit))
-			return cli.ExitOK
+			return nil
 		}
-		return cli.Report(name, stdio.Err, commit(o.Commit))
+		return commit(o.Commit)
 	}
-	r := &run{
-		o:   &o,
+	j := &job{
+		o:   o,
 		out: jsonl.NewWriter(stdio.Out),
 	}
-	r.in = &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: r.out, Strict: o.Strict}
+	j.in = &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: j.out, Strict: o.Strict}
 	switch {
 	case o.State != "":
-		return r.state()
+		return j.state()
 	case o.After != "":
-		return r.after()
+		return j.after()
 	case o.Check:
-		return r.check()
+		return j.check()
 	default:
-		return r.renumber()
+		return j.renumber()
 	}
 }
 
@@ -62,147 +71,141 @@ func (o *options) validate() error {
 	return nil
 }
 
-type run struct {
+// job is one pass over the input, in one of the modes.
+type job struct {
 	o   *options
 	in  *jsonl.Input
 	out *jsonl.Writer
 	ev  cursor.Event
 }
 
-// finish turns the end of the input loop into an exit status. ok is true
+// finish turns the end of the input loop into the run's error. ok is true
 // for a clean end: all input read, no bad line, output still open.
-func (r *run) finish(err error) (code int, ok bool) {
+func (j *job) finish(err error) (ok bool, _ error) {
 	switch {
 	case err == nil:
-	case jsonl.IsClosed(err):
-		return cli.ExitOK, false // the consumer stopped: end quietly
-	case errors.Is(err, jsonl.ErrStrict):
-		return cli.ExitError, false // the line was reported
+	case jsonl.IsClosed(err), errors.Is(err, jsonl.ErrStrict):
+		return false, err // the consumer stopped, or the line was reported
 	default:
-		return cli.Report(name, r.in.Stderr, fmt.Errorf("writing output: %w", err)), false
+		return false, fmt.Errorf("writing output: %w", err)
 	}
-	if r.in.Trouble() {
-		return cli.ExitError, false
+	if j.in.Trouble() {
+		return false, cli.Status(cli.ExitError) // the bad lines are reported already
 	}
-	return cli.ExitOK, true
+	return true, nil
 }
 
 // scan scans rec and returns its seq, reporting a bad line or a seq that
 // is not a non-negative integer; skip is true when the line cannot go on.
-func (r *run) scan(rec jsonl.Record) (seq []byte, skip bool, err error) {
-	if e := r.ev.Scan(rec.Data); e != nil {
-		return nil, true, r.in.Bad(rec, e)
+func (j *job) scan(rec jsonl.Record) (seq []byte, skip bool, err error) {
+	if e := j.ev.Scan(rec.Data); e != nil {
+		return nil, true, j.in.Bad(rec, e)
 	}
-	seq, e := r.ev.SeqValue()
+	seq, e := j.ev.SeqValue()
 	if e != nil {
-		return nil, true, r.in.Bad(rec, escaped(e))
+		return nil, true, j.in.Bad(rec, escaped(e))
 	}
 	return seq, false, nil
 }
 
-func (r *run) renumber() int {
+func (j *job) renumber() error {
 	start := []byte("1")
-	if r.o.Start != "" {
+	if j.o.Start != "" {
 		var err error
-		if start, err = cursor.ParseSeqArg(r.o.Start); err != nil {
-			return cli.Report(name, r.in.Stderr, fmt.Errorf("--start: %v", err))
+		if start, err = cursor.ParseSeqArg(j.o.Start); err != nil {
+			return fmt.Errorf("--start: %v", err)
 		}
 	}
 	n := cursor.NewCounter(start)
 	nl := []byte{'\n'}
-	err := r.in.Each(func(rec jsonl.Record) error {
-		if err := r.ev.Scan(rec.Data); err != nil {
-			return r.in.Bad(rec, err)
+	err := j.in.Each(func(rec jsonl.Record) error {
+		if err := j.ev.Scan(rec.Data); err != nil {
+			return j.in.Bad(rec, err)
 		}
-		if r.ev.Seq != nil {
+		if j.ev.Seq != nil {
 			// A seq that is no integer is reported, and re-numbered all
 			// the same: the output is what re-numbering promises.
-			if _, err := cursor.ParseSeq(r.ev.Seq); err != nil {
-				if err := r.in.Bad(rec, escaped(&cursor.SeqError{Raw: string(r.ev.Seq)})); err != nil {
+			if _, err := cursor.ParseSeq(j.ev.Seq); err != nil {
+				if err := j.in.Bad(rec, escaped(&cursor.SeqError{Raw: string(j.ev.Seq)})); err != nil {
 					return err
 				}
 			}
 		}
-		cursor.WriteRenumbered(r.out, &r.ev, n.Bytes())
-		r.out.Write(nl)
+		cursor.WriteRenumbered(j.out, &j.ev, n.Bytes())
+		j.out.Write(nl)
 		n.Inc()
 		return nil
 	})
-	code, _ := r.finish(err)
-	return code
+	_, err = j.finish(err)
+	return err
 }
 
-func (r *run) after() int {
-	n, err := cursor.ParseSeqArg(r.o.After)
+func (j *job) after() error {
+	n, err := cursor.ParseSeqArg(j.o.After)
 	if err != nil {
-		return cli.Report(name, r.in.Stderr, fmt.Errorf("--after: %v", err))
+		return fmt.Errorf("--after: %v", err)
 	}
-	err = r.in.Each(func(rec jsonl.Record) error {
-		seq, skip, err := r.scan(rec)
+	err = j.in.Each(func(rec jsonl.Record) error {
+		seq, skip, err := j.scan(rec)
 		if skip {
 			return err
 		}
 		if cursor.CompareSeq(seq, n) > 0 {
-			r.out.WriteLine(rec.Data)
+			j.out.WriteLine(rec.Data)
 		}
 		return nil
 	})
-	code, _ := r.finish(err)
-	return code
+	_, err = j.finish(err)
+	return err
 }
 
-func (r *run) check() int {
+func (j *job) check() error {
 	var c cursor.Checker
 	found := false
-	err := r.in.Each(func(rec jsonl.Record) error {
-		if err := r.ev.Scan(rec.Data); err != nil {
-			return r.in.Bad(rec, err)
+	err := j.in.Each(func(rec jsonl.Record) error {
+		if err := j.ev.Scan(rec.Data); err != nil {
+			return j.in.Bad(rec, err)
 		}
-		seq, err := r.ev.SeqValue()
+		seq, err := j.ev.SeqValue()
 		if err != nil {
 			// A valid event with a bad seq still goes through: --check
 			// passes the stream unchanged.
-			if err := r.in.Bad(rec, escaped(err)); err != nil {
+			if err := j.in.Bad(rec, escaped(err)); err != nil {
 				return err
 			}
 		} else if msg := c.Next(seq); msg != "" {
 			found = true
-			r.in.Errorf("%s:%d: %s", rec.File, rec.Line, msg)
+			j.in.Errorf("%s:%d: %s", rec.File, rec.Line, msg)
 		}
-		r.out.WriteLine(rec.Data)
+		j.out.WriteLine(rec.Data)
 		return nil
 	})
-	code, ok := r.finish(err)
+	ok, err := j.finish(err)
 	if ok && found {
-		return cli.ExitFound
+		return cli.Status(cli.ExitFound) // the anomalies are reported already
 	}
-	return code
+	return err
 }
 
-func (r *run) state() int {
-	path := r.o.State
-	unlock, err := cursor.Lock(path)
-	if errors.Is(err, cursor.ErrBusy) {
-		return cli.Report(name, r.in.Stderr, cli.Errorf(cli.ExitBusy,
-			"%s: %v (%s.lock is held): nothing passed", path, err, path))
-	}
+func (j *job) state() error {
+	path := j.o.State
+	unlock, err := lock(path, "nothing passed")
 	if err != nil {
-		return cli.Report(name, r.in.Stderr, fmt.Errorf("%s: cannot lock: %w", path, err))
+		return err
 	}
 	defer unlock()
-	cursor.RemoveStaleTemps(path)
-	st, err := cursor.LoadState(path)
+	st, err := loadState(path)
 	if err != nil {
-		return cli.Report(name, r.in.Stderr, err)
+		return err
 	}
 	// A --defer run withdraws the pending cursor an earlier run left before
 	// it passes anything, so that however it ends (a bad line, a consumer
 	// gone, SIGKILL or SIGPIPE) "... && evcursor --commit" can only commit a
 	// cursor this run saved at a clean end.
-	if r.o.Defer && st.Pending != nil {
+	if j.o.Defer && st.Pending != nil {
 		st.Pending = nil
 		if err := cursor.SaveState(path, st); err != nil {
-			return cli.Report(name, r.in.Stderr, fmt.Errorf("%s: withdrawing the pending cursor: %w", path, err))
+			return fmt.Errorf("%s: withdrawing the pending cursor: %w", path, err)
 		}
 	}
 	res := cursor.NewResumer(st.Cursor)
@@ -212,46 +215,48 @@ func (r *run) state() int {
 		lastLine int
 		passed   int
 	)
-	err = r.in.Each(func(rec jsonl.Record) error {
-		_, skip, err := r.scan(rec)
+	err = j.in.Each(func(rec jsonl.Record) error {
+		_, skip, err := j.scan(rec)
 		if skip {
 			return err
 		}
-		if res.Pass(&r.ev) {
-			r.out.WriteLine(rec.Data)
+		if res.Pass(&j.ev) {
+			j.out.WriteLine(rec.Data)
 			last = append(last[:0], rec.Data...)
 			lastFile, lastLine = rec.File, rec.Line
 			passed++
 		}
 		return nil
 	})
-	code, ok := r.finish(err)
+	ok, err := j.finish(err)
 	if !ok {
-		if code != cli.ExitOK {
-			fmt.Fprintf(r.in.Stderr, "%s: %s: cursor not moved: the run did not end cleanly\n", name, path)
+		if jsonl.IsClosed(err) {
+			return err // a quiet end: the consumer stopped
 		}
-		return code
+		// After what went wrong (reported already, or in err), say what
+		// it means for the state file.
+		return errors.Join(err, fmt.Errorf("%s: cursor not moved: the run did not end cleanly", path))
 	}
 	if st.Cursor != nil && !res.Found() {
-		r.in.Errorf("%s: cursor (%s) not found in the input: %s", path, cli.Escape(st.Cursor.String()), newer(passed))
+		j.in.Errorf("%s: cursor (%s) not found in the input: %s", path, cli.Escape(st.Cursor.String()), newer(passed))
 	}
 	next := *st
 	if passed > 0 {
-		r.ev.Scan(last) // valid: it was scanned before
-		c := cursor.CursorOf(&r.ev, lastFile, lastLine)
-		if r.o.Defer {
+		j.ev.Scan(last) // valid: it was scanned before
+		c := cursor.CursorOf(&j.ev, lastFile, lastLine)
+		if j.o.Defer {
 			next.Pending = c
 		} else {
 			next.Cursor, next.Pending = c, nil
 		}
 	}
 	if next.Equal(st) {
-		return cli.ExitOK // nothing new: the file is not touched
+		return nil // nothing new: the file is not touched
 	}
 	if err := cursor.SaveState(path, &next); err != nil {
-		return cli.Report(name, r.in.Stderr, fmt.Errorf("%s: saving the cursor: %w", path, err))
+		return fmt.Errorf("%s: saving the cursor: %w", path, err)
 	}
-	return cli.ExitOK
+	return nil
 }
 
 // escaped keeps control and bidi characters of the data (a seq or run_id
@@ -276,16 +281,12 @@ func newer(n int) string {
 // commit makes the pending cursor current. Nothing pending (the deferred
 // run passed nothing) is success: there is nothing to lose.
 func commit(path string) error {
-	unlock, err := cursor.Lock(path)
-	if errors.Is(err, cursor.ErrBusy) {
-		return cli.Errorf(cli.ExitBusy, "%s: %v (%s.lock is held): nothing committed", path, err, path)
-	}
+	unlock, err := lock(path, "nothing committed")
 	if err != nil {
-		return fmt.Errorf("%s: cannot lock: %w", path, err)
+		return err
 	}
 	defer unlock()
-	cursor.RemoveStaleTemps(path)
-	st, err := cursor.LoadState(path)
+	st, err := loadState(path)
 	if err != nil {
 		return err
 	}
@@ -297,4 +298,31 @@ func commit(path string) error {
 		return fmt.Errorf("%s: saving the cursor: %w", path, err)
 	}
 	return nil
+}
+
+// lock takes the lock of the state file at path and clears the temporary
+// files a killed run left. When another run holds it, the error (exit
+// status ExitBusy) says so and what this run did not do; a lock file that
+// cannot be opened is worded as every file is.
+func lock(path, notDone string) (unlock func(), err error) {
+	unlock, err = cursor.Lock(path)
+	if errors.Is(err, cursor.ErrBusy) {
+		return nil, cli.Errorf(cli.ExitBusy, "%s: %v (%s.lock is held): %s", path, err, path, notDone)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot lock: %w", path, jsonl.FileError(path+".lock", err))
+	}
+	cursor.RemoveStaleTemps(path)
+	return unlock, nil
+}
+
+// loadState reads the state file at path (held locked); one that cannot
+// be read is worded as every file that cannot be opened is.
+func loadState(path string) (*cursor.State, error) {
+	st, err := cursor.LoadState(path)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, jsonl.FileError(path, err)
+	}
+	return st, err
 }

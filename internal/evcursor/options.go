@@ -1,6 +1,3 @@
-// Package evcursor is the evcursor command: it re-numbers seq, passes what
-// comes after a cursor (--after N, or a journalctl-style --state FILE for
-// cron jobs), and checks a stream for gaps, repeats and restarts.
 package evcursor
 
 import (
@@ -8,6 +5,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 )
 
+// The command's name, the prefix of its messages.
 const name = "evcursor"
 
 // options are evcursor's flags. The modes (re-number, --after, --state,
@@ -26,7 +24,7 @@ type options struct {
 	Version kong.VersionFlag `help:"Print the version and exit."`
 }
 
-var help = cli.Tool{
+var tool = cli.Tool{
 	Name:    name,
 	Summary: "Re-number seq, pass what comes after a cursor, check a stream's seq.",
 	Details: `

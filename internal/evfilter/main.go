@@ -29,6 +29,29 @@ var errStop = errors.New("stop")
 // Main runs evfilter with args (without the program name) on stdio and
 // returns the exit status.
 func Main(args []string, stdio cli.Stdio) int {
+	var opts options
+	err := parse(args, stdio, &opts)
+	if err == nil {
+		err = run(&opts, stdio)
+	}
+	return cli.Report(name, stdio.Err, err)
+}
+
+// parse takes --arg and --argjson out of args first: they take two values
+// each, which kong does not do.
+func parse(args []string, stdio cli.Stdio, opts *options) error {
+	args, vars, err := takeVars(args)
+	if err != nil {
+		return cli.Usage(err)
+	}
+	if err := cli.Parse(tool, args, stdio, opts); err != nil {
+		return err
+	}
+	opts.vars = vars
+	return nil
+}
+
+func run(opts *options, stdio cli.Stdio) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// Memory stays flat however long the input: a few batches of
 		// lines and the values of the events being evaluated. A soft limit
@@ -40,44 +63,35 @@ func Main(args []string, stdio cli.Stdio) int {
 			debug.SetGCPercent(200)
 		}
 	}
-	args, vars, err := takeVars(args)
-	if err != nil {
-		return cli.Usage(name, stdio.Err, err)
-	}
-	var opts options
-	if code, done := cli.Parse(tool, args, stdio, &opts); done {
-		return code
-	}
 	if len(opts.Arg) > 0 || len(opts.ArgJSON) > 0 { // --arg=NAME: kong took it
-		fmt.Fprintf(stdio.Err, "%s: write --arg NAME VALUE and --argjson NAME JSON as three words\n", name)
-		return cli.ExitError
+		return errors.New("write --arg NAME VALUE and --argjson NAME JSON as three words")
 	}
 	lib, err := expr.LoadLibrary(filters.FS, filepath.SplitList(os.Getenv("EVTOOLS_FILTERS")))
 	if err != nil {
-		return cli.Report(name, stdio.Err, err)
+		return err
 	}
 	if opts.List {
 		list(stdio.Out, lib)
-		return cli.ExitOK
+		return nil
 	}
 	src, files := "", opts.Args
 	if opts.FromFile != "" {
 		b, err := os.ReadFile(opts.FromFile)
 		if err != nil {
-			return cli.Report(name, stdio.Err, fmt.Errorf("%s: %v", opts.FromFile, unwrap(err)))
+			return jsonl.FileError(opts.FromFile, err)
 		}
 		src = string(b)
 	} else {
 		if len(files) == 0 {
-			return cli.Usage(name, stdio.Err, errors.New("missing EXPR"))
+			return cli.Usage(errors.New("missing EXPR"))
 		}
 		src, files = files[0], files[1:]
 	}
-	f, err := expr.Compile(src, expr.Options{Library: lib, Vars: vars})
+	f, err := expr.Compile(src, expr.Options{Library: lib, Vars: opts.vars})
 	if err != nil {
-		return cli.Report(name, stdio.Err, err)
+		return err
 	}
-	return run(f, opts, files, stdio)
+	return filter(f, opts, files, stdio)
 }
 
 // selection is the state of one run: what was selected, what failed.
@@ -122,12 +136,13 @@ func (s *selection) take(rec jsonl.Record, ok bool, err error) error {
 	return nil
 }
 
-func run(f *expr.Filter, opts options, files []string, stdio cli.Stdio) int {
+// filter reads files and writes the events f selects.
+func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) error {
 	out := jsonl.NewWriter(stdio.Out)
 	in := &jsonl.Input{Tool: name, Names: files, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict}
-	s := &selection{opts: opts, in: in, out: out}
+	s := &selection{opts: *opts, in: in, out: out}
 	if opts.MaxCount == 0 {
-		return cli.ExitFound // grep -m 0: read nothing
+		return cli.Status(cli.ExitFound) // grep -m 0: read nothing
 	}
 	var err error
 	// -m and -q stop at a match, --strict at the first bad line: reading
@@ -157,20 +172,16 @@ func run(f *expr.Filter, opts options, files []string, stdio cli.Stdio) int {
 		in.Errorf("%d event%s could not be evaluated and did not pass; the first: %s", s.evalErrs, plural, s.first)
 	}
 	switch {
-	case jsonl.IsClosed(err):
-		return cli.ExitOK // the reader went away (| head): nothing more to do
-	case errors.Is(err, jsonl.ErrStrict):
-		return cli.ExitError // reported already
 	case err != nil:
-		return cli.Report(name, stdio.Err, err)
+		return err
 	case opts.Quiet && s.selected > 0:
-		return cli.ExitOK
+		return nil
 	case in.Trouble():
-		return cli.ExitError
+		return cli.Status(cli.ExitError) // the bad lines are reported already
 	case s.selected == 0:
-		return cli.ExitFound
+		return cli.Status(cli.ExitFound)
 	}
-	return cli.ExitOK
+	return nil
 }
 
 // regularFiles reports whether every input is a regular file: only then
@@ -369,15 +380,4 @@ func list(w io.Writer, lib *expr.Library) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Signature(), cli.Escape(src), cli.Escape(desc))
 	}
 	tw.Flush()
-}
-
-func unwrap(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		if os.IsNotExist(pe.Err) {
-			return errors.New("no such file")
-		}
-		return pe.Err
-	}
-	return err
 }

@@ -25,6 +25,8 @@ type options struct {
 	Args []string `arg:"" optional:"" name:"EXPR [FILE]" help:"The jq expression, then the files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
+
+	vars map[string]any // the bindings of --arg and --argjson
 }
 
 var tool = cli.Tool{

@@ -1,7 +1,3 @@
-// Package evsum is the evsum command: summaries of agent runs (outcomes,
-// tokens, cost, time, tools, errors, broken invariants) from envelope
-// events of either kind vocabulary, for people (a table) and for cron and
-// pipes (JSON Lines, JSON, Markdown, CSV).
 package evsum
 
 import (
@@ -9,6 +5,10 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 )
 
+// The command's name, the prefix of its messages.
+const name = "evsum"
+
+// options are evsum's flags and arguments.
 type options struct {
 	By      string   `short:"b" default:"run" placeholder:"KEYS" help:"Group by run, agent, tool, model, kind, day, hour, none, or a field path (payload.model); comma-separated for several."`
 	Since   string   `placeholder:"TIME" help:"Count only events at or after TIME: RFC 3339, 2026-11-01, @UNIX, or a duration back from now (24h, 7d)."`
@@ -25,7 +25,7 @@ type options struct {
 }
 
 var tool = cli.Tool{
-	Name:    "evsum",
+	Name:    name,
 	Summary: "Summarise agent runs: outcomes, tokens, cost, time, tools, errors.",
 	Details: `
 Reads envelope events (seq, ts, run_id, agent_id, kind, payload) in either

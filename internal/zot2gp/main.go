@@ -1,26 +1,30 @@
 // Package zot2gp is the zot2gp command: it converts zot's RPC output into
-// envelope events whose kind is glasspane's classification (DESIGN.md 1.2).
+// envelope events whose kind is glasspane's classification (see
+// docs/formats.md).
 package zot2gp
 
 import (
-	"errors"
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
+// now is the clock for the ts of events without a time.
+var now = time.Now
+
 // Main runs zot2gp with args (without the program name) on stdio and
 // returns the exit status.
 func Main(args []string, stdio cli.Stdio) int {
 	var opts options
-	if code, done := cli.Parse(tool, args, stdio, &opts); done {
-		return code
+	err := cli.Parse(tool, args, stdio, &opts)
+	if err == nil {
+		err = run(&opts, stdio)
 	}
-	return run(opts, stdio, time.Now)
+	return cli.Report(name, stdio.Err, err)
 }
 
-func run(opts options, stdio cli.Stdio, now func() time.Time) int {
+func run(opts *options, stdio cli.Stdio) error {
 	c, err := newConverter(config{
 		UI:       opts.UI,
 		Bare:     opts.Format == "bare",
@@ -30,7 +34,7 @@ func run(opts options, stdio cli.Stdio, now func() time.Time) int {
 		Agent:    opts.Agent,
 	}, now)
 	if err != nil {
-		return cli.Report(name, stdio.Err, err)
+		return err
 	}
 	out := jsonl.NewWriter(stdio.Out)
 	in := &jsonl.Input{Tool: name, Names: opts.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict}
@@ -50,15 +54,8 @@ func run(opts options, stdio cli.Stdio, now func() time.Time) int {
 		}
 		return nil
 	})
-	switch {
-	case jsonl.IsClosed(err):
-		return cli.ExitOK // the reader went away (| head): nothing more to do
-	case errors.Is(err, jsonl.ErrStrict):
-		return cli.ExitError // the bad line is reported already
-	case err != nil:
-		return cli.Report(name, stdio.Err, err)
-	case in.Trouble():
-		return cli.ExitError
+	if err == nil && in.Trouble() {
+		return cli.Status(cli.ExitError) // the bad lines are reported already
 	}
-	return cli.ExitOK
+	return err
 }

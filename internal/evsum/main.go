@@ -1,3 +1,7 @@
+// Package evsum is the evsum command: summaries of agent runs (outcomes,
+// tokens, cost, time, tools, errors, broken invariants) from envelope
+// events of either kind vocabulary, for people (a table) and for cron and
+// pipes (JSON Lines, JSON, Markdown, CSV).
 package evsum
 
 import (
@@ -10,8 +14,8 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/pkg/jsonl"
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/pkg/jsonl"
 )
 
 // now is the clock for durations in --since and --until; tests fix it.
@@ -19,32 +23,27 @@ var now = time.Now
 
 var formats = []string{"table", "jsonl", "json", "md", "csv"}
 
-// Main runs evsum with args and returns the exit status.
+// Main runs evsum with args (without the program name) on stdio and
+// returns the exit status.
 func Main(args []string, stdio cli.Stdio) int {
 	var opts options
-	if code, done := cli.Parse(tool, args, stdio, &opts); done {
-		return code
+	err := cli.Parse(tool, args, stdio, &opts)
+	if err == nil {
+		err = run(&opts, stdio)
 	}
+	return cli.Report(name, stdio.Err, err)
+}
+
+func run(opts *options, stdio cli.Stdio) error {
 	if os.Getenv("GOGC") == "" {
 		// The state is long-lived and allocation after it is built is
 		// slight: a tighter heap goal costs little time and keeps
 		// 100,000 runs well inside 64 MB.
 		debug.SetGCPercent(20)
 	}
-	code, err := run(&opts, stdio)
-	if err != nil {
-		if jsonl.IsClosed(err) {
-			return cli.ExitOK
-		}
-		return cli.Report(tool.Name, stdio.Err, err)
-	}
-	return code
-}
-
-func run(opts *options, stdio cli.Stdio) (int, error) {
 	if opts.Partial && (opts.Check || opts.Format != "") {
 		// Problems and formats belong to the report, which the merge writes.
-		return 0, cli.Errorf(cli.ExitError, "--partial writes a state, not a report: give --check and --format to the --merge that reads it")
+		return errors.New("--partial writes a state, not a report: give --check and --format to the --merge that reads it")
 	}
 	format := opts.Format
 	switch {
@@ -54,17 +53,17 @@ func run(opts *options, stdio cli.Stdio) (int, error) {
 			format = "table"
 		}
 	case !contains(formats, format):
-		return 0, cli.Errorf(cli.ExitError, "--format %q: one of %s", format, strings.Join(formats, ", "))
+		return fmt.Errorf("--format %q: one of %s", format, strings.Join(formats, ", "))
 	}
 	out := jsonl.NewWriter(stdio.Out)
-	in := &jsonl.Input{Tool: tool.Name, Names: opts.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: nil, Strict: opts.Strict}
+	in := &jsonl.Input{Tool: name, Names: opts.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: nil, Strict: opts.Strict}
 	prog := newProgress(stdio.Err)
 
 	var st *summary.State
 	var err error
 	if opts.Merge {
 		if opts.By != "run" || opts.Since != "" || opts.Until != "" || opts.TZ != "UTC" {
-			return 0, cli.Errorf(cli.ExitError, "--merge takes --by, --tz and the window from the partial states; give them to --partial")
+			return errors.New("--merge takes --by, --tz and the window from the partial states; give them to --partial")
 		}
 		m := summary.NewMerger()
 		err = in.Each(func(rec jsonl.Record) error {
@@ -81,7 +80,7 @@ func run(opts *options, stdio cli.Stdio) (int, error) {
 	} else {
 		o, e := options2(opts)
 		if e != nil {
-			return 0, e
+			return e
 		}
 		st = summary.New(o)
 		err = in.Each(func(rec jsonl.Record) error {
@@ -93,36 +92,33 @@ func run(opts *options, stdio cli.Stdio) (int, error) {
 		})
 	}
 	prog.done()
-	if err != nil && !errors.Is(err, jsonl.ErrStrict) {
-		return 0, err
-	}
-	if errors.Is(err, jsonl.ErrStrict) {
-		return cli.ExitError, nil
+	if err != nil {
+		return err
 	}
 
-	code := cli.ExitOK
+	var status error
 	// --merge --partial merges partial states into one partial state: a
 	// Hadoop combiner, or a tree of merges.
 	if opts.Partial {
 		if e := st.WritePartial(out); e != nil {
-			return 0, e
+			return e
 		}
 	} else {
 		color := cli.Color(stdio.Out)
 		if e := write(out, format, st, st.Options().Loc, color, cli.IsTerminal(stdio.Out)); e != nil {
-			return 0, e
+			return e
 		}
 		if opts.Check && st.HasProblems() {
-			code = cli.ExitFound
+			status = cli.Status(cli.ExitFound) // the problems are in the report
 		}
 	}
 	if e := out.Flush(); e != nil {
-		return 0, e
+		return e
 	}
 	if in.Trouble() {
-		return cli.ExitError, nil
+		return cli.Status(cli.ExitError) // the bad lines are reported already
 	}
-	return code, nil
+	return status
 }
 
 func contains(xs []string, x string) bool {
@@ -139,28 +135,28 @@ func options2(opts *options) (summary.Options, error) {
 	var o summary.Options
 	by, err := summary.ParseBy(opts.By)
 	if err != nil {
-		return o, cli.Errorf(cli.ExitError, "%v", err)
+		return o, err
 	}
 	loc, err := summary.LoadLocation(opts.TZ)
 	if err != nil {
-		return o, cli.Errorf(cli.ExitError, "%v", err)
+		return o, err
 	}
 	o = summary.Options{By: by, Loc: loc, TZName: opts.TZ}
 	t := now()
 	if opts.Since != "" {
 		if o.Since, err = summary.ParseTime(opts.Since, t, loc); err != nil {
-			return o, cli.Errorf(cli.ExitError, "--since: %v", err)
+			return o, fmt.Errorf("--since: %v", err)
 		}
 		o.WindowOn = true
 	}
 	if opts.Until != "" {
 		if o.Until, err = summary.ParseTime(opts.Until, t, loc); err != nil {
-			return o, cli.Errorf(cli.ExitError, "--until: %v", err)
+			return o, fmt.Errorf("--until: %v", err)
 		}
 		o.WindowOn = true
 	}
 	if o.WindowOn && !o.Since.IsZero() && !o.Until.IsZero() && !o.Until.After(o.Since) {
-		return o, cli.Errorf(cli.ExitError, "--until %s is not after --since %s", o.Until.Format(time.RFC3339), o.Since.Format(time.RFC3339))
+		return o, fmt.Errorf("--until %s is not after --since %s", o.Until.Format(time.RFC3339), o.Since.Format(time.RFC3339))
 	}
 	return o, nil
 }
