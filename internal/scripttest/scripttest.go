@@ -1,5 +1,6 @@
 // Package scripttest runs the golden tests of the tools: txtar scripts in a
-// package's testdata folder, with the tools built into the test binary.
+// package's testdata folder, with every tool (internal/tools) built into
+// the test binary, so that a script can pipe one into another.
 //
 // Run the tests with -update to rewrite the expected output in the scripts
 // (cmp stdout/stderr lines) from what the tools print now.
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/tools"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -18,11 +20,14 @@ var update = flag.Bool("update", false, "rewrite the expected output of golden s
 // Main is the signature of every tool's entry point.
 type Main func(args []string, stdio cli.Stdio) int
 
-// Commands turns tools into testscript commands that run as the test binary
-// itself, set up as the real binaries are (cli.Exec): call it from TestMain.
-func Commands(tools map[string]Main) map[string]func() {
-	m := make(map[string]func(), len(tools))
-	for name, run := range tools {
+// commands turns the tools and helpers into testscript commands that run
+// as the test binary itself, set up as the real binaries are (cli.Exec).
+func commands(helpers map[string]Main) map[string]func() {
+	m := make(map[string]func(), len(tools.All)+len(helpers))
+	for _, t := range tools.All {
+		m[t.Name] = func() { cli.Exec(t.Main) }
+	}
+	for name, run := range helpers {
 		m[name] = func() { cli.Exec(run) }
 	}
 	return m
@@ -41,7 +46,9 @@ func Run(t *testing.T, dir string) {
 	})
 }
 
-// RunMain is TestMain's body.
-func RunMain(m *testing.M, tools map[string]Main) {
-	testscript.Main(m, Commands(tools))
+// RunMain is TestMain's body: it makes the test binary able to run as any
+// of the tools, and as the helpers a package's scripts need (nil for none;
+// a helper hides a program of the same name on PATH), then runs the tests.
+func RunMain(m *testing.M, helpers map[string]Main) {
+	testscript.Main(m, commands(helpers))
 }

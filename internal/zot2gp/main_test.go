@@ -11,15 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evtools/evtools/internal/scripttest"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/scripttest"
 	"github.com/evtools/evtools/internal/zot2gp"
 	"github.com/klauspost/compress/zstd"
 )
 
 func TestMain(m *testing.M) {
 	scripttest.RunMain(m, map[string]scripttest.Main{
-		"zot2gp": zot2gp.Main,
 		// Helpers for the scripts: compress stdin to stdout.
 		"gzip": func(args []string, stdio cli.Stdio) int {
 			zw := gzip.NewWriter(stdio.Out)
