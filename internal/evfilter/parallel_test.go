@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evtools/evtools/internal/corpus"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/corpus"
 	"github.com/evtools/evtools/internal/expr"
 	"github.com/evtools/evtools/pkg/jsonl"
 )

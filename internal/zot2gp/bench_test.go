@@ -5,8 +5,8 @@ import (
 	"io"
 	"testing"
 
-	"github.com/evtools/evtools/internal/corpus"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/corpus"
 	"github.com/evtools/evtools/internal/zot2gp"
 )
 
