@@ -386,7 +386,7 @@ func TestSameBytesForever(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := fmt.Sprintf("%x", sha256.Sum256(buf.Bytes())); got != want {
-			t.Errorf("%s, 1 MB, seed 7: sha256 %s, want %s", g.name, got, want)
+			t.Errorf("%s, 1 MB, seed=7: sha256 %s, want %s", g.name, got, want)
 		}
 	}
 }
