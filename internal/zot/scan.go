@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -26,6 +27,11 @@ type Fields struct {
 	// next Scan.
 	Name []byte
 
+	// Row is the zot vocabulary's row for the type: what the event means,
+	// glasspane's kind for it, whether it is the session's. nil for a
+	// type the table does not know.
+	Row *event.Entry
+
 	buf []byte
 }
 
@@ -43,7 +49,7 @@ var ErrEmptyType = errors.New(`not a zot event: "type" is empty`)
 func Scan(line []byte, f *Fields) error {
 	f.Type, f.Time, f.Success, f.Command = nil, nil, nil, nil
 	f.TypeValues = f.TypeValues[:0]
-	f.Name = nil
+	f.Name, f.Row = nil, nil
 	err := jsonscan.Members(line, func(key, value []byte) {
 		// Dispatch on the first byte and length first: most keys are none
 		// of the four, and the comparison is on the hot path.
@@ -94,6 +100,7 @@ func Scan(line []byte, f *Fields) error {
 	if len(f.Name) == 0 {
 		return ErrEmptyType
 	}
+	f.Row = Row(f.Name)
 	return nil
 }
 
@@ -131,6 +138,7 @@ func (f *Fields) Failed() bool {
 // IsPromptAck reports whether the event is zot's successful response to a
 // prompt: the start of a run.
 func (f *Fields) IsPromptAck() bool {
-	return string(f.Name) == Response && !f.Failed() && f.Command != nil &&
+	r := f.Row
+	return r != nil && r.Meaning == event.Ack && !f.Failed() && f.Command != nil &&
 		jsonscan.StringEquals(f.Command, CommandPrompt)
 }

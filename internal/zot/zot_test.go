@@ -61,8 +61,8 @@ func TestTableIsComplete(t *testing.T) {
 		unmapped[typ] = true
 	}
 	glasspane := map[string]bool{}
-	for _, k := range event.GlasspaneKinds {
-		glasspane[k] = true
+	for _, e := range event.Glasspane.Entries {
+		glasspane[e.Kind] = true
 	}
 	for _, typ := range zot.Types {
 		kind, inTable := zot.Glasspane[typ]

@@ -9,6 +9,7 @@ import (
 
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/zot"
+	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -109,14 +110,14 @@ func (c *converter) convert(dst, line []byte) (out []byte, written bool, err err
 	if !c.inRun || f.IsPromptAck() {
 		c.nextRun()
 	}
-	typ := f.Name
-	if string(typ) == zot.Done {
+	typ, row := f.Name, f.Row
+	if row != nil && row.Meaning == event.RunEnd {
 		c.inRun = false
 	}
 	ts := c.ts(f.Time)
 
 	kind, mapped := c.kinds[string(typ)]
-	if string(typ) == zot.Response && f.Failed() {
+	if f.Failed() && row != nil && row.Kind == event.Zot.FailedType {
 		kind, mapped = c.failed, true
 	}
 	if !mapped {
@@ -138,7 +139,7 @@ func (c *converter) convert(dst, line []byte) (out []byte, written bool, err err
 	dst = append(dst, `,"run_id":`...)
 	dst = append(dst, c.runID...)
 	dst = append(dst, `,"agent_id":`...)
-	if zot.IsSessionLevel(string(typ)) {
+	if row != nil && row.Session {
 		dst = append(dst, `""`...)
 	} else {
 		dst = append(dst, c.agent...)
