@@ -5,61 +5,14 @@ import (
 	"io"
 
 	"github.com/evtools/evtools/pkg/event"
-	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
-// Event is what evcursor needs of one line, found in one pass of
-// jsonscan.Members without decoding the event: where every top-level seq
-// value sits, and the raw seq, run_id and ts (the last duplicate wins, as
-// in encoding/json). An Event is reused line after line, so scanning does
-// not allocate.
+// Event is what evcursor needs of one line: the envelope's parts, read in
+// one pass without decoding the event (every top-level seq value's place
+// in SeqAt, the last seq, run_id and ts). An Event is reused line after
+// line, so scanning does not allocate.
 type Event struct {
-	Line  []byte   // the line scanned
-	Spans [][2]int // byte ranges of every top-level seq value, in order
-	Seq   []byte   // raw value of the last seq member; nil if none
-	RunID []byte   // raw value of the last run_id member; nil if none
-	TS    []byte   // raw value of the last ts member; nil if none
-
-	fn func(key, value []byte)
-}
-
-// Scan validates line as one JSON object and records its seq, run_id and ts
-// members. The error is jsonscan's reason, for a bad-line report.
-func (e *Event) Scan(line []byte) error {
-	if e.fn == nil {
-		e.fn = e.member
-	}
-	e.Line = line
-	e.Spans = e.Spans[:0]
-	e.Seq, e.RunID, e.TS = nil, nil, nil
-	return jsonscan.Members(line, e.fn)
-}
-
-func (e *Event) member(key, value []byte) {
-	// Envelope keys are plain ASCII; the byte compare is the fast path and
-	// KeyIs catches escaped spellings such as "s\u0065q".
-	switch {
-	case isKey(key, event.KeySeq):
-		off := jsonscan.OffsetOf(e.Line, value)
-		e.Spans = append(e.Spans, [2]int{off, off + len(value)})
-		e.Seq = value
-	case isKey(key, event.KeyRunID):
-		e.RunID = value
-	case isKey(key, event.KeyTS):
-		e.TS = value
-	}
-}
-
-func isKey(raw []byte, name string) bool {
-	if string(raw) == name {
-		return true
-	}
-	for _, c := range raw {
-		if c == '\\' {
-			return jsonscan.KeyIs(raw, name)
-		}
-	}
-	return false
+	event.Envelope
 }
 
 // ErrNoSeq says an event has no seq member.
@@ -97,7 +50,7 @@ func (e *SeqError) Unwrap() error { return ErrNotSeq }
 // last, so that whichever one a reader honours it sees the new number.
 func WriteRenumbered(w io.Writer, e *Event, seq []byte) error {
 	line := e.Line
-	if len(e.Spans) == 0 {
+	if len(e.SeqAt) == 0 {
 		i := 0
 		for i < len(line) && line[i] != '{' {
 			i++
@@ -114,7 +67,7 @@ func WriteRenumbered(w io.Writer, e *Event, seq []byte) error {
 		return writeAll(w, line[:i], []byte(`"seq":`), seq, []byte(sep), line[i:])
 	}
 	last := 0
-	for _, s := range e.Spans {
+	for _, s := range e.SeqAt {
 		if _, err := w.Write(line[last:s[0]]); err != nil {
 			return err
 		}

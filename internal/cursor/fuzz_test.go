@@ -39,13 +39,13 @@ func FuzzRenumber(f *testing.F) {
 		if !bytes.Equal(o.Seq, seq) {
 			t.Fatalf("seq of the output is %s, want %s\nout %q", o.Seq, seq, out)
 		}
-		if len(e.Spans) == 0 {
+		if len(e.SeqAt) == 0 {
 			// The only difference is the inserted first member.
-			if len(o.Spans) != 1 {
-				t.Fatalf("%d seq members after insertion", len(o.Spans))
+			if len(o.SeqAt) != 1 {
+				t.Fatalf("%d seq members after insertion", len(o.SeqAt))
 			}
-			start := o.Spans[0][0] - len(`"seq":`)
-			end := o.Spans[0][1]
+			start := o.SeqAt[0][0] - len(`"seq":`)
+			end := o.SeqAt[0][1]
 			if end < len(out) && out[end] == ',' {
 				end++
 			}
@@ -54,10 +54,10 @@ func FuzzRenumber(f *testing.F) {
 			}
 			return
 		}
-		if len(o.Spans) != len(e.Spans) {
-			t.Fatalf("%d seq members became %d", len(e.Spans), len(o.Spans))
+		if len(o.SeqAt) != len(e.SeqAt) {
+			t.Fatalf("%d seq members became %d", len(e.SeqAt), len(o.SeqAt))
 		}
-		if !bytes.Equal(withoutSpans(line, e.Spans), withoutSpans(out, o.Spans)) {
+		if !bytes.Equal(withoutSpans(line, e.SeqAt), withoutSpans(out, o.SeqAt)) {
 			t.Fatalf("bytes other than seq changed\nin  %q\nout %q", line, out)
 		}
 	})
