@@ -160,8 +160,9 @@ func row(r *summary.Record, nkeys int, loc *time.Location) []string {
 			row = append(row, cli.Escape(groupText(r.Vals[k])))
 		}
 	}
-	return append(row, firstText(r, loc), itoa(r.Runs), itoa(r.Events), cli.Escape(outcomesText(r)),
-		itoa(r.ModelCalls), itoa(r.Tokens[4]), costText(r), itoa(r.ToolCalls), itoa(r.ToolFails), itoa(r.Errors),
+	c := &r.Counts
+	return append(row, firstText(r, loc), itoa(r.Runs), itoa(c[summary.Events]), cli.Escape(outcomesText(r)),
+		itoa(c[summary.ModelCalls]), itoa(c[summary.TokTotal]), costText(r), itoa(c[summary.ToolCalls]), itoa(c[summary.ToolFailures]), itoa(c[summary.Errors]),
 		num(r.Wall.P50, r.Wall.Has), num(r.Wall.P95, r.Wall.Has),
 		num(r.Latency.P50, r.Latency.Has), num(r.Latency.P95, r.Latency.Has), itoa(int64(len(r.Problems))))
 }
@@ -328,19 +329,23 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 	for _, n := range names {
 		head = append(head, "group."+n)
 	}
-	head = append(head, "events", "runs", "first_ts", "last_ts")
-	for _, o := range outcomes {
-		head = append(head, "outcomes."+o)
+	// the counters in their order, with the run-level fields after events,
+	// the tools after tool_failures, and time and problems last, as in JSON
+	for c := range summary.NumCounters {
+		head = append(head, c.Column())
+		switch c {
+		case summary.Events:
+			head = append(head, "runs", "first_ts", "last_ts")
+			for _, o := range outcomes {
+				head = append(head, "outcomes."+o)
+			}
+		case summary.ToolFailures:
+			for _, t := range tools {
+				head = append(head, "tools."+t+".calls", "tools."+t+".failed")
+			}
+		}
 	}
-	head = append(head, "model_calls", "model_errors")
-	for _, t := range summary.TokenNames {
-		head = append(head, "tokens."+t)
-	}
-	head = append(head, "cost_usd", "tool_calls", "tool_failures")
-	for _, t := range tools {
-		head = append(head, "tools."+t+".calls", "tools."+t+".failed")
-	}
-	head = append(head, "errors", "guardrails", "kills", "wall_seconds.sum", "wall_seconds.p50", "wall_seconds.p95", "wall_seconds.max",
+	head = append(head, "wall_seconds.sum", "wall_seconds.p50", "wall_seconds.p95", "wall_seconds.max",
 		"latency_ms.p50", "latency_ms.p95", "latency_ms.max", "problems")
 	w := csv.NewWriter(out)
 	w.Write(esc(head))
@@ -363,25 +368,27 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 			}
 			return fixed(us, 6)
 		}
-		row = append(row, itoa(r.Events), itoa(r.Runs), ts(r.FirstTS), ts(r.LastTS))
-		oc := map[string]int64{}
-		for _, o := range r.Outcomes {
-			oc[o.Name] = o.N
-		}
-		for _, o := range outcomes {
-			row = append(row, itoa(oc[o]))
-		}
-		row = append(row, itoa(r.ModelCalls), itoa(r.ModelErrors))
-		for _, n := range r.Tokens {
-			row = append(row, itoa(n))
-		}
-		row = append(row, fixed(r.CostNano, 9), itoa(r.ToolCalls), itoa(r.ToolFails))
-		tc := map[string]summary.ToolStat{}
-		for _, t := range r.Tools {
-			tc[t.Name] = t
-		}
-		for _, t := range tools {
-			row = append(row, itoa(tc[t].Calls), itoa(tc[t].Failed))
+		for c := range summary.NumCounters {
+			row = append(row, string(r.AppendCounter(nil, c)))
+			switch c {
+			case summary.Events:
+				row = append(row, itoa(r.Runs), ts(r.FirstTS), ts(r.LastTS))
+				oc := map[string]int64{}
+				for _, o := range r.Outcomes {
+					oc[o.Name] = o.N
+				}
+				for _, o := range outcomes {
+					row = append(row, itoa(oc[o]))
+				}
+			case summary.ToolFailures:
+				tc := map[string]summary.ToolStat{}
+				for _, t := range r.Tools {
+					tc[t.Name] = t
+				}
+				for _, t := range tools {
+					row = append(row, itoa(tc[t].Calls), itoa(tc[t].Failed))
+				}
+			}
 		}
 		opt := func(f float64, has bool) string {
 			if !has {
@@ -389,7 +396,7 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 			}
 			return strconv.FormatFloat(f, 'f', -1, 64)
 		}
-		row = append(row, itoa(r.Errors), itoa(r.Guardrails), itoa(r.Kills), fixed(r.WallSumUS, 6),
+		row = append(row, fixed(r.WallSumUS, 6),
 			opt(r.Wall.P50, r.Wall.Has), opt(r.Wall.P95, r.Wall.Has), opt(r.Wall.Max, r.Wall.Has),
 			opt(r.Latency.P50, r.Latency.Has), opt(r.Latency.P95, r.Latency.Has), opt(r.Latency.Max, r.Latency.Has),
 			strings.Join(r.Problems, "; "))

@@ -59,11 +59,11 @@ func check(t *testing.T, total Record, jq map[string]any) {
 		outcomes[o.Name] = float64(o.N)
 	}
 	got := map[string]float64{
-		"events": float64(total.Events), "runs": float64(total.Runs), "model_calls": float64(total.ModelCalls),
-		"model_errors": float64(total.ModelErrors), "input": float64(total.Tokens[0]), "output": float64(total.Tokens[1]),
-		"cache_read": float64(total.Tokens[2]), "total": float64(total.Tokens[4]), "tool_calls": float64(total.ToolCalls),
-		"tool_failures": float64(total.ToolFails), "errors": float64(total.Errors), "guardrails": float64(total.Guardrails),
-		"kills": float64(total.Kills),
+		"events": float64(total.Counts[Events]), "runs": float64(total.Runs), "model_calls": float64(total.Counts[ModelCalls]),
+		"model_errors": float64(total.Counts[ModelErrors]), "input": float64(total.Counts[TokInput+0]), "output": float64(total.Counts[TokInput+1]),
+		"cache_read": float64(total.Counts[TokInput+2]), "total": float64(total.Counts[TokInput+4]), "tool_calls": float64(total.Counts[ToolCalls]),
+		"tool_failures": float64(total.Counts[ToolFailures]), "errors": float64(total.Counts[Errors]), "guardrails": float64(total.Counts[Guardrails]),
+		"kills": float64(total.Counts[Kills]),
 	}
 	for k, g := range got {
 		if w := num(jq[k]); g != w {
@@ -78,7 +78,7 @@ func check(t *testing.T, total Record, jq map[string]any) {
 			t.Errorf("outcome %s: evsum %v, jq %v", name, outcomes[name], w)
 		}
 	}
-	if total.Runs == 0 || total.ToolCalls == 0 || total.ToolFails == 0 || total.Errors == 0 {
+	if total.Runs == 0 || total.Counts[ToolCalls] == 0 || total.Counts[ToolFailures] == 0 || total.Counts[Errors] == 0 {
 		t.Errorf("corpus too small to check anything: %+v", total)
 	}
 }

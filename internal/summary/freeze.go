@@ -210,29 +210,44 @@ func (d *dec) s() string {
 }
 func (d *dec) flag() bool { d.p++; return d.b[d.p-1] == 1 }
 
+// counts writes the counters that are not zero after a mask of which
+// they are: most groups leave several at zero.
+func (e *enc) counts(c []int64) {
+	var mask uint64
+	for i, v := range c {
+		if v != 0 {
+			mask |= 1 << i
+		}
+	}
+	e.u(mask)
+	for _, v := range c {
+		if v != 0 {
+			e.i(v)
+		}
+	}
+}
+
+func (d *dec) counts(c []int64) {
+	mask := d.u()
+	for i := range c {
+		if mask&(1<<i) != 0 {
+			c[i] = d.i()
+		}
+	}
+}
+
 func encodeGroup(g *Group) string {
 	e := enc{b: make([]byte, 0, 64)}
-	e.i(g.events)
+	e.counts(g.n[:])
 	e.flag(g.hasTS)
 	e.i(g.firstTS)
 	e.i(g.lastTS - g.firstTS)
-	e.i(g.modelCalls)
-	e.i(g.modelErr)
-	for _, t := range g.tokens {
-		e.i(t)
-	}
-	e.i(g.costNano)
-	e.i(g.toolCalls)
-	e.i(g.toolFail)
 	e.u(uint64(len(g.tools)))
 	for _, t := range g.tools {
 		e.s(t.name)
 		e.i(t.calls)
 		e.i(t.failed)
 	}
-	e.i(g.errors)
-	e.i(g.guardrails)
-	e.i(g.kills)
 	l := &g.latency
 	e.u(l.n)
 	if l.n > 0 {
@@ -261,27 +276,16 @@ func encodeGroup(g *Group) string {
 func decodeGroup(key string, b string) *Group {
 	d := dec{b: b}
 	g := &Group{key: key}
-	g.events = d.i()
+	d.counts(g.n[:])
 	g.hasTS = d.flag()
 	g.firstTS = d.i()
 	g.lastTS = g.firstTS + d.i()
-	g.modelCalls = d.i()
-	g.modelErr = d.i()
-	for i := range g.tokens {
-		g.tokens[i] = d.i()
-	}
-	g.costNano = d.i()
-	g.toolCalls = d.i()
-	g.toolFail = d.i()
 	if n := int(d.u()); n > 0 {
 		g.tools = make([]toolCount, n)
 		for i := range g.tools {
 			g.tools[i] = toolCount{name: d.s(), calls: d.i(), failed: d.i()}
 		}
 	}
-	g.errors = d.i()
-	g.guardrails = d.i()
-	g.kills = d.i()
 	l := &g.latency
 	l.n = d.u()
 	if l.n > 0 {
@@ -312,22 +316,18 @@ func encodeRun(r *Run) string {
 	e.flag(r.hasTS)
 	e.i(r.minTS)
 	e.i(r.maxTS - r.minTS)
-	e.flag(r.saw13)
-	e.i(r.finished)
+	e.flag(r.runLog)
+	e.counts(r.n[:])
 	e.i(r.finishSeq)
 	e.s(r.outcome)
 	e.flag(r.hasWall)
 	e.i(r.wallUS)
-	e.i(r.endMarks)
 	e.i(r.endSeq)
-	e.i(r.toolsOpen)
 	e.flag(r.glass != nil)
 	if g := r.glass; g != nil {
 		e.flag(g.glassError)
 		e.flag(g.agentEnd)
 		e.i(g.agentEndTS)
-		e.i(g.turnStarts)
-		e.i(g.turnEnds)
 		t := &g.turns
 		e.flag(t.any)
 		e.flag(t.open)
@@ -347,22 +347,18 @@ func decodeRun(id string, b string) *Run {
 	r.hasTS = d.flag()
 	r.minTS = d.i()
 	r.maxTS = r.minTS + d.i()
-	r.saw13 = d.flag()
-	r.finished = d.i()
+	r.runLog = d.flag()
+	d.counts(r.n[:])
 	r.finishSeq = d.i()
 	r.outcome = d.s()
 	r.hasWall = d.flag()
 	r.wallUS = d.i()
-	r.endMarks = d.i()
 	r.endSeq = d.i()
-	r.toolsOpen = d.i()
 	if d.flag() {
 		g := &glassRun{}
 		g.glassError = d.flag()
 		g.agentEnd = d.flag()
 		g.agentEndTS = d.i()
-		g.turnStarts = d.i()
-		g.turnEnds = d.i()
 		t := &g.turns
 		t.any = d.flag()
 		t.open = d.flag()

@@ -2,7 +2,7 @@ package summary
 
 // Merge folds o into s, as if o's events had been added after s's. Counts,
 // sums, times and percentiles do not depend on the order of merging; only
-// the latency of a 1.2 turn whose start and end fall in different parts
+// the latency of a glasspane turn whose start and end fall in different parts
 // needs the parts in input order (its start pairs with the next part's
 // first unmatched end). o must not be used afterwards.
 func (s *State) Merge(o *State) {
@@ -31,14 +31,15 @@ func (s *State) mergeRun(r, o *Run) {
 	if o.hasTS {
 		widen(&r.hasTS, &r.minTS, &r.maxTS, o.minTS, o.maxTS)
 	}
-	r.saw13 = r.saw13 || o.saw13
-	if o.finished > 0 && (r.finished == 0 || o.finishSeq < r.finishSeq) {
+	r.runLog = r.runLog || o.runLog
+	// the first run_finished by seq gives the outcome and wall time
+	if o.n[rFinished] > 0 && (r.n[rFinished] == 0 || o.finishSeq < r.finishSeq) {
 		r.finishSeq, r.outcome, r.wallUS, r.hasWall = o.finishSeq, o.outcome, o.wallUS, o.hasWall
 	}
-	r.finished += o.finished
-	r.endMarks += o.endMarks
+	for i := range r.n {
+		r.n[i] += o.n[i]
+	}
 	r.endSeq = min(r.endSeq, o.endSeq)
-	r.toolsOpen += o.toolsOpen
 	if o.glass == nil {
 		return
 	}
@@ -48,8 +49,6 @@ func (s *State) mergeRun(r, o *Run) {
 		rg.agentEndTS = og.agentEndTS
 	}
 	rg.agentEnd = rg.agentEnd || og.agentEnd
-	rg.turnStarts += og.turnStarts
-	rg.turnEnds += og.turnEnds
 
 	a, b := &rg.turns, &og.turns
 	if a.open && b.orphan && a.openHasTS && b.orphanHasT {
@@ -79,7 +78,7 @@ func (s *State) mergeRun(r, o *Run) {
 		if c1.counted() && c2.counted() {
 			// counted in both parts: once is right
 			if g := s.getGroup(c2.group); g != nil {
-				g.toolCalls--
+				g.n[ToolCalls]--
 				g.tool(c2.name).calls--
 			}
 			c2 = &call{ended: c2.ended, failed: c2.failed}
@@ -109,7 +108,7 @@ func (s *State) closeCall(c *call, failed bool) {
 		return
 	}
 	if g := s.getGroup(c.group); g != nil {
-		g.toolFail++
+		g.n[ToolFailures]++
 		g.tool(c.name).failed++
 	}
 }

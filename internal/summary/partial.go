@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -37,23 +38,74 @@ type pSketch struct {
 	B    [][2]int64 `json:"b,omitempty"` // [bucket index, count]
 }
 
-type pGroup struct {
-	Group      []json.RawMessage   `json:"group"`
-	Events     int64               `json:"events"`
-	FirstTS    *int64              `json:"first_us,omitempty"`
-	LastTS     *int64              `json:"last_us,omitempty"`
-	ModelCalls int64               `json:"model_calls,omitempty"`
-	ModelErr   int64               `json:"model_errors,omitempty"`
-	Tokens     [nTok]int64         `json:"tokens"`
-	CostNano   int64               `json:"cost_nano_usd,omitempty"`
-	ToolCalls  int64               `json:"tool_calls,omitempty"`
-	ToolFail   int64               `json:"tool_failures,omitempty"`
-	Tools      map[string][2]int64 `json:"tools,omitempty"`
-	Errors     int64               `json:"errors,omitempty"`
-	Guardrails int64               `json:"guardrails,omitempty"`
-	Kills      int64               `json:"kills,omitempty"`
-	Latency    *pSketch            `json:"latency_ms,omitempty"`
-	Runs       []string            `json:"runs,omitempty"`
+// obj writes one JSON object of a partial state, member by member.
+type obj struct{ b []byte }
+
+func (o *obj) key(name string) {
+	if len(o.b) > 0 && o.b[len(o.b)-1] != '{' && o.b[len(o.b)-1] != '[' {
+		o.b = append(o.b, ',')
+	}
+	o.b = append(o.b, '"')
+	o.b = append(o.b, name...)
+	o.b = append(o.b, `":`...)
+}
+
+// int writes a number, left out when it is zero unless always.
+func (o *obj) int(name string, v int64, always bool) {
+	if v != 0 || always {
+		o.key(name)
+		o.b = strconv.AppendInt(o.b, v, 10)
+	}
+}
+
+// opt writes a number that is there only when ok.
+func (o *obj) opt(name string, v int64, ok bool) {
+	if ok {
+		o.int(name, v, true)
+	}
+}
+
+// seq writes a sequence number, left out when there is none.
+func (o *obj) seq(name string, v int64) { o.opt(name, v, v != noSeq) }
+
+func (o *obj) flag(name string, v bool) {
+	if v {
+		o.key(name)
+		o.b = append(o.b, "true"...)
+	}
+}
+
+// str writes a string, left out when it is empty unless always.
+func (o *obj) str(name, v string, always bool) {
+	if v != "" || always {
+		o.key(name)
+		o.b = appendJSONString(o.b, v)
+	}
+}
+
+func (o *obj) open(name string, c byte) {
+	o.key(name)
+	o.b = append(o.b, c)
+}
+
+func (o *obj) close(c byte) { o.b = append(o.b, c) }
+
+// counters writes the counters of a group from c up to the next special
+// member, in Counter order: a counter of an object (tokens) as an array
+// element.
+func (o *obj) counter(n *counts, c Counter) {
+	if Counters[c].Object == "" {
+		o.int(c.partialName(), n[c], Counters[c].Always)
+		return
+	}
+	o.open(c.partialName(), '[')
+	for i := c; i < c.span(); i++ {
+		if i > c {
+			o.b = append(o.b, ',')
+		}
+		o.b = strconv.AppendInt(o.b, n[i], 10)
+	}
+	o.close(']')
 }
 
 type pTurns struct {
@@ -73,40 +125,6 @@ type pCall struct {
 	Ended    bool   `json:"ended,omitempty"`
 	Failed   bool   `json:"failed,omitempty"`
 	EndGroup string `json:"end_group,omitempty"`
-}
-
-type pRun struct {
-	Run        string            `json:"run"`
-	MinTS      *int64            `json:"min_us,omitempty"`
-	MaxTS      *int64            `json:"max_us,omitempty"`
-	RunLog     bool              `json:"run_log,omitempty"`
-	Finished   int64             `json:"finished,omitempty"`
-	FinishSeq  *int64            `json:"finish_seq,omitempty"`
-	Outcome    string            `json:"outcome,omitempty"`
-	WallUS     *int64            `json:"wall_us,omitempty"`
-	EndMarks   int64             `json:"end_marks,omitempty"`
-	EndSeq     *int64            `json:"end_seq,omitempty"`
-	ToolsOpen  int64             `json:"tools_open,omitempty"`
-	GlassError bool              `json:"error,omitempty"`
-	AgentEnd   *int64            `json:"agent_end_us,omitempty"`
-	TurnStarts int64             `json:"turn_starts,omitempty"`
-	TurnEnds   int64             `json:"turn_ends,omitempty"`
-	Turns      *pTurns           `json:"turns,omitempty"`
-	Calls      map[string]*pCall `json:"calls,omitempty"`
-}
-
-func ptr(v int64, ok bool) *int64 {
-	if !ok {
-		return nil
-	}
-	return &v
-}
-
-func seqPtr(v int64) *int64 {
-	if v == noSeq {
-		return nil
-	}
-	return &v
 }
 
 func (s *Sketch) partial() *pSketch {
@@ -134,48 +152,31 @@ func (s *State) WritePartial(w io.Writer) error {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.Encode(pHeader{Evsum: "partial", Version: PartialVersion, By: ByString(s.opt.By), TZ: s.opt.TZName})
+	var o obj
+	flush := func() error {
+		o.b = append(o.b, '}', '\n')
+		buf.Write(o.b)
+		o.b = o.b[:0]
+		if buf.Len() >= 64<<10 {
+			_, err := w.Write(buf.Bytes())
+			buf.Reset()
+			return err
+		}
+		return nil
+	}
 	keys := s.groupKeys()
 	sort.Strings(keys)
 	for _, k := range keys {
-		g := s.peekGroup(k)
-		p := pGroup{Group: []json.RawMessage{}, Events: g.events, FirstTS: ptr(g.firstTS, g.hasTS), LastTS: ptr(g.lastTS, g.hasTS),
-			ModelCalls: g.modelCalls, ModelErr: g.modelErr, Tokens: g.tokens, CostNano: g.costNano,
-			ToolCalls: g.toolCalls, ToolFail: g.toolFail, Errors: g.errors, Guardrails: g.guardrails, Kills: g.kills,
-			Latency: g.latency.partial()}
-		for _, v := range g.values(len(s.opt.By)) {
-			p.Group = append(p.Group, json.RawMessage(v))
-		}
-		for _, t := range g.tools {
-			if p.Tools == nil {
-				p.Tools = map[string][2]int64{}
-			}
-			p.Tools[t.name] = [2]int64{t.calls, t.failed}
-		}
-		g.eachRun(func(r string) { p.Runs = append(p.Runs, r) })
-		sort.Strings(p.Runs)
-		if err := encodeLine(w, &buf, enc, p); err != nil {
+		s.peekGroup(k).appendPartial(&o, len(s.opt.By))
+		if err := flush(); err != nil {
 			return err
 		}
 	}
 	ids := s.runIDs()
 	sort.Strings(ids)
 	for _, id := range ids {
-		r := s.peekRun(id)
-		p := pRun{Run: id, MinTS: ptr(r.minTS, r.hasTS), MaxTS: ptr(r.maxTS, r.hasTS), RunLog: r.saw13,
-			Finished: r.finished, FinishSeq: seqPtr(r.finishSeq), Outcome: r.outcome, WallUS: ptr(r.wallUS, r.hasWall),
-			EndMarks: r.endMarks, EndSeq: seqPtr(r.endSeq), ToolsOpen: r.toolsOpen, GlassError: r.gr().glassError,
-			AgentEnd: ptr(r.gr().agentEndTS, r.gr().agentEnd), TurnStarts: r.gr().turnStarts, TurnEnds: r.gr().turnEnds}
-		if t := r.gr().turns; t.any {
-			p.Turns = &pTurns{Any: true, Open: t.open, OpenUS: ptr(t.openTS, t.open && t.openHasTS),
-				Orphan: t.orphan, OrphanUS: ptr(t.orphanTS, t.orphan && t.orphanHasT), Group: t.orphanGrp}
-		}
-		for cid, c := range r.gr().calls {
-			if p.Calls == nil {
-				p.Calls = map[string]*pCall{}
-			}
-			p.Calls[cid] = &pCall{Name: c.name, Group: c.group, Started: c.started, Deferred: c.deferred, Ended: c.ended, Failed: c.failed, EndGroup: c.endGroup}
-		}
-		if err := encodeLine(w, &buf, enc, p); err != nil {
+		s.peekRun(id).appendPartial(&o)
+		if err := flush(); err != nil {
 			return err
 		}
 	}
@@ -183,16 +184,120 @@ func (s *State) WritePartial(w io.Writer) error {
 	return err
 }
 
-func encodeLine(w io.Writer, buf *bytes.Buffer, enc *json.Encoder, v any) error {
-	if err := enc.Encode(v); err != nil {
-		return err
+// appendPartial writes the group's line but its closing brace.
+func (g *Group) appendPartial(o *obj, nkeys int) {
+	o.b = append(o.b, '{')
+	o.open("group", '[')
+	for i, v := range g.values(nkeys) {
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		o.b = append(o.b, v...)
 	}
-	if buf.Len() >= 64<<10 {
-		_, err := w.Write(buf.Bytes())
-		buf.Reset()
-		return err
+	o.close(']')
+	for c := Counter(0); c < NumCounters; c = c.span() {
+		o.counter(&g.n, c)
+		switch c {
+		case Events:
+			o.opt("first_us", g.firstTS, g.hasTS)
+			o.opt("last_us", g.lastTS, g.hasTS)
+		case ToolFailures:
+			if len(g.tools) > 0 {
+				ts := append([]toolCount(nil), g.tools...)
+				sort.Slice(ts, func(i, j int) bool { return ts[i].name < ts[j].name })
+				o.open("tools", '{')
+				for i, t := range ts {
+					if i > 0 {
+						o.b = append(o.b, ',')
+					}
+					o.b = appendJSONString(o.b, t.name)
+					o.b = append(o.b, ':', '[')
+					o.b = strconv.AppendInt(o.b, t.calls, 10)
+					o.b = append(o.b, ',')
+					o.b = strconv.AppendInt(o.b, t.failed, 10)
+					o.b = append(o.b, ']')
+				}
+				o.close('}')
+			}
+		}
 	}
-	return nil
+	if p := g.latency.partial(); p != nil {
+		o.key("latency_ms")
+		v, _ := json.Marshal(p) // numbers only
+		o.b = append(o.b, v...)
+	}
+	var runs []string
+	g.eachRun(func(r string) { runs = append(runs, r) })
+	if len(runs) > 0 {
+		sort.Strings(runs)
+		o.open("runs", '[')
+		for i, r := range runs {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = appendJSONString(o.b, r)
+		}
+		o.close(']')
+	}
+}
+
+// appendPartial writes the run's line but its closing brace.
+func (r *Run) appendPartial(o *obj) {
+	o.b = append(o.b, '{')
+	o.str("run", r.id, true)
+	o.opt("min_us", r.minTS, r.hasTS)
+	o.opt("max_us", r.maxTS, r.hasTS)
+	o.flag("run_log", r.runLog)
+	gl := r.gr()
+	for i, name := range runCounters {
+		o.int(name, r.n[i], false)
+		switch runCounter(i) {
+		case rFinished:
+			o.seq("finish_seq", r.finishSeq)
+			o.str("outcome", r.outcome, false)
+			o.opt("wall_us", r.wallUS, r.hasWall)
+		case rEndMarks:
+			o.seq("end_seq", r.endSeq)
+		case rToolsOpen:
+			o.flag("error", gl.glassError)
+			o.opt("agent_end_us", gl.agentEndTS, gl.agentEnd)
+		}
+	}
+	if t := gl.turns; t.any {
+		o.open("turns", '{')
+		o.flag("any", true)
+		o.flag("open", t.open)
+		o.opt("open_us", t.openTS, t.open && t.openHasTS)
+		o.flag("orphan", t.orphan)
+		o.opt("orphan_us", t.orphanTS, t.orphan && t.orphanHasT)
+		o.str("orphan_group", t.orphanGrp, false)
+		o.close('}')
+	}
+	if len(gl.calls) > 0 {
+		ids := make([]string, 0, len(gl.calls))
+		for id := range gl.calls {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		o.open("calls", '{')
+		for i, id := range ids {
+			c := gl.calls[id]
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = appendJSONString(o.b, id)
+			o.b = append(o.b, ':', '{')
+			o.str("name", c.name, false)
+			o.str("group", c.group, true)
+			o.flag("started", c.started)
+			o.flag("deferred", c.deferred)
+			o.flag("ended", c.ended)
+			o.flag("failed", c.failed)
+			o.str("end_group", c.endGroup, false)
+			o.close('}')
+		}
+		o.close('}')
+	}
 }
 
 // Merger reads partial states line by line into one State.
@@ -314,45 +419,105 @@ func (p *pSketch) sketch() (Sketch, error) {
 	return s, nil
 }
 
+// members calls fn with each member of a partial state line, its name
+// unescaped, and stops at fn's first error.
+func members(line []byte, fn func(name string, v []byte) error) error {
+	var err error
+	jsonscan.Members(line, func(key, v []byte) {
+		if err != nil {
+			return
+		}
+		name := key
+		if bytes.IndexByte(key, '\\') >= 0 {
+			if u, ok := jsonscan.Unquote(nil, append(append([]byte{'"'}, key...), '"')); ok {
+				name = u
+			}
+		}
+		err = fn(string(name), v)
+	})
+	return err
+}
+
+// value decodes one member's value, refusing unknown members of objects.
+func value(v []byte, dst any) error {
+	return decodeStrict(v, dst)
+}
+
+func unknown(name string) error {
+	return fmt.Errorf("bad partial state line: unknown field %q", name)
+}
+
 func (m *Merger) group(line []byte) error {
-	var p pGroup
-	if err := decodeStrict(line, &p); err != nil {
+	g := &Group{}
+	var (
+		keys        []json.RawMessage
+		first, last *int64
+		tools       map[string][2]int64
+		latency     *pSketch
+		runs        []string
+	)
+	err := members(line, func(name string, v []byte) error {
+		if c, ok := counterByPartial[name]; ok {
+			if Counters[c].Object == "" {
+				return value(v, &g.n[c])
+			}
+			a := make([]int64, c.span()-c)
+			if err := value(v, &a); err != nil {
+				return err
+			}
+			copy(g.n[c:c.span()], a)
+			return nil
+		}
+		switch name {
+		case "group":
+			return value(v, &keys)
+		case "first_us":
+			return value(v, &first)
+		case "last_us":
+			return value(v, &last)
+		case "tools":
+			return value(v, &tools)
+		case "latency_ms":
+			return value(v, &latency)
+		case "runs":
+			return value(v, &runs)
+		}
+		return unknown(name)
+	})
+	if err != nil {
 		return err
 	}
 	s := m.State
-	if len(p.Group) != len(s.opt.By) {
-		return fmt.Errorf("bad partial state line: group has %d keys, --by %s has %d", len(p.Group), ByString(s.opt.By), len(s.opt.By))
+	if len(keys) != len(s.opt.By) {
+		return fmt.Errorf("bad partial state line: group has %d keys, --by %s has %d", len(keys), ByString(s.opt.By), len(s.opt.By))
 	}
-	g := &Group{events: p.Events, modelCalls: p.ModelCalls, modelErr: p.ModelErr, tokens: p.Tokens, costNano: p.CostNano,
-		toolCalls: p.ToolCalls, toolFail: p.ToolFail, errors: p.Errors, guardrails: p.Guardrails, kills: p.Kills}
 	var kb []byte
-	for i, v := range p.Group {
+	for i, v := range keys {
 		if i > 0 {
 			kb = append(kb, keySep)
 		}
 		kb = appendCanon(kb, v)
 	}
 	g.key = string(kb)
-	if (p.FirstTS == nil) != (p.LastTS == nil) {
+	if (first == nil) != (last == nil) {
 		return errors.New("bad partial state line: first_us without last_us")
 	}
-	if p.FirstTS != nil {
-		g.firstTS, g.lastTS, g.hasTS = *p.FirstTS, *p.LastTS, true
+	if first != nil {
+		g.firstTS, g.lastTS, g.hasTS = *first, *last, true
 	}
-	names := make([]string, 0, len(p.Tools))
-	for name := range p.Tools {
+	names := make([]string, 0, len(tools))
+	for name := range tools {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		c := p.Tools[name]
+		c := tools[name]
 		g.tools = append(g.tools, toolCount{name, c[0], c[1]})
 	}
-	var err error
-	if g.latency, err = p.Latency.sketch(); err != nil {
+	if g.latency, err = latency.sketch(); err != nil {
 		return err
 	}
-	for _, r := range p.Runs {
+	for _, r := range runs {
 		g.touch(r)
 	}
 	o := &State{opt: s.opt, groups: map[string]*Group{g.key: g}}
@@ -360,39 +525,83 @@ func (m *Merger) group(line []byte) error {
 	return nil
 }
 
+// runCounterByName finds a run counter by its partial-state member.
+var runCounterByName = func() map[string]runCounter {
+	m := map[string]runCounter{}
+	for i, name := range runCounters {
+		m[name] = runCounter(i)
+	}
+	return m
+}()
+
 func (m *Merger) run(line []byte) error {
-	var p pRun
-	if err := decodeStrict(line, &p); err != nil {
+	r := newRun("")
+	var (
+		id                              string
+		minTS, maxTS, finishSeq, wallUS *int64
+		endSeq, agentEnd                *int64
+		glassError                      bool
+		turns                           *pTurns
+		calls                           map[string]*pCall
+	)
+	err := members(line, func(name string, v []byte) error {
+		if c, ok := runCounterByName[name]; ok {
+			return value(v, &r.n[c])
+		}
+		switch name {
+		case "run":
+			return value(v, &id)
+		case "min_us":
+			return value(v, &minTS)
+		case "max_us":
+			return value(v, &maxTS)
+		case "run_log":
+			return value(v, &r.runLog)
+		case "finish_seq":
+			return value(v, &finishSeq)
+		case "outcome":
+			return value(v, &r.outcome)
+		case "wall_us":
+			return value(v, &wallUS)
+		case "end_seq":
+			return value(v, &endSeq)
+		case "error":
+			return value(v, &glassError)
+		case "agent_end_us":
+			return value(v, &agentEnd)
+		case "turns":
+			return value(v, &turns)
+		case "calls":
+			return value(v, &calls)
+		}
+		return unknown(name)
+	})
+	if err != nil {
 		return err
 	}
-	r := newRun(p.Run)
-	if (p.MinTS == nil) != (p.MaxTS == nil) {
+	r.id = id
+	if (minTS == nil) != (maxTS == nil) {
 		return errors.New("bad partial state line: min_us without max_us")
 	}
-	if p.MinTS != nil {
-		r.minTS, r.maxTS, r.hasTS = *p.MinTS, *p.MaxTS, true
+	if minTS != nil {
+		r.minTS, r.maxTS, r.hasTS = *minTS, *maxTS, true
 	}
-	r.saw13, r.finished, r.outcome = p.RunLog, p.Finished, p.Outcome
-	if p.FinishSeq != nil {
-		r.finishSeq = *p.FinishSeq
+	if finishSeq != nil {
+		r.finishSeq = *finishSeq
 	}
-	if p.WallUS != nil {
-		r.wallUS, r.hasWall = *p.WallUS, true
+	if wallUS != nil {
+		r.wallUS, r.hasWall = *wallUS, true
 	}
-	r.endMarks, r.toolsOpen = p.EndMarks, p.ToolsOpen
-	if p.GlassError || p.AgentEnd != nil || p.TurnStarts != 0 || p.TurnEnds != 0 || p.Turns != nil || len(p.Calls) > 0 {
-		r.gw().glassError = p.GlassError
+	if endSeq != nil {
+		r.endSeq = *endSeq
 	}
-	if p.EndSeq != nil {
-		r.endSeq = *p.EndSeq
+	if glassError || agentEnd != nil || turns != nil || len(calls) > 0 {
+		r.gw().glassError = glassError
 	}
-	if p.AgentEnd != nil {
-		r.glass.agentEnd, r.glass.agentEndTS = true, *p.AgentEnd
+	if agentEnd != nil {
+		r.glass.agentEnd, r.glass.agentEndTS = true, *agentEnd
 	}
-	if r.glass != nil {
-		r.glass.turnStarts, r.glass.turnEnds = p.TurnStarts, p.TurnEnds
-	}
-	if t := p.Turns; t != nil {
+	if t := turns; t != nil {
 		r.glass.turns = turnSeg{any: t.Any, open: t.Open, orphan: t.Orphan, orphanGrp: t.Group}
 		if t.OpenUS != nil {
 			r.glass.turns.openTS, r.glass.turns.openHasTS = *t.OpenUS, true
@@ -401,14 +610,14 @@ func (m *Merger) run(line []byte) error {
 			r.glass.turns.orphanTS, r.glass.turns.orphanHasT = *t.OrphanUS, true
 		}
 	}
-	for id, c := range p.Calls {
+	for cid, c := range calls {
 		if c == nil || !c.Started && !c.Ended || c.Deferred && !c.Started || c.Started && !c.Deferred && c.Ended {
 			return errors.New("bad partial state line: impossible pending tool call")
 		}
 		if r.glass.calls == nil {
 			r.glass.calls = map[string]*call{}
 		}
-		r.glass.calls[id] = &call{name: c.Name, group: c.Group, started: c.Started, deferred: c.Deferred, ended: c.Ended, failed: c.Failed, endGroup: c.EndGroup}
+		r.glass.calls[cid] = &call{name: c.Name, group: c.Group, started: c.Started, deferred: c.Deferred, ended: c.Ended, failed: c.Failed, endGroup: c.EndGroup}
 	}
 	s := m.State
 	o := &State{opt: s.opt, groups: map[string]*Group{}, runs: map[string]*Run{r.id: r}}

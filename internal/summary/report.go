@@ -10,29 +10,20 @@ import (
 // Record is one line of the report: a group, or the total (Total set,
 // Group empty). Its JSON form (AppendJSON) is evsum's output contract.
 type Record struct {
-	Total       bool
-	Names       []string // the group's key names, in --by order
-	Vals        []string // their values as raw JSON
-	Events      int64
-	Runs        int64
-	FirstTS     int64 // Unix microseconds, valid when HasTS
-	LastTS      int64
-	HasTS       bool
-	Outcomes    []Count // sorted by name
-	ModelCalls  int64
-	ModelErrors int64
-	Tokens      [5]int64 // input, output, cache_read, cache_write, total
-	CostNano    int64    // cost in 10^-9 USD
-	ToolCalls   int64
-	ToolFails   int64
-	Tools       []ToolStat // sorted by name
-	Errors      int64
-	Guardrails  int64
-	Kills       int64
-	WallSumUS   int64
-	Wall        Stats // seconds
-	Latency     Stats // milliseconds
-	Problems    []string
+	Total     bool
+	Names     []string // the group's key names, in --by order
+	Vals      []string // their values as raw JSON
+	Counts    [NumCounters]int64
+	Runs      int64
+	FirstTS   int64 // Unix microseconds, valid when HasTS
+	LastTS    int64
+	HasTS     bool
+	Outcomes  []Count    // sorted by name
+	Tools     []ToolStat // sorted by name
+	WallSumUS int64
+	Wall      Stats // seconds
+	Latency   Stats // milliseconds
+	Problems  []string
 }
 
 // Count is a named count.
@@ -54,9 +45,6 @@ type Stats struct {
 	P50, P95, Max float64
 }
 
-// TokenNames are the members of the tokens object, in order.
-var TokenNames = [5]string{"input", "output", "cache_read", "cache_write", "total"}
-
 func stats(s *Sketch, round float64) Stats {
 	if s.Count() == 0 {
 		return Stats{}
@@ -67,12 +55,13 @@ func stats(s *Sketch, round float64) Stats {
 	return Stats{Has: true, P50: r(p50), P95: r(p95), Max: s.Max()}
 }
 
-// outcome is how a run ended: run_finished's outcome (1.3); for 1.2,
-// error when it had an error event, else ok when it reached agent_end;
+// outcomeName is how a run ended: run_finished's outcome (the run-log
+// vocabulary); for the glasspane vocabulary, error when it had an error
+// event, else ok when it reached agent_end;
 // incomplete when it has no end.
 func (r *Run) outcomeName() string {
 	switch {
-	case r.finished > 0:
+	case r.n[rFinished] > 0:
 		if r.outcome == "" {
 			return "unknown"
 		}
@@ -86,9 +75,9 @@ func (r *Run) outcomeName() string {
 }
 
 // wall is the run's wall time in microseconds: run_finished.wall_seconds
-// (1.3), or first event to agent_end (1.2).
+// (the run-log vocabulary), or first event to agent_end (glasspane).
 func (r *Run) wall() (int64, bool) {
-	if r.finished > 0 {
+	if r.n[rFinished] > 0 {
 		return r.wallUS, r.hasWall
 	}
 	if g := r.gr(); g.agentEnd && g.agentEndTS != 0 && r.hasTS {
@@ -101,17 +90,17 @@ func (r *Run) wall() (int64, bool) {
 func (r *Run) problems() []string {
 	var ps []string
 	name := "run " + strconv.Quote(r.id)
-	if r.saw13 && r.finished == 0 {
+	if r.runLog && r.n[rFinished] == 0 {
 		ps = append(ps, name+" has no run_finished")
 	}
-	if r.finished > 1 {
-		ps = append(ps, fmt.Sprintf("%s has %d run_finished events", name, r.finished))
+	if r.n[rFinished] > 1 {
+		ps = append(ps, fmt.Sprintf("%s has %d run_finished events", name, r.n[rFinished]))
 	}
-	if r.finished > 0 && (r.endMarks == 0 || r.endSeq > r.finishSeq) {
+	if r.n[rFinished] > 0 && (r.n[rEndMarks] == 0 || r.endSeq > r.finishSeq) {
 		ps = append(ps, name+" has a run_finished not preceded by assistant_message or run_error")
 	}
-	if r.toolsOpen > 0 {
-		ps = append(ps, fmt.Sprintf("%s has %s without a tool_result", name, plural(r.toolsOpen, "tool_call")))
+	if r.n[rToolsOpen] > 0 {
+		ps = append(ps, fmt.Sprintf("%s has %s without a tool_result", name, plural(r.n[rToolsOpen], "tool_call")))
 	}
 	var open []string
 	for id, c := range r.gr().calls {
@@ -121,7 +110,7 @@ func (r *Run) problems() []string {
 	}
 	sort.Strings(open)
 	ps = append(ps, open...)
-	if n := r.gr().turnStarts - r.gr().turnEnds; n > 0 {
+	if n := r.n[rTurnStarts] - r.n[rTurnEnds]; n > 0 {
 		ps = append(ps, fmt.Sprintf("%s: %s started and never ended", name, plural(n, "turn")))
 	}
 	return ps
@@ -167,10 +156,10 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 				x = &Group{}
 				extra[c.group] = x
 			}
-			x.toolCalls++
+			x.n[ToolCalls]++
 			x.tool(c.name).calls++
 			if c.ended && c.failed {
-				x.toolFail++
+				x.n[ToolFailures]++
 				x.tool(c.name).failed++
 			}
 		}
@@ -251,12 +240,8 @@ func sortRefs(rs []ref) {
 func (s *State) record(g *Group, runRefs []ref) Record {
 	sortRefs(runRefs)
 	rec := Record{
-		Events: g.events, Runs: int64(len(runRefs)),
+		Counts: g.n, Runs: int64(len(runRefs)),
 		FirstTS: g.firstTS, LastTS: g.lastTS, HasTS: g.hasTS,
-		ModelCalls: g.modelCalls, ModelErrors: g.modelErr,
-		Tokens: g.tokens, CostNano: g.costNano,
-		ToolCalls: g.toolCalls, ToolFails: g.toolFail,
-		Errors: g.errors, Guardrails: g.guardrails, Kills: g.kills,
 		Latency:  stats(&g.latency, 10),
 		Problems: []string{},
 	}
@@ -286,15 +271,70 @@ func (s *State) record(g *Group, runRefs []ref) Record {
 }
 
 // CostUSD is the cost as a float, for display.
-func (r *Record) CostUSD() float64 { return float64(r.CostNano) / 1e9 }
+func (r *Record) CostUSD() float64 { return float64(r.Counts[CostNano]) / 1e9 }
+
+// AppendCounter appends counter c's value as a JSON number.
+func (r *Record) AppendCounter(b []byte, c Counter) []byte {
+	if sc := Counters[c].Scale; sc > 0 {
+		return appendFixed(b, r.Counts[c], sc)
+	}
+	return strconv.AppendInt(b, r.Counts[c], 10)
+}
 
 // AppendJSON appends the record as one JSON object, members in the
-// contract's order.
+// contract's order: the counters in Counter order, with the run-level
+// fields after events, the tools after tool_failures, and wall time,
+// latency and problems last.
 func (r *Record) AppendJSON(b []byte) []byte {
 	b = append(b, `{"group":`...)
 	b = r.AppendGroup(b)
-	b = append(b, `,"events":`...)
-	b = strconv.AppendInt(b, r.Events, 10)
+	for c := Counter(0); c < NumCounters; c = c.span() {
+		b = append(b, ',')
+		if o := Counters[c].Object; o != "" {
+			b = append(b, '"')
+			b = append(b, o...)
+			b = append(b, `":{`...)
+			for i := c; i < c.span(); i++ {
+				if i > c {
+					b = append(b, ',')
+				}
+				b = appendName(b, Counters[i].Name)
+				b = r.AppendCounter(b, i)
+			}
+			b = append(b, '}')
+		} else {
+			b = appendName(b, Counters[c].Name)
+			b = r.AppendCounter(b, c)
+		}
+		switch c {
+		case Events:
+			b = r.appendRunFields(b)
+		case ToolFailures:
+			b = r.appendTools(b)
+		}
+	}
+	b = append(b, `,"wall_seconds":{"sum":`...)
+	b = appendFixed(b, r.WallSumUS, 6)
+	b = appendStats(b, r.Wall, true)
+	b = append(b, `,"latency_ms":{`...)
+	b = appendStats(b, r.Latency, false)
+	b = append(b, `,"problems":[`...)
+	for i, p := range r.Problems {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, p)
+	}
+	return append(b, "]}"...)
+}
+
+func appendName(b []byte, name string) []byte {
+	b = append(b, '"')
+	b = append(b, name...)
+	return append(b, `":`...)
+}
+
+func (r *Record) appendRunFields(b []byte) []byte {
 	b = append(b, `,"runs":`...)
 	b = strconv.AppendInt(b, r.Runs, 10)
 	b = append(b, `,"first_ts":`...)
@@ -310,26 +350,10 @@ func (r *Record) AppendJSON(b []byte) []byte {
 		b = append(b, ':')
 		b = strconv.AppendInt(b, o.N, 10)
 	}
-	b = append(b, `},"model_calls":`...)
-	b = strconv.AppendInt(b, r.ModelCalls, 10)
-	b = append(b, `,"model_errors":`...)
-	b = strconv.AppendInt(b, r.ModelErrors, 10)
-	b = append(b, `,"tokens":{`...)
-	for i, n := range r.Tokens {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, TokenNames[i]...)
-		b = append(b, `":`...)
-		b = strconv.AppendInt(b, n, 10)
-	}
-	b = append(b, `},"cost_usd":`...)
-	b = appendFixed(b, r.CostNano, 9)
-	b = append(b, `,"tool_calls":`...)
-	b = strconv.AppendInt(b, r.ToolCalls, 10)
-	b = append(b, `,"tool_failures":`...)
-	b = strconv.AppendInt(b, r.ToolFails, 10)
+	return append(b, '}')
+}
+
+func (r *Record) appendTools(b []byte) []byte {
 	b = append(b, `,"tools":{`...)
 	for i, t := range r.Tools {
 		if i > 0 {
@@ -342,25 +366,7 @@ func (r *Record) AppendJSON(b []byte) []byte {
 		b = strconv.AppendInt(b, t.Failed, 10)
 		b = append(b, '}')
 	}
-	b = append(b, `},"errors":`...)
-	b = strconv.AppendInt(b, r.Errors, 10)
-	b = append(b, `,"guardrails":`...)
-	b = strconv.AppendInt(b, r.Guardrails, 10)
-	b = append(b, `,"kills":`...)
-	b = strconv.AppendInt(b, r.Kills, 10)
-	b = append(b, `,"wall_seconds":{"sum":`...)
-	b = appendFixed(b, r.WallSumUS, 6)
-	b = appendStats(b, r.Wall, true)
-	b = append(b, `,"latency_ms":{`...)
-	b = appendStats(b, r.Latency, false)
-	b = append(b, `,"problems":[`...)
-	for i, p := range r.Problems {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, p)
-	}
-	return append(b, "]}"...)
+	return append(b, '}')
 }
 
 // AppendGroup appends the group object, {} for the total.

@@ -49,17 +49,11 @@ type toolCount struct {
 type Group struct {
 	key string // the map key: each key's value as canonical raw JSON, joined by \x1f
 
-	events               int64
-	firstTS, lastTS      int64 // Unix microseconds; valid when hasTS
-	hasTS                bool
-	modelCalls, modelErr int64
-	tokens               [nTok]int64
-	costNano             int64
-	toolCalls, toolFail  int64
-	tools                []toolCount
-	errors, guardrails   int64
-	kills                int64
-	latency              Sketch
+	n               counts // indexed by Counter
+	firstTS, lastTS int64  // Unix microseconds; valid when hasTS
+	hasTS           bool
+	tools           []toolCount
+	latency         Sketch
 
 	run  string              // the one run touched, when only one
 	runs map[string]struct{} // all runs touched, when more than one
@@ -102,33 +96,22 @@ func (g *Group) eachRun(fn func(string)) {
 }
 
 func (g *Group) merge(o *Group, withRuns bool) {
-	g.events += o.events
+	g.n.add(&o.n)
 	if o.hasTS {
 		widen(&g.hasTS, &g.firstTS, &g.lastTS, o.firstTS, o.lastTS)
 	}
-	g.modelCalls += o.modelCalls
-	g.modelErr += o.modelErr
-	for i := range g.tokens {
-		g.tokens[i] += o.tokens[i]
-	}
-	g.costNano += o.costNano
-	g.toolCalls += o.toolCalls
-	g.toolFail += o.toolFail
 	for _, t := range o.tools {
 		c := g.tool(t.name)
 		c.calls += t.calls
 		c.failed += t.failed
 	}
-	g.errors += o.errors
-	g.guardrails += o.guardrails
-	g.kills += o.kills
 	g.latency.Merge(&o.latency)
 	if withRuns {
 		o.eachRun(g.touch)
 	}
 }
 
-// call is a zot tool call (1.2 vocabulary) seen by its id: counted once
+// call is a zot tool call (the glasspane vocabulary) seen by its id: counted once
 // whether it came as tool_execution_start, tool_call or both.
 type call struct {
 	name     string
@@ -140,33 +123,53 @@ type call struct {
 	endGroup string // key of the end event's group, for an end seen first
 }
 
-// Run holds what is known of one run_id.
+// Run holds what is known of one run_id. Its counters are in n, indexed
+// by runCounter; the other fields each need a merge of their own (see
+// mergeRun), and the frozen form and the partial state write each one.
 type Run struct {
 	id           string
 	minTS, maxTS int64
 	hasTS        bool
 
-	// run-log vocabulary (1.3)
-	saw13     bool
-	finished  int64  // run_finished events
+	// the run-log vocabulary
+	runLog    bool // any event of the run-log vocabulary
+	n         [numRunCounters]int64
 	finishSeq int64  // seq of the first run_finished (noSeq: none)
 	outcome   string // of the first run_finished
 	wallUS    int64  // its wall_seconds, microseconds
 	hasWall   bool
-	endMarks  int64 // assistant_message and run_error events
-	endSeq    int64 // seq of the first of them (noSeq: none)
-	toolsOpen int64 // tool_call minus tool_result
+	endSeq    int64 // seq of the first assistant_message or run_error (noSeq: none)
 
 	glass *glassRun // only for runs with glasspane events: most runs of a run log need none
 }
 
-// glassRun is what a run of the glasspane vocabulary (1.2) adds.
+// runCounter names a counter of a run, added up when parts merge.
+type runCounter uint8
+
+const (
+	rFinished   runCounter = iota // run_finished events
+	rEndMarks                     // assistant_message and run_error events
+	rToolsOpen                    // tool_call minus tool_result
+	rTurnStarts                   // turn_start events (glasspane)
+	rTurnEnds                     // turn_end events (glasspane)
+	numRunCounters
+)
+
+// runCounters are the run counters' members in the partial state, in the
+// order they are written.
+var runCounters = [numRunCounters]string{
+	rFinished:   "finished",
+	rEndMarks:   "end_marks",
+	rToolsOpen:  "tools_open",
+	rTurnStarts: "turn_starts",
+	rTurnEnds:   "turn_ends",
+}
+
+// glassRun is what a run of the glasspane vocabulary adds.
 type glassRun struct {
 	glassError bool // an error event
 	agentEnd   bool
 	agentEndTS int64
-	turnStarts int64
-	turnEnds   int64
 	turns      turnSeg
 	calls      map[string]*call
 }
@@ -385,7 +388,7 @@ func (s *State) add() {
 		widen(&r.hasTS, &r.minTS, &r.maxTS, e.ts, e.ts)
 	}
 	g := s.group(kind, r)
-	g.events++
+	g.n[Events]++
 	if e.hasTS {
 		widen(&g.hasTS, &g.firstTS, &g.lastTS, e.ts, e.ts)
 	}
@@ -397,37 +400,37 @@ func (s *State) add() {
 	p := e.payload
 
 	switch string(kind) {
-	// run-log vocabulary (1.3)
+	// the run-log vocabulary
 	case "model_call":
-		r.saw13 = true
-		g.modelCalls++
+		r.runLog = true
+		g.n[ModelCalls]++
 	case "model_result":
-		r.saw13 = true
+		r.runLog = true
 		s.usage(g, p, true)
 	case "model_error":
-		r.saw13 = true
-		g.modelErr++
-		g.errors++
+		r.runLog = true
+		g.n[ModelErrors]++
+		g.n[Errors]++
 	case "run_error":
-		r.saw13 = true
-		g.errors++
-		r.endMarks++
+		r.runLog = true
+		g.n[Errors]++
+		r.n[rEndMarks]++
 		r.endSeq = min(r.endSeq, seq)
 	case "assistant_message":
-		r.saw13 = true
-		r.endMarks++
+		r.runLog = true
+		r.n[rEndMarks]++
 		r.endSeq = min(r.endSeq, seq)
 	case "killed":
-		r.saw13 = true
-		g.errors++
-		g.kills++
+		r.runLog = true
+		g.n[Errors]++
+		g.n[Kills]++
 	case "guardrail":
-		r.saw13 = true
-		g.guardrails++
+		r.runLog = true
+		g.n[Guardrails]++
 	case "run_finished":
-		r.saw13 = true
-		r.finished++
-		if seq < r.finishSeq || r.finished == 1 {
+		r.runLog = true
+		r.n[rFinished]++
+		if seq < r.finishSeq || r.n[rFinished] == 1 {
 			r.finishSeq = seq
 			r.outcome, r.hasWall = "", false
 			if v, ok := lookup(p, "outcome"); ok {
@@ -440,7 +443,7 @@ func (s *State) add() {
 			}
 		}
 	case "user_message", "run_started", "parent_decision", "agent_spawned", "agent_finished":
-		r.saw13 = true
+		r.runLog = true
 	case "tool_call":
 		if id, ok := lookupStr(s, p, "id"); ok {
 			s.callStart(g, r, id, p, false)
@@ -450,35 +453,35 @@ func (s *State) add() {
 		if v, ok := lookupStr(s, p, "tool"); ok {
 			name = s.intern(v)
 		}
-		g.toolCalls++
+		g.n[ToolCalls]++
 		g.tool(name).calls++
-		r.toolsOpen++
+		r.n[rToolsOpen]++
 	case "tool_result":
 		if id, ok := lookupStr(s, p, "id"); ok {
 			s.callEnd(g, r, id, p)
 			break
 		}
-		r.toolsOpen--
+		r.n[rToolsOpen]--
 		if v, ok := lookup(p, "ok"); ok && jsonscan.KindOf(v) == jsonscan.False {
 			name := "?"
 			if v, ok := lookupStr(s, p, "tool"); ok {
 				name = s.intern(v)
 			}
-			g.toolFail++
+			g.n[ToolFailures]++
 			g.tool(name).failed++
 		}
 
-	// glasspane vocabulary (1.2) and what zot2gp passes through
+	// the glasspane vocabulary and what zot2gp passes through
 	case "turn_start":
-		g.modelCalls++
+		g.n[ModelCalls]++
 		gl := r.gw()
-		gl.turnStarts++
+		r.n[rTurnStarts]++
 		gl.turns.any = true
 		gl.turns.open, gl.turns.openTS, gl.turns.openHasTS = true, e.ts, e.hasTS
 	case "turn_end":
-		r.gw().turnEnds++
+		r.n[rTurnEnds]++
 		if v, ok := lookup(p, "stop"); ok && jsonscan.StringEquals(v, "error") {
-			g.modelErr++
+			g.n[ModelErrors]++
 		}
 		t := &r.gw().turns
 		switch {
@@ -494,7 +497,7 @@ func (s *State) add() {
 	case "usage":
 		s.usage(g, p, false)
 	case "error":
-		g.errors++
+		g.n[Errors]++
 		r.gw().glassError = true
 	case "agent_end":
 		// agentEndTS 0 is "no time", as for ts: an agent_end without one
@@ -558,11 +561,11 @@ func (s *State) callStart(g *Group, r *Run, id, p []byte, primary bool) {
 		c.name, c.group, c.started, c.deferred = name, g.key, true, true
 		return
 	}
-	g.toolCalls++
+	g.n[ToolCalls]++
 	g.tool(name).calls++
 	if c != nil && c.ended {
 		if c.failed {
-			g.toolFail++
+			g.n[ToolFailures]++
 			g.tool(name).failed++
 		}
 		delete(r.gw().calls, string(id))
@@ -595,7 +598,7 @@ func (s *State) callEnd(g *Group, r *Run, id, p []byte) {
 	}
 }
 
-// usage adds the tokens and cost of one model call: a 1.3 model_result
+// usage adds the tokens and cost of one model call: a run-log model_result
 // (with its latency) or a zot usage event. Roll-ups (usage.cumulative,
 // agent_finished, run_finished) are never read.
 func (s *State) usage(g *Group, p []byte, result bool) {
@@ -626,7 +629,7 @@ func (s *State) usage(g *Group, p []byte, result bool) {
 			}
 		case "cost_usd", "cost":
 			if n, ok := parseFixed(v, 9); ok {
-				g.costNano += n
+				g.n[CostNano] += n
 			}
 		case "latency_ms":
 			if result {
@@ -646,7 +649,7 @@ func (s *State) usage(g *Group, p []byte, result bool) {
 	}
 	tok[tokTotal] = total
 	for i := range tok {
-		g.tokens[i] += tok[i]
+		g.n[TokInput+Counter(i)] += tok[i]
 	}
 }
 

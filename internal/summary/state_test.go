@@ -35,8 +35,8 @@ func TestFreezePassesWithManyOpenCalls(t *testing.T) {
 	}
 	recs := s.Report()
 	total := recs[len(recs)-1]
-	if total.Runs != runs || total.ToolCalls != runs || len(total.Problems) != 2*runs {
-		t.Errorf("total: %d runs, %d tool calls, %d problems; want %d, %d, %d", total.Runs, total.ToolCalls, len(total.Problems), runs, runs, 2*runs)
+	if total.Runs != runs || total.Counts[ToolCalls] != runs || len(total.Problems) != 2*runs {
+		t.Errorf("total: %d runs, %d tool calls, %d problems; want %d, %d, %d", total.Runs, total.Counts[ToolCalls], len(total.Problems), runs, runs, 2*runs)
 	}
 }
 
@@ -82,7 +82,7 @@ func TestUsageFirstSpellingCounts(t *testing.T) {
 		if err := s.Add([]byte(line)); err != nil {
 			t.Fatal(err)
 		}
-		if got := s.Report()[0].Tokens; got != tt.want {
+		if got := [nTok]int64(s.Report()[0].Counts[TokInput : TokTotal+1]); got != tt.want {
 			t.Errorf("%s: tokens %v, want %v", strings.TrimSpace(tt.payload), got, tt.want)
 		}
 	}
