@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"bytes"
 	"encoding/json"
 	"unicode/utf8"
 
@@ -141,7 +142,7 @@ func (d *decoder) str() string {
 	if simple && len(raw) >= 2 {
 		return string(raw[1 : len(raw)-1])
 	}
-	if len(raw) >= 2 && utf8.Valid(raw) && !hasByte(raw[1:len(raw)-1], '\\') {
+	if len(raw) >= 2 && utf8.Valid(raw) && bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 {
 		return string(raw[1 : len(raw)-1])
 	}
 	var ok bool
@@ -150,13 +151,4 @@ func (d *decoder) str() string {
 		return ""
 	}
 	return string(d.buf)
-}
-
-func hasByte(b []byte, c byte) bool {
-	for _, x := range b {
-		if x == c {
-			return true
-		}
-	}
-	return false
 }

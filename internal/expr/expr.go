@@ -33,8 +33,9 @@ package expr
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -85,11 +86,7 @@ func Compile(src string, opts Options) (*Filter, error) {
 	}
 	Rewrite(q, opts.Library)
 
-	f := &Filter{}
-	for name := range opts.Vars {
-		f.names = append(f.names, name)
-	}
-	sort.Strings(f.names)
+	f := &Filter{names: slices.Sorted(maps.Keys(opts.Vars))}
 	for _, name := range f.names {
 		f.vals = append(f.vals, opts.Vars[name])
 	}

@@ -122,9 +122,7 @@ func (p *fastProg) newState() *fastState {
 // eval validates line and decides it; err is set when line is not a JSON
 // object.
 func (p *fastProg) eval(st *fastState, line []byte) (verdict, error) {
-	for i := range st.found {
-		st.found[i] = false
-	}
+	clear(st.found)
 	if st.fn2 == nil {
 		if err := jsonscan.Members(line, st.fn); err != nil {
 			return no, err

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/itchyny/gojq"
@@ -47,7 +47,7 @@ func LoadLibrary(builtin fs.FS, dirs []string) (*Library, error) {
 		if err != nil {
 			return nil, err
 		}
-		sort.Strings(names)
+		slices.Sort(names)
 		for _, name := range names {
 			b, err := fs.ReadFile(builtin, name)
 			if err != nil {
@@ -73,7 +73,7 @@ func LoadLibrary(builtin fs.FS, dirs []string) (*Library, error) {
 		if err != nil {
 			return nil, err
 		}
-		sort.Strings(names)
+		slices.Sort(names)
 		for _, name := range names {
 			b, err := os.ReadFile(name)
 			if err != nil {

@@ -323,9 +323,7 @@ func newPartialDecoder(paths *frozen, cache bool) *partialDecoder {
 // scan validates line as jsonscan.Members does and finds the members the
 // expression reads.
 func (d *partialDecoder) scan(line []byte) error {
-	for i := range d.found {
-		d.found[i] = false
-	}
+	clear(d.found)
 	return jsonscan.Members(line, d.fn)
 }
 

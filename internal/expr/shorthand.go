@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/itchyny/gojq"
@@ -69,15 +70,6 @@ func (r *rewriter) isBuiltin(name string) bool {
 	}
 	r.builtin[name] = b
 	return b
-}
-
-func isEventField(name string) bool {
-	for _, f := range EventFields {
-		if f == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Rewrite applies the field shorthand to q in place: a bare name that no
@@ -235,7 +227,7 @@ func (r *rewriter) fn(t *gojq.Term, sc *scope, event bool) {
 	if strings.HasPrefix(name, "$") || strings.Contains(name, "::") || sc.defines(name, 0) || jqOnly[name] {
 		return
 	}
-	if r.isBuiltin(name) && !(event && isEventField(name)) {
+	if r.isBuiltin(name) && !(event && slices.Contains(EventFields, name)) {
 		return
 	}
 	t.Type = gojq.TermTypeIndex
