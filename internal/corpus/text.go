@@ -1,6 +1,9 @@
 package corpus
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The pools below are what agents in a small Go/TypeScript/Python monorepo
 // see and say. They mix tabs, quotes, backslashes, ANSI colour codes (which
@@ -191,7 +194,7 @@ func sentenceText(r *rng, n int) string {
 	for i := 0; i < n; i++ {
 		s := pick(r, sentences)
 		if s == prev { // a model does not say the same sentence twice in a row
-			s = sentences[(r.intn(len(sentences)-1)+1+indexOf(sentences, s))%len(sentences)]
+			s = sentences[(r.intn(len(sentences)-1)+1+slices.Index(sentences, s))%len(sentences)]
 		}
 		prev = s
 		if i > 0 {
@@ -204,15 +207,6 @@ func sentenceText(r *rng, n int) string {
 		sb.WriteString(s)
 	}
 	return sb.String()
-}
-
-func indexOf(xs []string, s string) int {
-	for i, x := range xs {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // lines appends n lines drawn from pool, each ending in \n.
