@@ -1,6 +1,7 @@
 package zot2gp
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -206,15 +207,12 @@ func parseTime(raw []byte, buf *[]byte) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	s := raw[1 : len(raw)-1]
-	for _, ch := range s {
-		if ch == '\\' {
-			var ok bool
-			if *buf, ok = jsonscan.Unquote((*buf)[:0], raw); !ok {
-				return time.Time{}, false
-			}
-			s = *buf
-			break
+	if bytes.IndexByte(s, '\\') >= 0 {
+		var ok bool
+		if *buf, ok = jsonscan.Unquote((*buf)[:0], raw); !ok {
+			return time.Time{}, false
 		}
+		s = *buf
 	}
 	t, err := time.Parse(time.RFC3339Nano, string(s))
 	if err != nil {
