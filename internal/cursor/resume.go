@@ -2,6 +2,7 @@ package cursor
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"math/big"
@@ -84,10 +85,7 @@ func CompareNumber(a, b []byte) int {
 	x, errA := strconv.ParseFloat(string(a), 64)
 	y, errB := strconv.ParseFloat(string(b), 64)
 	if errA == nil && errB == nil && x != y {
-		if x < y {
-			return -1
-		}
-		return 1
+		return cmp.Compare(x, y)
 	}
 	if bytes.Equal(a, b) || bytes.ContainsAny(a, "eE") || bytes.ContainsAny(b, "eE") {
 		// An exponent could ask math/big for 10^999999999: equal floats

@@ -6,6 +6,8 @@
 package cursor
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math/big"
@@ -53,21 +55,10 @@ func ParseSeqArg(s string) ([]byte, error) {
 // CompareSeq compares two canonical seqs: -1 if a < b, 0 if equal, +1 if
 // a > b.
 func CompareSeq(a, b []byte) int {
-	if len(a) != len(b) {
-		if len(a) < len(b) {
-			return -1
-		}
-		return 1
+	if c := cmp.Compare(len(a), len(b)); c != 0 {
+		return c
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
+	return bytes.Compare(a, b)
 }
 
 // Missing returns how many seqs lie strictly between a and b (b > a+1),
