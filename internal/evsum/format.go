@@ -12,8 +12,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/pkg/jsonl"
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/pkg/jsonl"
 )
 
 // write renders the report. JSON Lines and JSON stream one record at a
@@ -122,8 +123,29 @@ func num(f float64, has bool) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
+// costText is the cost to 4 decimals, rounded half away from zero from
+// the exact nano-dollars, so that its digits agree with the JSON's.
 func costText(r *summary.Record) string {
-	return strconv.FormatFloat(r.CostUSD(), 'f', 4, 64)
+	const scale, digits = 9, 4
+	unit := int64(1)
+	for range scale - digits {
+		unit *= 10
+	}
+	v := r.Counts[summary.CostNano]
+	q := v / unit
+	if rem := v % unit; 2*rem >= unit {
+		q++
+	} else if 2*rem <= -unit {
+		q--
+	}
+	s := fixed(q, digits)
+	if !strings.Contains(s, ".") {
+		s += "."
+	}
+	for len(s)-strings.Index(s, ".")-1 < digits {
+		s += "0"
+	}
+	return s
 }
 
 func firstText(r *summary.Record, loc *time.Location) string {
@@ -410,21 +432,8 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 	return w.Error()
 }
 
-// fixed formats v/10^scale like the JSON output does.
-func fixed(v int64, scale int) string {
-	s := strconv.FormatInt(v, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for len(s) <= scale {
-		s = "0" + s
-	}
-	s = s[:len(s)-scale] + "." + s[len(s)-scale:]
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
+// fixed formats v/10^scale as the JSON output does.
+func fixed(v int64, scale int) string { return string(jsontext.AppendFixed(nil, v, scale)) }
 
 func sortedKeys(m map[string]bool) []string {
 	var ks []string

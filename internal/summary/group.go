@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -62,7 +63,7 @@ func (s *State) appendKey(b []byte, i int, k Key, kind []byte, r *Run) []byte {
 		case "tool_execution_update", "tool_execution_end":
 			if id, ok := lookupStr(s, p, "id"); ok {
 				if c := r.gr().calls[string(id)]; c != nil && c.started {
-					return appendJSONString(b, c.name)
+					return jsontext.AppendString(b, c.name)
 				}
 			}
 		}
@@ -126,7 +127,11 @@ func (d *dayCache) set(kind KeyKind, ts int64, loc *time.Location) {
 }
 
 // appendCanon appends a raw value so that equal values give equal bytes:
-// strings without escapes and scalars as they are, anything else re-encoded.
+// strings without escapes and scalars as they are, other strings quoted
+// again by jsontext.AppendString (so the key separator \x1f, a control
+// character, is always escaped and never in a key's value, and invalid
+// UTF-8 is U+FFFD in one pass and after a merge alike), anything else
+// re-encoded.
 func appendCanon(b, v []byte) []byte {
 	if v == nil {
 		return append(b, "null"...)
@@ -136,7 +141,7 @@ func appendCanon(b, v []byte) []byte {
 		body := v[1 : len(v)-1]
 		plain := true
 		for _, c := range body {
-			if c == '\\' || c < 0x20 || c == keySep || c >= 0x80 {
+			if c == '\\' || c < 0x20 || c == 0x7f || c >= 0x80 {
 				plain = false
 				break
 			}
@@ -148,7 +153,7 @@ func appendCanon(b, v []byte) []byte {
 		if !ok {
 			return append(b, "null"...)
 		}
-		return appendJSONString(b, string(u))
+		return jsontext.AppendString(b, string(u))
 	case jsonscan.Null, jsonscan.True, jsonscan.False, jsonscan.Number:
 		return append(b, v...)
 	}
@@ -158,22 +163,4 @@ func appendCanon(b, v []byte) []byte {
 	}
 	out, _ := json.Marshal(x)
 	return append(b, out...)
-}
-
-// appendJSONString quotes s as encoding/json does, with \u001f escaped like
-// every control character, so no key value can contain the separator.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/evtools/evtools/internal/jsontext"
 )
 
 // Key is one grouping dimension of --by.
@@ -111,7 +113,7 @@ func ParseTime(s string, now time.Time, loc *time.Location) (time.Time, error) {
 		}
 	}
 	if strings.HasPrefix(s, "@") {
-		if us, ok := parseFixed([]byte(s[1:]), 6); ok {
+		if us, ok := jsontext.ParseFixed([]byte(s[1:]), 6); ok {
 			return time.UnixMicro(us), nil
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -79,7 +80,7 @@ func (o *obj) flag(name string, v bool) {
 func (o *obj) str(name, v string, always bool) {
 	if v != "" || always {
 		o.key(name)
-		o.b = appendJSONString(o.b, v)
+		o.b = jsontext.AppendString(o.b, v)
 	}
 }
 
@@ -210,7 +211,7 @@ func (g *Group) appendPartial(o *obj, nkeys int) {
 					if i > 0 {
 						o.b = append(o.b, ',')
 					}
-					o.b = appendJSONString(o.b, t.name)
+					o.b = jsontext.AppendString(o.b, t.name)
 					o.b = append(o.b, ':', '[')
 					o.b = strconv.AppendInt(o.b, t.calls, 10)
 					o.b = append(o.b, ',')
@@ -235,7 +236,7 @@ func (g *Group) appendPartial(o *obj, nkeys int) {
 			if i > 0 {
 				o.b = append(o.b, ',')
 			}
-			o.b = appendJSONString(o.b, r)
+			o.b = jsontext.AppendString(o.b, r)
 		}
 		o.close(']')
 	}
@@ -285,7 +286,7 @@ func (r *Run) appendPartial(o *obj) {
 			if i > 0 {
 				o.b = append(o.b, ',')
 			}
-			o.b = appendJSONString(o.b, id)
+			o.b = jsontext.AppendString(o.b, id)
 			o.b = append(o.b, ':', '{')
 			o.str("name", c.name, false)
 			o.str("group", c.group, true)

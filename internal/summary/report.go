@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/evtools/evtools/internal/jsontext"
 )
 
 // Record is one line of the report: a group, or the total (Total set,
@@ -276,7 +278,7 @@ func (r *Record) CostUSD() float64 { return float64(r.Counts[CostNano]) / 1e9 }
 // AppendCounter appends counter c's value as a JSON number.
 func (r *Record) AppendCounter(b []byte, c Counter) []byte {
 	if sc := Counters[c].Scale; sc > 0 {
-		return appendFixed(b, r.Counts[c], sc)
+		return jsontext.AppendFixed(b, r.Counts[c], sc)
 	}
 	return strconv.AppendInt(b, r.Counts[c], 10)
 }
@@ -314,7 +316,7 @@ func (r *Record) AppendJSON(b []byte) []byte {
 		}
 	}
 	b = append(b, `,"wall_seconds":{"sum":`...)
-	b = appendFixed(b, r.WallSumUS, 6)
+	b = jsontext.AppendFixed(b, r.WallSumUS, 6)
 	b = appendStats(b, r.Wall, true)
 	b = append(b, `,"latency_ms":{`...)
 	b = appendStats(b, r.Latency, false)
@@ -323,7 +325,7 @@ func (r *Record) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, p)
+		b = jsontext.AppendString(b, p)
 	}
 	return append(b, "]}"...)
 }
@@ -346,7 +348,7 @@ func (r *Record) appendRunFields(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, o.Name)
+		b = jsontext.AppendString(b, o.Name)
 		b = append(b, ':')
 		b = strconv.AppendInt(b, o.N, 10)
 	}
@@ -359,7 +361,7 @@ func (r *Record) appendTools(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, t.Name)
+		b = jsontext.AppendString(b, t.Name)
 		b = append(b, `:{"calls":`...)
 		b = strconv.AppendInt(b, t.Calls, 10)
 		b = append(b, `,"failed":`...)
@@ -377,7 +379,7 @@ func (r *Record) AppendGroup(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, n)
+			b = jsontext.AppendString(b, n)
 			b = append(b, ':')
 			b = append(b, r.Vals[i]...)
 		}
@@ -389,7 +391,7 @@ func appendTS(b []byte, us int64, ok bool) []byte {
 	if !ok {
 		return append(b, "null"...)
 	}
-	return appendFixed(b, us, 6)
+	return jsontext.AppendFixed(b, us, 6)
 }
 
 func appendStats(b []byte, s Stats, comma bool) []byte {

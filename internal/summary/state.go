@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -289,13 +290,13 @@ func (s *State) member(key, value []byte) {
 	}
 	switch string(name) {
 	case "seq":
-		e.seq, e.hasSeq = parseFixed(value, 0)
+		e.seq, e.hasSeq = jsontext.ParseFixed(value, 0)
 	case "ts":
 		if jsonscan.KindOf(value) == jsonscan.Null {
 			e.hasTS, e.tsBad = false, false
 			return
 		}
-		e.ts, e.hasTS = parseFixed(value, 6)
+		e.ts, e.hasTS = jsontext.ParseFixed(value, 6)
 		e.tsBad = !e.hasTS
 		if e.ts == 0 {
 			// 0 is "no time known": zot2gp --ts stable writes it before
@@ -439,7 +440,7 @@ func (s *State) add() {
 				}
 			}
 			if v, ok := lookup(p, "wall_seconds"); ok {
-				r.wallUS, r.hasWall = parseFixed(v, 6)
+				r.wallUS, r.hasWall = jsontext.ParseFixed(v, 6)
 			}
 		}
 	case "user_message", "run_started", "parent_decision", "agent_spawned", "agent_finished":
@@ -624,22 +625,22 @@ func (s *State) usage(g *Group, p []byte, result bool) {
 		case "cache_write", "cache_write_tokens", "cache_creation_input_tokens":
 			slot = tokCacheWrite
 		case "total", "total_tokens", "tokens":
-			if n, ok := parseFixed(v, 0); ok && !hasTotal {
+			if n, ok := jsontext.ParseFixed(v, 0); ok && !hasTotal {
 				total, hasTotal = n, true
 			}
 		case "cost_usd", "cost":
-			if n, ok := parseFixed(v, 9); ok {
+			if n, ok := jsontext.ParseFixed(v, 9); ok {
 				g.n[CostNano] += n
 			}
 		case "latency_ms":
 			if result {
-				if n, ok := parseFixed(v, 3); ok {
+				if n, ok := jsontext.ParseFixed(v, 3); ok {
 					g.latency.Add(float64(n) / 1000)
 				}
 			}
 		}
 		if slot >= 0 && !have[slot] {
-			if n, ok := parseFixed(v, 0); ok {
+			if n, ok := jsontext.ParseFixed(v, 0); ok {
 				tok[slot], have[slot] = n, true
 			}
 		}
