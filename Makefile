@@ -3,7 +3,7 @@ GO ?= go
 BIN ?= bin
 TOOLS := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build install test lint demo bench fuzz clean
+.PHONY: all build install test lint demo bench fuzz mutate clean
 
 all: build
 
@@ -50,6 +50,11 @@ fuzz:
 			echo "== $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg; \
 		done; \
 	done
+
+# mutate runs gremlins on every package, one at a time, and fails when a
+# package's test efficacy is under 85%.
+mutate:
+	bash scripts/mutate.sh
 
 clean:
 	rm -rf $(BIN)
