@@ -75,6 +75,9 @@ func (s *State) mergeRun(r, o *Run) {
 			rg.calls[id] = c2
 			continue
 		}
+		// an end seen first is the earlier part's: the later part's end
+		// found an entry in one pass and would have noted none
+		endGroup := c1.endGroup
 		if c1.counted() && c2.counted() {
 			// counted in both parts: once is right
 			if g := s.getGroup(c2.group); g != nil {
@@ -92,8 +95,9 @@ func (s *State) mergeRun(r, o *Run) {
 			merged.name, merged.group, merged.started, merged.deferred = c2.name, c2.group, c2.started, c2.deferred
 		}
 		if !merged.ended && c2.ended {
-			merged.ended, merged.failed, merged.endGroup = true, c2.failed, c2.endGroup
+			merged.ended, merged.failed = true, c2.failed
 		}
+		merged.endGroup = endGroup
 		if merged.counted() && merged.ended {
 			s.closeCall(&merged, merged.failed)
 			delete(rg.calls, id)

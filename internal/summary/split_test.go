@@ -7,8 +7,8 @@ import (
 	"io"
 	"testing"
 
-	"github.com/evtools/evtools/internal/corpus"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/corpus"
 	"github.com/evtools/evtools/internal/zot2gp"
 )
 
@@ -93,7 +93,7 @@ func TestSplitInFourEqualsOnePass(t *testing.T) {
 		ls := lines(data)
 		bys := []string{"run", "agent,day", "none", "kind", "model", "hour,payload.tool"}
 		if name == "envelope" {
-			// In the 1.2 vocabulary a tool_execution_update or _end names
+			// In the glasspane vocabulary a tool_execution_update or _end names
 			// no tool: cut from its start, --by tool files it under null
 			// (docs/evsum.md says so). The run log names the tool on
 			// every tool event.
@@ -129,7 +129,7 @@ func TestSplitInFourEqualsOnePass(t *testing.T) {
 }
 
 // The run log's report does not depend on the order the parts are merged
-// in either (only 1.2 turn latencies across a split need input order).
+// in either (only glasspane turn latencies across a split need input order).
 func TestMergeOrderFree(t *testing.T) {
 	ls := lines(envelopeCorpus(t, 1<<20, 3))
 	opt := Options{By: []Key{keyWords["agent"]}}
