@@ -64,6 +64,21 @@ func AppendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 			start = i
 			continue
 		}
+		// Two- and three-byte runes that need no escape (most of Latin,
+		// Greek, Cyrillic, CJK) are told apart from the few that do
+		// without decoding: C1 controls are C2 80..9F, U+2028/9 are
+		// E2 80 A8/A9. E0 and ED lead the three-byte forms that may be
+		// overlong or surrogates; they and the rest go through decodeRune.
+		if c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 &&
+			(c != 0xc2 || s[i+1] >= 0xa0) {
+			i += 2
+			continue
+		}
+		if c > 0xe0 && c < 0xf0 && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 &&
+			(c != 0xe2 || s[i+1] != 0x80 || s[i+2]&^1 != 0xa8) {
+			i += 3
+			continue
+		}
 		r, size := decodeRune(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:

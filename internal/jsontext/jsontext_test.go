@@ -2,6 +2,7 @@ package jsontext
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 	"unicode/utf8"
@@ -28,6 +29,58 @@ func TestAppendString(t *testing.T) {
 			t.Errorf("AppendString([]byte %q) = %s, want x%s", tc.in, got, tc.want)
 		}
 	}
+}
+
+// TestAppendStringShortcuts checks AppendString's byte-level shortcuts for
+// two- and three-byte runes against the policy applied rune by rune, on
+// every lead byte followed by bytes around the continuation range (where
+// C1 controls, U+2028/9, overlong forms, surrogates and cut runes lie).
+func TestAppendStringShortcuts(t *testing.T) {
+	var tails []byte
+	for c := 0x7e; c <= 0xc1; c++ {
+		tails = append(tails, byte(c))
+	}
+	var in [4]byte
+	in[3] = 'x'
+	for b0 := 0x80; b0 <= 0xff; b0++ {
+		in[0] = byte(b0)
+		for _, b1 := range tails {
+			in[1] = b1
+			for _, b2 := range tails {
+				in[2] = b2
+				s := string(in[:])
+				if got, want := string(AppendString(nil, s)), refQuote(s); got != want {
+					t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// refQuote is the quoting policy written plainly, rune by rune.
+func refQuote(s string) string {
+	b := []byte{'"'}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\r':
+			b = append(b, `\r`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		case r < 0x20, r >= 0x7f && r <= 0x9f, r == '\u2028', r == '\u2029':
+			b = fmt.Appendf(b, `\u%04x`, r)
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(append(b, '"'))
 }
 
 // FuzzAppendString checks the policy against encoding/json: the same text
@@ -173,5 +226,25 @@ func TestIsDigits(t *testing.T) {
 		if got := IsDigits(s); got != want {
 			t.Errorf("IsDigits(%q) = %v", s, got)
 		}
+	}
+}
+
+// BenchmarkAppendString quotes the strings evtools writes itself: names
+// and ids (ASCII), text in other scripts, and text full of escapes.
+func BenchmarkAppendString(b *testing.B) {
+	for _, bc := range []struct{ name, s string }{
+		{"ascii", "r_5f3a9c01_12 code-reviewer tool_execution_update"},
+		{"utf8", "prüfe bitte, ob die Umlaute im Export korrekt sind: レポートの文字化けを直して"},
+		{"escapes", "line 1\n\tline \"2\"\x1b[31m red \u2028 C:\\path\x7f"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			buf := make([]byte, 0, 256)
+			in := []byte(bc.s)
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				buf = AppendString(buf[:0], in)
+			}
+		})
 	}
 }
