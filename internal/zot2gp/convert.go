@@ -39,6 +39,7 @@ type converter struct {
 	runN        int
 	inRun       bool
 	runID       []byte // the current run_id as a JSON string
+	idBuf       []byte // the current run_id, unquoted
 
 	lastTS []byte // ts of the last event with a time (stable mode)
 	nowMS  int64  // the clock's last reading, Unix milliseconds
@@ -85,15 +86,17 @@ func newConverter(cfg config, now func() time.Time) (*converter, error) {
 // nextRun starts a new run and names it.
 func (c *converter) nextRun() {
 	c.runN++
-	var id string
+	// The id is built in a reused buffer: a stream of short runs should
+	// not cost an allocation each.
+	id := append(c.idBuf[:0], c.runBase...)
 	switch {
 	case c.runExplicit && c.runN == 1:
-		id = c.runBase
 	case c.runExplicit:
-		id = c.runBase + "." + strconv.Itoa(c.runN)
+		id = strconv.AppendInt(append(id, '.'), int64(c.runN), 10)
 	default:
-		id = c.runBase + "_" + strconv.Itoa(c.runN)
+		id = strconv.AppendInt(append(id, '_'), int64(c.runN), 10)
 	}
+	c.idBuf = id
 	c.runID = jsontext.AppendString(c.runID[:0], id)
 	c.inRun = true
 }
