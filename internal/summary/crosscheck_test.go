@@ -119,7 +119,7 @@ const jqGlasspane = `reduce inputs as $e ({events: 0, ids: {}, model_calls: 0, m
 // from the same events, on generated corpora of both vocabularies.
 func TestTotalsMatchJQ(t *testing.T) {
 	t.Run("envelope", func(t *testing.T) {
-		data := envelopeCorpus(t, 1<<20, 11)
+		data := envelopeCorpus(t, 512<<10, 11)
 		recs := summarise(t, Options{By: []Key{keyWords["run"]}}, lines(data)).Report()
 		check(t, recs[len(recs)-1], jqTotals(t, data, jqRunLog))
 	})
@@ -129,7 +129,7 @@ func TestTotalsMatchJQ(t *testing.T) {
 			name = "gp --ui"
 		}
 		t.Run(name, func(t *testing.T) {
-			data := gpCorpus(t, 1<<20, 11, ui)
+			data := gpCorpus(t, 512<<10, 11, ui)
 			recs := summarise(t, Options{By: []Key{keyWords["agent"]}}, lines(data)).Report()
 			jq := jqTotals(t, data, jqGlasspane)
 			if ui {

@@ -160,7 +160,7 @@ func TestPropertyFreezePartialMerge(t *testing.T) {
 	defer func(n int) { hotLimit = n }(hotLimit)
 	bys := []string{"run", "agent", "kind", "model,hour", "none", "agent,payload.n"}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for iter := range 400 {
+	for iter := range 300 {
 		ls := randomEvents(rng)
 		keys, err := ParseBy(bys[iter%len(bys)])
 		if err != nil {

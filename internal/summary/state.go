@@ -130,16 +130,17 @@ type call struct {
 type Run struct {
 	id           string
 	minTS, maxTS int64
-	hasTS        bool
 
 	// the run-log vocabulary
-	runLog    bool // any event of the run-log vocabulary
 	n         [numRunCounters]int64
 	finishSeq int64  // seq of the first run_finished (noSeq: none)
 	outcome   string // of the first run_finished
 	wallUS    int64  // its wall_seconds, microseconds
-	hasWall   bool
-	endSeq    int64 // seq of the first assistant_message or run_error (noSeq: none)
+	endSeq    int64  // seq of the first assistant_message or run_error (noSeq: none)
+
+	hasTS   bool
+	runLog  bool // any event of the run-log vocabulary
+	hasWall bool // wallUS is set
 
 	glass *glassRun // only for runs with glasspane events: most runs of a run log need none
 }
