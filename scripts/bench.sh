@@ -12,6 +12,9 @@
 #
 # Environment: BENCH_SIZE (default 100M), BENCH_ROWS (default bench/rows.tsv),
 # BENCH_RUNS (default 3), BENCH_DOC (default docs/performance.md).
+# BENCH_BASE=REV also builds the tools of git revision REV and times them in
+# the same hyperfine run as the work tree's, so a change is judged by a
+# ratio taken under the same load (column "vs base": above 1.0x, faster).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -53,6 +56,15 @@ BIN=$(mktemp -d)
 TMP=$(mktemp -d)
 trap 'rm -rf "$BIN" "$TMP"' EXIT
 go build -o "$BIN/" ./internal/cmd/evgen
+BASE=${BENCH_BASE:-}
+BASEBIN=
+if [ -n "$BASE" ]; then
+	BASEBIN=$TMP/base-bin
+	git worktree add -f --detach "$TMP/base" "$BASE" >/dev/null 2>&1
+	(cd "$TMP/base" && go build -o "$BASEBIN/" ./cmd/...)
+	git worktree remove --force "$TMP/base"
+	note "base: $(git rev-parse --short "$BASE") built into $BASEBIN"
+fi
 # one tool at a time, so that a tool mid-change does not hide the others
 for dir in cmd/*/; do
 	[ -e "$dir/main.go" ] || continue
@@ -102,7 +114,7 @@ done <"$ROWS"
 # from the shell that starts it, so the figure would be noise.
 mbs() { awk -v b="$1" -v s="$2" 'BEGIN { if (s < 0.001) print "-"; else printf "%.0f", b / s / 1e6 }'; }
 table=$TMP/table.tsv
-printf 'row\tcorpus\tevtools MB/s\tpeer\tpeer MB/s\tratio\tevtools max RSS MB\n' >"$table"
+printf 'row\tcorpus\tevtools MB/s\tpeer\tpeer MB/s\tratio\tevtools max RSS MB%s\n' "${BASE:+$'\t'base MB/s$'\t'vs base}" >"$table"
 rows=0
 while IFS=$'\t' read -r name corpus ev peer peercmd _; do
 	case "$name" in '' | '#'* | corpus) continue ;; esac
@@ -125,6 +137,9 @@ while IFS=$'\t' read -r name corpus ev peer peercmd _; do
 	else
 		note "row $name: peer ${peercmd%% *} is missing, timing evtools alone"
 	fi
+	if [ -n "$BASEBIN" ]; then
+		args+=(-n base "PATH=$BASEBIN:\$PATH; $ev")
+	fi
 	note "row $name on $corpus ($bytes bytes)"
 	if ! hyperfine "${args[@]}" >&2; then
 		note "row $name: a command failed, skipped"
@@ -138,9 +153,15 @@ while IFS=$'\t' read -r name corpus ev peer peercmd _; do
 		peermbs=$(mbs "$bytes" "$peermean")
 		ratio=$(awk -v a="$peermean" -v b="$evmean" 'BEGIN { if (a < 0.001 || b < 0.001) print "-"; else printf "%.1fx", a / b }')
 	fi
+	basecols=
+	if [ -n "$BASEBIN" ]; then
+		basemean=$(jq '.results[-1].mean' "$TMP/h.json")
+		basecols=$(printf '\t%s\t%s' "$(mbs "$bytes" "$basemean")" \
+			"$(awk -v a="$basemean" -v b="$evmean" 'BEGIN { if (a < 0.001 || b < 0.001) print "-"; else printf "%.2fx", a / b }')")
+	fi
 	/usr/bin/time -f %M -o "$TMP/rss" bash -c "$ev" >/dev/null 2>&1 || true
 	rss=$(awk '{ printf "%.0f", $1 / 1024 }' "$TMP/rss" | tail -1)
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$corpus" "$evmbs" "${peer:--}" "$peermbs" "$ratio" "$rss" >>"$table"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n' "$name" "$corpus" "$evmbs" "${peer:--}" "$peermbs" "$ratio" "$rss" "$basecols" >>"$table"
 	rows=$((rows + 1))
 done <"$ROWS"
 
@@ -161,8 +182,8 @@ block=$TMP/block.md
 	done
 	echo ". Mean of $RUNS hyperfine runs after one warm-up; ratio is how many times faster evtools is than the peer."
 	echo
-	awk -F'\t' 'NR == 1 { print "| " $1 " | " $2 " | " $3 " | " $4 " | " $5 " | " $6 " | " $7 " |"; print "|---|---|--:|---|--:|--:|--:|"; next }
-		{ print "| " $1 " | " $2 " | " $3 " | " $4 " | " $5 " | " $6 " | " $7 " |" }' "$table"
+	awk -F'\t' '{ line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }
+		NR == 1 { line = "|"; for (i = 1; i <= NF; i++) line = line (i <= 2 || i == 4 ? "---|" : "--:|"); print line }' "$table"
 	echo "<!-- bench:end -->"
 } >"$block"
 if [ ! -f "$DOC" ]; then
