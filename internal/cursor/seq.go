@@ -83,9 +83,3 @@ func Missing(a, b []byte) string {
 	}
 	return by.String()
 }
-
-// NewCounter returns a counter of seqs at start (canonical digits).
-//
-// Deprecated: the counter is jsontext.Counter, shared with zot2gp; call
-// jsontext.NewCounter. This forwarder goes once evcursor's main.go does.
-func NewCounter(start []byte) *jsontext.Counter { return jsontext.NewCounter(start) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/cursor"
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -116,7 +117,7 @@ func (j *job) renumber() error {
 			return fmt.Errorf("--start: %v", err)
 		}
 	}
-	n := cursor.NewCounter(start)
+	n := jsontext.NewCounter(start)
 	nl := []byte{'\n'}
 	err := j.in.Each(func(rec jsonl.Record) error {
 		if err := j.ev.Scan(rec.Data); err != nil {
