@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,6 +39,23 @@ func TestColorNeedsATerminal(t *testing.T) {
 	if IsTerminal(&b) || Color(&b) {
 		t.Error("a buffer is not a terminal")
 	}
+	// Output redirected to a file or a pipe gets no table and no colour.
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for name, file := range map[string]*os.File{"a file": f, "a pipe": w} {
+		if IsTerminal(file) || Color(file) {
+			t.Errorf("%s is not a terminal", name)
+		}
+	}
 }
 
 type opts struct {
@@ -59,10 +78,14 @@ func TestParse(t *testing.T) {
 		code     int
 		done     bool
 		out, err string // substrings
+		tool     Tool   // the default: tool
 	}{
 		{name: "ok", args: []string{"-n", "2", "a"}},
 		{name: "help shows examples and exit status", args: []string{"--help"}, done: true,
 			out: "Examples:\n  evx -n 3 events.jsonl\n\nExit status:\n  0  fine\n  2  an error"},
+		{name: "help shows the details after the summary", args: []string{"--help"}, done: true,
+			tool: Tool{Name: "evx", Summary: "Does x to events.", Details: "\nEXPR is jq.\n"},
+			out:  "Does x to events.\n\nEXPR is jq.\n"},
 		{name: "version", args: []string{"--version"}, done: true, out: "evx " + Version},
 		{name: "usage error once with the tool's name", args: []string{"--bogus"}, code: ExitError, done: true,
 			err: "evx: unknown flag --bogus\nevx: run 'evx --help' for usage\n"},
@@ -72,7 +95,11 @@ func TestParse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
 			var o opts
-			err := Parse(tool, tt.args, Stdio{Out: &out, Err: &errb}, &o)
+			tl := tool
+			if tt.tool.Name != "" {
+				tl = tt.tool
+			}
+			err := Parse(tl, tt.args, Stdio{Out: &out, Err: &errb}, &o)
 			code, done := Report(tool.Name, &errb, err), err != nil
 			if code != tt.code || done != tt.done {
 				t.Fatalf("Parse = %d, %v; want %d, %v (stderr %q)", code, done, tt.code, tt.done, errb.String())
