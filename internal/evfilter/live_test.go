@@ -3,6 +3,9 @@ package evfilter_test
 import (
 	"bufio"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +49,51 @@ func TestLivePipe(t *testing.T) {
 				t.Fatalf("exit %d", code)
 			}
 		})
+	}
+}
+
+// "-" is stdin even when the working directory has a file named "-": a
+// live pipe given as "-" still sees each selected event at once, on every
+// core count, instead of waiting for batches read ahead of it.
+func TestLiveDashIsStdin(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4)) // parallel on any machine
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile(filepath.Join(dir, "-"), []byte(`{"kind":"tool_call","file":true}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- evfilter.Main([]string{`kind=="tool_call"`, "-"}, cli.Stdio{In: inR, Out: outW, Err: io.Discard})
+		outW.Close()
+	}()
+	lines := bufio.NewReader(outR)
+	rec := `{"kind":"tool_call","n":1}`
+	if _, err := io.WriteString(inW, rec+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() { l, _ := lines.ReadString('\n'); got <- l }()
+	select {
+	case l := <-got:
+		if l != rec+"\n" {
+			t.Fatalf("got %q, want %q from stdin", l, rec)
+		}
+	case <-time.After(3 * time.Second): // it takes milliseconds
+		t.Fatal("the event was not written while evfilter waits for input")
+	}
+	inW.Close()
+	if rest, _ := io.ReadAll(lines); len(rest) > 0 {
+		t.Errorf("more output: %q", rest)
+	}
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d", code)
 	}
 }
 

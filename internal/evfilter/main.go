@@ -130,6 +130,8 @@ func (s *selection) take(rec jsonl.Record, ok bool, err error) error {
 	if !s.opts.Count {
 		s.out.WriteLine(rec.Data)
 	}
+	// equivalent mutant: MaxCount >= 0: with -m 0 filter returns before
+	// reading a record.
 	if s.opts.MaxCount > 0 && s.selected >= s.opts.MaxCount {
 		return errStop
 	}
@@ -148,6 +150,10 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) erro
 	// -m and -q stop at a match, --strict at the first bad line: reading
 	// ahead on other cores would read (and report on) input the serial loop
 	// never reaches, and change the status or the reports.
+	// equivalent mutants: MaxCount >= 0 (-m 0 returned above); workers >= 1
+	// or <= 1 (the parallel loop gives the serial loop's output, reports
+	// and status with any number of workers, TestParallelIsSerial: only
+	// the speed changes).
 	stopsEarly := opts.MaxCount > 0 || opts.Quiet || opts.Strict
 	if workers := runtime.GOMAXPROCS(0); !stopsEarly && workers > 1 && regularFiles(files, stdio.In) {
 		err = parallel(f, in, s, workers)
@@ -280,12 +286,16 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 		} else {
 			cur = &batch{}
 		}
+		// equivalent mutant: >= workers: one batch less read ahead; the
+		// verdicts are still taken in input order.
 		for len(pending) > workers {
 			b := pending[0]
 			pending = pending[1:]
 			if err := take(b); err != nil {
 				return err
 			}
+			// equivalent mutants: the bound (<, >, 4/batchBytes) only says
+			// which buffers are reused: memory, not output.
 			if cap(b.data) <= 4*batchBytes { // a batch that held a huge line is let go
 				free = append(free, b)
 			}
@@ -295,6 +305,8 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 	err := in.Each(func(rec jsonl.Record) error {
 		cur.data = append(cur.data, rec.Data...)
 		cur.recs = append(cur.recs, batchRec{end: len(cur.data), file: rec.File, line: rec.Line})
+		// equivalent mutants: any batch size, down to one record, gives
+		// the same output, reports and status (TestParallelIsSerial).
 		if len(cur.data) >= batchBytes || len(cur.recs) >= batchRecs {
 			return send()
 		}
