@@ -112,6 +112,12 @@ func TestScan(t *testing.T) {
 		{line: `{"type":"a","type":"turn_end"}`, name: "turn_end", types: 2},
 		{line: `{"type":"text_delta","delta":"caf\u00e9"}`, name: "text_delta", types: 1},
 		{line: `{"type":"new_thing"}`, name: "new_thing", types: 1},
+		// Decoded as encoding/json does (zot2gp writes it as the kind):
+		// escapes undone, invalid UTF-8 as U+FFFD.
+		{line: `{"type":"\\"}`, name: `\`, types: 1},
+		{line: `{"type":"a\\\"b"}`, name: `a\"b`, types: 1},
+		{line: "{\"type\":\"\x80\"}", name: "\ufffd", types: 1},
+		{line: "{\"type\":\"\xc3\xa9\"}", name: "é", types: 1},
 		// A type nested deeper is not the event's type.
 		{line: `{"content":[{"type":"text"}]}`, wantErr: `no "type" member`},
 		{line: `{}`, wantErr: `no "type" member`},
