@@ -1,8 +1,6 @@
 package event
 
 import (
-	"bytes"
-
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
@@ -51,7 +49,7 @@ func (e *Envelope) Scan(line []byte) error {
 }
 
 func (e *Envelope) member(key, value []byte) {
-	if bytes.IndexByte(key, '\\') >= 0 {
+	if hasEscape(key) {
 		// The one place an escaped key is decoded: "s\u0065q" is seq.
 		e.quoted = append(append(append(e.quoted[:0], '"'), key...), '"')
 		k, ok := jsonscan.Unquote(e.keyBuf[:0], e.quoted)

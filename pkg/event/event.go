@@ -99,30 +99,30 @@ type Field uint8
 
 // The fields.
 const (
-	ID      Field = iota // a tool call's id
-	Name                 // a tool's name, or a sub-agent's role
-	Args                 // a tool call's arguments: an object, or with Delta a piece of their JSON text
-	Body                 // text: the prompt, the reply or a piece of it, a tool's output, an error message
-	Outcome              // how a run or a sub-agent ended (ok, error, killed, ...)
-	Model                // the model's name
-	Step                 // the step or turn number
-	Wall                 // the wall time in seconds
-	Stop                 // why a model turn stopped (end, tool_use, error)
-	IsError              // true when the call or command failed
-	OK                   // false when the call or command failed
-	Latency              // the model's latency in milliseconds
+	ID      Field = iota + 1 // a tool call's id
+	Name                     // a tool's name, or a sub-agent's role
+	Args                     // a tool call's arguments: an object, or with Delta a piece of their JSON text
+	Body                     // text: the prompt, the reply or a piece of it, a tool's output, an error message
+	Outcome                  // how a run or a sub-agent ended (ok, error, killed, ...)
+	Model                    // the model's name
+	Step                     // the step or turn number
+	Wall                     // the wall time in seconds
+	Stop                     // why a model turn stopped (end, tool_use, error)
+	IsError                  // true when the call or command failed
+	OK                       // false when the call or command failed
+	Latency                  // the model's latency in milliseconds
 	numFields
 )
 
 // Members says, per field, which payload member holds it. "a|b" names
-// alternatives: the first one present is read.
+// alternatives: the first one present is read. (Index 0 is no field.)
 type Members [numFields]string
 
 // Entry is one row of a vocabulary: what events of one kind mean.
 type Entry struct {
 	Kind    string // the kind (or the type, in a Raw vocabulary)
 	Type    string // when set, the row holds only for a payload whose "type" is this
-	Needs   string // when set, the row holds only for a payload that has this member
+	Needs   Field  // when set, the row holds only for a payload that has this field
 	Meaning Meaning
 	Flags   Flags
 	Members Members
@@ -135,6 +135,16 @@ type Entry struct {
 	Session   bool
 
 	members [numFields][]string // Members split at '|'
+	names   []member            // every member named, for one pass over a payload
+	vocab   *Vocabulary
+}
+
+// member is one payload member a row reads: the field it fills, and its
+// rank among the field's alternatives (0 is preferred).
+type member struct {
+	name  string
+	field Field
+	rank  uint8
 }
 
 // Vocabulary is one agent's names for its events, as a table.
@@ -175,12 +185,18 @@ func register(v *Vocabulary) *Vocabulary {
 		for f, spec := range e.Members {
 			if spec != "" {
 				e.members[f] = strings.Split(spec, "|")
+				for k, name := range e.members[f] {
+					e.names = append(e.names, member{name, Field(f), uint8(k)})
+				}
 			}
 		}
+		if e.Needs != 0 && e.members[e.Needs] == nil {
+			panic("event: row " + e.Kind + " needs a field it names no member for")
+		}
 		rs := idx[e.Kind]
-		if e.Type == "" && e.Needs == "" {
+		if e.Type == "" && e.Needs == 0 {
 			for _, r := range rs {
-				if r.Type == "" && r.Needs == "" {
+				if r.Type == "" && r.Needs == 0 {
 					panic("event: two plain rows for kind " + e.Kind)
 				}
 			}
@@ -188,49 +204,26 @@ func register(v *Vocabulary) *Vocabulary {
 		} else {
 			idx[e.Kind] = append([]*Entry{e}, rs...)
 		}
-		entryVocab[e] = v
+		e.vocab = v
 	}
 	vocabularies = append(vocabularies, v)
 	return v
 }
-
-var entryVocab = map[*Entry]*Vocabulary{}
 
 // Vocabularies lists the vocabularies known, in registration order.
 func Vocabularies() []*Vocabulary { return vocabularies }
 
 // Lookup returns the row for events of the kind (a type, when raw) whose
 // payload is body, or nil when no vocabulary of that form knows the kind.
+// Event.Read does the same and keeps what it read of the payload.
 func Lookup(kind []byte, body []byte, raw bool) *Entry {
-	idx := envelopeRows
-	if raw {
-		idx = rawRows
-	}
-	rs := idx[string(kind)]
-	var typ []byte
-	typed := false
-	for _, r := range rs {
-		switch {
-		case r.Type != "":
-			if !typed {
-				typ, _ = jsonscan.Lookup(body, "type")
-				typed = true
-			}
-			if !jsonscan.StringEquals(typ, r.Type) {
-				continue
-			}
-		case r.Needs != "":
-			if _, ok := jsonscan.Lookup(body, r.Needs); !ok {
-				continue
-			}
-		}
-		return r
-	}
-	return nil
+	var e Event
+	e.classify(kind, body, raw)
+	return e.Entry
 }
 
 // Vocabulary returns the vocabulary the row belongs to.
-func (e *Entry) Vocabulary() *Vocabulary { return entryVocab[e] }
+func (e *Entry) Vocabulary() *Vocabulary { return e.vocab }
 
 // Event is one event read and classified. Its slices point into the line
 // and into buffers the Event owns: they are valid until the next Read.
@@ -245,6 +238,11 @@ type Event struct {
 
 	name []byte // the decoded kind or type
 	buf  []byte
+
+	// The row's fields, read from Body in one pass on first use.
+	filled bool
+	vals   [numFields][]byte
+	ranks  [numFields]uint8
 }
 
 // ErrNotEvent says a JSON object has neither a "kind" (an envelope) nor a
@@ -278,16 +276,74 @@ func (e *Event) Name() []byte { return e.name }
 // Classify sets the event's meaning from its kind (decoded) and body, as
 // Read does; callers that scan the envelope themselves use it.
 func (e *Event) Classify(kind, body []byte, raw bool) {
-	e.Body, e.Raw = body, raw
-	e.Entry = nil
-	if kind != nil {
-		e.Entry = Lookup(kind, body, raw)
-	}
+	e.classify(kind, body, raw)
 	if e.Entry == nil {
 		e.Vocab, e.Meaning, e.Flags = nil, Other, 0
 		return
 	}
-	e.Vocab, e.Meaning, e.Flags = entryVocab[e.Entry], e.Entry.Meaning, e.Entry.Flags
+	e.Vocab, e.Meaning, e.Flags = e.Entry.vocab, e.Entry.Meaning, e.Entry.Flags
+}
+
+// classify finds the row: the first of the kind's rows whose condition
+// holds, the plain row last.
+func (e *Event) classify(kind, body []byte, raw bool) {
+	e.Body, e.Raw, e.Entry, e.filled = body, raw, nil, false
+	if kind == nil {
+		return
+	}
+	idx := envelopeRows
+	if raw {
+		idx = rawRows
+	}
+	var typ []byte
+	typed := false
+	for _, r := range idx[string(kind)] {
+		switch {
+		case r.Type != "":
+			if !typed {
+				typ, _ = jsonscan.Lookup(body, "type")
+				typed = true
+			}
+			if !jsonscan.StringEquals(typ, r.Type) {
+				continue
+			}
+		case r.Needs != 0:
+			e.Entry, e.filled = r, false
+			if e.Field(r.Needs) == nil {
+				e.Entry, e.filled = nil, false
+				continue
+			}
+		}
+		e.Entry = r
+		return
+	}
+}
+
+// fill reads every member the row names from the body, in one pass.
+func (e *Event) fill() {
+	e.filled = true
+	e.vals = [numFields][]byte{}
+	if e.Entry == nil || len(e.Body) == 0 || len(e.Entry.names) == 0 {
+		return
+	}
+	names := e.Entry.names
+	jsonscan.Each(e.Body, func(key, value []byte) bool {
+		esc := hasEscape(key)
+		for i := range names {
+			m := &names[i]
+			if len(key) == len(m.name) && string(key) == m.name {
+				// a plain name: the bytes are the name
+			} else if !esc || len(key) < len(m.name) || !jsonscan.KeyIs(key, m.name) {
+				continue
+			}
+			// The preferred alternative wins; among duplicates of one
+			// member the last, as in encoding/json.
+			if e.vals[m.field] == nil || m.rank <= e.ranks[m.field] {
+				e.vals[m.field], e.ranks[m.field] = value, m.rank
+			}
+		}
+		return true
+	})
 }
 
 // str decodes a raw JSON string without allocating when it has no
@@ -303,15 +359,10 @@ func (e *Event) str(raw []byte, buf *[]byte) []byte {
 // Field returns the raw JSON value of field f in the body, or nil when the
 // row names no member for it or the body has none.
 func (e *Event) Field(f Field) []byte {
-	if e.Entry == nil || len(e.Body) == 0 {
-		return nil
+	if !e.filled {
+		e.fill()
 	}
-	for _, m := range e.Entry.members[f] {
-		if v, ok := jsonscan.Lookup(e.Body, m); ok {
-			return v
-		}
-	}
-	return nil
+	return e.vals[f]
 }
 
 // Has reports whether the row names a member for field f: whether the
@@ -357,4 +408,15 @@ func String(raw []byte, buf *[]byte) ([]byte, bool) {
 	}
 	*buf = out
 	return out, true
+}
+
+// hasEscape reports whether a raw key has a backslash; keys are short,
+// so a loop beats a call to bytes.IndexByte.
+func hasEscape(key []byte) bool {
+	for _, c := range key {
+		if c == '\\' {
+			return true
+		}
+	}
+	return false
 }

@@ -30,6 +30,6 @@ var Glasspane = register(&Vocabulary{
 		{Kind: "usage", Meaning: ModelResult},
 		// The complete call, after tool_use_start (tool_execution_start)
 		// has begun it: zot's calls have an id, a run log's have none.
-		{Kind: "tool_call", Needs: "id", Meaning: ToolStart, Flags: Restated, Members: Members{ID: "id", Name: "name|tool", Args: "args"}},
+		{Kind: "tool_call", Needs: ID, Meaning: ToolStart, Flags: Restated, Members: Members{ID: "id", Name: "name|tool", Args: "args"}},
 	},
 })

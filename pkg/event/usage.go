@@ -40,6 +40,15 @@ var usageMembers = []struct {
 
 const slotCost = NumTokens
 
+// usageByLen indexes usageMembers by name length, so that a payload member
+// is compared with the one or two names of its length, not with all.
+var usageByLen = func() (idx [32][]int) {
+	for i, m := range usageMembers {
+		idx[len(m.name)] = append(idx[len(m.name)], i)
+	}
+	return idx
+}()
+
 // Usage is what a ModelResult says the call used.
 type Usage struct {
 	// Tokens by counter. The total is the payload's when it gives one,
@@ -63,19 +72,23 @@ func (e *Event) Usage() Usage {
 	}
 	var have [NumTokens + 1]bool
 	latency := e.Entry.members[Latency]
-	jsonscan.Members(e.Body, func(key, v []byte) {
+	jsonscan.Each(e.Body, func(key, v []byte) bool {
 		if jsonscan.KindOf(v) != jsonscan.Number {
-			return
+			return true
 		}
 		if bytes.IndexByte(key, '\\') >= 0 {
-			return // no provider escapes these names
+			return true // no provider escapes these names
 		}
 		for _, m := range latency {
 			if string(key) == m && !u.HasLatency {
 				u.LatencyUS, u.HasLatency = jsontext.ParseFixed(v, 3)
 			}
 		}
-		for _, m := range usageMembers {
+		if len(key) >= len(usageByLen) {
+			return true
+		}
+		for _, i := range usageByLen[len(key)] {
+			m := &usageMembers[i]
 			if string(key) != m.name || have[m.slot] {
 				continue
 			}
@@ -89,6 +102,7 @@ func (e *Event) Usage() Usage {
 			}
 			break
 		}
+		return true
 	})
 	if !have[TokTotal] {
 		u.Tokens[TokTotal] = u.Tokens[TokInput] + u.Tokens[TokOutput]
