@@ -6,19 +6,20 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 const keySep = '\x1f'
 
 // group finds or makes the group of the current event.
-func (s *State) group(kind []byte, r *Run) *Group {
+func (s *State) group(r *Run) *Group {
 	b := s.keyBuf[:0]
 	for i, k := range s.opt.By {
 		if i > 0 {
 			b = append(b, keySep)
 		}
-		b = s.appendKey(b, i, k, kind, r)
+		b = s.appendKey(b, i, k, r)
 	}
 	s.keyBuf = b
 	if g := s.groups[string(b)]; g != nil {
@@ -41,27 +42,29 @@ func (g *Group) values(n int) []string {
 }
 
 // appendKey appends the canonical raw JSON of one key's value.
-func (s *State) appendKey(b []byte, i int, k Key, kind []byte, r *Run) []byte {
+func (s *State) appendKey(b []byte, i int, k Key, r *Run) []byte {
 	e := &s.ev
 	switch k.Kind {
 	case KeyRun:
-		return appendCanon(b, e.run)
+		return appendCanon(b, e.RunID)
 	case KeyAgent:
-		return appendCanon(b, e.agent)
+		return appendCanon(b, e.AgentID)
 	case KeyKindField:
-		return appendCanon(b, e.kind)
+		return appendCanon(b, e.Kind)
 	case KeyTool:
-		p := e.payload
-		switch string(kind) {
-		case "tool_call", "tool_result", "guardrail", "tool_execution_start":
-			if v, ok := lookup(p, "tool"); ok && jsonscan.KindOf(v) == jsonscan.String {
-				return appendCanon(b, v)
-			}
-			if v, ok := lookup(p, "name"); ok && jsonscan.KindOf(v) == jsonscan.String {
-				return appendCanon(b, v)
-			}
-		case "tool_execution_update", "tool_execution_end":
-			if id, ok := lookupStr(s, p, "id"); ok {
+		// The tool an event is about: its own name for it, else (for the
+		// updates and the end of a call known by its id) the name its
+		// start gave.
+		switch e.Meaning {
+		case event.ToolStart, event.ToolUpdate, event.ToolEnd, event.Guardrail:
+		default:
+			return append(b, "null"...)
+		}
+		if v := e.Field(event.Name); jsonscan.KindOf(v) == jsonscan.String {
+			return appendCanon(b, v)
+		}
+		if e.Meaning == event.ToolUpdate || e.Meaning == event.ToolEnd {
+			if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
 				if c := r.gr().calls[string(id)]; c != nil && c.started {
 					return jsontext.AppendString(b, c.name)
 				}
@@ -69,7 +72,10 @@ func (s *State) appendKey(b []byte, i int, k Key, kind []byte, r *Run) []byte {
 		}
 		return append(b, "null"...)
 	case KeyModel:
-		v, ok := lookup(e.payload, "model")
+		v, ok := e.Payload, e.Payload != nil
+		if ok {
+			v, ok = jsonscan.Lookup(v, "model")
+		}
 		if ok && jsonscan.KindOf(v) == jsonscan.Object {
 			v, ok = jsonscan.Lookup(v, "model")
 		}
@@ -90,7 +96,7 @@ func (s *State) appendKey(b []byte, i int, k Key, kind []byte, r *Run) []byte {
 		}
 		return append(b, d.key...)
 	case KeyPath:
-		v, ok := jsonscan.Lookup(e.line, k.Path...)
+		v, ok := jsonscan.Lookup(e.Line, k.Path...)
 		if !ok {
 			return append(b, "null"...)
 		}

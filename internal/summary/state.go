@@ -15,28 +15,17 @@
 package summary
 
 import (
-	"bytes"
 	"errors"
 	"math"
 	"time"
-	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // noSeq marks an absent sequence number in min computations.
 const noSeq = math.MaxInt64
-
-// Token counters, in the order of the report's tokens object.
-const (
-	tokInput = iota
-	tokOutput
-	tokCacheRead
-	tokCacheWrite
-	tokTotal
-	nTok
-)
 
 // toolCount is one tool's calls and failures in a group.
 type toolCount struct {
@@ -221,12 +210,12 @@ type State struct {
 	coldGroups map[string]string // frozen (see freeze.go)
 	coldRuns   map[string]string
 
-	ev       event
-	keyBuf   []byte
-	valBuf   []byte
-	days     []dayCache // per key of --by
-	memberFn func(key, value []byte)
-	names    map[string]string // interned tool names and outcomes
+	ev      line
+	keyBuf  []byte
+	idBuf   []byte            // a call id decoded
+	nameBuf []byte            // a tool name or outcome decoded
+	days    []dayCache        // per key of --by
+	names   map[string]string // interned tool names and outcomes
 
 	pinned     int // hot runs the last freeze could not freeze (open calls)
 	runFreezes int // passes over the hot runs, for tests
@@ -259,60 +248,20 @@ func New(opt Options) *State {
 	if opt.TZName == "" {
 		opt.TZName = opt.Loc.String()
 	}
-	s := &State{opt: opt, groups: map[string]*Group{}, runs: map[string]*Run{}}
-	s.memberFn = s.member
-	return s
+	return &State{opt: opt, groups: map[string]*Group{}, runs: map[string]*Run{}}
 }
 
 // Options returns the options the state was made with.
 func (s *State) Options() Options { return s.opt }
 
-// event is the envelope of the line being added, as raw sub-slices.
-type event struct {
-	seq     int64
-	hasSeq  bool
-	ts      int64
-	hasTS   bool
-	tsBad   bool
-	run     []byte // raw JSON value
-	agent   []byte
-	kind    []byte
-	payload []byte
-	line    []byte
-}
-
-func (s *State) member(key, value []byte) {
-	e := &s.ev
-	name := key
-	if bytes.IndexByte(key, '\\') >= 0 {
-		if u, ok := jsonscan.Unquote(nil, append(append([]byte{'"'}, key...), '"')); ok {
-			name = u
-		}
-	}
-	switch string(name) {
-	case "seq":
-		e.seq, e.hasSeq = jsontext.ParseFixed(value, 0)
-	case "ts":
-		if jsonscan.KindOf(value) == jsonscan.Null {
-			e.hasTS, e.tsBad = false, false
-			return
-		}
-		e.ts, e.hasTS = jsontext.ParseFixed(value, 6)
-		e.tsBad = !e.hasTS
-		if e.ts == 0 {
-			// 0 is "no time known": zot2gp --ts stable writes it before
-			// the first event with a time of its own.
-			e.hasTS = false
-		}
-	case "run_id":
-		e.run = value
-	case "agent_id":
-		e.agent = value
-	case "kind":
-		e.kind = value
-	case "payload":
-		e.payload = value
-	}
+// line is the event being added: read and classified once by pkg/event,
+// with the numbers the summary keeps.
+type line struct {
+	event.Event
+	seq    int64
+	hasSeq bool
+	ts     int64 // Unix microseconds, when hasTS
+	hasTS  bool
 }
 
 // Bad-input reasons: the line is JSON but not an envelope event.
@@ -327,24 +276,28 @@ var (
 // Add folds one event line into the state. It returns an error saying what
 // is wrong when the line is not an envelope event; the state is then
 // unchanged.
-func (s *State) Add(line []byte) error {
-	s.ev = event{line: line}
-	if err := jsonscan.Members(line, s.memberFn); err != nil {
-		return err
-	}
+func (s *State) Add(data []byte) error {
 	e := &s.ev
+	err := e.Read(data)
 	switch {
-	case e.kind == nil:
-		return errNoKind
-	case jsonscan.KindOf(e.kind) != jsonscan.String:
+	case err == event.ErrNotEvent || err == nil && e.Kind == nil:
+		return errNoKind // a raw zot line, or no event at all
+	case err != nil:
+		return err
+	case jsonscan.KindOf(e.Kind) != jsonscan.String:
 		return errKindString
-	case e.tsBad:
+	}
+	var bad bool
+	if e.ts, e.hasTS, bad = e.Micros(); bad {
 		return errTS
-	case e.run != nil && jsonscan.KindOf(e.run) != jsonscan.String && jsonscan.KindOf(e.run) != jsonscan.Null:
+	}
+	switch {
+	case e.RunID != nil && jsonscan.KindOf(e.RunID) != jsonscan.String && jsonscan.KindOf(e.RunID) != jsonscan.Null:
 		return errRunID
-	case e.payload != nil && jsonscan.KindOf(e.payload) != jsonscan.Object:
+	case e.Payload != nil && jsonscan.KindOf(e.Payload) != jsonscan.Object:
 		return errPayload
 	}
+	e.seq, e.hasSeq = e.SeqInt()
 	if s.opt.WindowOn {
 		if !e.hasTS {
 			return nil
@@ -363,21 +316,18 @@ func (s *State) Add(line []byte) error {
 // str returns the string a raw JSON string value holds, without
 // allocating when it has no escapes; ok is false for other values.
 func (s *State) str(raw []byte) ([]byte, bool) {
-	if jsonscan.KindOf(raw) != jsonscan.String || len(raw) < 2 {
-		return nil, false
-	}
-	body := raw[1 : len(raw)-1]
-	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-		return body, true
-	}
-	u, ok := jsonscan.Unquote(nil, raw)
-	return u, ok
+	return event.String(raw, &s.keyBuf)
 }
 
+// add folds the event read into s.ev. What each event counts for is
+// decided by its meaning (pkg/event), never by its kind's name, so every
+// vocabulary pkg/event knows is summarised the same way. A vocabulary
+// that is Strict (the run log) ends runs with run_finished, whose outcome
+// and wall time are the run's; the others (glasspane) end them with an
+// agent_end, and their outcome is error when an error was seen.
 func (s *State) add() {
 	e := &s.ev
-	kind, _ := s.str(e.kind)
-	runID, _ := s.str(e.run)
+	runID, _ := s.str(e.RunID)
 
 	r := s.runs[string(runID)]
 	if r == nil {
@@ -389,7 +339,7 @@ func (s *State) add() {
 	if e.hasTS {
 		widen(&r.hasTS, &r.minTS, &r.maxTS, e.ts, e.ts)
 	}
-	g := s.group(kind, r)
+	g := s.group(r)
 	g.n[Events]++
 	if e.hasTS {
 		widen(&g.hasTS, &g.firstTS, &g.lastTS, e.ts, e.ts)
@@ -399,141 +349,133 @@ func (s *State) add() {
 	if e.hasSeq {
 		seq = e.seq
 	}
-	p := e.payload
+	runLog := e.Vocab != nil && e.Vocab.Strict
+	if runLog {
+		r.runLog = true
+	}
 
-	switch string(kind) {
-	// the run-log vocabulary
-	case "model_call":
-		r.runLog = true
+	switch e.Meaning {
+	case event.ModelCall:
 		g.n[ModelCalls]++
-	case "model_result":
-		r.runLog = true
-		s.usage(g, p, true)
-	case "model_error":
-		r.runLog = true
-		g.n[ModelErrors]++
-		g.n[Errors]++
-	case "run_error":
-		r.runLog = true
-		g.n[Errors]++
-		r.n[rEndMarks]++
-		r.endSeq = min(r.endSeq, seq)
-	case "assistant_message":
-		r.runLog = true
-		r.n[rEndMarks]++
-		r.endSeq = min(r.endSeq, seq)
-	case "killed":
-		r.runLog = true
-		g.n[Errors]++
-		g.n[Kills]++
-	case "guardrail":
-		r.runLog = true
-		g.n[Guardrails]++
-	case "run_finished":
-		r.runLog = true
-		r.n[rFinished]++
-		if seq < r.finishSeq || r.n[rFinished] == 1 {
-			r.finishSeq = seq
-			r.outcome, r.hasWall = "", false
-			if v, ok := lookup(p, "outcome"); ok {
-				if o, ok := s.str(v); ok {
-					r.outcome = s.intern(o)
-				}
-			}
-			if v, ok := lookup(p, "wall_seconds"); ok {
-				r.wallUS, r.hasWall = jsontext.ParseFixed(v, 6)
-			}
+		if e.Flags&event.Turn != 0 {
+			r.n[rTurnStarts]++
+			t := &r.gw().turns
+			t.any = true
+			t.open, t.openTS, t.openHasTS = true, e.ts, e.hasTS
 		}
-	case "user_message", "run_started", "parent_decision", "agent_spawned", "agent_finished":
-		r.runLog = true
-	case "tool_call":
-		if id, ok := lookupStr(s, p, "id"); ok {
-			s.callStart(g, r, id, p, false)
-			break
+	case event.ModelResult:
+		u := e.Usage()
+		for i, n := range u.Tokens {
+			g.n[TokInput+Counter(i)] += n
 		}
-		name := "?"
-		if v, ok := lookupStr(s, p, "tool"); ok {
-			name = s.intern(v)
+		g.n[CostNano] += u.CostNano
+		if u.HasLatency {
+			g.latency.Add(float64(u.LatencyUS) / 1000)
 		}
-		g.n[ToolCalls]++
-		g.tool(name).calls++
-		r.n[rToolsOpen]++
-	case "tool_result":
-		if id, ok := lookupStr(s, p, "id"); ok {
-			s.callEnd(g, r, id, p)
-			break
-		}
-		r.n[rToolsOpen]--
-		if v, ok := lookup(p, "ok"); ok && jsonscan.KindOf(v) == jsonscan.False {
-			name := "?"
-			if v, ok := lookupStr(s, p, "tool"); ok {
-				name = s.intern(v)
-			}
-			g.n[ToolFailures]++
-			g.tool(name).failed++
-		}
-
-	// the glasspane vocabulary and what zot2gp passes through
-	case "turn_start":
-		g.n[ModelCalls]++
-		gl := r.gw()
-		r.n[rTurnStarts]++
-		gl.turns.any = true
-		gl.turns.open, gl.turns.openTS, gl.turns.openHasTS = true, e.ts, e.hasTS
-	case "turn_end":
-		r.n[rTurnEnds]++
-		if v, ok := lookup(p, "stop"); ok && jsonscan.StringEquals(v, "error") {
+	case event.ModelEnd:
+		if e.Failed() {
 			g.n[ModelErrors]++
 		}
-		t := &r.gw().turns
-		switch {
-		case t.open:
-			if t.openHasTS && e.hasTS {
-				g.latency.Add(float64(e.ts-t.openTS) / 1000)
-			}
-			t.open = false
-		case !t.any:
-			t.orphan, t.orphanTS, t.orphanHasT, t.orphanGrp = true, e.ts, e.hasTS, g.key
+		if e.Flags&event.Turn != 0 {
+			s.turnEnd(g, r)
 		}
-		t.any = true
-	case "usage":
-		s.usage(g, p, false)
-	case "error":
+	case event.ModelError:
+		g.n[ModelErrors]++
 		g.n[Errors]++
-		r.gw().glassError = true
-	case "agent_end":
-		// agentEndTS 0 is "no time", as for ts: an agent_end without one
-		// ends the run but gives it no wall time.
+	case event.Error:
+		g.n[Errors]++
+		if !runLog {
+			r.gw().glassError = true
+		}
+	case event.Kill:
+		g.n[Errors]++
+		g.n[Kills]++
+	case event.Guardrail:
+		g.n[Guardrails]++
+	case event.RunEnd:
+		if runLog {
+			s.runFinished(r, seq)
+			break
+		}
+		// agentEndTS 0 is "no time", as for ts: an end without one ends
+		// the run but gives it no wall time.
 		gl := r.gw()
 		if e.hasTS && (gl.agentEndTS == 0 || e.ts > gl.agentEndTS) {
 			gl.agentEndTS = e.ts
 		}
 		gl.agentEnd = true
-	case "tool_execution_start":
-		if id, ok := lookupStr(s, p, "id"); ok {
-			s.callStart(g, r, id, p, true)
+	case event.ToolStart:
+		if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
+			s.callStart(g, r, id, e.Flags&event.Restated == 0)
+		} else if runLog {
+			// Calls without ids are paired by count: tool_call minus
+			// tool_result.
+			name := s.toolName()
+			g.n[ToolCalls]++
+			g.tool(name).calls++
+			r.n[rToolsOpen]++
 		}
-	case "tool_execution_end":
-		if id, ok := lookupStr(s, p, "id"); ok {
-			s.callEnd(g, r, id, p)
+	case event.ToolEnd:
+		if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
+			s.callEnd(g, r, id, e.Failed())
+		} else if runLog {
+			r.n[rToolsOpen]--
+			if e.Failed() {
+				name := s.toolName()
+				g.n[ToolFailures]++
+				g.tool(name).failed++
+			}
 		}
+	}
+	if e.Flags&event.Final != 0 {
+		r.n[rEndMarks]++
+		r.endSeq = min(r.endSeq, seq)
 	}
 	s.maybeFreeze(g, r)
 }
 
-func lookup(p []byte, name string) ([]byte, bool) {
-	if p == nil {
-		return nil, false
+// turnEnd closes the run's open model turn: its latency is the time since
+// the turn began. An end with no start before it in this part is kept, to
+// pair with the last start of the part before when parts are merged.
+func (s *State) turnEnd(g *Group, r *Run) {
+	e := &s.ev
+	r.n[rTurnEnds]++
+	t := &r.gw().turns
+	switch {
+	case t.open:
+		if t.openHasTS && e.hasTS {
+			g.latency.Add(float64(e.ts-t.openTS) / 1000)
+		}
+		t.open = false
+	case !t.any:
+		t.orphan, t.orphanTS, t.orphanHasT, t.orphanGrp = true, e.ts, e.hasTS, g.key
 	}
-	return jsonscan.Lookup(p, name)
+	t.any = true
 }
 
-func lookupStr(s *State, p []byte, name string) ([]byte, bool) {
-	v, ok := lookup(p, name)
-	if !ok {
-		return nil, false
+// runFinished records a run's end in a Strict vocabulary: the first end
+// (by seq) gives the outcome and the wall time; a second is a problem.
+func (s *State) runFinished(r *Run, seq int64) {
+	e := &s.ev
+	r.n[rFinished]++
+	if seq < r.finishSeq || r.n[rFinished] == 1 {
+		r.finishSeq = seq
+		r.outcome, r.hasWall = "", false
+		if o, ok := e.FieldString(event.Outcome, &s.nameBuf); ok {
+			r.outcome = s.intern(o)
+		}
+		if v := e.Field(event.Wall); v != nil {
+			r.wallUS, r.hasWall = jsontext.ParseFixed(v, 6)
+		}
 	}
-	return s.str(v)
+}
+
+// toolName is the tool of the event added, "?" when it names none.
+func (s *State) toolName() string {
+	if v, ok := s.ev.FieldString(event.Name, &s.nameBuf); ok {
+		return s.intern(v)
+	}
+	return "?"
 }
 
 // callStart sees a zot tool call begin. tool_execution_start (primary)
@@ -541,17 +483,12 @@ func lookupStr(s *State, p []byte, name string) ([]byte, bool) {
 // only noted: it counts the call later, at report time, if no
 // tool_execution_start of that id turns up, in this part or a merged one.
 // So each call counts once however the stream was cut.
-func (s *State) callStart(g *Group, r *Run, id, p []byte, primary bool) {
+func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
 	c := r.gr().calls[string(id)]
 	if c != nil && (c.counted() || c.deferred && !primary) {
 		return // seen starting already
 	}
-	name := "?"
-	if v, ok := lookupStr(s, p, "name"); ok {
-		name = s.intern(v)
-	} else if v, ok := lookupStr(s, p, "tool"); ok {
-		name = s.intern(v)
-	}
+	name := s.toolName()
 	if r.gw().calls == nil {
 		r.gw().calls = map[string]*call{}
 	}
@@ -578,11 +515,7 @@ func (s *State) callStart(g *Group, r *Run, id, p []byte, primary bool) {
 
 // callEnd closes a zot tool call; a failure counts in the group the call
 // was counted in.
-func (s *State) callEnd(g *Group, r *Run, id, p []byte) {
-	failed := false
-	if v, ok := lookup(p, "is_error"); ok && jsonscan.KindOf(v) == jsonscan.True {
-		failed = true
-	}
+func (s *State) callEnd(g *Group, r *Run, id []byte, failed bool) {
 	c := r.gr().calls[string(id)]
 	switch {
 	case c == nil:
@@ -597,61 +530,6 @@ func (s *State) callEnd(g *Group, r *Run, id, p []byte) {
 	default:
 		s.closeCall(c, failed)
 		delete(r.gw().calls, string(id))
-	}
-}
-
-// usage adds the tokens and cost of one model call: a run-log model_result
-// (with its latency) or a zot usage event. Roll-ups (usage.cumulative,
-// agent_finished, run_finished) are never read.
-func (s *State) usage(g *Group, p []byte, result bool) {
-	if p == nil {
-		return
-	}
-	var tok [nTok]int64
-	var have [nTok]bool
-	var total int64
-	hasTotal := false
-	jsonscan.Members(p, func(key, v []byte) {
-		if jsonscan.KindOf(v) != jsonscan.Number {
-			return
-		}
-		slot := -1
-		switch string(key) {
-		case "input", "input_tokens", "prompt_tokens":
-			slot = tokInput
-		case "output", "output_tokens", "completion_tokens":
-			slot = tokOutput
-		case "cache_read", "cache_read_tokens", "cache_read_input_tokens", "prompt_cache_hit_tokens":
-			slot = tokCacheRead
-		case "cache_write", "cache_write_tokens", "cache_creation_input_tokens":
-			slot = tokCacheWrite
-		case "total", "total_tokens", "tokens":
-			if n, ok := jsontext.ParseFixed(v, 0); ok && !hasTotal {
-				total, hasTotal = n, true
-			}
-		case "cost_usd", "cost":
-			if n, ok := jsontext.ParseFixed(v, 9); ok {
-				g.n[CostNano] += n
-			}
-		case "latency_ms":
-			if result {
-				if n, ok := jsontext.ParseFixed(v, 3); ok {
-					g.latency.Add(float64(n) / 1000)
-				}
-			}
-		}
-		if slot >= 0 && !have[slot] {
-			if n, ok := jsontext.ParseFixed(v, 0); ok {
-				tok[slot], have[slot] = n, true
-			}
-		}
-	})
-	if !hasTotal {
-		total = tok[tokInput] + tok[tokOutput]
-	}
-	tok[tokTotal] = total
-	for i := range tok {
-		g.n[TokInput+Counter(i)] += tok[i]
 	}
 }
 

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"fmt"
+	"github.com/evtools/evtools/pkg/event"
 	"strings"
 	"testing"
 )
@@ -69,12 +70,12 @@ func TestWallWithoutAgentEndTime(t *testing.T) {
 func TestUsageFirstSpellingCounts(t *testing.T) {
 	tests := []struct {
 		payload string
-		want    [nTok]int64
+		want    [event.NumTokens]int64
 	}{
-		{`{"tokens":100,"total_tokens":7,"prompt_tokens":60,"input_tokens":1,"completion_tokens":40}`, [nTok]int64{60, 40, 0, 0, 100}},
-		{`{"total_tokens":7,"tokens":100}`, [nTok]int64{0, 0, 0, 0, 7}},
-		{`{"input":3,"output":4}`, [nTok]int64{3, 4, 0, 0, 7}},
-		{`{"input":3,"output":4,"cumulative":{"input":30,"output":40},"cache_read":5,"cache_write":6}`, [nTok]int64{3, 4, 5, 6, 7}},
+		{`{"tokens":100,"total_tokens":7,"prompt_tokens":60,"input_tokens":1,"completion_tokens":40}`, [event.NumTokens]int64{60, 40, 0, 0, 100}},
+		{`{"total_tokens":7,"tokens":100}`, [event.NumTokens]int64{0, 0, 0, 0, 7}},
+		{`{"input":3,"output":4}`, [event.NumTokens]int64{3, 4, 0, 0, 7}},
+		{`{"input":3,"output":4,"cumulative":{"input":30,"output":40},"cache_read":5,"cache_write":6}`, [event.NumTokens]int64{3, 4, 5, 6, 7}},
 	}
 	for _, tt := range tests {
 		s := New(Options{By: nil})
@@ -82,7 +83,7 @@ func TestUsageFirstSpellingCounts(t *testing.T) {
 		if err := s.Add([]byte(line)); err != nil {
 			t.Fatal(err)
 		}
-		if got := [nTok]int64(s.Report()[0].Counts[TokInput : TokTotal+1]); got != tt.want {
+		if got := [event.NumTokens]int64(s.Report()[0].Counts[TokInput : TokTotal+1]); got != tt.want {
 			t.Errorf("%s: tokens %v, want %v", strings.TrimSpace(tt.payload), got, tt.want)
 		}
 	}
