@@ -60,7 +60,7 @@ func meaningsTable() string {
 			case e.Type != "":
 				when = "payload type `" + e.Type + "`"
 			case e.Needs != 0:
-				when = "has `" + e.Members[e.Needs] + "`"
+				when = "has `" + strings.ReplaceAll(e.Members[e.Needs], "|", "` or `") + "`"
 			}
 			var marks, fields []string
 			for _, fl := range flagNames {
@@ -70,7 +70,7 @@ func meaningsTable() string {
 			}
 			for f, m := range e.Members {
 				if m != "" {
-					fields = append(fields, fieldNames[f]+" `"+m+"`")
+					fields = append(fields, fieldNames[f]+" `"+strings.ReplaceAll(m, "|", "` or `")+"`")
 				}
 			}
 			b.WriteString("| `" + e.Kind + "` | " + when + " | " + e.Meaning.String() + " | " +
