@@ -333,7 +333,7 @@ func (e *Event) fill() {
 			m := &names[i]
 			if len(key) == len(m.name) && string(key) == m.name {
 				// a plain name: the bytes are the name
-			} else if !esc || len(key) < len(m.name) || !jsonscan.KeyIs(key, m.name) {
+			} else if !esc || len(key) < len(m.name) || !jsonscan.KeyIs(key, m.name) { // equivalent mutant: <=: an escaped key is longer than its name
 				continue
 			}
 			// The preferred alternative wins; among duplicates of one
@@ -414,6 +414,9 @@ func String(raw []byte, buf *[]byte) ([]byte, bool) {
 // so a loop beats a call to bytes.IndexByte.
 func hasEscape(key []byte) bool {
 	for _, c := range key {
+		// equivalent mutant: c != '\\' differs on a plain key (KeyIs
+		// then compares it plainly, as fill did) and on a key of
+		// backslashes only (no member is named so): no field changes.
 		if c == '\\' {
 			return true
 		}
