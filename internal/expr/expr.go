@@ -94,7 +94,7 @@ func Compile(src string, opts Options) (*Filter, error) {
 	if f.fast != nil {
 		f.st = f.fast.newState()
 	}
-	if p := needs(q); p != nil {
+	if p := needs(q, opts.Library); p != nil {
 		f.paths = p.freeze()
 		texts := []string{q.String()}
 		if lib := opts.Library; lib != nil {

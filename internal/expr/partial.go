@@ -48,14 +48,15 @@ func (p *pathSet) add(names []string) {
 // inputAnalysis walks a rewritten query; event says whether the input of
 // the part being walked may be the event itself.
 type inputAnalysis struct {
+	lib   *Library // named filters: a call of one may read anything
 	paths pathSet
 	whole bool // the event must be decoded whole
 }
 
 // needs returns the paths q reads of its input, or nil if it needs the
-// whole event.
-func needs(q *gojq.Query) *pathSet {
-	a := &inputAnalysis{}
+// whole event. lib is the library q is compiled with.
+func needs(q *gojq.Query, lib *Library) *pathSet {
+	a := &inputAnalysis{lib: lib}
 	a.query(q, true)
 	if a.whole {
 		return nil
@@ -164,6 +165,11 @@ func (a *inputAnalysis) term(t *gojq.Term) bool {
 		f := t.Func
 		switch {
 		case len(f.Name) > 0 && f.Name[0] == '$':
+		case a.lib.lookup(f.Name, len(f.Args)) != nil:
+			// A named filter, which may hide a builtin of the lists
+			// below (def first(f): ...): its body may read any field.
+			a.whole = true
+			return true
 		case len(f.Args) == 0 && inputFree[f.Name]:
 		default:
 			key := f.Name + "/" + string(rune('0'+len(f.Args)))

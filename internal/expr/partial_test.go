@@ -60,7 +60,7 @@ func TestNeeds(t *testing.T) {
 	for _, tt := range tests {
 		f := mustCompile(t, tt.expr, nil)
 		q := mustParse(t, tt.expr)
-		p := needs(q)
+		p := needs(q, builtinLib(t))
 		got := "whole"
 		if p != nil {
 			got = p.String()
@@ -174,5 +174,64 @@ func TestVerdictCache(t *testing.T) {
 	}
 	if f.part.hits != 3 {
 		t.Errorf("%d cache hits, want 3", f.part.hits)
+	}
+}
+
+// Expressions whose partial decoding is easy to get wrong: what comes out
+// of select, first, last and limit is the event itself when the argument
+// yields it, and a named filter may hide a builtin the analysis knows
+// (a user's def first(f) or def not reads what it likes).
+func TestPartialAgreesOnTrickyExpressions(t *testing.T) {
+	mine := builtinLib(t)
+	if err := mine.Add("mine.jq", "def first(f): .kind;\ndef not: .agent_id == \"parent\";\n"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		expr string
+		mine bool  // compiled with mine.jq
+		want []int // indexes of sample that pass
+	}{
+		{`first(select(kind == "tool_call")) | keys | length > 6`, false, nil},
+		{`first(select(kind == "tool_call")) | keys | length == 6`, false, []int{7, 8}},
+		{`limit(1; select(kind == "tool_result")) | has("seq")`, false, []int{9}},
+		{`first(payload.tool) == "tool_call"`, true, []int{7, 8}},
+		{`not and (kind | test("_"))`, true, []int{10, 11, 12, 14}},
+	}
+	for _, tt := range tests {
+		lib := builtinLib(t)
+		if tt.mine {
+			lib = mine
+		}
+		f, err := Compile(tt.expr, Options{Library: lib})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.expr, err)
+		}
+		var got []int
+		for i, line := range sample {
+			checkPartial(t, f, tt.expr, []byte(line))
+			if ok, _ := f.Match([]byte(line)); ok {
+				got = append(got, i)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: selects %v, want %v", tt.expr, got, tt.want)
+		}
+	}
+}
+
+// A Filter compiled without a library decodes partially all the same.
+func TestPartialWithoutLibrary(t *testing.T) {
+	f, err := Compile(`payload.args.command | strings | test("rm")`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Partial() {
+		t.Error("not decoded partially")
+	}
+	for i, line := range sample {
+		ok, err := f.Match([]byte(line))
+		if ok != (i == 7) || err != nil {
+			t.Errorf("sample %d: %v %v", i, ok, err)
+		}
 	}
 }
