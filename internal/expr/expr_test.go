@@ -67,6 +67,9 @@ func TestMatch(t *testing.T) {
 		{`payload.error | strings | test("401|rate")`, []int{6, 12}},
 		{`kind | IN("tool_call","model_result")`, []int{7, 8, 10}},
 		{`seq >= 9`, []int{11, 12, 14}},
+		{`seq <= 5`, []int{0, 1, 2, 3, 4, 5, 6, 7, 13}}, // null < 5
+		{`payload`, []int{6, 7, 8, 9, 10, 11, 12, 14}},
+		{`payload.started == true or data.started == true`, []int{0}},
 		{`payload | type == "object"`, []int{6, 7, 8, 9, 10, 11, 12, 14}},
 		{`failed`, []int{1, 2, 4, 6, 9, 12}},
 		{`failed and agent_id=="parent"`, []int{12}},
@@ -106,7 +109,7 @@ func TestFastCovers(t *testing.T) {
 		`kind=="a" and (payload.tool=="b" or not_there)`, `kind=="x" | not`, `seq > 3`, `3 <= seq`,
 		`payload.cost_usd >= 0.5`, `kind | IN("a","b")`, `select(kind=="a")`, `failed`, `tools`,
 		`tool("bash")`, `agent("parent")`, `costly(1)`, `lifecycle`, `$k == kind`, `.["kind"] == "x"`,
-		`type=="tool_result" and is_error`,
+		`type=="tool_result" and is_error`, `seq > -1`, `payload.cost_usd >= -0.5`,
 	}
 	for _, s := range fast {
 		if f := mustCompile(t, s, map[string]any{"k": "x"}); !f.Fast() {
@@ -124,6 +127,21 @@ func TestFastCovers(t *testing.T) {
 		}
 		if f.Fast() {
 			t.Errorf("%s: on the fast path", s)
+		}
+	}
+	// The user's own filters with $parameters are inlined too, whatever
+	// the length of their names.
+	lib := builtinLib(t)
+	if err := lib.Add("mine.jq", "def k($x): kind == $x;\ndef is_tool($name): payload.tool == $name;\n"); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{`k("tool_call")`, `is_tool("bash") and k("tool_result")`} {
+		f, err := Compile(s, Options{Library: lib})
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if !f.Fast() {
+			t.Errorf("%s: not on the fast path", s)
 		}
 	}
 }
@@ -169,7 +187,8 @@ func TestDecodeMatchesEncodingJSON(t *testing.T) {
 	for _, s := range []string{
 		`{"a":1,"b":[1,2.5,-3e10,{"c":null}],"d":"x\u00e9\ud83d\ude00\n","e":true,"f":false,"a":2}`,
 		`{"bad":"\ud800x","utf":"` + "\xff\xfe" + `","k\u0069":1}`,
-		` { } `, `{"a":[]}`, `{"a":{}}`,
+		` { } `, `{"a":[]}`, `{"a":{}}`, `{"a":{},"b":1,"c":[],"d":{"e":{}},"f":2}`,
+		`{"a":"héllo wörld","b":"日本","c":"x"}`, "{\"a\":\"x\x80y\",\"b\":\"\xc3\"}",
 	} {
 		want := stdDecode(t, []byte(s))
 		if diff := cmp.Diff(want, Decode([]byte(s))); diff != "" {
@@ -363,7 +382,8 @@ func TestCompareNumber(t *testing.T) {
 	// The literal -0.0 is +0 in Go; a negative zero needs math.Copysign.
 	consts := []any{0, 1, -1, 100000, 1.5, 0.0, math.Copysign(0, -1), 1e300, 1 << 62}
 	raws := []string{"0", "-0", "1", "-1", "1.0", "1e0", "100000", "99999.999", "1.5", "1E300", "1e400", "-1e400",
-		"123456789012345678", "1234567890123456789", "12345678901234567890123", "0.1e1", "4611686018427387904"}
+		"123456789012345678", "1234567890123456789", "12345678901234567890123", "0.1e1", "4611686018427387904",
+		"9999999999999999999", "-9999999999999999999"}
 	for _, c := range consts {
 		for _, r := range raws {
 			if got, want := compareNumber([]byte(r), c), gojq.Compare(json.Number(r), c); got != want {

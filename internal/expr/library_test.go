@@ -47,6 +47,16 @@ func TestLibraryAddNamesTheFile(t *testing.T) {
 			t.Errorf("Add(%q) = %v, want mine.jq: ...%s", tt.src, err, tt.want)
 		}
 	}
+	// The file blamed is the one with the bad def, not the last one loaded.
+	lib = builtinLib(t)
+	for _, f := range []struct{ name, src string }{{"a.jq", "def x: nosuch(1);\n"}, {"b.jq", "def y: true;\n"}} {
+		if err := lib.Add(f.name, f.src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Compile(`y`, Options{Library: lib}); err == nil || !strings.HasPrefix(err.Error(), "a.jq: ") {
+		t.Errorf("a bad def in a.jq before b.jq: %v, want an error naming a.jq", err)
+	}
 	// A def may use the filters loaded before it.
 	lib = builtinLib(t)
 	if err := lib.Add("mine.jq", "def mine: failed and tool(\"bash\");\n"); err != nil {
@@ -70,6 +80,10 @@ def d($x): kind == $x;
 def e: true;
 # two of one name
 def d: true;
+# names of every letter and digit
+def zero_Z9: true;
+# capitals
+def Alpha0: true;
 `
 	lib := &Library{}
 	if err := lib.Add("mine.jq", src); err != nil {
@@ -78,6 +92,7 @@ def d: true;
 	want := map[string]string{
 		"a": "first one", "b": "an indented def", "c": "the third, with a nested def at the start of a line",
 		"d($x)": "", "e": "e, after an undescribed def", "d": "two of one name",
+		"zero_Z9": "names of every letter and digit", "Alpha0": "capitals",
 	}
 	if len(lib.Defs) != len(want) {
 		t.Fatalf("%d defs, want %d", len(lib.Defs), len(want))

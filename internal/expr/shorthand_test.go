@@ -53,6 +53,9 @@ func TestRewrite(t *testing.T) {
 		{`seq > 10 and ts <= 1.5`, `.seq > 10 and .ts <= 1.5`},
 		{`payload["x-y"] == 1`, `.payload["x-y"] == 1`},
 		{`true and null == false`, `true and null == false`},
+		// destructuring: key expressions read the event; $name keys bind
+		{`. as {(kind): $v} | $v`, `. as {(.kind): $v} | $v`},
+		{`payload as {$tool, args: [$a]} | $tool == x`, `.payload as {$tool, args: [$a]} | $tool == .x`},
 	}
 	for _, tt := range tests {
 		q, err := gojq.Parse(tt.in)
