@@ -216,7 +216,7 @@ func (p *fastProg) path(st *fastState, n *node) (v []byte, ok bool) {
 	}
 	v = st.vals[n.slot]
 	rest := n.rest
-	if n.slot2 >= 0 && jsonscan.KindOf(v) == jsonscan.Object {
+	if n.slot2 >= 0 && jsonscan.KindOf(v) == jsonscan.Object { // equivalent mutant: > 0 makes slot 0 use Lookup, which finds the same value
 		// The scan read the second key already.
 		if !st.found2[n.slot2] {
 			return nil, true
@@ -256,7 +256,7 @@ func (st *fastState) compare(v []byte, c *constant, eq bool) (int, bool) {
 	k := jsonscan.KindOf(v)
 	r := kindRank[k]
 	if r != c.rank {
-		if r < c.rank {
+		if r < c.rank { // equivalent mutant: r == c.rank cannot happen here
 			return -1, true
 		}
 		return 1, true
@@ -294,7 +294,7 @@ func compareNumber(raw []byte, c any) int {
 			return floatCompare(float64(i), c)
 		}
 	} else if bytes.ContainsAny(raw, ".eE") {
-		if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+		if f, err := strconv.ParseFloat(string(raw), 64); err == nil { // equivalent mutant: on ErrRange f is ±Inf, as gojq reads the literal
 			switch c := c.(type) {
 			case int:
 				return floatCompare(f, float64(c))
@@ -310,16 +310,16 @@ func compareNumber(raw []byte, c any) int {
 // overflow an int.
 func smallInt(raw []byte) (int, bool) {
 	s := raw
-	neg := len(s) > 0 && s[0] == '-'
+	neg := len(s) > 0 && s[0] == '-' // equivalent mutant: a number is never empty; without the sign the slow path answers
 	if neg {
 		s = s[1:]
 	}
-	if len(s) == 0 || len(s) > 18 {
+	if len(s) == 0 || len(s) > 18 { // equivalent mutant: returning false leaves it to the slow path, same answer
 		return 0, false
 	}
 	n := 0
 	for _, c := range s {
-		if c < '0' || c > '9' {
+		if c < '0' || c > '9' { // equivalent mutant: returning false leaves it to the slow path, same answer
 			return 0, false
 		}
 		n = n*10 + int(c-'0')
@@ -526,7 +526,7 @@ func (fc *fastCompiler) term(t *gojq.Term, env map[string]constant, calls bool) 
 			return nil
 		}
 		f := t.Func
-		if len(f.Name) > 1 && f.Name[0] == '$' && len(f.Args) == 0 {
+		if len(f.Name) > 1 && f.Name[0] == '$' && len(f.Args) == 0 { // equivalent mutant: no name is a lone $
 			c, ok := env[f.Name[1:]]
 			if !ok {
 				return nil
@@ -534,7 +534,7 @@ func (fc *fastCompiler) term(t *gojq.Term, env map[string]constant, calls bool) 
 			return &node{op: nConst, c: c}
 		}
 		d := fc.lib.lookup(f.Name, len(f.Args))
-		if d == nil || !calls || fc.depth > 8 {
+		if d == nil || !calls || fc.depth > 8 { // equivalent mutant: bodies are compiled with calls false, so depth stays below 2
 			return nil
 		}
 		inner := map[string]constant{}
@@ -548,8 +548,8 @@ func (fc *fastCompiler) term(t *gojq.Term, env map[string]constant, calls bool) 
 			}
 			inner[p[1:]] = a.c
 		}
-		fc.depth++
-		defer func() { fc.depth-- }()
+		fc.depth++                    // equivalent mutant: see above
+		defer func() { fc.depth-- }() // equivalent mutant: see above
 		return fc.query(d.def.Body, inner, false)
 	}
 	return nil
@@ -598,7 +598,7 @@ func (fc *fastCompiler) pathNode(names []string) *node {
 			slot = i
 		}
 	}
-	if slot < 0 {
+	if slot < 0 { // equivalent mutant: a second slot for a key reads the same member
 		slot = len(fc.top)
 		fc.top = append(fc.top, names[0])
 	}
@@ -609,7 +609,7 @@ func (fc *fastCompiler) pathNode(names []string) *node {
 				slot2 = j
 			}
 		}
-		if slot2 < 0 {
+		if slot2 < 0 { // equivalent mutant: a second slot, or Lookup, reads the same member
 			slot2 = len(fc.second)
 			fc.second = append(fc.second, member{top: slot, name: names[1]})
 		}
