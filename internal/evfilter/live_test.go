@@ -40,7 +40,7 @@ func TestLivePipe(t *testing.T) {
 					if l != rec+"\n" {
 						t.Fatalf("event %d: got %q, want %q", i, l, rec)
 					}
-				case <-time.After(10 * time.Second):
+				case <-time.After(3 * time.Second): // it takes milliseconds
 					t.Fatalf("event %d was not written while evfilter waits for input", i)
 				}
 			}

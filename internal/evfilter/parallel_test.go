@@ -129,3 +129,35 @@ func TestStrictReadsNoFurther(t *testing.T) {
 		}
 	}
 }
+
+// A long file on several cores (many more batches than workers, so that
+// batches are reused) gives every selected event, in order, once.
+func TestParallelLongFile(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4)) // parallel on any machine
+	var in, want strings.Builder
+	for n := 1; n <= 50000; n++ {
+		kind := "other"
+		if n%3 == 0 {
+			kind = "tool_call"
+		}
+		line := fmt.Sprintf(`{"seq":%d,"kind":%q}`+"\n", n, kind)
+		in.WriteString(line)
+		if kind == "tool_call" {
+			want.WriteString(line)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := os.WriteFile(path, []byte(in.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{`kind == "tool_call"`, `kind | test("tool_call")`} {
+		var out, errb bytes.Buffer
+		code := Main([]string{src, path}, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
+		if code != 0 || errb.Len() != 0 {
+			t.Errorf("%s: exit %d, stderr %q", src, code, errb.String())
+		}
+		if out.String() != want.String() {
+			t.Errorf("%s: %d bytes out, want %d: not the selected events in order", src, out.Len(), want.Len())
+		}
+	}
+}
