@@ -165,6 +165,17 @@ func indent(s string) string {
 	return strings.Join(lines, "\n")
 }
 
+// Run is the Main of a tool whose flags kong parses alone: it parses args
+// into a new O, calls run with it, and reports the outcome (see Report).
+func Run[O any](t Tool, args []string, stdio Stdio, run func(*O, Stdio) error) int {
+	var opts O
+	err := Parse(t, args, stdio, &opts)
+	if err == nil {
+		err = run(&opts, stdio)
+	}
+	return Report(t.Name, stdio.Err, err)
+}
+
 // Report ends a run: it prints err once, as "tool: message", and returns
 // the exit status it carries. Every tool's Main ends here, so that the
 // mapping from errors to statuses is this one function:

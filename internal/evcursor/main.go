@@ -17,14 +17,7 @@ import (
 
 // Main runs evcursor with args (without the program name) on stdio and
 // returns the exit status.
-func Main(args []string, stdio cli.Stdio) int {
-	var opts options
-	err := cli.Parse(tool, args, stdio, &opts)
-	if err == nil {
-		err = run(&opts, stdio)
-	}
-	return cli.Report(name, stdio.Err, err)
-}
+func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
 
 func run(o *options, stdio cli.Stdio) error {
 	if err := o.validate(); err != nil {
