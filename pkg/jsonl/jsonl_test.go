@@ -56,6 +56,7 @@ func TestFraming(t *testing.T) {
 		{"u2028 and u2029 do not split", "{\"a\":\"x\u2028y\u2029z\"}\n{}\n", []string{"{\"a\":\"x\u2028y\u2029z\"}", "{}"}, []int{1, 2}},
 		{"bom ignored at start", "\ufeff{\"a\":1}\n", []string{`{"a":1}`}, []int{1}},
 		{"bom elsewhere kept", "{}\n\ufeff{}\n", []string{"{}", "\ufeff{}"}, []int{1, 2}},
+		{"a file of only a bom", "\ufeff", nil, nil},
 		{"empty input", "", nil, nil},
 		{"only newlines", "\n\n\n", nil, nil},
 		{"bad lines are records too", "[1]\nnot json\n{\n", []string{"[1]", "not json", "{"}, []int{1, 2, 3}},

@@ -70,6 +70,8 @@ func (r *Reader) readLine() ([]byte, error) {
 		b, err = r.src.br.ReadSlice('\n')
 		r.long = append(r.long, b...)
 		if err != bufio.ErrBufferFull {
+			// equivalent mutant: at exactly 4*readBufSize, or with
+			// 4/readBufSize, only whether a buffer is reused changes.
 			if cap(r.long) > 4*readBufSize && err == nil {
 				// Give a huge buffer back once the line is handed out.
 				out := r.long
