@@ -52,16 +52,16 @@ func WriteRenumbered(w io.Writer, e *Event, seq []byte) error {
 	line := e.Line
 	if len(e.SeqAt) == 0 {
 		i := 0
-		for i < len(line) && line[i] != '{' {
+		for i < len(line) && line[i] != '{' { // equivalent mutant: a scanned line always holds its '{'
 			i++
 		}
 		i++ // just past '{'
 		j := i
-		for j < len(line) && isSpace(line[j]) {
+		for j < len(line) && isSpace(line[j]) { // equivalent mutant: a '}' always follows
 			j++
 		}
 		sep := `,`
-		if j < len(line) && line[j] == '}' {
+		if j < len(line) && line[j] == '}' { // equivalent mutant: j < len(line) always
 			sep = ``
 		}
 		return writeAll(w, line[:i], []byte(`"seq":`), seq, []byte(sep), line[i:])

@@ -191,6 +191,9 @@ func TestSeqValue(t *testing.T) {
 		{`{"seq":-1}`, "", "seq -1 is not a non-negative integer"},
 		{`{"seq":"5"}`, "", `seq "5" is not a non-negative integer`},
 		{`{"seq":"` + strings.Repeat("x", 100) + `"}`, "", `seq "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... is not a non-negative integer`},
+		// 40 bytes are shown whole; 41 are cut to 37 and "..."
+		{`{"seq":"` + strings.Repeat("y", 38) + `"}`, "", `seq "` + strings.Repeat("y", 38) + `" is not a non-negative integer`},
+		{`{"seq":"` + strings.Repeat("z", 39) + `"}`, "", `seq "` + strings.Repeat("z", 36) + `... is not a non-negative integer`},
 	}
 	for _, tt := range tests {
 		var e Event

@@ -205,6 +205,45 @@ func TestLoadSave(t *testing.T) {
 	}
 }
 
+// A state file named without a folder (--state daily.cursor) is saved in
+// the current folder, its temporary file beside it.
+func TestSaveRelativePath(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	s := &State{Cursor: cursorOf(t, `{"seq":3,"ts":1}`)}
+	if err := SaveState("daily.cursor", s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadState(filepath.Join(dir, "daily.cursor"))
+	if err != nil || !got.Equal(s) {
+		t.Fatalf("loaded %v, %v", got, err)
+	}
+}
+
+// A save that cannot replace the file fails, says so, and leaves the
+// folder as it was: no temporary file behind.
+func TestFailedSaveLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "daily.cursor")
+	if err := os.Mkdir(path, 0o755); err != nil { // in the way of the rename
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(path, "x"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveState(path, &State{Cursor: cursorOf(t, `{"seq":3}`)}); err == nil {
+		t.Fatal("SaveState over a folder succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("folder holds %v, want only daily.cursor", names)
+	}
+}
+
 func TestLock(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s")
 	unlock, err := Lock(path)
