@@ -99,6 +99,8 @@ func (c Counter) partialName() string {
 func (c Counter) span() Counter {
 	e := c + 1
 	if o := Counters[c].Object; o != "" {
+		// equivalent mutant: e <= NumCounters; the last counter is in no
+		// object, so the loop never reaches NumCounters
 		for e < NumCounters && Counters[e].Object == o {
 			e++
 		}
@@ -107,6 +109,9 @@ func (c Counter) span() Counter {
 }
 
 // TokenNames are the members of the tokens object, in order.
+//
+// equivalent mutant: nothing reads TokenNames (the reports name the
+// tokens from Counters), so a mutant of its loop changes no output.
 var TokenNames = func() (ns [TokTotal - TokInput + 1]string) {
 	for c := TokInput; c <= TokTotal; c++ {
 		ns[c-TokInput] = Counters[c].Name

@@ -91,6 +91,9 @@ func (s *State) appendKey(b []byte, i int, k Key, r *Run) []byte {
 			s.days = append(s.days, dayCache{})
 		}
 		d := &s.days[i]
+		// equivalent mutant: e.ts <= d.from, or d.key != "", only
+		// recompute a key that was right (d.to is checked, as is a first
+		// use: from and to are 0 then)
 		if e.ts < d.from || e.ts >= d.to || d.key == "" {
 			d.set(k.Kind, e.ts, s.opt.Loc)
 		}

@@ -28,6 +28,9 @@ func TestParseTime(t *testing.T) {
 		{"2w", time.UTC, now.Add(-14 * 24 * time.Hour), false},
 		{"1d12h", time.UTC, now.Add(-36 * time.Hour), false},
 		{"1.5d", time.UTC, now.Add(-36 * time.Hour), false},
+		{"1d0h", time.UTC, now.Add(-24 * time.Hour), false},
+		{"1d9h", time.UTC, now.Add(-33 * time.Hour), false},
+		{"0s", time.UTC, now, false},
 		{" 24h ", time.UTC, now.Add(-24 * time.Hour), false},
 		{"", time.UTC, time.Time{}, true},
 		{"yesterday", time.UTC, time.Time{}, true},
@@ -94,5 +97,21 @@ func TestParseBy(t *testing.T) {
 		if got := ByString(keys); got != tt.canon {
 			t.Errorf("ByString(ParseBy(%q)) = %q, want %q", tt.in, got, tt.canon)
 		}
+	}
+}
+
+// --tz: UTC for nothing or "UTC", else the zone named; an unknown one is
+// refused.
+func TestLoadLocation(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"", "UTC"}, {"UTC", "UTC"}, {"Europe/Berlin", "Europe/Berlin"}, {"Asia/Kolkata", "Asia/Kolkata"},
+	} {
+		loc, err := LoadLocation(tt.in)
+		if err != nil || loc.String() != tt.want {
+			t.Errorf("LoadLocation(%q) = %v, %v; want %s", tt.in, loc, err, tt.want)
+		}
+	}
+	if _, err := LoadLocation("Mars/Olympus"); err == nil {
+		t.Error("an unknown zone was accepted")
 	}
 }

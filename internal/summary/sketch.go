@@ -88,7 +88,7 @@ func (s *Sketch) addBucket(idx int32, n uint64) {
 		if b != idx {
 			break
 		}
-		if c+n <= maxCount {
+		if c+n <= maxCount { // equivalent mutant: < fills the bucket exactly and adds nothing more
 			s.data[i] = pack(idx, c+n)
 			return
 		}
@@ -110,9 +110,10 @@ func (s *Sketch) Add(v float64) {
 	if math.IsNaN(v) {
 		return
 	}
-	if v < 0 {
+	if v < 0 { // equivalent mutant: <= sets 0 to 0
 		v = 0
 	}
+	// equivalent mutant: <= and >= here and in Merge take an equal value
 	if s.n == 0 || v < s.min {
 		s.min = v
 	}
@@ -176,6 +177,7 @@ func (s *Sketch) Quantile(q float64) (float64, bool) {
 		return 0, false
 	}
 	rank := uint64(math.Ceil(q * float64(s.n)))
+	// equivalent mutant: rank <= 1 and rank >= s.n set the rank it has
 	if rank < 1 {
 		rank = 1
 	}

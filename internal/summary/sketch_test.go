@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"testing"
@@ -116,5 +117,83 @@ func TestSketchMergeEqualsOnePass(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A value of exactly 1 ns has a bucket of its own; only smaller ones go to
+// the zero bucket.
+func TestSketchOneNanosecond(t *testing.T) {
+	var s Sketch
+	for range 20 {
+		s.Add(0)
+		s.Add(minValue)
+	}
+	if got, _ := s.Quantile(0.95); math.Abs(got-minValue) > Alpha*minValue {
+		t.Errorf("p95 of 20 zeros and 20 ns: %v, want %v within %v", got, minValue, Alpha)
+	}
+	if got, _ := s.Quantile(0.25); got != 0 {
+		t.Errorf("p25 of 20 zeros and 20 ns: %v, want 0", got)
+	}
+}
+
+// A sketch's size grows with the range of its values, never with their
+// number: one bucket per index, in order.
+func TestSketchSizeBounded(t *testing.T) {
+	var s Sketch
+	for _, v := range values(20000, 9) {
+		s.Add(v)
+	}
+	p := s.partial()
+	// 0.01 .. 10^4 is log(10^6)/log(gamma), about 691 buckets
+	if len(p.B) > 700 {
+		t.Errorf("%d buckets for values over six orders of magnitude", len(p.B))
+	}
+	for i := 1; i < len(p.B); i++ {
+		if p.B[i][0] <= p.B[i-1][0] {
+			t.Fatalf("buckets %v and %v out of order", p.B[i-1], p.B[i])
+		}
+	}
+}
+
+// Bucket counts past 2^32 (merged states of billions of calls) spill into
+// further buckets of the same index; percentiles still walk them in order.
+func TestSketchHugeCounts(t *testing.T) {
+	load := func(p pSketch) Sketch {
+		t.Helper()
+		s, err := p.sketch()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// 1 is in bucket 0, 2 in bucket 35
+	s := load(pSketch{N: maxCount - 1, Min: 1, Max: 1, B: [][2]int64{{0, maxCount - 1}}})
+	o := load(pSketch{N: 34, Min: 1, Max: 2, B: [][2]int64{{0, 33}, {35, 1}}})
+	s.Merge(&o)
+	o = load(pSketch{N: 40, Min: 1, Max: 1, B: [][2]int64{{0, 40}}})
+	s.Merge(&o)
+	if s.Count() != maxCount+73 {
+		t.Errorf("count %d, want %d", s.Count(), uint64(maxCount)+73)
+	}
+	if got, _ := s.Quantile(0.5); got != 1 {
+		t.Errorf("p50 %v, want 1", got)
+	}
+	if got, _ := s.Quantile(1); math.Abs(got-2) > Alpha*2 || s.Max() != 2 {
+		t.Errorf("p100 %v, max %v; want 2 within %v, and 2", got, s.Max(), Alpha)
+	}
+	want := [][2]int64{{0, maxCount}, {0, 72}, {35, 1}}
+	if got := s.partial().B; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("buckets %v, want %v", got, want)
+	}
+
+	// one bucket of more than 2^33 after a smaller one
+	big := int64(2*maxCount + 5)
+	s = load(pSketch{N: uint64(big) + 1, Min: 1.05, Max: 1.1, B: [][2]int64{{3, 1}, {5, big}}})
+	if got, _ := s.Quantile(0); math.Abs(got-1.05) > Alpha*1.05 {
+		t.Errorf("p0 %v, want 1.05 within %v", got, Alpha)
+	}
+	want = [][2]int64{{3, 1}, {5, maxCount}, {5, maxCount}, {5, 5}}
+	if got := s.partial().B; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("buckets %v, want %v", got, want)
 	}
 }

@@ -234,7 +234,7 @@ func (s *State) intern(b []byte) string {
 	if s.names == nil {
 		s.names = map[string]string{}
 	}
-	if len(s.names) < maxNames {
+	if len(s.names) < maxNames { // equivalent mutant: only how many strings are shared
 		s.names[v] = v
 	}
 	return v
@@ -536,6 +536,7 @@ func (s *State) callEnd(g *Group, r *Run, id []byte, failed bool) {
 // widen stretches the time span [*lo, *hi] (empty while !*ok) to cover
 // [min, max]: an event's ts, or another group's or run's span.
 func widen(ok *bool, lo, hi *int64, min, max int64) {
+	// equivalent mutant: <= and >= take an equal time
 	if !*ok || min < *lo {
 		*lo = min
 	}
