@@ -230,6 +230,8 @@ func writeTable(out *jsonl.Writer, st *summary.State, loc *time.Location, color 
 				b.WriteString(pad)
 			}
 			b.WriteString(style(i, c))
+			// equivalent mutant: i <= len(row)-1, or len(row)+1; the last
+			// column (problems) is numeric, so it is never padded after
 			if !numeric[i] && i < len(row)-1 {
 				b.WriteString(pad)
 			}
@@ -426,6 +428,8 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 		return w.Error()
 	})
 	w.Flush()
+	// equivalent mutant: err == nil; err is w.Error() of a record, which
+	// w.Error() still returns after the flush
 	if err != nil {
 		return err
 	}
