@@ -35,6 +35,7 @@ func TestAppendUnix(t *testing.T) {
 		{"1969-12-31T23:59:59.5Z", "-0.5"},
 		{"1969-12-31T23:59:58.25Z", "-1.75"},
 		{"1969-12-31T23:59:58Z", "-2"},
+		{"1970-01-01T00:00:00.5Z", "0.5"},
 	}
 	for _, tt := range tests {
 		tm, err := time.Parse(time.RFC3339Nano, tt.in)
@@ -52,6 +53,7 @@ func TestParseTime(t *testing.T) {
 	for raw, want := range map[string]string{
 		`"2026-06-21T22:36:06.817Z"`:      "1782081366.817",
 		`"2026-06-21T22:36:06\u002e817Z"`: "1782081366.817", // escapes decoded
+		`"\u0032026-06-21T22:36:06.817Z"`: "1782081366.817", // the first byte too
 		`"..."`:                           "",               // an elided value, as in a trimmed transcript
 		`"2026-06-21"`:                    "",
 		`1782081366`:                      "", // a number is not RFC 3339
@@ -228,6 +230,34 @@ func TestTS(t *testing.T) {
 			if string(env.TS) != tc.want[i] {
 				t.Errorf("stable %v, line %d: ts %s, want %s", tc.stable, i+1, env.TS, tc.want[i])
 			}
+		}
+	}
+}
+
+// --ts=now: an event without a time gets the clock's reading when it is
+// read, whatever the clock says, the Unix epoch included (a machine
+// without a real-time clock boots there).
+func TestTSFollowsTheClock(t *testing.T) {
+	clock := []time.Time{time.UnixMilli(0), time.UnixMilli(0), time.UnixMilli(1500), time.UnixMilli(1500), time.UnixMilli(2250)}
+	want := []string{"0", "0", "1.5", "1.5", "2.25"}
+	i := 0
+	c, err := newConverter(config{SeqStart: "1"}, func() time.Time { return clock[i] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ; i < len(clock); i++ {
+		out, _, err := c.convert(nil, []byte(`{"type":"turn_start"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var env struct {
+			TS json.Number `json:"ts"`
+		}
+		if err := json.Unmarshal(out, &env); err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		if string(env.TS) != want[i] {
+			t.Errorf("clock at %v: ts %s, want %s", clock[i].UnixMilli(), env.TS, want[i])
 		}
 	}
 }

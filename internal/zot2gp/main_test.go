@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -140,5 +141,50 @@ func TestClosedStdoutProcessExitsZero(t *testing.T) {
 	w.Close()
 	if err != nil || stderr.Len() != 0 {
 		t.Errorf("%v, stderr %q; want a quiet exit 0", err, stderr.String())
+	}
+}
+
+// Memory stays flat: after a huge event has gone out, zot2gp holds no
+// buffer of its size while it waits for the next one.
+func TestHugeEventBufferIsReleased(t *testing.T) {
+	const size = 32 << 20
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- zot2gp.Main([]string{"--ts=stable"}, cli.Stdio{In: inR, Out: outW, Err: io.Discard})
+		outW.Close()
+	}()
+	go func() {
+		io.WriteString(inW, `{"type":"text_delta","delta":"`+strings.Repeat("x", size)+`"}`+"\n")
+		io.WriteString(inW, `{"type":"done"}`+"\n")
+	}()
+	lines := bufio.NewReaderSize(outR, 1<<16)
+	for i := range 2 {
+		n := 0
+		for {
+			b, err := lines.ReadSlice('\n')
+			n += len(b)
+			if err == nil {
+				break
+			}
+			if err != bufio.ErrBufferFull {
+				t.Fatalf("event %d: %v", i+1, err)
+			}
+		}
+		if i == 0 && n < size {
+			t.Fatalf("the huge event came out with %d bytes", n)
+		}
+	}
+	// zot2gp is now waiting for a third line.
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	inW.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if ms.HeapAlloc > size/2 {
+		t.Errorf("%d MB still allocated after the %d MB event went out", ms.HeapAlloc>>20, size>>20)
 	}
 }
