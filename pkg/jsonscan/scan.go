@@ -93,7 +93,7 @@ func stopMask(x uint64) uint64 {
 func scanString(data []byte, i int) (int, errCode) {
 	n := len(data)
 	for {
-		for i+8 <= n {
+		for i+8 <= n { // equivalent mutant: the byte loop below finds the same
 			x := binary.LittleEndian.Uint64(data[i:])
 			if m := stopMask(x); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
@@ -207,7 +207,7 @@ func scanLiteral(data []byte, i int, lit string) (int, errCode) {
 	if i+len(lit) <= len(data) && string(data[i:i+len(lit)]) == lit {
 		return i + len(lit), codeOK
 	}
-	for k := 0; k < len(lit); k++ {
+	for k := 0; k < len(lit); k++ { // equivalent mutant: a full match returned above, so k never reaches len(lit)
 		if i+k >= len(data) {
 			return len(data), codeEOF
 		}
