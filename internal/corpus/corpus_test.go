@@ -337,7 +337,7 @@ func TestAppendFixed(t *testing.T) {
 // spellASCII has no byte above 0x7f, spellRaw escapes nothing but what
 // JSON requires (a raw U+2028 stays raw, unlike evtools' own quoting).
 func FuzzAppendForeign(f *testing.F) {
-	for _, s := range []string{"", "plain", "tab\tquote\"back\\slash", "\x1b[31m", "größe\u2028日本🚀", "\x00\x7f\u009b"} {
+	for _, s := range []string{"", "plain", "tab\tquote\"back\\slash", "\x1b[31m", "größe\u2028日本🚀", "\x00\x7f\u009b", "\U00010000\uffff\U0010ffff"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -388,6 +388,15 @@ func TestSameBytesForever(t *testing.T) {
 		if got := fmt.Sprintf("%x", sha256.Sum256(buf.Bytes())); got != want {
 			t.Errorf("%s, 1 MB, seed=7: sha256 %s, want %s", g.name, got, want)
 		}
+	}
+	// Seed 1092 holds a long bash output whose lines reach its drawn size
+	// exactly, the edge of the loop that writes them.
+	var buf bytes.Buffer
+	if err := Zot(&buf, 64<<10, 1092); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprintf("%x", sha256.Sum256(buf.Bytes())), "b4b373db3e2c5339ceacec302ad7bc67bf917d2f83aa19e3e1420f16ff1d3719"; got != want {
+		t.Errorf("zot, 64 KB, seed=1092: sha256 %s, want %s", got, want)
 	}
 }
 

@@ -336,7 +336,7 @@ func (g *zotGen) progress(c *toolCall) {
 	text := c.output[strings.IndexByte(c.output, '\n')+1:]
 	for len(text) > 0 {
 		end := 0
-		for k := g.r.between(1, 40); k > 0 && end < len(text); k-- {
+		for k := g.r.between(1, 40); k > 0 && end < len(text); k-- { // equivalent mutant: at end == len(text) the search below ends the loop the same way
 			nl := strings.IndexByte(text[end:], '\n')
 			if nl < 0 {
 				end = len(text)
