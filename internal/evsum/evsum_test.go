@@ -3,6 +3,8 @@ package evsum_test
 import (
 	"bytes"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -59,5 +61,31 @@ func TestLivePipe(t *testing.T) {
 	}
 	if code := <-done; code != 0 {
 		t.Fatalf("exit %d", code)
+	}
+}
+
+// evsum runs with GOGC=20 unless GOGC is set (docs/evsum.md): its heap is
+// long-lived, and the tighter goal keeps 100,000 runs inside 64 MB.
+func TestGOGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	run := func() {
+		t.Helper()
+		in := strings.NewReader(event)
+		if code := evsum.Main([]string{"--by", "none"}, cli.Stdio{In: in, Out: io.Discard, Err: io.Discard}); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+	}
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	debug.SetGCPercent(100)
+	run()
+	if got := debug.SetGCPercent(100); got != 20 {
+		t.Errorf("GOGC unset: GC percent %d, want 20", got)
+	}
+	t.Setenv("GOGC", "50")
+	debug.SetGCPercent(50)
+	run()
+	if got := debug.SetGCPercent(100); got != 50 {
+		t.Errorf("GOGC=50: GC percent %d, want 50 left alone", got)
 	}
 }
