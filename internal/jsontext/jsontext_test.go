@@ -21,6 +21,8 @@ func TestAppendString(t *testing.T) {
 		{"héllo → 世界 🎉", `"héllo → 世界 🎉"`},
 		{"\xe2\x82", `"\ufffd\ufffd"`},           // a cut rune: each byte
 		{"\xed\xa0\x80", `"\ufffd\ufffd\ufffd"`}, // a surrogate is not UTF-8
+		{"a\xc3", `"a\ufffd"`},                   // a two-byte rune cut at the end
+		{"\xc3", `"\ufffd"`},
 	} {
 		if got := string(AppendString(nil, tc.in)); got != tc.want {
 			t.Errorf("AppendString(%q) = %s, want %s", tc.in, got, tc.want)
@@ -121,6 +123,15 @@ func TestParseFixed(t *testing.T) {
 	}{
 		{"0", 6, 0, true},
 		{"1", 0, 1, true},
+		{"9", 2, 900, true},
+		{"19.95", 2, 1995, true},
+		// plain digits that fit are exact, on the edges of the overflow checks
+		{"922337203685477580", 0, 922337203685477580, true},
+		{"922337203685477580", 1, 9223372036854775800, true},
+		{"9007199254.5", 9, 9007199254500000000, true},
+		// through float64: 2^63 does not fit, -2^63 does
+		{"9223372036854775808e0", 0, 0, false},
+		{"-9223372036854775808e0", 0, math.MinInt64, true},
 		{"1.5", 9, 1500000000, true},
 		{"0.000000001", 9, 1, true},
 		{"0.0000000019", 9, 1, true}, // digits past the scale are cut
@@ -190,6 +201,8 @@ func TestCounter(t *testing.T) {
 		n     int
 		want  string
 	}{
+		{"0", 0, "0"},
+		{"000", 0, "0"},
 		{"0", 1, "1"},
 		{"9", 1, "10"},
 		{"007", 3, "10"},
@@ -222,7 +235,7 @@ func TestCounter(t *testing.T) {
 }
 
 func TestIsDigits(t *testing.T) {
-	for s, want := range map[string]bool{"0": true, "0123": true, "": false, "-1": false, "1.0": false, "１": false} {
+	for s, want := range map[string]bool{"0": true, "0123": true, "9": true, "0123456789": true, "/": false, ":": false, "": false, "-1": false, "1.0": false, "１": false} {
 		if got := IsDigits(s); got != want {
 			t.Errorf("IsDigits(%q) = %v", s, got)
 		}
