@@ -139,3 +139,20 @@ func TestWriterRemembersErrors(t *testing.T) {
 		t.Errorf("WriteString after the error = %v", err)
 	}
 }
+
+// Write, WriteString and WriteLine all reach the output, in order.
+func TestWriterWritesEverything(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	w.Write([]byte(`{"a":`))
+	w.WriteString(`1}`)
+	w.WriteLine(nil)
+	w.WriteString("{}\n")
+	w.WriteLine([]byte(`{"b":2}`))
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\"a\":1}\n{}\n{\"b\":2}\n"; buf.String() != want {
+		t.Errorf("wrote %q, want %q", buf.String(), want)
+	}
+}
