@@ -125,6 +125,8 @@ func (d *dayCache) set(kind KeyKind, ts int64, loc *time.Location) {
 		d.to = from.AddDate(0, 0, 1).UnixMicro()
 	} else {
 		from = t.Truncate(time.Hour)
+		// equivalent mutant: off*3600 takes the slow way, right in every
+		// zone, for more of them
 		if _, off := t.Zone(); off%3600 != 0 {
 			from = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), 0, 0, 0, loc)
 		}
@@ -149,6 +151,10 @@ func appendCanon(b, v []byte) []byte {
 	case jsonscan.String:
 		body := v[1 : len(v)-1]
 		plain := true
+		// equivalent mutant: c != '\\' (only "\\" pairs would stay plain,
+		// alike either way), c >= 0x20 (raw controls are no JSON) and
+		// c <= 0x20 send more strings the slow way, which gives the same
+		// bytes
 		for _, c := range body {
 			if c == '\\' || c < 0x20 || c == 0x7f || c >= 0x80 {
 				plain = false

@@ -206,6 +206,7 @@ func (g *Group) appendPartial(o *obj, nkeys int) {
 		case ToolFailures:
 			if len(g.tools) > 0 {
 				ts := append([]toolCount(nil), g.tools...)
+				// equivalent mutant: <= (names are unique)
 				sort.Slice(ts, func(i, j int) bool { return ts[i].name < ts[j].name })
 				o.open("tools", '{')
 				for i, t := range ts {

@@ -34,7 +34,7 @@ func TestMergerSketchLines(t *testing.T) {
 	}
 
 	m := NewMerger()
-	for _, l := range []string{header, `{"gr\u006fup":["r"],"ev\u0065nts":2}`} {
+	for _, l := range []string{header, `{"gr\u006fup":["r"],"\u0065vents":2}`} {
 		if err := m.Add([]byte(l)); err != nil {
 			t.Fatalf("%s: %v", l, err)
 		}

@@ -234,7 +234,7 @@ func sortRefs(rs []ref) {
 		if a.ts != b.ts {
 			return a.ts < b.ts
 		}
-		return a.key < b.key
+		return a.key < b.key // equivalent mutant: <= (keys are unique)
 	})
 }
 
@@ -252,6 +252,7 @@ func (s *State) record(g *Group, runRefs []ref) Record {
 			rec.Tools = append(rec.Tools, ToolStat{t.name, t.calls, t.failed})
 		}
 	}
+	// equivalent mutant: <= here and for outcomes (names are unique)
 	sort.Slice(rec.Tools, func(i, j int) bool { return rec.Tools[i].Name < rec.Tools[j].Name })
 	outcomes := map[string]int64{}
 	var wall Sketch
@@ -277,7 +278,7 @@ func (r *Record) CostUSD() float64 { return float64(r.Counts[CostNano]) / 1e9 }
 
 // AppendCounter appends counter c's value as a JSON number.
 func (r *Record) AppendCounter(b []byte, c Counter) []byte {
-	if sc := Counters[c].Scale; sc > 0 {
+	if sc := Counters[c].Scale; sc > 0 { // equivalent mutant: >= (scale 0 is the integer)
 		return jsontext.AppendFixed(b, r.Counts[c], sc)
 	}
 	return strconv.AppendInt(b, r.Counts[c], 10)
