@@ -232,7 +232,7 @@ func sortRefs(rs []ref) {
 			return a.hasTS
 		}
 		if a.ts != b.ts {
-			return a.ts < b.ts
+			return a.ts < b.ts // equivalent mutant: <= (they differ here)
 		}
 		return a.key < b.key // equivalent mutant: <= (keys are unique)
 	})
