@@ -76,7 +76,7 @@ func escapeJSONControls(b []byte) []byte {
 		r, n := utf8.DecodeRune(b[i:])
 		if r == 0x7f || r >= 0x80 && r <= 0x9f {
 			if out == nil {
-				out = append(make([]byte, 0, len(b)+8), b[:i]...)
+				out = append(make([]byte, 0, len(b)+8), b[:i]...) // equivalent mutant: a capacity hint
 			}
 			out = append(out, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
 		} else if out != nil {

@@ -131,8 +131,10 @@ func TestSketchOneNanosecond(t *testing.T) {
 	if got, _ := s.Quantile(0.95); math.Abs(got-minValue) > Alpha*minValue {
 		t.Errorf("p95 of 20 zeros and 20 ns: %v, want %v within %v", got, minValue, Alpha)
 	}
-	if got, _ := s.Quantile(0.25); got != 0 {
-		t.Errorf("p25 of 20 zeros and 20 ns: %v, want 0", got)
+	for _, q := range []float64{0.25, 0.5} { // p50 is the last zero
+		if got, _ := s.Quantile(q); got != 0 {
+			t.Errorf("q=%v of 20 zeros and 20 ns: %v, want 0", q, got)
+		}
 	}
 }
 

@@ -400,6 +400,8 @@ func (s *State) add() {
 		// agentEndTS 0 is "no time", as for ts: an end without one ends
 		// the run but gives it no wall time.
 		gl := r.gw()
+		// equivalent mutant: gl.agentEndTS != 0 differs only for a time
+		// before 1970, and >= only takes an equal time
 		if e.hasTS && (gl.agentEndTS == 0 || e.ts > gl.agentEndTS) {
 			gl.agentEndTS = e.ts
 		}
