@@ -25,14 +25,7 @@ var formats = []string{"table", "jsonl", "json", "md", "csv"}
 
 // Main runs evsum with args (without the program name) on stdio and
 // returns the exit status.
-func Main(args []string, stdio cli.Stdio) int {
-	var opts options
-	err := cli.Parse(tool, args, stdio, &opts)
-	if err == nil {
-		err = run(&opts, stdio)
-	}
-	return cli.Report(name, stdio.Err, err)
-}
+func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
 
 func run(opts *options, stdio cli.Stdio) error {
 	if os.Getenv("GOGC") == "" {

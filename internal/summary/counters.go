@@ -108,17 +108,6 @@ func (c Counter) span() Counter {
 	return e
 }
 
-// TokenNames are the members of the tokens object, in order.
-//
-// equivalent mutant: nothing reads TokenNames (the reports name the
-// tokens from Counters), so a mutant of its loop changes no output.
-var TokenNames = func() (ns [TokTotal - TokInput + 1]string) {
-	for c := TokInput; c <= TokTotal; c++ {
-		ns[c-TokInput] = Counters[c].Name
-	}
-	return ns
-}()
-
 // counterByPartial finds a counter (the first of its object) by its
 // partial-state member.
 var counterByPartial = func() map[string]Counter {

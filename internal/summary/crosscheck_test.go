@@ -70,8 +70,8 @@ func check(t *testing.T, total Record, jq map[string]any) {
 			t.Errorf("%s: evsum %v, jq %v", k, g, w)
 		}
 	}
-	if g, w := math.Round(total.CostUSD()*1e8), math.Round(num(jq["cost"])*1e8); g != w {
-		t.Errorf("cost: evsum %v, jq %v", total.CostUSD(), jq["cost"])
+	if g, w := math.Round(float64(total.Counts[CostNano])/1e9*1e8), math.Round(num(jq["cost"])*1e8); g != w {
+		t.Errorf("cost: evsum %v, jq %v", float64(total.Counts[CostNano])/1e9, jq["cost"])
 	}
 	for name, w := range jq["outcomes"].(map[string]any) {
 		if num(outcomes[name]) != num(w) {

@@ -305,8 +305,7 @@ func (r *Run) appendPartial(o *obj) {
 
 // Merger reads partial states line by line into one State.
 type Merger struct {
-	State  *State
-	header bool
+	State *State
 }
 
 // NewMerger returns a Merger; the grouping comes from the first header.

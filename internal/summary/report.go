@@ -273,9 +273,6 @@ func (s *State) record(g *Group, runRefs []ref) Record {
 	return rec
 }
 
-// CostUSD is the cost as a float, for display.
-func (r *Record) CostUSD() float64 { return float64(r.Counts[CostNano]) / 1e9 }
-
 // AppendCounter appends counter c's value as a JSON number.
 func (r *Record) AppendCounter(b []byte, c Counter) []byte {
 	if sc := Counters[c].Scale; sc > 0 { // equivalent mutant: >= (scale 0 is the integer)
