@@ -61,11 +61,16 @@ func run(opts *options, stdio cli.Stdio) error {
 		m := summary.NewMerger()
 		err = in.Each(func(rec jsonl.Record) error {
 			prog.tick(len(rec.Data))
-			if e := m.Add(rec.Data); e != nil {
+			if e := m.AddFrom(rec.File, rec.Line, rec.Data); e != nil {
 				return in.Bad(rec, e)
 			}
 			return nil
 		})
+		if err == nil && m.Refused() > 0 {
+			// A report of the states that merged would pass for the
+			// report of all of them: none is written.
+			return cli.Status(cli.ExitError)
+		}
 		st = m.State
 		if st == nil {
 			st = summary.New(summary.Options{})

@@ -304,12 +304,33 @@ func (r *Run) appendPartial(o *obj) {
 }
 
 // Merger reads partial states line by line into one State.
+//
+// A state is its header and the lines after it, up to the next header or
+// the end of its file. A state that cannot merge with the first one read
+// (another grouping or zone) is refused as a whole: Add reports it once
+// and skips the rest of its lines, and Refused says the report must not
+// be written, since it would not be the report of the states given.
 type Merger struct {
 	State *State
+
+	first   pHeader // the first state's header
+	firstAt string  // where it is: FILE:LINE
+	cur     *part   // the state being read
+	refused int
+}
+
+// part is one state being read.
+type part struct {
+	file string
+	skip bool // refused: its remaining lines are not read
 }
 
 // NewMerger returns a Merger; the grouping comes from the first header.
 func NewMerger() *Merger { return &Merger{} }
+
+// Refused is the number of states refused so far: when it is not 0 the
+// merged state is not the states given and must not be reported.
+func (m *Merger) Refused() int { return m.refused }
 
 func decodeStrict(line []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(line))
@@ -326,7 +347,11 @@ func decodeStrict(line []byte, v any) error {
 
 // Add reads one line of a partial state. It returns an error saying what
 // is wrong with a line that is not one; the state is then unchanged.
-func (m *Merger) Add(line []byte) error {
+func (m *Merger) Add(line []byte) error { return m.AddFrom("", 0, line) }
+
+// AddFrom is Add for line number n of file: the file and line name the
+// states in messages, and a file's lines belong to its own headers.
+func (m *Merger) AddFrom(file string, n int, line []byte) error {
 	if err := jsonscan.Check(line); err != nil {
 		return err
 	}
@@ -345,12 +370,24 @@ func (m *Merger) Add(line []byte) error {
 	})
 	switch kind {
 	case "header":
-		return m.header1(line)
-	case "group", "run":
-		if m.State == nil {
-			return errors.New("partial state line before its header (was it written by evsum --partial?)")
+		m.cur = &part{file: file}
+		// A state whose header is bad or does not fit is refused whole:
+		// its lines would be merged under another state's settings.
+		if err := m.header1(line, fmt.Sprintf("%s:%d", file, n)); err != nil {
+			m.cur.skip = true
+			m.refused++
+			return err
 		}
-		if kind == "group" {
+		return nil
+	case "group", "run":
+		switch {
+		case m.cur == nil || m.cur.file != file || m.State == nil:
+			m.cur = &part{file: file, skip: true}
+			m.refused++
+			return errors.New("partial state line before its header (was it written by evsum --partial?)")
+		case m.cur.skip:
+			return nil // the state is refused, and reported once
+		case kind == "group":
 			return m.group(line)
 		}
 		return m.run(line)
@@ -358,7 +395,12 @@ func (m *Merger) Add(line []byte) error {
 	return errors.New(`not a partial state line: no "evsum", "group" or "run" (was it written by evsum --partial?)`)
 }
 
-func (m *Merger) header1(line []byte) error {
+// settings says how a state was made: the flags of its --partial.
+func (h *pHeader) settings() []string {
+	return []string{"--by " + h.By, "--tz " + h.TZ}
+}
+
+func (m *Merger) header1(line []byte, at string) error {
 	var h pHeader
 	if err := decodeStrict(line, &h); err != nil {
 		return err
@@ -370,16 +412,27 @@ func (m *Merger) header1(line []byte) error {
 	if err != nil {
 		return err
 	}
+	h.By = ByString(by)
 	if m.State == nil {
 		loc, err := LoadLocation(h.TZ)
 		if err != nil {
 			return err
 		}
 		m.State = New(Options{By: by, Loc: loc, TZName: h.TZ})
+		m.first, m.firstAt = h, at
 		return nil
 	}
-	if got, want := ByString(by), ByString(m.State.opt.By); got != want || h.TZ != m.State.opt.TZName {
-		return fmt.Errorf("partial state grouped --by %s --tz %s cannot merge with one grouped --by %s --tz %s", got, h.TZ, want, m.State.opt.TZName)
+	// Only what differs is named: the two states' settings side by side.
+	var mine, theirs []string
+	a, b := h.settings(), m.first.settings()
+	for i := range a {
+		if a[i] != b[i] {
+			mine, theirs = append(mine, a[i]), append(theirs, b[i])
+		}
+	}
+	if len(mine) > 0 {
+		return fmt.Errorf("partial state made with %s cannot merge with the state at %s, made with %s",
+			strings.Join(mine, " "), m.firstAt, strings.Join(theirs, " "))
 	}
 	return nil
 }
