@@ -30,7 +30,7 @@ func (c *Checker) Next(seq []byte) string {
 	if !c.have {
 		return ""
 	}
-	head := "seq " + string(seq) + " after " + string(c.prev) + ": "
+	head := "seq " + Short(seq) + " after " + Short(c.prev) + ": "
 	switch CompareSeq(seq, c.prev) {
 	case 0:
 		return head + "repeated"
@@ -40,5 +40,5 @@ func (c *Checker) Next(seq []byte) string {
 		}
 		return head + "goes back"
 	}
-	return head + Missing(c.prev, seq) + " missing"
+	return head + Short(Missing(c.prev, seq)) + " missing"
 }

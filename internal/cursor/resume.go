@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
-	"math/big"
 	"strconv"
 
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -79,8 +78,9 @@ func isNumber(v []byte) bool { return v != nil && jsonscan.KindOf(v) == jsonscan
 
 // CompareNumber compares two JSON numbers exactly: -1, 0 or +1. float64
 // rounding is monotone, so different floats decide at once; equal floats
-// (1758800000.1234567 and ...568 round alike) are compared as rationals
-// when written without an exponent.
+// (1758800000.1234567 and ...568 round alike) are compared as exact
+// decimals when written without an exponent, digit by digit, in time
+// linear in their length.
 func CompareNumber(a, b []byte) int {
 	x, errA := strconv.ParseFloat(string(a), 64)
 	y, errB := strconv.ParseFloat(string(b), 64)
@@ -88,16 +88,47 @@ func CompareNumber(a, b []byte) int {
 		return cmp.Compare(x, y)
 	}
 	if bytes.Equal(a, b) || bytes.ContainsAny(a, "eE") || bytes.ContainsAny(b, "eE") {
-		// An exponent could ask math/big for 10^999999999: equal floats
-		// are close enough then.
+		// An exponent could stand for 10^999999999: equal floats are
+		// close enough then.
 		return 0
 	}
-	var p, q big.Rat
-	if _, ok := p.SetString(string(a)); !ok {
-		return 0
+	return compareDecimal(a, b)
+}
+
+// compareDecimal compares two JSON numbers without an exponent exactly.
+func compareDecimal(a, b []byte) int {
+	negA, negB := len(a) > 0 && a[0] == '-', len(b) > 0 && b[0] == '-'
+	if negA {
+		a = a[1:]
 	}
-	if _, ok := q.SetString(string(b)); !ok {
-		return 0
+	if negB {
+		b = b[1:]
 	}
-	return p.Cmp(&q)
+	ia, fa, _ := bytes.Cut(a, []byte("."))
+	ib, fb, _ := bytes.Cut(b, []byte("."))
+	ia, ib = bytes.TrimLeft(ia, "0"), bytes.TrimLeft(ib, "0")
+	fa, fb = bytes.TrimRight(fa, "0"), bytes.TrimRight(fb, "0")
+	if len(ia)+len(fa) == 0 { // -0 is 0
+		negA = false
+	}
+	if len(ib)+len(fb) == 0 {
+		negB = false
+	}
+	if negA != negB {
+		if negA {
+			return -1
+		}
+		return 1
+	}
+	c := cmp.Compare(len(ia), len(ib))
+	if c == 0 {
+		c = bytes.Compare(ia, ib)
+	}
+	if c == 0 {
+		c = bytes.Compare(fa, fb) // fractions: a prefix is the smaller
+	}
+	if negA {
+		return -c
+	}
+	return c
 }

@@ -3,6 +3,8 @@ package cursor
 import (
 	"bytes"
 	"errors"
+	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -232,6 +234,86 @@ func TestChecker(t *testing.T) {
 	for i, s := range seqs {
 		if got := c.Next([]byte(s)); got != want[i] {
 			t.Errorf("seq #%d %s: %q, want %q", i, s, got, want[i])
+		}
+	}
+}
+
+// Missing past uint64 subtracts digit by digit: the same as math/big.
+func TestMissingMatchesBig(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	digits := func() string {
+		n := 1 + rng.IntN(45)
+		b := []byte{byte('1' + rng.IntN(9))}
+		for len(b) < n {
+			b = append(b, byte('0'+rng.IntN(10)))
+		}
+		if rng.IntN(4) == 0 {
+			return "0"
+		}
+		return string(b)
+	}
+	for i := 0; i < 5000; i++ {
+		a, b := digits(), digits()
+		var x, y big.Int
+		x.SetString(a, 10)
+		y.SetString(b, 10)
+		y.Sub(&y, &x)
+		y.Sub(&y, big.NewInt(1))
+		want := y.String()
+		if y.Sign() < 0 {
+			want = "0"
+		}
+		if got := Missing([]byte(a), []byte(b)); got != want {
+			t.Fatalf("Missing(%s, %s) = %s, want %s", a, b, got, want)
+		}
+	}
+}
+
+// A seq of a million digits is checked in linear time (math/big took
+// minutes on four million) and reported cut, not echoed whole.
+func TestCheckerHugeSeq(t *testing.T) {
+	const n = 1 << 20
+	a := "1" + strings.Repeat("0", n)
+	b := "1" + strings.Repeat("0", n-1) + "5"
+	var c Checker
+	c.Next([]byte(a))
+	msg := c.Next([]byte(b))
+	want := "seq 10000000000000000000...0000000005 (1048577 characters) after 10000000000000000000...0000000000 (1048577 characters): 4 missing"
+	if msg != want {
+		if len(msg) > 300 {
+			msg = msg[:300] + "..."
+		}
+		t.Errorf("got %q, want %q", msg, want)
+	}
+	if got := Missing([]byte("9"+strings.Repeat("0", n)), []byte("1"+strings.Repeat("0", n+1))); got != strings.Repeat("9", n) {
+		t.Errorf("Missing of huge seqs: %d digits, %.20s...", len(got), got)
+	}
+	if got := Short(strings.Repeat("7", 50)); got != strings.Repeat("7", 50) {
+		t.Errorf("Short cut a value of 50 characters: %s", got)
+	}
+}
+
+// Huge ts values that round to the same float are compared exactly, in
+// linear time (math/big.Rat is quadratic on millions of digits).
+func TestCompareNumberHuge(t *testing.T) {
+	big1 := "1" + strings.Repeat("0", 1<<20) + ".5"
+	big2 := "1" + strings.Repeat("0", 1<<20) + ".50000001"
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{big1, big2, -1},
+		{big2, big1, 1},
+		{"-" + big1, "-" + big2, 1},
+		{"-0.0", "0", 0},
+		{"-1.5", "-1.50", 0},
+		{"-1.25", "-1.5", 1},
+		{"0.000000000000000000001", "0.0000000000000000000010000000001", -1},
+		{"-0.000000000000000000001", "0.0000000000000000000001", -1},
+	}
+	for _, tt := range tests {
+		if got := CompareNumber([]byte(tt.a), []byte(tt.b)); got != tt.want {
+			t.Errorf("CompareNumber(%.30s, %.30s) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

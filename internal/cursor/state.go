@@ -71,12 +71,12 @@ func (c *Cursor) Same(d *Cursor) bool {
 
 // String describes the cursor for messages: seq 812, run r_1, ts 1758800000.12.
 func (c *Cursor) String() string {
-	s := "seq " + string(c.Seq)
+	s := "seq " + Short(c.Seq)
 	if c.RunID != nil {
-		s += ", run_id " + string(c.RunID)
+		s += ", run_id " + Short(c.RunID)
 	}
 	if c.TS != nil {
-		s += ", ts " + string(c.TS)
+		s += ", ts " + Short(c.TS)
 	}
 	return s
 }
