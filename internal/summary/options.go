@@ -41,8 +41,51 @@ var keyWords = map[string]Key{
 	"hour":  {Kind: KeyHour, Name: "hour"},
 }
 
+// byWords are the grouping words, in the order messages list them.
+var byWords = []string{"run", "agent", "tool", "model", "kind", "day", "hour"}
+
+// nearest is the grouping word (or none) w is most likely a misspelling
+// of: at most two edits away (a letter added, dropped, changed or two
+// swapped), and fewer than w has letters. "" when there is none.
+func nearest(w string) string {
+	best, bestD := "", 3
+	for _, c := range append(byWords[:len(byWords):len(byWords)], "none") {
+		if d := editDistance(strings.ToLower(w), c); d < bestD && d < len(w) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b,
+// byte-wise: insertions, deletions, substitutions and swaps of neighbours.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
 // ParseBy reads a --by value: comma-separated words (run, agent, tool,
-// model, kind, day, hour, none) or field paths such as payload.model.
+// model, kind, day, hour, none) or field paths such as payload.model. A
+// path has a dot: any other word is refused, with the nearest grouping.
 // none alone means one group: only the total is reported.
 func ParseBy(s string) ([]Key, error) {
 	var keys []Key
@@ -59,6 +102,17 @@ func ParseBy(s string) ([]Key, error) {
 			return nil, nil
 		}
 		k, ok := keyWords[w]
+		if !ok && !strings.Contains(w, ".") {
+			// A word that is no grouping is a typo far more often than
+			// a top-level field: taken as a path it would put every
+			// event in one group.
+			hint := ""
+			if m := nearest(w); m != "" {
+				hint = " (did you mean " + m + "?)"
+			}
+			return nil, fmt.Errorf("--by %q: %q is not a grouping%s: one of %s, none, or a field path with a dot (payload.model)",
+				s, w, hint, strings.Join(byWords, ", "))
+		}
 		if !ok {
 			parts := strings.Split(w, ".")
 			for _, p := range parts {

@@ -71,6 +71,10 @@ func TestParseBy(t *testing.T) {
 		{"", nil, "", true},
 		{"run,", nil, "", true},
 		{"payload..x", nil, "", true},
+		{"agnet", nil, "", true},
+		{"month", nil, "", true},
+		{"runs", nil, "", true},
+		{"agent,source", nil, "", true},
 	}
 	for _, tt := range tests {
 		keys, err := ParseBy(tt.in)
@@ -96,6 +100,40 @@ func TestParseBy(t *testing.T) {
 		}
 		if got := ByString(keys); got != tt.canon {
 			t.Errorf("ByString(ParseBy(%q)) = %q, want %q", tt.in, got, tt.canon)
+		}
+	}
+}
+
+// A word that is neither a grouping nor a path with a dot is refused, with
+// the list of groupings and the nearest one when it is a likely typo.
+func TestParseByDidYouMean(t *testing.T) {
+	list := "one of run, agent, tool, model, kind, day, hour, none, or a field path with a dot (payload.model)"
+	for _, tt := range []struct{ in, want string }{
+		{"agnet", `--by "agnet": "agnet" is not a grouping (did you mean agent?): ` + list},
+		{"runs", `--by "runs": "runs" is not a grouping (did you mean run?): ` + list},
+		{"Day", `--by "Day": "Day" is not a grouping (did you mean day?): ` + list},
+		{"agent,toll", `--by "agent,toll": "toll" is not a grouping (did you mean tool?): ` + list},
+		{"nnoe", `--by "nnoe": "nnoe" is not a grouping (did you mean none?): ` + list},
+		{"month", `--by "month": "month" is not a grouping: ` + list},
+		{"x", `--by "x": "x" is not a grouping: ` + list},
+	} {
+		_, err := ParseBy(tt.in)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("ParseBy(%q): %v\nwant %s", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		d    int
+	}{
+		{"", "", 0}, {"run", "run", 0}, {"runs", "run", 1}, {"agnet", "agent", 1},
+		{"hour", "our", 1}, {"tol", "tool", 1}, {"month", "model", 3}, {"", "day", 3}, {"ab", "ba", 1},
+	} {
+		if d := editDistance(tt.a, tt.b); d != tt.d {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, d, tt.d)
 		}
 	}
 }
