@@ -291,3 +291,40 @@ func Lock(path string) (unlock func(), err error) {
 	}
 	return func() { fl.Unlock() }, nil
 }
+
+// ErrNotRegular says a state file path names something other than a
+// regular file (a folder, a device such as /dev/null, a FIFO).
+var ErrNotRegular = errors.New("not a regular file")
+
+// ResolveState follows the symlinks of a state file path to the file they
+// name, so that the lock (beside the real file) is the same whatever name
+// a run was given, and a save replaces the real file, not the link. The
+// file need not exist yet (a link may point at a file the first run
+// creates); when it exists it must be a regular file: a save would
+// otherwise replace a device node or a FIFO by a file.
+func ResolveState(path string) (string, error) {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, os.ErrNotExist) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			if !fi.Mode().IsRegular() {
+				return "", ErrNotRegular
+			}
+			return path, nil
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", errors.New("too many levels of symbolic links")
+}

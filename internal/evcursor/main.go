@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/cursor"
@@ -24,13 +25,17 @@ func run(o *options, stdio cli.Stdio) error {
 		return cli.Usage(err)
 	}
 	if o.Commit != "" {
-		if _, err := os.Stat(o.Commit); errors.Is(err, fs.ErrNotExist) {
+		real, err := resolve(o.Commit, "nothing committed")
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(real); errors.Is(err, fs.ErrNotExist) {
 			// Nothing was ever saved there (an empty first run, or a typo):
 			// say so, and leave no lock file behind.
 			fmt.Fprintf(stdio.Err, "%s: %s: no state file, nothing to commit\n", name, cli.Escape(o.Commit))
 			return nil
 		}
-		return commit(o.Commit)
+		return commit(o.Commit, real)
 	}
 	j := &job{
 		o:   o,
@@ -182,13 +187,17 @@ func (j *job) check() error {
 }
 
 func (j *job) state() error {
-	path := j.o.State
-	unlock, err := lock(path, "nothing passed")
+	given := j.o.State
+	path, err := resolve(given, "nothing passed")
+	if err != nil {
+		return err
+	}
+	unlock, err := lock(given, path, "nothing passed")
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	st, err := loadState(path)
+	st, err := loadState(given, path)
 	if err != nil {
 		return err
 	}
@@ -199,7 +208,7 @@ func (j *job) state() error {
 	if j.o.Defer && st.Pending != nil {
 		st.Pending = nil
 		if err := cursor.SaveState(path, st); err != nil {
-			return fmt.Errorf("%s: withdrawing the pending cursor: %w", path, err)
+			return fmt.Errorf("%s: withdrawing the pending cursor: %w", given, err)
 		}
 	}
 	res := cursor.NewResumer(st.Cursor)
@@ -229,10 +238,10 @@ func (j *job) state() error {
 		}
 		// After what went wrong (reported already, or in err), say what
 		// it means for the state file.
-		return errors.Join(err, fmt.Errorf("%s: cursor not moved: the run did not end cleanly", path))
+		return errors.Join(err, fmt.Errorf("%s: cursor not moved: the run did not end cleanly", given))
 	}
 	if st.Cursor != nil && !res.Found() {
-		j.in.Errorf("%s: cursor (%s) not found in the input: %s", path, cli.Escape(st.Cursor.String()), newer(passed))
+		j.in.Errorf("%s: cursor (%s) not found in the input: %s", given, cli.Escape(st.Cursor.String()), newer(passed))
 	}
 	next := *st
 	if passed > 0 {
@@ -248,7 +257,7 @@ func (j *job) state() error {
 		return nil // nothing new: the file is not touched
 	}
 	if err := cursor.SaveState(path, &next); err != nil {
-		return fmt.Errorf("%s: saving the cursor: %w", path, err)
+		return fmt.Errorf("%s: saving the cursor: %w", given, err)
 	}
 	return nil
 }
@@ -273,14 +282,15 @@ func newer(n int) string {
 }
 
 // commit makes the pending cursor current. Nothing pending (the deferred
-// run passed nothing) is success: there is nothing to lose.
-func commit(path string) error {
-	unlock, err := lock(path, "nothing committed")
+// run passed nothing) is success: there is nothing to lose. given is the
+// state file as the user gave it, path the real file it names.
+func commit(given, path string) error {
+	unlock, err := lock(given, path, "nothing committed")
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	st, err := loadState(path)
+	st, err := loadState(given, path)
 	if err != nil {
 		return err
 	}
@@ -289,7 +299,7 @@ func commit(path string) error {
 	}
 	st.Cursor, st.Pending = st.Pending, nil
 	if err := cursor.SaveState(path, st); err != nil {
-		return fmt.Errorf("%s: saving the cursor: %w", path, err)
+		return fmt.Errorf("%s: saving the cursor: %w", given, err)
 	}
 	return nil
 }
@@ -298,25 +308,51 @@ func commit(path string) error {
 // files a killed run left. When another run holds it, the error (exit
 // status ExitBusy) says so and what this run did not do; a lock file that
 // cannot be opened is worded as every file is.
-func lock(path, notDone string) (unlock func(), err error) {
+func lock(given, path, notDone string) (unlock func(), err error) {
 	unlock, err = cursor.Lock(path)
 	if errors.Is(err, cursor.ErrBusy) {
-		return nil, cli.Errorf(cli.ExitBusy, "%s: %v (%s.lock is held): %s", path, err, path, notDone)
+		return nil, cli.Errorf(cli.ExitBusy, "%s: %v (%s.lock is held): %s", given, err, path, notDone)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot lock: %w", path, jsonl.FileError(path+".lock", err))
+		return nil, fmt.Errorf("%s: cannot lock: %w", given, jsonl.FileError(path+".lock", err))
+	}
+	// The file may have been replaced between resolve and the lock.
+	if again, err := cursor.ResolveState(path); err != nil || again != path {
+		unlock()
+		if err == nil {
+			err = errors.New("replaced by a symbolic link while starting")
+		}
+		return nil, fmt.Errorf("%s: %v: %s", given, err, notDone)
 	}
 	cursor.RemoveStaleTemps(path)
 	return unlock, nil
 }
 
+// resolve follows the symlinks of the state file given to the real file
+// (locked, read and replaced in their place) and refuses anything but a
+// regular file before any lock file is made.
+func resolve(given, notDone string) (string, error) {
+	path, err := cursor.ResolveState(given)
+	if errors.Is(err, cursor.ErrNotRegular) {
+		return "", fmt.Errorf("%s: %v: %s", given, err, notDone)
+	}
+	if err != nil {
+		return "", jsonl.FileError(given, err)
+	}
+	return path, nil
+}
+
 // loadState reads the state file at path (held locked); one that cannot
-// be read is worded as every file that cannot be opened is.
-func loadState(path string) (*cursor.State, error) {
+// be read is worded as every file that cannot be opened is, by the name
+// the user gave.
+func loadState(given, path string) (*cursor.State, error) {
 	st, err := cursor.LoadState(path)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return nil, jsonl.FileError(path, err)
+		return nil, jsonl.FileError(given, err)
+	}
+	if err != nil && given != path {
+		return nil, fmt.Errorf("%s (%s)%s", given, path, strings.TrimPrefix(err.Error(), path))
 	}
 	return st, err
 }
