@@ -44,6 +44,9 @@ func run(o *options, stdio cli.Stdio) error {
 	j.in = &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: j.out, Strict: o.Strict}
 	switch {
 	case o.State != "":
+		if discarded(stdio.Out) {
+			return fmt.Errorf("%s: stdout is closed or /dev/null: nothing passed (the cursor would move past events nobody reads; to skip them on purpose, pipe them into cat >/dev/null)", o.State)
+		}
 		return j.state()
 	case o.After != "":
 		return j.after()
@@ -355,4 +358,22 @@ func loadState(given, path string) (*cursor.State, error) {
 		return nil, fmt.Errorf("%s (%s)%s", given, path, strings.TrimPrefix(err.Error(), path))
 	}
 	return st, err
+}
+
+// discarded reports whether out is a closed stdout or /dev/null. The shell
+// closes fd 1 with >&-, and Go reopens a closed fd 0-2 as /dev/null at
+// start-up, so both look the same: fd 1 is /dev/null's device and inode.
+// Events written there are used up unseen, which with --state moves the
+// cursor past them for good.
+func discarded(out any) bool {
+	f, ok := out.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return true // fd 1 is not open at all
+	}
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(fi, null)
 }
