@@ -153,6 +153,9 @@ func ParseFixed(b []byte, scale int) (v int64, ok bool) {
 		i++
 		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
 			if frac < scale {
+				if v > math.MaxInt64/100 {
+					return parseFloatFixed(b, scale) // v*10 would wrap
+				}
 				v = v*10 + int64(b[i]-'0')
 				frac++
 			}

@@ -6,6 +6,12 @@ package summary
 // needs the parts in input order (its start pairs with the next part's
 // first unmatched end). o must not be used afterwards.
 func (s *State) Merge(o *State) {
+	// ReadPartial checks that the bounds fit before it merges; states
+	// that Add built are far from them.
+	for i := range s.sums {
+		s.sums[i].merge(o.sums[i])
+	}
+	s.wall.merge(o.wall)
 	for _, k := range o.groupKeys() {
 		og := o.peekGroup(k)
 		g := s.getGroup(k)

@@ -576,6 +576,12 @@ func (m *Merger) group(line []byte) error {
 		g.touch(r)
 	}
 	o := &State{opt: s.opt, groups: map[string]*Group{g.key: g}}
+	for c := range g.n {
+		sum := s.sums[c]
+		if !o.sums[c].add(g.n[c]) || !sum.merge(o.sums[c]) {
+			return fmt.Errorf("bad partial state line: %s: the sum would be out of range", Counter(c).Column())
+		}
+	}
 	s.Merge(o)
 	return nil
 }
@@ -678,6 +684,9 @@ func (m *Merger) run(line []byte) error {
 	}
 	s := m.State
 	o := &State{opt: s.opt, groups: map[string]*Group{}, runs: map[string]*Run{r.id: r}}
+	if wall := s.wall; r.hasWall && (!o.wall.add(r.wallUS) || !wall.merge(o.wall)) {
+		return errors.New("bad partial state line: the sum of wall times would be out of range")
+	}
 	s.Merge(o)
 	return nil
 }

@@ -16,6 +16,7 @@ package summary
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"time"
 
@@ -217,6 +218,11 @@ type State struct {
 	days    []dayCache        // per key of --by
 	names   map[string]string // interned tool names and outcomes
 
+	// sums bound every sum the state holds: a counter of a group or of
+	// the total, a wall-time sum (see bound).
+	sums [NumCounters]bound
+	wall bound
+
 	pinned     int // hot runs the last freeze could not freeze (open calls)
 	runFreezes int // passes over the hot runs, for tests
 }
@@ -262,13 +268,52 @@ type line struct {
 	hasSeq bool
 	ts     int64 // Unix microseconds, when hasTS
 	hasTS  bool
+	usage  event.Usage // of a ModelResult
 }
+
+// bound holds the sums of the positive and of the negative values added
+// to a family of sums: every sum of some of those values (a group's, the
+// total, in any order) lies between neg and pos, so while these two fit
+// in an int64 none of the sums can wrap, whatever the grouping.
+type bound struct{ pos, neg int64 }
+
+// add takes v into the bound; false, leaving it unchanged, when a sum of
+// the values would no longer fit.
+func (b *bound) add(v int64) bool {
+	switch {
+	case v > 0 && b.pos > math.MaxInt64-v, v < 0 && b.neg < math.MinInt64-v:
+		return false
+	case v > 0:
+		b.pos += v
+	case v < 0:
+		b.neg += v
+	}
+	return true
+}
+
+// merge takes o into b; false, leaving b unchanged, when it does not fit.
+func (b *bound) merge(o bound) bool {
+	c := *b
+	if !c.add(o.pos) || !c.add(o.neg) {
+		return false
+	}
+	*b = c
+	return true
+}
+
+// The range of ts: years 1 to 9999, so that days and hours have a date
+// and time differences never wrap.
+const (
+	minTS = -62135596800 * 1e6
+	maxTS = 253402300800*1e6 - 1
+)
 
 // Bad-input reasons: the line is JSON but not an envelope event.
 var (
 	errNoKind     = errors.New(`no "kind": not an envelope event (zot output goes through zot2gp first)`)
 	errKindString = errors.New(`"kind" is not a string`)
 	errTS         = errors.New(`"ts" is not a number of Unix seconds`)
+	errTSRange    = errors.New(`bad value: "ts" is out of range (Unix seconds of the years 1 to 9999)`)
 	errRunID      = errors.New(`"run_id" is not a string`)
 	errPayload    = errors.New(`"payload" is not an object`)
 )
@@ -288,8 +333,11 @@ func (s *State) Add(data []byte) error {
 		return errKindString
 	}
 	var bad bool
-	if e.ts, e.hasTS, bad = e.Micros(); bad {
-		return errTS
+	if e.ts, e.hasTS, bad = e.Micros(); bad || e.ts < minTS || e.ts > maxTS {
+		if bad && jsonscan.KindOf(e.TS) != jsonscan.Number {
+			return errTS
+		}
+		return errTSRange
 	}
 	switch {
 	case e.RunID != nil && jsonscan.KindOf(e.RunID) != jsonscan.String && jsonscan.KindOf(e.RunID) != jsonscan.Null:
@@ -309,8 +357,53 @@ func (s *State) Add(data []byte) error {
 			return nil
 		}
 	}
+	if err := s.values(); err != nil {
+		return err
+	}
 	s.add()
 	return nil
+}
+
+// values reads the numbers the event adds to sums, and refuses one that
+// is out of range or would take a sum out of range: such a sum would
+// count wrong, or wrap.
+func (s *State) values() error {
+	e := &s.ev
+	switch e.Meaning {
+	case event.ModelResult:
+		u := &e.usage
+		*u = e.Usage()
+		if u.OutOfRange != "" {
+			return fmt.Errorf("bad value: %q is out of range", u.OutOfRange)
+		}
+		sums := s.sums
+		for i, n := range u.Tokens {
+			if !sums[TokInput+Counter(i)].add(n) {
+				return overflow(TokInput + Counter(i))
+			}
+		}
+		if !sums[CostNano].add(u.CostNano) {
+			return overflow(CostNano)
+		}
+		s.sums = sums
+	case event.RunEnd:
+		v := e.Field(event.Wall)
+		if v == nil || jsonscan.KindOf(v) != jsonscan.Number {
+			break
+		}
+		us, ok := jsontext.ParseFixed(v, 6)
+		if !ok {
+			return fmt.Errorf("bad value: %q is out of range", e.Entry.Members[event.Wall])
+		}
+		if !s.wall.add(us) {
+			return errors.New("bad value: wall time: the sum of wall_seconds would be out of range")
+		}
+	}
+	return nil
+}
+
+func overflow(c Counter) error {
+	return fmt.Errorf("bad value: %s: the sum would be out of range", c.Column())
 }
 
 // str returns the string a raw JSON string value holds, without
@@ -364,7 +457,7 @@ func (s *State) add() {
 			t.open, t.openTS, t.openHasTS = true, e.ts, e.hasTS
 		}
 	case event.ModelResult:
-		u := e.Usage()
+		u := &e.usage
 		for i, n := range u.Tokens {
 			g.n[TokInput+Counter(i)] += n
 		}

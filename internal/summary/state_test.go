@@ -3,6 +3,7 @@ package summary
 import (
 	"fmt"
 	"github.com/evtools/evtools/pkg/event"
+	"math"
 	"strings"
 	"testing"
 )
@@ -85,6 +86,29 @@ func TestUsageFirstSpellingCounts(t *testing.T) {
 		}
 		if got := [event.NumTokens]int64(s.Report()[0].Counts[TokInput : TokTotal+1]); got != tt.want {
 			t.Errorf("%s: tokens %v, want %v", strings.TrimSpace(tt.payload), got, tt.want)
+		}
+	}
+}
+
+// A bound takes values while every sum of them fits, and is left as it was
+// by one that would not.
+func TestBound(t *testing.T) {
+	const max, min = math.MaxInt64, math.MinInt64
+	for _, tt := range []struct {
+		vals []int64
+		ok   []bool
+	}{
+		{[]int64{max, 0, -1, 1}, []bool{true, true, true, false}},
+		{[]int64{9e18, 9e18}, []bool{true, false}},
+		{[]int64{min, -1, 5}, []bool{true, false, true}},
+		{[]int64{9e18, -9e18, 9e18}, []bool{true, true, false}},
+	} {
+		var b bound
+		for i, v := range tt.vals {
+			before := b
+			if ok := b.add(v); ok != tt.ok[i] || !ok && b != before {
+				t.Errorf("%v: add(%d) = %v (bound %+v), want %v", tt.vals, v, ok, b, tt.ok[i])
+			}
 		}
 	}
 }

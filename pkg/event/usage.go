@@ -60,6 +60,9 @@ type Usage struct {
 	// names a latency member and the payload has it.
 	LatencyUS  int64
 	HasLatency bool
+	// OutOfRange names the first member read whose number does not fit
+	// (20 digits, 1e400): it counts as absent, and "" when there is none.
+	OutOfRange string
 }
 
 // Usage reads the tokens, cost and latency of a ModelResult event in one
@@ -84,6 +87,7 @@ func (e *Event) Usage() Usage {
 		for _, m := range latency {
 			if string(key) == m && !u.HasLatency {
 				u.LatencyUS, u.HasLatency = jsontext.ParseFixed(v, 3)
+				u.outOfRange(m, u.HasLatency)
 			}
 		}
 		if len(key) >= len(usageByLen) {
@@ -97,11 +101,14 @@ func (e *Event) Usage() Usage {
 			if m.slot == slotCost {
 				u.CostNano, u.HasCost = jsontext.ParseFixed(v, 9)
 				have[m.slot] = u.HasCost
+				u.outOfRange(m.name, u.HasCost)
 				break
 			}
-			if n, ok := jsontext.ParseFixed(v, 0); ok {
+			n, ok := jsontext.ParseFixed(v, 0)
+			if ok {
 				u.Tokens[m.slot], have[m.slot] = n, true
 			}
+			u.outOfRange(m.name, ok)
 			break
 		}
 		return true
@@ -110,4 +117,12 @@ func (e *Event) Usage() Usage {
 		u.Tokens[TokTotal] = u.Tokens[TokInput] + u.Tokens[TokOutput]
 	}
 	return u
+}
+
+// outOfRange notes member name when its number, a JSON number, did not
+// parse: it is too large for the counter.
+func (u *Usage) outOfRange(name string, ok bool) {
+	if !ok && u.OutOfRange == "" {
+		u.OutOfRange = name
+	}
 }
