@@ -44,6 +44,12 @@ func run(o *options, stdio cli.Stdio) error {
 	j.in = &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: j.out, Strict: o.Strict}
 	switch {
 	case o.State != "":
+		// First thing, before the lock (which may be busy) and before
+		// anything can fail: withdraw the handover of an earlier --defer
+		// run, so that the --commit after this run cannot commit it.
+		if p, err := cursor.ResolveState(o.State); err == nil {
+			cursor.RemoveHandover(p)
+		}
 		if discarded(stdio.Out) {
 			return fmt.Errorf("%s: stdout is closed or /dev/null: nothing passed (the cursor would move past events nobody reads; to skip them on purpose, pipe them into cat >/dev/null)", o.State)
 		}
@@ -262,6 +268,11 @@ func (j *job) state() error {
 	if err := cursor.SaveState(path, &next); err != nil {
 		return fmt.Errorf("%s: saving the cursor: %w", given, err)
 	}
+	if next.Pending != nil {
+		if err := cursor.WriteHandover(path, next.Pending); err != nil {
+			return fmt.Errorf("%s: handing the pending cursor over to --commit: %w", given, err)
+		}
+	}
 	return nil
 }
 
@@ -298,12 +309,20 @@ func commit(given, path string) error {
 		return err
 	}
 	if st.Pending == nil {
+		cursor.RemoveHandover(path)
 		return nil
+	}
+	// Only the run just before this commit, in the same shell, can have
+	// handed its pending cursor over: one from an earlier run (whose report
+	// failed) stays uncommitted, and its events pass again.
+	if err := cursor.CheckHandover(path, st.Pending); err != nil {
+		return fmt.Errorf("%s: pending cursor (%s) not committed: %v; the next run passes its events again", given, cli.Escape(st.Pending.String()), err)
 	}
 	st.Cursor, st.Pending = st.Pending, nil
 	if err := cursor.SaveState(path, st); err != nil {
 		return fmt.Errorf("%s: saving the cursor: %w", given, err)
 	}
+	cursor.RemoveHandover(path)
 	return nil
 }
 
@@ -328,6 +347,7 @@ func lock(given, path, notDone string) (unlock func(), err error) {
 		return nil, fmt.Errorf("%s: %v: %s", given, err, notDone)
 	}
 	cursor.RemoveStaleTemps(path)
+	cursor.RemoveStaleTemps(cursor.HandoverPath(path))
 	return unlock, nil
 }
 
