@@ -254,7 +254,17 @@ func New(opt Options) *State {
 	if opt.TZName == "" {
 		opt.TZName = opt.Loc.String()
 	}
-	return &State{opt: opt, groups: map[string]*Group{}, runs: map[string]*Run{}}
+	s := &State{opt: opt, groups: map[string]*Group{}, runs: map[string]*Run{}}
+	// What add counts; events that can mean nothing else (text, user
+	// messages) need not have their payload's type read.
+	s.ev.Want = event.MeaningsOf(event.ModelCall, event.ModelResult, event.ModelEnd, event.ModelError,
+		event.Error, event.Kill, event.Guardrail, event.RunEnd, event.ToolStart, event.ToolEnd)
+	for _, k := range opt.By {
+		if k.Kind == KeyTool {
+			s.ev.Want |= event.MeaningsOf(event.ToolUpdate) // named by its call's start
+		}
+	}
+	return s
 }
 
 // Options returns the options the state was made with.

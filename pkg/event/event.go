@@ -217,13 +217,65 @@ func Vocabularies() []*Vocabulary { return vocabularies }
 // payload is body, or nil when no vocabulary of that form knows the kind.
 // Event.Read does the same and keeps what it read of the payload.
 func Lookup(kind []byte, body []byte, raw bool) *Entry {
-	var e Event
-	e.classify(kind, body, raw)
-	return e.Entry
+	idx := envelopeRows
+	if raw {
+		idx = rawRows
+	}
+	var typ []byte
+	typed := false
+	for _, r := range idx[string(kind)] {
+		switch {
+		case r.Type != "":
+			if !typed {
+				typ, _ = jsonscan.Lookup(body, "type")
+				typed = true
+			}
+			if !jsonscan.StringEquals(typ, r.Type) {
+				continue
+			}
+		case r.Needs != 0:
+			if !has(body, r.members[r.Needs]) {
+				continue
+			}
+		}
+		return r
+	}
+	return nil
+}
+
+// has reports whether body has a member of one of the names.
+func has(body []byte, names []string) bool {
+	for _, m := range names {
+		if _, ok := jsonscan.Lookup(body, m); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Vocabulary returns the vocabulary the row belongs to.
 func (e *Entry) Vocabulary() *Vocabulary { return e.vocab }
+
+// Meanings is a set of meanings.
+type Meanings uint32
+
+// MeaningsOf returns the set of the meanings given.
+func MeaningsOf(ms ...Meaning) Meanings {
+	var s Meanings
+	for _, m := range ms {
+		s |= 1 << m
+	}
+	return s
+}
+
+// A Meanings has a bit for every meaning.
+var _ [32 - numMeanings]struct{}
+
+// Has reports whether m is in the set.
+func (s Meanings) Has(m Meaning) bool { return s&(1<<m) != 0 }
+
+// marks are the flags that matter whatever the meaning.
+const marks = Restated | Final | Turn
 
 // Event is one event read and classified. Its slices point into the line
 // and into buffers the Event owns: they are valid until the next Read.
@@ -235,6 +287,14 @@ type Event struct {
 	Vocab   *Vocabulary
 	Meaning Meaning
 	Flags   Flags
+
+	// Want, when not empty, is what the reader acts on: the meanings in it
+	// and the marks Restated, Final and Turn. An event whose every possible
+	// reading is outside it may then be read as its kind's plain row
+	// (often Other) without looking into the payload: glasspane's
+	// message_update is a user message or a text delta according to its
+	// payload's type, which a summary that counts neither need not read.
+	Want Meanings
 
 	name []byte // the decoded kind or type
 	buf  []byte
@@ -257,16 +317,18 @@ func (e *Event) Read(line []byte) error {
 	}
 	switch {
 	case e.Kind != nil:
-		e.Raw, e.Body = false, e.Payload
 		e.name = e.str(e.Kind, &e.buf)
+		e.classify(e.name, e.Payload, false, nil, false)
 	case e.Type != nil:
-		e.Raw, e.Body = true, line
 		e.name = e.str(e.Type, &e.buf)
+		e.classify(e.name, line, true, e.Type, true)
 	default:
-		e.Classify(nil, nil, false)
+		e.name = nil
+		e.classify(nil, nil, false, nil, true)
+		e.setMeaning()
 		return ErrNotEvent
 	}
-	e.Classify(e.name, e.Body, e.Raw)
+	e.setMeaning()
 	return nil
 }
 
@@ -276,7 +338,12 @@ func (e *Event) Name() []byte { return e.name }
 // Classify sets the event's meaning from its kind (decoded) and body, as
 // Read does; callers that scan the envelope themselves use it.
 func (e *Event) Classify(kind, body []byte, raw bool) {
-	e.classify(kind, body, raw)
+	e.classify(kind, body, raw, nil, false)
+	e.setMeaning()
+}
+
+// setMeaning copies the row's meaning to the event.
+func (e *Event) setMeaning() {
 	if e.Entry == nil {
 		e.Vocab, e.Meaning, e.Flags = nil, Other, 0
 		return
@@ -286,7 +353,9 @@ func (e *Event) Classify(kind, body []byte, raw bool) {
 
 // classify finds the row: the first of the kind's rows whose condition
 // holds, the plain row last.
-func (e *Event) classify(kind, body []byte, raw bool) {
+// typ is the body's "type" when typed (the envelope scan read it), else
+// it is looked up when a row needs it.
+func (e *Event) classify(kind, body []byte, raw bool, typ []byte, typed bool) {
 	e.Body, e.Raw, e.Entry, e.filled = body, raw, nil, false
 	if kind == nil {
 		return
@@ -295,9 +364,12 @@ func (e *Event) classify(kind, body []byte, raw bool) {
 	if raw {
 		idx = rawRows
 	}
-	var typ []byte
-	typed := false
-	for _, r := range idx[string(kind)] {
+	rs := idx[string(kind)]
+	if e.Want != 0 && len(rs) > 1 && rs[0].Type != "" && rs[len(rs)-1].Type == "" && !e.wants(rs) {
+		e.Entry = rs[len(rs)-1]
+		return
+	}
+	for _, r := range rs {
 		switch {
 		case r.Type != "":
 			if !typed {
@@ -317,6 +389,16 @@ func (e *Event) classify(kind, body []byte, raw bool) {
 		e.Entry = r
 		return
 	}
+}
+
+// wants reports whether any of the rows is one the reader acts on.
+func (e *Event) wants(rs []*Entry) bool {
+	for _, r := range rs {
+		if e.Want.Has(r.Meaning) || r.Flags&marks != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // fill reads every member the row names from the body, in one pass.

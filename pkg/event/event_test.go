@@ -197,6 +197,39 @@ func TestEnvelope(t *testing.T) {
 	}
 }
 
+// TestWant: a reader that wants neither user messages nor text reads a
+// message_update as its plain row, without its payload's type; one that
+// wants them tells them apart.
+func TestWant(t *testing.T) {
+	line := []byte(`{"kind":"message_update","payload":{"type":"text_delta","delta":"Hi"}}`)
+	var e Event
+	e.Want = MeaningsOf(ToolStart, ToolEnd)
+	e.Read(line)
+	if e.Meaning != Other || e.Vocab != Glasspane {
+		t.Errorf("want tools only: %v %v, want other in glasspane", e.Meaning, e.Vocab.Name)
+	}
+	e.Want |= MeaningsOf(Text)
+	e.Read(line)
+	if e.Meaning != Text || e.Flags != Delta {
+		t.Errorf("want text: %v %b", e.Meaning, e.Flags)
+	}
+	// A kind whose rows differ by type but which the reader wants keeps
+	// its exact row; kinds without such rows are never cut short.
+	e.Want = MeaningsOf(ToolUpdate)
+	e.Read([]byte(`{"kind":"tool_execution_update","payload":{"type":"tool_use_args","id":"c","delta":"{"}}`))
+	if e.Meaning != ToolUpdate || e.Flags != Delta || string(e.Field(Args)) != `"{"` {
+		t.Errorf("want tool updates: %v %b %s", e.Meaning, e.Flags, e.Field(Args))
+	}
+	e.Want = MeaningsOf(Kill)
+	e.Read([]byte(`{"kind":"assistant_message","payload":{"text":"done"}}`))
+	if e.Meaning != Text || e.Flags != Final {
+		t.Errorf("a final event is read whatever the reader wants: %v %b", e.Meaning, e.Flags)
+	}
+	if !MeaningsOf(Ack, Other).Has(Ack) || MeaningsOf(Ack).Has(Other) {
+		t.Error("MeaningsOf/Has")
+	}
+}
+
 func TestNotEvent(t *testing.T) {
 	var e Event
 	if err := e.Read([]byte(`{"seq":1}`)); err != ErrNotEvent {
