@@ -90,17 +90,3 @@ func writeAll(w io.Writer, parts ...[]byte) error {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
-
-// AppendRenumbered is WriteRenumbered into a byte slice.
-func AppendRenumbered(dst []byte, e *Event, seq []byte) []byte {
-	b := appendWriter{dst}
-	WriteRenumbered(&b, e, seq)
-	return b.b
-}
-
-type appendWriter struct{ b []byte }
-
-func (a *appendWriter) Write(p []byte) (int, error) {
-	a.b = append(a.b, p...)
-	return len(p), nil
-}

@@ -25,7 +25,7 @@ func FuzzRenumber(f *testing.F) {
 			return
 		}
 		seq := []byte(json.Number(uintString(n)))
-		out := AppendRenumbered(nil, &e, seq)
+		out := appendRenumbered(nil, &e, seq)
 		if err := jsonscan.Check(out); err != nil {
 			t.Fatalf("output is not an object: %v\nin  %q\nout %q", err, line, out)
 		}

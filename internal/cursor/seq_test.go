@@ -140,7 +140,7 @@ func renumbered(t testing.TB, line, seq string) (string, error) {
 	if err := e.Scan([]byte(line)); err != nil {
 		return "", err
 	}
-	return string(AppendRenumbered(nil, &e, []byte(seq))), nil
+	return string(appendRenumbered(nil, &e, []byte(seq))), nil
 }
 
 func TestRenumber(t *testing.T) {

@@ -182,15 +182,6 @@ func (f *Filter) Match(line []byte) (bool, error) {
 // expression reads.
 func (f *Filter) Partial() bool { return f.paths != nil }
 
-// MatchGojq is Match without the fast path: the reference the fast path
-// is tested against.
-func (f *Filter) MatchGojq(line []byte) (bool, error) {
-	if err := jsonscan.Check(line); err != nil {
-		return false, &InputError{err}
-	}
-	return f.slow(Decode(line))
-}
-
 func (f *Filter) slow(v any) (bool, error) {
 	iter := f.code.Run(v, f.vals...)
 	for {

@@ -236,7 +236,7 @@ func TestFastAgreesWithGojqOnCorpora(t *testing.T) {
 		n := 0
 		for _, line := range lines {
 			fast, ferr := f.Match([]byte(line))
-			ref, rerr := f.MatchGojq([]byte(line))
+			ref, rerr := f.matchGojq([]byte(line))
 			if fast != ref || (ferr == nil) != (rerr == nil) {
 				t.Fatalf("%s on %s: fast %v %v, gojq %v %v", s, line, fast, ferr, ref, rerr)
 			}
@@ -277,7 +277,7 @@ func FuzzFastPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte, which uint8) {
 		x := fs[int(which)%len(fs)]
 		fast, ferr := x.Match(line)
-		ref, rerr := x.MatchGojq(line)
+		ref, rerr := x.matchGojq(line)
 		if fast != ref || (ferr == nil) != (rerr == nil) {
 			t.Fatalf("%s on %q: fast %v %v, gojq %v %v", exprs[int(which)%len(fs)], line, fast, ferr, ref, rerr)
 		}

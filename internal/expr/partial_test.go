@@ -86,7 +86,7 @@ var partialExprs = []string{
 
 func checkPartial(t testing.TB, f *Filter, expr string, line []byte) {
 	a, aerr := f.Match(line)
-	b, berr := f.MatchGojq(line)
+	b, berr := f.matchGojq(line)
 	if a != b || fmt.Sprint(aerr) != fmt.Sprint(berr) {
 		t.Fatalf("%s on %s: partial %v %v, whole %v %v", expr, line, a, aerr, b, berr)
 	}

@@ -50,43 +50,42 @@ func TestKind(t *testing.T) {
 	}
 }
 
-// Every zot type is either mapped or listed as unmapped, never both, and
-// the kinds are glasspane's vocabulary.
+// The zot table has zot's 16 types, and glasspane's mapping sends each one
+// it maps to a glasspane kind; the others keep their type as their kind.
 func TestTableIsComplete(t *testing.T) {
-	if len(zot.Types) != 16 {
-		t.Errorf("%d zot types, the zot RPC stream has 16", len(zot.Types))
-	}
-	unmapped := map[string]bool{}
-	for _, typ := range zot.Unmapped {
-		unmapped[typ] = true
+	if n := len(event.Zot.Entries); n != 16 {
+		t.Errorf("%d zot types, the zot RPC stream has 16", n)
 	}
 	glasspane := map[string]bool{}
 	for _, e := range event.Glasspane.Entries {
 		glasspane[e.Kind] = true
 	}
-	for _, typ := range zot.Types {
-		kind, inTable := zot.Glasspane[typ]
-		if inTable == unmapped[typ] {
-			t.Errorf("%s: in the table %v, unmapped %v: want exactly one", typ, inTable, unmapped[typ])
-		}
-		if inTable && !glasspane[kind] {
-			t.Errorf("%s maps to %q, not a glasspane kind", typ, kind)
+	unmapped := 0
+	for _, e := range event.Zot.Entries {
+		kind, inTable := zot.Glasspane[e.Kind]
+		switch {
+		case !inTable:
+			unmapped++
+		case kind != e.Glasspane || !glasspane[kind]:
+			t.Errorf("%s maps to %q, not to the glasspane kind %q of its row", e.Kind, kind, e.Glasspane)
 		}
 	}
-	if len(zot.Glasspane)+len(zot.Unmapped) != len(zot.Types) {
-		t.Errorf("table has types that are not zot's")
+	if unmapped != 3 || len(zot.Glasspane) != 13 {
+		t.Errorf("%d types mapped and %d not; glasspane maps 13 and leaves response, usage and tool_call", len(zot.Glasspane), unmapped)
 	}
 }
 
-func TestIsSessionLevel(t *testing.T) {
-	for _, typ := range zot.Types {
-		want := typ == "response" || typ == "user_message" || typ == "done"
-		if got := zot.IsSessionLevel(typ); got != want {
-			t.Errorf("IsSessionLevel(%q) = %v, want %v", typ, got, want)
+// The session's own events (agent_id "") are the response, the user's
+// message and the end; an unknown type is the agent's.
+func TestSessionLevel(t *testing.T) {
+	for _, e := range event.Zot.Entries {
+		want := e.Kind == "response" || e.Kind == "user_message" || e.Kind == "done"
+		if r := zot.Row([]byte(e.Kind)); r == nil || r.Session != want {
+			t.Errorf("%s: session %v, want %v", e.Kind, r != nil && r.Session, want)
 		}
 	}
-	if zot.IsSessionLevel("compaction") {
-		t.Errorf("an unknown type is the agent's")
+	if zot.Row([]byte("compaction")) != nil {
+		t.Errorf("an unknown type has a row")
 	}
 }
 

@@ -15,14 +15,7 @@ var now = time.Now
 
 // Main runs zot2gp with args (without the program name) on stdio and
 // returns the exit status.
-func Main(args []string, stdio cli.Stdio) int {
-	var opts options
-	err := cli.Parse(tool, args, stdio, &opts)
-	if err == nil {
-		err = run(&opts, stdio)
-	}
-	return cli.Report(name, stdio.Err, err)
-}
+func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
 
 func run(opts *options, stdio cli.Stdio) error {
 	c, err := newConverter(config{
