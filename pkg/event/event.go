@@ -136,6 +136,7 @@ type Entry struct {
 
 	members [numFields][]string // Members split at '|'
 	names   []member            // every member named, for one pass over a payload
+	lens    uint64              // bit n set: a name of n bytes is among them
 	vocab   *Vocabulary
 }
 
@@ -187,6 +188,10 @@ func register(v *Vocabulary) *Vocabulary {
 				e.members[f] = strings.Split(spec, "|")
 				for k, name := range e.members[f] {
 					e.names = append(e.names, member{name, Field(f), uint8(k)})
+					if len(name) >= 64 {
+						panic("event: member name " + name + " is longer than fill looks at")
+					}
+					e.lens |= 1 << len(name)
 				}
 			}
 		}
@@ -408,9 +413,12 @@ func (e *Event) fill() {
 	if e.Entry == nil || len(e.Body) == 0 || len(e.Entry.names) == 0 {
 		return
 	}
-	names := e.Entry.names
+	names, lens := e.Entry.names, e.Entry.lens
 	jsonscan.Each(e.Body, func(key, value []byte) bool {
 		esc := hasEscape(key)
+		if !esc && (len(key) >= 64 || lens&(1<<len(key)) == 0) {
+			return true // no name the row reads has this length
+		}
 		for i := range names {
 			m := &names[i]
 			if len(key) == len(m.name) && string(key) == m.name {
