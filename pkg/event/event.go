@@ -226,9 +226,16 @@ func Lookup(kind []byte, body []byte, raw bool) *Entry {
 	if raw {
 		idx = rawRows
 	}
-	var typ []byte
-	typed := false
-	for _, r := range idx[string(kind)] {
+	return choose(idx[string(kind)], body, nil, false, func(r *Entry) bool {
+		return has(body, r.members[r.Needs])
+	})
+}
+
+// choose returns the first of a kind's rows whose condition holds for the
+// body: its "type" is the row's (typ when typed, else looked up), or it
+// has the field the row needs (has says).
+func choose(rs []*Entry, body, typ []byte, typed bool, has func(*Entry) bool) *Entry {
+	for _, r := range rs {
 		switch {
 		case r.Type != "":
 			if !typed {
@@ -239,7 +246,7 @@ func Lookup(kind []byte, body []byte, raw bool) *Entry {
 				continue
 			}
 		case r.Needs != 0:
-			if !has(body, r.members[r.Needs]) {
+			if !has(r) {
 				continue
 			}
 		}
@@ -374,26 +381,14 @@ func (e *Event) classify(kind, body []byte, raw bool, typ []byte, typed bool) {
 		e.Entry = rs[len(rs)-1]
 		return
 	}
-	for _, r := range rs {
-		switch {
-		case r.Type != "":
-			if !typed {
-				typ, _ = jsonscan.Lookup(body, "type")
-				typed = true
-			}
-			if !jsonscan.StringEquals(typ, r.Type) {
-				continue
-			}
-		case r.Needs != 0:
-			e.Entry, e.filled = r, false
-			if e.Field(r.Needs) == nil {
-				e.Entry, e.filled = nil, false
-				continue
-			}
-		}
-		e.Entry = r
-		return
-	}
+	var filledFor *Entry
+	r := choose(rs, body, typ, typed, func(r *Entry) bool {
+		// The row's fields are read as they would be if it held, and
+		// kept if it does.
+		e.Entry, e.filled, filledFor = r, false, r
+		return e.Field(r.Needs) != nil
+	})
+	e.Entry, e.filled = r, r != nil && r == filledFor
 }
 
 // wants reports whether any of the rows is one the reader acts on.
