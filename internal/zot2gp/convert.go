@@ -179,8 +179,8 @@ func (c *converter) appendBare(dst, payload, kind []byte) []byte {
 // ts returns the envelope's ts for an event whose raw "time" value is raw
 // (nil when absent).
 func (c *converter) ts(raw []byte) []byte {
-	if t, ok := parseTime(raw, &c.strBuf); ok {
-		c.tsBuf = appendUnix(c.tsBuf[:0], t)
+	if ts, ok := appendTime(c.tsBuf[:0], raw, &c.strBuf); ok {
+		c.tsBuf = ts
 		if c.stable {
 			c.lastTS = append(c.lastTS[:0], c.tsBuf...)
 		}
@@ -196,60 +196,51 @@ func (c *converter) ts(raw []byte) []byte {
 	// millisecond changes: a burst of events shares one ts.
 	if ms := c.now().UnixMilli(); ms != c.nowMS || c.nowTS == nil {
 		c.nowMS = ms
-		c.nowTS = appendUnix(c.nowTS[:0], time.UnixMilli(ms))
+		c.nowTS = appendMillis(c.nowTS[:0], ms)
 	}
 	return c.nowTS
 }
 
 var zero = []byte("0")
 
-// parseTime reads an RFC 3339 time from a raw JSON string value. Anything
-// else (absent, not a string, not a time) is no time.
-func parseTime(raw []byte, buf *[]byte) (time.Time, bool) {
+// appendTime writes the ts of a raw "time" value: Unix seconds, with as
+// many decimals as the time has. ok is false, and nothing is written, for
+// anything that is not an RFC 3339 time in a JSON string (absent, another
+// type, an elided "...").
+func appendTime(dst, raw []byte, buf *[]byte) (out []byte, ok bool) {
 	if len(raw) < 2 || raw[0] != '"' { // equivalent mutant: `""` is no time either way
-		return time.Time{}, false
+		return dst, false
 	}
 	s := raw[1 : len(raw)-1]
 	if bytes.IndexByte(s, '\\') >= 0 {
-		var ok bool
 		if *buf, ok = jsonscan.Unquote((*buf)[:0], raw); !ok {
-			return time.Time{}, false
+			return dst, false
 		}
 		s = *buf
 	}
-	t, err := time.Parse(time.RFC3339Nano, string(s))
-	if err != nil {
-		return time.Time{}, false
-	}
-	return t, true
+	return appendRFC3339(dst, s)
 }
 
-// appendUnix writes t as Unix seconds with as many decimals as it has
-// (up to nanoseconds, trailing zeros dropped).
-func appendUnix(dst []byte, t time.Time) []byte {
-	sec, ns := t.Unix(), int64(t.Nanosecond())
-	if sec < 0 && ns > 0 {
-		// t.Unix floors: -1.5 s is sec -2, ns 5e8.
-		sec, ns = sec+1, 1e9-ns
+// appendMillis writes Unix milliseconds as seconds, trailing zeros of the
+// fraction dropped.
+func appendMillis(dst []byte, ms int64) []byte {
+	sec, frac := ms/1000, ms%1000
+	if frac < 0 {
+		frac = -frac
 		if sec == 0 {
 			dst = append(dst, '-')
 		}
 	}
 	dst = strconv.AppendInt(dst, sec, 10)
-	if ns == 0 {
+	if frac == 0 {
 		return dst
 	}
-	var frac [10]byte
-	frac[0] = '.'
-	for i := 9; i >= 1; i-- {
-		frac[i] = byte('0' + ns%10)
-		ns /= 10
-	}
-	n := 10
-	for frac[n-1] == '0' {
+	d := [4]byte{'.', byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
+	n := 4
+	for d[n-1] == '0' {
 		n--
 	}
-	return append(dst, frac[:n]...)
+	return append(dst, d[:n]...)
 }
 
 // trimSpace drops JSON whitespace around the object.

@@ -21,7 +21,7 @@ func mustConverter(t testing.TB, cfg config) *converter {
 	return c
 }
 
-func TestAppendUnix(t *testing.T) {
+func TestAppendRFC3339(t *testing.T) {
 	tests := []struct {
 		in   string
 		want string
@@ -38,17 +38,14 @@ func TestAppendUnix(t *testing.T) {
 		{"1970-01-01T00:00:00.5Z", "0.5"},
 	}
 	for _, tt := range tests {
-		tm, err := time.Parse(time.RFC3339Nano, tt.in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := string(appendUnix(nil, tm)); got != tt.want {
-			t.Errorf("appendUnix(%s) = %s, want %s", tt.in, got, tt.want)
+		got, ok := appendRFC3339(nil, []byte(tt.in))
+		if !ok || string(got) != tt.want {
+			t.Errorf("appendRFC3339(%s) = %s, %v; want %s", tt.in, got, ok, tt.want)
 		}
 	}
 }
 
-func TestParseTime(t *testing.T) {
+func TestAppendTime(t *testing.T) {
 	var buf []byte
 	for raw, want := range map[string]string{
 		`"2026-06-21T22:36:06.817Z"`:      "1782081366.817",
@@ -60,14 +57,24 @@ func TestParseTime(t *testing.T) {
 		`null`:                            "",
 		`"2026-06-21T22:36:06.817+00:00"`: "1782081366.817",
 		`"2026-06-21 22:36:06.817Z"`:      "",
+		// Item 22: RFC 3339 allows lowercase t and z, a leap second, and
+		// a fraction of any length; all of it is kept.
+		`"2026-06-21t22:36:06.817z"`:           "1782081366.817",
+		`"2016-12-31T23:59:60Z"`:               "1483228800",
+		`"2016-12-31T23:59:60.25Z"`:            "1483228800.25",
+		`"2016-12-31T15:59:60-08:00"`:          "1483228800",
+		`"2016-12-31T23:58:60Z"`:               "", // not the end of a UTC day
+		`"2026-06-21T22:36:06.1234567891234Z"`: "1782081366.1234567891234",
+		`"1969-12-31T23:59:58.1234567891Z"`:    "-1.8765432109",
+		`"2026-02-29T00:00:00Z"`:               "", // not a leap year
+		`"2024-02-29T00:00:00Z"`:               "1709164800",
+		`"2026-06-21T22:36:06.Z"`:              "",
+		`"2026-06-21T22:36:06.817+24:00"`:      "",
+		`"2026-06-21T22:36:61Z"`:               "",
 	} {
-		tm, ok := parseTime([]byte(raw), &buf)
-		got := ""
-		if ok {
-			got = string(appendUnix(nil, tm))
-		}
-		if got != want {
-			t.Errorf("parseTime(%s) = %q, want %q", raw, got, want)
+		ts, ok := appendTime(nil, []byte(raw), &buf)
+		if got := string(ts); got != want || ok != (want != "") {
+			t.Errorf("appendTime(%s) = %q, %v; want %q", raw, got, ok, want)
 		}
 	}
 }
