@@ -1,10 +1,19 @@
 package jsonl
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 )
+
+// MaxBadReports is how many bad records of one input are reported one by
+// one; the rest are counted and summarised in one line when the input
+// ends ("... and 25,497 more bad lines in FILE"), as a flood of messages
+// says no more than its first few.
+const MaxBadReports = 10
 
 // Record is one framed record and where it came from.
 type Record struct {
@@ -29,6 +38,12 @@ type Input struct {
 
 	badLines int
 	failed   int // inputs that could not be opened or read
+
+	// of the input whose bad records are being reported: how many were
+	// reported one by one and how many are left to summarise
+	badFile              string
+	reported, unreported int
+	hints                map[string]bool // hints printed already, for all inputs
 }
 
 // Each calls fn for every record. An input that cannot be opened or read is
@@ -70,6 +85,20 @@ func (in *Input) each(src *Source, fn func(Record) error) error {
 		if !ok {
 			break
 		}
+		// No line of JSON text holds a NUL byte: like grep, a binary
+		// input gets one message, not one per "line".
+		if bytes.IndexByte(data, 0) >= 0 {
+			in.badLines++
+			if r.Line() == 1 {
+				in.Errorf("%s: binary file, skipped", src.Name)
+			} else {
+				in.Errorf("%s:%d: binary data, the rest of the file skipped", src.Name, r.Line())
+			}
+			if in.Strict {
+				return ErrStrict
+			}
+			return nil
+		}
 		if err := fn(Record{Data: data, File: src.Name, Line: r.Line()}); err != nil {
 			return err
 		}
@@ -86,30 +115,98 @@ func (in *Input) each(src *Source, fn func(Record) error) error {
 
 // Bad reports rec as bad input and counts it; with Strict it returns
 // ErrStrict, which the caller returns to end the run.
+//
+// Only the first MaxBadReports bad records of an input are reported one
+// by one; the others are counted and summarised when the input ends. A
+// hint, the reason's last part in parentheses ("(zot output goes through
+// zot2gp first)"), is printed once, with the first reason that gives it.
 func (in *Input) Bad(rec Record, reason error) error {
 	in.badLines++
-	in.Errorf("%s:%d: %v", rec.File, rec.Line, reason)
+	if rec.File != in.badFile {
+		in.summariseBad()
+		in.badFile = rec.File
+	}
+	if in.reported >= MaxBadReports && !in.Strict {
+		in.unreported++
+		return nil
+	}
+	in.reported++
+	msg := reason.Error()
+	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
+		hint := msg[i:]
+		if in.hints[hint] {
+			msg = msg[:i]
+		} else {
+			if in.hints == nil {
+				in.hints = map[string]bool{}
+			}
+			in.hints[hint] = true
+		}
+	}
+	in.printf("%s:%d: %s", rec.File, rec.Line, msg)
 	if in.Strict {
 		return ErrStrict
 	}
 	return nil
 }
 
+// summariseBad says how many bad records of the input last reported on
+// were not reported. It runs when the next input has a bad record, before
+// any other message and at the end (Trouble, BadLines): a tool that reads
+// ahead (evfilter on several cores) reports records after Each returns.
+func (in *Input) summariseBad() {
+	if in.unreported > 0 {
+		s := "s"
+		if in.unreported == 1 {
+			s = ""
+		}
+		in.printf("... and %s more bad line%s in %s", thousands(in.unreported), s, in.badFile)
+	}
+	in.badFile, in.reported, in.unreported = "", 0, 0
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	d := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range d {
+		if i > 0 && (len(d)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
 // Errorf prints one message prefixed with the tool's name. Output already
 // buffered is flushed first so that stdout and stderr interleave in order.
 func (in *Input) Errorf(format string, args ...any) {
+	in.summariseBad()
+	in.printf(format, args...)
+}
+
+func (in *Input) printf(format string, args ...any) {
 	if in.Out != nil {
 		in.Out.Flush()
 	}
 	fmt.Fprintf(in.Stderr, "%s: %s\n", in.Tool, fmt.Sprintf(format, args...))
 }
 
-// BadLines is the number of bad records reported so far.
-func (in *Input) BadLines() int { return in.badLines }
+// BadLines is the number of bad records reported so far. Those left
+// unreported past MaxBadReports are summarised first.
+func (in *Input) BadLines() int {
+	in.summariseBad()
+	return in.badLines
+}
 
 // Failed is the number of inputs that could not be opened or read.
 func (in *Input) Failed() int { return in.failed }
 
 // Trouble reports whether anything went wrong with the input: the exit
 // status must say so.
-func (in *Input) Trouble() bool { return in.badLines > 0 || in.failed > 0 }
+// Called when the records are all handled, it first summarises the bad
+// records left unreported.
+func (in *Input) Trouble() bool {
+	in.summariseBad()
+	return in.badLines > 0 || in.failed > 0
+}

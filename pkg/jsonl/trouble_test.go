@@ -156,3 +156,47 @@ func TestWriterWritesEverything(t *testing.T) {
 		t.Errorf("wrote %q, want %q", buf.String(), want)
 	}
 }
+
+// A flood of bad records is cut short: the first MaxBadReports of an input
+// are reported, the rest summarised in one line; a hint (the reason's last
+// part in parentheses) is printed once; a binary input gets one message.
+func TestBadFloodIsSummarised(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.jsonl")
+	q := filepath.Join(dir, "bin")
+	os.WriteFile(p, []byte(strings.Repeat("x\n", 12345)), 0o644)
+	os.WriteFile(q, []byte("\x7fELF\x02\x01\x01\x00\x00\nmore\x00\nx\n"), 0o644)
+	var stderr bytes.Buffer
+	in := &Input{Tool: "evx", Names: []string{p, q}, Stderr: &stderr}
+	err := in.Each(func(rec Record) error {
+		return in.Bad(rec, errors.New("not an event (use zot2gp first)"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trouble := in.Trouble()
+	var want strings.Builder
+	fmt.Fprintf(&want, "evx: %s:1: not an event (use zot2gp first)\n", p)
+	for i := 2; i <= MaxBadReports; i++ {
+		fmt.Fprintf(&want, "evx: %s:%d: not an event\n", p, i)
+	}
+	fmt.Fprintf(&want, "evx: ... and 12,335 more bad lines in %s\n", p)
+	fmt.Fprintf(&want, "evx: %s: binary file, skipped\n", q)
+	if stderr.String() != want.String() {
+		t.Errorf("stderr\n%s\nwant\n%s", stderr.String(), want.String())
+	}
+	if in.BadLines() != 12346 || !trouble {
+		t.Errorf("%d bad lines, trouble %v; want 12346, true", in.BadLines(), trouble)
+	}
+}
+
+// With Strict the first bad record ends the run, binary or not.
+func TestStrictBinary(t *testing.T) {
+	var stderr bytes.Buffer
+	in := &Input{Tool: "evx", Stdin: strings.NewReader("{}\n\x00\x01\n{}\n"), Stderr: &stderr, Strict: true}
+	n := 0
+	err := in.Each(func(Record) error { n++; return nil })
+	if err != ErrStrict || n != 1 || stderr.String() != "evx: "+StdinName+":2: binary data, the rest of the file skipped\n" {
+		t.Errorf("err %v, %d records, stderr %q", err, n, stderr.String())
+	}
+}
