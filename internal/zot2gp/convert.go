@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -50,6 +51,11 @@ type converter struct {
 
 	f zot.Fields
 }
+
+// errTooDeep is the reason given for an event that nests as deep as the
+// limit every tool shares: the envelope adds a level around it, which
+// evfilter, evsum and evcursor would refuse.
+var errTooDeep = fmt.Errorf("nesting %d levels deep: the envelope around it would be deeper than %d levels, the limit of every tool", jsonscan.MaxDepth, jsonscan.MaxDepth)
 
 var errSeqStart = errors.New("--seq-start: want a non-negative integer")
 
@@ -109,6 +115,11 @@ func (c *converter) convert(dst, line []byte) (out []byte, written bool, err err
 	f := &c.f
 	if err := zot.Scan(line, f); err != nil {
 		return dst, false, err
+	}
+	// Only a line of 2*MaxDepth bytes can nest that deep, so the common
+	// line is not looked at twice.
+	if !c.bare && len(line) >= 2*jsonscan.MaxDepth && nestsAtLeast(line, jsonscan.MaxDepth) {
+		return dst, false, errTooDeep
 	}
 	// Runs are cut the same with and without --ui, so ids match.
 	if !c.inRun || f.IsPromptAck() {
@@ -241,6 +252,31 @@ func appendMillis(dst []byte, ms int64) []byte {
 		n--
 	}
 	return append(dst, d[:n]...)
+}
+
+// nestsAtLeast reports whether the valid JSON text b has a value depth
+// levels down (the top level being 1). Brackets inside strings do not count.
+func nestsAtLeast(b []byte, depth int) bool {
+	d, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if d++; d >= depth {
+				return true
+			}
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return false
 }
 
 // trimSpace drops JSON whitespace around the object.

@@ -3,11 +3,13 @@ package zot2gp
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/evtools/evtools/internal/zot"
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 func fixedNow() time.Time { return time.Date(2026, 11, 30, 1, 2, 3, 456789000, time.UTC) }
@@ -427,5 +429,38 @@ func BenchmarkConvert(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		out, _, _ = c.convert(out[:0], line)
+	}
+}
+
+// nested is a zot event whose deepest value is depth levels down, the
+// event object itself being level 1.
+func nested(depth int) []byte {
+	return []byte(`{"type":"tool_call","s":"[[{\"[","args":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`)
+}
+
+// Item 19: what zot2gp writes, evfilter and evsum read. The envelope is
+// one level around the payload, so an event as deep as the limit every
+// tool shares would come out one level too deep: it is reported as a bad
+// line, not written.
+func TestDepthLimitIsTheSiblings(t *testing.T) {
+	c := mustConverter(t, config{Stable: true, SeqStart: "1", Agent: "zot"})
+	out, _, err := c.convert(nil, nested(jsonscan.MaxDepth-1))
+	if err != nil {
+		t.Fatalf("an event %d deep: %v", jsonscan.MaxDepth-1, err)
+	}
+	if err := jsonscan.Members(bytes.TrimSpace(out), func(k, v []byte) {}); err != nil {
+		t.Fatalf("the envelope of an event %d deep is refused by the other tools: %v", jsonscan.MaxDepth-1, err)
+	}
+	out, _, err = c.convert(nil, nested(jsonscan.MaxDepth))
+	if err == nil {
+		t.Fatalf("an event %d deep was written, and the other tools refuse its envelope", jsonscan.MaxDepth)
+	}
+	if len(out) != 0 || !strings.Contains(err.Error(), strconv.Itoa(jsonscan.MaxDepth)) {
+		t.Errorf("wrote %d bytes; reason %q", len(out), err)
+	}
+	// --format bare adds no level: the object as deep as the limit passes.
+	b := mustConverter(t, config{Bare: true, Stable: true, SeqStart: "1", Agent: "zot"})
+	if out, _, err := b.convert(nil, nested(jsonscan.MaxDepth)); err != nil || jsonscan.Members(bytes.TrimSpace(out), func(k, v []byte) {}) != nil {
+		t.Errorf("bare, %d deep: %v", jsonscan.MaxDepth, err)
 	}
 }
