@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -87,5 +88,27 @@ func TestGOGC(t *testing.T) {
 	run()
 	if got := debug.SetGCPercent(100); got != 50 {
 		t.Errorf("GOGC=50: GC percent %d, want 50 left alone", got)
+	}
+}
+
+// With the default --running window, a run whose last event is a minute
+// old and that has no run_finished yet is running: a report taken mid-run
+// lists no problem and --check exits 0. One whose last event is an hour
+// old was cut off.
+func TestRunInProgressIsNoProblem(t *testing.T) {
+	at := func(ago time.Duration, run string) string {
+		ts := float64(time.Now().Add(-ago).UnixMilli()) / 1000
+		return `{"seq":1,"ts":` + strconv.FormatFloat(ts, 'f', 3, 64) + `,"run_id":"` + run + `","agent_id":"","kind":"user_message","payload":{}}` + "\n"
+	}
+	for _, c := range []struct {
+		ago     time.Duration
+		code    int
+		outcome string
+	}{{time.Minute, 0, `"outcomes":{"running":1}`}, {time.Hour, 1, `"outcomes":{"incomplete":1}`}} {
+		var out bytes.Buffer
+		code := evsum.Main([]string{"--check", "--by", "none"}, cli.Stdio{In: strings.NewReader(at(c.ago, "r_1")), Out: &out, Err: io.Discard})
+		if code != c.code || !strings.Contains(out.String(), c.outcome) {
+			t.Errorf("last event %v ago: exit %d, report %s; want exit %d and %s", c.ago, code, out.String(), c.code, c.outcome)
+		}
 	}
 }

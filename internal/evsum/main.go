@@ -102,6 +102,10 @@ func run(opts *options, stdio cli.Stdio) error {
 			return e
 		}
 	} else {
+		if opts.Running > 0 {
+			// Still going: its last event is recent by the clock.
+			st.SetRunning(now().Add(-opts.Running))
+		}
 		color := cli.Color(stdio.Out)
 		if e := write(out, format, st, st.Options().Loc, color, cli.IsTerminal(stdio.Out)); e != nil {
 			return e

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/evtools/evtools/internal/jsontext"
 )
@@ -60,8 +61,9 @@ func stats(s *Sketch, round float64) Stats {
 // outcomeName is how a run ended: run_finished's outcome (the run-log
 // vocabulary); for the glasspane vocabulary, error when it had an error
 // event, else ok when it reached agent_end;
-// incomplete when it has no end.
-func (r *Run) outcomeName() string {
+// incomplete when it has no end; running when it has no end yet and its
+// last event is recent (see SetRunning).
+func (r *Run) outcomeName(rn running) string {
 	switch {
 	case r.n[rFinished] > 0:
 		if r.outcome == "" {
@@ -72,8 +74,30 @@ func (r *Run) outcomeName() string {
 		return "error"
 	case r.gr().agentEnd:
 		return "ok"
+	case rn.is(r):
+		return "running"
 	}
 	return "incomplete"
+}
+
+// running says which runs without an end are still going: those whose
+// last event is at or after from.
+type running struct {
+	on   bool
+	from int64 // Unix microseconds
+}
+
+// is reports whether r has no end yet and is still going.
+func (rn running) is(r *Run) bool {
+	return rn.on && r.hasTS && r.maxTS >= rn.from && r.n[rFinished] == 0 && !r.gr().agentEnd
+}
+
+// SetRunning makes the report tell runs still going from runs cut off: a
+// run without its end (run_finished, agent_end) whose last event is at or
+// after from is "running", not "incomplete", and the end, tool calls and
+// turns it has not reached yet are no problem. The zero time turns it off.
+func (s *State) SetRunning(from time.Time) {
+	s.running = running{on: !from.IsZero(), from: from.UnixMicro()}
 }
 
 // wall is the run's wall time in microseconds: run_finished.wall_seconds
@@ -89,7 +113,10 @@ func (r *Run) wall() (int64, bool) {
 }
 
 // problems lists the run's broken invariants, one short sentence each.
-func (r *Run) problems() []string {
+func (r *Run) problems(rn running) []string {
+	if rn.is(r) {
+		return nil // what it has not reached yet it may still reach
+	}
 	var ps []string
 	name := "run " + strconv.Quote(r.id)
 	if r.runLog && r.n[rFinished] == 0 {
@@ -258,12 +285,12 @@ func (s *State) record(g *Group, runRefs []ref) Record {
 	var wall Sketch
 	for _, rr := range runRefs {
 		r := s.peekRun(rr.key)
-		outcomes[r.outcomeName()]++
+		outcomes[r.outcomeName(s.running)]++
 		if us, ok := r.wall(); ok {
 			rec.WallSumUS += us
 			wall.Add(float64(us) / 1e6)
 		}
-		rec.Problems = append(rec.Problems, r.problems()...)
+		rec.Problems = append(rec.Problems, r.problems(s.running)...)
 	}
 	for name, n := range outcomes {
 		rec.Outcomes = append(rec.Outcomes, Count{name, n})
@@ -417,7 +444,7 @@ func appendStats(b []byte, s Stats, comma bool) []byte {
 // asks).
 func (s *State) HasProblems() bool {
 	for _, id := range s.runIDs() {
-		if id != "" && len(s.peekRun(id).problems()) > 0 {
+		if id != "" && len(s.peekRun(id).problems(s.running)) > 0 {
 			return true
 		}
 	}

@@ -223,6 +223,8 @@ type State struct {
 	sums [NumCounters]bound
 	wall bound
 
+	running running // which runs without an end are still going (report only)
+
 	pinned     int // hot runs the last freeze could not freeze (open calls)
 	runFreezes int // passes over the hot runs, for tests
 }
