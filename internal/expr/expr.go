@@ -19,7 +19,8 @@
 //     `. | type`, `map(type)`);
 //  3. any other jq builtin of no arguments (`not`, `length`, `empty`, `keys`):
 //     the builtin — write `.length` for a field called length; a jq
-//     builtin gojq lacks (input_line_number) is an error, not a field;
+//     builtin gojq lacks (debug, input_line_number) is an error, not a
+//     field (jqBuiltins is the one list; input alone is a field);
 //  4. anything else: the field of that name of the input (`payload | tool`
 //     reads .payload.tool).
 //

@@ -22,14 +22,38 @@ var sameInputArgs = map[string]bool{
 	"error": true, "add": true, "not": true,
 }
 
-// jqOnly lists builtins of no arguments that jq has and gojq lacks. They
-// stay calls, which gojq refuses ("function not defined"): read as fields
-// they would be null on every event, and a jq user would get nothing,
-// silently.
-var jqOnly = map[string]bool{
-	"input_line_number": true, "get_search_list": true, "get_prog_origin": true,
-	"get_jq_origin": true, "have_decnum": true, "have_literal_numbers": true,
-}
+// jqBuiltins is the one list of jq's builtins of no arguments: jq 1.7's
+// and 1.8's, and gojq's (TestBuiltinList checks gojq's are all here). A
+// bare name on it is left to gojq, which runs it or refuses it ("function
+// not defined: debug/0"): read as a field, a builtin gojq lacks (debug,
+// stderr, input_filename, input_line_number) would be null on every event
+// and a jq user would get nothing, silently. The exceptions are the
+// EventFields where the input is the event, and input, which gojq cannot
+// run here (each event is judged alone) and which is a field of zot's
+// usage lines.
+var jqBuiltins = func() map[string]bool {
+	m := map[string]bool{}
+	for _, name := range strings.Fields(`
+		abs acos acosh add all any arrays ascii ascii_downcase ascii_upcase
+		asin asinh atan atanh booleans builtins cbrt ceil combinations cos
+		cosh date debug empty env erf erfc error exp exp10 exp2 explode expm1
+		fabs finites first flatten floor frexp from_entries fromdate
+		fromdateiso8601 fromjson gamma get_jq_origin get_prog_origin
+		get_search_list gmtime halt halt_error have_decnum
+		have_literal_numbers implode infinite input input_filename
+		input_line_number inputs isfinite isinfinite isnan isnormal iterables
+		j0 j1 keys keys_unsorted last leaf_paths length lgamma lgamma_r
+		localtime log log10 log1p log2 logb ltrim max min mktime modf
+		modulemeta nan nearbyint normals not now nulls numbers objects paths
+		pow10 recurse recurse_down reverse rint round rtrim scalars
+		significand sin sinh sort sqrt stderr strings tan tanh tgamma
+		to_entries toarray toboolean todate todateiso8601 tojson tonumber
+		tostream tostring transpose trim trunc type unique utf8bytelength
+		values y0 y1`) {
+		m[name] = true
+	}
+	return m
+}()
 
 // scope is the chain of functions visible at a point of the query, by name
 // and arity; jq identifies a function by both.
@@ -53,24 +77,7 @@ func (s *scope) with(name string, arity int) *scope {
 }
 
 // rewriter turns the shorthand into plain jq, in place.
-type rewriter struct {
-	builtin map[string]bool // cache: is name/0 a jq builtin
-}
-
-// isBuiltin reports whether jq knows name as a function of no arguments.
-func (r *rewriter) isBuiltin(name string) bool {
-	if b, ok := r.builtin[name]; ok {
-		return b
-	}
-	q := &gojq.Query{Term: &gojq.Term{Type: gojq.TermTypeFunc, Func: &gojq.Func{Name: name}}}
-	_, err := gojq.Compile(q)
-	b := err == nil
-	if r.builtin == nil {
-		r.builtin = map[string]bool{}
-	}
-	r.builtin[name] = b
-	return b
-}
+type rewriter struct{}
 
 // Rewrite applies the field shorthand to q in place: a bare name that no
 // definition in scope (lib's filters, the query's own defs and parameters)
@@ -224,10 +231,10 @@ func (r *rewriter) fn(t *gojq.Term, sc *scope, event bool) {
 		}
 		return
 	}
-	if strings.HasPrefix(name, "$") || strings.Contains(name, "::") || sc.defines(name, 0) || jqOnly[name] {
+	if strings.HasPrefix(name, "$") || strings.Contains(name, "::") || sc.defines(name, 0) {
 		return
 	}
-	if r.isBuiltin(name) && !(event && slices.Contains(EventFields, name)) {
+	if jqBuiltins[name] && name != "input" && !(event && slices.Contains(EventFields, name)) {
 		return
 	}
 	t.Type = gojq.TermTypeIndex

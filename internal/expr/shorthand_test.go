@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/itchyny/gojq"
@@ -73,7 +75,8 @@ func TestRewrite(t *testing.T) {
 // asking for input_line_number must not silently get .input_line_number,
 // always null, and no event.
 func TestJqOnlyBuiltins(t *testing.T) {
-	for _, src := range []string{`input_line_number > 3`, `get_search_list`, `have_decnum`, `payload | input_line_number`} {
+	for _, src := range []string{`input_line_number > 3`, `get_search_list`, `have_decnum`, `payload | input_line_number`,
+		`debug`, `stderr`, `input_filename`, `kind == "x" | debug`, `input_filename == "a.jsonl"`, `inputs`} {
 		if _, err := Compile(src, Options{Library: builtinLib(t)}); err == nil {
 			t.Errorf("%s: compiled, want an error", src)
 		} else {
@@ -84,5 +87,39 @@ func TestJqOnlyBuiltins(t *testing.T) {
 	f := mustCompile(t, `type == "usage" and input > 100`, nil)
 	if ok, err := f.Match([]byte(`{"type":"usage","input":3218}`)); !ok || err != nil {
 		t.Errorf("input as a field: %v %v", ok, err)
+	}
+}
+
+// The shorthand's list of jq builtins is the one list: every builtin gojq
+// has is on it, and every name on it that gojq lacks is refused by gojq
+// ("function not defined"), never read as a field.
+func TestBuiltinList(t *testing.T) {
+	q, err := gojq.Parse(`builtins`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := gojq.Compile(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := c.Run(nil).Next()
+	for _, b := range v.([]any) {
+		name, ok := strings.CutSuffix(b.(string), "/0")
+		if ok && !jqBuiltins[name] {
+			t.Errorf("gojq's builtin %s/0 is not on the list", name)
+		}
+	}
+	for name := range jqBuiltins {
+		q, err := gojq.Parse(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		Rewrite(q, nil)
+		if name == "input" || slices.Contains(EventFields, name) {
+			continue
+		}
+		if got := q.String(); got != name {
+			t.Errorf("%s rewritten to %s", name, got)
+		}
 	}
 }
