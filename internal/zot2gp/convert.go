@@ -29,6 +29,7 @@ type config struct {
 // the stream's state: the next seq, the current run, the last time seen.
 type converter struct {
 	ui, bare, stable bool
+	clock            bool // events without a time get the clock (else 0, or the last time with stable)
 
 	seq    *jsontext.Counter // the next seq
 	agent  []byte            // agent_id as a JSON string
@@ -70,6 +71,7 @@ func newConverter(cfg config, now func() time.Time) (*converter, error) {
 		kinds:  make(map[string][]byte, len(zot.Glasspane)),
 		failed: jsontext.AppendString(nil, zot.FailedResponseKind),
 		now:    now,
+		clock:  !cfg.Stable,
 	}
 	for typ, kind := range zot.Glasspane {
 		c.kinds[typ] = jsontext.AppendString(nil, kind)
@@ -87,6 +89,15 @@ func newConverter(cfg config, now func() time.Time) (*converter, error) {
 		c.runBase = "r_" + hex.EncodeToString(b[:])
 	}
 	return c, nil
+}
+
+// startInput is called before the records of each input. Each input
+// starts afresh for time: a time seen in one file says nothing of the next.
+// clock says whether the input's events without a time of their own get
+// the clock (a live input) or not (a stored transcript).
+func (c *converter) startInput(clock bool) {
+	c.clock = clock && !c.stable
+	c.lastTS = nil
 }
 
 // nextRun starts a new run and names it.
@@ -202,6 +213,9 @@ func (c *converter) ts(raw []byte) []byte {
 			return zero
 		}
 		return c.lastTS
+	}
+	if !c.clock {
+		return zero // not recorded: 0 is "no time known" to every ev* tool
 	}
 	// The clock is read for every event, but formatted only when its
 	// millisecond changes: a burst of events shares one ts.

@@ -4,6 +4,8 @@
 package zot2gp
 
 import (
+	"io"
+	"os"
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
@@ -12,6 +14,24 @@ import (
 
 // now is the clock for the ts of events without a time.
 var now = time.Now
+
+// isRegular reports whether the input called name ("-" for stdin) is a
+// regular file: a stored transcript, not a pipe, a terminal or a device.
+// `zot2gp < run.jsonl` gives a regular stdin.
+func isRegular(name string, stdin io.Reader) bool {
+	var st os.FileInfo
+	var err error
+	if name == "-" {
+		f, ok := stdin.(*os.File)
+		if !ok {
+			return false
+		}
+		st, err = f.Stat()
+	} else {
+		st, err = os.Stat(name)
+	}
+	return err == nil && st.Mode().IsRegular()
+}
 
 // Main runs zot2gp with args (without the program name) on stdio and
 // returns the exit status.
@@ -30,9 +50,9 @@ func run(opts *options, stdio cli.Stdio) error {
 		return err
 	}
 	out := jsonl.NewWriter(stdio.Out)
-	in := &jsonl.Input{Tool: name, Names: opts.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict}
+	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict}
 	var buf []byte
-	err = in.Each(func(rec jsonl.Record) error {
+	convert := func(rec jsonl.Record) error {
 		var written bool
 		var bad error
 		buf, written, bad = c.convert(buf[:0], rec.Data)
@@ -46,7 +66,20 @@ func run(opts *options, stdio cli.Stdio) error {
 			buf = nil // a huge line was converted: do not keep its buffer for the rest of the run
 		}
 		return nil
-	})
+	}
+	names := opts.Files
+	if len(names) == 0 {
+		names = []string{"-"}
+	}
+	// One input at a time, so that each starts afresh for time and its
+	// kind (a stored file or a live stream) picks the clock or not.
+	for _, file := range names {
+		c.startInput(opts.TS == "now" || opts.TS == "auto" && !isRegular(file, stdio.In))
+		in.Names = []string{file}
+		if err = in.Each(convert); err != nil {
+			break
+		}
+	}
 	if err == nil && in.Trouble() {
 		return cli.Status(cli.ExitError) // the bad lines are reported already
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -186,5 +187,68 @@ func TestHugeEventBufferIsReleased(t *testing.T) {
 	}
 	if ms.HeapAlloc > size/2 {
 		t.Errorf("%d MB still allocated after the %d MB event went out", ms.HeapAlloc>>20, size>>20)
+	}
+}
+
+// Item 4a: `zot2gp < run.jsonl` is a stored transcript (stdin is a regular
+// file): its events keep their recorded times and the others get 0 (no
+// time known), never the replay clock, which made a 1.8 s run 162 days
+// long. From a pipe the same events are live: they get the clock.
+func TestTSFollowsTheInput(t *testing.T) {
+	transcript := `{"command":"prompt","data":{"started":true},"id":"1","success":true,"type":"response"}
+{"content":[{"text":"hi","type":"text"}],"time":"2026-06-21T23:14:52.309Z","type":"user_message"}
+{"step":1,"type":"turn_start"}
+{"content":[{"text":"hello","type":"text"}],"time":"2026-06-21T23:14:54.127Z","type":"assistant_message"}
+{"stop":"end","type":"turn_end"}
+{"type":"done"}
+`
+	tsOf := func(t *testing.T, out string) []string {
+		var ts []string
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			i := strings.Index(l, `"ts":`) + len(`"ts":`)
+			ts = append(ts, l[i:i+strings.IndexByte(l[i:], ',')])
+		}
+		return ts
+	}
+	path := t.TempDir() + "/run.jsonl"
+	if err := os.WriteFile(path, []byte(transcript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out, errs bytes.Buffer
+	if code := zot2gp.Main(nil, cli.Stdio{In: f, Out: &out, Err: &errs}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	want := []string{"0", "1782083692.309", "0", "1782083694.127", "0", "0"}
+	if got := tsOf(t, out.String()); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("stdin from a file: ts %v, want %v", got, want)
+	}
+
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { io.WriteString(w, transcript); w.Close() }()
+	before := time.Now().Unix()
+	out.Reset()
+	if code := zot2gp.Main(nil, cli.Stdio{In: r, Out: &out, Err: &errs}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	r.Close()
+	for i, ts := range tsOf(t, out.String()) {
+		if i == 1 || i == 3 {
+			if ts != want[i] {
+				t.Errorf("pipe, line %d: ts %s, want its own time %s", i+1, ts, want[i])
+			}
+			continue
+		}
+		sec, _, _ := strings.Cut(ts, ".")
+		if n, err := strconv.ParseInt(sec, 10, 64); err != nil || n < before || n > time.Now().Unix() {
+			t.Errorf("pipe, line %d: ts %s, want the clock", i+1, ts)
+		}
 	}
 }
