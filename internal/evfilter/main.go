@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/evtools/evtools/filters"
@@ -355,11 +356,27 @@ func takeVars(args []string) ([]string, map[string]any, error) {
 			continue
 		}
 		if !json.Valid([]byte(v)) {
-			return nil, nil, fmt.Errorf("--argjson %s: not valid JSON: %s", n, v)
+			return nil, nil, badJSON(n, v)
 		}
 		vars[n] = expr.Decode([]byte(v))
 	}
 	return rest, vars, nil
+}
+
+// badJSON says where the --argjson value v of $n stops being JSON, quoting
+// no more of v than fits a line.
+func badJSON(n, v string) error {
+	var x any
+	where := ""
+	var se *json.SyntaxError
+	if err := json.Unmarshal([]byte(v), &x); errors.As(err, &se) {
+		where = fmt.Sprintf(" at byte %d (%v)", se.Offset, se)
+	}
+	const quote = 32
+	if len(v) > quote+8 {
+		v = fmt.Sprintf("%s... (%d bytes)", strings.ToValidUTF8(v[:quote], ""), len(v))
+	}
+	return fmt.Errorf("--argjson %s: not valid JSON%s: %s", n, where, v)
 }
 
 // validName reports whether n can follow a $ in jq.

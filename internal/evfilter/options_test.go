@@ -72,3 +72,19 @@ func TestMemorySettings(t *testing.T) {
 		}
 	}
 }
+
+// A bad --argjson value is quoted only as far as a line allows, with where
+// the JSON goes wrong: a 120 KB argument is not echoed back (#22).
+func TestArgJSONErrorShort(t *testing.T) {
+	big := "[" + strings.Repeat("1,", 60000) + "x]"
+	for _, tt := range []struct{ v, want string }{
+		{`{bad`, "--argjson x: not valid JSON at byte 2 (invalid character 'b' looking for beginning of object key string): {bad"},
+		{`[1,`, "--argjson x: not valid JSON at byte 3 (unexpected end of JSON input): [1,"},
+		{big, "--argjson x: not valid JSON at byte 120002 (invalid character 'x' looking for beginning of value): [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1... (120003 bytes)"},
+	} {
+		_, _, err := takeVars([]string{"--argjson", "x", tt.v, "true"})
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("--argjson x %.20s: %v\nwant %s", tt.v, err, tt.want)
+		}
+	}
+}

@@ -107,6 +107,7 @@ func Compile(src string, opts Options) (*Filter, error) {
 		f.part = newPartialDecoder(f.paths, f.pure)
 	}
 
+	boundDepth(q) // after the analyses above, which read the defs as written
 	full := *q
 	if lib := opts.Library; lib != nil {
 		defs := make([]*gojq.FuncDef, 0, len(lib.Defs)+len(q.FuncDefs)) // equivalent mutant: a capacity hint
@@ -119,7 +120,7 @@ func Compile(src string, opts Options) (*Filter, error) {
 	for i, n := range f.names {
 		dollar[i] = "$" + n
 	}
-	f.code, err = gojq.Compile(&full, gojq.WithVariables(dollar), gojq.WithEnvironLoader(os.Environ))
+	f.code, err = gojq.Compile(&full, gojq.WithVariables(dollar), gojq.WithEnvironLoader(os.Environ), tooDeepFunc)
 	if err != nil {
 		if lerr := opts.Library.check(dollar); lerr != nil {
 			return nil, lerr // a filters file, not the expression
