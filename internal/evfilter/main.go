@@ -87,12 +87,41 @@ func run(opts *options, stdio cli.Stdio) error {
 			return cli.Usage(errors.New("missing EXPR"))
 		}
 		src, files = files[0], files[1:]
+		if err := fileFirst(src, files); err != nil {
+			return cli.Usage(err)
+		}
 	}
 	f, err := expr.Compile(src, expr.Options{Library: lib, Vars: opts.vars})
+	var me *expr.MisuseError
+	if errors.As(err, &me) {
+		return cli.Usage(err)
+	}
 	if err != nil {
 		return err
 	}
 	return filter(f, opts, files, stdio)
+}
+
+// fileFirst refuses a first argument that names a file when no other
+// argument does (evfilter run.jsonl failed): the arguments are swapped, or
+// the expression is missing. An expression that happens to be a file's
+// name too, followed by files, is taken as the expression.
+func fileFirst(src string, files []string) error {
+	if st, err := os.Stat(src); err != nil || st.IsDir() {
+		return nil
+	}
+	for _, f := range files {
+		if _, err := os.Stat(f); err != nil && f != "-" {
+			if len(files) == 1 {
+				return fmt.Errorf("%s is a file, not an expression; %s is not a file: the expression comes first: evfilter %s %s", src, f, f, src)
+			}
+			return fmt.Errorf("%s is a file, not an expression; %s is not a file: the expression comes first", src, f)
+		}
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("%s is a file, not an expression: the expression comes first", src)
+	}
+	return nil
 }
 
 // selection is the state of one run: what was selected, what failed.
@@ -102,14 +131,18 @@ type selection struct {
 	out      *jsonl.Writer
 	selected int
 	evalErrs int
-	first    string // the first evaluation error, with its place
+	first    string         // the first evaluation error, with its place
+	events   int            // records that were events (JSON objects)
+	clones   []*expr.Filter // the filters that evaluated them, if not f
 }
 
 // take handles one record's verdict, in input order.
 func (s *selection) take(rec jsonl.Record, ok bool, err error) error {
+	s.events++
 	if err != nil {
 		var ie *expr.InputError
 		if errors.As(err, &ie) {
+			s.events--
 			return s.in.Bad(rec, ie.Err)
 		}
 		if s.opts.Strict {
@@ -164,7 +197,8 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) erro
 			return s.take(rec, ok, err)
 		})
 	}
-	if errors.Is(err, errStop) {
+	stopped := errors.Is(err, errStop)
+	if stopped {
 		err = out.Flush()
 	}
 	if err == nil && opts.Count {
@@ -177,6 +211,17 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) erro
 			plural = ""
 		}
 		in.Errorf("%d event%s could not be evaluated and did not pass; the first: %s", s.evalErrs, plural, s.first)
+	}
+	if s.events > 0 && (err == nil || stopped) {
+		// A bare name read as a field that no event had: a typo, or a
+		// string without its quotes. A warning: the status is unchanged.
+		for _, nf := range f.Nulls(s.clones...) {
+			hint := ""
+			if nf.Compared {
+				hint = fmt.Sprintf("; did you mean %q?", nf.Name)
+			}
+			in.Errorf("warning: %s is read as the field .%s, null in every event%s", nf.Name, nf.Name, hint)
+		}
 	}
 	switch {
 	case err != nil:
@@ -246,6 +291,7 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 	defer close(jobs)
 	for range workers {
 		g := f.Clone()
+		s.clones = append(s.clones, g)
 		go func() {
 			for b := range jobs {
 				start := 0

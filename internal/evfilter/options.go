@@ -66,7 +66,11 @@ EVTOOLS_FILTERS=~/.evfilters evfilter --list`,
 	Exit: `
 0  an event was selected (with -q, also when there were errors)
 1  no event was selected
-2  a bad expression, an unreadable file, bad input lines (reported as
-   evfilter: FILE:LINE: reason; the other lines are still filtered), or
-   with --strict the first bad line or evaluation error`,
+2  a bad expression (also kind = "x", which assigns, an object, a named
+   filter without its arguments, a file where EXPR goes), an unreadable
+   file, bad input lines (reported as evfilter: FILE:LINE: reason; the
+   other lines are still filtered), or with --strict the first bad line or
+   evaluation error
+A bare name read as a field that is null in every event is a warning at
+the end; it does not change the status.`,
 }

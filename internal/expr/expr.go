@@ -60,6 +60,12 @@ type Filter struct {
 	paths *frozen // what gojq needs of an event; nil: all of it
 	pure  bool    // the verdict depends on the event alone
 	part  *partialDecoder
+
+	// The bare names read as fields of the event, and how many of them
+	// no event has had a value for yet: while there are some, each event
+	// is looked at for them (Nulls).
+	fields []watched
+	unseen int
 }
 
 // InputError is a record that is not a JSON object; Err says why in the
@@ -68,6 +74,14 @@ type InputError struct{ Err error }
 
 func (e *InputError) Error() string { return e.Err.Error() }
 func (e *InputError) Unwrap() error { return e.Err }
+
+// MisuseError is an expression that is valid jq but surely not what was
+// meant: an update-assignment, an object, a named filter without its
+// arguments.
+type MisuseError struct{ Err error }
+
+func (e *MisuseError) Error() string { return e.Err.Error() }
+func (e *MisuseError) Unwrap() error { return e.Err }
 
 // EvalError is an error the expression raised on one event.
 type EvalError struct{ Err error }
@@ -80,12 +94,18 @@ func (e *EvalError) Unwrap() error { return e.Err }
 func Compile(src string, opts Options) (*Filter, error) {
 	q, err := gojq.Parse(src)
 	if err != nil {
-		return nil, fmt.Errorf("bad expression: %v", err)
+		return nil, fmt.Errorf("bad expression: %v%s", err, caret(src, err))
 	}
 	if len(q.Imports) > 0 {
 		return nil, errors.New("bad expression: import and include are not supported")
 	}
-	Rewrite(q, opts.Library)
+	if err := alwaysPasses(q); err != nil {
+		return nil, &MisuseError{err}
+	}
+	fields, err := rewrite(q, opts.Library)
+	if err != nil {
+		return nil, &MisuseError{fmt.Errorf("bad expression: %w", err)}
+	}
 
 	f := &Filter{names: slices.Sorted(maps.Keys(opts.Vars))}
 	for _, name := range f.names {
@@ -95,6 +115,7 @@ func Compile(src string, opts Options) (*Filter, error) {
 	if f.fast != nil {
 		f.st = f.fast.newState()
 	}
+	f.watch(fields)
 	if p := needs(q, opts.Library); p != nil {
 		f.paths = p.freeze()
 		texts := []string{q.String()}
@@ -140,6 +161,7 @@ func (f *Filter) Clone() *Filter {
 	if f.paths != nil {
 		c.part = newPartialDecoder(f.paths, f.pure)
 	}
+	c.fields = slices.Clone(f.fields)
 	return &c
 }
 
@@ -156,6 +178,9 @@ func (f *Filter) Match(line []byte) (bool, error) {
 		if err != nil {
 			return false, &InputError{err}
 		}
+		if f.unseen > 0 {
+			f.seeFast()
+		}
 		if v != bail {
 			return v == yes, nil
 		}
@@ -170,14 +195,22 @@ func (f *Filter) Match(line []byte) (bool, error) {
 		if c, ok := f.part.lookup(); ok {
 			return c.ok, c.err
 		}
-		ok, err := f.slow(f.part.value())
+		v := f.part.value()
+		if f.unseen > 0 && f.fast == nil {
+			f.seeValue(v)
+		}
+		ok, err := f.slow(v)
 		f.part.store(ok, err)
 		return ok, err
 	}
 	if err := jsonscan.Check(line); err != nil {
 		return false, &InputError{err}
 	}
-	return f.slow(Decode(line))
+	v := Decode(line)
+	if f.unseen > 0 {
+		f.seeValue(v)
+	}
+	return f.slow(v)
 }
 
 // Partial reports whether events are decoded only along the paths the

@@ -193,7 +193,7 @@ func (l *Library) scope() *scope {
 		return nil
 	}
 	for _, d := range l.Defs {
-		sc = sc.with(d.Name, len(d.Params))
+		sc = sc.withParams(d.Name, d.Params)
 	}
 	return sc
 }

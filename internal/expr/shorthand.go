@@ -1,6 +1,8 @@
 package expr
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -60,6 +62,7 @@ var jqBuiltins = func() map[string]bool {
 type scope struct {
 	name   string
 	arity  int
+	sig    string // how to call it, for a filter with parameters
 	parent *scope
 }
 
@@ -76,8 +79,42 @@ func (s *scope) with(name string, arity int) *scope {
 	return &scope{name: name, arity: arity, parent: s}
 }
 
+// withParams adds a def that has params.
+func (s *scope) withParams(name string, params []string) *scope {
+	sig := name
+	if len(params) > 0 {
+		sig += "(" + strings.Join(params, "; ") + ")"
+	}
+	return &scope{name: name, arity: len(params), sig: sig, parent: s}
+}
+
+// needsArgs returns the nearest def of name with parameters, if no def of
+// name without is nearer.
+func (s *scope) needsArgs(name string) *scope {
+	for ; s != nil; s = s.parent {
+		if s.name == name {
+			if s.arity == 0 {
+				return nil
+			}
+			return s
+		}
+	}
+	return nil
+}
+
 // rewriter turns the shorthand into plain jq, in place.
-type rewriter struct{}
+type rewriter struct {
+	inDef    int             // inside a def's body: the input is not known
+	compared map[string]bool // bare names that are an operand of == or !=
+	fields   []Field         // bare names read as fields of the event
+	errs     []error         // named filters called without their arguments
+}
+
+// Field is a bare name the shorthand reads as a field of the event itself.
+type Field struct {
+	Name     string
+	Compared bool // compared with another bare name (`kind == tool_call`): maybe a string
+}
 
 // Rewrite applies the field shorthand to q in place: a bare name that no
 // definition in scope (lib's filters, the query's own defs and parameters)
@@ -88,13 +125,34 @@ func Rewrite(q *gojq.Query, lib *Library) {
 	r.query(q, lib.scope(), true)
 }
 
+// rewrite is Rewrite that also returns the bare names read as fields of
+// the event (outside defs), and an error for a filter called without its
+// arguments.
+func rewrite(q *gojq.Query, lib *Library) ([]Field, error) {
+	r := rewriter{compared: map[string]bool{}}
+	r.query(q, lib.scope(), true)
+	return r.fields, errors.Join(r.errs...)
+}
+
+// bareName returns the name q is made of, if q is a bare name alone.
+func bareName(q *gojq.Query) (string, bool) {
+	if q == nil || q.Left != nil || q.Right != nil || len(q.FuncDefs) > 0 || q.Term == nil {
+		return "", false
+	}
+	t := q.Term
+	if t.Type != gojq.TermTypeFunc || len(t.Func.Args) > 0 || len(t.SuffixList) > 0 {
+		return "", false
+	}
+	return t.Func.Name, true
+}
+
 // query walks q; event says whether q's input is the event itself.
 func (r *rewriter) query(q *gojq.Query, sc *scope, event bool) {
 	if q == nil {
 		return
 	}
 	for _, fd := range q.FuncDefs {
-		sc = sc.with(fd.Name, len(fd.Args))
+		sc = sc.withParams(fd.Name, fd.Args)
 		body := sc
 		for _, a := range fd.Args {
 			if strings.HasPrefix(a, "$") {
@@ -105,7 +163,17 @@ func (r *rewriter) query(q *gojq.Query, sc *scope, event bool) {
 		}
 		// A def is written for its input, usually an event: its body reads
 		// like a top-level expression.
+		r.inDef++
 		r.query(fd.Body, body, true)
+		r.inDef--
+	}
+	if q.Op == gojq.OpEq || q.Op == gojq.OpNe {
+		// `kind == tool_call`: one of the two was meant as a string.
+		l, lok := bareName(q.Left)
+		rn, rok := bareName(q.Right)
+		if lok && rok && r.compared != nil {
+			r.compared[l], r.compared[rn] = true, true
+		}
 	}
 	r.term(q.Term, sc, event)
 	r.query(q.Left, sc, event)
@@ -236,6 +304,20 @@ func (r *rewriter) fn(t *gojq.Term, sc *scope, event bool) {
 	}
 	if jqBuiltins[name] && name != "input" && !(event && slices.Contains(EventFields, name)) {
 		return
+	}
+	// Where the input is the event, a name only a filter with parameters
+	// defines is that filter without its arguments (`evfilter tool`), not
+	// a field; after a pipe it is the field (`payload | tool`).
+	if d := sc.needsArgs(name); d != nil && event {
+		args := "an argument"
+		if d.arity > 1 {
+			args = fmt.Sprintf("%d arguments", d.arity)
+		}
+		r.errs = append(r.errs, fmt.Errorf("%s needs %s: %s", name, args, d.sig))
+		return
+	}
+	if event && r.inDef == 0 && r.compared != nil && !slices.ContainsFunc(r.fields, func(f Field) bool { return f.Name == name }) {
+		r.fields = append(r.fields, Field{Name: name, Compared: r.compared[name]})
 	}
 	t.Type = gojq.TermTypeIndex
 	t.Index = &gojq.Index{Name: name}
