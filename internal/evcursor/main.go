@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/cursor"
@@ -44,6 +45,11 @@ func run(o *options, stdio cli.Stdio) error {
 	j.in = &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: j.out, Strict: o.Strict}
 	switch {
 	case o.State != "":
+		if !o.Strict {
+			// A producer may be writing the last line at cron time: it is
+			// not bad input yet, and the cursor stays before it.
+			j.in.Growing = growingWindow
+		}
 		// First thing, before the lock (which may be busy) and before
 		// anything can fail: withdraw the handover of an earlier --defer
 		// run, so that the --commit after this run cannot commit it.
@@ -78,6 +84,10 @@ func (o *options) validate() error {
 	}
 	return nil
 }
+
+// growingWindow is how recently a log must have been modified for a last
+// line without '\n' to count as still being written (--state only).
+const growingWindow = 60 * time.Second
 
 // job is one pass over the input, in one of the modes.
 type job struct {

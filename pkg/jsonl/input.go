@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // MaxBadReports is how many bad records of one input are reported one by
@@ -35,6 +36,14 @@ type Input struct {
 	Stderr io.Writer // where reports go
 	Out    *Writer   // flushed before every blocking read; may be nil
 	Strict bool      // stop at the first bad record
+
+	// Growing, when above zero, holds back a last line without '\n' in a
+	// file that is still being written (Source.StillWritten(Growing)): it
+	// is not yet complete, so it is neither handed to fn nor reported,
+	// and Held counts it. Zero (the default) hands it over as any line.
+	Growing time.Duration
+
+	held int
 
 	badLines int
 	failed   int // inputs that could not be opened or read
@@ -87,6 +96,10 @@ func (in *Input) each(src *Source, fn func(Record) error) error {
 		}
 		// No line of JSON text holds a NUL byte: like grep, a binary
 		// input gets one message, not one per "line".
+		if in.Growing > 0 && r.Unterminated() && src.StillWritten(in.Growing) {
+			in.held++
+			break
+		}
 		if bytes.IndexByte(data, 0) >= 0 {
 			in.badLines++
 			if r.Line() == 1 {
@@ -200,6 +213,10 @@ func (in *Input) BadLines() int {
 }
 
 // Failed is the number of inputs that could not be opened or read.
+// Held is the number of last lines held back as not yet complete (see
+// Growing).
+func (in *Input) Held() int { return in.held }
+
 func (in *Input) Failed() int { return in.failed }
 
 // Trouble reports whether anything went wrong with the input: the exit

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -30,6 +31,24 @@ type Source struct {
 	Name   string
 	br     *bufio.Reader
 	closer []io.Closer
+
+	file       *os.File // the file opened by name, nil for stdin
+	compressed bool     // gzip or zstd: its end is the end of a frame
+}
+
+// StillWritten reports whether the source is a plain (not compressed)
+// regular file that was modified less than window ago, or whose
+// modification time is in the future: a producer may still be writing
+// its last line.
+func (s *Source) StillWritten(window time.Duration) bool {
+	if s.file == nil || s.compressed {
+		return false
+	}
+	fi, err := s.file.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	return time.Since(fi.ModTime()) < window
 }
 
 // Close releases the file and decompressor behind the source.
@@ -80,6 +99,7 @@ func Open(name string, stdin io.Reader, idle func()) (*Source, error) {
 			return nil, FileError(name, syscall.EISDIR)
 		}
 		src.closer = append(src.closer, f)
+		src.file = f
 		r = f
 	}
 	return src, src.wrap(idleReader{r, idle})
@@ -108,6 +128,7 @@ func (s *Source) wrap(r io.Reader) error {
 			return fmt.Errorf("%s: gzip: %v", s.Name, err)
 		}
 		s.closer = append(s.closer, zr)
+		s.compressed = true
 		s.br = bufio.NewReaderSize(zr, readBufSize)
 	case hasPrefix(br, magicZstd):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
@@ -116,6 +137,7 @@ func (s *Source) wrap(r io.Reader) error {
 			return fmt.Errorf("%s: zstd: %v", s.Name, err)
 		}
 		s.closer = append(s.closer, zstdCloser{zr})
+		s.compressed = true
 		s.br = bufio.NewReaderSize(zr, readBufSize)
 	default:
 		s.br = br

@@ -15,6 +15,8 @@ type Reader struct {
 	line int
 	long []byte // holds a record longer than the read buffer
 	err  error
+
+	unterminated bool // the record Next returned last had no '\n'
 }
 
 // NewReader returns a Reader over src.
@@ -38,6 +40,7 @@ func (r *Reader) Next() ([]byte, bool) {
 			return nil, false
 		}
 		r.line++
+		r.unterminated = err == io.EOF
 		if r.line == 1 {
 			rec = bytes.TrimPrefix(rec, bom)
 		}
@@ -91,6 +94,10 @@ func isBlank(b []byte) bool {
 	}
 	return true
 }
+
+// Unterminated reports whether the record Next returned last ended at the
+// end of input without a '\n'.
+func (r *Reader) Unterminated() bool { return r.unterminated }
 
 // Line is the line number of the record Next returned last (1-based,
 // counting blank lines).
