@@ -56,6 +56,9 @@ type Tool struct {
 	Details  string // paragraphs after the usage line
 	Examples string // shell lines, printed under "Examples:"
 	Exit     string // exit status table, printed under "Exit status:"
+	// Usage, when set, replaces what kong puts after the name on the
+	// "Usage:" line (kong cannot say "EXPR [FILE ...]").
+	Usage string
 }
 
 // ExitCoder is an error that says which exit status it ends the run with,
@@ -133,10 +136,15 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 		kong.Vars{"version": t.Name + " " + version()},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, WrapUpperBound: 100}),
 		kong.Help(func(o kong.HelpOptions, ctx *kong.Context) error {
-			if err := kong.DefaultHelpPrinter(o, ctx); err != nil {
+			w := ctx.Stdout
+			var b strings.Builder
+			ctx.Stdout = &b
+			err := kong.DefaultHelpPrinter(o, ctx)
+			ctx.Stdout = w
+			if err != nil {
 				return err
 			}
-			w := ctx.Stdout
+			io.WriteString(w, fixHelp(t, b.String(), ctx.Model.AllFlags(false)))
 			if t.Examples != "" {
 				fmt.Fprintf(w, "\nExamples:\n%s\n", indent(t.Examples))
 			}
@@ -149,10 +157,86 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 	if err != nil {
 		panic(err) // a bug in the tool's option struct
 	}
-	if _, err := parser.Parse(hoistDashDash(args, parser.Model.AllFlags(false))); err != nil {
+	flags := parser.Model.AllFlags(false)
+	if _, err := parser.Parse(hoistDashDash(joinDashValues(args, flags), flags)); err != nil {
 		return Usage(err)
 	}
 	return nil
+}
+
+// fixHelp corrects what kong's help says wrongly for these tools: the usage
+// line (Tool.Usage), a flag whose placeholder is two words (--arg NAME
+// VALUE takes two arguments, not --arg=NAME VALUE), and the --help line.
+func fixHelp(t Tool, help string, groups [][]*kong.Flag) string {
+	lines := strings.Split(help, "\n")
+	if t.Usage != "" && strings.HasPrefix(lines[0], "Usage: ") {
+		// kong's synopsis of the arguments, also the first column of
+		// the Arguments section, where the new one takes its place.
+		old := strings.TrimSuffix(strings.TrimPrefix(lines[0], "Usage: "+t.Name+" "), " [flags]")
+		lines[0] = "Usage: " + t.Name + " " + t.Usage
+		args := strings.TrimSpace(strings.ReplaceAll(t.Usage, "[flags]", ""))
+		if n := len(old) - len(args); n > 0 {
+			args += strings.Repeat(" ", n)
+		}
+		for i := 1; i < len(lines); i++ {
+			if strings.HasPrefix(lines[i], "  "+old) {
+				lines[i] = "  " + args + lines[i][2+len(old):]
+			}
+		}
+	}
+	help = strings.Join(lines, "\n")
+	for _, g := range groups {
+		for _, f := range g {
+			if p := strings.TrimSuffix(f.FormatPlaceHolder(), ",..."); strings.Contains(p, " ") {
+				// Same length: the columns stay aligned. A repeated
+				// flag is repeated whole, not given a list (",...").
+				help = strings.ReplaceAll(help, "--"+f.Name+"="+p+",...", "--"+f.Name+" "+p+"    ")
+				help = strings.ReplaceAll(help, "--"+f.Name+"="+p, "--"+f.Name+" "+p)
+			}
+		}
+	}
+	return strings.Replace(help, "Show context-sensitive help.", "Show this help and exit.", 1)
+}
+
+// joinDashValues writes a flag that takes a value and is followed by a
+// value that starts with "-" and a digit (--start -1, --since -1h, -m -1)
+// as --flag=VALUE, so that the tool says what is wrong with the value
+// instead of kong taking it for a short flag. No tool has a digit as a
+// short flag.
+func joinDashValues(args []string, groups [][]*kong.Flag) []string {
+	long := map[string]*kong.Flag{}
+	short := map[string]*kong.Flag{}
+	for _, g := range groups {
+		for _, f := range g {
+			long["--"+f.Name] = f
+			for _, a := range f.Aliases {
+				long["--"+a] = f
+			}
+			if f.Short != 0 {
+				short["-"+string(f.Short)] = f
+			}
+		}
+	}
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		f := long[a]
+		if f == nil {
+			f = short[a]
+		}
+		if f != nil && !f.IsBool() && !f.IsCounter() && i+1 < len(args) {
+			if v := args[i+1]; len(v) > 1 && v[0] == '-' && (v[1] >= '0' && v[1] <= '9' || v[1] == '.') {
+				out = append(out, "--"+f.Name+"="+v)
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 func indent(s string) string {

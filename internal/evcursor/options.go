@@ -18,7 +18,7 @@ type options struct {
 	State  string `placeholder:"FILE" xor:"mode" help:"Pass only the events after the cursor saved in FILE, and save the cursor of the last one at a clean end (journalctl --cursor-file)."`
 	Defer  bool   `name:"defer" help:"With --state: save the new cursor as pending only; --commit makes it current."`
 	Commit string `placeholder:"FILE" xor:"mode" help:"Make the pending cursor in FILE current, then exit (after a --defer run whose consumer succeeded)."`
-	Check  bool   `xor:"mode" help:"Pass the stream unchanged and report gaps, repeats and seq going back on stderr."`
+	Check  bool   `xor:"mode" help:"Pass the events unchanged and report gaps, repeats and seq going back on stderr (a bad line is reported and not passed)."`
 	Strict bool   `help:"Stop at the first bad line."`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`

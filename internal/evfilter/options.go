@@ -12,7 +12,7 @@ const name = "evfilter"
 // values each, which kong does not do: Main takes them out of the arguments
 // first, and the fields are here for the help text.
 type options struct {
-	Invert   bool     `short:"v" name:"invert-match" help:"Select the events that do not pass (an event whose evaluation failed does not pass)."`
+	Invert   bool     `short:"v" name:"invert-match" help:"Select the events that do not pass (with -v, an event whose evaluation failed is selected)."`
 	Count    bool     `short:"c" name:"count" help:"Print only the number of selected events."`
 	MaxCount int      `short:"m" name:"max-count" default:"-1" placeholder:"N" help:"Stop after N selected events, and stop reading."`
 	Quiet    bool     `short:"q" name:"quiet" help:"Print nothing; stop at the first selected event. The exit status says whether there was one."`
@@ -31,6 +31,7 @@ type options struct {
 
 var tool = cli.Tool{
 	Name:    name,
+	Usage:   "[flags] EXPR [FILE ...]",
 	Summary: "Keep the events for which a jq expression holds, byte for byte.",
 	Details: `
 EXPR is jq (gojq). An event passes when EXPR yields a value that is neither

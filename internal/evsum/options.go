@@ -12,15 +12,15 @@ const name = "evsum"
 
 // options are evsum's flags and arguments.
 type options struct {
-	By      string        `short:"b" default:"run" placeholder:"KEYS" help:"Group by run, agent, tool, model, kind, day, hour, none, or a field path (payload.model); comma-separated for several."`
+	By      string        `short:"b" default:"run" placeholder:"KEYS" help:"Group by run, agent, tool, model, kind, day, hour, none, or a field path (payload.model); comma-separated for several. Default: ${default}."`
 	Since   string        `placeholder:"TIME" help:"Count only events at or after TIME: RFC 3339, 2026-11-01, @UNIX, or a duration back from now (24h, 7d)."`
 	Until   string        `placeholder:"TIME" help:"Count only events before TIME (same forms as --since)."`
-	TZ      string        `name:"tz" default:"UTC" placeholder:"ZONE" help:"Time zone for day and hour groups and for dates without a zone (IANA name, UTC, Local)."`
+	TZ      string        `name:"tz" default:"UTC" placeholder:"ZONE" help:"Time zone for day and hour groups and for dates without a zone (IANA name, UTC, Local). Default: ${default}."`
 	Format  string        `short:"f" placeholder:"FORMAT" help:"Output format: table, jsonl, json, md or csv (default: table on a terminal, jsonl otherwise)."`
 	Partial bool          `help:"Write the summary state as JSON Lines for a later --merge instead of a report."`
 	Merge   bool          `help:"Read partial states (from --partial) instead of events and report on all of them together."`
 	Check   bool          `help:"Exit 1 when any problem (broken invariant) was found."`
-	Running time.Duration `default:"10m" placeholder:"WINDOW" help:"A run without its end whose last event is at most WINDOW before now is running, not incomplete, and no problem; 0 turns it off."`
+	Running time.Duration `default:"10m" placeholder:"WINDOW" help:"A run without its end whose last event is at most WINDOW before now is running, not incomplete, and no problem; 0 turns it off. Default: ${default}."`
 	Strict  bool          `help:"Stop at the first bad input line."`
 	Files   []string      `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised); none or - is stdin."`
 
