@@ -30,9 +30,11 @@ lint:
 	if [ -n "$$unformatted" ]; then echo "gofmt -l: not formatted:"; echo "$$unformatted"; exit 1; fi
 	$(GO) run $(STATICCHECK) ./...
 
-# demo runs the main jobs on the shipped examples, one script a tool.
+# demo runs the main jobs on the shipped examples, one script a tool: each
+# command is shown exactly as it runs (from the repository root), and an
+# output line wider than DEMO_WIDTH (120) is cut with a visible "…".
 demo: build
-	@set -e; for s in scripts/demo/*.sh; do \
+	@set -e; for s in scripts/demo/[0-9]*.sh; do \
 		echo "== $$s"; PATH="$(CURDIR)/$(BIN):$$PATH" bash "$$s"; echo; \
 	done
 

@@ -11,21 +11,18 @@ import (
 	"github.com/evtools/evtools/internal/zot2gp"
 )
 
-// The shipped conversions in examples/zot are what zot2gp --ts=stable
-// makes of the transcripts next to them (regenerate them with
-// `zot2gp --ts=stable examples/zot/X.jsonl > examples/zot/X.gp.jsonl`).
-// A transcript is X.jsonl; X.anything.jsonl is made from one (X.gp.jsonl
-// here, X.summary.jsonl by evsum) and is not a transcript.
+// The shipped conversions in examples/output/zot are what zot2gp
+// --ts=stable makes of the transcripts in examples/zot (regenerate them
+// with `zot2gp --ts=stable examples/zot/X.jsonl >
+// examples/output/zot/X.gp.jsonl`). examples/zot holds transcripts only.
 func TestExamplesUpToDate(t *testing.T) {
 	inputs, _ := filepath.Glob("../../examples/zot/*.jsonl")
 	n := 0
 	for _, in := range inputs {
-		if strings.Contains(strings.TrimSuffix(filepath.Base(in), ".jsonl"), ".") {
-			continue
-		}
-		want, err := os.ReadFile(strings.TrimSuffix(in, ".jsonl") + ".gp.jsonl")
+		gp := filepath.Join("../../examples/output/zot", strings.TrimSuffix(filepath.Base(in), ".jsonl")+".gp.jsonl")
+		want, err := os.ReadFile(gp)
 		if err != nil {
-			t.Errorf("%s has no conversion next to it: %v", in, err)
+			t.Errorf("%s has no conversion in examples/output/zot: %v", in, err)
 			continue
 		}
 		var out, errs bytes.Buffer
@@ -33,7 +30,7 @@ func TestExamplesUpToDate(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s", in, code, errs.String())
 		}
 		if !bytes.Equal(out.Bytes(), want) {
-			t.Errorf("%s: the .gp.jsonl next to it is not what zot2gp --ts=stable makes of it now", in)
+			t.Errorf("%s: %s is not what zot2gp --ts=stable makes of it now", in, gp)
 		}
 		n++
 	}

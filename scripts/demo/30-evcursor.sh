@@ -1,51 +1,33 @@
 #!/usr/bin/env bash
 # evcursor: re-number seq, resume after a cursor, check a stream.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cp examples/events/multiagent.jsonl "$tmp/"
-cd "$tmp"
-log=multiagent.jsonl
+source "$(dirname "$0")/lib.sh"
 
-echo "$ evfilter 'kind==\"tool_call\"' multiagent.jsonl | evcursor    # contiguous seq after a filter"
-if command -v evfilter >/dev/null; then
-	evfilter 'kind=="tool_call"' "$log" | evcursor | head -3 | cut -c1-110
-else
-	grep '"kind":"tool_call"' "$log" | evcursor | head -3 | cut -c1-110
-fi
+say 'contiguous seq after a filter (the first three)'
+run "evfilter 'kind==\"tool_call\"' examples/events/multiagent.jsonl | evcursor | head -3"
 
-echo
-echo '$ evcursor --after 80 multiagent.jsonl  # only what came after seq 80'
-evcursor --after 80 "$log" | cut -c1-110
+say 'only what came after seq 80'
+run 'evcursor --after 80 examples/events/multiagent.jsonl'
 
-echo
-echo '$ evcursor --check multiagent.jsonl > /dev/null  # a clean log: nothing to say, exit 0'
-evcursor --check "$log" >/dev/null && echo "exit 0"
+say 'a clean log: nothing to say, exit 0'
+run 'evcursor --check examples/events/multiagent.jsonl > /dev/null'
 
-echo
-echo '$ evcursor --check broken.jsonl > /dev/null  # a lost line, a repeat, a restart'
-{ sed -n '1,9p;11,20p;20p' "$log"; sed -n '1,5p' "$log"; } >broken.jsonl
-evcursor --check broken.jsonl 2>&1 >/dev/null || echo "exit $?"
+say 'a lost line, a repeat, a restart: reported on stderr, exit 1'
+setup 'd=$(mktemp -d)'
+trap 'rm -rf "$d"' EXIT
+setup "{ sed -n '1,9p;11,20p;20p' examples/events/multiagent.jsonl; head -5 examples/events/multiagent.jsonl; } > \"\$d/broken.jsonl\""
+run 'evcursor --check "$d/broken.jsonl" > /dev/null'
 
-echo
-echo '# a cron job: each run passes what is new since the last one'
-head -40 "$log" >events.jsonl
-echo '$ evcursor --state daily.cursor events.jsonl | wc -l    # first run: everything'
-evcursor --state daily.cursor events.jsonl | wc -l
-cat daily.cursor
-cp "$log" events.jsonl
-echo '$ evcursor --state daily.cursor events.jsonl | wc -l    # the log grew'
-evcursor --state daily.cursor events.jsonl | wc -l
-echo '$ evcursor --state daily.cursor events.jsonl | wc -l    # nothing new'
-evcursor --state daily.cursor events.jsonl | wc -l
+say 'a cron job: each run passes what is new since the last one'
+setup 'head -40 examples/events/multiagent.jsonl > "$d/events.jsonl"'
+run 'evcursor --state "$d/daily.cursor" "$d/events.jsonl" | wc -l'
+run 'cat "$d/daily.cursor"'
+say 'the log grew'
+setup 'cp examples/events/multiagent.jsonl "$d/events.jsonl"'
+run 'evcursor --state "$d/daily.cursor" "$d/events.jsonl" | wc -l'
+say 'nothing new'
+run 'evcursor --state "$d/daily.cursor" "$d/events.jsonl" | wc -l'
 
-echo
-echo '# at least once: the cursor moves only when the report was written'
-rm daily.cursor
-echo '$ evcursor --state S --defer events.jsonl | false && evcursor --commit S'
-evcursor --state S --defer events.jsonl | false && evcursor --commit S || echo "the report failed: nothing committed"
-echo '$ evcursor --state S --defer events.jsonl | wc -l && evcursor --commit S'
-evcursor --state S --defer events.jsonl | wc -l && evcursor --commit S
-echo '$ evcursor --state S events.jsonl | wc -l'
-evcursor --state S events.jsonl | wc -l
+say 'at least once: the cursor moves only when the report was written'
+run 'evcursor --state "$d/S" --defer "$d/events.jsonl" | false && evcursor --commit "$d/S"'
+run 'evcursor --state "$d/S" --defer "$d/events.jsonl" | wc -l && evcursor --commit "$d/S"'
+run 'evcursor --state "$d/S" "$d/events.jsonl" | wc -l'
