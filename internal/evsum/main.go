@@ -59,13 +59,24 @@ func run(opts *options, stdio cli.Stdio) error {
 			return errors.New("--merge takes --by, --tz and the window from the partial states; give them to --partial")
 		}
 		m := summary.NewMerger()
+		// A file's lines are counted at its end against its headers: a
+		// line dropped or added refuses the file's state.
+		endFile := func() {
+			if e := m.EndFile(); e != nil {
+				in.Errorf("%v", e)
+			}
+		}
 		err = in.Each(func(rec jsonl.Record) error {
 			prog.tick(len(rec.Data))
+			if rec.File != m.File() {
+				endFile()
+			}
 			if e := m.AddFrom(rec.File, rec.Line, rec.Data); e != nil {
 				return in.Bad(rec, e)
 			}
 			return nil
 		})
+		endFile()
 		if err == nil && m.Refused() > 0 {
 			// A report of the states that merged would pass for the
 			// report of all of them: none is written.
@@ -150,12 +161,18 @@ func options2(opts *options) (summary.Options, error) {
 			return o, fmt.Errorf("--since: %v", err)
 		}
 		o.WindowOn = true
+		if summary.IsDuration(opts.Since) {
+			o.SinceArg = strings.TrimSpace(opts.Since)
+		}
 	}
 	if opts.Until != "" {
 		if o.Until, err = summary.ParseTime(opts.Until, t, loc); err != nil {
 			return o, fmt.Errorf("--until: %v", err)
 		}
 		o.WindowOn = true
+		if summary.IsDuration(opts.Until) {
+			o.UntilArg = strings.TrimSpace(opts.Until)
+		}
 	}
 	if o.WindowOn && !o.Since.IsZero() && !o.Until.IsZero() && !o.Until.After(o.Since) {
 		return o, fmt.Errorf("--until %s is not after --since %s", o.Until.Format(time.RFC3339), o.Since.Format(time.RFC3339))

@@ -227,6 +227,25 @@ type Options struct {
 	Until    time.Time      // zero: no upper bound (exclusive)
 	TZName   string         // the --tz spelling, kept in partial states
 	WindowOn bool           // set when Since or Until is given
+	// SinceArg and UntilArg are the --since and --until texts when they
+	// are durations back from now (7d): states made by several processes
+	// with the same duration have the same window, though their times
+	// differ by the moments they started.
+	SinceArg, UntilArg string
+}
+
+// IsDuration reports whether a --since/--until value is a duration back
+// from now (24h, 7d) rather than a time.
+func IsDuration(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasPrefix(s, "@") {
+		return false
+	}
+	if _, err := ParseTime(s, time.Unix(0, 0), time.UTC); err != nil {
+		return false
+	}
+	_, ok := parseDuration(s)
+	return ok
 }
 
 // LoadLocation reads a --tz value: an IANA zone name (Europe/Berlin), UTC,

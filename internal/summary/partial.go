@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -21,13 +22,31 @@ import (
 // shuffled or sorted (Hadoop) before --merge reads them, as long as each
 // file's header comes before its other lines (sorting keeps it first:
 // `{"evsum"` sorts before `{"group"` and `{"run"`).
-const PartialVersion = 1
+//
+// Version 2 adds to the header the window (since, until; with the text
+// given for a duration) and the number of lines after it (lines), which
+// --merge checks at the end of each file. Version 1 states are read, but
+// only among version 1 states.
+const PartialVersion = 2
 
 type pHeader struct {
-	Evsum   string `json:"evsum"` // always "partial"
-	Version int    `json:"version"`
-	By      string `json:"by"`
-	TZ      string `json:"tz"`
+	Evsum    string `json:"evsum"` // always "partial"
+	Version  int    `json:"version"`
+	By       string `json:"by"`
+	TZ       string `json:"tz"`
+	Since    string `json:"since,omitempty"`     // UTC RFC 3339
+	SinceArg string `json:"since_arg,omitempty"` // the duration given (7d)
+	Until    string `json:"until,omitempty"`
+	UntilArg string `json:"until_arg,omitempty"`
+	Lines    *int64 `json:"lines,omitempty"` // groups and runs written after the header
+}
+
+// rfc3339 is a window bound as the header writes it; "" for none.
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
 }
 
 type pSketch struct {
@@ -153,7 +172,14 @@ func (s *State) WritePartial(w io.Writer) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.Encode(pHeader{Evsum: "partial", Version: PartialVersion, By: ByString(s.opt.By), TZ: s.opt.TZName})
+	keys := s.groupKeys()
+	sort.Strings(keys)
+	ids := s.runIDs()
+	sort.Strings(ids)
+	lines := int64(len(keys) + len(ids))
+	enc.Encode(pHeader{Evsum: "partial", Version: PartialVersion, By: ByString(s.opt.By), TZ: s.opt.TZName,
+		Since: rfc3339(s.opt.Since), SinceArg: s.opt.SinceArg, Until: rfc3339(s.opt.Until), UntilArg: s.opt.UntilArg,
+		Lines: &lines})
 	var o obj
 	flush := func() error {
 		o.b = append(o.b, '}', '\n')
@@ -166,16 +192,12 @@ func (s *State) WritePartial(w io.Writer) error {
 		}
 		return nil
 	}
-	keys := s.groupKeys()
-	sort.Strings(keys)
 	for _, k := range keys {
 		s.peekGroup(k).appendPartial(&o, len(s.opt.By))
 		if err := flush(); err != nil {
 			return err
 		}
 	}
-	ids := s.runIDs()
-	sort.Strings(ids)
 	for _, id := range ids {
 		s.peekRun(id).appendPartial(&o)
 		if err := flush(); err != nil {
@@ -307,9 +329,11 @@ func (r *Run) appendPartial(o *obj) {
 //
 // A state is its header and the lines after it, up to the next header or
 // the end of its file. A state that cannot merge with the first one read
-// (another grouping or zone) is refused as a whole: Add reports it once
-// and skips the rest of its lines, and Refused says the report must not
-// be written, since it would not be the report of the states given.
+// (another grouping, zone, window or version), or that has a bad line, is
+// refused as a whole: it is reported once and the rest of its lines are
+// skipped, and Refused says the report must not be written, since it
+// would not be the report of the states given. At the end of each file
+// (EndFile) its lines are counted against its headers' line counts.
 type Merger struct {
 	State *State
 
@@ -317,12 +341,25 @@ type Merger struct {
 	firstAt string  // where it is: FILE:LINE
 	cur     *part   // the state being read
 	refused int
+
+	file fileCount // the file being read
 }
 
 // part is one state being read.
 type part struct {
 	file string
-	skip bool // refused: its remaining lines are not read
+	at   string // its header: FILE:LINE
+	skip bool   // refused: its remaining lines are not read
+}
+
+// fileCount counts one file's lines against its headers.
+type fileCount struct {
+	name     string
+	at       string // its first header
+	expect   int64  // the sum of its headers' lines
+	got      int64  // group and run lines read
+	uncount  bool   // a version 1 header, or a state refused: no count
+	anyState bool
 }
 
 // NewMerger returns a Merger; the grouping comes from the first header.
@@ -331,6 +368,31 @@ func NewMerger() *Merger { return &Merger{} }
 // Refused is the number of states refused so far: when it is not 0 the
 // merged state is not the states given and must not be reported.
 func (m *Merger) Refused() int { return m.refused }
+
+// File is the file being read: the one of the last line added.
+func (m *Merger) File() string { return m.file.name }
+
+// EndFile ends the file being read: when its group and run lines are not
+// as many as its headers say (a line dropped, added or cut), its state
+// is refused. The next line added starts a new file.
+func (m *Merger) EndFile() error {
+	f := m.file
+	m.file = fileCount{}
+	if !f.anyState || f.uncount || f.got == f.expect {
+		return nil
+	}
+	m.refused++
+	return fmt.Errorf("%s: partial state has %d group and run lines, its header says %d (a line was lost or added): the state is refused",
+		f.at, f.got, f.expect)
+}
+
+// refuse refuses the state being read, whose line gave err.
+func (m *Merger) refuse(err error) error {
+	m.cur.skip = true
+	m.file.uncount = true
+	m.refused++
+	return err
+}
 
 func decodeStrict(line []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(line))
@@ -350,9 +412,17 @@ func decodeStrict(line []byte, v any) error {
 func (m *Merger) Add(line []byte) error { return m.AddFrom("", 0, line) }
 
 // AddFrom is Add for line number n of file: the file and line name the
-// states in messages, and a file's lines belong to its own headers.
+// states in messages, and a file's lines belong to its own headers. A
+// line of another file than the last ends that one, unchecked: call
+// EndFile first for its lines to be counted.
 func (m *Merger) AddFrom(file string, n int, line []byte) error {
+	if file != m.file.name {
+		m.file = fileCount{name: file}
+	}
 	if err := jsonscan.Check(line); err != nil {
+		if m.cur != nil && m.cur.skip && m.cur.file == file {
+			return nil // a line of a refused state, reported once
+		}
 		return err
 	}
 	var kind string
@@ -370,57 +440,116 @@ func (m *Merger) AddFrom(file string, n int, line []byte) error {
 	})
 	switch kind {
 	case "header":
-		m.cur = &part{file: file}
+		at := fmt.Sprintf("%s:%d", file, n)
+		m.cur = &part{file: file, at: at}
+		if !m.file.anyState {
+			m.file.anyState, m.file.at = true, at
+		}
 		// A state whose header is bad or does not fit is refused whole:
 		// its lines would be merged under another state's settings.
-		if err := m.header1(line, fmt.Sprintf("%s:%d", file, n)); err != nil {
-			m.cur.skip = true
-			m.refused++
-			return err
+		h, err := m.header1(line, at)
+		if err != nil {
+			return m.refuse(err)
+		}
+		if h.Lines == nil {
+			m.file.uncount = true
+		} else {
+			m.file.expect += *h.Lines
 		}
 		return nil
 	case "group", "run":
 		switch {
 		case m.cur == nil || m.cur.file != file || m.State == nil:
 			m.cur = &part{file: file, skip: true}
+			m.file.uncount = true
 			m.refused++
 			return errors.New("partial state line before its header (was it written by evsum --partial?)")
 		case m.cur.skip:
 			return nil // the state is refused, and reported once
-		case kind == "group":
-			return m.group(line)
 		}
-		return m.run(line)
+		m.file.got++
+		var err error
+		if kind == "group" {
+			err = m.group(line)
+		} else {
+			err = m.run(line)
+		}
+		if err != nil {
+			// One bad line and the state is not the state written: its
+			// other lines are not read, nor reported.
+			return m.refuse(fmt.Errorf("%v: the state of %s is refused", err, m.cur.at))
+		}
+		return nil
 	}
 	return errors.New(`not a partial state line: no "evsum", "group" or "run" (was it written by evsum --partial?)`)
 }
 
 // settings says how a state was made: the flags of its --partial.
 func (h *pHeader) settings() []string {
-	return []string{"--by " + h.By, "--tz " + h.TZ}
+	window := func(flag, t, arg string) string {
+		switch {
+		case arg != "":
+			return flag + " " + arg
+		case t != "":
+			return flag + " " + t
+		}
+		return "no " + flag
+	}
+	return []string{"--by " + h.By, "--tz " + h.TZ, window("--since", h.Since, h.SinceArg), window("--until", h.Until, h.UntilArg)}
 }
 
-func (m *Merger) header1(line []byte, at string) error {
+func (m *Merger) header1(line []byte, at string) (pHeader, error) {
 	var h pHeader
 	if err := decodeStrict(line, &h); err != nil {
-		return err
+		return h, err
 	}
-	if h.Evsum != "partial" || h.Version != PartialVersion {
-		return fmt.Errorf("partial state version %q %d, this evsum reads partial %d", h.Evsum, h.Version, PartialVersion)
+	if h.Evsum != "partial" || h.Version != 1 && h.Version != PartialVersion {
+		return h, fmt.Errorf("partial state version %q %d, this evsum reads partial 1 and %d", h.Evsum, h.Version, PartialVersion)
+	}
+	v1 := h.Version == 1
+	switch {
+	case v1 && (h.Lines != nil || h.Since != "" || h.Until != "" || h.SinceArg != "" || h.UntilArg != ""):
+		return h, errors.New("bad partial state header: version 1 has no lines, since or until")
+	case !v1 && (h.Lines == nil || *h.Lines < 0):
+		return h, errors.New(`bad partial state header: no "lines", or a negative count`)
+	case !v1 && (h.SinceArg != "" && h.Since == "" || h.UntilArg != "" && h.Until == ""):
+		return h, errors.New("bad partial state header: a duration without its time")
+	}
+	var since, until time.Time
+	for _, w := range []struct {
+		s string
+		t *time.Time
+	}{{h.Since, &since}, {h.Until, &until}} {
+		if w.s == "" {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, w.s)
+		if err != nil {
+			return h, fmt.Errorf("bad partial state header: window %q is not an RFC 3339 time", w.s)
+		}
+		*w.t = t
+	}
+	if !since.IsZero() && !until.IsZero() && !until.After(since) {
+		return h, errors.New("bad partial state header: until is not after since")
 	}
 	by, err := ParseBy(h.By)
 	if err != nil {
-		return err
+		return h, err
 	}
 	h.By = ByString(by)
 	if m.State == nil {
 		loc, err := LoadLocation(h.TZ)
 		if err != nil {
-			return err
+			return h, err
 		}
-		m.State = New(Options{By: by, Loc: loc, TZName: h.TZ})
+		m.State = New(Options{By: by, Loc: loc, TZName: h.TZ, Since: since, Until: until,
+			WindowOn: !since.IsZero() || !until.IsZero(), SinceArg: h.SinceArg, UntilArg: h.UntilArg})
 		m.first, m.firstAt = h, at
-		return nil
+		return h, nil
+	}
+	if h.Version != m.first.Version {
+		return h, fmt.Errorf("partial state version %d cannot merge with the state at %s, version %d (make the states again with one evsum)",
+			h.Version, m.firstAt, m.first.Version)
 	}
 	// Only what differs is named: the two states' settings side by side.
 	var mine, theirs []string
@@ -431,10 +560,10 @@ func (m *Merger) header1(line []byte, at string) error {
 		}
 	}
 	if len(mine) > 0 {
-		return fmt.Errorf("partial state made with %s cannot merge with the state at %s, made with %s",
+		return h, fmt.Errorf("partial state made with %s cannot merge with the state at %s, made with %s",
 			strings.Join(mine, " "), m.firstAt, strings.Join(theirs, " "))
 	}
-	return nil
+	return h, nil
 }
 
 func (p *pSketch) sketch() (Sketch, error) {
@@ -451,6 +580,9 @@ func (p *pSketch) sketch() (Sketch, error) {
 				return s, errors.New("bad partial state line: bad sketch value")
 			}
 			s.Add(v)
+		}
+		if s.n > 0 && (p.Min != s.min || p.Max != s.max) {
+			return s, errors.New("bad partial state line: sketch min or max disagrees with its values")
 		}
 		return s, nil
 	}
@@ -557,6 +689,24 @@ func (m *Merger) group(line []byte) error {
 	if (first == nil) != (last == nil) {
 		return errors.New("bad partial state line: first_us without last_us")
 	}
+	if first != nil && *first > *last {
+		return errors.New("bad partial state line: first_us is after last_us")
+	}
+	for _, c := range countCounters {
+		if g.n[c] < 0 {
+			return fmt.Errorf("bad partial state line: %s is negative", c.Column())
+		}
+	}
+	var calls, failed int64
+	for _, c := range tools {
+		if c[0] < 0 || c[1] < 0 {
+			return errors.New("bad partial state line: a tool's count is negative")
+		}
+		calls, failed = calls+c[0], failed+c[1]
+	}
+	if calls != g.n[ToolCalls] || failed != g.n[ToolFailures] {
+		return errors.New("bad partial state line: the tools' calls or failures do not add up to tool_calls or tool_failures")
+	}
 	if first != nil {
 		g.firstTS, g.lastTS, g.hasTS = *first, *last, true
 	}
@@ -585,6 +735,10 @@ func (m *Merger) group(line []byte) error {
 	s.Merge(o)
 	return nil
 }
+
+// countCounters are the counters that count events, never negative
+// (tokens and cost are sums of the values the events give).
+var countCounters = []Counter{Events, ModelCalls, ModelErrors, ToolCalls, ToolFailures, Errors, Guardrails, Kills}
 
 // runCounterByName finds a run counter by its partial-state member.
 var runCounterByName = func() map[string]runCounter {
@@ -643,6 +797,16 @@ func (m *Merger) run(line []byte) error {
 	r.id = id
 	if (minTS == nil) != (maxTS == nil) {
 		return errors.New("bad partial state line: min_us without max_us")
+	}
+	if minTS != nil && *minTS > *maxTS {
+		return errors.New("bad partial state line: min_us is after max_us")
+	}
+	for i, name := range runCounters {
+		// tools_open is tool_call minus tool_result: a part may end a
+		// call the part before it began
+		if runCounter(i) != rToolsOpen && r.n[i] < 0 {
+			return fmt.Errorf("bad partial state line: %s is negative", name)
+		}
 	}
 	if minTS != nil {
 		r.minTS, r.maxTS, r.hasTS = *minTS, *maxTS, true

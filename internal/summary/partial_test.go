@@ -68,3 +68,143 @@ func TestCombinerKeepsValues(t *testing.T) {
 		t.Errorf("state written:\n%s\nwant %s", b.String(), want)
 	}
 }
+
+// A state that does not fit what was written is refused whole, with one
+// message: negative counts, tools that do not add up, a time span
+// backwards, a sketch whose min or max is not its values'.
+func TestMergerRefusesCorruptStates(t *testing.T) {
+	header := `{"evsum":"partial","version":2,"by":"run","tz":"UTC","lines":2}`
+	good := `{"group":["r"],"events":1,"tool_calls":1,"tools":{"ls":[1,0]}}`
+	tests := []string{
+		`{"group":["r"],"events":-1}`,
+		`{"group":["r"],"events":1,"tool_failures":-1}`,
+		`{"group":["r"],"events":1,"tool_calls":2,"tools":{"ls":[1,0]}}`,
+		`{"group":["r"],"events":1,"tool_calls":1,"tool_failures":1,"tools":{"ls":[1,0]}}`,
+		`{"group":["r"],"events":1,"tool_calls":0,"tools":{"ls":[1,0],"cat":[-1,0]}}`,
+		`{"group":["r"],"events":1,"first_us":2,"last_us":1}`,
+		`{"group":["r"],"events":1,"latency_ms":{"n":2,"min":1,"max":9,"v":[1,2]}}`,
+		`{"group":["r"],"events":1,"latency_ms":{"n":2,"min":0,"max":2,"v":[1,2]}}`,
+		`{"run":"r","finished":-1}`,
+		`{"run":"r","turn_starts":-2}`,
+		`{"run":"r","min_us":5,"max_us":4}`,
+	}
+	for _, bad := range tests {
+		m := NewMerger()
+		if err := m.AddFrom("f", 1, []byte(header)); err != nil {
+			t.Fatal(err)
+		}
+		err := m.AddFrom("f", 2, []byte(bad))
+		if err == nil || !strings.Contains(err.Error(), "the state of f:1 is refused") {
+			t.Errorf("%s: error %v, want the state refused", bad, err)
+		}
+		// the rest of the state is neither read nor reported
+		if err := m.AddFrom("f", 3, []byte(`{"group":["r"],"events":-5}`)); err != nil {
+			t.Errorf("%s: a second message for the refused state: %v", bad, err)
+		}
+		if err := m.EndFile(); err != nil {
+			t.Errorf("%s: a second message for the refused state: %v", bad, err)
+		}
+		if m.Refused() != 1 {
+			t.Errorf("%s: refused %d states, want 1", bad, m.Refused())
+		}
+	}
+	// tools_open may be negative: a part may end what the part before began
+	m := NewMerger()
+	for i, l := range []string{header, good, `{"run":"r","tools_open":-1}`} {
+		if err := m.AddFrom("f", i+1, []byte(l)); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+	}
+	if err := m.EndFile(); err != nil || m.Refused() != 0 {
+		t.Errorf("a good state: %v, refused %d", err, m.Refused())
+	}
+}
+
+// The header's line count finds a line lost or added, at the end of the
+// file, also when the file is sorted (headers first).
+func TestMergerCountsLines(t *testing.T) {
+	h := func(n int) string {
+		return `{"evsum":"partial","version":2,"by":"run","tz":"UTC","lines":` + string(rune('0'+n)) + `}`
+	}
+	g := `{"group":["r"],"events":1}`
+	tests := []struct {
+		lines []string
+		ok    bool
+	}{
+		{[]string{h(1), g}, true},
+		{[]string{h(2), g}, false},
+		{[]string{h(0), g}, false},
+		{[]string{h(1), h(2), g, g, g}, true}, // sorted: headers first
+		{[]string{h(1), h(2), g, g}, false},
+		{[]string{h(0)}, true},
+	}
+	for _, tt := range tests {
+		m := NewMerger()
+		for i, l := range tt.lines {
+			if err := m.AddFrom("f", i+1, []byte(l)); err != nil {
+				t.Fatalf("%q: %v", tt.lines, err)
+			}
+		}
+		err := m.EndFile()
+		if (err == nil) != tt.ok || (m.Refused() == 0) != tt.ok {
+			t.Errorf("%q: %v, refused %d, want accepted %v", tt.lines, err, m.Refused(), tt.ok)
+		}
+	}
+}
+
+// States made with other windows do not merge; the same duration (7d)
+// given to several processes is the same window, though its times differ.
+func TestMergerWindows(t *testing.T) {
+	tests := []struct {
+		a, b string
+		ok   bool
+	}{
+		{`"since":"2026-11-01T00:00:00Z",`, `"since":"2026-11-01T00:00:00Z",`, true},
+		{`"since":"2026-11-01T00:00:00Z",`, ``, false},
+		{`"since":"2026-11-01T00:00:00Z",`, `"since":"2026-11-02T00:00:00Z",`, false},
+		{`"until":"2026-11-01T00:00:00Z",`, `"since":"2026-11-01T00:00:00Z",`, false},
+		{`"since":"2026-11-01T00:00:00Z","since_arg":"7d",`, `"since":"2026-11-01T00:00:05Z","since_arg":"7d",`, true},
+		{`"since":"2026-11-01T00:00:00Z","since_arg":"7d",`, `"since":"2026-11-01T00:00:00Z","since_arg":"168h",`, false},
+	}
+	for _, tt := range tests {
+		m := NewMerger()
+		if err := m.AddFrom("a", 1, []byte(`{"evsum":"partial","version":2,"by":"run","tz":"UTC",`+tt.a+`"lines":0}`)); err != nil {
+			t.Fatal(err)
+		}
+		err := m.AddFrom("b", 1, []byte(`{"evsum":"partial","version":2,"by":"run","tz":"UTC",`+tt.b+`"lines":0}`))
+		if (err == nil) != tt.ok {
+			t.Errorf("%s with %s: %v, want accepted %v", tt.a, tt.b, err, tt.ok)
+		}
+	}
+	// the merged state keeps the window: a combiner writes it again
+	m := NewMerger()
+	m.Add([]byte(`{"evsum":"partial","version":2,"by":"run","tz":"UTC","since":"2026-11-01T00:00:00Z","since_arg":"7d","lines":0}`))
+	var b bytes.Buffer
+	m.State.WritePartial(&b)
+	if want := `"since":"2026-11-01T00:00:00Z","since_arg":"7d"`; !strings.Contains(b.String(), want) {
+		t.Errorf("combined state %s, want %s", b.String(), want)
+	}
+}
+
+// Version 1 states (no line count, no window) are read among version 1
+// states only.
+func TestMergerVersions(t *testing.T) {
+	v1 := `{"evsum":"partial","version":1,"by":"run","tz":"UTC"}`
+	v2 := `{"evsum":"partial","version":2,"by":"run","tz":"UTC","lines":0}`
+	for _, tt := range []struct {
+		a, b string
+		ok   bool
+	}{{v1, v1, true}, {v2, v2, true}, {v1, v2, false}, {v2, v1, false}} {
+		m := NewMerger()
+		if err := m.AddFrom("a", 1, []byte(tt.a)); err != nil {
+			t.Fatal(err)
+		}
+		err := m.AddFrom("b", 1, []byte(tt.b))
+		if (err == nil) != tt.ok || err != nil && !strings.Contains(err.Error(), "a:1") {
+			t.Errorf("%s then %s: %v, want accepted %v", tt.a, tt.b, err, tt.ok)
+		}
+	}
+	if err := NewMerger().Add([]byte(`{"evsum":"partial","version":2,"by":"run","tz":"UTC"}`)); err == nil {
+		t.Error("a version 2 header without lines is accepted")
+	}
+}
