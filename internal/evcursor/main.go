@@ -39,8 +39,9 @@ func run(o *options, stdio cli.Stdio) error {
 		return commit(o.Commit, real)
 	}
 	j := &job{
-		o:   o,
-		out: jsonl.NewWriter(stdio.Out),
+		o:      o,
+		out:    jsonl.NewWriter(stdio.Out),
+		stdout: stdio.Out,
 	}
 	j.in = &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: j.out, Strict: o.Strict}
 	switch {
@@ -95,6 +96,8 @@ type job struct {
 	in  *jsonl.Input
 	out *jsonl.Writer
 	ev  cursor.Event
+
+	stdout any // the output under out, to wait for its reader
 }
 
 // finish turns the end of the input loop into the run's error. ok is true
@@ -251,6 +254,12 @@ func (j *job) state() error {
 		return nil
 	})
 	ok, err := j.finish(err)
+	if ok && passed > 0 {
+		// Written is not read: wait until the reader of a pipe has read
+		// it all, or has gone with some of it unread.
+		err = waitRead(j.stdout)
+		ok = err == nil
+	}
 	if !ok {
 		if jsonl.IsClosed(err) {
 			return err // a quiet end: the consumer stopped
