@@ -210,7 +210,16 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) erro
 		if s.evalErrs == 1 {
 			plural = ""
 		}
-		in.Errorf("%d event%s could not be evaluated and did not pass; the first: %s", s.evalErrs, plural, s.first)
+		// With -v an event that could not be evaluated is selected (it did
+		// not pass the expression), so the message says what happened to it.
+		fate := "did not pass"
+		if opts.Invert {
+			fate = "were selected by -v"
+			if s.evalErrs == 1 {
+				fate = "was selected by -v"
+			}
+		}
+		in.Errorf("%d event%s could not be evaluated and %s; the first: %s", s.evalErrs, plural, fate, s.first)
 	}
 	if s.events > 0 && (err == nil || stopped) {
 		// A bare name read as a field that no event had: a typo, or a
