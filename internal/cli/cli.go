@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -325,6 +326,7 @@ func Color(w any) bool {
 // pipeline under `set -o pipefail`.
 func Exec(tool func(args []string, stdio Stdio) int) {
 	signal.Ignore(syscall.SIGPIPE)
+	stopOnSignal()
 	os.Exit(tool(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }
 
@@ -394,4 +396,29 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 	out := append(flags, "--")
 	out = append(out, positional...)
 	return append(out, args[end+1:]...)
+}
+
+// stopOnSignal makes SIGINT and SIGTERM end the tool between two output
+// lines, never inside one: it waits (up to 2 s, for output that is not
+// blocked) until the tool waits for input with its output flushed, then
+// exits 130 or 143 (128 + the signal), as a shell reports a process killed
+// by it. A second signal ends it at once.
+func stopOnSignal() {
+	jsonl.GuardOutput()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		code := 128 + int(sig.(syscall.Signal))
+		done := make(chan struct{})
+		go func() {
+			jsonl.AtLineEnd(2 * time.Second)
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-sigs:
+		}
+		os.Exit(code)
+	}()
 }

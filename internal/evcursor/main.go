@@ -257,7 +257,7 @@ func (j *job) state() error {
 	if ok && passed > 0 {
 		// Written is not read: wait until the reader of a pipe has read
 		// it all, or has gone with some of it unread.
-		err = waitRead(j.stdout)
+		jsonl.Waiting(func() { err = waitRead(j.stdout) })
 		ok = err == nil
 	}
 	if !ok {

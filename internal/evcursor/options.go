@@ -48,5 +48,6 @@ evcursor --check events.jsonl > /dev/null   # gaps, repeats, restarts on stderr`
 0  success (--check: no anomaly)
 1  --check found an anomaly
 2  usage error, unreadable input or state file, bad input lines
-3  the state file is locked by another evcursor run: nothing was passed`,
+3  the state file is locked by another evcursor run: nothing was passed
+130, 143  stopped by SIGINT or SIGTERM, after the last whole line`,
 }

@@ -77,6 +77,11 @@ func (r idleReader) Read(p []byte) (int, error) {
 	if r.idle != nil {
 		r.idle()
 	}
+	if mu := guard.Load(); mu != nil {
+		// The output is flushed: a signal may stop the tool here.
+		mu.Unlock()
+		defer mu.Lock()
+	}
 	return r.r.Read(p)
 }
 
