@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -130,25 +131,58 @@ func (s *Source) wrap(r io.Reader) error {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			s.Close()
-			return fmt.Errorf("%s: gzip: %v", s.Name, err)
+			return fmt.Errorf("%s: %w", s.Name, codecError{"gzip", err})
 		}
 		s.closer = append(s.closer, zr)
 		s.compressed = true
-		s.br = bufio.NewReaderSize(zr, readBufSize)
+		s.br = bufio.NewReaderSize(codecReader{zr, "gzip"}, readBufSize)
 	case hasPrefix(br, magicZstd):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
 		if err != nil {
 			s.Close()
-			return fmt.Errorf("%s: zstd: %v", s.Name, err)
+			return fmt.Errorf("%s: %w", s.Name, codecError{"zstd", err})
 		}
 		s.closer = append(s.closer, zstdCloser{zr})
 		s.compressed = true
-		s.br = bufio.NewReaderSize(zr, readBufSize)
+		s.br = bufio.NewReaderSize(codecReader{zr, "zstd"}, readBufSize)
 	default:
 		s.br = br
 	}
 	return nil
 }
+
+// codecReader names the decompressor in its errors, so that a corrupt
+// frame is reported as "zstd: ..." or "gzip: ..." whichever library wrote
+// the message.
+type codecReader struct {
+	r     io.Reader
+	codec string
+}
+
+func (c codecReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = codecError{c.codec, err}
+	}
+	return n, err
+}
+
+// codecError is a decompressor's error, said once as "codec: message"
+// (gzip's own errors already start with "gzip: ").
+type codecError struct {
+	codec string
+	err   error
+}
+
+func (e codecError) Error() string {
+	msg := e.err.Error()
+	if strings.HasPrefix(msg, e.codec+": ") {
+		return msg
+	}
+	return e.codec + ": " + msg
+}
+
+func (e codecError) Unwrap() error { return e.err }
 
 type zstdCloser struct{ d *zstd.Decoder }
 
