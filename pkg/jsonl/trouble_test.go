@@ -40,7 +40,7 @@ func TestTruncatedInputIsReported(t *testing.T) {
 	if err := in.Each(func(Record) error { n++; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if want := "evx: " + p + ": unexpected EOF\n"; stderr.String() != want {
+	if want := "evx: " + p + ": gzip: unexpected EOF\n"; stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 	if n != 3 || in.Failed() != 1 || !in.Trouble() {
