@@ -178,6 +178,9 @@ func row(r *summary.Record, nkeys int, loc *time.Location) []string {
 			row = append(row, "total")
 		case r.Total || len(r.Vals) == 0:
 			row = append(row, "")
+		case r.Vals[k] == `""` && k < len(r.Names) && r.Names[k] == "agent_id":
+			// the agent of the session itself, which has no id of its own
+			row = append(row, "(session)")
 		default:
 			row = append(row, cli.Escape(groupText(r.Vals[k])))
 		}

@@ -347,6 +347,21 @@ func encodeRun(r *Run) string {
 		e.flag(t.orphanHasT)
 		e.s(t.orphanGrp)
 	}
+	e.u(uint64(len(r.agents)))
+	for id, a := range r.agents {
+		// times from the run's first, which is near: short varints
+		e.s(id)
+		e.flag(a.spawned)
+		e.flag(a.startHasTS)
+		e.i(a.startTS - r.minTS)
+		e.i(a.ends)
+		if a.ends > 0 {
+			e.i(a.endSeq)
+			e.s(a.outcome)
+			e.flag(a.endHasTS)
+			e.i(a.endTS - r.minTS)
+		}
+	}
 	return string(e.b)
 }
 
@@ -378,6 +393,24 @@ func decodeRun(id string, b string) *Run {
 		t.orphanHasT = d.flag()
 		t.orphanGrp = d.s()
 		r.glass = g
+	}
+	if n := int(d.u()); n > 0 {
+		r.agents = make(map[string]*agentSpan, n)
+		for range n {
+			id := d.s()
+			a := &agentSpan{endSeq: noSeq}
+			a.spawned = d.flag()
+			a.startHasTS = d.flag()
+			a.startTS = r.minTS + d.i()
+			a.ends = d.i()
+			if a.ends > 0 {
+				a.endSeq = d.i()
+				a.outcome = d.s()
+				a.endHasTS = d.flag()
+				a.endTS = r.minTS + d.i()
+			}
+			r.agents[id] = a
+		}
 	}
 	return r
 }

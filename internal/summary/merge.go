@@ -49,6 +49,16 @@ func (s *State) mergeRun(r, o *Run) {
 		r.n[i] += o.n[i]
 	}
 	r.endSeq = min(r.endSeq, o.endSeq)
+	for id, oa := range o.agents {
+		if a := r.agents[id]; a != nil {
+			a.merge(oa)
+			continue
+		}
+		if r.agents == nil {
+			r.agents = map[string]*agentSpan{}
+		}
+		r.agents[id] = oa
+	}
 	if o.glass == nil {
 		return
 	}

@@ -138,6 +138,15 @@ type pTurns struct {
 	Group    string `json:"orphan_group,omitempty"`
 }
 
+type pAgent struct {
+	Spawned bool   `json:"spawned,omitempty"`
+	StartUS *int64 `json:"start_us,omitempty"`
+	Ends    int64  `json:"ends,omitempty"`
+	EndSeq  *int64 `json:"end_seq,omitempty"`
+	Outcome string `json:"outcome,omitempty"`
+	EndUS   *int64 `json:"end_us,omitempty"`
+}
+
 type pCall struct {
 	Name     string `json:"name,omitempty"`
 	Group    string `json:"group"`
@@ -296,6 +305,32 @@ func (r *Run) appendPartial(o *obj) {
 		o.flag("orphan", t.orphan)
 		o.opt("orphan_us", t.orphanTS, t.orphan && t.orphanHasT)
 		o.str("orphan_group", t.orphanGrp, false)
+		o.close('}')
+	}
+	if len(r.agents) > 0 {
+		ids := make([]string, 0, len(r.agents))
+		for id := range r.agents {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		o.open("agents", '{')
+		for i, id := range ids {
+			a := r.agents[id]
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = jsontext.AppendString(o.b, id)
+			o.b = append(o.b, ':', '{')
+			o.flag("spawned", a.spawned)
+			o.opt("start_us", a.startTS, a.spawned && a.startHasTS)
+			o.int("ends", a.ends, false)
+			if a.ends > 0 {
+				o.seq("end_seq", a.endSeq)
+				o.str("outcome", a.outcome, false)
+				o.opt("end_us", a.endTS, a.endHasTS)
+			}
+			o.close('}')
+		}
 		o.close('}')
 	}
 	if len(gl.calls) > 0 {
@@ -758,6 +793,7 @@ func (m *Merger) run(line []byte) error {
 		glassError                      bool
 		turns                           *pTurns
 		calls                           map[string]*pCall
+		agents                          map[string]*pAgent
 	)
 	err := members(line, func(name string, v []byte) error {
 		if c, ok := runCounterByName[name]; ok {
@@ -788,6 +824,8 @@ func (m *Merger) run(line []byte) error {
 			return value(v, &turns)
 		case "calls":
 			return value(v, &calls)
+		case "agents":
+			return value(v, &agents)
 		}
 		return unknown(name)
 	})
@@ -836,6 +874,26 @@ func (m *Merger) run(line []byte) error {
 		if t.OrphanUS != nil {
 			r.glass.turns.orphanTS, r.glass.turns.orphanHasT = *t.OrphanUS, true
 		}
+	}
+	for aid, a := range agents {
+		if a == nil || a.Ends < 0 || !a.Spawned && a.StartUS != nil ||
+			a.Ends == 0 && (a.EndSeq != nil || a.Outcome != "" || a.EndUS != nil) || !a.Spawned && a.Ends == 0 {
+			return errors.New("bad partial state line: impossible agent")
+		}
+		sp := &agentSpan{spawned: a.Spawned, ends: a.Ends, endSeq: noSeq, outcome: a.Outcome}
+		if a.StartUS != nil {
+			sp.startTS, sp.startHasTS = *a.StartUS, true
+		}
+		if a.EndSeq != nil {
+			sp.endSeq = *a.EndSeq
+		}
+		if a.EndUS != nil {
+			sp.endTS, sp.endHasTS = *a.EndUS, true
+		}
+		if r.agents == nil {
+			r.agents = map[string]*agentSpan{}
+		}
+		r.agents[aid] = sp
 	}
 	for cid, c := range calls {
 		if c == nil || !c.Started && !c.Ended || c.Deferred && !c.Started || c.Started && !c.Deferred && c.Ended {

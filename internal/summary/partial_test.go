@@ -87,6 +87,8 @@ func TestMergerRefusesCorruptStates(t *testing.T) {
 		`{"run":"r","finished":-1}`,
 		`{"run":"r","turn_starts":-2}`,
 		`{"run":"r","min_us":5,"max_us":4}`,
+		`{"run":"r","agents":{"a":{"spawned":true,"ends":-1}}}`,
+		`{"run":"r","agents":{"a":{"outcome":"ok"}}}`,
 	}
 	for _, bad := range tests {
 		m := NewMerger()

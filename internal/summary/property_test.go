@@ -34,6 +34,9 @@ func randomEvents(rng *rand.Rand) [][]byte {
 		`"kind":"usage","payload":{"input":%d,"output":3,"cache_read":2,"cost_usd":0.0000105}`,
 		`"kind":"error","payload":{"n":%d}`,
 		`"kind":"agent_end","payload":{"n":%d}`,
+		`"kind":"agent_spawned","payload":{"role":"r%d"}`,
+		`"kind":"agent_finished","payload":{"outcome":"o%d","wall_seconds":2}`,
+		`"kind":"agent_finished","payload":{"n":%d}`,
 	}
 	// A zot call's events come in this order; any may be missing, but a
 	// call is started somehow, and an id is never used again.
@@ -132,13 +135,16 @@ func canonical(s *State) (map[string]*Group, map[string]*Run) {
 				r.glass = nil
 			}
 		}
+		if len(r.agents) == 0 {
+			r.agents = nil
+		}
 		rs[id] = &r
 	}
 	return gs, rs
 }
 
 var stateOpts = cmp.Options{
-	cmp.AllowUnexported(Group{}, Run{}, glassRun{}, turnSeg{}, call{}, Sketch{}, toolCount{}),
+	cmp.AllowUnexported(Group{}, Run{}, glassRun{}, turnSeg{}, call{}, Sketch{}, toolCount{}, agentSpan{}),
 }
 
 func sameState(t *testing.T, what string, got, want *State) {

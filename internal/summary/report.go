@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -265,6 +266,75 @@ func sortRefs(rs []ref) {
 	})
 }
 
+// runFields says what a group's outcomes and wall time are: its runs'
+// (by run, day, hour, or none), its agent's own (by agent: agent_spawned
+// to agent_finished), or none (by kind, tool, model or a field, which
+// name events, not runs or agents: a run's outcome would only repeat).
+// agent is the index of the agent key, when by agent.
+func (s *State) runFields() (mode int, agent int) {
+	mode = byRuns
+	for i, k := range s.opt.By {
+		switch k.Kind {
+		case KeyKindField, KeyTool, KeyModel, KeyPath:
+			return byNothing, 0
+		case KeyAgent:
+			mode, agent = byAgent, i
+		}
+	}
+	return mode, agent
+}
+
+const (
+	byRuns = iota
+	byAgent
+	byNothing
+)
+
+// agentOutcomes sets rec's outcomes and wall time from the agent (raw
+// JSON) of the runs named: its agent_finished's outcome (incomplete, or
+// running, without one) and the time from its agent_spawned to it. An
+// agent that was never spawned nor finished (the session) has neither.
+func (s *State) agentOutcomes(rec *Record, agent string, runRefs []ref) {
+	var id string
+	if json.Unmarshal([]byte(agent), &id) != nil {
+		return // no agent_id: no agent
+	}
+	outcomes := map[string]int64{}
+	var wall Sketch
+	for _, rr := range runRefs {
+		r := s.peekRun(rr.key)
+		a := r.agents[id]
+		switch {
+		case a == nil:
+			continue
+		case a.ends > 0 && a.outcome == "":
+			outcomes["unknown"]++
+		case a.ends > 0:
+			outcomes[a.outcome]++
+		case s.running.is(r):
+			outcomes["running"]++
+		default:
+			outcomes["incomplete"]++
+		}
+		if a.ends > 0 && a.spawned && a.startHasTS && a.endHasTS {
+			us := a.endTS - a.startTS
+			rec.WallSumUS += us
+			wall.Add(float64(max(us, 0)) / 1e6)
+		}
+	}
+	rec.Outcomes = sortedCounts(outcomes)
+	rec.Wall = stats(&wall, 1000)
+}
+
+func sortedCounts(m map[string]int64) []Count {
+	var cs []Count
+	for name, n := range m {
+		cs = append(cs, Count{name, n})
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
+	return cs
+}
+
 // record builds the record of group g over the runs named, in order.
 func (s *State) record(g *Group, runRefs []ref) Record {
 	sortRefs(runRefs)
@@ -283,20 +353,26 @@ func (s *State) record(g *Group, runRefs []ref) Record {
 	sort.Slice(rec.Tools, func(i, j int) bool { return rec.Tools[i].Name < rec.Tools[j].Name })
 	outcomes := map[string]int64{}
 	var wall Sketch
+	mode, agent := byRuns, 0
+	if g.key != "" { // a group, not the total
+		mode, agent = s.runFields()
+	}
 	for _, rr := range runRefs {
 		r := s.peekRun(rr.key)
-		outcomes[r.outcomeName(s.running)]++
-		if us, ok := r.wall(); ok {
-			rec.WallSumUS += us
-			wall.Add(float64(us) / 1e6)
+		if mode == byRuns {
+			outcomes[r.outcomeName(s.running)]++
+			if us, ok := r.wall(); ok {
+				rec.WallSumUS += us
+				wall.Add(float64(us) / 1e6)
+			}
 		}
 		rec.Problems = append(rec.Problems, r.problems(s.running)...)
 	}
-	for name, n := range outcomes {
-		rec.Outcomes = append(rec.Outcomes, Count{name, n})
-	}
-	sort.Slice(rec.Outcomes, func(i, j int) bool { return rec.Outcomes[i].Name < rec.Outcomes[j].Name })
+	rec.Outcomes = sortedCounts(outcomes)
 	rec.Wall = stats(&wall, 1000)
+	if mode == byAgent {
+		s.agentOutcomes(&rec, g.values(len(s.opt.By))[agent], runRefs)
+	}
 	return rec
 }
 

@@ -133,6 +133,57 @@ type Run struct {
 	hasWall bool // wallUS is set
 
 	glass *glassRun // only for runs with glasspane events: most runs of a run log need none
+
+	agents map[string]*agentSpan // by agent_id: the agents spawned or finished in the run
+}
+
+// agentSpan is one agent of a run, from its agent_spawned to its
+// agent_finished: its own wall time and outcome, for --by agent.
+type agentSpan struct {
+	spawned    bool  // an agent_spawned
+	startTS    int64 // the earliest agent_spawned's ts, when startHasTS
+	startHasTS bool
+	ends       int64  // agent_finished events
+	endSeq     int64  // seq of the first agent_finished (noSeq: none)
+	outcome    string // of the first agent_finished
+	endTS      int64  // its ts, when endHasTS
+	endHasTS   bool
+}
+
+// agent finds or makes the span of the event's agent in r; nil when the
+// event names no agent (no agent_id, or not a string), or the report
+// does not show agents.
+func (s *State) agent(r *Run) *agentSpan {
+	if !s.agents {
+		return nil
+	}
+	id, ok := event.String(s.ev.AgentID, &s.idBuf)
+	if !ok {
+		return nil
+	}
+	a := r.agents[string(id)]
+	if a == nil {
+		if r.agents == nil {
+			r.agents = map[string]*agentSpan{}
+		}
+		a = &agentSpan{endSeq: noSeq}
+		r.agents[string(id)] = a
+	}
+	return a
+}
+
+// mergeAgent folds o, the same agent of the same run in a later part, into a.
+func (a *agentSpan) merge(o *agentSpan) {
+	if o.spawned {
+		if o.startHasTS && (!a.startHasTS || o.startTS < a.startTS) {
+			a.startTS, a.startHasTS = o.startTS, true
+		}
+		a.spawned = true
+	}
+	if o.ends > 0 && (a.ends == 0 || o.endSeq < a.endSeq) {
+		a.endSeq, a.outcome, a.endTS, a.endHasTS = o.endSeq, o.outcome, o.endTS, o.endHasTS
+	}
+	a.ends += o.ends
 }
 
 // runCounter names a counter of a run, added up when parts merge.
@@ -225,6 +276,8 @@ type State struct {
 
 	running running // which runs without an end are still going (report only)
 
+	agents bool // keep each run's agents' spans (--by agent)
+
 	pinned     int // hot runs the last freeze could not freeze (open calls)
 	runFreezes int // passes over the hot runs, for tests
 }
@@ -261,6 +314,11 @@ func New(opt Options) *State {
 	// messages) need not have their payload's type read.
 	s.ev.Want = event.MeaningsOf(event.ModelCall, event.ModelResult, event.ModelEnd, event.ModelError,
 		event.Error, event.Kill, event.Guardrail, event.RunEnd, event.ToolStart, event.ToolEnd)
+	// Agents' own spans are kept only for the report that shows them.
+	if mode, _ := s.runFields(); mode == byAgent {
+		s.agents = true
+		s.ev.Want |= event.MeaningsOf(event.AgentStart, event.AgentEnd)
+	}
 	for _, k := range opt.By {
 		if k.Kind == KeyTool {
 			s.ev.Want |= event.MeaningsOf(event.ToolUpdate) // named by its call's start
@@ -497,6 +555,27 @@ func (s *State) add() {
 		g.n[Kills]++
 	case event.Guardrail:
 		g.n[Guardrails]++
+	case event.AgentStart:
+		if a := s.agent(r); a != nil {
+			if e.hasTS && (!a.startHasTS || e.ts < a.startTS) {
+				a.startTS, a.startHasTS = e.ts, true
+			}
+			a.spawned = true
+		}
+	case event.AgentEnd:
+		if a := s.agent(r); a != nil {
+			// the first end by seq gives the outcome, as for run_finished
+			a.ends++
+			if seq < a.endSeq || a.ends == 1 {
+				a.endSeq, a.outcome, a.endTS, a.endHasTS = seq, "", 0, e.hasTS
+				if e.hasTS {
+					a.endTS = e.ts
+				}
+				if o, ok := e.FieldString(event.Outcome, &s.nameBuf); ok {
+					a.outcome = s.intern(o)
+				}
+			}
+		}
 	case event.RunEnd:
 		if runLog {
 			s.runFinished(r, seq)
