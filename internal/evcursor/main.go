@@ -134,7 +134,7 @@ func (j *job) renumber() error {
 	if j.o.Start != "" {
 		var err error
 		if start, err = cursor.ParseSeqArg(j.o.Start); err != nil {
-			return fmt.Errorf("--start: %v", err)
+			return cli.Usage(fmt.Errorf("--start: %v", err))
 		}
 	}
 	n := jsontext.NewCounter(start)
@@ -164,7 +164,7 @@ func (j *job) renumber() error {
 func (j *job) after() error {
 	n, err := cursor.ParseSeqArg(j.o.After)
 	if err != nil {
-		return fmt.Errorf("--after: %v", err)
+		return cli.Usage(fmt.Errorf("--after: %v", err))
 	}
 	err = j.in.Each(func(rec jsonl.Record) error {
 		seq, skip, err := j.scan(rec)

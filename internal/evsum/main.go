@@ -36,7 +36,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	}
 	if opts.Partial && (opts.Check || opts.Format != "") {
 		// Problems and formats belong to the report, which the merge writes.
-		return errors.New("--partial writes a state, not a report: give --check and --format to the --merge that reads it")
+		return cli.Usage(errors.New("--partial writes a state, not a report: give --check and --format to the --merge that reads it"))
 	}
 	format := opts.Format
 	switch {
@@ -46,7 +46,7 @@ func run(opts *options, stdio cli.Stdio) error {
 			format = "table"
 		}
 	case !contains(formats, format):
-		return fmt.Errorf("--format %q: one of %s", format, strings.Join(formats, ", "))
+		return cli.Usage(fmt.Errorf("--format %q: one of %s", format, strings.Join(formats, ", ")))
 	}
 	out := jsonl.NewWriter(stdio.Out)
 	in := &jsonl.Input{Tool: name, Names: opts.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: nil, Strict: opts.Strict}
@@ -56,7 +56,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	var err error
 	if opts.Merge {
 		if opts.By != "run" || opts.Since != "" || opts.Until != "" || opts.TZ != "UTC" {
-			return errors.New("--merge takes --by, --tz and the window from the partial states; give them to --partial")
+			return cli.Usage(errors.New("--merge takes --by, --tz and the window from the partial states; give them to --partial"))
 		}
 		m := summary.NewMerger()
 		// A file's lines are counted at its end against its headers: a
@@ -87,9 +87,9 @@ func run(opts *options, stdio cli.Stdio) error {
 			st = summary.New(summary.Options{})
 		}
 	} else {
-		o, e := options2(opts)
+		o, e := summaryOptions(opts)
 		if e != nil {
-			return e
+			return cli.Usage(e)
 		}
 		st = summary.New(o)
 		err = in.Each(func(rec jsonl.Record) error {
@@ -143,8 +143,9 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// options2 turns the flags into summary options.
-func options2(opts *options) (summary.Options, error) {
+// summaryOptions turns the flags into summary options; an error is the
+// user's (a usage error).
+func summaryOptions(opts *options) (summary.Options, error) {
 	var o summary.Options
 	by, err := summary.ParseBy(opts.By)
 	if err != nil {
