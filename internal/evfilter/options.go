@@ -73,5 +73,6 @@ EVTOOLS_FILTERS=~/.evfilters evfilter --list`,
    other lines are still filtered), or with --strict the first bad line or
    evaluation error
 A bare name read as a field that is null in every event is a warning at
-the end; it does not change the status.`,
+the end; it does not change the status.
+130, 143  stopped by SIGINT or SIGTERM, after the last whole line`,
 }

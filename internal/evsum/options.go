@@ -50,5 +50,6 @@ parallel --pipe -k --block 50M evsum --partial < big.jsonl | evsum --merge`,
 	Exit: `
 0  the summary was written
 1  --check found problems
-2  usage error, unreadable input, or bad input lines (reported on stderr)`,
+2  usage error, unreadable input, or bad input lines (reported on stderr)
+130, 143  stopped by SIGINT or SIGTERM, after the last whole line`,
 }

@@ -50,5 +50,6 @@ zot2gp --format bare run.jsonl                        # zot objects, type = kind
 	Exit: `
 0  all input converted (or the reader of stdout went away: | head)
 2  usage error, an unreadable input, or bad input lines (reported as
-   zot2gp: FILE:LINE: reason; the others are still converted)`,
+   zot2gp: FILE:LINE: reason; the others are still converted)
+130, 143  stopped by SIGINT or SIGTERM, after the last whole line`,
 }
