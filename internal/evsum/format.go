@@ -423,7 +423,11 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 			}
 			return strconv.FormatFloat(f, 'f', -1, 64)
 		}
-		row = append(row, fixed(r.WallSumUS, 6),
+		sum := ""
+		if r.Wall.Has {
+			sum = fixed(r.WallSumUS, 6)
+		}
+		row = append(row, sum,
 			opt(r.Wall.P50, r.Wall.Has), opt(r.Wall.P95, r.Wall.Has), opt(r.Wall.Max, r.Wall.Has),
 			opt(r.Latency.P50, r.Latency.Has), opt(r.Latency.P95, r.Latency.Has), opt(r.Latency.Max, r.Latency.Has),
 			strings.Join(r.Problems, "; "))

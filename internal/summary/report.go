@@ -417,7 +417,11 @@ func (r *Record) AppendJSON(b []byte) []byte {
 		}
 	}
 	b = append(b, `,"wall_seconds":{"sum":`...)
-	b = jsontext.AppendFixed(b, r.WallSumUS, 6)
+	if r.Wall.Has {
+		b = jsontext.AppendFixed(b, r.WallSumUS, 6)
+	} else {
+		b = append(b, "null"...) // no wall time measured is not 0 s
+	}
 	b = appendStats(b, r.Wall, true)
 	b = append(b, `,"latency_ms":{`...)
 	b = appendStats(b, r.Latency, false)
