@@ -80,6 +80,8 @@ func TestArgJSONErrorShort(t *testing.T) {
 	for _, tt := range []struct{ v, want string }{
 		{`{bad`, "--argjson x: not valid JSON at byte 2 (invalid character 'b' looking for beginning of object key string): {bad"},
 		{`[1,`, "--argjson x: not valid JSON at byte 3 (unexpected end of JSON input): [1,"},
+		// Up to 40 bytes a value is shown whole; past it, its first 32.
+		{`["a","bb","cc","dd","ee","ff","gg","hh",`, "--argjson x: not valid JSON at byte 40 (unexpected end of JSON input): [\"a\",\"bb\",\"cc\",\"dd\",\"ee\",\"ff\",\"gg\",\"hh\","},
 		{big, "--argjson x: not valid JSON at byte 120002 (invalid character 'x' looking for beginning of value): [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1... (120003 bytes)"},
 	} {
 		_, _, err := takeVars([]string{"--argjson", "x", tt.v, "true"})
