@@ -1,0 +1,7 @@
+//go:build !unix
+
+package cli
+
+import "os"
+
+func termSize(*os.File) (int, int) { return 0, 0 }
