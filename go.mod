@@ -14,6 +14,8 @@ require (
 )
 
 require (
+	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
+	github.com/mattn/go-runewidth v0.0.31 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

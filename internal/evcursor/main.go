@@ -14,6 +14,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/cursor"
 	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -21,7 +22,7 @@ import (
 // returns the exit status.
 func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
 
-func run(o *options, stdio cli.Stdio) error {
+func run(o *options, stdio cli.Stdio) (err error) {
 	if err := o.validate(); err != nil {
 		return cli.Usage(err)
 	}
@@ -38,9 +39,19 @@ func run(o *options, stdio cli.Stdio) error {
 		}
 		return commit(o.Commit, real)
 	}
+	format, err := cli.ParseFormat(o.Format, stdio.Out, "jsonl", "jsonl", "pretty")
+	if err != nil {
+		return err
+	}
+	w, end := pretty.Output(stdio.Out, format == "pretty", o.Color)
+	defer func() {
+		if e := end(); err == nil && e != nil {
+			err = e
+		}
+	}()
 	j := &job{
 		o:      o,
-		out:    jsonl.NewWriter(stdio.Out),
+		out:    jsonl.NewWriter(w),
 		stdout: stdio.Out,
 	}
 	j.in = &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: j.out, Strict: o.Strict}

@@ -18,6 +18,7 @@ import (
 	"github.com/evtools/evtools/filters"
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/expr"
+	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -173,14 +174,24 @@ func (s *selection) take(rec jsonl.Record, ok bool, err error) error {
 }
 
 // filter reads files and writes the events f selects.
-func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) error {
-	out := jsonl.NewWriter(stdio.Out)
+func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err error) {
+	format, err := cli.ParseFormat(opts.Format, stdio.Out, "jsonl", "jsonl", "pretty")
+	if err != nil {
+		return err
+	}
+	// -c and -q write no events: nothing to render.
+	w, end := pretty.Output(stdio.Out, format == "pretty" && !opts.Count && !opts.Quiet, opts.Color)
+	defer func() {
+		if e := end(); err == nil && e != nil {
+			err = e
+		}
+	}()
+	out := jsonl.NewWriter(w)
 	in := &jsonl.Input{Tool: name, Names: files, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict}
 	s := &selection{opts: *opts, in: in, out: out}
 	if opts.MaxCount == 0 {
 		return cli.Status(cli.ExitFound) // grep -m 0: read nothing
 	}
-	var err error
 	// -m and -q stop at a match, --strict at the first bad line: reading
 	// ahead on other cores would read (and report on) input the serial loop
 	// never reaches, and change the status or the reports.

@@ -21,6 +21,9 @@ type options struct {
 	ArgJSON  []string `name:"argjson" placeholder:"NAME JSON" help:"Bind $NAME to the JSON value JSON."`
 	List     bool     `name:"list" help:"List the named filters: how to call each, where it comes from, what it selects."`
 	Strict   bool     `name:"strict" help:"Stop at the first bad line or evaluation error."`
+	Format   string   `name:"format" enum:"auto,jsonl,pretty" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
+
+	cli.Terminal `embed:""`
 
 	Args []string `arg:"" optional:"" name:"EXPR [FILE]" help:"The jq expression, then the files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
 

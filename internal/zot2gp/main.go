@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -38,9 +39,13 @@ func isRegular(name string, stdin io.Reader) bool {
 func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
 
 func run(opts *options, stdio cli.Stdio) error {
+	format, err := cli.ParseFormat(opts.Format, stdio.Out, "envelope", "envelope", "bare", "pretty")
+	if err != nil {
+		return err
+	}
 	c, err := newConverter(config{
 		UI:       opts.UI,
-		Bare:     opts.Format == "bare",
+		Bare:     format == "bare",
 		Stable:   opts.TS == "stable",
 		SeqStart: opts.SeqStart,
 		RunID:    opts.RunID,
@@ -49,7 +54,8 @@ func run(opts *options, stdio cli.Stdio) error {
 	if err != nil {
 		return err
 	}
-	out := jsonl.NewWriter(stdio.Out)
+	w, end := pretty.Output(stdio.Out, format == "pretty", opts.Color)
+	out := jsonl.NewWriter(w)
 	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict}
 	var buf []byte
 	convert := func(rec jsonl.Record) error {
@@ -79,6 +85,9 @@ func run(opts *options, stdio cli.Stdio) error {
 		if err = in.Each(convert); err != nil {
 			break
 		}
+	}
+	if e := end(); err == nil {
+		err = e
 	}
 	if err == nil && in.Trouble() {
 		return cli.Status(cli.ExitError) // the bad lines are reported already

@@ -11,12 +11,14 @@ const name = "zot2gp"
 // options are zot2gp's flags and arguments.
 type options struct {
 	UI       bool   `name:"ui" help:"Keep only the events glasspane classifies: drop successful responses, usage, tool_call and unknown types."`
-	Format   string `name:"format" enum:"envelope,bare" default:"envelope" placeholder:"FORMAT" help:"Output format: envelope (seq, ts, run_id, agent_id, kind, payload) or bare (the zot object with type set to the kind and zot_type added). Default: ${default}."`
+	Format   string `name:"format" enum:"auto,envelope,bare,pretty" default:"auto" placeholder:"FORMAT" help:"Output format: envelope (seq, ts, run_id, agent_id, kind, payload), bare (the zot object with type set to the kind and zot_type added), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, envelope otherwise. Default: ${default}."`
 	SeqStart string `name:"seq-start" default:"1" placeholder:"N" help:"First seq number (a non-negative integer of any length). Default: ${default}."`
 	RunID    string `name:"run-id" placeholder:"ID" help:"run_id of the first run; later runs in the stream are ID.2, ID.3, ... (default: r_1, r_2, ... with --ts=stable, else r_<random>_1, ...)."`
 	Agent    string `name:"agent" default:"zot" placeholder:"NAME" help:"agent_id of the agent's events (session-level events have an empty agent_id). Default: ${default}."`
 	TS       string `name:"ts" enum:"auto,now,recorded,stable" default:"auto" placeholder:"MODE" help:"ts of events without a time of their own: auto (recorded for a regular file, named or redirected to stdin; now for a pipe or terminal), now (the moment the event is read), recorded (0: no time known), stable (the last time seen in the same input, else 0; same input gives the same output). Default: ${default}."`
 	Strict   bool   `name:"strict" help:"Stop at the first bad line."`
+
+	cli.Terminal `embed:""`
 
 	Files []string `arg:"" optional:"" name:"FILE" help:"zot RPC JSONL files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
 

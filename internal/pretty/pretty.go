@@ -1,0 +1,166 @@
+// Package pretty renders events for people on a terminal: one line per
+// event as a rule, the assistant's text deltas joined back into the text
+// the model wrote, tool calls with the argument that says most, model
+// results with their tokens and cost, failures marked by a word as well as
+// by colour, and a run's end with its totals.
+//
+// A Renderer is an io.Writer that takes JSON Lines, the bytes a tool would
+// have written, and writes their rendering: a tool puts it under its usual
+// buffered output, so that every flush of the output (before each blocking
+// read) draws the events read so far, and nothing changes in the tool.
+// It reads every vocabulary pkg/event knows and shows any other event as
+// its kind and a compact payload; nothing is dropped. Data never reaches
+// the terminal raw: control characters and escape sequences are shown
+// escaped.
+package pretty
+
+import (
+	"bytes"
+	"io"
+	"time"
+
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/pkg/event"
+)
+
+// Options say how to render.
+type Options struct {
+	Width int            // columns; lines are cut (or text wrapped) to it; <= 0 is 80
+	Color bool           // SGR colours and weights
+	Loc   *time.Location // the zone of the times shown; nil is time.Local
+}
+
+// Renderer renders JSON Lines written to it onto w.
+type Renderer struct {
+	w   io.Writer
+	o   Options
+	err error
+
+	pending []byte // the start of a line not yet ended by '\n'
+	out     []byte // the rendering of one Write, written to w at its end
+	ev      event.Event
+	sbuf    []byte // decoded strings
+
+	// The screen: an open line is one still being written (a text flow,
+	// or a tool call waiting for its arguments), with the cursor at col.
+	open    openKind
+	openKey string // the run and agent of the open line
+	openID  string // the tool call of an open tool line
+	col     int
+	cut     bool   // the line reached the width: the rest of it is not written
+	fresh   bool   // right after a tag: the next field needs no separator
+	gap     bool   // a space of a flow not written yet: it goes before the next word on the same line
+	lastDay string // the date of the last time shown
+
+	// A flow of text: its lines start at indent; spaced says the last
+	// thing written was a space (or the start), so a word may move to
+	// the next line whole.
+	indent    int
+	spaced    bool
+	flowStyle string
+
+	runs   map[string]*run
+	order  []*run
+	agents map[string]bool // every run/agent pair seen, keyed run + "\x00" + agent
+	many   bool            // several runs or agents: lines say whose they are
+	manyRn bool            // several runs: the label names the run
+}
+
+type openKind uint8
+
+const (
+	closed openKind = iota
+	textLine
+	toolLine
+)
+
+// New returns a Renderer that writes to w.
+func New(w io.Writer, o Options) *Renderer {
+	if o.Width <= 0 {
+		o.Width = 80
+	}
+	if o.Width < 30 {
+		o.Width = 30 // narrower than the time and a word: cut, but stay readable
+	}
+	if o.Loc == nil {
+		o.Loc = time.Local
+	}
+	return &Renderer{w: w, o: o, runs: map[string]*run{}, agents: map[string]bool{}}
+}
+
+// Write renders the complete lines in p, keeps an unfinished last line for
+// the next Write, and writes the rendering to the underlying writer.
+func (r *Renderer) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			r.pending = append(r.pending, p...)
+			break
+		}
+		line := p[:i]
+		if len(r.pending) > 0 {
+			r.pending = append(r.pending, line...)
+			line = r.pending
+		}
+		r.render(line)
+		r.pending = r.pending[:0]
+		p = p[i+1:]
+		if len(r.out) >= 64<<10 {
+			if !r.flush() {
+				return 0, r.err
+			}
+		}
+	}
+	if cap(r.pending) > 1<<20 && len(r.pending) == 0 {
+		r.pending = nil // a huge line passed: do not keep its buffer
+	}
+	if !r.flush() {
+		return 0, r.err
+	}
+	return n, nil
+}
+
+// Close renders a last line without its newline, ends an open line, and
+// writes out the rest. The underlying writer is not closed.
+func (r *Renderer) Close() error {
+	if r.err != nil {
+		return r.err
+	}
+	if len(r.pending) > 0 {
+		r.render(r.pending)
+		r.pending = r.pending[:0]
+	}
+	r.endLine()
+	r.flush()
+	return r.err
+}
+
+func (r *Renderer) flush() bool {
+	if len(r.out) == 0 {
+		return true
+	}
+	_, err := r.w.Write(r.out)
+	r.out = r.out[:0]
+	if err != nil {
+		r.err = err
+		return false
+	}
+	return true
+}
+
+// Output is where a tool writes its events: stdout itself for JSON Lines,
+// or a Renderer on it for the pretty format, fitted to the terminal's
+// width and coloured as --color says (when is its value). end finishes
+// the rendering (a last open line) once the tool's output is flushed; it
+// does nothing for JSON Lines.
+func Output(stdout io.Writer, pretty bool, when string) (w io.Writer, end func() error) {
+	if !pretty {
+		return stdout, func() error { return nil }
+	}
+	r := New(stdout, Options{Width: cli.Width(stdout), Color: cli.UseColor(when, stdout)})
+	return r, r.Close
+}
