@@ -532,6 +532,9 @@ func (r *Renderer) toolEnd(ev *event.Event, t int64, rn *run, agent string) {
 	} else {
 		r.tag(sOK, "ok")
 	}
+	if name == "" && strings.HasPrefix(id, "#") {
+		name = "call " + id[1:] // its start is not in the stream
+	}
 	r.put(sBold, nonEmpty(name, "?"))
 	if c != nil && c.at != 0 && t > c.at {
 		r.field(sDim, duration(t-c.at))
