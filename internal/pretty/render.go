@@ -583,24 +583,25 @@ func (r *Renderer) runEnd(ev *event.Event, t int64, rn *run, runID string) {
 		}
 	}
 	r.outcome(o)
+	// Most telling first: a narrow terminal cuts the end.
 	var parts []string
+	if w := seconds(ev.Field(event.Wall)); w != "" {
+		parts = append(parts, w)
+	} else if rn.first != 0 && t > rn.first {
+		parts = append(parts, duration(t-rn.first))
+	}
+	if rn.hasCost {
+		parts = append(parts, cost(rn.costNano))
+	}
+	if rn.tokens > 0 {
+		parts = append(parts, thousands(rn.tokens)+" tokens")
+	}
 	parts = append(parts, plural(rn.models, "model call"))
 	tools := plural(rn.tools, "tool call")
 	if rn.toolFails > 0 {
 		tools += fmt.Sprintf(" (%d failed)", rn.toolFails)
 	}
 	parts = append(parts, tools)
-	if rn.tokens > 0 {
-		parts = append(parts, thousands(rn.tokens)+" tokens")
-	}
-	if rn.hasCost {
-		parts = append(parts, cost(rn.costNano))
-	}
-	if w := ev.Field(event.Wall); w != nil {
-		parts = append(parts, seconds(w))
-	} else if rn.first != 0 && t > rn.first {
-		parts = append(parts, duration(t-rn.first))
-	}
 	r.field(sNone, strings.Join(parts, " · "))
 	delete(r.runs, runID)
 }
