@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/cli"
@@ -25,7 +24,7 @@ import (
 // JSON escapes C0 controls itself, and DEL and the C1 controls (U+009B is
 // a CSI) are escaped as \u00XX too, which JSON reads as the same string;
 // csv fields are escaped as in the table.
-func write(out *jsonl.Writer, format string, st *summary.State, loc *time.Location, color, tty bool) error {
+func write(out *jsonl.Writer, format string, st *summary.State, cx *cellCtx, spec tableSpec, tty bool) error {
 	var b []byte
 	switch format {
 	case "jsonl":
@@ -57,9 +56,9 @@ func write(out *jsonl.Writer, format string, st *summary.State, loc *time.Locati
 		}
 		out.WriteString("\n]\n")
 	case "table":
-		writeTable(out, st, loc, color)
+		writeTable(out, st, cx, spec)
 	case "md":
-		writeMarkdown(out, st, loc)
+		writeMarkdown(out, st, cx, spec.cols)
 	case "csv":
 		return writeCSV(out, st, tty)
 	}
@@ -148,50 +147,6 @@ func costText(r *summary.Record) string {
 	return s
 }
 
-func firstText(r *summary.Record, loc *time.Location) string {
-	if !r.HasTS {
-		return "-"
-	}
-	return time.UnixMicro(r.FirstTS).In(loc).Format("2006-01-02 15:04:05")
-}
-
-// columns are the human columns of table and md: key columns first.
-func columns(names []string) (head []string, numeric []bool) {
-	if len(names) == 0 {
-		names = []string{"group"}
-	}
-	head = append(head, names...)
-	for range names {
-		numeric = append(numeric, false)
-	}
-	head = append(head, "first", "runs", "events", "outcomes", "model calls", "tokens", "cost $", "tool calls", "failed", "errors", "wall p50 s", "wall p95 s", "latency p50 ms", "latency p95 ms", "problems")
-	numeric = append(numeric, false, true, true, false, true, true, true, true, true, true, true, true, true, true, true)
-	return head, numeric
-}
-
-// row is one record in the human columns, escaped for a terminal.
-func row(r *summary.Record, nkeys int, loc *time.Location) []string {
-	var row []string
-	for k := range max(nkeys, 1) {
-		switch {
-		case r.Total && k == 0:
-			row = append(row, "total")
-		case r.Total || len(r.Vals) == 0:
-			row = append(row, "")
-		case r.Vals[k] == `""` && k < len(r.Names) && r.Names[k] == "agent_id":
-			// the agent of the session itself, which has no id of its own
-			row = append(row, "(session)")
-		default:
-			row = append(row, cli.Escape(groupText(r.Vals[k])))
-		}
-	}
-	c := &r.Counts
-	return append(row, firstText(r, loc), itoa(r.Runs), itoa(c[summary.Events]), cli.Escape(outcomesText(r)),
-		itoa(c[summary.ModelCalls]), itoa(c[summary.TokTotal]), costText(r), itoa(c[summary.ToolCalls]), itoa(c[summary.ToolFailures]), itoa(c[summary.Errors]),
-		num(r.Wall.P50, r.Wall.Has), num(r.Wall.P95, r.Wall.Has),
-		num(r.Latency.P50, r.Latency.Has), num(r.Latency.P95, r.Latency.Has), itoa(int64(len(r.Problems))))
-}
-
 func keyNames(st *summary.State) []string {
 	var names []string
 	for _, k := range st.Options().By {
@@ -208,91 +163,21 @@ const (
 	reset = "\033[0m"
 )
 
-func writeTable(out *jsonl.Writer, st *summary.State, loc *time.Location, color bool) {
-	names := keyNames(st)
-	head, numeric := columns(names)
-	width := make([]int, len(head))
-	measure := func(row []string) {
-		for i, c := range row {
-			width[i] = max(width[i], utf8.RuneCountInString(c))
-		}
-	}
-	measure(head)
-	st.EachRecord(func(r *summary.Record) error {
-		measure(row(r, len(names), loc))
-		return nil
-	})
-	line := func(row []string, style func(i int, c string) string) {
-		var b strings.Builder
-		for i, c := range row {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
-			if numeric[i] {
-				b.WriteString(pad)
-			}
-			b.WriteString(style(i, c))
-			// equivalent mutant: i <= len(row)-1, or len(row)+1; the last
-			// column (problems) is numeric, so it is never padded after
-			if !numeric[i] && i < len(row)-1 {
-				b.WriteString(pad)
-			}
-		}
-		out.WriteString(b.String() + "\n")
-	}
-	plain := func(_ int, c string) string { return c }
-	if color {
-		line(head, func(_ int, c string) string { return bold + c + reset })
-	} else {
-		line(head, plain)
-	}
-	errCols := map[string]bool{"failed": true, "errors": true, "problems": true}
-	var problems []string
-	st.EachRecord(func(r *summary.Record) error {
-		style := plain
-		if color {
-			style = func(i int, c string) string {
-				switch {
-				case errCols[head[i]] && c != "0":
-					return red + c + reset
-				case r.Total:
-					return bold + c + reset
-				}
-				return c
-			}
-		}
-		line(row(r, len(names), loc), style)
-		if r.Total {
-			problems = r.Problems
-		}
-		return out.Err()
-	})
-	if len(problems) > 0 {
-		out.WriteString("\nproblems:\n")
-		for _, p := range problems {
-			out.WriteString("  " + cli.Escape(p) + "\n")
-		}
-	}
-}
-
 func mdCell(s string) string {
 	s = strings.ReplaceAll(s, `\`, `\\`)
 	s = strings.ReplaceAll(s, "|", `\|`)
 	return cli.Escape(s)
 }
 
-func writeMarkdown(out *jsonl.Writer, st *summary.State, loc *time.Location) {
-	names := keyNames(st)
-	head, numeric := columns(names)
+func writeMarkdown(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) {
 	var b bytes.Buffer
 	b.WriteString("|")
-	for _, h := range head {
-		b.WriteString(" " + h + " |")
+	for _, c := range cols {
+		b.WriteString(" " + c.head + " |")
 	}
 	b.WriteString("\n|")
-	for i := range head {
-		if numeric[i] {
+	for _, c := range cols {
+		if c.numeric {
 			b.WriteString("---:|")
 		} else {
 			b.WriteString("---|")
@@ -304,8 +189,8 @@ func writeMarkdown(out *jsonl.Writer, st *summary.State, loc *time.Location) {
 	st.EachRecord(func(r *summary.Record) error {
 		b.Reset()
 		b.WriteString("|")
-		for _, c := range row(r, len(names), loc) {
-			c = mdCell(c)
+		for i := range cols {
+			c := mdCell(cols[i].cell(r, cx, 0))
 			if r.Total && c != "" {
 				c = "**" + c + "**"
 			}

@@ -5,6 +5,7 @@
 package evsum
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -38,22 +39,74 @@ func run(opts *options, stdio cli.Stdio) error {
 		// Problems and formats belong to the report, which the merge writes.
 		return cli.Usage(errors.New("--partial writes a state, not a report: give --check and --format to the --merge that reads it"))
 	}
+	if opts.Partial && (opts.Columns != "" || opts.Width != 0 || opts.Wide || opts.Live == "always") {
+		return cli.Usage(errors.New("--partial writes a state, not a table: give --columns, --width, --wide and --live to the --merge that reads it"))
+	}
+	tty := cli.IsTerminal(stdio.Out)
 	format := opts.Format
 	switch {
 	case format == "":
 		format = "jsonl"
-		if cli.IsTerminal(stdio.Out) {
+		// The table's own flags ask for the table, in a pipe too.
+		if tty || opts.Columns != "" || opts.Width != 0 || opts.Wide || opts.Live == "always" {
 			format = "table"
 		}
 	case !contains(formats, format):
 		return cli.Usage(fmt.Errorf("--format %q: one of %s", format, strings.Join(formats, ", ")))
 	}
+	if err := tableFlags(opts, format); err != nil {
+		return cli.Usage(err)
+	}
+	// The table is fitted to the terminal, or to --width; --wide, a pipe
+	// and a file get every column as it is.
+	fitted := format == "table" && !opts.Wide && (opts.Width > 0 || tty)
+	width := func() int {
+		if opts.Width > 0 {
+			return opts.Width
+		}
+		return cli.Width(stdio.Out)
+	}
+	// A live table: on a terminal, while a pipe (or terminal) is read.
+	liveOn := format == "table" && !opts.Merge && !opts.Partial &&
+		(opts.Live == "always" || opts.Live == "auto" && tty && liveInput(opts.Files, stdio.In))
+	var held *heldWriter
+	if liveOn && cli.IsTerminal(stdio.Err) {
+		// stderr is the table's terminal too: a message written while a
+		// frame is up would be redrawn over.
+		held = &heldWriter{w: stdio.Err}
+		stdio.Err = held
+	}
 	out := jsonl.NewWriter(stdio.Out)
 	in := &jsonl.Input{Tool: name, Names: opts.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: nil, Strict: opts.Strict}
 	prog := newProgress(stdio.Err)
+	if liveOn {
+		prog.on = false // the table is the progress
+	}
+	var cols []col
+	color := cli.Color(stdio.Out)
+	spec := func(st *summary.State) (tableSpec, *cellCtx, error) {
+		names := keyNames(st)
+		cx := &cellCtx{loc: st.Options().Loc, names: names}
+		c := cols
+		if c == nil {
+			c = defaultColumns(names)
+			if opts.Columns != "" {
+				var err error
+				if c, err = parseColumns(opts.Columns, names, st.Options().By); err != nil {
+					return tableSpec{}, nil, err
+				}
+			}
+		}
+		t := tableSpec{cols: c, fit: fitted, color: color}
+		if fitted {
+			t.width = width()
+		}
+		return t, cx, nil
+	}
 
 	var st *summary.State
 	var err error
+	overwrite := false // the final table goes over a live frame
 	if opts.Merge {
 		if opts.By != "run" || opts.Since != "" || opts.Until != "" || opts.TZ != "UTC" {
 			return cli.Usage(errors.New("--merge takes --by, --tz and the window from the partial states; give them to --partial"))
@@ -92,13 +145,40 @@ func run(opts *options, stdio cli.Stdio) error {
 			return cli.Usage(e)
 		}
 		st = summary.New(o)
-		err = in.Each(func(rec jsonl.Record) error {
-			prog.tick(len(rec.Data))
-			if e := st.Add(rec.Data); e != nil {
-				return in.Bad(rec, e)
-			}
-			return nil
-		})
+		// The columns are known before the input is read, but with
+		// --merge, whose keys come from the states.
+		t, _, e := spec(st)
+		if e != nil {
+			return cli.Usage(e)
+		}
+		cols = t.cols
+		if liveOn {
+			lv := startLive(st, stdio.Out, held, func(st *summary.State) []byte {
+				if opts.Running > 0 {
+					st.SetRunning(now().Add(-opts.Running))
+				}
+				t, cx, _ := spec(st)
+				t.height, t.frame = cli.Height(stdio.Out), true
+				var b bytes.Buffer
+				writeTable(&b, st, cx, t)
+				return b.Bytes()
+			})
+			err = in.Each(func(rec jsonl.Record) error {
+				if e := lv.add(rec.Data); e != nil {
+					return in.Bad(rec, e)
+				}
+				return nil
+			})
+			overwrite = lv.finish()
+		} else {
+			err = in.Each(func(rec jsonl.Record) error {
+				prog.tick(len(rec.Data))
+				if e := st.Add(rec.Data); e != nil {
+					return in.Bad(rec, e)
+				}
+				return nil
+			})
+		}
 	}
 	prog.done()
 	if err != nil {
@@ -117,8 +197,16 @@ func run(opts *options, stdio cli.Stdio) error {
 			// Still going: its last event is recent by the clock.
 			st.SetRunning(now().Add(-opts.Running))
 		}
-		color := cli.Color(stdio.Out)
-		if e := write(out, format, st, st.Options().Loc, color, cli.IsTerminal(stdio.Out)); e != nil {
+		t, cx, e := spec(st)
+		if e != nil {
+			return cli.Usage(e)
+		}
+		if overwrite {
+			// Line by line over the last frame, and what is left of
+			// it below cleared.
+			writeTable(&overwriter{w: out}, st, cx, t)
+			out.WriteString("\x1b[J")
+		} else if e := write(out, format, st, cx, t, tty); e != nil {
 			return e
 		}
 		if opts.Check && st.HasProblems() {
@@ -132,6 +220,25 @@ func run(opts *options, stdio cli.Stdio) error {
 		return cli.Status(cli.ExitError) // the bad lines are reported already
 	}
 	return status
+}
+
+// tableFlags checks that the table's flags go with format and each other.
+func tableFlags(opts *options, format string) error {
+	switch {
+	case opts.Width < 0:
+		return fmt.Errorf("--width %d: the number of columns to fit the table in", opts.Width)
+	case opts.Wide && opts.Width > 0:
+		return errors.New("--wide shows every column, --width fits them in: give one of them")
+	case (opts.Width > 0 || opts.Wide) && format != "table":
+		return fmt.Errorf("--width and --wide shape the table: not with --format %s", format)
+	case opts.Columns != "" && format != "table" && format != "md":
+		return fmt.Errorf("--columns chooses the columns of the table and md: not with --format %s", format)
+	case opts.Live == "always" && format != "table":
+		return fmt.Errorf("--live always redraws the table: not with --format %s", format)
+	case opts.Live == "always" && opts.Merge:
+		return errors.New("--live always redraws the table as events arrive: not with --merge")
+	}
+	return nil
 }
 
 func contains(xs []string, x string) bool {

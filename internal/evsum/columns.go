@@ -1,0 +1,396 @@
+package evsum
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/summary"
+)
+
+// A col is one column of the human formats (table and md).
+//
+// A cell has up to three forms: level 0 is the unfitted table's and md's
+// text, which pipes and files get byte for byte as before there was
+// fitting; level 1 is a fitted table's (wall times as 1m52s, latencies as
+// 1.7s); level 2 is the condensed form a fitted table falls back to when
+// the terminal is narrow (tokens as 1.2M, the first time without year and
+// seconds). A column without a condensed form shows level 1 at level 2.
+type col struct {
+	name    string                                                 // in --columns
+	head    string                                                 // header of the unfitted table and of md
+	fitHead string                                                 // header of a fitted table, when it differs
+	numeric bool                                                   // right-aligned
+	alert   bool                                                   // red when not 0 (colour)
+	cut     bool                                                   // may be cut with … to fit (group keys, outcomes)
+	key     int                                                    // the group key it shows, -1 for the others
+	text    func(r *summary.Record, cx *cellCtx, level int) string // nil for keys
+	// condenses: level 2 differs from level 1
+	condenses bool
+}
+
+// cellCtx is what cells need besides their record.
+type cellCtx struct {
+	loc   *time.Location
+	names []string // the group's key names, in --by order; none for --by none
+}
+
+func (c *col) header(fitted bool) string {
+	if fitted && c.fitHead != "" {
+		return c.fitHead
+	}
+	return c.head
+}
+
+// stdColumns are the columns after the group's keys, in the order of the
+// default table; extraColumns are shown only when --columns names them.
+var stdColumns, extraColumns []col
+
+func init() {
+	count := func(c summary.Counter) func(*summary.Record, *cellCtx, int) string {
+		return func(r *summary.Record, _ *cellCtx, _ int) string { return itoa(r.Counts[c]) }
+	}
+	tokens := func(c summary.Counter) func(*summary.Record, *cellCtx, int) string {
+		return func(r *summary.Record, _ *cellCtx, level int) string {
+			if level == 2 {
+				return siText(r.Counts[c])
+			}
+			return itoa(r.Counts[c])
+		}
+	}
+	at := func(last bool) func(*summary.Record, *cellCtx, int) string {
+		return func(r *summary.Record, cx *cellCtx, level int) string {
+			if !r.HasTS {
+				return "-"
+			}
+			ts := r.FirstTS
+			if last {
+				ts = r.LastTS
+			}
+			layout := "2006-01-02 15:04:05"
+			if level == 2 {
+				layout = "01-02 15:04"
+			}
+			return time.UnixMicro(ts).In(cx.loc).Format(layout)
+		}
+	}
+	// seconds and milliseconds: as the JSON has them, or as a duration
+	seconds := func(v func(*summary.Record) (float64, bool)) func(*summary.Record, *cellCtx, int) string {
+		return func(r *summary.Record, _ *cellCtx, level int) string {
+			f, has := v(r)
+			if level == 0 || !has {
+				return num(f, has)
+			}
+			return durText(f)
+		}
+	}
+	millis := func(v func(*summary.Record) (float64, bool)) func(*summary.Record, *cellCtx, int) string {
+		return func(r *summary.Record, _ *cellCtx, level int) string {
+			f, has := v(r)
+			if level == 0 || !has {
+				return num(f, has)
+			}
+			return msText(f)
+		}
+	}
+	stdColumns = []col{
+		{name: "first", head: "first", text: at(false), condenses: true},
+		{name: "runs", head: "runs", numeric: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return itoa(r.Runs) }},
+		{name: "events", head: "events", numeric: true, text: count(summary.Events)},
+		{name: "outcomes", head: "outcomes", cut: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return cli.Escape(outcomesText(r)) }},
+		{name: "model_calls", head: "model calls", numeric: true, text: count(summary.ModelCalls)},
+		{name: "tokens", head: "tokens", numeric: true, text: tokens(summary.TokTotal), condenses: true},
+		{name: "cost", head: "cost $", numeric: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return costText(r) }},
+		{name: "tool_calls", head: "tool calls", numeric: true, text: count(summary.ToolCalls)},
+		{name: "failed", head: "failed", numeric: true, alert: true, text: count(summary.ToolFailures)},
+		{name: "errors", head: "errors", numeric: true, alert: true, text: count(summary.Errors)},
+		{name: "wall_p50", head: "wall p50 s", fitHead: "wall p50", numeric: true, text: seconds(func(r *summary.Record) (float64, bool) { return r.Wall.P50, r.Wall.Has })},
+		{name: "wall_p95", head: "wall p95 s", fitHead: "wall p95", numeric: true, text: seconds(func(r *summary.Record) (float64, bool) { return r.Wall.P95, r.Wall.Has })},
+		{name: "latency_p50", head: "latency p50 ms", fitHead: "lat p50", numeric: true, text: millis(func(r *summary.Record) (float64, bool) { return r.Latency.P50, r.Latency.Has })},
+		{name: "latency_p95", head: "latency p95 ms", fitHead: "lat p95", numeric: true, text: millis(func(r *summary.Record) (float64, bool) { return r.Latency.P95, r.Latency.Has })},
+		{name: "problems", head: "problems", numeric: true, alert: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return itoa(int64(len(r.Problems))) }},
+	}
+	extraColumns = []col{
+		{name: "last", head: "last", text: at(true), condenses: true},
+		{name: "model_errors", head: "model errors", numeric: true, alert: true, text: count(summary.ModelErrors)},
+		{name: "tokens_in", head: "tokens in", numeric: true, text: tokens(summary.TokInput), condenses: true},
+		{name: "tokens_out", head: "tokens out", numeric: true, text: tokens(summary.TokOutput), condenses: true},
+		{name: "cache_read", head: "cache read", numeric: true, text: tokens(summary.TokCacheRead), condenses: true},
+		{name: "cache_write", head: "cache write", numeric: true, text: tokens(summary.TokCacheWrite), condenses: true},
+		{name: "guardrails", head: "guardrails", numeric: true, text: count(summary.Guardrails)},
+		{name: "kills", head: "kills", numeric: true, alert: true, text: count(summary.Kills)},
+		{name: "wall_sum", head: "wall sum s", fitHead: "wall sum", numeric: true, text: func(r *summary.Record, _ *cellCtx, level int) string {
+			switch {
+			case !r.Wall.Has:
+				return "-"
+			case level == 0:
+				return fixed(r.WallSumUS, 6) // the JSON's decimal
+			}
+			return durText(float64(r.WallSumUS) / 1e6)
+		}},
+		{name: "wall_max", head: "wall max s", fitHead: "wall max", numeric: true, text: seconds(func(r *summary.Record) (float64, bool) { return r.Wall.Max, r.Wall.Has })},
+		{name: "latency_max", head: "latency max ms", fitHead: "lat max", numeric: true, text: millis(func(r *summary.Record) (float64, bool) { return r.Latency.Max, r.Latency.Has })},
+	}
+	for i := range stdColumns {
+		stdColumns[i].key = -1
+	}
+	for i := range extraColumns {
+		extraColumns[i].key = -1
+	}
+}
+
+// keyColumns are the columns of the group's keys: one per --by key, named
+// as in the JSON's group object, or one "group" column for --by none
+// (empty but on the total row).
+func keyColumns(names []string) []col {
+	if len(names) == 0 {
+		return []col{{name: "group", head: "group", key: 0, cut: true}}
+	}
+	var cols []col
+	for i, n := range names {
+		cols = append(cols, col{name: n, head: n, key: i, cut: true})
+	}
+	return cols
+}
+
+// keyCell is the cell of the group's key k: "total" on the total row,
+// the value as people read it (strings without quotes, null as "-"), and
+// (session) for the session's own events by agent.
+func keyCell(r *summary.Record, k int) string {
+	switch {
+	case r.Total && k == 0:
+		return "total"
+	case r.Total || len(r.Vals) == 0:
+		return ""
+	case r.Vals[k] == `""` && k < len(r.Names) && r.Names[k] == "agent_id":
+		// the agent of the session itself, which has no id of its own
+		return "(session)"
+	}
+	return cli.Escape(groupText(r.Vals[k]))
+}
+
+// cell is column c's text for r at level.
+func (c *col) cell(r *summary.Record, cx *cellCtx, level int) string {
+	if c.key >= 0 {
+		return keyCell(r, c.key)
+	}
+	return c.text(r, cx, level)
+}
+
+// defaultColumns are the keys' columns and then every standard column.
+func defaultColumns(names []string) []col {
+	return append(keyColumns(names), stdColumns...)
+}
+
+// parseColumns reads a --columns list: column names, in the order to show
+// them. "group" stands for all the key columns; a key's column is named
+// as in the group object (run_id, agent_id, day, payload.model) or by its
+// --by word (run, agent).
+func parseColumns(list string, names []string, by []summary.Key) ([]col, error) {
+	keys := keyColumns(names)
+	byName := map[string][]col{"group": keys}
+	var known []string
+	if len(names) > 0 {
+		known = append(known, "group")
+	}
+	for i, k := range keys {
+		byName[k.name] = keys[i : i+1]
+		known = append(known, k.name)
+	}
+	for _, k := range by {
+		for w, kind := range byWords {
+			if kind == k.Kind {
+				if _, taken := byName[w]; !taken {
+					byName[w] = byName[k.Name]
+				}
+			}
+		}
+	}
+	for _, set := range [][]col{stdColumns, extraColumns} {
+		for i, c := range set {
+			byName[c.name] = set[i : i+1]
+			known = append(known, c.name)
+		}
+	}
+	var cols []col
+	seen := map[string]bool{}
+	for _, w := range strings.Split(list, ",") {
+		w = strings.TrimSpace(w)
+		cs, ok := byName[w]
+		switch {
+		case w == "":
+			return nil, fmt.Errorf("--columns %q: empty column name", list)
+		case !ok:
+			hint := ""
+			if m := nearestWord(w, known); m != "" {
+				hint = " (did you mean " + m + "?)"
+			}
+			return nil, fmt.Errorf("--columns %q: %q is not a column%s: one of %s", list, w, hint, strings.Join(known, ", "))
+		}
+		for _, c := range cs {
+			if seen[c.name] {
+				return nil, fmt.Errorf("--columns %q: %s given twice", list, c.name)
+			}
+			seen[c.name] = true
+			cols = append(cols, c)
+		}
+	}
+	return cols, nil
+}
+
+// byWords are the --by words that name a key column.
+var byWords = map[string]summary.KeyKind{"run": summary.KeyRun, "agent": summary.KeyAgent}
+
+// nearestWord is the word of words w is most likely a misspelling of: at
+// most two edits away and fewer than w has letters; "" when none is.
+func nearestWord(w string, words []string) string {
+	best, bestD := "", 3
+	for _, c := range words {
+		if d := editDistance(strings.ToLower(w), c); d < bestD && d < len(w) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b,
+// byte-wise: insertions, deletions, substitutions and swaps of neighbours.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// durText is a duration in seconds as people read it: 8.39s, 34.6s,
+// 1m52s, 2h05m, 3d04h.
+func durText(sec float64) string {
+	if sec < 0 {
+		return "-" + durText(-sec)
+	}
+	if r := math.Round(sec*100) / 100; r < 10 {
+		return strconv.FormatFloat(r, 'f', 2, 64) + "s"
+	}
+	if r := math.Round(sec*10) / 10; r < 60 {
+		return strconv.FormatFloat(r, 'f', 1, 64) + "s"
+	}
+	if s := int64(math.Round(sec)); s < 3600 {
+		return fmt.Sprintf("%dm%02ds", s/60, s%60)
+	}
+	if m := int64(math.Round(sec / 60)); m < 24*60 {
+		return fmt.Sprintf("%dh%02dm", m/60, m%60)
+	}
+	h := int64(math.Round(sec / 3600))
+	return fmt.Sprintf("%dd%02dh", h/24, h%24)
+}
+
+// msText is a latency in milliseconds: 850ms below a second, else as
+// durText (1.73s).
+func msText(ms float64) string {
+	if r := math.Round(ms); r < 1000 && ms >= 0 {
+		if ms < 10 && ms != r {
+			return strconv.FormatFloat(math.Round(ms*10)/10, 'f', -1, 64) + "ms"
+		}
+		return strconv.FormatFloat(r, 'f', 0, 64) + "ms"
+	}
+	return durText(ms / 1000)
+}
+
+// siText condenses a count from 10,000 on: 35k, 627k, 1.2M, 12M, 3.4B.
+func siText(n int64) string {
+	if n > -10000 && n < 10000 {
+		return itoa(n)
+	}
+	if n < 0 {
+		return "-" + siText(-n)
+	}
+	f := float64(n)
+	units := []struct {
+		v float64
+		s string
+	}{{1e3, "k"}, {1e6, "M"}, {1e9, "B"}, {1e12, "T"}}
+	for i, u := range units {
+		x := f / u.v
+		if i+1 < len(units) && math.Round(x) >= 1000 {
+			continue
+		}
+		if math.Round(x*10)/10 < 10 {
+			return strconv.FormatFloat(math.Round(x*10)/10, 'f', 1, 64) + u.s
+		}
+		return strconv.FormatFloat(math.Round(x), 'f', 0, 64) + u.s
+	}
+	return itoa(n) // not reached
+}
+
+// cellWidth is how many terminal cells s takes: wide East Asian characters
+// and emoji two, combining marks and joiners none.
+func cellWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeCells(r)
+	}
+	return n
+}
+
+func runeCells(r rune) int {
+	switch {
+	case r < 0x300:
+		return 1
+	case r == 0x200b || r == 0x200d || r >= 0xfe00 && r <= 0xfe0f || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r):
+		return 0
+	case r >= 0x1100 && (r <= 0x115f || r == 0x2329 || r == 0x232a ||
+		r >= 0x2e80 && r <= 0xa4cf && r != 0x303f ||
+		r >= 0xac00 && r <= 0xd7a3 ||
+		r >= 0xf900 && r <= 0xfaff ||
+		r >= 0xfe30 && r <= 0xfe6f ||
+		r >= 0xff00 && r <= 0xff60 ||
+		r >= 0xffe0 && r <= 0xffe6 ||
+		r >= 0x1f300 && r <= 0x1f64f ||
+		r >= 0x1f900 && r <= 0x1f9ff ||
+		r >= 0x20000 && r <= 0x3fffd):
+		return 2
+	}
+	return 1
+}
+
+// cutText cuts s to at most w cells, ending it with … when it was longer.
+func cutText(s string, w int) string {
+	if cellWidth(s) <= w {
+		return s
+	}
+	if w <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		c := runeCells(r)
+		if n+c > w-1 {
+			break
+		}
+		b.WriteRune(r)
+		n += c
+	}
+	return b.String() + "…"
+}

@@ -1,0 +1,220 @@
+package evsum
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/evtools/evtools/internal/summary"
+)
+
+// How often a live table is redrawn at most, and at least while nothing
+// arrives (a run still going turns incomplete with time alone).
+var (
+	liveInterval = 250 * time.Millisecond
+	liveIdle     = time.Second
+)
+
+// live redraws the table in place while the input is read. The reading
+// goroutine adds each record under mu; the redrawing one builds a frame
+// under mu, then writes it without: reading never waits for the terminal.
+type live struct {
+	mu    sync.Mutex // guards st and dirty
+	st    *summary.State
+	dirty bool
+
+	frame func(*summary.State) []byte // draws a frame; called with mu held
+	out   io.Writer                   // the terminal
+	held  *heldWriter                 // stderr while frames are up, or nil
+
+	lines int    // lines of the frame on the screen
+	last  []byte // that frame
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+func startLive(st *summary.State, out io.Writer, held *heldWriter, frame func(*summary.State) []byte) *live {
+	l := &live{st: st, out: out, held: held, frame: frame, stop: make(chan struct{}), done: make(chan struct{})}
+	go l.loop()
+	return l
+}
+
+// add adds an event to the state.
+func (l *live) add(data []byte) error {
+	l.mu.Lock()
+	err := l.st.Add(data)
+	l.dirty = true
+	l.mu.Unlock()
+	return err
+}
+
+func (l *live) loop() {
+	defer close(l.done)
+	t := time.NewTicker(liveInterval)
+	defer t.Stop()
+	var drawn time.Time
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+		}
+		var frame []byte
+		l.mu.Lock()
+		if l.dirty || l.lines > 0 && time.Since(drawn) >= liveIdle {
+			frame = l.frame(l.st)
+			l.dirty = false
+			drawn = time.Now()
+		}
+		l.mu.Unlock()
+		msgs := l.held.take()
+		if frame == nil || bytes.Equal(frame, l.last) {
+			if len(msgs) == 0 {
+				continue
+			}
+			frame = l.last
+		}
+		var b []byte
+		if len(msgs) > 0 {
+			// Messages go above the table: the frame is erased, they
+			// are written, and the frame comes back under them.
+			l.out.Write(l.erase())
+			l.held.w.Write(msgs)
+		} else if l.lines > 0 {
+			b = fmt.Appendf(b, "\x1b[%dA\r", l.lines)
+		}
+		// Each line is cleared as it is overwritten, and what is left of
+		// a taller frame below it: a redraw never blanks the screen first
+		// (no flicker, and tmux keeps no copy of the frame in its history).
+		b = append(clearLines(b, frame), "\x1b[J"...)
+		l.out.Write(b)
+		l.last, l.lines = frame, bytes.Count(frame, []byte("\n"))
+	}
+}
+
+// erase moves the cursor back to the first line of the frame on the
+// screen and clears from there down.
+func (l *live) erase() []byte {
+	if l.lines == 0 {
+		return nil
+	}
+	return fmt.Appendf(nil, "\x1b[%dA\r\x1b[J", l.lines)
+}
+
+// finish stops the redraws and gets the screen ready for the final table:
+// it writes the messages held back and moves the cursor to the frame's
+// first line. It reports whether a frame is still there for the table to
+// overwrite (see clearLines).
+func (l *live) finish() bool {
+	close(l.stop)
+	<-l.done
+	if msgs := l.held.take(); len(msgs) > 0 {
+		l.out.Write(l.erase())
+		l.held.w.Write(msgs)
+		return false
+	}
+	if l.lines == 0 {
+		return false
+	}
+	l.out.Write(fmt.Appendf(nil, "\x1b[%dA\r", l.lines))
+	return true
+}
+
+// clearLines appends text to b with every line cleared (EL, CSI K) before
+// it is written. The clear comes first: after a line as wide as the
+// terminal it would also clear the line's last character.
+func clearLines(b, text []byte) []byte {
+	for len(text) > 0 {
+		b = append(b, "\x1b[K"...)
+		i := bytes.IndexByte(text, '\n')
+		if i < 0 {
+			return append(b, text...)
+		}
+		b, text = append(b, text[:i+1]...), text[i+1:]
+	}
+	return b
+}
+
+// overwriter writes a table over a frame: every line cleared first, as
+// clearLines does.
+type overwriter struct {
+	w   stringWriter
+	mid bool // inside a line
+}
+
+func (o *overwriter) WriteString(s string) (int, error) {
+	var b []byte
+	if o.mid {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return o.w.WriteString(s)
+		}
+		b, s = append(b, s[:i+1]...), s[i+1:]
+	}
+	b = clearLines(b, []byte(s))
+	o.mid = s != "" && !strings.HasSuffix(s, "\n")
+	return o.w.WriteString(string(b))
+}
+
+// Err is the first write error of the writer underneath, if it keeps one.
+func (o *overwriter) Err() error {
+	if e, ok := o.w.(interface{ Err() error }); ok {
+		return e.Err()
+	}
+	return nil
+}
+
+// heldWriter holds stderr's messages while a live table is on the same
+// terminal: the redraw writes them above the table.
+type heldWriter struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	w   io.Writer
+}
+
+func (h *heldWriter) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.buf.Write(p)
+}
+
+// take returns the messages held and forgets them.
+func (h *heldWriter) take() []byte {
+	if h == nil {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := bytes.Clone(h.buf.Bytes())
+	h.buf.Reset()
+	return b
+}
+
+// liveInput reports whether an input may still be written to: a pipe, a
+// terminal or a socket, not a regular file.
+func liveInput(names []string, stdin io.Reader) bool {
+	if len(names) == 0 {
+		names = []string{"-"}
+	}
+	for _, n := range names {
+		var fi os.FileInfo
+		var err error
+		if n == "-" {
+			f, ok := stdin.(*os.File)
+			if !ok {
+				continue
+			}
+			fi, err = f.Stat()
+		} else {
+			fi, err = os.Stat(n)
+		}
+		if err == nil && fi.Mode()&(os.ModeNamedPipe|os.ModeCharDevice|os.ModeSocket) != 0 {
+			return true
+		}
+	}
+	return false
+}
