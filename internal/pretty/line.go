@@ -35,8 +35,13 @@ func (r *Renderer) put(st, s string) {
 		return
 	}
 	r.fresh = false
-	s = cli.Escape(s)
-	w := runewidth.StringWidth(s)
+	var w int
+	if plainASCII(s) {
+		w = len(s) // nothing to escape, a column a byte
+	} else {
+		s = cli.Escape(s)
+		w = runewidth.StringWidth(s)
+	}
 	room := r.o.Width - r.col
 	if room <= 0 {
 		r.cut = true
@@ -130,4 +135,14 @@ func firstOutput(s string) (string, bool) {
 		return firstLine(rest)
 	}
 	return line, more
+}
+
+// plainASCII reports whether s is printable ASCII only.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
 }

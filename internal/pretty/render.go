@@ -788,12 +788,10 @@ func oneLine(s string) string {
 
 // escapeText escapes what a flow must not send to the terminal.
 func escapeText(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] >= 0x7f {
-			return cli.Escape(s)
-		}
+	if plainASCII(s) {
+		return s
 	}
-	return s
+	return cli.Escape(s)
 }
 
 func nonEmpty(s, def string) string {
