@@ -596,12 +596,18 @@ func (r *Renderer) runEnd(ev *event.Event, t int64, rn *run, runID string) {
 	if rn.tokens > 0 {
 		parts = append(parts, thousands(rn.tokens)+" tokens")
 	}
-	parts = append(parts, plural(rn.models, "model call"))
-	tools := plural(rn.tools, "tool call")
-	if rn.toolFails > 0 {
-		tools += fmt.Sprintf(" (%d failed)", rn.toolFails)
+	// Counts of what was seen: a filtered stream may show a run's end
+	// without its calls, and "0 model calls" would be a claim.
+	if rn.models > 0 {
+		parts = append(parts, plural(rn.models, "model call"))
 	}
-	parts = append(parts, tools)
+	if rn.tools > 0 {
+		tools := plural(rn.tools, "tool call")
+		if rn.toolFails > 0 {
+			tools += fmt.Sprintf(" (%d failed)", rn.toolFails)
+		}
+		parts = append(parts, tools)
+	}
 	r.field(sNone, strings.Join(parts, " · "))
 	delete(r.runs, runID)
 }
