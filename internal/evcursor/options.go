@@ -44,6 +44,7 @@ events again. See docs/evcursor.md for the resume rules.`,
 evcursor run.jsonl                          # seq 1, 2, 3, ...
 evfilter 'kind=="tool_call"' run.jsonl | evcursor --start 100
 evcursor --after 1200 events.jsonl          # events with seq > 1200, unchanged
+evcursor --state seen.cursor events.jsonl   # on a terminal: what is new, for people
 evcursor --state daily.cursor events.jsonl | evsum
 evcursor --state S --defer events.jsonl | evsum > report && evcursor --commit S
 evcursor --check events.jsonl > /dev/null   # gaps, repeats, restarts on stderr`,

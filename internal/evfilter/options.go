@@ -66,6 +66,8 @@ evfilter -q failed run.jsonl && echo "something failed"
 evfilter --arg tool bash 'payload.tool == $tool' run.jsonl
 evfilter --argjson ms 5000 'payload.latency_ms > $ms' run.jsonl
 evfilter -f long-filter.jq run.jsonl
+evfilter 'run_id=="r_7"' log.jsonl                # on a terminal: the run as a transcript
+evfilter --format pretty --color always failed log.jsonl | less -R
 EVTOOLS_FILTERS=~/.evfilters evfilter --list`,
 	Exit: `
 0  an event was selected (with -q, also when there were errors)

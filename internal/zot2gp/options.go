@@ -43,12 +43,14 @@ replay clock would make a 2-second run last months); a pipe or terminal is
 live, and their ts is the moment zot2gp read them. Each input starts
 afresh.`,
 	Examples: `
-zot --rpc < prompts.jsonl | zot2gp                    # live: each event as it comes
+zot --rpc < prompts.jsonl | zot2gp                    # on a terminal: the pretty view, live
+zot --rpc < prompts.jsonl | zot2gp > run.gp.jsonl     # in a file: envelopes
 zot2gp run.jsonl | evfilter 'kind=="tool_call"'       # the complete tool calls
 zot2gp --ui run.jsonl                                 # exactly glasspane's stream
 zot2gp --ts=stable --run-id nightly-42 run.jsonl.gz   # reproducible conversion
 zot2gp --seq-start 1001 --agent coder run.jsonl       # continue a log, name the agent
-zot2gp --format bare run.jsonl                        # zot objects, type = kind`,
+zot2gp --format bare run.jsonl                        # zot objects, type = kind
+zot2gp --format pretty --color always run.jsonl | less -R`,
 	Exit: `
 0  all input converted (or the reader of stdout went away: | head)
 2  usage error, an unreadable input, or bad input lines (reported as
