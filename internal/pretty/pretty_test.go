@@ -177,3 +177,37 @@ func diffLines(want, got string) string {
 	}
 	return b.String()
 }
+
+// Whatever the input, the renderer does not panic, writes no control
+// character of the data, and keeps every line within the width.
+func FuzzRender(f *testing.F) {
+	for _, in := range inputs {
+		data, err := os.ReadFile(in.path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			f.Add(line, uint8(40))
+		}
+	}
+	f.Add([]byte(`{"kind":"message_update","payload":{"type":"text_delta","delta":"\u001b[2J\u2028 x"}}`), uint8(30))
+	f.Fuzz(func(t *testing.T, line []byte, w uint8) {
+		width := 30 + int(w)%100
+		var out bytes.Buffer
+		r := New(&out, Options{Width: width, Loc: time.UTC})
+		// Twice: the second line continues what the first left open.
+		r.Write(append(append([]byte{}, line...), '\n'))
+		r.Write(line)
+		r.Close()
+		for i, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			if n := runewidth.StringWidth(l); n > width {
+				t.Fatalf("line %d is %d wide, more than %d: %q", i+1, n, width, l)
+			}
+			for _, c := range l {
+				if c == utf8.RuneError || unicode.IsControl(c) || unicode.Is(unicode.Bidi_Control, c) || c == '\u2028' || c == '\u2029' {
+					t.Fatalf("line %d sends %U: %q", i+1, c, l)
+				}
+			}
+		}
+	})
+}

@@ -405,15 +405,13 @@ func (r *Renderer) word(w string) {
 	}
 	r.gap = false
 	for esc != "" {
-		room := r.o.Width - r.col
-		if room <= 0 {
+		part := cutTo(esc, r.o.Width-r.col)
+		if part == "" {
+			// No room left, or a wide character wider than it: the
+			// next line (at most half the width is indent).
 			r.newline()
 			r.space(r.indent)
-			room = r.o.Width - r.col
-		}
-		part := cutTo(esc, room)
-		if part == "" { // a character wider than the room left
-			part = esc[:len(string([]rune(esc)[0]))]
+			continue
 		}
 		r.styled(r.flowStyle, part)
 		r.col += runewidth.StringWidth(part)
