@@ -224,6 +224,12 @@ func parseColumns(list string, names []string, by []summary.Key) ([]col, error) 
 		switch {
 		case w == "":
 			return nil, fmt.Errorf("--columns %q: empty column name", list)
+		case !ok && isKeyWord(w):
+			grouped := "not grouped (--by none)"
+			if len(names) > 0 {
+				grouped = "grouped by " + strings.Join(names, ",")
+			}
+			return nil, fmt.Errorf("--columns %q: %q is not a column: the report is %s", list, w, grouped)
 		case !ok:
 			hint := ""
 			if m := nearestWord(w, known); m != "" {
@@ -240,6 +246,16 @@ func parseColumns(list string, names []string, by []summary.Key) ([]col, error) 
 		}
 	}
 	return cols, nil
+}
+
+// isKeyWord reports whether w names a grouping: a --by word, or the key
+// column one makes.
+func isKeyWord(w string) bool {
+	switch w {
+	case "run", "agent", "tool", "model", "kind", "day", "hour", "run_id", "agent_id":
+		return true
+	}
+	return false
 }
 
 // byWords are the --by words that name a key column.

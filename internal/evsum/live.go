@@ -112,7 +112,8 @@ func (l *live) erase() []byte {
 func (l *live) finish() bool {
 	close(l.stop)
 	<-l.done
-	if msgs := l.held.take(); len(msgs) > 0 {
+	// From now on messages go straight through (the report's last ones).
+	if msgs := l.held.release(); len(msgs) > 0 {
 		l.out.Write(l.erase())
 		l.held.w.Write(msgs)
 		return false
@@ -171,15 +172,32 @@ func (o *overwriter) Err() error {
 // heldWriter holds stderr's messages while a live table is on the same
 // terminal: the redraw writes them above the table.
 type heldWriter struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	w   io.Writer
+	mu       sync.Mutex
+	buf      bytes.Buffer
+	w        io.Writer
+	released bool // no frame any more: written through
 }
 
 func (h *heldWriter) Write(p []byte) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.released {
+		return h.w.Write(p)
+	}
 	return h.buf.Write(p)
+}
+
+// release returns the messages held and lets the next ones through.
+func (h *heldWriter) release() []byte {
+	if h == nil {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.released = true
+	b := bytes.Clone(h.buf.Bytes())
+	h.buf.Reset()
+	return b
 }
 
 // take returns the messages held and forgets them.

@@ -319,7 +319,11 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 		return nil
 	})
 	if len(problems) > 0 && !spec.frame {
-		out.WriteString("\nproblems:\n")
+		if spec.fit {
+			out.WriteString("\n" + cutText("problems:", spec.width) + "\n")
+		} else {
+			out.WriteString("\nproblems:\n")
+		}
 		lines += 2
 		for _, p := range problems {
 			p = cli.Escape(p)
@@ -329,7 +333,8 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 				continue
 			}
 			for _, w := range wrap(p, spec.width, "  ", "    ") {
-				out.WriteString(w + "\n")
+				// cut only where the width leaves no room for the indent
+				out.WriteString(cutText(w, spec.width) + "\n")
 				lines++
 			}
 		}
@@ -344,7 +349,9 @@ func wrap(s string, width int, first, indent string) []string {
 	var lines []string
 	cur, fresh := first, true // fresh: nothing but the prefix on cur yet
 	for _, w := range strings.Split(s, " ") {
-		if !fresh && cellWidth(cur)+1+cellWidth(w) > width {
+		// A word goes to the next line when it fits there; one longer
+		// than a line is broken where it falls.
+		if !fresh && cellWidth(cur)+1+cellWidth(w) > width && cellWidth(indent)+cellWidth(w) <= width {
 			lines = append(lines, cur)
 			cur, fresh = indent, true
 		}
