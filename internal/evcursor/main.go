@@ -54,7 +54,8 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		out:    jsonl.NewWriter(w),
 		stdout: stdio.Out,
 	}
-	j.in = &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: j.out, Strict: o.Strict}
+	j.in = &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: j.out, Strict: o.Strict,
+		Meter: cli.NewProgress(name, stdio, o.Files)}
 	switch {
 	case o.State != "":
 		if !o.Strict {

@@ -187,7 +187,12 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 		}
 	}()
 	out := jsonl.NewWriter(w)
-	in := &jsonl.Input{Tool: name, Names: files, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict}
+	progIO := stdio
+	if opts.Count || opts.Quiet {
+		progIO.Out = nil // nothing on stdout before the end: progress may share its terminal
+	}
+	in := &jsonl.Input{Tool: name, Names: files, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict,
+		Meter: cli.NewProgress(name, progIO, files)}
 	s := &selection{opts: *opts, in: in, out: out}
 	if opts.MaxCount == 0 {
 		return cli.Status(cli.ExitFound) // grep -m 0: read nothing

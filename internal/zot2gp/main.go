@@ -56,7 +56,8 @@ func run(opts *options, stdio cli.Stdio) error {
 	}
 	w, end := pretty.Output(stdio.Out, format == "pretty", opts.Color)
 	out := jsonl.NewWriter(w)
-	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict}
+	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict,
+		Meter: cli.NewProgress(name, stdio, opts.Files)}
 	var buf []byte
 	convert := func(rec jsonl.Record) error {
 		var written bool

@@ -39,6 +39,11 @@ func AtLineEnd(d time.Duration) bool {
 	}()
 	select {
 	case <-got:
+		// The tool waits for input: nothing draws the progress line,
+		// which is taken off the terminal before the tool exits.
+		if clear := stopMeter.Load(); clear != nil {
+			(*clear)()
+		}
 		return true
 	case <-time.After(d):
 		return false

@@ -43,6 +43,10 @@ type Input struct {
 	// and Held counts it. Zero (the default) hands it over as any line.
 	Growing time.Duration
 
+	// Meter, when not nil, follows the reading for a progress display
+	// on Stderr: see Meter.
+	Meter Meter
+
 	held int
 
 	badLines int
@@ -68,8 +72,16 @@ func (in *Input) Each(fn func(Record) error) error {
 			in.Out.Flush()
 		}
 	}
+	if in.Meter != nil {
+		clear := in.Meter.Clear
+		stopMeter.Store(&clear)
+		defer func() {
+			stopMeter.CompareAndSwap(&clear, nil)
+			in.Meter.Clear()
+		}()
+	}
 	for _, name := range names {
-		src, err := Open(name, in.Stdin, idle)
+		src, err := open(name, in.Stdin, idle, in.Meter)
 		if err != nil {
 			in.Errorf("%v", err)
 			in.failed++
@@ -201,6 +213,9 @@ func (in *Input) Errorf(format string, args ...any) {
 func (in *Input) printf(format string, args ...any) {
 	if in.Out != nil {
 		in.Out.Flush()
+	}
+	if in.Meter != nil {
+		in.Meter.Clear()
 	}
 	fmt.Fprintf(in.Stderr, "%s: %s\n", in.Tool, fmt.Sprintf(format, args...))
 }

@@ -70,13 +70,19 @@ func (s *Source) Close() error {
 // moment the process can block waiting for data: that is when buffered
 // output must go out so a live consumer sees it.
 type idleReader struct {
-	r    io.Reader
-	idle func()
+	r     io.Reader
+	idle  func()
+	meter Meter // told of every read, nil for none
 }
 
-func (r idleReader) Read(p []byte) (int, error) {
+func (r idleReader) Read(p []byte) (n int, err error) {
 	if r.idle != nil {
 		r.idle()
+	}
+	if r.meter != nil {
+		// Deferred first, so run last: with the output guard held
+		// again, as the meter may write on stderr.
+		defer func() { r.meter.Read(n) }()
 	}
 	if mu := guard.Load(); mu != nil {
 		// The output is flushed: a signal may stop the tool here.
@@ -90,6 +96,11 @@ func (r idleReader) Read(p []byte) (int, error) {
 // Compressed input (gzip, zstd) is recognised by its magic bytes and
 // decompressed. idle, when not nil, is called before every blocking read.
 func Open(name string, stdin io.Reader, idle func()) (*Source, error) {
+	return open(name, stdin, idle, nil)
+}
+
+// open is Open with a meter told of every read of the input as stored.
+func open(name string, stdin io.Reader, idle func(), meter Meter) (*Source, error) {
 	src := &Source{Name: name}
 	var r io.Reader
 	if name == "-" {
@@ -108,13 +119,13 @@ func Open(name string, stdin io.Reader, idle func()) (*Source, error) {
 		src.file = f
 		r = f
 	}
-	return src, src.wrap(idleReader{r, idle})
+	return src, src.wrap(idleReader{r, idle, meter})
 }
 
 // NewSource frames r (already open, maybe compressed) under name.
 func NewSource(name string, r io.Reader, idle func()) (*Source, error) {
 	src := &Source{Name: name}
-	return src, src.wrap(idleReader{r, idle})
+	return src, src.wrap(idleReader{r: r, idle: idle})
 }
 
 func (s *Source) wrap(r io.Reader) error {
