@@ -30,6 +30,7 @@ type live struct {
 	frame func(*summary.State) []byte // draws a frame; called with mu held
 	out   io.Writer                   // the terminal
 	held  *heldWriter                 // stderr while frames are up, or nil
+	width func() int                  // the terminal's
 
 	lines int    // lines of the frame on the screen
 	last  []byte // that frame
@@ -37,8 +38,8 @@ type live struct {
 	done  chan struct{}
 }
 
-func startLive(st *summary.State, out io.Writer, held *heldWriter, frame func(*summary.State) []byte) *live {
-	l := &live{st: st, out: out, held: held, frame: frame, stop: make(chan struct{}), done: make(chan struct{})}
+func startLive(st *summary.State, out io.Writer, held *heldWriter, width func() int, frame func(*summary.State) []byte) *live {
+	l := &live{st: st, out: out, held: held, width: width, frame: frame, stop: make(chan struct{}), done: make(chan struct{})}
 	go l.loop()
 	return l
 }
@@ -78,51 +79,72 @@ func (l *live) loop() {
 			}
 			frame = l.last
 		}
-		var b []byte
+		// Back to the frame's first line; messages go over it, and the
+		// frame under them. Each line is cleared as it is overwritten,
+		// and what is left of a taller frame below is cleared after: a
+		// redraw never blanks the screen first (no flicker, and tmux,
+		// which saves a screen cleared from its top corner in its
+		// history, keeps no copy of a frame).
+		b := l.up()
 		if len(msgs) > 0 {
-			// Messages go above the table: the frame is erased, they
-			// are written, and the frame comes back under them.
-			l.out.Write(l.erase())
-			l.held.w.Write(msgs)
-		} else if l.lines > 0 {
-			b = fmt.Appendf(b, "\x1b[%dA\r", l.lines)
+			l.out.Write(b)
+			b = nil
+			l.held.w.Write(clearMessages(msgs, l.width()))
 		}
-		// Each line is cleared as it is overwritten, and what is left of
-		// a taller frame below it: a redraw never blanks the screen first
-		// (no flicker, and tmux keeps no copy of the frame in its history).
 		b = append(clearLines(b, frame), "\x1b[J"...)
 		l.out.Write(b)
 		l.last, l.lines = frame, bytes.Count(frame, []byte("\n"))
 	}
 }
 
-// erase moves the cursor back to the first line of the frame on the
-// screen and clears from there down.
-func (l *live) erase() []byte {
+// up moves the cursor back to the first line of the frame on the screen.
+func (l *live) up() []byte {
 	if l.lines == 0 {
 		return nil
 	}
-	return fmt.Appendf(nil, "\x1b[%dA\r\x1b[J", l.lines)
+	return fmt.Appendf(nil, "\x1b[%dA\r", l.lines)
 }
 
 // finish stops the redraws and gets the screen ready for the final table:
-// it writes the messages held back and moves the cursor to the frame's
-// first line. It reports whether a frame is still there for the table to
-// overwrite (see clearLines).
+// it moves the cursor to the frame's first line and writes the messages
+// held back there. It reports whether a frame is still there for the
+// table to overwrite (see clearLines).
 func (l *live) finish() bool {
 	close(l.stop)
 	<-l.done
 	// From now on messages go straight through (the report's last ones).
-	if msgs := l.held.release(); len(msgs) > 0 {
-		l.out.Write(l.erase())
-		l.held.w.Write(msgs)
-		return false
-	}
+	msgs := l.held.release()
 	if l.lines == 0 {
+		if len(msgs) > 0 {
+			l.held.w.Write(msgs)
+		}
 		return false
 	}
-	l.out.Write(fmt.Appendf(nil, "\x1b[%dA\r", l.lines))
+	l.out.Write(l.up())
+	if len(msgs) > 0 {
+		l.held.w.Write(clearMessages(msgs, l.width()))
+	}
 	return true
+}
+
+// clearMessages clears each line of msgs before it is written, and after
+// it what is left of the line it ends on, unless it ends at the right
+// margin (where a clear would take its last character). width is the
+// terminal's.
+func clearMessages(msgs []byte, width int) []byte {
+	var b []byte
+	for _, line := range bytes.SplitAfter(msgs, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		text := bytes.TrimSuffix(line, []byte("\n"))
+		b = append(append(b, "\x1b[K"...), text...)
+		if n := cellWidth(string(text)); width <= 0 || n%width != 0 {
+			b = append(b, "\x1b[K"...)
+		}
+		b = append(b, line[len(text):]...)
+	}
+	return b
 }
 
 // clearLines appends text to b with every line cleared (EL, CSI K) before

@@ -153,7 +153,7 @@ func run(opts *options, stdio cli.Stdio) error {
 		}
 		cols = t.cols
 		if liveOn {
-			lv := startLive(st, stdio.Out, held, func(st *summary.State) []byte {
+			lv := startLive(st, stdio.Out, held, width, func(st *summary.State) []byte {
 				if opts.Running > 0 {
 					st.SetRunning(now().Add(-opts.Running))
 				}
