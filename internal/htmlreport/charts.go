@@ -1,0 +1,507 @@
+package htmlreport
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/evtools/evtools/internal/summary"
+)
+
+// A chart is an SVG drawing with its title and a text alternative. The
+// geometry is computed here; the template only places it, so every value
+// from the data reaches the page through the template's escaping.
+type chart struct {
+	ID, Title, Desc string
+	W, H            float64
+	Vertical        bool // bars stand up (over time); else they lie along x
+	Bars            []bar
+	Labels          []text
+	Axes            []line
+	Legend          []legendItem
+}
+
+// bar is one rectangle: Value is what its length shows (data-value), in
+// the chart's unit, so a test can check lengths against values.
+type bar struct {
+	X, Y, W, H float64
+	Value      float64
+	Color      string
+	Title      string // its tooltip: label and value
+	Series     string
+}
+
+type text struct {
+	X, Y   float64
+	Text   string
+	Anchor string // start, middle, end
+	Class  string
+	Rotate bool
+}
+
+type line struct{ X1, Y1, X2, Y2 float64 }
+
+type legendItem struct {
+	X, Y  float64
+	Color string
+	Name  string
+}
+
+// item is one thing a chart shows a bar (or a stack) for.
+type item struct {
+	label  string
+	values []float64 // one per series
+}
+
+// series of a chart: its name and colour.
+type series struct{ name, color string }
+
+const (
+	chartW   = 640.0
+	barColor = "#3f6fb5"
+	p95Color = "#9db7e0"
+	badColor = "#c62828"
+)
+
+// charts picks the charts that fit the grouping.
+func (p *Page) charts() []chart {
+	var cs []chart
+	if p.overTime() && len(p.groups) > 0 {
+		periods, folded := p.periods()
+		note := ""
+		if folded > 0 {
+			note = fmt.Sprintf(" The %d earliest periods are left out.", folded)
+		}
+		cs = append(cs,
+			columns("cost", "Cost per "+p.o.Keys[0].Name, "cost, USD", costItems(periods), []series{{"cost", barColor}}, func(v float64) string { return "$" + Cost(int64(math.Round(v*1e9))) }, note),
+			columns("tokens", "Tokens per "+p.o.Keys[0].Name, "tokens", tokenItems(periods), []series{{"tokens", barColor}}, intText, note),
+		)
+		cs = append(cs, columns("runs", "Runs per "+p.o.Keys[0].Name+", by outcome", "runs", runItems(periods, p.outcomeNames()), p.outcomeSeries(), intText, note))
+	} else if len(p.groups) > 1 {
+		top := p.top(func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) })
+		cs = append(cs, bars("cost", "Cost per group, costliest first", "cost, USD", p.foldBy(top, func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) / 1e9 }), []series{{"cost", barColor}}, func(v float64) string { return "$" + Cost(int64(math.Round(v*1e9))) }))
+		topT := p.top(func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) })
+		cs = append(cs, bars("tokens", "Tokens per group, most first", "tokens", p.foldBy(topT, func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }), []series{{"tokens", barColor}}, intText))
+	}
+	if c, ok := p.toolsChart(); ok {
+		cs = append(cs, c)
+	}
+	per := "group"
+	if p.overTime() {
+		per = p.o.Keys[0].Name
+	}
+	if c, ok := p.statsChart("latency", "Model latency per "+per, "latency, ms", func(r *summary.Record) summary.Stats { return r.Latency }); ok {
+		cs = append(cs, c)
+	}
+	if c, ok := p.statsChart("wall", "Run wall time per "+per, "wall time, s", func(r *summary.Record) summary.Stats { return r.Wall }); ok {
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+func intText(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+
+// periods sums the groups per period (the first key's value), the latest
+// MaxPeriods of them, in time order.
+func (p *Page) periods() ([]*summary.Record, int) {
+	byPeriod := map[string][]*summary.Record{}
+	var order []string
+	for _, g := range p.groups {
+		k := g.Vals[0]
+		if _, ok := byPeriod[k]; !ok {
+			order = append(order, k)
+		}
+		byPeriod[k] = append(byPeriod[k], g)
+	}
+	slices.Sort(order) // ISO dates and hours sort as text
+	folded := 0
+	if len(order) > p.o.MaxPeriods {
+		folded = len(order) - p.o.MaxPeriods
+		order = order[folded:]
+	}
+	var out []*summary.Record
+	for _, k := range order {
+		r := sum(byPeriod[k])
+		r.Vals = []string{k}
+		out = append(out, r)
+	}
+	return out, folded
+}
+
+func label(r *summary.Record) string {
+	var parts []string
+	for i, v := range r.Vals {
+		t := groupText(v)
+		if t == "" {
+			// As the table shows it: the session's own events have no agent.
+			t = `""`
+			if i < len(r.Names) && r.Names[i] == "agent_id" {
+				t = "(session)"
+			}
+		}
+		parts = append(parts, t)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// groupText is a key value for people: a string without its quotes, null
+// as "-".
+func groupText(raw string) string {
+	if raw == "null" {
+		return "-"
+	}
+	if s, err := strconv.Unquote(raw); err == nil && strings.HasPrefix(raw, `"`) {
+		return s
+	}
+	return raw
+}
+
+func costItems(periods []*summary.Record) []item {
+	var out []item
+	for _, r := range periods {
+		out = append(out, item{label(r), []float64{float64(r.Counts[summary.CostNano]) / 1e9}})
+	}
+	return out
+}
+
+func tokenItems(periods []*summary.Record) []item {
+	var out []item
+	for _, r := range periods {
+		out = append(out, item{label(r), []float64{float64(r.Counts[summary.TokTotal])}})
+	}
+	return out
+}
+
+// outcomeNames are the outcomes of the report, ok first.
+func (p *Page) outcomeNames() []string {
+	var names []string
+	for _, o := range p.total.Outcomes {
+		names = append(names, o.Name)
+	}
+	slices.SortStableFunc(names, func(a, b string) int {
+		return cmp.Compare(outcomeRank(a), outcomeRank(b))
+	})
+	return names
+}
+
+func outcomeRank(name string) int {
+	switch name {
+	case "ok":
+		return 0
+	case "running":
+		return 1
+	case "incomplete":
+		return 2
+	case "error":
+		return 3
+	case "killed":
+		return 4
+	}
+	return 5
+}
+
+func (p *Page) outcomeSeries() []series {
+	var s []series
+	for _, n := range p.outcomeNames() {
+		s = append(s, series{n, outcomeColor(n)})
+	}
+	return s
+}
+
+func runItems(periods []*summary.Record, names []string) []item {
+	var out []item
+	for _, r := range periods {
+		it := item{label: label(r), values: make([]float64, len(names))}
+		for _, o := range r.Outcomes {
+			if i := slices.Index(names, o.Name); i >= 0 {
+				it.values[i] = float64(o.N)
+			}
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// top returns the groups ordered by the measure, highest first.
+func (p *Page) top(measure func(*summary.Record) float64) []*summary.Record {
+	gs := slices.Clone(p.groups)
+	slices.SortStableFunc(gs, func(a, b *summary.Record) int { return cmp.Compare(measure(b), measure(a)) })
+	return gs
+}
+
+// foldBy makes the items of the first MaxBars groups and one "other" of
+// the rest.
+func (p *Page) foldBy(gs []*summary.Record, value func(*summary.Record) float64) []item {
+	var out []item
+	var rest float64
+	for i, g := range gs {
+		if i < p.o.MaxBars {
+			out = append(out, item{label(g), []float64{value(g)}})
+		} else {
+			rest += value(g)
+		}
+	}
+	if len(gs) > p.o.MaxBars {
+		out = append(out, item{fmt.Sprintf("other (%d)", len(gs)-p.o.MaxBars), []float64{rest}})
+	}
+	return out
+}
+
+// toolsChart shows the tools most called, split into calls that went
+// well and calls that failed.
+func (p *Page) toolsChart() (chart, bool) {
+	ts := slices.Clone(p.total.Tools)
+	if len(ts) == 0 {
+		return chart{}, false
+	}
+	slices.SortStableFunc(ts, func(a, b summary.ToolStat) int { return cmp.Compare(b.Calls, a.Calls) })
+	var items []item
+	var rest summary.ToolStat
+	for i, t := range ts {
+		if i < p.o.MaxBars {
+			items = append(items, item{t.Name, []float64{float64(t.Calls - t.Failed), float64(t.Failed)}})
+		} else {
+			rest.Calls += t.Calls
+			rest.Failed += t.Failed
+		}
+	}
+	if len(ts) > p.o.MaxBars {
+		items = append(items, item{fmt.Sprintf("other (%d)", len(ts)-p.o.MaxBars), []float64{float64(rest.Calls - rest.Failed), float64(rest.Failed)}})
+	}
+	c := bars("tools", "Tools by calls, with their failures", "calls", items, []series{{"ok", barColor}, {"failed", badColor}}, intText)
+	// The value beside each bar says the failure share too.
+	for i := range c.Labels {
+		if c.Labels[i].Class != "value" {
+			continue
+		}
+		it := items[valueIndex(c.Labels[:i+1])]
+		calls := it.values[0] + it.values[1]
+		if it.values[1] > 0 {
+			c.Labels[i].Text = fmt.Sprintf("%s, %s%% failed", plural64(int64(calls), "call"), percent(int64(it.values[1]), int64(calls)))
+		} else {
+			c.Labels[i].Text = plural64(int64(calls), "call")
+		}
+	}
+	return c, true
+}
+
+// valueIndex is the index of the last value label among labels.
+func valueIndex(labels []text) int {
+	n := -1
+	for _, l := range labels {
+		if l.Class == "value" {
+			n++
+		}
+	}
+	return n
+}
+
+// statsChart shows p50 and p95 per group (the groups with most runs, or
+// the latest periods), when any group has the figure.
+func (p *Page) statsChart(id, title, unit string, stat func(*summary.Record) summary.Stats) (chart, bool) {
+	var gs []*summary.Record
+	if p.overTime() {
+		gs = slices.Clone(p.groups)
+		if len(gs) > p.o.MaxBars {
+			gs = gs[len(gs)-p.o.MaxBars:]
+		}
+	} else {
+		gs = p.top(func(r *summary.Record) float64 { return float64(r.Runs) })
+		if len(gs) > p.o.MaxBars {
+			gs = gs[:p.o.MaxBars]
+		}
+	}
+	if len(p.groups) == 0 {
+		gs = []*summary.Record{p.total}
+	}
+	var items []item
+	for _, g := range gs {
+		s := stat(g)
+		if !s.Has {
+			continue
+		}
+		lb := label(g)
+		if g.Total {
+			lb = "all"
+		}
+		items = append(items, item{lb, []float64{s.P50, s.P95}})
+	}
+	if len(items) == 0 {
+		return chart{}, false
+	}
+	return grouped(id, title, unit, items, []series{{"p50", barColor}, {"p95", p95Color}}), true
+}
+
+// bars draws horizontal bars, one row per item, its series stacked.
+func bars(id, title, unit string, items []item, ss []series, format func(float64) string) chart {
+	const labelW, valueW, rowH, top = 170.0, 150.0, 24.0, 28.0
+	plotW := chartW - labelW - valueW
+	c := chart{ID: id, Title: title, W: chartW}
+	max := 0.0
+	for _, it := range items {
+		max = math.Max(max, total(it.values))
+	}
+	scale := 0.0
+	if max > 0 {
+		scale = plotW / max
+	}
+	y := top
+	var desc []string
+	for _, it := range items {
+		x := labelW
+		for si, v := range it.values {
+			w := v * scale
+			if v > 0 {
+				c.Bars = append(c.Bars, bar{X: x, Y: y + 4, W: w, H: rowH - 8, Value: v, Color: ss[si].color, Series: ss[si].name,
+					Title: fmt.Sprintf("%s: %s %s", it.label, format(v), ss[si].name)})
+			}
+			x += w
+		}
+		c.Labels = append(c.Labels, text{X: labelW - 6, Y: y + rowH/2 + 4, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
+		c.Labels = append(c.Labels, text{X: x + 6, Y: y + rowH/2 + 4, Text: format(total(it.values)), Anchor: "start", Class: "value"})
+		desc = append(desc, it.label+" "+format(total(it.values)))
+		y += rowH
+	}
+	c.Axes = append(c.Axes, line{labelW, top - 4, labelW, y}, line{labelW, y, labelW + plotW, y})
+	c.Labels = append(c.Labels,
+		text{X: labelW, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
+		text{X: labelW + plotW, Y: y + 16, Text: format(max), Anchor: "middle", Class: "tick"},
+		text{X: labelW + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
+	)
+	c.H = y + 40
+	if len(ss) > 1 {
+		c.Legend = legend(ss, labelW, 8)
+	}
+	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
+	return c
+}
+
+// grouped draws horizontal bars, one row per item and series (p50, p95).
+func grouped(id, title, unit string, items []item, ss []series) chart {
+	const labelW, valueW, barH, top = 170.0, 90.0, 10.0, 28.0
+	plotW := chartW - labelW - valueW
+	c := chart{ID: id, Title: title, W: chartW}
+	max := 0.0
+	for _, it := range items {
+		for _, v := range it.values {
+			max = math.Max(max, v)
+		}
+	}
+	scale := 0.0
+	if max > 0 {
+		scale = plotW / max
+	}
+	y := top
+	var desc []string
+	for _, it := range items {
+		c.Labels = append(c.Labels, text{X: labelW - 6, Y: y + float64(len(ss))*barH/2 + 6, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
+		var parts []string
+		for si, v := range it.values {
+			w := v * scale
+			c.Bars = append(c.Bars, bar{X: labelW, Y: y + 2, W: w, H: barH - 2, Value: v, Color: ss[si].color, Series: ss[si].name,
+				Title: fmt.Sprintf("%s: %s %s", it.label, ss[si].name, num(v))})
+			c.Labels = append(c.Labels, text{X: labelW + w + 4, Y: y + barH - 1, Text: num(v), Anchor: "start", Class: "value small"})
+			parts = append(parts, ss[si].name+" "+num(v))
+			y += barH
+		}
+		desc = append(desc, it.label+" "+strings.Join(parts, ", "))
+		y += 8
+	}
+	c.Axes = append(c.Axes, line{labelW, top - 4, labelW, y}, line{labelW, y, labelW + plotW, y})
+	c.Labels = append(c.Labels,
+		text{X: labelW, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
+		text{X: labelW + plotW, Y: y + 16, Text: num(max), Anchor: "middle", Class: "tick"},
+		text{X: labelW + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
+	)
+	c.H = y + 40
+	c.Legend = legend(ss, labelW, 8)
+	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
+	return c
+}
+
+// columns draws vertical bars over time, one per period, its series
+// stacked.
+func columns(id, title, unit string, items []item, ss []series, format func(float64) string, note string) chart {
+	const left, right, top, plotH = 70.0, 10.0, 30.0, 170.0
+	plotW := chartW - left - right
+	c := chart{ID: id, Title: title, W: chartW, Vertical: true}
+	max := 0.0
+	for _, it := range items {
+		max = math.Max(max, total(it.values))
+	}
+	scale := 0.0
+	if max > 0 {
+		scale = plotH / max
+	}
+	slot := plotW / float64(max1(len(items)))
+	bw := math.Min(48, math.Max(1, slot*0.7))
+	base := top + plotH
+	every := max1(len(items) / 12) // at most about 12 period labels
+	var desc []string
+	for i, it := range items {
+		x := left + float64(i)*slot + (slot-bw)/2
+		y := base
+		for si, v := range it.values {
+			h := v * scale
+			if v > 0 {
+				y -= h
+				c.Bars = append(c.Bars, bar{X: x, Y: y, W: bw, H: h, Value: v, Color: ss[si].color, Series: ss[si].name,
+					Title: fmt.Sprintf("%s: %s %s", it.label, format(v), ss[si].name)})
+			}
+		}
+		if i%every == 0 {
+			c.Labels = append(c.Labels, text{X: x + bw/2, Y: base + 14, Text: it.label, Anchor: "end", Class: "tick", Rotate: true})
+		}
+		desc = append(desc, it.label+" "+format(total(it.values)))
+	}
+	c.Axes = append(c.Axes, line{left, top, left, base}, line{left, base, left + plotW, base})
+	c.Labels = append(c.Labels,
+		text{X: left - 6, Y: base + 4, Text: "0", Anchor: "end", Class: "tick"},
+		text{X: left - 6, Y: top + 4, Text: format(max), Anchor: "end", Class: "tick"},
+		text{X: left - 6, Y: top - 12, Text: unit, Anchor: "start", Class: "axis"},
+	)
+	c.H = base + 90
+	if len(ss) > 1 {
+		c.Legend = legend(ss, left+140, 8)
+	}
+	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "." + note
+	return c
+}
+
+func legend(ss []series, x, y float64) []legendItem {
+	var out []legendItem
+	for _, s := range ss {
+		out = append(out, legendItem{X: x, Y: y, Color: s.color, Name: s.name})
+		x += 20 + 8*float64(len(s.name)) + 14
+	}
+	return out
+}
+
+func total(vs []float64) float64 {
+	t := 0.0
+	for _, v := range vs {
+		t += v
+	}
+	return t
+}
+
+func max1(n int) int {
+	if n < 1 {
+		return 1
+	}
+	return n
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// cut shortens a label to n characters with "…".
+func cut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,448 @@
+// Package htmlreport writes evsum's report as one self-contained HTML
+// page: the headline numbers, charts drawn as inline SVG, the group table
+// and the problems, with no script, font, image or style from anywhere
+// else, so that a mail client shows it inline and a browser opens it from
+// disk. Every value from the data goes through html/template, which
+// escapes it for where it lands.
+package htmlreport
+
+import (
+	"cmp"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/evtools/evtools/internal/summary"
+)
+
+// Options describe the report.
+type Options struct {
+	Keys    []summary.Key  // the grouping (--by)
+	Loc     *time.Location // the zone of the times shown (--tz)
+	TZName  string
+	Files   []string // the inputs, for the evfilter commands of the problems
+	Head    []string // the table's columns, as --format md heads them
+	Right   []bool   // per column: numbers, aligned right
+	Cells   func(*summary.Record) []string
+	Version string
+
+	// MaxRows is the most group rows the table shows (default 200); the
+	// rest are folded into one row. MaxBars is the most bars of a chart
+	// per group (default 10, then "other"); MaxPeriods the most periods
+	// of a chart over time (default 90, the latest).
+	MaxRows, MaxBars, MaxPeriods int
+	MaxProblems                  int // default 100
+}
+
+// Page collects the records of a report and writes them as HTML.
+type Page struct {
+	o      Options
+	groups []*summary.Record
+	total  *summary.Record
+}
+
+// New returns an empty page.
+func New(o Options) *Page {
+	if o.MaxRows <= 0 {
+		o.MaxRows = 200
+	}
+	if o.MaxBars <= 0 {
+		o.MaxBars = 10
+	}
+	if o.MaxPeriods <= 0 {
+		o.MaxPeriods = 90
+	}
+	if o.MaxProblems <= 0 {
+		o.MaxProblems = 100
+	}
+	if o.Loc == nil {
+		o.Loc = time.UTC
+	}
+	return &Page{o: o}
+}
+
+// Add takes one record of the report, groups first and the total last, as
+// summary.State.EachRecord gives them. The record is copied.
+func (p *Page) Add(r *summary.Record) {
+	c := *r
+	c.Names = slices.Clone(r.Names)
+	c.Vals = slices.Clone(r.Vals)
+	c.Outcomes = slices.Clone(r.Outcomes)
+	c.Tools = slices.Clone(r.Tools)
+	c.Problems = slices.Clone(r.Problems)
+	if r.Total {
+		p.total = &c
+		return
+	}
+	p.groups = append(p.groups, &c)
+}
+
+// overTime reports whether the first key is a period (day or hour): the
+// charts then run over time.
+func (p *Page) overTime() bool {
+	return len(p.o.Keys) > 0 && (p.o.Keys[0].Kind == summary.KeyDay || p.o.Keys[0].Kind == summary.KeyHour)
+}
+
+// Write writes the page.
+func (p *Page) Write(w io.Writer) error {
+	if p.total == nil {
+		p.total = &summary.Record{Total: true}
+	}
+	d := p.data()
+	return page.Execute(w, d)
+}
+
+// data is what the template shows.
+type data struct {
+	Title, Period, Grouping, Version string
+	Files                            string
+	Cards                            []card
+	Outcomes                         []outcomeCount
+	Charts                           []chart
+	Head                             []headCell
+	Rows                             []row
+	Folded                           string
+	Problems                         []problem
+	MoreProblems                     int
+}
+
+type card struct {
+	Metric, Label, Value, Note string
+	Bad                        bool
+}
+
+type outcomeCount struct {
+	Name  string
+	N     int64
+	Color string
+}
+
+type headCell struct {
+	Text  string
+	Right bool
+}
+
+type row struct {
+	Cells []headCell
+	Total bool
+	Other bool
+}
+
+type problem struct {
+	Text, Run, Command string
+}
+
+func (p *Page) data() *data {
+	t := p.total
+	d := &data{Version: p.o.Version}
+	d.Period = p.period()
+	d.Title = "Agent runs"
+	if d.Period != "" {
+		d.Title += ", " + d.Period
+	}
+	var by []string
+	for _, k := range p.o.Keys {
+		by = append(by, k.Name)
+	}
+	if len(by) == 0 {
+		d.Grouping = "all events together"
+	} else {
+		d.Grouping = fmt.Sprintf("grouped by %s · %s", strings.Join(by, ", "), plural(len(p.groups), "group"))
+	}
+	if len(p.o.Files) > 0 {
+		d.Files = strings.Join(p.o.Files, " ")
+	}
+	d.Cards = p.cards()
+	for _, o := range t.Outcomes {
+		d.Outcomes = append(d.Outcomes, outcomeCount{o.Name, o.N, outcomeColor(o.Name)})
+	}
+	d.Charts = p.charts()
+	for i, h := range p.o.Head {
+		d.Head = append(d.Head, headCell{h, i < len(p.o.Right) && p.o.Right[i]})
+	}
+	d.Rows, d.Folded = p.rows()
+	d.Problems, d.MoreProblems = p.problems()
+	return d
+}
+
+// period is the time the report covers, in the report's zone.
+func (p *Page) period() string {
+	t := p.total
+	if !t.HasTS {
+		return ""
+	}
+	a := time.UnixMicro(t.FirstTS).In(p.o.Loc)
+	b := time.UnixMicro(t.LastTS).In(p.o.Loc)
+	zone := p.o.TZName
+	if zone == "" {
+		zone = p.o.Loc.String()
+	}
+	if a.Format("2006-01-02") == b.Format("2006-01-02") {
+		return fmt.Sprintf("%s %s – %s %s", a.Format("2006-01-02"), a.Format("15:04"), b.Format("15:04"), zone)
+	}
+	return fmt.Sprintf("%s – %s %s", a.Format("2006-01-02 15:04"), b.Format("2006-01-02 15:04"), zone)
+}
+
+func (p *Page) cards() []card {
+	t := p.total
+	n := &t.Counts
+	var cards []card
+	runs := card{Metric: "runs", Label: "Runs", Value: strconv.FormatInt(t.Runs, 10)}
+	var bad int64
+	for _, o := range t.Outcomes {
+		if o.Name != "ok" && o.Name != "running" {
+			bad += o.N
+		}
+	}
+	if bad > 0 {
+		runs.Note = fmt.Sprintf("%d did not end ok", bad)
+		runs.Bad = true
+	}
+	cards = append(cards, runs)
+	cards = append(cards, card{Metric: "cost", Label: "Cost", Value: "$" + Cost(n[summary.CostNano])})
+	tok := card{Metric: "tokens", Label: "Tokens", Value: strconv.FormatInt(n[summary.TokTotal], 10)}
+	if in := n[summary.TokInput]; in > 0 {
+		tok.Note = fmt.Sprintf("%s%% of input from cache", percent(n[summary.TokCacheRead], in))
+	}
+	cards = append(cards, tok)
+	mc := card{Metric: "model_calls", Label: "Model calls", Value: strconv.FormatInt(n[summary.ModelCalls], 10)}
+	if e := n[summary.ModelErrors]; e > 0 {
+		mc.Note, mc.Bad = plural64(e, "error"), true
+	}
+	cards = append(cards, mc)
+	tc := card{Metric: "tool_calls", Label: "Tool calls", Value: strconv.FormatInt(n[summary.ToolCalls], 10)}
+	if f := n[summary.ToolFailures]; f > 0 {
+		tc.Note, tc.Bad = plural64(f, "failure"), true
+	}
+	cards = append(cards, tc)
+	cards = append(cards, card{Metric: "errors", Label: "Errors", Value: strconv.FormatInt(n[summary.Errors], 10), Bad: n[summary.Errors] > 0,
+		Note: fmt.Sprintf("%s, %s", plural64(n[summary.Kills], "kill"), plural64(n[summary.Guardrails], "guardrail"))})
+	cards = append(cards, card{Metric: "problems", Label: "Problems", Value: strconv.Itoa(len(t.Problems)), Bad: len(t.Problems) > 0})
+	return cards
+}
+
+// rows are the group table: every group up to MaxRows (the costliest
+// when there are more; over time, the latest), the rest folded into one
+// row of their sums, then the total.
+func (p *Page) rows() ([]row, string) {
+	if p.o.Cells == nil {
+		return nil, ""
+	}
+	gs := p.groups
+	var folded []*summary.Record
+	if len(gs) > p.o.MaxRows {
+		if p.overTime() {
+			folded, gs = gs[:len(gs)-p.o.MaxRows], gs[len(gs)-p.o.MaxRows:]
+		} else {
+			byCost := slices.Clone(gs)
+			slices.SortStableFunc(byCost, func(a, b *summary.Record) int {
+				return cmp.Compare(b.Counts[summary.CostNano], a.Counts[summary.CostNano])
+			})
+			keep := map[*summary.Record]bool{}
+			for _, g := range byCost[:p.o.MaxRows] {
+				keep[g] = true
+			}
+			var kept []*summary.Record
+			for _, g := range gs {
+				if keep[g] {
+					kept = append(kept, g)
+				} else {
+					folded = append(folded, g)
+				}
+			}
+			gs = kept
+		}
+	}
+	var rows []row
+	cells := func(r *summary.Record, total, other bool) row {
+		var cs []headCell
+		for i, c := range p.o.Cells(r) {
+			cs = append(cs, headCell{c, i < len(p.o.Right) && p.o.Right[i]})
+		}
+		return row{Cells: cs, Total: total, Other: other}
+	}
+	for _, g := range gs {
+		rows = append(rows, cells(g, false, false))
+	}
+	note := ""
+	if len(folded) > 0 {
+		o := sum(folded)
+		rw := cells(o, false, true)
+		if len(rw.Cells) > 0 {
+			rw.Cells[0].Text = fmt.Sprintf("other (%d groups)", len(folded))
+		}
+		rows = append(rows, rw)
+		if p.overTime() {
+			note = fmt.Sprintf("The %d earliest periods are folded into one row.", len(folded))
+		} else {
+			note = fmt.Sprintf("The %d groups of least cost are folded into one row; evsum --format jsonl or csv lists them all.", len(folded))
+		}
+	}
+	rows = append(rows, cells(p.total, true, false))
+	return rows, note
+}
+
+// sum adds records up into one: counters, runs, outcomes, tools and the
+// wall-time sum; the percentiles of several groups cannot be added and
+// are left out.
+func sum(rs []*summary.Record) *summary.Record {
+	o := &summary.Record{Names: []string{"group"}, Vals: []string{`"other"`}}
+	outcomes := map[string]int64{}
+	tools := map[string]*summary.ToolStat{}
+	for _, r := range rs {
+		for i := range o.Counts {
+			o.Counts[i] += r.Counts[i]
+		}
+		o.Runs += r.Runs
+		o.WallSumUS += r.WallSumUS
+		if r.HasTS {
+			if !o.HasTS || r.FirstTS < o.FirstTS {
+				o.FirstTS = r.FirstTS
+			}
+			if !o.HasTS || r.LastTS > o.LastTS {
+				o.LastTS = r.LastTS
+			}
+			o.HasTS = true
+		}
+		for _, c := range r.Outcomes {
+			outcomes[c.Name] += c.N
+		}
+		for _, t := range r.Tools {
+			x := tools[t.Name]
+			if x == nil {
+				x = &summary.ToolStat{Name: t.Name}
+				tools[t.Name] = x
+			}
+			x.Calls += t.Calls
+			x.Failed += t.Failed
+		}
+		o.Problems = append(o.Problems, r.Problems...)
+	}
+	for _, name := range sortedKeys(outcomes) {
+		o.Outcomes = append(o.Outcomes, summary.Count{Name: name, N: outcomes[name]})
+	}
+	for _, name := range sortedKeys(tools) {
+		o.Tools = append(o.Tools, *tools[name])
+	}
+	return o
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// problems lists the total's problems with the command that extracts the
+// run each names.
+func (p *Page) problems() ([]problem, int) {
+	var out []problem
+	ps := p.total.Problems
+	more := 0
+	if len(ps) > p.o.MaxProblems {
+		more = len(ps) - p.o.MaxProblems
+		ps = ps[:p.o.MaxProblems]
+	}
+	files := ""
+	for _, f := range p.o.Files {
+		if f != "-" {
+			files += " " + shellQuote(f)
+		}
+	}
+	if files == "" {
+		files = " events.jsonl"
+	}
+	for _, text := range ps {
+		pr := problem{Text: text}
+		if id, ok := RunOf(text); ok {
+			pr.Run = id
+			pr.Command = "evfilter " + shellQuote("run_id=="+strconv.Quote(id)) + files
+		}
+		out = append(out, pr)
+	}
+	return out, more
+}
+
+// RunOf reads the run id a problem names: its text starts with run "ID".
+func RunOf(problem string) (string, bool) {
+	rest, ok := strings.CutPrefix(problem, "run ")
+	if !ok || !strings.HasPrefix(rest, `"`) {
+		return "", false
+	}
+	q, err := strconv.QuotedPrefix(rest)
+	if err != nil {
+		return "", false
+	}
+	id, err := strconv.Unquote(q)
+	return id, err == nil
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./=:,+@%", c))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Cost is a cost in dollars as the table and Markdown print it: four
+// decimals.
+func Cost(nano int64) string {
+	neg := nano < 0
+	if neg {
+		nano = -nano
+	}
+	// Round half away from zero at 10^-4 dollars (10^5 nano-dollars).
+	q := (nano + 50_000) / 100_000
+	s := fmt.Sprintf("%d.%04d", q/10_000, q%10_000)
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+func percent(part, whole int64) string {
+	if whole == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(float64(part)*100/float64(whole), 'f', 0, 64)
+}
+
+func plural(n int, what string) string { return plural64(int64(n), what) }
+
+func plural64(n int64, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.FormatInt(n, 10) + " " + what + "s"
+}
+
+// The outcomes' colours, with names beside them in every legend.
+func outcomeColor(name string) string {
+	switch name {
+	case "ok":
+		return "#2e7d32"
+	case "error":
+		return "#c62828"
+	case "killed":
+		return "#6a1b9a"
+	case "incomplete":
+		return "#ef6c00"
+	case "running":
+		return "#1565c0"
+	}
+	return "#757575"
+}
+
+var page = template.Must(template.New("page").Funcs(template.FuncMap{
+	"attr": func(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) },
+}).Parse(pageHTML))
