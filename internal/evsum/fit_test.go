@@ -80,6 +80,13 @@ func TestCellWidthAndCut(t *testing.T) {
 	}
 }
 
+func TestRows(t *testing.T) {
+	frame := "\x1b[Kab\n" + bold + strings.Repeat("x", 10) + reset + "\n\x1b[K" + strings.Repeat("y", 11) + "\n\n"
+	if got := rows([]byte(frame), 10); got != 5 {
+		t.Errorf("rows = %d, want 5 (1, 1, 2 for a line of 11, 1 for an empty one)", got)
+	}
+}
+
 func TestWrap(t *testing.T) {
 	got := wrap(`run "r_1" has 2 tool_calls without a tool_result`, 20, "  ", "    ")
 	want := []string{`  run "r_1" has 2`, `    tool_calls`, `    without a`, `    tool_result`}

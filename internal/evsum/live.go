@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -93,9 +94,26 @@ func (l *live) loop() {
 		}
 		b = append(clearLines(b, frame), "\x1b[J"...)
 		l.out.Write(b)
-		l.last, l.lines = frame, bytes.Count(frame, []byte("\n"))
+		l.last, l.lines = frame, rows(frame, l.width())
 	}
 }
+
+// rows is how many rows of a terminal width wide text takes: a line
+// wider than that (a --wide table) wraps onto more than one.
+func rows(text []byte, width int) int {
+	n := 0
+	for _, line := range bytes.SplitAfter(text, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		w := cellWidth(sgr.ReplaceAllString(string(bytes.TrimSuffix(line, []byte("\n"))), ""))
+		n += max(1, (w+width-1)/max(width, 1))
+	}
+	return n
+}
+
+// sgr matches the colour sequences of a table, which take no room.
+var sgr = regexp.MustCompile("\x1b\\[[0-9;]*[mK]")
 
 // up moves the cursor back to the first line of the frame on the screen.
 func (l *live) up() []byte {

@@ -67,8 +67,9 @@ func run(opts *options, stdio cli.Stdio) error {
 		return cli.Width(stdio.Out)
 	}
 	// A live table: on a terminal, while a pipe (or terminal) is read.
+	// A dumb terminal cannot move its cursor: no redraws there.
 	liveOn := format == "table" && !opts.Merge && !opts.Partial &&
-		(opts.Live == "always" || opts.Live == "auto" && tty && liveInput(opts.Files, stdio.In))
+		(opts.Live == "always" || opts.Live == "auto" && tty && os.Getenv("TERM") != "dumb" && liveInput(opts.Files, stdio.In))
 	var held *heldWriter
 	if liveOn && cli.IsTerminal(stdio.Err) {
 		// stderr is the table's terminal too: a message written while a
@@ -153,7 +154,10 @@ func run(opts *options, stdio cli.Stdio) error {
 		}
 		cols = t.cols
 		if liveOn {
-			lv := startLive(st, stdio.Out, held, width, func(st *summary.State) []byte {
+			// the terminal's own width, whatever --width says: where
+			// its lines wrap
+			term := func() int { return cli.Width(stdio.Out) }
+			lv := startLive(st, stdio.Out, held, term, func(st *summary.State) []byte {
 				if opts.Running > 0 {
 					st.SetRunning(now().Add(-opts.Running))
 				}

@@ -16,11 +16,11 @@ type options struct {
 	Since   string        `placeholder:"TIME" help:"Count only events at or after TIME: RFC 3339, 2026-11-01, @UNIX, or a duration back from now (24h, 7d)."`
 	Until   string        `placeholder:"TIME" help:"Count only events before TIME (same forms as --since)."`
 	TZ      string        `name:"tz" default:"UTC" placeholder:"ZONE" help:"Time zone for day and hour groups and for dates without a zone (IANA name, UTC, Local). Default: ${default}."`
-	Format  string        `short:"f" placeholder:"FORMAT" help:"Output format: table, jsonl, json, md or csv (default: table on a terminal, jsonl otherwise)."`
+	Format  string        `short:"f" placeholder:"FORMAT" help:"Output format: table, jsonl, json, md or csv (default: table on a terminal or with --columns, --width, --wide or --live always; jsonl otherwise)."`
 	Columns string        `placeholder:"LIST" help:"The table's (and md's) columns, comma-separated, in this order: group (or run_id, agent_id, ...), first, last, runs, events, outcomes, model_calls, model_errors, tokens, tokens_in, tokens_out, cache_read, cache_write, cost, tool_calls, failed, errors, guardrails, kills, wall_p50, wall_p95, wall_max, wall_sum, latency_p50, latency_p95, latency_max, problems."`
 	Width   int           `placeholder:"N" help:"Fit the table to N columns, as it is fitted to a terminal's width (least important columns dropped, long values condensed)."`
-	Wide    bool          `help:"Every column of the table, not fitted to the terminal's width."`
-	Live    string        `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Redraw the table in place as events arrive: auto (when stdout is a terminal and the input a pipe), always or never. Default: ${default}."`
+	Wide    bool          `help:"Every column of the table, not fitted to the terminal's width (as in a pipe)."`
+	Live    string        `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Redraw the table in place as events arrive: auto (when stdout is a terminal and an input a pipe, FIFO or terminal), always or never. Default: ${default}."`
 	Partial bool          `help:"Write the summary state as JSON Lines for a later --merge instead of a report."`
 	Merge   bool          `help:"Read partial states (from --partial) instead of events and report on all of them together."`
 	Check   bool          `help:"Exit 1 when any problem (broken invariant) was found."`
@@ -43,14 +43,20 @@ a run without run_finished or a tool call that never ended.
 
 Tokens and cost come from the per-call events only (model_result, usage),
 never from roll-ups, and each tool call counts once. See docs/evsum.md for
-every field.`,
+every field.
+
+On a terminal the table fits its width (the least important columns give
+way first, wall times read 1m52s, token counts 1.2M) and, while a pipe
+feeds it, is redrawn in place as events arrive, runs still going marked
+running; the final table stays. In a pipe or a file every format is as it
+always was.`,
 	Examples: `
 zot2gp < run.jsonl | evsum                        # a table on a terminal
 evsum --by agent,tool events.jsonl.gz
 evsum --by day --since 2026-11-01 --format md logs/*.jsonl > report.md
 evsum --format jsonl events.jsonl | evfilter 'cost_usd > 1'
 evsum --columns run_id,outcomes,cost,wall_p50 events.jsonl
-tail -f events.jsonl | evsum --by agent            # a live table on a terminal
+tail -f events.jsonl | evsum --by agent           # redrawn live on a terminal
 evsum --by none --check --since 24h events.jsonl  # cron: exit 1 on problems
 parallel --pipe -k --block 50M evsum --partial < big.jsonl | evsum --merge`,
 	Exit: `
