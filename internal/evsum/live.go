@@ -59,18 +59,28 @@ func (l *live) loop() {
 	t := time.NewTicker(liveInterval)
 	defer t.Stop()
 	var drawn time.Time
+	var cost time.Duration // of the last frame
 	for {
 		select {
 		case <-l.stop:
 			return
 		case <-t.C:
 		}
+		// A frame of many groups takes a while to build, and reading
+		// waits meanwhile: the next one comes no sooner than 8 times
+		// that later, so that redraws never take more than a ninth of
+		// the time.
+		if time.Since(drawn) < 8*cost {
+			continue
+		}
 		var frame []byte
 		l.mu.Lock()
 		if l.dirty || l.lines > 0 && time.Since(drawn) >= liveIdle {
+			start := time.Now()
 			frame = l.frame(l.st)
 			l.dirty = false
 			drawn = time.Now()
+			cost = drawn.Sub(start)
 		}
 		l.mu.Unlock()
 		msgs := l.held.take()

@@ -188,8 +188,13 @@ func fit(cols []col, w1, w2 []int, width int, byRunAlone bool) layout {
 
 // writeTable writes the table of st and returns how many lines it took.
 // It goes over the records twice (widths, then lines) rather than hold
-// them all.
+// them all; a live frame goes over them once and keeps the rows it shows.
 func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec) int {
+	each := st.EachRecord
+	more := 0 // rows left out of a frame
+	if spec.frame {
+		each, more = frameRecords(st, spec.height)
+	}
 	cols := spec.cols
 	n := len(cols)
 	// widths at each level; the unfitted table counts runes, as it always
@@ -203,11 +208,7 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 			w0[i] = utf8.RuneCountInString(cols[i].head)
 		}
 	}
-	rows := 0
-	st.EachRecord(func(r *summary.Record) error {
-		if !r.Total {
-			rows++
-		}
+	each(func(r *summary.Record) error {
 		for i := range cols {
 			if !spec.fit {
 				w0[i] = max(w0[i], utf8.RuneCountInString(cols[i].cell(r, cx, 0)))
@@ -276,27 +277,17 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 		line(head, plain)
 	}
 	// A live frame no taller than the terminal: header, "… N more",
-	// the newest rows, the total (and the line the cursor is left on).
-	skip := 0
-	if spec.height > 0 && rows+3 > spec.height {
-		keep := max(spec.height-4, 0)
-		skip = rows - keep
-		more := "… " + strconv.Itoa(skip) + " more"
+	// the newest rows, the total.
+	if more > 0 {
+		m := "… " + strconv.Itoa(more) + " more"
 		if spec.fit {
-			more = cutText(more, spec.width)
+			m = cutText(m, spec.width)
 		}
-		out.WriteString(more + "\n")
+		out.WriteString(m + "\n")
 		lines++
 	}
 	var problems []string
-	row := 0
-	st.EachRecord(func(r *summary.Record) error {
-		if !r.Total {
-			row++
-			if row <= skip {
-				return nil
-			}
-		}
+	each(func(r *summary.Record) error {
 		style := plain
 		if spec.color {
 			style = func(i int, c string) string {
@@ -340,6 +331,51 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 		}
 	}
 	return lines
+}
+
+// frameRecords builds the records of a live frame at most height lines
+// tall, with the line the cursor is left on (0: no limit): the newest rows
+// that fit under the header and the total, the oldest giving way to a
+// "… N more" line. It returns them, in order, and N. Only these rows are
+// kept, and measured: the frame is fitted to what it shows.
+func frameRecords(st *summary.State, height int) (func(func(*summary.Record) error) error, int) {
+	// rows that fit without "… N more"; with it, one fewer
+	room := max(height-3, 0)
+	var ring []summary.Record
+	var total summary.Record
+	rows := 0
+	st.EachRecord(func(r *summary.Record) error {
+		switch {
+		case r.Total:
+			total = *r
+		case height <= 0 || len(ring) < room:
+			ring = append(ring, *r)
+		case room > 0:
+			ring[rows%room] = *r
+		}
+		if !r.Total {
+			rows++
+		}
+		return nil
+	})
+	keep := rows
+	if height > 0 && rows > room {
+		if room > 0 {
+			// in order: the ring starts at the oldest it holds
+			ring = append(ring[rows%room:], ring[:rows%room]...)
+		}
+		keep = max(room-1, 0)
+		ring = ring[len(ring)-keep:]
+	}
+	recs := append(ring, total)
+	return func(fn func(*summary.Record) error) error {
+		for i := range recs {
+			if err := fn(&recs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, rows - keep
 }
 
 // wrap breaks s into lines of at most width cells at spaces, the first
