@@ -39,7 +39,7 @@ func isRegular(name string, stdin io.Reader) bool {
 func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
 
 func run(opts *options, stdio cli.Stdio) error {
-	format, err := cli.ParseFormat(opts.Format, stdio.Out, "envelope", "envelope", "bare", "pretty")
+	format, err := cli.ParseFormat(opts.Format, stdio.Out, "envelope", "envelope", "bare", "pretty", "pi")
 	if err != nil {
 		return err
 	}
@@ -58,11 +58,12 @@ func run(opts *options, stdio cli.Stdio) error {
 	out := jsonl.NewWriter(w)
 	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict,
 		Meter: cli.NewProgress(name, stdio, opts.Files)}
+	conv, finish := c.format(format, stdio.Err)
 	var buf []byte
 	convert := func(rec jsonl.Record) error {
 		var written bool
 		var bad error
-		buf, written, bad = c.convert(buf[:0], rec.Data)
+		buf, written, bad = conv(buf[:0], rec.Data)
 		if bad != nil {
 			return in.Bad(rec, bad)
 		}
@@ -86,6 +87,9 @@ func run(opts *options, stdio cli.Stdio) error {
 		if err = in.Each(convert); err != nil {
 			break
 		}
+	}
+	if err == nil {
+		err = finish(out)
 	}
 	if e := end(); err == nil {
 		err = e

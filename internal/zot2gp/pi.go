@@ -1,0 +1,1160 @@
+package zot2gp
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/zot"
+	"github.com/evtools/evtools/pkg/event"
+	"github.com/evtools/evtools/pkg/jsonl"
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+// --format pi: zot's events written as the events of pi's RPC protocol
+// (the table is event.Pi; docs/zot2gp.md shows it). A zot event gives none,
+// one or several pi events, written as soon as zot's stream has said
+// enough for them: the state kept is what pi's events carry and zot's
+// events do not repeat (the text and the tool calls of the message being
+// written, the turn's tool calls until their results, the run's messages
+// until agent_end).
+
+// The assistant message's origin, as pi names it: pi's AssistantMessage
+// has the API, the provider and the model that answered. zot says none of
+// them; a zot event with a "model" member names the model.
+const (
+	piAPI      = `"zot-rpc"`
+	piProvider = `"zot"`
+	piNoModel  = `"unknown"`
+)
+
+// piZeroUsage is the usage of a message before zot's usage event.
+const piZeroUsage = `{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}`
+
+// errPiEOF is the errorMessage of the run that the input left open.
+const errPiEOF = "zot2gp: the input ended before the run did (no done)"
+
+// piNoResult is the result of a tool call whose turn ended without it, as
+// pi gives every call it started a result (an aborted one too).
+const piNoResult = `[{"type":"text","text":"zot2gp: zot sent no result for this tool call"}]`
+
+// piConverter writes pi's events for zot's. It uses the converter for the
+// timestamps (--ts), and nothing else of it.
+type piConverter struct {
+	c  *converter
+	f  zot.Fields
+	ev event.Event
+
+	out []byte // the pi lines of the event being converted
+
+	run  piRun
+	turn piTurn
+	msg  piMessage
+
+	model   []byte         // the model's name as a JSON string
+	dropped map[string]int // zot type -> events dropped
+	ms      int64          // the timestamp of the event being converted
+
+	strBuf, idBuf, buf, content []byte
+}
+
+// piRun is the state of one prompt's run: agent_start to agent_end.
+type piRun struct {
+	active  bool
+	aborted bool   // a successful abort came during the run
+	msgs    []byte // the run's messages, comma-separated, for agent_end
+	nmsgs   int
+	failed  bool // the run's last assistant message has stopReason error
+}
+
+// piTurn is the state of one turn: turn_start to turn_end.
+type piTurn struct {
+	open    bool
+	fresh   bool   // opened for the user's message; zot's turn_start takes it
+	message []byte // the turn's (last) assistant message
+	failed  bool   // that message has stopReason error
+	held    bool   // zot's turn_end came: pi's waits for the tool results
+	calls   []piCall
+}
+
+// piCall is one tool call of the turn, from tool_execution_start to its
+// toolResult message.
+type piCall struct {
+	id, name []byte // JSON strings
+	args     []byte // a JSON object
+	ended    bool   // tool_execution_end written
+	written  bool   // its toolResult message written
+	output   []byte // the output so far (tool_progress), decoded
+	result   []byte // its toolResult message
+}
+
+// piMessage is the assistant message being written: message_start to
+// message_end.
+type piMessage struct {
+	open   bool
+	ts     int64
+	usage  []byte // pi's usage object
+	blocks []piBlock
+}
+
+// piBlock is one content block of the message being written.
+type piBlock struct {
+	call     bool
+	open     bool
+	text     []byte // the text, or the call's arguments text, so far
+	id, name []byte // a call's, as JSON strings
+	args     []byte // a call's arguments, once complete
+	argsErr  []byte // why its arguments text is not an object, as a JSON string
+}
+
+func newPiConverter(c *converter) *piConverter {
+	return &piConverter{c: c, model: []byte(piNoModel), dropped: map[string]int{}}
+}
+
+// format returns the functions that convert one line and end the input in
+// the format: --format pi's, or the converter's own (which has nothing to
+// write at the end).
+func (c *converter) format(format string, stderr io.Writer) (
+	convert func(dst, line []byte) ([]byte, bool, error), finish func(out *jsonl.Writer) error) {
+	if format != "pi" {
+		return c.convert, func(*jsonl.Writer) error { return nil }
+	}
+	p := newPiConverter(c)
+	return p.convert, func(out *jsonl.Writer) error {
+		open := p.run.active
+		out.Write(p.finish(nil))
+		if err := out.Flush(); err != nil {
+			return err
+		}
+		if open {
+			fmt.Fprintf(stderr, "%s: --format pi: the input ended inside a run (no done): it ends as failed\n", name)
+		}
+		p.report(stderr)
+		return nil
+	}
+}
+
+// convert appends the pi lines for one zot line to dst. written is false
+// when the event gives none. A non-nil error is the reason the line is not
+// a zot event; nothing is appended and the state is unchanged.
+func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err error) {
+	f := &p.f
+	if err := zot.Scan(line, f); err != nil {
+		return dst, false, err
+	}
+	ms := millis(p.c.ts(f.Time))
+	p.out, p.ms = dst, ms
+	p.ev.Classify(f.Name, line, true)
+	switch event.PiStepOf(f.Name) {
+	case event.PiResponse:
+		p.response(line)
+	case event.PiUserMessage:
+		p.userMessage(ms)
+	case event.PiTurnStart:
+		p.setModel(line)
+		p.turnStart()
+	case event.PiMessageStart:
+		p.setModel(line)
+		p.closeMessage()
+		p.openMessage(ms)
+	case event.PiTextDelta:
+		p.textDelta(ms)
+	case event.PiToolCallStart:
+		p.ensureMessage(ms)
+		p.closeTextBlock()
+		p.addCall(p.ev.Field(event.ID), p.ev.Field(event.Name))
+	case event.PiToolCallDelta:
+		p.ensureMessage(ms)
+		b := p.callBlock(p.ev.Field(event.ID))
+		delta := p.text(p.ev.Field(event.Args))
+		b.text = append(b.text, delta...)
+		p.update(`{"type":"toolcall_delta","contentIndex":`, p.blockIndex(b), `,"delta":`, delta)
+	case event.PiToolCallEnd:
+		p.ensureMessage(ms)
+		if b := p.callBlock(p.ev.Field(event.ID)); b.open {
+			p.closeBlock(b)
+		}
+	case event.PiUsage:
+		p.usage(ms, line)
+	case event.PiMessageEnd:
+		p.setModel(line)
+		p.ensureMessage(ms)
+		p.endMessage("", nil, nil, p.ev.Field(event.Body), true)
+	case event.PiToolCall:
+		p.toolCall()
+	case event.PiTurnEnd:
+		p.turnEnd(ms)
+	case event.PiToolUpdate:
+		p.toolProgress()
+	case event.PiToolEnd:
+		p.toolResult()
+	case event.PiError:
+		p.runError(ms)
+	case event.PiRunEnd:
+		p.ensureRun()
+		p.endRun()
+	default:
+		p.dropped[string(f.Name)]++
+	}
+	return p.out, len(p.out) > len(dst), nil
+}
+
+// finish appends what the end of the input gives: a run left open (its
+// done lost) ends as failed, so that a pi client waiting for
+// agent_settled is not left waiting.
+func (p *piConverter) finish(dst []byte) []byte {
+	p.out = dst
+	if p.run.active {
+		errMsg := jsontext.AppendString(nil, errPiEOF)
+		switch {
+		case p.msg.open:
+			p.endMessage("error", errMsg, nil, nil, false)
+		default:
+			p.ensureTurn()
+			p.errorMessage(p.ms, errMsg)
+		}
+		p.endRun()
+	}
+	return p.out
+}
+
+// report writes the count of dropped events to stderr, if any.
+func (p *piConverter) report(stderr io.Writer) {
+	if len(p.dropped) == 0 {
+		return
+	}
+	types := make([]string, 0, len(p.dropped))
+	total := 0
+	for t, n := range p.dropped {
+		types = append(types, t)
+		total += n
+	}
+	sort.Slice(types, func(i, j int) bool {
+		a, b := p.dropped[types[i]], p.dropped[types[j]]
+		return a > b || a == b && types[i] < types[j]
+	})
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = fmt.Sprintf("%s (%d)", typeName(t), p.dropped[t])
+	}
+	noun := "events"
+	if total == 1 {
+		noun = "event"
+	}
+	fmt.Fprintf(stderr, "%s: --format pi: dropped %d %s of types pi has no event for: %s\n", name, total, noun, strings.Join(parts, ", "))
+}
+
+// typeName shows a zot type in a message: as it is when it is a plain
+// name, quoted as JSON otherwise.
+func typeName(t string) string {
+	for _, c := range []byte(t) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return string(jsontext.AppendString(nil, t))
+		}
+	}
+	return t
+}
+
+// --- runs and turns
+
+func (p *piConverter) line(parts ...string) {
+	for _, s := range parts {
+		p.out = append(p.out, s...)
+	}
+	p.out = append(p.out, '\n')
+}
+
+// ensureRun writes agent_start when no run is open.
+func (p *piConverter) ensureRun() {
+	if p.run.active {
+		return
+	}
+	p.run = piRun{active: true, msgs: p.run.msgs[:0]}
+	p.turn = piTurn{calls: p.turn.calls[:0], message: p.turn.message[:0]}
+	p.line(`{"type":"agent_start"}`)
+}
+
+// endRun ends the open turn and the run: agent_end, agent_settled.
+func (p *piConverter) endRun() {
+	p.endTurn()
+	p.out = append(p.out, `{"type":"agent_end","messages":[`...)
+	p.out = append(p.out, p.run.msgs...)
+	p.out = append(p.out, `],"willRetry":false}`+"\n"...)
+	if p.run.aborted {
+		p.line(`{"type":"agent_settled","aborted":true}`)
+	} else {
+		p.line(`{"type":"agent_settled","aborted":false}`)
+	}
+	p.run.active = false
+}
+
+// addMessage adds a message to the run's, for agent_end.
+func (p *piConverter) addMessage(m []byte) {
+	if p.run.nmsgs > 0 {
+		p.run.msgs = append(p.run.msgs, ',')
+	}
+	p.run.msgs = append(p.run.msgs, m...)
+	p.run.nmsgs++
+}
+
+// writeTurnStart opens a turn (and a run if none is open).
+func (p *piConverter) writeTurnStart(fresh bool) {
+	p.ensureRun()
+	p.turn = piTurn{open: true, fresh: fresh, calls: p.turn.calls[:0], message: p.turn.message[:0]}
+	p.line(`{"type":"turn_start"}`)
+}
+
+// ensureTurn opens a turn unless one is open and zot has not ended it.
+func (p *piConverter) ensureTurn() {
+	if p.turn.open && p.turn.held {
+		p.endTurn()
+	}
+	if !p.turn.open {
+		p.writeTurnStart(false)
+	}
+}
+
+func (p *piConverter) turnStart() {
+	if p.turn.open && p.turn.fresh {
+		p.turn.fresh = false // the user's message opened it
+		return
+	}
+	p.endTurn()
+	p.writeTurnStart(false)
+}
+
+// endTurn ends the open turn, whatever zot has said of it: the message is
+// ended, the results there are are written, and turn_end.
+func (p *piConverter) endTurn() {
+	if !p.turn.open {
+		return
+	}
+	p.closeMessage()
+	if len(p.turn.message) == 0 {
+		p.emptyMessage("stop")
+	}
+	for i := range p.turn.calls {
+		if c := &p.turn.calls[i]; !c.ended {
+			p.endCall(c, []byte(piNoResult), true)
+		}
+	}
+	p.writeResults()
+	p.out = append(p.out, `{"type":"turn_end","message":`...)
+	p.out = append(p.out, p.turn.message...)
+	p.out = append(p.out, `,"toolResults":[`...)
+	n := 0
+	for i := range p.turn.calls {
+		if c := &p.turn.calls[i]; c.written {
+			if n > 0 {
+				p.out = append(p.out, ',')
+			}
+			p.out = append(p.out, c.result...)
+			n++
+		}
+	}
+	p.out = append(p.out, "]}\n"...)
+	p.turn.open, p.turn.held, p.turn.fresh = false, false, false
+}
+
+func (p *piConverter) turnEnd(ms int64) {
+	p.ensureRun()
+	if !p.turn.open {
+		p.writeTurnStart(false)
+	}
+	stopRaw := p.ev.Field(event.Stop)
+	stop := p.text(stopRaw)
+	reason, known := event.PiStopReasons[string(stop)]
+	var raw []byte
+	if !known {
+		reason = "stop"
+		if stopRaw != nil {
+			raw = jsontext.AppendString(nil, stop)
+		}
+	}
+	var errMsg []byte
+	if reason == "error" {
+		errMsg = p.errorText(p.ev.Field(event.Body))
+	}
+	switch {
+	case p.msg.open:
+		p.endMessage(reason, errMsg, raw, nil, false)
+	case reason == "error" && !p.turn.failed:
+		p.errorMessage(ms, errMsg)
+	case len(p.turn.message) == 0:
+		p.emptyMessage(reason)
+	}
+	p.turn.held = true
+	if p.allEnded() {
+		p.endTurn()
+	}
+}
+
+// allEnded reports whether every tool call of the turn has its result.
+func (p *piConverter) allEnded() bool {
+	for i := range p.turn.calls {
+		if !p.turn.calls[i].ended {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *piConverter) runError(ms int64) {
+	p.ensureRun()
+	if p.turn.failed || !p.turn.open && p.run.failed {
+		return // zot's turn_end said so already
+	}
+	errMsg := p.errorText(p.ev.Field(event.Body))
+	if p.msg.open {
+		p.endMessage("error", errMsg, nil, nil, false)
+	} else {
+		p.ensureTurn()
+		p.errorMessage(ms, errMsg)
+	}
+	p.endTurn()
+}
+
+// errorText is the errorMessage for a raw error value, as a JSON string.
+func (p *piConverter) errorText(raw []byte) []byte {
+	t := p.text(raw)
+	if len(t) == 0 {
+		t = []byte("zot reported an error without a message")
+	}
+	return jsontext.AppendString(nil, t)
+}
+
+// --- commands
+
+func (p *piConverter) response(line []byte) {
+	f := &p.f
+	ok := !f.Failed()
+	prompt := f.Command != nil && jsonscan.StringEquals(f.Command, zot.CommandPrompt)
+	disposition := `"started"`
+	if started, found := jsonscan.Lookup(line, "data", "started"); found && jsonscan.KindOf(started) == jsonscan.False {
+		disposition = `"handled"` // no run started for it
+	}
+	if ok && prompt && disposition == `"started"` && p.run.active {
+		p.endRun() // the last run's done was lost
+	}
+	p.out = append(p.out, '{')
+	if id, found := jsonscan.Lookup(line, "id"); found {
+		p.out = append(p.out, `"id":`...)
+		p.out = append(p.out, id...)
+		p.out = append(p.out, ',')
+	}
+	p.out = append(p.out, `"type":"response","command":`...)
+	if f.Command != nil {
+		p.out = append(p.out, f.Command...)
+	} else {
+		p.out = append(p.out, `""`...)
+	}
+	switch {
+	case !ok:
+		p.out = append(p.out, `,"success":false,"error":`...)
+		t := p.text(p.ev.Field(event.Body))
+		if len(t) == 0 {
+			t = []byte("zot reported the command failed, without a message")
+		}
+		p.out = jsontext.AppendString(p.out, t)
+	case prompt:
+		p.out = append(p.out, `,"success":true,"data":{"disposition":`...)
+		p.out = append(p.out, disposition...)
+		p.out = append(p.out, '}')
+	default:
+		p.out = append(p.out, `,"success":true`...)
+		if data, found := jsonscan.Lookup(line, "data"); found {
+			p.out = append(p.out, `,"data":`...)
+			p.out = append(p.out, data...)
+		}
+	}
+	p.out = append(p.out, "}\n"...)
+	if ok && p.run.active && f.Command != nil && jsonscan.StringEquals(f.Command, event.ZotCommandAbort) {
+		p.run.aborted = true
+	}
+}
+
+func (p *piConverter) userMessage(ms int64) {
+	switch {
+	case !p.run.active:
+		p.writeTurnStart(true)
+	case p.turn.open && !p.turn.fresh:
+		p.closeMessage() // a message during a turn: pi steers with it
+	default:
+		p.ensureTurn()
+		p.turn.fresh = true
+	}
+	m := append(p.buf[:0], `{"role":"user","content":`...)
+	m = p.appendTextBlocks(m, p.ev.Field(event.Body))
+	m = append(m, `,"timestamp":`...)
+	m = appendInt(m, ms)
+	m = append(m, '}')
+	p.buf = m
+	p.startEnd(m)
+	p.addMessage(m)
+}
+
+// startEnd writes message_start and message_end of a whole message.
+func (p *piConverter) startEnd(m []byte) {
+	p.out = append(p.out, `{"type":"message_start","message":`...)
+	p.out = append(p.out, m...)
+	p.out = append(p.out, "}\n"...)
+	p.out = append(p.out, `{"type":"message_end","message":`...)
+	p.out = append(p.out, m...)
+	p.out = append(p.out, "}\n"...)
+}
+
+// setModel takes the model's name from a zot event that names it.
+func (p *piConverter) setModel(line []byte) {
+	if v, found := jsonscan.Lookup(line, "model"); found && jsonscan.KindOf(v) == jsonscan.String {
+		p.model = jsontext.AppendString(p.model[:0], p.text(v))
+	}
+}
+
+// --- the assistant message
+
+func (p *piConverter) openMessage(ms int64) {
+	p.ensureTurn()
+	p.turn.fresh = false
+	p.msg.open, p.msg.ts = true, ms
+	p.msg.usage = append(p.msg.usage[:0], piZeroUsage...)
+	p.msg.blocks = p.msg.blocks[:0]
+	p.out = append(p.out, `{"type":"message_start","message":{"role":"assistant","content":[],"api":`...)
+	p.out = p.origin(p.out)
+	p.out = append(p.out, `,"usage":`...)
+	p.out = append(p.out, piZeroUsage...)
+	p.out = append(p.out, `,"stopReason":"pending","timestamp":`...)
+	p.out = appendInt(p.out, ms)
+	p.out = append(p.out, "}}\n"...)
+}
+
+// origin appends the api, provider and model values (api's first).
+func (p *piConverter) origin(dst []byte) []byte {
+	dst = append(dst, piAPI...)
+	dst = append(dst, `,"provider":`...)
+	dst = append(dst, piProvider...)
+	dst = append(dst, `,"model":`...)
+	return append(dst, p.model...)
+}
+
+func (p *piConverter) ensureMessage(ms int64) {
+	if !p.msg.open {
+		p.openMessage(ms)
+	}
+}
+
+// closeMessage ends the open message, if any, with the stop reason its
+// content says.
+func (p *piConverter) closeMessage() {
+	if p.msg.open {
+		p.endMessage("", nil, nil, nil, false)
+	}
+}
+
+// update writes a message_update whose assistant event is the parts with
+// the block index after the first and the JSON string s last.
+func (p *piConverter) update(head string, index int, mid string, s []byte) {
+	p.out = append(p.out, `{"type":"message_update","usage":`...)
+	p.out = append(p.out, p.msg.usage...)
+	p.out = append(p.out, `,"assistantMessageEvent":`...)
+	p.out = append(p.out, head...)
+	p.out = appendInt(p.out, int64(index))
+	p.out = append(p.out, mid...)
+	p.out = jsontext.AppendString(p.out, s)
+	p.out = append(p.out, "}}\n"...)
+}
+
+// newBlock adds a content block, reusing an earlier block's buffers.
+func (p *piConverter) newBlock(call bool) *piBlock {
+	bs := p.msg.blocks
+	if len(bs) < cap(bs) {
+		bs = bs[:len(bs)+1]
+	} else {
+		bs = append(bs, piBlock{})
+	}
+	p.msg.blocks = bs
+	b := &bs[len(bs)-1]
+	*b = piBlock{call: call, open: true, text: b.text[:0], id: b.id[:0], name: b.name[:0], args: b.args[:0]}
+	return b
+}
+
+func (p *piConverter) blockIndex(b *piBlock) int {
+	for i := range p.msg.blocks {
+		if &p.msg.blocks[i] == b {
+			return i
+		}
+	}
+	return -1
+}
+
+func (p *piConverter) textDelta(ms int64) {
+	p.ensureMessage(ms)
+	var b *piBlock
+	if n := len(p.msg.blocks); n > 0 && !p.msg.blocks[n-1].call && p.msg.blocks[n-1].open {
+		b = &p.msg.blocks[n-1]
+	} else {
+		p.closeTextBlock()
+		b = p.newBlock(false)
+		p.out = append(p.out, `{"type":"message_update","usage":`...)
+		p.out = append(p.out, p.msg.usage...)
+		p.out = append(p.out, `,"assistantMessageEvent":{"type":"text_start","contentIndex":`...)
+		p.out = appendInt(p.out, int64(len(p.msg.blocks)-1))
+		p.out = append(p.out, "}}\n"...)
+	}
+	delta := p.text(p.ev.Field(event.Body))
+	b.text = append(b.text, delta...)
+	p.update(`{"type":"text_delta","contentIndex":`, len(p.msg.blocks)-1, `,"delta":`, delta)
+}
+
+// closeTextBlock ends the text block being written, if any: a new block
+// begins.
+func (p *piConverter) closeTextBlock() {
+	for i := range p.msg.blocks {
+		if b := &p.msg.blocks[i]; !b.call && b.open {
+			p.closeBlock(b)
+		}
+	}
+}
+
+// addCall adds a tool call's block and writes toolcall_start.
+func (p *piConverter) addCall(id, toolName []byte) *piBlock {
+	b := p.newBlock(true)
+	b.id = jsontext.AppendString(b.id, p.text(id))
+	b.name = jsontext.AppendString(b.name, p.text(toolName))
+	p.out = append(p.out, `{"type":"message_update","usage":`...)
+	p.out = append(p.out, p.msg.usage...)
+	p.out = append(p.out, `,"assistantMessageEvent":{"type":"toolcall_start","contentIndex":`...)
+	p.out = appendInt(p.out, int64(len(p.msg.blocks)-1))
+	p.out = append(p.out, `,"id":`...)
+	p.out = append(p.out, b.id...)
+	p.out = append(p.out, `,"toolName":`...)
+	p.out = append(p.out, b.name...)
+	p.out = append(p.out, "}}\n"...)
+	return b
+}
+
+// callBlock returns the block of the call with the raw id (the last call
+// when the id is absent), added when there is none.
+func (p *piConverter) callBlock(id []byte) *piBlock {
+	if b := p.findBlock(id); b != nil {
+		return b
+	}
+	return p.addCall(id, nil)
+}
+
+func (p *piConverter) findBlock(id []byte) *piBlock {
+	for i := len(p.msg.blocks) - 1; i >= 0; i-- {
+		b := &p.msg.blocks[i]
+		if b.call && (id == nil || p.sameID(b.id, id)) {
+			return b
+		}
+	}
+	return nil
+}
+
+// sameID reports whether a JSON string as written equals a raw id.
+func (p *piConverter) sameID(written, raw []byte) bool {
+	p.idBuf = jsontext.AppendString(p.idBuf[:0], p.text(raw))
+	return string(written) == string(p.idBuf)
+}
+
+// closeBlock writes text_end or toolcall_end.
+func (p *piConverter) closeBlock(b *piBlock) {
+	b.open = false
+	i := p.blockIndex(b)
+	if !b.call {
+		p.update(`{"type":"text_end","contentIndex":`, i, `,"content":`, b.text)
+		return
+	}
+	b.args, b.argsErr = p.parseArgs(b.args[:0], b.text)
+	p.out = append(p.out, `{"type":"message_update","usage":`...)
+	p.out = append(p.out, p.msg.usage...)
+	p.out = append(p.out, `,"assistantMessageEvent":{"type":"toolcall_end","contentIndex":`...)
+	p.out = appendInt(p.out, int64(i))
+	p.out = append(p.out, `,"toolCall":`...)
+	p.out = appendToolCall(p.out, b.id, b.name, b.args, b.argsErr)
+	p.out = append(p.out, "}}\n"...)
+}
+
+// appendToolCall appends pi's ToolCall content block.
+func appendToolCall(dst, id, toolName, args, argsErr []byte) []byte {
+	dst = append(dst, `{"type":"toolCall","id":`...)
+	dst = append(dst, id...)
+	dst = append(dst, `,"name":`...)
+	dst = append(dst, toolName...)
+	dst = append(dst, `,"arguments":`...)
+	dst = append(dst, args...)
+	if argsErr != nil {
+		dst = append(dst, `,"argumentsError":`...)
+		dst = append(dst, argsErr...)
+	}
+	return append(dst, '}')
+}
+
+// parseArgs makes a call's arguments of its JSON text, as pi does: no
+// text is {}; text that is not a JSON object is {} with the reason (and
+// the text) in argsErr, a JSON string.
+func (p *piConverter) parseArgs(dst, text []byte) (args, argsErr []byte) {
+	t := trimSpace(text)
+	if len(t) == 0 {
+		return append(dst, "{}"...), nil
+	}
+	if err := jsonscan.Check(t); err != nil {
+		why := err.Error() + "\n\nReceived arguments:\n" + string(text)
+		return append(dst, "{}"...), jsontext.AppendString(nil, why)
+	}
+	return compact(dst, t), nil
+}
+
+// compact appends the valid JSON text t without the whitespace between
+// its tokens.
+func compact(dst, t []byte) []byte {
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for ; t[j] != '"'; j++ {
+				if t[j] == '\\' {
+					j++
+				}
+			}
+			dst = append(dst, t[i:j+1]...)
+			i = j
+		case isSpace(c):
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func (p *piConverter) usage(ms int64, line []byte) {
+	if !p.msg.open {
+		if len(p.turn.message) > 0 {
+			p.dropped[string(p.f.Name)]++ // after the message it was for
+			return
+		}
+		p.openMessage(ms)
+	}
+	p.setModel(line)
+	u := p.ev.Usage()
+	t := &u.Tokens
+	m := append(p.msg.usage[:0], `{"input":`...)
+	m = appendInt(m, t[event.TokInput])
+	m = append(m, `,"output":`...)
+	m = appendInt(m, t[event.TokOutput])
+	m = append(m, `,"cacheRead":`...)
+	m = appendInt(m, t[event.TokCacheRead])
+	m = append(m, `,"cacheWrite":`...)
+	m = appendInt(m, t[event.TokCacheWrite])
+	m = append(m, `,"totalTokens":`...)
+	m = appendInt(m, t[event.TokInput]+t[event.TokOutput]+t[event.TokCacheRead]+t[event.TokCacheWrite])
+	m = append(m, `,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":`...)
+	m = jsontext.AppendFixed(m, u.CostNano, 9)
+	p.msg.usage = append(m, "}}"...)
+}
+
+// endMessage ends the open message: the blocks still open end, then
+// message_end with the whole message, then tool_execution_start of each of
+// its calls unless it failed. reason is pi's stopReason ("" for toolUse or
+// stop as the content says), errMsg and raw JSON strings or nil; zotContent
+// is zot's content of the message when fromZot.
+func (p *piConverter) endMessage(reason string, errMsg, raw, zotContent []byte, fromZot bool) {
+	for i := range p.msg.blocks {
+		if b := &p.msg.blocks[i]; b.open {
+			p.closeBlock(b)
+		}
+	}
+	p.msg.open = false
+	// The content and its calls.
+	c := append(p.content[:0], '[')
+	var calls []piCall
+	if fromZot && jsonscan.KindOf(zotContent) == jsonscan.Array {
+		c, calls = p.appendZotContent(c, zotContent)
+	} else {
+		for i := range p.msg.blocks {
+			b := &p.msg.blocks[i]
+			if i > 0 {
+				c = append(c, ',')
+			}
+			if b.call {
+				c = appendToolCall(c, b.id, b.name, b.args, b.argsErr)
+				calls = append(calls, piCall{id: b.id, name: b.name, args: b.args})
+			} else {
+				c = append(c, `{"type":"text","text":`...)
+				c = jsontext.AppendString(c, b.text)
+				c = append(c, '}')
+			}
+		}
+	}
+	c = append(c, ']')
+	p.content = c
+	if reason == "" {
+		reason = "stop"
+		if len(calls) > 0 {
+			reason = "toolUse"
+		}
+	}
+	p.writeMessage(c, reason, errMsg, raw, p.msg.ts)
+	if reason == "error" || reason == "aborted" {
+		return // pi runs no tool of a failed message
+	}
+	for _, call := range calls {
+		p.startCall(call.id, call.name, call.args)
+	}
+}
+
+// writeMessage writes message_end of an assistant message (whose
+// message_start is written) and keeps it as the turn's.
+func (p *piConverter) writeMessage(content []byte, reason string, errMsg, raw []byte, ms int64) {
+	m := append(p.turn.message[:0], `{"role":"assistant","content":`...)
+	m = append(m, content...)
+	m = append(m, `,"api":`...)
+	m = p.origin(m)
+	m = append(m, `,"usage":`...)
+	m = append(m, p.msg.usage...)
+	m = append(m, `,"stopReason":"`...)
+	m = append(m, reason...)
+	m = append(m, `","timestamp":`...)
+	m = appendInt(m, ms)
+	if errMsg != nil {
+		m = append(m, `,"errorMessage":`...)
+		m = append(m, errMsg...)
+	}
+	if raw != nil {
+		m = append(m, `,"rawStopReason":`...)
+		m = append(m, raw...)
+	}
+	m = append(m, '}')
+	p.turn.message = m
+	p.turn.failed = reason == "error"
+	p.run.failed = p.turn.failed
+	p.out = append(p.out, `{"type":"message_end","message":`...)
+	p.out = append(p.out, m...)
+	p.out = append(p.out, "}\n"...)
+	p.addMessage(m)
+}
+
+// errorMessage writes a whole assistant message that failed, as pi does
+// for a request that fails before the model answers.
+func (p *piConverter) errorMessage(ms int64, errMsg []byte) {
+	p.msg.usage = append(p.msg.usage[:0], piZeroUsage...)
+	p.msg.ts = ms
+	p.bareMessage("error", errMsg, ms)
+}
+
+// emptyMessage writes a whole assistant message with no content: a turn
+// that zot ended without one.
+func (p *piConverter) emptyMessage(reason string) {
+	p.msg.usage = append(p.msg.usage[:0], piZeroUsage...)
+	p.bareMessage(reason, nil, p.ms)
+}
+
+func (p *piConverter) bareMessage(reason string, errMsg []byte, ms int64) {
+	p.out = append(p.out, `{"type":"message_start","message":{"role":"assistant","content":[],"api":`...)
+	p.out = p.origin(p.out)
+	p.out = append(p.out, `,"usage":`...)
+	p.out = append(p.out, p.msg.usage...)
+	p.out = append(p.out, `,"stopReason":"`...)
+	p.out = append(p.out, reason...)
+	p.out = append(p.out, `","timestamp":`...)
+	p.out = appendInt(p.out, ms)
+	if errMsg != nil {
+		p.out = append(p.out, `,"errorMessage":`...)
+		p.out = append(p.out, errMsg...)
+	}
+	p.out = append(p.out, "}}\n"...)
+	p.writeMessage([]byte("[]"), reason, errMsg, nil, ms)
+}
+
+// appendZotContent appends the content blocks of zot's message as pi's:
+// text and toolCall blocks (other types are left out), and returns its
+// calls.
+func (p *piConverter) appendZotContent(dst, content []byte) ([]byte, []piCall) {
+	var calls []piCall
+	n := 0
+	elements(content, func(el []byte) {
+		typ, _ := jsonscan.Lookup(el, "type")
+		var block []byte
+		switch {
+		case jsonscan.StringEquals(typ, event.ZotBlockText):
+			t, _ := jsonscan.Lookup(el, "text")
+			block = append(block, `{"type":"text","text":`...)
+			block = jsontext.AppendString(block, p.text(t))
+			block = append(block, '}')
+		case jsonscan.StringEquals(typ, event.ZotBlockToolCall):
+			id, _ := jsonscan.Lookup(el, "id")
+			nm, _ := jsonscan.Lookup(el, "name")
+			a, _ := jsonscan.Lookup(el, "args")
+			call := piCall{id: jsontext.AppendString(nil, p.text(id)), name: jsontext.AppendString(nil, p.text(nm))}
+			var argsErr []byte
+			call.args, argsErr = p.argsValue(a)
+			block = appendToolCall(block, call.id, call.name, call.args, argsErr)
+			calls = append(calls, call)
+		default:
+			return
+		}
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, block...)
+		n++
+	})
+	return dst, calls
+}
+
+// argsValue makes a call's arguments of zot's decoded args: an object as
+// it is, a string as the JSON text of the arguments, nothing as {}.
+func (p *piConverter) argsValue(raw []byte) (args, argsErr []byte) {
+	switch jsonscan.KindOf(raw) {
+	case jsonscan.Invalid, jsonscan.Null:
+		return []byte("{}"), nil
+	case jsonscan.String:
+		return p.parseArgs(nil, append([]byte(nil), p.text(raw)...))
+	}
+	return p.parseArgs(nil, raw)
+}
+
+// --- tool calls
+
+// startCall writes tool_execution_start of a call and adds it to the
+// turn's, unless the turn has it.
+func (p *piConverter) startCall(id, toolName, args []byte) *piCall {
+	for i := range p.turn.calls {
+		if string(p.turn.calls[i].id) == string(id) {
+			return &p.turn.calls[i]
+		}
+	}
+	// The call outlives the buffers its values come from.
+	p.turn.calls = append(p.turn.calls, piCall{id: clone(id), name: clone(toolName), args: clone(args)})
+	p.out = append(p.out, `{"type":"tool_execution_start","toolCallId":`...)
+	p.out = append(p.out, id...)
+	p.out = append(p.out, `,"toolName":`...)
+	p.out = append(p.out, toolName...)
+	p.out = append(p.out, `,"args":`...)
+	p.out = append(p.out, args...)
+	p.out = append(p.out, "}\n"...)
+	return &p.turn.calls[len(p.turn.calls)-1]
+}
+
+// findCall returns the turn's call with the raw id, or nil.
+func (p *piConverter) findCall(raw []byte) *piCall {
+	for i := range p.turn.calls {
+		if p.sameID(p.turn.calls[i].id, raw) {
+			return &p.turn.calls[i]
+		}
+	}
+	return nil
+}
+
+// call returns the turn's call with the raw id, started (with no arguments
+// known) if zot never said it began.
+func (p *piConverter) call(raw []byte) *piCall {
+	p.closeMessage()
+	if c := p.findCall(raw); c != nil {
+		return c
+	}
+	if !p.turn.open {
+		p.writeTurnStart(false)
+	}
+	var toolName []byte
+	if v := p.ev.Field(event.Name); v != nil {
+		toolName = jsontext.AppendString(nil, p.text(v))
+	} else {
+		toolName = []byte(`""`)
+	}
+	return p.startCall(jsontext.AppendString(nil, p.text(raw)), toolName, []byte("{}"))
+}
+
+func (p *piConverter) toolCall() {
+	id := p.ev.Field(event.ID)
+	if p.msg.open {
+		if p.findBlock(id) != nil && id != nil {
+			return // streamed
+		}
+		b := p.addCall(id, p.ev.Field(event.Name))
+		a, argsErr := p.argsValue(p.ev.Field(event.Args))
+		b.text = append(b.text[:0], a...)
+		if argsErr != nil {
+			b.text = append(b.text[:0], p.text(p.ev.Field(event.Args))...)
+		}
+		p.closeBlock(b)
+		return
+	}
+	if p.findCall(id) != nil {
+		return // in the message, or restated twice
+	}
+	p.ensureTurn()
+	a, _ := p.argsValue(p.ev.Field(event.Args))
+	p.startCall(jsontext.AppendString(nil, p.text(id)), jsontext.AppendString(nil, p.text(p.ev.Field(event.Name))), a)
+}
+
+func (p *piConverter) toolProgress() {
+	c := p.call(p.ev.Field(event.ID))
+	c.output = append(c.output, p.text(p.ev.Field(event.Body))...)
+	p.out = append(p.out, `{"type":"tool_execution_update","toolCallId":`...)
+	p.out = append(p.out, c.id...)
+	p.out = append(p.out, `,"toolName":`...)
+	p.out = append(p.out, c.name...)
+	p.out = append(p.out, `,"args":`...)
+	p.out = append(p.out, c.args...)
+	p.out = append(p.out, `,"partialResult":{"content":[{"type":"text","text":`...)
+	p.out = jsontext.AppendString(p.out, c.output)
+	p.out = append(p.out, `}],"details":{}}}`+"\n"...)
+}
+
+func (p *piConverter) toolResult() {
+	c := p.call(p.ev.Field(event.ID))
+	p.content = p.appendTextBlocks(p.content[:0], p.ev.Field(event.Body))
+	p.endCall(c, p.content, p.ev.Failed())
+	if p.allEnded() {
+		p.writeResults()
+		if p.turn.held {
+			p.endTurn()
+		}
+	}
+}
+
+// endCall writes tool_execution_end of a call and keeps its toolResult
+// message, for when the turn's calls have all ended.
+func (p *piConverter) endCall(c *piCall, content []byte, isError bool) {
+	p.out = append(p.out, `{"type":"tool_execution_end","toolCallId":`...)
+	p.out = append(p.out, c.id...)
+	p.out = append(p.out, `,"toolName":`...)
+	p.out = append(p.out, c.name...)
+	p.out = append(p.out, `,"result":{"content":`...)
+	p.out = append(p.out, content...)
+	p.out = append(p.out, `},"isError":`...)
+	p.out = appendBool(p.out, isError)
+	p.out = append(p.out, "}\n"...)
+	r := append(c.result[:0], `{"role":"toolResult","toolCallId":`...)
+	r = append(r, c.id...)
+	r = append(r, `,"toolName":`...)
+	r = append(r, c.name...)
+	r = append(r, `,"content":`...)
+	r = append(r, content...)
+	r = append(r, `,"isError":`...)
+	r = appendBool(r, isError)
+	r = append(r, `,"timestamp":`...)
+	r = appendInt(r, p.ms)
+	c.result = append(r, '}')
+	c.ended, c.written = true, false
+}
+
+// writeResults writes the toolResult message of every call that has
+// ended, in the order the calls began, as pi does once the tools of a
+// turn have run.
+func (p *piConverter) writeResults() {
+	for i := range p.turn.calls {
+		if c := &p.turn.calls[i]; c.ended && !c.written {
+			p.startEnd(c.result)
+			p.addMessage(c.result)
+			c.written = true
+		}
+	}
+}
+
+// --- values
+
+// text returns the text of a raw JSON value: a string decoded, nothing for
+// null or absent, any other value as its JSON text. The result is valid
+// until the next call.
+func (p *piConverter) text(raw []byte) []byte {
+	if len(raw) == 0 || jsonscan.KindOf(raw) == jsonscan.Null {
+		return nil
+	}
+	if s, ok := event.String(raw, &p.strBuf); ok {
+		return s
+	}
+	return raw
+}
+
+// appendTextBlocks appends pi's content of text blocks for zot's content:
+// its text blocks (other types are left out), or a string as one block.
+func (p *piConverter) appendTextBlocks(dst, raw []byte) []byte {
+	dst = append(dst, '[')
+	switch jsonscan.KindOf(raw) {
+	case jsonscan.String:
+		dst = append(dst, `{"type":"text","text":`...)
+		dst = jsontext.AppendString(dst, p.text(raw))
+		dst = append(dst, '}')
+	case jsonscan.Array:
+		n := 0
+		elements(raw, func(el []byte) {
+			typ, _ := jsonscan.Lookup(el, "type")
+			if !jsonscan.StringEquals(typ, event.ZotBlockText) {
+				return
+			}
+			t, _ := jsonscan.Lookup(el, "text")
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"type":"text","text":`...)
+			dst = jsontext.AppendString(dst, p.text(t))
+			dst = append(dst, '}')
+			n++
+		})
+	}
+	return append(dst, ']')
+}
+
+// elements calls fn with each element of the valid JSON array arr.
+func elements(arr []byte, fn func(el []byte)) {
+	arr = trimSpace(arr)
+	if len(arr) < 2 || arr[0] != '[' {
+		return
+	}
+	body := arr[1 : len(arr)-1]
+	depth, start := 0, -1
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '"':
+			if start < 0 {
+				start = i
+			}
+			for i++; body[i] != '"'; i++ {
+				if body[i] == '\\' {
+					i++
+				}
+			}
+		case c == '{' || c == '[':
+			if start < 0 {
+				start = i
+			}
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 0:
+			fn(trimSpace(body[start:i]))
+			start = -1
+		case isSpace(c):
+		case start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		fn(trimSpace(body[start:]))
+	}
+}
+
+// millis reads an envelope ts (Unix seconds, decimals optional) as Unix
+// milliseconds, the unit of pi's timestamps; digits past the millisecond
+// are dropped.
+func millis(ts []byte) int64 {
+	v, _ := jsontext.ParseFixed(ts, 3)
+	return v
+}
+
+func clone(b []byte) []byte { return append([]byte(nil), b...) }
+
+func appendInt(dst []byte, v int64) []byte { return jsontext.AppendFixed(dst, v, 0) }
+
+func appendBool(dst []byte, b bool) []byte {
+	if b {
+		return append(dst, "true"...)
+	}
+	return append(dst, "false"...)
+}
