@@ -33,8 +33,12 @@ const (
 // piZeroUsage is the usage of a message before zot's usage event.
 const piZeroUsage = `{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}`
 
-// errPiEOF is the errorMessage of the run that the input left open.
-const errPiEOF = "zot2gp: the input ended before the run did (no done)"
+// The errorMessage of a run whose done never came, left open by the end
+// of the input or by the next prompt.
+const (
+	errPiEOF    = "zot2gp: the input ended before the run did (no done)"
+	errPiPrompt = "zot2gp: zot began the next prompt before this run's done"
+)
 
 // piNoResult is the result of a tool call whose turn ended without it, as
 // pi gives every call it started a result (an aborted one too).
@@ -129,7 +133,7 @@ func (c *converter) format(format string, stderr io.Writer) (
 			return err
 		}
 		if open {
-			fmt.Fprintf(stderr, "%s: --format pi: the input ended inside a run (no done): it ends as failed\n", name)
+			fmt.Fprintf(stderr, "%s: --format pi: the input ended inside a run (no done): zot2gp ended it\n", name)
 		}
 		p.report(stderr)
 		return nil
@@ -206,18 +210,24 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 // agent_settled is not left waiting.
 func (p *piConverter) finish(dst []byte) []byte {
 	p.out = dst
-	if p.run.active {
-		errMsg := jsontext.AppendString(nil, errPiEOF)
-		switch {
-		case p.msg.open:
-			p.endMessage("error", errMsg, nil, nil, false)
-		default:
-			p.ensureTurn()
-			p.errorMessage(p.ms, errMsg)
-		}
-		p.endRun()
-	}
+	p.abandon(errPiEOF)
 	return p.out
+}
+
+// abandon ends the open run, if any, whose done never came. Its message
+// being written, or its turn without one, fails with errMsg; a run whose
+// turns ended just ends.
+func (p *piConverter) abandon(errMsg string) {
+	if !p.run.active {
+		return
+	}
+	switch {
+	case p.msg.open:
+		p.endMessage("error", jsontext.AppendString(nil, errMsg), nil, nil, false)
+	case p.turn.open && len(p.turn.message) == 0:
+		p.errorMessage(p.ms, jsontext.AppendString(nil, errMsg))
+	}
+	p.endRun()
 }
 
 // report writes the count of dropped events to stderr, if any.
@@ -435,8 +445,8 @@ func (p *piConverter) response(line []byte) {
 	if started, found := jsonscan.Lookup(line, "data", "started"); found && jsonscan.KindOf(started) == jsonscan.False {
 		disposition = `"handled"` // no run started for it
 	}
-	if ok && prompt && disposition == `"started"` && p.run.active {
-		p.endRun() // the last run's done was lost
+	if ok && prompt && disposition == `"started"` {
+		p.abandon(errPiPrompt)
 	}
 	p.out = append(p.out, '{')
 	if id, found := jsonscan.Lookup(line, "id"); found {
