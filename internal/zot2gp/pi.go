@@ -474,7 +474,7 @@ func (p *piConverter) response(line []byte) {
 		p.out = append(p.out, '}')
 	default:
 		p.out = append(p.out, `,"success":true`...)
-		if data, found := jsonscan.Lookup(line, "data"); found {
+		if data, found := jsonscan.Lookup(line, "data"); found && !event.PiNoData[string(p.text(f.Command))] {
 			p.out = append(p.out, `,"data":`...)
 			p.out = append(p.out, data...)
 		}

@@ -55,7 +55,7 @@ type PiRow struct {
 // Pi is the pi mapping, one row per zot type, in the order of the zot
 // vocabulary. A type not in it is dropped (PiDrop).
 var Pi = []PiRow{
-	{"response", PiResponse, "`response` for the command: `id`, `command`, `success`; a prompt's `data` `{\"started\":true}` becomes `{\"disposition\":\"started\"}` (`handled` for `started:false`), other commands' `data` is kept; `success:false` has `error`. A successful prompt while a run is still open (its `done` lost) first ends that run"},
+	{"response", PiResponse, "`response` for the command: `id`, `command`, `success`; a prompt's `data` `{\"started\":true}` becomes `{\"disposition\":\"started\"}` (`handled` for `started:false`), other commands' `data` is kept as zot gives it, except for the commands pi answers without one (`abort`, the `set_*` commands, `abort_retry`, `abort_bash`); `success:false` has `error`. A successful prompt while a run is still open (its `done` lost) first ends that run"},
 	{"user_message", PiUserMessage, "`agent_start` and `turn_start` when no run is open, then `message_start` and `message_end` of a user message (`content` as text blocks, `timestamp`)"},
 	{"turn_start", PiTurnStart, "`turn_start`, unless the user message has just opened the turn; `agent_start` first when no run is open"},
 	{"assistant_start", PiMessageStart, "`message_start` of an assistant message: no content yet, `stopReason` `pending`, usage zero"},
@@ -93,6 +93,15 @@ const (
 	ZotBlockToolCall = "tool_call"
 	ZotCommandAbort  = "abort"
 )
+
+// PiNoData are the commands whose response pi writes without data: zot's
+// data, if any, is left out of their response. Other commands' data is
+// kept as zot gives it (the prompt's aside, which becomes the disposition).
+var PiNoData = map[string]bool{
+	"abort": true, "set_thinking_level": true, "set_steering_mode": true,
+	"set_follow_up_mode": true, "set_auto_compaction": true, "set_auto_retry": true,
+	"abort_retry": true, "abort_bash": true, "set_session_name": true,
+}
 
 // PiStopReasons gives pi's stopReason for the stop of zot's turn_end. A
 // stop not in it is pi's "stop", with zot's word kept in rawStopReason.
