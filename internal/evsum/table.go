@@ -186,10 +186,10 @@ func fit(cols []col, w1, w2 []int, width int, byRunAlone bool) layout {
 	return l
 }
 
-// writeTable writes the table of st and returns how many lines it took.
+// writeTable writes the table of st.
 // It goes over the records twice (widths, then lines) rather than hold
 // them all; a live frame goes over them once and keeps the rows it shows.
-func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec) int {
+func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec) {
 	each := st.EachRecord
 	more := 0 // rows left out of a frame
 	if spec.frame {
@@ -245,7 +245,6 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 		}
 		return utf8.RuneCountInString(s)
 	}
-	lines := 0
 	line := func(cell func(i int) string, style func(i int, c string) string) {
 		var b strings.Builder
 		for k, i := range shown {
@@ -267,7 +266,6 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 			}
 		}
 		out.WriteString(b.String() + "\n")
-		lines++
 	}
 	plain := func(_ int, c string) string { return c }
 	head := func(i int) string { return cols[i].header(spec.fit) }
@@ -284,7 +282,6 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 			m = cutText(m, spec.width)
 		}
 		out.WriteString(m + "\n")
-		lines++
 	}
 	var problems []string
 	each(func(r *summary.Record) error {
@@ -315,22 +312,18 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 		} else {
 			out.WriteString("\nproblems:\n")
 		}
-		lines += 2
 		for _, p := range problems {
 			p = cli.Escape(p)
 			if !spec.fit {
 				out.WriteString("  " + p + "\n")
-				lines++
 				continue
 			}
 			for _, w := range wrap(p, spec.width, "  ", "    ") {
 				// cut only where the width leaves no room for the indent
 				out.WriteString(cutText(w, spec.width) + "\n")
-				lines++
 			}
 		}
 	}
-	return lines
 }
 
 // frameRecords builds the records of a live frame at most height lines
