@@ -1,0 +1,124 @@
+package zot2gp
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func piConvert(t testing.TB, cfg config, clock bool, input string) (out string, p *piConverter) {
+	t.Helper()
+	c := mustConverter(t, cfg)
+	c.startInput(clock)
+	p = newPiConverter(c)
+	var buf []byte
+	for _, l := range strings.Split(input, "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		var err error
+		if buf, _, err = p.convert(buf, []byte(l)); err != nil {
+			t.Logf("bad line %q: %v", l, err)
+		}
+	}
+	return string(p.finish(buf)), p
+}
+
+// On a live input, an event without a time of its own gets the clock's
+// time, in milliseconds; one with a time keeps it.
+func TestPiClock(t *testing.T) {
+	out, _ := piConvert(t, config{SeqStart: "1", Agent: "zot"}, true,
+		`{"content":[{"text":"hi","type":"text"}],"time":"2026-06-21T22:36:06.817Z","type":"user_message"}
+{"type":"assistant_start"}
+{"type":"done"}`)
+	want := []string{`"timestamp":1782081366817}`, `"stopReason":"pending","timestamp":` + "1796000523456" + `}`}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("no %s in\n%s", w, out)
+		}
+	}
+	if ms := millis([]byte("1782081366.8179")); ms != 1782081366817 {
+		t.Errorf("millis = %d", ms)
+	}
+	if ms := millis([]byte("-0.5")); ms != -500 {
+		t.Errorf("millis(-0.5) = %d", ms)
+	}
+}
+
+// elements splits a JSON array into its elements, whatever they hold.
+func TestPiElements(t *testing.T) {
+	for in, want := range map[string]string{
+		`[]`: "",
+		` [ 1 , "a,]" , {"b":[1,2]}, [[]], null ] `: `1|"a,]"|{"b":[1,2]}|[[]]|null`,
+		`["\"",  "\\"]`:      `"\""|"\\"`,
+		`{"not":"an array"}`: "",
+	} {
+		var got []string
+		elements([]byte(in), func(el []byte) { got = append(got, string(el)) })
+		if strings.Join(got, "|") != want {
+			t.Errorf("elements(%s) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"{ \"a\" : [ 1, 2 ] ,\n\t\"b\":\"x y\\\" z\" }": `{"a":[1,2],"b":"x y\" z"}`,
+		`{}`: `{}`,
+	} {
+		if got := string(compact(nil, []byte(in))); got != want {
+			t.Errorf("compact(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// FuzzPi: whatever zot lines come, in whatever order, --format pi writes
+// one JSON object a line, every run it starts ends (agent_start, then
+// agent_end and agent_settled), and turns and messages nest.
+func FuzzPi(f *testing.F) {
+	seeds, _ := filepath.Glob("../../examples/zot/*.jsonl")
+	for _, s := range seeds {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("{\"type\":\"tool_result\",\"id\":\"x\"}\n{\"type\":\"tool_use_args\",\"delta\":\"{\\\"a\\\":1}\"}\n{\"type\":\"error\"}\n"))
+	f.Add([]byte("{\"type\":\"assistant_message\",\"content\":[{\"type\":\"tool_call\",\"id\":\"a\",\"args\":\"{}\"},{\"type\":\"tool_call\",\"id\":\"a\"}]}\n{\"type\":\"turn_end\",\"stop\":7}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, _ := piConvert(t, config{SeqStart: "1", Agent: "zot", Stable: true}, false, string(data))
+		var runs, turns int
+		message := false
+		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if l == "" {
+				continue
+			}
+			var e struct{ Type string }
+			d := json.NewDecoder(bytes.NewReader([]byte(l)))
+			if err := d.Decode(&e); err != nil || d.More() || l[0] != '{' {
+				t.Fatalf("not one JSON object: %q (%v)", l, err)
+			}
+			switch e.Type {
+			case "agent_start":
+				runs++
+			case "agent_settled":
+				runs--
+			case "turn_start":
+				turns++
+			case "turn_end":
+				turns--
+			case "message_start":
+				message = true
+			case "message_end":
+				message = false
+			}
+			if runs < 0 || runs > 1 || turns < 0 || turns > 1 {
+				t.Fatalf("runs %d, turns %d after %q", runs, turns, l)
+			}
+		}
+		if runs != 0 || turns != 0 || message {
+			t.Fatalf("at the end: runs %d, turns %d, a message open %v\n%s", runs, turns, message, out)
+		}
+	})
+}
