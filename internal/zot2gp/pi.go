@@ -1,6 +1,7 @@
 package zot2gp
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -61,7 +62,7 @@ type piConverter struct {
 	dropped map[string]int // zot type -> events dropped
 	ms      int64          // the timestamp of the event being converted
 
-	strBuf, idBuf, buf, content []byte
+	strBuf, idBuf, encBuf, buf, content []byte
 }
 
 // piRun is the state of one prompt's run: agent_start to agent_end.
@@ -90,7 +91,7 @@ type piCall struct {
 	args     []byte // a JSON object
 	ended    bool   // tool_execution_end written
 	written  bool   // its toolResult message written
-	output   []byte // the output so far (tool_progress), decoded
+	output   []byte // the output so far (tool_progress), encoded as in a JSON string
 	result   []byte // its toolResult message
 }
 
@@ -107,7 +108,7 @@ type piMessage struct {
 type piBlock struct {
 	call     bool
 	open     bool
-	text     []byte // the text, or the call's arguments text, so far
+	text     []byte // the text (encoded as in a JSON string), or the call's arguments text, so far
 	id, name []byte // a call's, as JSON strings
 	args     []byte // a call's arguments, once complete
 	argsErr  []byte // why its arguments text is not an object, as a JSON string
@@ -174,7 +175,7 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 		b := p.callBlock(p.ev.Field(event.ID))
 		delta := p.text(p.ev.Field(event.Args))
 		b.text = append(b.text, delta...)
-		p.update(`{"type":"toolcall_delta","contentIndex":`, p.blockIndex(b), `,"delta":`, delta)
+		p.update(`{"type":"toolcall_delta","contentIndex":`, p.blockIndex(b), `,"delta":`, p.encode(delta))
 	case event.PiToolCallEnd:
 		p.ensureMessage(ms)
 		if b := p.callBlock(p.ev.Field(event.ID)); b.open {
@@ -563,16 +564,28 @@ func (p *piConverter) closeMessage() {
 }
 
 // update writes a message_update whose assistant event is the parts with
-// the block index after the first and the JSON string s last.
-func (p *piConverter) update(head string, index int, mid string, s []byte) {
+// the block index after the first and the JSON string's content enc (the
+// text encoded, without its quotes) last.
+func (p *piConverter) update(head string, index int, mid string, enc []byte) {
 	p.out = append(p.out, `{"type":"message_update","usage":`...)
 	p.out = append(p.out, p.msg.usage...)
 	p.out = append(p.out, `,"assistantMessageEvent":`...)
 	p.out = append(p.out, head...)
 	p.out = appendInt(p.out, int64(index))
 	p.out = append(p.out, mid...)
-	p.out = jsontext.AppendString(p.out, s)
-	p.out = append(p.out, "}}\n"...)
+	p.out = append(p.out, '"')
+	p.out = append(p.out, enc...)
+	p.out = append(p.out, "\"}}\n"...)
+}
+
+// encode returns text as the content of a JSON string (without its
+// quotes), in a buffer reused by the next call. The encoding of valid
+// UTF-8 texts joined is the encodings joined, so that a text kept encoded
+// grows piece by piece.
+func (p *piConverter) encode(text []byte) []byte {
+	e := jsontext.AppendString(p.encBuf[:0], text)
+	p.encBuf = e
+	return e[1 : len(e)-1]
 }
 
 // newBlock adds a content block, reusing an earlier block's buffers.
@@ -612,9 +625,9 @@ func (p *piConverter) textDelta(ms int64) {
 		p.out = appendInt(p.out, int64(len(p.msg.blocks)-1))
 		p.out = append(p.out, "}}\n"...)
 	}
-	delta := p.text(p.ev.Field(event.Body))
-	b.text = append(b.text, delta...)
-	p.update(`{"type":"text_delta","contentIndex":`, len(p.msg.blocks)-1, `,"delta":`, delta)
+	enc := p.encode(p.text(p.ev.Field(event.Body)))
+	b.text = append(b.text, enc...) // a text block's text is kept encoded
+	p.update(`{"type":"text_delta","contentIndex":`, len(p.msg.blocks)-1, `,"delta":`, enc)
 }
 
 // closeTextBlock ends the text block being written, if any: a new block
@@ -793,9 +806,9 @@ func (p *piConverter) endMessage(reason string, errMsg, raw, zotContent []byte, 
 				c = appendToolCall(c, b.id, b.name, b.args, b.argsErr)
 				calls = append(calls, piCall{id: b.id, name: b.name, args: b.args})
 			} else {
-				c = append(c, `{"type":"text","text":`...)
-				c = jsontext.AppendString(c, b.text)
-				c = append(c, '}')
+				c = append(c, `{"type":"text","text":"`...)
+				c = append(c, b.text...)
+				c = append(c, `"}`...)
 			}
 		}
 	}
@@ -937,8 +950,17 @@ func (p *piConverter) startCall(id, toolName, args []byte) *piCall {
 			return &p.turn.calls[i]
 		}
 	}
-	// The call outlives the buffers its values come from.
-	p.turn.calls = append(p.turn.calls, piCall{id: clone(id), name: clone(toolName), args: clone(args)})
+	// The call outlives the buffers its values come from: they are copied
+	// into buffers of its own, reused from turn to turn.
+	n := len(p.turn.calls)
+	if n < cap(p.turn.calls) {
+		p.turn.calls = p.turn.calls[:n+1]
+	} else {
+		p.turn.calls = append(p.turn.calls, piCall{})
+	}
+	c := &p.turn.calls[n]
+	*c = piCall{id: append(c.id[:0], id...), name: append(c.name[:0], toolName...), args: append(c.args[:0], args...),
+		output: c.output[:0], result: c.result[:0]}
 	p.out = append(p.out, `{"type":"tool_execution_start","toolCallId":`...)
 	p.out = append(p.out, id...)
 	p.out = append(p.out, `,"toolName":`...)
@@ -1003,16 +1025,16 @@ func (p *piConverter) toolCall() {
 
 func (p *piConverter) toolProgress() {
 	c := p.call(p.ev.Field(event.ID))
-	c.output = append(c.output, p.text(p.ev.Field(event.Body))...)
+	c.output = append(c.output, p.encode(p.text(p.ev.Field(event.Body)))...) // kept encoded
 	p.out = append(p.out, `{"type":"tool_execution_update","toolCallId":`...)
 	p.out = append(p.out, c.id...)
 	p.out = append(p.out, `,"toolName":`...)
 	p.out = append(p.out, c.name...)
 	p.out = append(p.out, `,"args":`...)
 	p.out = append(p.out, c.args...)
-	p.out = append(p.out, `,"partialResult":{"content":[{"type":"text","text":`...)
-	p.out = jsontext.AppendString(p.out, c.output)
-	p.out = append(p.out, `}],"details":{}}}`+"\n"...)
+	p.out = append(p.out, `,"partialResult":{"content":[{"type":"text","text":"`...)
+	p.out = append(p.out, c.output...)
+	p.out = append(p.out, `"}],"details":{}}}`+"\n"...)
 }
 
 func (p *piConverter) toolResult() {
@@ -1093,11 +1115,10 @@ func (p *piConverter) appendTextBlocks(dst, raw []byte) []byte {
 	case jsonscan.Array:
 		n := 0
 		elements(raw, func(el []byte) {
-			typ, _ := jsonscan.Lookup(el, "type")
+			typ, t := members2(el, "type", "text")
 			if !jsonscan.StringEquals(typ, event.ZotBlockText) {
 				return
 			}
-			t, _ := jsonscan.Lookup(el, "text")
 			if n > 0 {
 				dst = append(dst, ',')
 			}
@@ -1125,11 +1146,7 @@ func elements(arr []byte, fn func(el []byte)) {
 			if start < 0 {
 				start = i
 			}
-			for i++; body[i] != '"'; i++ {
-				if body[i] == '\\' {
-					i++
-				}
-			}
+			i = stringEnd(body, i+1)
 		case c == '{' || c == '[':
 			if start < 0 {
 				start = i
@@ -1150,6 +1167,37 @@ func elements(arr []byte, fn func(el []byte)) {
 	}
 }
 
+// stringEnd returns the index of the closing quote of the valid JSON
+// string whose content begins at i.
+func stringEnd(b []byte, i int) int {
+	for {
+		j := bytes.IndexByte(b[i:], '"') + i
+		k := j - 1
+		for k >= i && b[k] == '\\' {
+			k--
+		}
+		if (j-k)%2 == 1 { // an even number of backslashes before it
+			return j
+		}
+		i = j + 1
+	}
+}
+
+// members2 returns the raw values of two members of the object obj (the
+// last of each, nil when absent), in one pass.
+func members2(obj []byte, a, b string) (va, vb []byte) {
+	jsonscan.Each(obj, func(key, value []byte) bool {
+		switch {
+		case jsonscan.KeyIs(key, a):
+			va = value
+		case jsonscan.KeyIs(key, b):
+			vb = value
+		}
+		return true
+	})
+	return va, vb
+}
+
 // millis reads an envelope ts (Unix seconds, decimals optional) as Unix
 // milliseconds, the unit of pi's timestamps; digits past the millisecond
 // are dropped.
@@ -1157,8 +1205,6 @@ func millis(ts []byte) int64 {
 	v, _ := jsontext.ParseFixed(ts, 3)
 	return v
 }
-
-func clone(b []byte) []byte { return append([]byte(nil), b...) }
 
 func appendInt(dst []byte, v int64) []byte { return jsontext.AppendFixed(dst, v, 0) }
 
