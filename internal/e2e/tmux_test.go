@@ -47,7 +47,12 @@ func startTmux(t *testing.T, width, height int, command string) *tmuxPane {
 	}
 	p := &tmuxPane{t: t, width: width, socket: fmt.Sprintf("evtools-test-%d-%d", os.Getpid(), tmuxServers.Add(1))}
 	p.tmux("-f", conf, "new-session", "-d", "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), command)
-	t.Cleanup(func() { exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+	// kill-server leaves the socket file behind
+	socket := strings.TrimSpace(p.tmux("display-message", "-p", "#{socket_path}"))
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", p.socket, "kill-server").Run()
+		os.Remove(socket)
+	})
 	return p
 }
 
