@@ -24,7 +24,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/corpus"
+	"github.com/evtools/evtools/internal/tools"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -339,16 +341,26 @@ func TestPiRPCClient(t *testing.T) {
 	}
 }
 
+// zot2gpMain is zot2gp's entry point, to run it in the test's process.
+var zot2gpMain = func() func([]string, cli.Stdio) int {
+	for _, t := range tools.All {
+		if t.Name == "zot2gp" {
+			return t.Main
+		}
+	}
+	panic("no zot2gp in tools.All")
+}()
+
 // piLines runs zot2gp on a file and returns the events it writes (its
 // responses aside).
 func piLines(t *testing.T, file string, args ...string) []piEvent {
 	t.Helper()
-	out, err := exec.Command("zot2gp", append(args, file)...).Output()
-	if err != nil {
-		t.Fatalf("zot2gp %s: %v", file, err)
+	var out, errs bytes.Buffer
+	if code := zot2gpMain(append(args, file), cli.Stdio{Out: &out, Err: &errs}); code != 0 {
+		t.Fatalf("zot2gp %s: exit %d: %s", file, code, errs.String())
 	}
 	var events []piEvent
-	for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
 		var e piEvent
 		if err := json.Unmarshal([]byte(l), &e); err != nil {
 			t.Fatalf("zot2gp %s: %v: %s", file, err, l)
@@ -480,10 +492,11 @@ type ZotData = Omit<Extract<RpcResponse, { command: "get_state" }>, "command" | 
 	seen := map[string]bool{}
 	n := 0
 	for name, in := range inputs {
-		cmd := exec.Command("zot2gp", "--format", "pi", "--ts=stable")
-		cmd.Stdin = bytes.NewReader(in)
-		out, _ := cmd.Output() // bad lines in the input are reported; the rest is written
-		for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		// In the test's process: a child process of a test built with the
+		// race detector takes a second to start.
+		var out bytes.Buffer
+		zot2gpMain([]string{"--format", "pi", "--ts=stable"}, cli.Stdio{In: bytes.NewReader(in), Out: &out, Err: io.Discard})
+		for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
 			if l == "" || seen[l] {
 				continue
 			}
