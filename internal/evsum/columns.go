@@ -35,8 +35,9 @@ type col struct {
 
 // cellCtx is what cells need besides their record.
 type cellCtx struct {
-	loc   *time.Location
-	names []string // the group's key names, in --by order; none for --by none
+	loc    *time.Location
+	names  []string // the group's key names, in --by order; none for --by none
+	inputs []string // the files read, for the commands a report suggests
 }
 
 func (c *col) header(fitted bool) string {

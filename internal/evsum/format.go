@@ -61,6 +61,8 @@ func write(out *jsonl.Writer, format string, st *summary.State, cx *cellCtx, spe
 		writeMarkdown(out, st, cx, spec.cols)
 	case "csv":
 		return writeCSV(out, st, tty)
+	case "html":
+		return writeHTML(out, st, cx, spec.cols)
 	}
 	return out.Err()
 }
@@ -122,30 +124,8 @@ func num(f float64, has bool) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// costText is the cost to 4 decimals, rounded half away from zero from
-// the exact nano-dollars, so that its digits agree with the JSON's.
-func costText(r *summary.Record) string {
-	const scale, digits = 9, 4
-	unit := int64(1)
-	for range scale - digits {
-		unit *= 10
-	}
-	v := r.Counts[summary.CostNano]
-	q := v / unit
-	if rem := v % unit; 2*rem >= unit {
-		q++
-	} else if 2*rem <= -unit {
-		q--
-	}
-	s := fixed(q, digits)
-	if !strings.Contains(s, ".") {
-		s += "."
-	}
-	for len(s)-strings.Index(s, ".")-1 < digits {
-		s += "0"
-	}
-	return s
-}
+// costText is the cost to 4 decimals (summary.CostText).
+func costText(r *summary.Record) string { return summary.CostText(r.Counts[summary.CostNano]) }
 
 func keyNames(st *summary.State) []string {
 	var names []string

@@ -22,7 +22,7 @@ import (
 // now is the clock for durations in --since and --until; tests fix it.
 var now = time.Now
 
-var formats = []string{"table", "jsonl", "json", "md", "csv"}
+var formats = []string{"table", "jsonl", "json", "md", "csv", "html"}
 
 // Main runs evsum with args (without the program name) on stdio and
 // returns the exit status.
@@ -87,7 +87,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	color := cli.Color(stdio.Out)
 	spec := func(st *summary.State) (tableSpec, *cellCtx, error) {
 		names := keyNames(st)
-		cx := &cellCtx{loc: st.Options().Loc, names: names}
+		cx := &cellCtx{loc: st.Options().Loc, names: names, inputs: opts.Files}
 		c := cols
 		if c == nil {
 			c = defaultColumns(names)
@@ -235,8 +235,8 @@ func tableFlags(opts *options, format string) error {
 		return errors.New("--wide shows every column, --width fits them in: give one of them")
 	case (opts.Width > 0 || opts.Wide) && format != "table":
 		return fmt.Errorf("--width and --wide shape the table: not with --format %s", format)
-	case opts.Columns != "" && format != "table" && format != "md":
-		return fmt.Errorf("--columns chooses the columns of the table and md: not with --format %s", format)
+	case opts.Columns != "" && format != "table" && format != "md" && format != "html":
+		return fmt.Errorf("--columns chooses the columns of the table, md and html: not with --format %s", format)
 	case opts.Live == "always" && format != "table":
 		return fmt.Errorf("--live always redraws the table: not with --format %s", format)
 	case opts.Live == "always" && opts.Merge:

@@ -16,7 +16,7 @@ type options struct {
 	Since   string        `placeholder:"TIME" help:"Count only events at or after TIME: RFC 3339, 2026-11-01, @UNIX, or a duration back from now (24h, 7d)."`
 	Until   string        `placeholder:"TIME" help:"Count only events before TIME (same forms as --since)."`
 	TZ      string        `name:"tz" default:"UTC" placeholder:"ZONE" help:"Time zone for day and hour groups and for dates without a zone (IANA name, UTC, Local). Default: ${default}."`
-	Format  string        `short:"f" placeholder:"FORMAT" help:"Output format: table, jsonl, json, md or csv (default: table on a terminal or with --columns, --width, --wide or --live always; jsonl otherwise)."`
+	Format  string        `short:"f" placeholder:"FORMAT" help:"Output format: table, jsonl, json, md, csv or html (a self-contained page with charts; default: table on a terminal or with --columns, --width, --wide or --live always; jsonl otherwise)."`
 	Columns string        `placeholder:"LIST" help:"The table's (and md's) columns, comma-separated, in this order: group (or run_id, agent_id, ...), first, last, runs, events, outcomes, model_calls, model_errors, tokens, tokens_in, tokens_out, cache_read, cache_write, cost, tool_calls, failed, errors, guardrails, kills, wall_p50, wall_p95, wall_max, wall_sum, latency_p50, latency_p95, latency_max, problems."`
 	Width   int           `placeholder:"N" help:"Fit the table to N columns, as it is fitted to a terminal's width (least important columns dropped, long values condensed)."`
 	Wide    bool          `help:"Every column of the table, not fitted to the terminal's width (as in a pipe)."`
@@ -54,6 +54,7 @@ always was.`,
 zot2gp < run.jsonl | evsum                        # a table on a terminal
 evsum --by agent,tool events.jsonl.gz
 evsum --by day --since 2026-11-01 --format md logs/*.jsonl > report.md
+evsum --by day --format html logs/*.jsonl > report.html   # charts, for a mail or a browser
 evsum --format jsonl events.jsonl | evfilter 'cost_usd > 1'
 evsum --columns run_id,outcomes,cost,wall_p50 events.jsonl
 tail -f events.jsonl | evsum --by agent           # redrawn live on a terminal

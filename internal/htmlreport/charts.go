@@ -76,13 +76,13 @@ func (p *Page) charts() []chart {
 			note = fmt.Sprintf(" The %d earliest periods are left out.", folded)
 		}
 		cs = append(cs,
-			columns("cost", "Cost per "+p.o.Keys[0].Name, "cost, USD", costItems(periods), []series{{"cost", barColor}}, func(v float64) string { return "$" + Cost(int64(math.Round(v*1e9))) }, note),
+			columns("cost", "Cost per "+p.o.Keys[0].Name, "cost, USD", costItems(periods), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }, note),
 			columns("tokens", "Tokens per "+p.o.Keys[0].Name, "tokens", tokenItems(periods), []series{{"tokens", barColor}}, intText, note),
 		)
 		cs = append(cs, columns("runs", "Runs per "+p.o.Keys[0].Name+", by outcome", "runs", runItems(periods, p.outcomeNames()), p.outcomeSeries(), intText, note))
 	} else if len(p.groups) > 1 {
 		top := p.top(func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) })
-		cs = append(cs, bars("cost", "Cost per group, costliest first", "cost, USD", p.foldBy(top, func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) / 1e9 }), []series{{"cost", barColor}}, func(v float64) string { return "$" + Cost(int64(math.Round(v*1e9))) }))
+		cs = append(cs, bars("cost", "Cost per group, costliest first", "cost, USD", p.foldBy(top, func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) / 1e9 }), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }))
 		topT := p.top(func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) })
 		cs = append(cs, bars("tokens", "Tokens per group, most first", "tokens", p.foldBy(topT, func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }), []series{{"tokens", barColor}}, intText))
 	}

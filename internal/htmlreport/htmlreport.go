@@ -203,7 +203,7 @@ func (p *Page) cards() []card {
 		runs.Bad = true
 	}
 	cards = append(cards, runs)
-	cards = append(cards, card{Metric: "cost", Label: "Cost", Value: "$" + Cost(n[summary.CostNano])})
+	cards = append(cards, card{Metric: "cost", Label: "Cost", Value: "$" + summary.CostText(n[summary.CostNano])})
 	tok := card{Metric: "tokens", Label: "Tokens", Value: strconv.FormatInt(n[summary.TokTotal], 10)}
 	if in := n[summary.TokInput]; in > 0 {
 		tok.Note = fmt.Sprintf("%s%% of input from cache", percent(n[summary.TokCacheRead], in))
@@ -392,22 +392,6 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// Cost is a cost in dollars as the table and Markdown print it: four
-// decimals.
-func Cost(nano int64) string {
-	neg := nano < 0
-	if neg {
-		nano = -nano
-	}
-	// Round half away from zero at 10^-4 dollars (10^5 nano-dollars).
-	q := (nano + 50_000) / 100_000
-	s := fmt.Sprintf("%d.%04d", q/10_000, q%10_000)
-	if neg {
-		s = "-" + s
-	}
-	return s
 }
 
 func percent(part, whole int64) string {

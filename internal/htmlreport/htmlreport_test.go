@@ -41,7 +41,7 @@ func report(t testing.TB, file, by string, o Options) []byte {
 		o.Head = []string{"group", "runs", "cost $"}
 		o.Right = []bool{false, true, true}
 		o.Cells = func(r *summary.Record) []string {
-			return []string{label(r), strconv.FormatInt(r.Runs, 10), Cost(r.Counts[summary.CostNano])}
+			return []string{label(r), strconv.FormatInt(r.Runs, 10), summary.CostText(r.Counts[summary.CostNano])}
 		}
 	}
 	p := New(o)
@@ -127,20 +127,6 @@ func TestRunOf(t *testing.T) {
 		id, ok := RunOf(tt.problem)
 		if id != tt.id || ok != tt.ok {
 			t.Errorf("RunOf(%q) = %q, %v; want %q, %v", tt.problem, id, ok, tt.id, tt.ok)
-		}
-	}
-}
-
-func TestCost(t *testing.T) {
-	for _, tt := range []struct {
-		nano int64
-		want string
-	}{
-		{0, "0.0000"}, {18_600_000, "0.0186"}, {49_999, "0.0000"}, {50_000, "0.0001"},
-		{1_234_567_890, "1.2346"}, {-50_000, "-0.0001"}, {12_000_000_000, "12.0000"},
-	} {
-		if got := Cost(tt.nano); got != tt.want {
-			t.Errorf("Cost(%d) = %q, want %q", tt.nano, got, tt.want)
 		}
 	}
 }

@@ -74,7 +74,7 @@ footer{margin-top:30px;color:#8a939d;font-size:12px}
 {{- range .Charts}}
 <figure id="chart-{{.ID}}" data-chart="{{.ID}}" data-axis="{{if .Vertical}}y{{else}}x{{end}}">
 <figcaption>{{.Title}}</figcaption>
-<svg viewBox="0 0 {{attr .W}} {{attr .H}}" role="img" aria-labelledby="t-{{.ID}} d-{{.ID}}" xmlns="http://www.w3.org/2000/svg">
+<svg viewBox="0 0 {{attr .W}} {{attr .H}}" role="img" aria-labelledby="t-{{.ID}} d-{{.ID}}">
 <title id="t-{{.ID}}">{{.Title}}</title>
 <desc id="d-{{.ID}}">{{.Desc}}</desc>
 {{- range .Legend}}

@@ -530,3 +530,25 @@ func (s *State) HasProblems() bool {
 	}
 	return false
 }
+
+// CostText is a cost in nano-dollars as the reports for people print it:
+// to 4 decimals, rounded half away from zero from the exact value, so
+// that its digits agree with the JSON's.
+func CostText(nano int64) string {
+	const unit = 100_000 // 10^(9-4)
+	q := nano / unit
+	if rem := nano % unit; 2*rem >= unit {
+		q++
+	} else if 2*rem <= -unit {
+		q--
+	}
+	neg := q < 0
+	if neg {
+		q = -q
+	}
+	s := strconv.FormatInt(q/10_000, 10) + "." + fmt.Sprintf("%04d", q%10_000)
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

@@ -1,0 +1,258 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	_ "image/jpeg"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+var updateShots = flag.Bool("update-screenshots", false, "rewrite docs/images/evsum-*.png from the golden pages")
+
+// chromium finds a headless Chromium: .ci/run installs Debian's
+// chromium-headless-shell when it is missing.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if p := "/usr/lib/chromium/chromium-headless-shell"; fileExists(p) {
+		return p
+	}
+	if os.Getenv("CI") == "" {
+		t.Skip("no headless Chromium (.ci/run installs chromium-headless-shell)")
+	}
+	t.Fatal("no headless Chromium")
+	return ""
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// The golden pages of evsum --format html (internal/evsum/testdata/html),
+// opened from disk in a real browser: no request leaves the page, nothing
+// is logged as an error, the headline says what the JSON total record
+// says, every bar is as long as its value says, and the page is not blank.
+func TestHTMLReportInABrowser(t *testing.T) {
+	exe := chromium(t)
+	pages, _ := filepath.Glob("../evsum/testdata/html/*.html")
+	if len(pages) == 0 {
+		t.Fatal("no golden pages in internal/evsum/testdata/html")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1200, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	for _, page := range pages {
+		t.Run(filepath.Base(page), func(t *testing.T) {
+			checkPage(t, actx, page)
+		})
+	}
+}
+
+// totalRecord is the JSON total record a page was made from, kept beside it.
+type totalRecord struct {
+	Runs       int64            `json:"runs"`
+	ModelCalls int64            `json:"model_calls"`
+	Tokens     map[string]int64 `json:"tokens"`
+	Cost       json.Number      `json:"cost_usd"`
+	ToolCalls  int64            `json:"tool_calls"`
+	Errors     int64            `json:"errors"`
+	Problems   []string         `json:"problems"`
+	Outcomes   map[string]int64 `json:"outcomes"`
+}
+
+func checkPage(t *testing.T, actx context.Context, page string) {
+	abs, _ := filepath.Abs(page)
+	url := "file://" + abs
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel2 := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel2()
+
+	var mu sync.Mutex
+	var requests, problems []string
+	err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			if e.Request.URL != url {
+				requests = append(requests, e.Request.URL)
+			}
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning {
+				problems = append(problems, fmt.Sprintf("console %s", e.Type))
+			}
+		case *runtime.EventExceptionThrown:
+			problems = append(problems, "exception: "+e.ExceptionDetails.Text)
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.EntryLevelError || e.Entry.Level == cdplog.EntryLevelWarning {
+				problems = append(problems, fmt.Sprintf("log %s: %s", e.Entry.Level, e.Entry.Text))
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady("body")); err != nil {
+		t.Fatal(err)
+	}
+	type barBox struct {
+		Chart  string  `json:"chart"`
+		Axis   string  `json:"axis"`
+		Value  float64 `json:"value"`
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
+	}
+	headline, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries([...document.querySelectorAll('[data-metric]')].map(e => [e.dataset.metric, e.querySelector('.value').innerText]))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries([...document.querySelectorAll('[data-outcome]')].map(e => [e.dataset.outcome, e.querySelector('b').innerText]))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bars, err := chromedp.Run(ctx, chromedp.Evaluate[[]barBox](`[...document.querySelectorAll('figure[data-chart] rect.bar')].map(r => { const b = r.getBoundingClientRect(); const f = r.closest('figure'); return {chart: f.dataset.chart, axis: f.dataset.axis, value: +r.dataset.value, width: b.width, height: b.height} })`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// In a 700-pixel mail pane nothing makes the page scroll sideways:
+	// the wide table scrolls in its own box.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(700, 900)); err != nil {
+		t.Fatal(err)
+	}
+	if w, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); err != nil || w > 700 {
+		t.Errorf("at 700 px the page is %v px wide (%v)", w, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1200, 900)); err != nil {
+		t.Fatal(err)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	if len(requests) > 0 {
+		t.Errorf("the page made requests: %v", requests)
+	}
+	if len(problems) > 0 {
+		t.Errorf("the page logged: %v", problems)
+	}
+	mu.Unlock()
+
+	// The headline against the total record.
+	raw, err := os.ReadFile(strings.TrimSuffix(page, ".html") + ".total.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tot totalRecord
+	if err := json.Unmarshal(raw, &tot); err != nil {
+		t.Fatal(err)
+	}
+	cost, _ := tot.Cost.Float64()
+	want := map[string]string{
+		"runs":        strconv.FormatInt(tot.Runs, 10),
+		"cost":        "$" + strconv.FormatFloat(math.Round(cost*1e4)/1e4, 'f', 4, 64),
+		"tokens":      strconv.FormatInt(tot.Tokens["total"], 10),
+		"model_calls": strconv.FormatInt(tot.ModelCalls, 10),
+		"tool_calls":  strconv.FormatInt(tot.ToolCalls, 10),
+		"errors":      strconv.FormatInt(tot.Errors, 10),
+		"problems":    strconv.Itoa(len(tot.Problems)),
+	}
+	for k, v := range want {
+		if headline[k] != v {
+			t.Errorf("headline %s shows %q, the total record says %q", k, headline[k], v)
+		}
+	}
+	for name, n := range tot.Outcomes {
+		if outcomes[name] != strconv.FormatInt(n, 10) {
+			t.Errorf("outcome %s shows %q, the total record says %d", name, outcomes[name], n)
+		}
+	}
+
+	// Every bar of a chart at the same scale: its length over its value
+	// is the chart's, within a pixel.
+	byChart := map[string][]int{}
+	for i, b := range bars {
+		byChart[b.Chart] = append(byChart[b.Chart], i)
+	}
+	if len(bars) == 0 {
+		t.Error("no bars drawn")
+	}
+	for chart, idx := range byChart {
+		length := func(i int) float64 {
+			if bars[i].Axis == "y" {
+				return bars[i].Height
+			}
+			return bars[i].Width
+		}
+		var k float64
+		for _, i := range idx {
+			if bars[i].Value > 0 {
+				k = math.Max(k, length(i)/bars[i].Value)
+			}
+		}
+		for _, i := range idx {
+			if d := math.Abs(length(i) - bars[i].Value*k); d > 1 {
+				t.Errorf("chart %s: a bar of %v is %.1f px long, %.1f px off its scale", chart, bars[i].Value, length(i), d)
+			}
+		}
+	}
+
+	// A screenshot that shows something.
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		// FullScreenshot with a quality below 100 is a JPEG.
+		img, _, err = image.Decode(bytes.NewReader(shot))
+	}
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	colours := map[uint32]bool{}
+	bnd := img.Bounds()
+	for y := bnd.Min.Y; y < bnd.Max.Y; y += 7 {
+		for x := bnd.Min.X; x < bnd.Max.X; x += 7 {
+			r, g, b, _ := img.At(x, y).RGBA()
+			colours[r>>12<<8|g>>12<<4|b>>12] = true
+		}
+	}
+	if len(colours) < 8 {
+		t.Errorf("the screenshot is nearly blank: %d colours", len(colours))
+	}
+	if *updateShots {
+		name := strings.TrimSuffix(filepath.Base(page), ".html")
+		if err := os.WriteFile(filepath.Join("../../docs/images", "evsum-"+name+".png"), shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

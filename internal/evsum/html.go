@@ -1,0 +1,41 @@
+package evsum
+
+import (
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/htmlreport"
+	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/pkg/jsonl"
+)
+
+// writeHTML writes the report as one self-contained page: the headline,
+// charts, the table with md's columns, and the problems.
+func writeHTML(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) error {
+	heads := make([]string, len(cols))
+	right := make([]bool, len(cols))
+	for i, c := range cols {
+		heads[i], right[i] = c.head, c.numeric
+	}
+	p := htmlreport.New(htmlreport.Options{
+		Keys:    st.Options().By,
+		Loc:     st.Options().Loc,
+		TZName:  st.Options().TZName,
+		Files:   cx.inputs,
+		Head:    heads,
+		Right:   right,
+		Version: cli.Version,
+		Cells: func(r *summary.Record) []string {
+			cells := make([]string, len(cols))
+			for i := range cols {
+				cells[i] = cols[i].cell(r, cx, 0)
+			}
+			return cells
+		},
+	})
+	if err := st.EachRecord(func(r *summary.Record) error { p.Add(r); return nil }); err != nil {
+		return err
+	}
+	if err := p.Write(out); err != nil {
+		return err
+	}
+	return out.Err()
+}

@@ -1,0 +1,80 @@
+package evsum_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/evsum"
+)
+
+var updateHTML = flag.Bool("update-html", false, "rewrite the golden pages in testdata/html")
+
+// The golden pages: the shipped multi-agent log grouped by run, agent,
+// tool and day, the zot transcript, and three days with problems, each
+// beside the total record of
+// its --format jsonl. internal/e2e opens them in a real browser.
+var goldenPages = []struct{ name, by, file string }{
+	{"multiagent.run", "run", "examples/events/multiagent.jsonl"},
+	{"multiagent.agent", "agent", "examples/events/multiagent.jsonl"},
+	{"multiagent.tool", "tool", "examples/events/multiagent.jsonl"},
+	{"multiagent.day", "day", "examples/events/multiagent.jsonl"},
+	{"uname.agent", "agent", "examples/output/zot/uname.gp.jsonl"},
+	// three days of runs with every outcome, problems, and a tool named
+	// like markup
+	{"three-days.day", "day", "internal/evsum/testdata/html/three-days.jsonl"},
+	{"three-days.tool", "tool", "internal/evsum/testdata/html/three-days.jsonl"},
+}
+
+func evsumOut(t *testing.T, args ...string) []byte {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := evsum.Main(args, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errb}); code != 0 {
+		t.Fatalf("evsum %v: exit %d: %s", args, code, errb.String())
+	}
+	return out.Bytes()
+}
+
+// evsum --format html writes the golden page for each example; go test
+// -update-html rewrites them (look at them in a browser before
+// committing). The pages are self-contained: no script, no link to
+// anything outside.
+func TestHTMLGolden(t *testing.T) {
+	golden, _ := filepath.Abs("testdata/html")
+	t.Chdir("../..") // the pages name the files as a user at the root would
+	for _, g := range goldenPages {
+		t.Run(g.name, func(t *testing.T) {
+			page := evsumOut(t, "--by", g.by, "--format", "html", g.file)
+			report := evsumOut(t, "--by", g.by, "--format", "jsonl", g.file)
+			lines := bytes.Split(bytes.TrimSpace(report), []byte("\n"))
+			total := append(lines[len(lines)-1], '\n')
+			for _, bad := range []string{"<script", "<link", "<img", "@import", "url(", "http://", "https://"} {
+				if bytes.Contains(page, []byte(bad)) {
+					t.Errorf("the page has %q: not self-contained", bad)
+				}
+			}
+			files := map[string][]byte{g.name + ".html": page, g.name + ".total.json": total}
+			for name, got := range files {
+				path := filepath.Join(golden, name)
+				if *updateHTML {
+					os.MkdirAll(golden, 0o755)
+					if err := os.WriteFile(path, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (go test -update-html writes it)", err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s differs from what evsum writes now (go test -update-html rewrites it)", name)
+				}
+			}
+		})
+	}
+}
