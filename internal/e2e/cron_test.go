@@ -1,7 +1,12 @@
 package e2e
 
 import (
+	"encoding/base64"
 	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/mail"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,24 +52,29 @@ func TestCronRecipeThreeRuns(t *testing.T) {
 		f.WriteString(s)
 		f.Close()
 	}
-	// The recipe as docs/cookbook.md gives it, with the mail replaced by a
-	// copy of the report.
-	recipe := `set -o pipefail
-evcursor --state daily.cursor --defer events.jsonl | evsum --by day --format md > report.md \
-  && cp report.md "sent-$N.md" \
-  && evcursor --commit daily.cursor`
+	// The recipe exactly as docs/cookbook.md gives it; sendmail is a
+	// stand-in that keeps each message.
+	recipe := cookbookRecipe(t, "## A daily report from cron")
+	bin := filepath.Join(dir, "bin")
+	os.Mkdir(bin, 0o755)
+	os.WriteFile(filepath.Join(bin, "sendmail"), []byte("#!/bin/sh\ncat > \"sent-$N.eml\"\n"), 0o755)
 	run := func(n int) (events, problems int) {
 		cmd := exec.Command("bash", "-c", recipe)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "N="+strconv.Itoa(n))
+		cmd.Env = append(os.Environ(), "N="+strconv.Itoa(n), "PATH="+bin+":"+os.Getenv("PATH"))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("run %d: %v\n%s", n, err, out)
 		}
-		report, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("sent-%d.md", n)))
-		if err != nil {
-			t.Fatal(err)
+		md, html := readMail(t, filepath.Join(dir, fmt.Sprintf("sent-%d.eml", n)))
+		report, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+		page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+		if md != string(report) || html != string(page) {
+			t.Errorf("run %d: the mail's parts are not report.md and report.html", n)
 		}
-		return total(t, string(report))
+		if !strings.HasPrefix(html, "<!DOCTYPE html>") || !strings.Contains(html, `data-metric="runs"`) {
+			t.Errorf("run %d: the HTML part is not the report page:\n%.300s", n, html)
+		}
+		return total(t, md)
 	}
 
 	appendLog(strings.Join(lines[:30], ""))
@@ -81,8 +91,8 @@ evcursor --state daily.cursor --defer events.jsonl | evsum --by day --format md 
 	if p1+p2+p3 != 0 {
 		t.Errorf("problems per report %d, %d, %d; want none", p1, p2, p3)
 		for n := 1; n <= 3; n++ {
-			b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("sent-%d.md", n)))
-			t.Logf("report %d:\n%s", n, b)
+			md, _ := readMail(t, filepath.Join(dir, fmt.Sprintf("sent-%d.eml", n)))
+			t.Logf("report %d:\n%s", n, md)
 		}
 	}
 }
@@ -116,4 +126,79 @@ func total(t *testing.T, md string) (events, problems int) {
 	}
 	t.Fatalf("no total row in:\n%s", md)
 	return 0, 0
+}
+
+// cookbookRecipe is the first indented code block after the heading in
+// docs/cookbook.md, as a shell script.
+func cookbookRecipe(t *testing.T, heading string) string {
+	t.Helper()
+	doc, err := os.ReadFile("../../docs/cookbook.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(doc), heading)
+	if !ok {
+		t.Fatalf("docs/cookbook.md has no %q", heading)
+	}
+	var block []string
+	for _, l := range strings.Split(after, "\n") {
+		switch {
+		case strings.HasPrefix(l, "    "):
+			block = append(block, l[4:])
+		case len(block) > 0:
+			return strings.Join(block, "\n") + "\n"
+		}
+	}
+	t.Fatalf("no code block after %q", heading)
+	return ""
+}
+
+// readMail reads a multipart/alternative message and returns its plain
+// text and HTML parts, decoded.
+func readMail(t *testing.T, path string) (plain, html string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	msg, err := mail.ReadMessage(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if msg.Header.Get("To") == "" || msg.Header.Get("Subject") == "" {
+		t.Errorf("%s: no To or Subject", path)
+	}
+	mt, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/alternative" {
+		t.Fatalf("%s: content type %q (%v)", path, mt, err)
+	}
+	r := multipart.NewReader(msg.Body, params["boundary"])
+	for {
+		part, err := r.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		var body io.Reader = part
+		if part.Header.Get("Content-Transfer-Encoding") == "base64" {
+			body = base64.NewDecoder(base64.StdEncoding, part)
+		}
+		b, err := io.ReadAll(body)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		switch ct, _, _ := mime.ParseMediaType(part.Header.Get("Content-Type")); ct {
+		case "text/plain":
+			plain = string(b)
+		case "text/html":
+			html = string(b)
+		}
+	}
+	if plain == "" || html == "" {
+		t.Fatalf("%s: a part is missing", path)
+	}
+	return plain, html
 }
