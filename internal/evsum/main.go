@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -79,12 +78,12 @@ func run(opts *options, stdio cli.Stdio) error {
 	}
 	out := jsonl.NewWriter(stdio.Out)
 	in := &jsonl.Input{Tool: name, Names: opts.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: nil, Strict: opts.Strict}
-	prog := newProgress(stdio.Err)
-	if liveOn {
-		prog.on = false // the table is the progress
+	if !liveOn { // a live table is the progress
+		// Out nil: nothing is written on stdout before the input ends.
+		in.Meter = cli.NewProgress(name, cli.Stdio{In: stdio.In, Err: stdio.Err}, opts.Files)
 	}
 	var cols []col
-	color := cli.Color(stdio.Out)
+	color := cli.UseColor(opts.Color, stdio.Out)
 	spec := func(st *summary.State) (tableSpec, *cellCtx, error) {
 		names := keyNames(st)
 		cx := &cellCtx{loc: st.Options().Loc, names: names, inputs: opts.Files}
@@ -121,7 +120,6 @@ func run(opts *options, stdio cli.Stdio) error {
 			}
 		}
 		err = in.Each(func(rec jsonl.Record) error {
-			prog.tick(len(rec.Data))
 			if rec.File != m.File() {
 				endFile()
 			}
@@ -176,7 +174,6 @@ func run(opts *options, stdio cli.Stdio) error {
 			overwrite = lv.finish()
 		} else {
 			err = in.Each(func(rec jsonl.Record) error {
-				prog.tick(len(rec.Data))
 				if e := st.Add(rec.Data); e != nil {
 					return in.Bad(rec, e)
 				}
@@ -184,7 +181,6 @@ func run(opts *options, stdio cli.Stdio) error {
 			})
 		}
 	}
-	prog.done()
 	if err != nil {
 		return err
 	}
@@ -290,47 +286,4 @@ func summaryOptions(opts *options) (summary.Options, error) {
 		return o, fmt.Errorf("--until %s is not after --since %s", o.Until.Format(time.RFC3339), o.Since.Format(time.RFC3339))
 	}
 	return o, nil
-}
-
-// progress shows how far a large input has got, on stderr, only when it
-// is a terminal.
-type progress struct {
-	w       io.Writer
-	on      bool
-	start   time.Time
-	last    time.Time
-	bytes   int64
-	lines   int64
-	printed bool
-}
-
-func newProgress(w io.Writer) *progress {
-	return &progress{w: w, on: cli.IsTerminal(w), start: time.Now(), last: time.Now()}
-}
-
-func (p *progress) tick(n int) {
-	if !p.on {
-		return
-	}
-	p.bytes += int64(n) + 1
-	p.lines++
-	if p.lines&0xffff != 0 {
-		return
-	}
-	t := time.Now()
-	// Only a large input gets a progress line: one still running after a
-	// second.
-	if t.Sub(p.start) < time.Second || t.Sub(p.last) < 200*time.Millisecond {
-		return
-	}
-	p.last = t
-	p.printed = true
-	mb := float64(p.bytes) / (1 << 20)
-	fmt.Fprintf(p.w, "\revsum: %.0f MB, %d events, %.0f MB/s ", mb, p.lines, mb/t.Sub(p.start).Seconds())
-}
-
-func (p *progress) done() {
-	if p.printed {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }

@@ -26,7 +26,9 @@ type options struct {
 	Check   bool          `help:"Exit 1 when any problem (broken invariant) was found."`
 	Running time.Duration `default:"10m" placeholder:"WINDOW" help:"A run without its end whose last event is at most WINDOW before now is running, not incomplete, and no problem; 0 turns it off. Default: ${default}."`
 	Strict  bool          `help:"Stop at the first bad input line."`
-	Files   []string      `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised); none or - is stdin."`
+
+	cli.Terminal `embed:""`
+	Files        []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised); none or - is stdin."`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 }
