@@ -11,6 +11,9 @@ run "zot2gp examples/zot/uname.jsonl | grep -o '\"kind\":\"[a-z_]*\"' | sort | u
 say 'the complete tool calls (zot type tool_call, which glasspane skips)'
 run 'zot2gp examples/zot/uname.jsonl | evfilter '"'"'kind=="tool_call"'"'"
 
+say 'on a terminal (or with --format pretty) the events are for people: 41 text deltas read as one sentence'
+run 'zot2gp --format pretty --ts=stable examples/zot/uname.jsonl'
+
 say "--ui: exactly glasspane's stream (61 zot events, 57 for the UI)"
 run 'zot2gp --ui examples/zot/uname.jsonl | wc -l'
 

@@ -8,6 +8,9 @@ run "zot2gp examples/zot/uname.jsonl | evfilter 'kind==\"tool_call\"'"
 say "raw zot lines: type is zot's field here, although jq has a type builtin"
 run "evfilter 'type==\"turn_end\" and stop==\"error\"' examples/zot/auth-401.jsonl"
 
+say 'one run of the multi-agent log, read as a transcript (what a terminal shows by default)'
+run "evfilter --format pretty 'run_id==\"r_0001a5b7\"' examples/events/multiagent.jsonl"
+
 say 'named filters: every failure of a multi-agent run log...'
 run 'evfilter failed examples/events/multiagent.jsonl'
 say '...and the same filter on raw zot lines'

@@ -2,11 +2,14 @@
 # evsum: what the runs did — outcomes, tokens, cost, time, tools, errors.
 source "$(dirname "$0")/lib.sh"
 
-say 'the multi-agent run log: one row per run and a total (a table, as on a terminal)'
-run 'evsum -f table examples/events/multiagent.jsonl'
+say 'the multi-agent run log: one row per run and a total, fitted to 100 columns as on a terminal that wide'
+run 'evsum --width 100 examples/events/multiagent.jsonl'
 
 say 'per agent, as Markdown for a chat or a mail'
 run 'evsum -f md --by agent examples/events/multiagent.jsonl'
+
+say 'the same as a page with charts, for a mail or a browser (self-contained HTML)'
+run 'evsum -f html examples/events/multiagent.jsonl | grep -c "<rect class=\"bar\""'
 
 say 'in a pipe it writes JSON Lines: the total record, last, for cron jobs and other tools'
 run 'evsum examples/events/multiagent.jsonl | tail -1'
