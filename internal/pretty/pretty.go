@@ -60,7 +60,6 @@ type Renderer struct {
 	flowStyle string
 
 	runs   map[string]*run
-	order  []*run
 	agents map[string]bool // every run/agent pair seen, keyed run + "\x00" + agent
 	many   bool            // several runs or agents: lines say whose they are
 	manyRn bool            // several runs: the label names the run

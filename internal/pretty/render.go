@@ -361,7 +361,6 @@ func (r *Renderer) paragraph(st string, s string) {
 func (r *Renderer) flow(s string) {
 	for s != "" {
 		c, n := utf8.DecodeRuneInString(s)
-		tok := s[:n]
 		switch {
 		case c == '\n':
 			r.gap = false
@@ -378,9 +377,8 @@ func (r *Renderer) flow(s string) {
 			if end < 0 {
 				end = len(s)
 			}
-			tok = s[:end]
 			n = end
-			r.word(tok)
+			r.word(s[:end])
 			r.spaced = false
 		}
 		s = s[n:]
