@@ -262,43 +262,9 @@ func isKeyWord(w string) bool {
 // byWords are the --by words that name a key column.
 var byWords = map[string]summary.KeyKind{"run": summary.KeyRun, "agent": summary.KeyAgent}
 
-// nearestWord is the word of words w is most likely a misspelling of: at
-// most two edits away and fewer than w has letters; "" when none is.
-func nearestWord(w string, words []string) string {
-	best, bestD := "", 3
-	for _, c := range words {
-		if d := editDistance(strings.ToLower(w), c); d < bestD && d < len(w) {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the optimal string alignment distance between a and b,
-// byte-wise: insertions, deletions, substitutions and swaps of neighbours.
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
-}
+// nearestWord is the word of words w is most likely a misspelling of
+// (summary.NearestWord: the same measure as --by's suggestions).
+func nearestWord(w string, words []string) string { return summary.NearestWord(w, words) }
 
 // durText is a duration in seconds as people read it: 8.39s, 34.6s,
 // 1m52s, 2h05m, 3d04h.

@@ -428,19 +428,7 @@ func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, runID, agent, ke
 	if ev.Flags&event.Restated != 0 && c != nil {
 		// The call was drawn at its start; its arguments complete it.
 		if !c.shown && args != nil {
-			c.shown = true
-			if r.open == toolLine && r.openID == id && r.openKey == key {
-				r.field(sNone, bestArg(args))
-				r.open, r.openKey, r.openID = closed, "", ""
-				r.newline()
-				return
-			}
-			r.endLine()
-			r.prefix(t, runID, agent)
-			r.tag(sTool, "tool")
-			r.put(sBold, nonEmpty(name, c.name))
-			r.field(sNone, bestArg(args))
-			r.newline()
+			r.completeTool(c, nonEmpty(name, c.name), args, t, runID, agent, key, id)
 		}
 		return
 	}
@@ -462,6 +450,24 @@ func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, runID, agent, ke
 	r.open, r.openKey, r.openID = toolLine, key, id
 }
 
+// completeTool shows a call's arguments once they are whole: on its
+// start's line when that is still open, else on a line of their own.
+func (r *Renderer) completeTool(c *call, name string, args []byte, t int64, runID, agent, key, id string) {
+	c.shown = true
+	if r.open == toolLine && r.openID == id && r.openKey == key {
+		r.field(sNone, bestArg(args))
+		r.open, r.openKey, r.openID = closed, "", ""
+		r.newline()
+		return
+	}
+	r.endLine()
+	r.prefix(t, runID, agent)
+	r.tag(sTool, "tool")
+	r.put(sBold, name)
+	r.field(sNone, bestArg(args))
+	r.newline()
+}
+
 // toolUpdate draws a piece of a call's output; a piece of its arguments
 // joins the others, and the end of the pieces completes the call's line.
 func (r *Renderer) toolUpdate(ev *event.Event, t int64, rn *run, runID, agent, key string) {
@@ -479,19 +485,7 @@ func (r *Renderer) toolUpdate(ev *event.Event, t int64, rn *run, runID, agent, k
 	if ev.Flags&event.Delta == 0 && ev.Field(event.Body) == nil {
 		// The end of the arguments.
 		if c != nil && !c.shown && len(c.args) > 0 {
-			c.shown = true
-			if r.open == toolLine && r.openID == id && r.openKey == key {
-				r.field(sNone, bestArg(c.args))
-				r.open, r.openKey, r.openID = closed, "", ""
-				r.newline()
-				return
-			}
-			r.endLine()
-			r.prefix(t, runID, agent)
-			r.tag(sTool, "tool")
-			r.put(sBold, nonEmpty(c.name, "?"))
-			r.field(sNone, bestArg(c.args))
-			r.newline()
+			r.completeTool(c, nonEmpty(c.name, "?"), c.args, t, runID, agent, key, id)
 			return
 		}
 	}

@@ -48,8 +48,15 @@ var byWords = []string{"run", "agent", "tool", "model", "kind", "day", "hour"}
 // of: at most two edits away (a letter added, dropped, changed or two
 // swapped), and fewer than w has letters. "" when there is none.
 func nearest(w string) string {
+	return NearestWord(w, append(byWords[:len(byWords):len(byWords)], "none"))
+}
+
+// NearestWord is the word of words that w is most likely a misspelling
+// of: at most two edits away, and fewer edits than w has letters; "" when
+// none is. Case is ignored in w; words are lower case.
+func NearestWord(w string, words []string) string {
 	best, bestD := "", 3
-	for _, c := range append(byWords[:len(byWords):len(byWords)], "none") {
+	for _, c := range words {
 		if d := editDistance(strings.ToLower(w), c); d < bestD && d < len(w) {
 			best, bestD = c, d
 		}
