@@ -253,7 +253,7 @@ func parseColumns(list string, names []string, by []summary.Key) ([]col, error) 
 // column one makes.
 func isKeyWord(w string) bool {
 	switch w {
-	case "run", "agent", "tool", "model", "kind", "day", "hour", "run_id", "agent_id":
+	case "run", "agent", "tool", "model", "kind", "day", "hour", "week", "month", "run_id", "agent_id":
 		return true
 	}
 	return false

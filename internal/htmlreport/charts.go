@@ -116,7 +116,7 @@ func (p *Page) periods() ([]*summary.Record, int) {
 		}
 		byPeriod[k] = append(byPeriod[k], g)
 	}
-	slices.Sort(order) // ISO dates and hours sort as text
+	slices.Sort(order) // ISO dates, hours, weeks and months sort as text
 	folded := 0
 	if len(order) > p.o.MaxPeriods {
 		folded = len(order) - p.o.MaxPeriods

@@ -81,10 +81,10 @@ func (p *Page) Add(r *summary.Record) {
 	p.groups = append(p.groups, &c)
 }
 
-// overTime reports whether the first key is a period (day or hour): the
-// charts then run over time.
+// overTime reports whether the first key is a period (day, hour, week or
+// month): the charts then run over time.
 func (p *Page) overTime() bool {
-	return len(p.o.Keys) > 0 && (p.o.Keys[0].Kind == summary.KeyDay || p.o.Keys[0].Kind == summary.KeyHour)
+	return len(p.o.Keys) > 0 && p.o.Keys[0].Kind.Period()
 }
 
 // Write writes the page.

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -83,7 +84,7 @@ func (s *State) appendKey(b []byte, i int, k Key, r *Run) []byte {
 			return appendCanon(b, v)
 		}
 		return append(b, "null"...)
-	case KeyDay, KeyHour:
+	case KeyDay, KeyHour, KeyWeek, KeyMonth:
 		if !e.hasTS {
 			return append(b, "null"...)
 		}
@@ -108,33 +109,47 @@ func (s *State) appendKey(b []byte, i int, k Key, r *Run) []byte {
 	return b
 }
 
-// dayCache holds the day (or hour) key of the last event, valid for ts in
-// [from, to), so that consecutive events cost no time formatting.
+// dayCache holds the period key (day, hour, week or month) of the last
+// event, valid for ts in [from, to), so that consecutive events cost no
+// time formatting.
 type dayCache struct {
 	from, to int64
 	key      string
 }
 
 func (d *dayCache) set(kind KeyKind, ts int64, loc *time.Location) {
-	t := time.UnixMicro(ts).In(loc)
-	var from time.Time
-	var key string
-	if kind == KeyDay {
-		from = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
-		key = from.Format("2006-01-02")
-		d.to = from.AddDate(0, 0, 1).UnixMicro()
-	} else {
+	from, to, key := periodOf(kind, time.UnixMicro(ts).In(loc))
+	d.from, d.to = from.UnixMicro(), to.UnixMicro()
+	d.key = `"` + key + `"`
+}
+
+// periodOf is the period of kind that t (in its zone) falls in: its start,
+// the next one's, and its key: 2026-11-01 (day), 2026-11-01T09:00 (hour),
+// 2026-W44 (ISO 8601 week, Monday to Sunday, numbered in the year that
+// holds its Thursday), 2026-11 (month).
+func periodOf(kind KeyKind, t time.Time) (from, to time.Time, key string) {
+	loc := t.Location()
+	switch kind {
+	case KeyHour:
 		from = t.Truncate(time.Hour)
 		// equivalent mutant: off*3600 takes the slow way, right in every
 		// zone, for more of them
 		if _, off := t.Zone(); off%3600 != 0 {
 			from = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), 0, 0, 0, loc)
 		}
-		key = from.Format("2006-01-02T15:00")
-		d.to = from.Add(time.Hour).UnixMicro()
+		return from, from.Add(time.Hour), from.Format("2006-01-02T15:00")
+	case KeyWeek:
+		// back to Monday: Weekday is 0 on Sunday
+		back := (int(t.Weekday()) + 6) % 7
+		from = time.Date(t.Year(), t.Month(), t.Day()-back, 0, 0, 0, 0, loc)
+		y, w := t.ISOWeek()
+		return from, time.Date(from.Year(), from.Month(), from.Day()+7, 0, 0, 0, 0, loc), fmt.Sprintf("%04d-W%02d", y, w)
+	case KeyMonth:
+		from = time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, loc)
+		return from, time.Date(t.Year(), t.Month()+1, 1, 0, 0, 0, 0, loc), from.Format("2006-01")
 	}
-	d.from = from.UnixMicro()
-	d.key = `"` + key + `"`
+	from = time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
+	return from, from.AddDate(0, 0, 1), from.Format("2006-01-02")
 }
 
 // appendCanon appends a raw value so that equal values give equal bytes:

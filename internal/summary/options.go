@@ -29,7 +29,19 @@ const (
 	KeyDay
 	KeyHour
 	KeyPath
+	KeyWeek  // ISO 8601 week: 2026-W45
+	KeyMonth // 2026-11
 )
+
+// Period reports whether k groups by time: day, hour, week or month. Its
+// values are ISO 8601 texts that sort as the periods do.
+func (k KeyKind) Period() bool {
+	switch k {
+	case KeyDay, KeyHour, KeyWeek, KeyMonth:
+		return true
+	}
+	return false
+}
 
 var keyWords = map[string]Key{
 	"run":   {Kind: KeyRun, Name: "run_id"},
@@ -39,10 +51,12 @@ var keyWords = map[string]Key{
 	"kind":  {Kind: KeyKindField, Name: "kind"},
 	"day":   {Kind: KeyDay, Name: "day"},
 	"hour":  {Kind: KeyHour, Name: "hour"},
+	"week":  {Kind: KeyWeek, Name: "week"},
+	"month": {Kind: KeyMonth, Name: "month"},
 }
 
 // byWords are the grouping words, in the order messages list them.
-var byWords = []string{"run", "agent", "tool", "model", "kind", "day", "hour"}
+var byWords = []string{"run", "agent", "tool", "model", "kind", "day", "hour", "week", "month"}
 
 // nearest is the grouping word (or none) w is most likely a misspelling
 // of: at most two edits away (a letter added, dropped, changed or two
@@ -91,7 +105,7 @@ func editDistance(a, b string) int {
 }
 
 // ParseBy reads a --by value: comma-separated words (run, agent, tool,
-// model, kind, day, hour, none) or field paths such as payload.model. A
+// model, kind, day, hour, week, month, none) or field paths such as payload.model. A
 // path has a dot: any other word is refused, with the nearest grouping.
 // none alone means one group: only the total is reported.
 func ParseBy(s string) ([]Key, error) {
@@ -229,7 +243,7 @@ func parseDuration(s string) (time.Duration, bool) {
 // Options say how events are grouped and which are counted.
 type Options struct {
 	By       []Key
-	Loc      *time.Location // for day and hour; nil is UTC
+	Loc      *time.Location // for day, hour, week and month; nil is UTC
 	Since    time.Time      // zero: no lower bound (inclusive)
 	Until    time.Time      // zero: no upper bound (exclusive)
 	TZName   string         // the --tz spelling, kept in partial states

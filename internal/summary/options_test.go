@@ -72,7 +72,10 @@ func TestParseBy(t *testing.T) {
 		{"run,", nil, "", true},
 		{"payload..x", nil, "", true},
 		{"agnet", nil, "", true},
-		{"month", nil, "", true},
+		{"week,month", []string{"week", "month"}, "week,month", false},
+		{"agent,week", []string{"agent_id", "week"}, "agent,week", false},
+		{"month,month", nil, "", true},
+		{"fortnight", nil, "", true},
 		{"runs", nil, "", true},
 		{"agent,source", nil, "", true},
 	}
@@ -107,14 +110,16 @@ func TestParseBy(t *testing.T) {
 // A word that is neither a grouping nor a path with a dot is refused, with
 // the list of groupings and the nearest one when it is a likely typo.
 func TestParseByDidYouMean(t *testing.T) {
-	list := "one of run, agent, tool, model, kind, day, hour, none, or a field path with a dot (payload.model)"
+	list := "one of run, agent, tool, model, kind, day, hour, week, month, none, or a field path with a dot (payload.model)"
 	for _, tt := range []struct{ in, want string }{
 		{"agnet", `--by "agnet": "agnet" is not a grouping (did you mean agent?): ` + list},
 		{"runs", `--by "runs": "runs" is not a grouping (did you mean run?): ` + list},
 		{"Day", `--by "Day": "Day" is not a grouping (did you mean day?): ` + list},
 		{"agent,toll", `--by "agent,toll": "toll" is not a grouping (did you mean tool?): ` + list},
 		{"nnoe", `--by "nnoe": "nnoe" is not a grouping (did you mean none?): ` + list},
-		{"month", `--by "month": "month" is not a grouping: ` + list},
+		{"weak", `--by "weak": "weak" is not a grouping (did you mean week?): ` + list},
+		{"months", `--by "months": "months" is not a grouping (did you mean month?): ` + list},
+		{"year", `--by "year": "year" is not a grouping: ` + list},
 		{"x", `--by "x": "x" is not a grouping: ` + list},
 	} {
 		_, err := ParseBy(tt.in)
