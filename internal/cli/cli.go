@@ -129,7 +129,9 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 	if t.Details != "" {
 		desc += "\n\n" + strings.TrimSpace(t.Details)
 	}
+	var b builtins
 	parser, err := kong.New(opts,
+		kong.Embed(&b),
 		kong.Name(t.Name),
 		kong.Description(desc),
 		kong.Writers(stdio.Out, stdio.Err),
@@ -162,7 +164,7 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 	if _, err := parser.Parse(hoistDashDash(joinDashValues(args, flags), flags)); err != nil {
 		return Usage(err)
 	}
-	return nil
+	return b.run(t, parser.Model, stdio.Out)
 }
 
 // fixHelp corrects what kong's help says wrongly for these tools: the usage

@@ -1,0 +1,557 @@
+package cli
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/kong"
+)
+
+// The completion scripts are written from the same kong model as --help:
+// every flag --help lists, the values of those that take one (an enum,
+// the notes of man_notes.go, files for a FILE), and what the arguments
+// are (files; evfilter's first one is its expression, completed with the
+// named filters that `evfilter --list` prints when Tab is pressed, so that
+// the filters of EVTOOLS_FILTERS count). A script is static but for that
+// call: completing costs no process otherwise.
+
+// compFlag is a flag as the scripts see it.
+type compFlag struct {
+	long   string
+	short  rune
+	args   int // the words of its value: 0, 1, or 2 (--arg NAME VALUE)
+	values valueSpec
+	holder []string // the placeholder's words (FORMAT; NAME VALUE)
+	desc   string
+	repeat bool
+	excl   []string // the flags it cannot go with (xor), itself included
+	alone  bool     // --help, --version: nothing goes with them
+}
+
+// compModel is a tool's command line as the scripts see it.
+type compModel struct {
+	name        string
+	flags       []compFlag
+	first, rest valueSpec // the first argument, the others
+	restName    string    // the others' placeholder (FILE)
+	firstName   string
+	firstUnless []string // long names of the flags that make the first argument one of the rest
+}
+
+func newCompModel(t Tool, app *kong.Application) compModel {
+	n := toolNotes[t.Name]
+	m := compModel{name: t.Name, rest: valueSpec{kind: fileValues}, restName: "FILE", firstUnless: n.firstUnless}
+	if len(app.Positional) > 0 {
+		// "EXPR [FILE]" is the expression, then files
+		words := usageWord.FindAllString(app.Positional[0].Name, -1)
+		m.restName = words[len(words)-1]
+		m.firstName = words[0]
+	}
+	m.first = m.rest
+	if n.first.kind != noValues {
+		m.first = n.first
+	}
+	xor := map[string][]string{}
+	for _, f := range visibleFlags(app) {
+		for _, x := range f.Xor {
+			xor[x] = append(xor[x], f.Name)
+		}
+	}
+	for _, f := range visibleFlags(app) {
+		c := compFlag{long: f.Name, short: f.Short, values: flagValues(f, n), desc: shortHelp(helpText(app, f)),
+			repeat: f.IsCumulative(), alone: f == app.HelpFlag || f.Name == "version"}
+		if takesValue(f) {
+			c.holder = strings.Fields(placeholder(f))
+			c.args = len(c.holder)
+		}
+		if !c.repeat {
+			c.excl = []string{f.Name}
+		}
+		for _, x := range f.Xor {
+			for _, o := range xor[x] {
+				if !slices.Contains(c.excl, o) {
+					c.excl = append(c.excl, o)
+				}
+			}
+		}
+		m.flags = append(m.flags, c)
+	}
+	for name := range n.values {
+		if !slices.ContainsFunc(m.flags, func(c compFlag) bool { return c.long == name }) {
+			panic(fmt.Sprintf("cli: the notes of %s name --%s, which it does not have", t.Name, name))
+		}
+	}
+	return m
+}
+
+var parenthesis = regexp.MustCompile(`\s*\([^()]*\)`)
+
+// shortHelp is the first sentence of a help text, without what it says in
+// parentheses, cut to a line: what a shell shows beside a flag.
+func shortHelp(s string) string {
+	s = parenthesis.ReplaceAllString(s, "")
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
+	const max = 64
+	if utf8.RuneCountInString(s) > max {
+		cut := string([]rune(s)[:max])
+		if i := strings.LastIndex(cut, " "); i > 0 {
+			cut = cut[:i]
+		}
+		s = strings.TrimRight(cut, ",:;") + "..."
+	}
+	return s
+}
+
+// Completion is the tool's completion script for shell: bash, zsh or fish.
+func Completion(shell string, t Tool, app *kong.Application) (string, error) {
+	m := newCompModel(t, app)
+	switch shell {
+	case "bash":
+		return m.bash(), nil
+	case "zsh":
+		return m.zsh(), nil
+	case "fish":
+		return m.fish(), nil
+	}
+	return "", fmt.Errorf("--completion %q: one of bash, zsh, fish", shell)
+}
+
+// fnName is name as part of a shell function's name.
+func fnName(name string) string {
+	return regexp.MustCompile(`[^A-Za-z0-9_]`).ReplaceAllString(name, "_")
+}
+
+// valueFlags are the flags that take a value, by the number of its words.
+func (m compModel) valueFlags(args int) (long, short []string) {
+	for _, f := range m.flags {
+		if f.args == args {
+			long = append(long, "--"+f.long)
+			if f.short != 0 {
+				short = append(short, string(f.short))
+			}
+		}
+	}
+	return long, short
+}
+
+func (m compModel) flag(long string) compFlag {
+	for _, f := range m.flags {
+		if f.long == long {
+			return f
+		}
+	}
+	panic("cli: no flag --" + long)
+}
+
+// shortValueLetters are the short flags that take a value, as a bracket
+// expression's letters.
+func (m compModel) shortValueLetters() string {
+	var s string
+	for _, f := range m.flags {
+		if f.args > 0 && f.short != 0 {
+			s += string(f.short)
+		}
+	}
+	return s
+}
+
+// ---- bash
+
+const bashHelpers = `# _evtools_words WORDS: one of the words. _evtools_list WORDS: a
+# comma-separated list of them. _evtools_files: a file name.
+# _evtools_filters TOOL: a named filter, from TOOL --list.
+_evtools_words() {
+	local IFS=$' \t\n'
+	COMPREPLY=($(compgen -W "$1" -- "$cur"))
+}
+_evtools_list() {
+	local IFS=$' \t\n' pre= last=$cur
+	if [[ $cur == *,* ]]; then
+		pre=${cur%,*}, last=${cur##*,}
+	fi
+	COMPREPLY=($(compgen -P "$pre" -W "$1" -- "$last"))
+	compopt -o nospace 2>/dev/null
+}
+_evtools_files() {
+	local IFS=$'\n'
+	compopt -o filenames 2>/dev/null
+	COMPREPLY=($(compgen -f -- "$cur"))
+}
+_evtools_filters() {
+	local IFS=$' \t\n' cmd=$1 names
+	[[ $cmd == '~/'* ]] && cmd=$HOME/${cmd#'~/'}
+	names=$("$cmd" --list 2>/dev/null | awk -F '  +' '{ n = $1; sub(/[( ].*/, "", n); print n }')
+	COMPREPLY=($(compgen -W "$names" -- "$cur"))
+}
+`
+
+func (m compModel) bash() string {
+	fn := "_evtools_" + fnName(m.name)
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	w("# bash completion for %s, written by `%s --completion bash`: its flags, their\n", m.name, m.name)
+	w("# values, and its arguments. Source it, or put it in a folder of\n")
+	w("# bash-completion's (share/bash-completion/completions/%s).\n\n", m.name)
+	b.WriteString(bashHelpers)
+	w("\n%s() {\n", fn)
+	w("\tlocal cur=${COMP_WORDS[COMP_CWORD]} w flag= i=1 j need=0 npos=0 dashdash= firstrest=\n")
+	w("\tCOMPREPLY=()\n")
+	w("\t# The words before the cursor: flags, their values (bash splits\n")
+	w("\t# --flag=VALUE at the =), arguments.\n")
+	w("\twhile (( i < COMP_CWORD )); do\n")
+	w("\t\tw=${COMP_WORDS[i]}\n")
+	w("\t\t(( i++ ))\n")
+	w("\t\tif (( need > 0 )); then\n")
+	w("\t\t\t[[ $w == = ]] || (( need-- ))\n")
+	w("\t\t\tcontinue\n")
+	w("\t\tfi\n")
+	w("\t\tif [[ -n $dashdash || $w != -?* ]]; then\n")
+	w("\t\t\t(( npos++ ))\n")
+	w("\t\t\tcontinue\n")
+	w("\t\tfi\n")
+	w("\t\tcase $w in\n")
+	w("\t\t--) dashdash=1 ;;\n")
+	for args := 1; args <= 2; args++ {
+		if long, _ := m.valueFlags(args); len(long) > 0 {
+			w("\t\t%s) flag=$w need=%d ;;\n", strings.Join(long, "|"), args)
+		}
+	}
+	w("\t\t--*) ;;\n")
+	w("\t\t*) # short flags, maybe bundled: the first that takes a value takes the\n")
+	w("\t\t   # rest of the word, or the next word\n")
+	w("\t\t\tfor (( j = 1; j < ${#w}; j++ )); do\n")
+	w("\t\t\t\tcase ${w:j:1} in\n")
+	if letters := m.shortValueLetters(); letters != "" {
+		w("\t\t\t\t[%s])\n", letters)
+		w("\t\t\t\t\tflag=-${w:j:1}\n")
+		w("\t\t\t\t\t(( j == ${#w} - 1 )) && need=1\n")
+		w("\t\t\t\t\tbreak ;;\n")
+	}
+	w("\t\t\t\tesac\n")
+	w("\t\t\tdone ;;\n")
+	w("\t\tesac\n")
+	if len(m.firstUnless) > 0 {
+		var pats []string
+		for _, l := range m.firstUnless {
+			pats = append(pats, "--"+l)
+			if f := m.flag(l); f.short != 0 {
+				pats = append(pats, "-"+string(f.short))
+			}
+		}
+		w("\t\tcase $flag in %s) firstrest=1 ;; esac\n", strings.Join(pats, "|"))
+	}
+	w("\tdone\n")
+	w("\t[[ $cur == = ]] && cur=\n")
+	w("\tif (( need > 0 )); then\n")
+	w("\t\tcase $flag in\n")
+	for _, f := range m.flags {
+		if f.args == 0 {
+			continue
+		}
+		pat := "--" + f.long
+		if f.short != 0 {
+			pat += "|-" + string(f.short)
+		}
+		if action := bashAction(f.values, f.args); action != "" {
+			w("\t\t%s) %s ;;\n", pat, action)
+		}
+	}
+	w("\t\tesac\n")
+	w("\t\treturn\n")
+	w("\tfi\n")
+	var longs []string
+	for _, f := range m.flags {
+		longs = append(longs, "--"+f.long)
+	}
+	w("\tif [[ -z $dashdash && $cur == -* ]]; then\n")
+	w("\t\t_evtools_words %q\n", strings.Join(longs, " "))
+	w("\t\treturn\n")
+	w("\tfi\n")
+	if m.first.kind != m.rest.kind {
+		w("\tif (( npos == 0 )) && [[ -z $firstrest ]]; then\n")
+		w("\t\t%s\n", or(bashAction(m.first, 1), ":"))
+		w("\t\treturn\n")
+		w("\tfi\n")
+	}
+	if a := bashAction(m.rest, 1); a != "" {
+		w("\t%s\n", a)
+	}
+	w("}\n")
+	w("complete -F %s %s\n", fn, m.name)
+	return b.String()
+}
+
+func or(s, t string) string {
+	if s == "" {
+		return t
+	}
+	return s
+}
+
+// bashAction completes the value of a flag or argument; "" for nothing.
+func bashAction(v valueSpec, args int) string {
+	if args > 1 { // --arg NAME VALUE: names and values of the user's
+		return ""
+	}
+	switch v.kind {
+	case fileValues:
+		return "_evtools_files"
+	case oneOf:
+		return fmt.Sprintf("_evtools_words %q", strings.Join(v.words, " "))
+	case listOf:
+		return fmt.Sprintf("_evtools_list %q", strings.Join(v.words, " "))
+	case filterNames:
+		return `_evtools_filters "$1"`
+	}
+	return ""
+}
+
+// ---- zsh
+
+// zshQuote quotes s for a single-quoted zsh word.
+func zshQuote(s string) string { return strings.ReplaceAll(s, "'", `'\''`) }
+
+// zshDesc escapes a description for an _arguments [...] part.
+func zshDesc(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`, ":", `\:`).Replace(s)
+}
+
+// zshAction is a value's message and action for _arguments.
+func zshAction(v valueSpec, holder string) string {
+	holder = strings.ReplaceAll(holder, ":", `\:`)
+	switch v.kind {
+	case fileValues:
+		return ":" + holder + ":_files"
+	case oneOf:
+		return ":" + holder + ":(" + strings.Join(v.words, " ") + ")"
+	case listOf:
+		return ":" + holder + ":_sequence compadd - " + strings.Join(v.words, " ")
+	case filterNames:
+		return ":" + holder + ":_evtools_filters"
+	}
+	return ":" + holder + ": "
+}
+
+const zshFilters = `# _evtools_filters: a named filter, from TOOL --list (the command line's
+# first word), with what it selects.
+(( $+functions[_evtools_filters] )) ||
+_evtools_filters() {
+	local -a filters
+	filters=(${(f)"$(_call_program filters $words[1] --list 2>/dev/null |
+		awk -F '  +' '{ n = $1; sub(/[( ].*/, "", n); if (seen[n]++) next; d = $3; if ($1 != n) d = $1 ": " d; gsub(/:/, "\\:", n); print n ":" d }')"})
+	_describe -t filters 'named filter' filters
+}
+`
+
+func (m compModel) zsh() string {
+	fn := "_" + fnName(m.name)
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	w("#compdef %s\n", m.name)
+	w("# zsh completion for %s, written by `%s --completion zsh`: its flags, their\n", m.name, m.name)
+	w("# values, and its arguments. Put it in a folder of $fpath as %s, or source it.\n\n", fn)
+	if m.first.kind == filterNames || m.rest.kind == filterNames {
+		b.WriteString(zshFilters + "\n")
+	}
+	w("%s() {\n", fn)
+	w("\tlocal -a args\n")
+	w("\targs=(\n")
+	for _, f := range m.flags {
+		var excl []string
+		switch {
+		case f.alone:
+			excl = []string{"-", "*"}
+		default:
+			for _, e := range f.excl {
+				o := m.flag(e)
+				if o.short != 0 {
+					excl = append(excl, "-"+string(o.short))
+				}
+				excl = append(excl, "--"+o.long)
+			}
+			if slices.Contains(m.firstUnless, f.long) {
+				excl = append([]string{"1"}, excl...)
+			}
+		}
+		var spec string
+		if len(excl) > 0 {
+			spec = "'(" + strings.Join(excl, " ") + ")'"
+		}
+		if f.repeat {
+			spec += "'*'"
+		}
+		short, long := "", "--"+f.long
+		if f.short != 0 {
+			short = "-" + string(f.short)
+		}
+		if f.args == 1 {
+			long += "="
+			if short != "" {
+				short += "+"
+			}
+		}
+		if short != "" {
+			spec += "{" + short + "," + long + "}"
+		} else {
+			spec += long
+		}
+		spec += "'[" + zshQuote(zshDesc(f.desc)) + "]"
+		for _, h := range f.holder {
+			v := f.values
+			if f.args > 1 {
+				v = valueSpec{}
+			}
+			spec += zshQuote(zshAction(v, h))
+		}
+		spec += "'"
+		w("\t\t%s\n", spec)
+	}
+	if m.first.kind != m.rest.kind {
+		w("\t\t'1%s'\n", zshQuote(zshAction(m.first, m.firstName)))
+	}
+	w("\t\t'*%s'\n", zshQuote(zshAction(m.rest, m.restName)))
+	w("\t)\n")
+	w("\t_arguments -s -S $args\n")
+	w("}\n\n")
+	w("if [[ $zsh_eval_context[-1] == loadautofunc ]]; then\n")
+	w("\t%s \"$@\"\n", fn)
+	w("else\n")
+	w("\tcompdef %s %s\n", fn, m.name)
+	w("fi\n")
+	return b.String()
+}
+
+// ---- fish
+
+// fishQuote quotes s for a single-quoted fish word.
+func fishQuote(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, "'", `\'`).Replace(s) + "'"
+}
+
+const fishHelpers = `# __evtools_list WORDS: a comma-separated list of the words.
+# __evtools_filters: a named filter, from TOOL --list (the command line's
+# first word), with what it selects.
+function __evtools_list
+	set -l tok (commandline -ct | string replace -r -- '^-[^=]*=' '')
+	set -l pre (string match -r -- '^.*,' $tok)
+	test -n "$pre"; or set pre ''
+	for w in $argv
+		echo $pre$w
+	end
+end
+function __evtools_filters
+	set -l cmd (commandline -opc)[1]
+	$cmd --list 2>/dev/null | awk -F '  +' '{ n = $1; sub(/[( ].*/, "", n); if (seen[n]++) next; d = $3; if ($1 != n) d = $1 ": " d; print n "\t" d }'
+end
+`
+
+func (m compModel) fish() string {
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	w("# fish completion for %s, written by `%s --completion fish`: its flags,\n", m.name, m.name)
+	w("# their values, and its arguments. Put it in a folder of fish's\n")
+	w("# (share/fish/vendor_completions.d/%s.fish), or source it.\n\n", m.name)
+	b.WriteString(fishHelpers)
+	first := ""
+	if m.first.kind != m.rest.kind {
+		first = "__evtools_" + fnName(m.name) + "_first"
+		w("# %s: whether the word under the cursor is %s's first argument.\n", first, m.name)
+		w("function %s\n", first)
+		w("\tset -l words (commandline -opc)\n")
+		w("\tset -e words[1]\n")
+		w("\tset -l need 0\n")
+		w("\tset -l npos 0\n")
+		w("\tset -l dashdash\n")
+		w("\tfor w in $words\n")
+		w("\t\tif test $need -gt 0\n")
+		w("\t\t\tset need (math $need - 1)\n")
+		w("\t\t\tcontinue\n")
+		w("\t\tend\n")
+		w("\t\tif test -z \"$dashdash\"\n")
+		w("\t\t\tswitch $w\n")
+		w("\t\t\t\tcase --\n")
+		w("\t\t\t\t\tset dashdash 1\n")
+		w("\t\t\t\t\tcontinue\n")
+		var unlessLong []string
+		unlessShort := ""
+		for _, l := range m.firstUnless {
+			unlessLong = append(unlessLong, "--"+l, fishQuote("--"+l+"=*"))
+			if f := m.flag(l); f.short != 0 {
+				unlessShort += string(f.short)
+			}
+		}
+		if len(unlessLong) > 0 {
+			w("\t\t\t\tcase %s\n", strings.Join(unlessLong, " "))
+			w("\t\t\t\t\treturn 1\n")
+		}
+		for args := 1; args <= 2; args++ {
+			if long, _ := m.valueFlags(args); len(long) > 0 {
+				w("\t\t\t\tcase %s\n", strings.Join(long, " "))
+				w("\t\t\t\t\tset need %d\n", args)
+				w("\t\t\t\t\tcontinue\n")
+			}
+		}
+		w("\t\t\t\tcase '--*'\n")
+		w("\t\t\t\t\tcontinue\n")
+		w("\t\t\t\tcase '-?*'\n")
+		letters := m.shortValueLetters()
+		if unlessShort != "" {
+			w("\t\t\t\t\tstring match -qr -- %s $w; and return 1\n", fishQuote("^-[^-"+letters+"]*["+unlessShort+"]"))
+		}
+		if letters != "" {
+			w("\t\t\t\t\tstring match -qr -- %s $w; and set need 1\n", fishQuote("^-[^-"+letters+"]*["+letters+"]$"))
+		}
+		w("\t\t\t\t\tcontinue\n")
+		w("\t\t\tend\n")
+		w("\t\tend\n")
+		w("\t\tset npos (math $npos + 1)\n")
+		w("\tend\n")
+		w("\ttest $need -eq 0 -a $npos -eq 0\n")
+		w("end\n")
+	}
+	w("\n")
+	c := "complete -c " + m.name
+	if m.rest.kind != fileValues {
+		w("%s -f\n", c)
+	}
+	for _, f := range m.flags {
+		s := c
+		if f.short != 0 {
+			s += " -s " + string(f.short)
+		}
+		s += " -l " + f.long
+		if f.args > 0 {
+			switch {
+			case f.args > 1:
+				s += " -x"
+			case f.values.kind == fileValues:
+				s += " -r -F"
+			case f.values.kind == oneOf:
+				s += " -x -a " + fishQuote(strings.Join(f.values.words, " "))
+			case f.values.kind == listOf:
+				s += " -x -a " + fishQuote("(__evtools_list "+strings.Join(f.values.words, " ")+")")
+			case f.values.kind == filterNames:
+				s += " -x -a '(__evtools_filters)'"
+			default:
+				s += " -x"
+			}
+		}
+		s += " -d " + fishQuote(f.desc)
+		w("%s\n", s)
+	}
+	if first != "" {
+		switch m.first.kind {
+		case filterNames:
+			w("%s -n %s -f -a '(__evtools_filters)'\n", c, first)
+		case oneOf:
+			w("%s -n %s -f -a %s\n", c, first, fishQuote(strings.Join(m.first.words, " ")))
+		}
+	}
+	return b.String()
+}

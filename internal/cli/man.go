@@ -1,0 +1,343 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/alecthomas/kong"
+)
+
+// builtins are the flags every tool has besides its own. They print what
+// `make install` puts beside the binaries, so they are hidden from --help
+// and from the man page; evtools(7) and docs/install.md document them.
+type builtins struct {
+	Completion string `name:"completion" hidden:"" placeholder:"SHELL" help:"Print the completion script for SHELL (bash, zsh or fish) and exit."`
+	Man        bool   `name:"man" hidden:"" help:"Print the man page (roff) and exit."`
+}
+
+// run prints what a builtin flag asks for: the run is then over (a
+// Status). Without one it returns nil and the tool runs.
+func (b *builtins) run(t Tool, app *kong.Application, w io.Writer) error {
+	var text string
+	switch {
+	case b.Man:
+		text = ManPage(t, app)
+	case b.Completion != "":
+		s, err := Completion(b.Completion, t, app)
+		if err != nil {
+			return Usage(err)
+		}
+		text = s
+	default:
+		return nil
+	}
+	if _, err := io.WriteString(w, text); err != nil {
+		return err
+	}
+	return Status(ExitOK)
+}
+
+// helpText is a flag's help as --help shows it.
+func helpText(app *kong.Application, f *kong.Flag) string {
+	if f == app.HelpFlag {
+		return "Show this help and exit."
+	}
+	return f.Help
+}
+
+// visibleFlags are the flags --help lists, in its order.
+func visibleFlags(app *kong.Application) []*kong.Flag {
+	var out []*kong.Flag
+	for _, f := range app.Flags {
+		if !f.Hidden {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// placeholder is a flag's value as --help writes it: NAME VALUE for a flag
+// that takes two words, without kong's ",..." for a repeated flag.
+func placeholder(f *kong.Flag) string {
+	return strings.TrimSuffix(f.FormatPlaceHolder(), ",...")
+}
+
+func takesValue(f *kong.Flag) bool { return !f.IsBool() && !f.IsCounter() }
+
+// argsUsage is what comes after the flags on the usage line: Tool.Usage
+// without "[flags]", else kong's positional arguments (FILE ... in
+// brackets when optional).
+func argsUsage(t Tool, app *kong.Application) string {
+	if t.Usage != "" {
+		return strings.Join(strings.Fields(strings.ReplaceAll(t.Usage, "[flags]", "")), " ")
+	}
+	var parts []string
+	for _, p := range app.Positional {
+		s := p.Name
+		if p.IsCumulative() {
+			s += " ..."
+		}
+		if !p.Required {
+			s = "[" + s + "]"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Undocumented returns an error for each flag or argument of the model
+// that has no help text: the man page and --help would list it bare.
+func Undocumented(app *kong.Application) error {
+	var errs []error
+	for _, f := range app.Flags {
+		if strings.TrimSpace(f.Help) == "" {
+			errs = append(errs, fmt.Errorf("--%s has no help text", f.Name))
+		}
+	}
+	for _, p := range app.Positional {
+		if strings.TrimSpace(p.Help) == "" {
+			errs = append(errs, fmt.Errorf("argument %s has no help text", p.Name))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ManPage is the tool's man page, in roff (man(7) macros), written from
+// the same model and Tool as its --help: NAME, SYNOPSIS, DESCRIPTION,
+// ARGUMENTS, OPTIONS (every flag --help lists, with its values and
+// default), EXIT STATUS, ENVIRONMENT, EXAMPLES and SEE ALSO.
+func ManPage(t Tool, app *kong.Application) string {
+	n := toolNotes[t.Name]
+	var b strings.Builder
+	line := func(s ...string) {
+		for _, l := range s {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	line(`.\" `+t.Name+"(1), written by "+t.Name+" --man from the model of its --help.",
+		fmt.Sprintf(`.TH %s 1 "" "evtools %s" "evtools manual"`, strings.ToUpper(t.Name), Version),
+		".nh", ".ad l") // as --help: no hyphenation, a ragged right
+
+	line(".SH NAME", t.Name+` \- `+roff(nameLine(t.Summary)))
+
+	line(".SH SYNOPSIS", ".B "+t.Name, roffUsage("[flags] "+argsUsage(t, app)))
+
+	line(".SH DESCRIPTION")
+	writeParagraphs(&b, t.Summary+"\n\n"+strings.TrimSpace(t.Details))
+
+	if len(app.Positional) > 0 {
+		line(".SH ARGUMENTS")
+		if t.Usage != "" { // one entry: the usage's arguments, as --help does
+			line(".TP", roffUsage(argsUsage(t, app)), roff(app.Positional[0].Help))
+		} else {
+			for _, p := range app.Positional {
+				line(".TP", `\fI`+roff(p.Name)+`\fR`, roff(p.Help))
+			}
+		}
+	}
+
+	line(".SH OPTIONS")
+	for _, f := range visibleFlags(app) {
+		line(".TP", flagTag(f), roff(flagText(app, f, n)))
+	}
+
+	if t.Exit != "" {
+		line(".SH EXIT STATUS")
+		writeExit(&b, t.Exit)
+	}
+
+	if len(n.env) > 0 {
+		line(".SH ENVIRONMENT")
+		for _, e := range n.env {
+			line(".TP", ".B "+e.name, roff(e.text))
+		}
+	}
+
+	if t.Examples != "" {
+		line(".SH EXAMPLES", ".nf")
+		for _, l := range strings.Split(strings.Trim(t.Examples, "\n"), "\n") {
+			line(roff(l))
+		}
+		line(".fi")
+	}
+
+	line(".SH SEE ALSO")
+	var see []string
+	for _, other := range toolOrder {
+		if other != t.Name {
+			see = append(see, other+"(1)")
+		}
+	}
+	see = append(see, "evtools(7)")
+	see = append(see, n.seeAlso...)
+	for i, s := range see {
+		name, sec, _ := strings.Cut(strings.TrimSuffix(s, ")"), "(")
+		comma := ","
+		if i == len(see)-1 {
+			comma = ""
+		}
+		line(".BR " + roff(name) + " (" + sec + ")" + comma)
+	}
+	line(".PP",
+		roff("evtools(7) also says how every tool prints its completion script (--completion bash, zsh or fish) and this page (--man)."),
+		roff("The source tree's docs/"+t.Name+".md has the whole story, with sessions that its tests run."))
+	return b.String()
+}
+
+// nameLine is the summary as the NAME line has it: no final period, a
+// first capital lowered unless the word is all capitals.
+func nameLine(s string) string {
+	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
+	if len(s) > 1 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z' {
+		s = string(s[0]+'a'-'A') + s[1:]
+	}
+	return s
+}
+
+// flagTag is the flag's entry as --help's first column has it: short
+// flag, long flag, value.
+func flagTag(f *kong.Flag) string {
+	var s string
+	if f.Short != 0 {
+		s = `\fB\-` + roff(string(f.Short)) + `\fR, `
+	}
+	s += `\fB\-\-` + roff(f.Name) + `\fR`
+	if takesValue(f) {
+		p := placeholder(f)
+		if strings.Contains(p, " ") {
+			s += " " + roffUsage(p)
+		} else {
+			s += `=\fI` + roff(p) + `\fR`
+		}
+	}
+	return s
+}
+
+// flagText is a flag's help as --help has it, then its values and its
+// default where the help does not name them.
+func flagText(app *kong.Application, f *kong.Flag, n notes) string {
+	s := helpText(app, f)
+	vals := flagValues(f, n)
+	if len(vals.words) > 0 && vals.kind != noValues && !namesAll(s, vals.words) {
+		sep := ", "
+		what := "One of"
+		if vals.kind == listOf {
+			what = "Comma-separated words of"
+		}
+		s += " " + what + ": " + strings.Join(vals.words, sep) + "."
+	}
+	if f.HasDefault && f.Default != "" && !strings.Contains(strings.ToLower(s), "default") {
+		s += " Default: " + f.Default + "."
+	}
+	return s
+}
+
+// flagValues is what a flag's values are: its notes, else its enum, else
+// a file for a FILE placeholder.
+func flagValues(f *kong.Flag, n notes) valueSpec {
+	if v, ok := n.values[f.Name]; ok {
+		return v
+	}
+	if f.Enum != "" {
+		var words []string
+		for _, w := range f.EnumSlice() {
+			if w != "" {
+				words = append(words, w)
+			}
+		}
+		return valueSpec{oneOf, words}
+	}
+	if takesValue(f) && placeholder(f) == "FILE" {
+		return valueSpec{kind: fileValues}
+	}
+	return valueSpec{}
+}
+
+// namesAll reports whether text has each word as a word of its own.
+func namesAll(text string, words []string) bool {
+	for _, w := range words {
+		if !regexp.MustCompile(`(^|[^\w-])` + regexp.QuoteMeta(w) + `($|[^\w-])`).MatchString(text) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeParagraphs writes text whose paragraphs are separated by blank
+// lines; a paragraph whose lines are all indented is kept as it is.
+func writeParagraphs(b *strings.Builder, text string) {
+	for i, p := range strings.Split(strings.TrimSpace(text), "\n\n") {
+		p = strings.Trim(p, "\n")
+		if p == "" {
+			continue
+		}
+		if i > 0 {
+			b.WriteString(".PP\n")
+		}
+		lines := strings.Split(p, "\n")
+		literal := !slices.ContainsFunc(lines, func(l string) bool { return !strings.HasPrefix(l, " ") })
+		if literal {
+			b.WriteString(".RS 4\n.nf\n")
+		}
+		for _, l := range lines {
+			if !literal {
+				l = strings.TrimSpace(l)
+			}
+			b.WriteString(roff(l) + "\n")
+		}
+		if literal {
+			b.WriteString(".fi\n.RE\n")
+		}
+	}
+}
+
+// exitItem is "0  what it means", "130, 143  what they mean".
+var exitItem = regexp.MustCompile(`^([0-9]+(?:, *[0-9]+)*)  +(.*)$`)
+
+// writeExit writes the Exit text of a Tool: a table of statuses, whose
+// lines that go on are indented, and sentences between them.
+func writeExit(b *strings.Builder, text string) {
+	prose := false // the line before was a sentence's
+	for _, l := range strings.Split(strings.Trim(text, "\n"), "\n") {
+		m := exitItem.FindStringSubmatch(l)
+		switch {
+		case m != nil:
+			b.WriteString(".TP\n.B " + roff(m[1]) + "\n" + roff(m[2]) + "\n")
+		case strings.TrimSpace(l) == "":
+			b.WriteString(".PP\n")
+		case strings.HasPrefix(l, " ") || prose:
+			b.WriteString(roff(strings.TrimSpace(l)) + "\n")
+		default:
+			b.WriteString(".PP\n" + roff(l) + "\n")
+		}
+		prose = m == nil && !strings.HasPrefix(l, " ") && strings.TrimSpace(l) != ""
+	}
+}
+
+// roff escapes text for roff: a backslash is \e, every hyphen \- (so that
+// flags copied from the page are the ASCII ones), and a line that starts
+// with a dot or a quote (a request) starts with \& instead.
+func roff(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\e`)
+	s = strings.ReplaceAll(s, "-", `\-`)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, ".") || strings.HasPrefix(l, "'") {
+			lines[i] = `\&` + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+var usageWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_-]*`)
+
+// roffUsage writes a usage (flags, EXPR [FILE ...]) with its words in
+// italics and the brackets and dots upright.
+func roffUsage(s string) string {
+	return usageWord.ReplaceAllStringFunc(roff(s), func(w string) string { return `\fI` + w + `\fR` })
+}
