@@ -55,6 +55,8 @@ func TestPiElements(t *testing.T) {
 		` [ 1 , "a,]" , {"b":[1,2]}, [[]], null ] `: `1|"a,]"|{"b":[1,2]}|[[]]|null`,
 		`["\"",  "\\"]`:      `"\""|"\\"`,
 		`{"not":"an array"}`: "",
+		`["a\\", "b"]`:       `"a\\"|"b"`,
+		`["x\\\"y", "\\\\"]`: `"x\\\"y"|"\\\\"`,
 	} {
 		var got []string
 		elements([]byte(in), func(el []byte) { got = append(got, string(el)) })
@@ -69,6 +71,33 @@ func TestPiElements(t *testing.T) {
 		if got := string(compact(nil, []byte(in))); got != want {
 			t.Errorf("compact(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// A zot type in the dropped report: as it is when it is a plain name,
+// quoted when it could mislead on a terminal or in a log.
+func TestPiTypeName(t *testing.T) {
+	for _, plain := range []string{"azAZ09_-.", "compaction", "a.b-c_D9"} {
+		if got := typeName(plain); got != plain {
+			t.Errorf("typeName(%q) = %s", plain, got)
+		}
+	}
+	for _, odd := range []string{"`", "{", "@", "[", "/", ":", " ", "é", "a\nb", "a b", "x\x1b[31m"} {
+		if got := typeName(odd); got[0] != '"' {
+			t.Errorf("typeName(%q) = %s, want it quoted", odd, got)
+		}
+	}
+}
+
+// The model's name comes from a zot event that names it in a string.
+func TestPiModel(t *testing.T) {
+	out, _ := piConvert(t, config{SeqStart: "1", Agent: "zot", Stable: true}, false,
+		`{"model":5,"type":"assistant_start"}
+{"type":"done"}
+{"model":"deepseek-chat","type":"assistant_start"}
+{"type":"done"}`)
+	if strings.Count(out, `"model":"unknown"`) != 4 || strings.Count(out, `"model":"deepseek-chat"`) != 4 {
+		t.Errorf("models:\n%s", out)
 	}
 }
 
