@@ -3,15 +3,48 @@ GO ?= go
 BIN ?= bin
 TOOLS := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build install test lint demo bench fuzz mutate clean
+.PHONY: all build share install uninstall test lint demo bench fuzz mutate clean
 
 all: build
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-install:
-	$(GO) install ./cmd/...
+# share writes what the tools say about themselves into $(BIN)/share, laid
+# out as PREFIX/share is: their man pages (TOOL --man) and evtools(7), and
+# their completion scripts (TOOL --completion bash|zsh|fish).
+SHARE := $(BIN)/share
+share: build
+	@mkdir -p $(SHARE)/man/man1 $(SHARE)/man/man7 $(SHARE)/bash-completion/completions \
+		$(SHARE)/zsh/site-functions $(SHARE)/fish/vendor_completions.d
+	@set -e; for t in $(TOOLS); do \
+		$(BIN)/$$t --man > $(SHARE)/man/man1/$$t.1; \
+		$(BIN)/$$t --completion bash > $(SHARE)/bash-completion/completions/$$t; \
+		$(BIN)/$$t --completion zsh > $(SHARE)/zsh/site-functions/_$$t; \
+		$(BIN)/$$t --completion fish > $(SHARE)/fish/vendor_completions.d/$$t.fish; \
+	done
+	@cp man/evtools.7 $(SHARE)/man/man7/evtools.7
+
+# install puts the tools into $(DESTDIR)$(PREFIX)/bin and $(SHARE) into
+# $(DESTDIR)$(PREFIX)/share: man pages where man looks, completion scripts
+# where bash-completion, zsh and fish look (docs/install.md). uninstall
+# removes those files and nothing else.
+PREFIX ?= /usr/local
+INSTALLED := $(foreach t,$(TOOLS),bin/$t share/man/man1/$t.1 share/bash-completion/completions/$t \
+	share/zsh/site-functions/_$t share/fish/vendor_completions.d/$t.fish) share/man/man7/evtools.7
+install: share
+	@set -e; for f in $(INSTALLED); do \
+		mode=644; case $$f in bin/*) mode=755;; esac; \
+		mkdir -p "$(DESTDIR)$(PREFIX)/$$(dirname $$f)"; \
+		src=$(SHARE)/$${f#share/}; case $$f in bin/*) src=$(BIN)/$${f#bin/};; esac; \
+		echo "install $(DESTDIR)$(PREFIX)/$$f"; \
+		install -m $$mode "$$src" "$(DESTDIR)$(PREFIX)/$$f"; \
+	done
+
+uninstall:
+	@set -e; for f in $(INSTALLED); do \
+		if [ -e "$(DESTDIR)$(PREFIX)/$$f" ]; then echo "rm $(DESTDIR)$(PREFIX)/$$f"; rm -f "$(DESTDIR)$(PREFIX)/$$f"; fi; \
+	done
 
 # The tests that SIGKILL evcursor at timed moments also run without the
 # race detector, which slows every child process tenfold.
