@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,8 @@ var update = flag.Bool("update", false, "rewrite the expected reports of testdat
 // testdata/report/*.txtar holds events.jsonl and, per file named by its
 // options, the report (JSON Lines, as evsum --format jsonl writes it) and
 // a last line "check: problems" when --check would exit 1. A file's name is
-// the --by value, then options: tz=ZONE, since=@UNIX, until=@UNIX; a name
+// the --by value, then options: tz=ZONE, since=@UNIX, until=@UNIX,
+// breakdown=model, sort=FIELD, top=N; a name
 // starting with "partial " is the state --partial writes instead.
 //
 // Every report is also computed from the events cut in two at each line,
@@ -82,6 +84,7 @@ func goldenOutput(t *testing.T, name string, events [][]byte) string {
 		t.Fatalf("%s: %v", name, err)
 	}
 	opt := Options{By: keys}
+	var order Order
 	cut := true
 	for _, f := range fields[1:] {
 		k, v, _ := strings.Cut(f, "=")
@@ -93,6 +96,18 @@ func goldenOutput(t *testing.T, name string, events [][]byte) string {
 				t.Fatal(err)
 			}
 			opt.TZName = v
+		case "breakdown":
+			if opt.Breakdown, err = ParseBreakdown(v); err != nil {
+				t.Fatal(err)
+			}
+		case "sort":
+			if order.Sort, err = ParseSort(v); err != nil {
+				t.Fatal(err)
+			}
+		case "top":
+			if order.Top, err = strconv.Atoi(v); err != nil {
+				t.Fatal(err)
+			}
 		case "since", "until":
 			tm, err := ParseTime(v, time.Time{}, time.UTC)
 			if err != nil {
@@ -109,6 +124,7 @@ func goldenOutput(t *testing.T, name string, events [][]byte) string {
 		}
 	}
 	s := summarise(t, opt, events)
+	s.SetOrder(order)
 	if partial {
 		var b bytes.Buffer
 		if err := s.WritePartial(&b); err != nil {
@@ -124,6 +140,7 @@ func goldenOutput(t *testing.T, name string, events [][]byte) string {
 		m := NewMerger()
 		roundTrip(t, m, summarise(t, opt, events[:i]))
 		roundTrip(t, m, summarise(t, opt, events[i:]))
+		m.State.SetOrder(order)
 		merged := report(t, m.State)
 		if m.State.HasProblems() {
 			merged += "check: problems\n"

@@ -16,7 +16,7 @@ const keySep = '\x1f'
 // group finds or makes the group of the current event.
 func (s *State) group(r *Run) *Group {
 	b := s.keyBuf[:0]
-	for i, k := range s.opt.By {
+	for i, k := range s.keys {
 		if i > 0 {
 			b = append(b, keySep)
 		}

@@ -242,8 +242,12 @@ func parseDuration(s string) (time.Duration, bool) {
 
 // Options say how events are grouped and which are counted.
 type Options struct {
-	By       []Key
-	Loc      *time.Location // for day, hour, week and month; nil is UTC
+	By []Key
+	// Breakdown is a key each group is broken down by (model): the
+	// state groups by By and it, and the report gives each group's
+	// record the records of its parts (--breakdown).
+	Breakdown []Key
+	Loc       *time.Location // for day, hour, week and month; nil is UTC
 	Since    time.Time      // zero: no lower bound (inclusive)
 	Until    time.Time      // zero: no upper bound (exclusive)
 	TZName   string         // the --tz spelling, kept in partial states

@@ -38,7 +38,11 @@ type pHeader struct {
 	SinceArg string `json:"since_arg,omitempty"` // the duration given (7d)
 	Until    string `json:"until,omitempty"`
 	UntilArg string `json:"until_arg,omitempty"`
-	Lines    *int64 `json:"lines,omitempty"` // groups and runs written after the header
+	// Breakdown is the --breakdown (model), left out when there is none:
+	// its group lines have one key more than By. An evsum that does not
+	// know it refuses such a state rather than misread it.
+	Breakdown string `json:"breakdown,omitempty"`
+	Lines        *int64 `json:"lines,omitempty"` // groups and runs written after the header
 }
 
 // rfc3339 is a window bound as the header writes it; "" for none.
@@ -188,7 +192,7 @@ func (s *State) WritePartial(w io.Writer) error {
 	lines := int64(len(keys) + len(ids))
 	enc.Encode(pHeader{Evsum: "partial", Version: PartialVersion, By: ByString(s.opt.By), TZ: s.opt.TZName,
 		Since: rfc3339(s.opt.Since), SinceArg: s.opt.SinceArg, Until: rfc3339(s.opt.Until), UntilArg: s.opt.UntilArg,
-		Lines: &lines})
+		Breakdown: breakdownString(s.opt.Breakdown), Lines: &lines})
 	var o obj
 	flush := func() error {
 		o.b = append(o.b, '}', '\n')
@@ -202,7 +206,7 @@ func (s *State) WritePartial(w io.Writer) error {
 		return nil
 	}
 	for _, k := range keys {
-		s.peekGroup(k).appendPartial(&o, len(s.opt.By))
+		s.peekGroup(k).appendPartial(&o, len(s.keys))
 		if err := flush(); err != nil {
 			return err
 		}
@@ -530,7 +534,11 @@ func (h *pHeader) settings() []string {
 		}
 		return "no " + flag
 	}
-	return []string{"--by " + h.By, "--tz " + h.TZ, window("--since", h.Since, h.SinceArg), window("--until", h.Until, h.UntilArg)}
+	breakdown := "no --breakdown"
+	if h.Breakdown != "" {
+		breakdown = "--breakdown " + h.Breakdown
+	}
+	return []string{"--by " + h.By, "--tz " + h.TZ, window("--since", h.Since, h.SinceArg), window("--until", h.Until, h.UntilArg), breakdown}
 }
 
 func (m *Merger) header1(line []byte, at string) (pHeader, error) {
@@ -545,6 +553,8 @@ func (m *Merger) header1(line []byte, at string) (pHeader, error) {
 	switch {
 	case v1 && (h.Lines != nil || h.Since != "" || h.Until != "" || h.SinceArg != "" || h.UntilArg != ""):
 		return h, errors.New("bad partial state header: version 1 has no lines, since or until")
+	case v1 && h.Breakdown != "":
+		return h, errors.New("bad partial state header: version 1 has no breakdown")
 	case !v1 && (h.Lines == nil || *h.Lines < 0):
 		return h, errors.New(`bad partial state header: no "lines", or a negative count`)
 	case !v1 && (h.SinceArg != "" && h.Since == "" || h.UntilArg != "" && h.Until == ""):
@@ -572,12 +582,16 @@ func (m *Merger) header1(line []byte, at string) (pHeader, error) {
 		return h, err
 	}
 	h.By = ByString(by)
+	bd, err := ParseBreakdown(h.Breakdown)
+	if err != nil || h.Breakdown == "none" {
+		return h, fmt.Errorf("bad partial state header: breakdown %q", h.Breakdown)
+	}
 	if m.State == nil {
 		loc, err := LoadLocation(h.TZ)
 		if err != nil {
 			return h, err
 		}
-		m.State = New(Options{By: by, Loc: loc, TZName: h.TZ, Since: since, Until: until,
+		m.State = New(Options{By: by, Breakdown: bd, Loc: loc, TZName: h.TZ, Since: since, Until: until,
 			WindowOn: !since.IsZero() || !until.IsZero(), SinceArg: h.SinceArg, UntilArg: h.UntilArg})
 		m.first, m.firstAt = h, at
 		return h, nil
@@ -710,8 +724,12 @@ func (m *Merger) group(line []byte) error {
 		return err
 	}
 	s := m.State
-	if len(keys) != len(s.opt.By) {
-		return fmt.Errorf("bad partial state line: group has %d keys, --by %s has %d", len(keys), ByString(s.opt.By), len(s.opt.By))
+	if len(keys) != len(s.keys) {
+		by := ByString(s.opt.By)
+		if b := breakdownString(s.opt.Breakdown); b != "" {
+			by += " --breakdown " + b
+		}
+		return fmt.Errorf("bad partial state line: group has %d keys, --by %s has %d", len(keys), by, len(s.keys))
 	}
 	var kb []byte
 	for i, v := range keys {

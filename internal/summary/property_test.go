@@ -161,7 +161,8 @@ func sameState(t *testing.T, what string, got, want *State) {
 
 // Random states, frozen all the time or never, and cut into parts that are
 // written with WritePartial, read back and merged in order, are the same
-// whole value as the one-pass state, and give the same report.
+// whole value as the one-pass state, and give the same report; with
+// --breakdown model too.
 func TestPropertyFreezePartialMerge(t *testing.T) {
 	defer func(n int) { hotLimit = n }(hotLimit)
 	bys := []string{"run", "agent", "kind", "model,hour", "none", "agent,payload.n"}
@@ -173,6 +174,11 @@ func TestPropertyFreezePartialMerge(t *testing.T) {
 			t.Fatal(err)
 		}
 		opt := Options{By: keys}
+		if iter%3 == 2 {
+			// per-model parts of each group survive freezing, partial
+			// states and merging (TestPropertyBreakdown checks more)
+			opt.Breakdown, _ = ParseBreakdown("model")
+		}
 		hotLimit = 1 << 20
 		hot := summarise(t, opt, ls)
 		hotLimit = 1
@@ -190,7 +196,7 @@ func TestPropertyFreezePartialMerge(t *testing.T) {
 		for i := range parts {
 			roundTrip(t, m, summarise(t, opt, ls[cuts[i]:cuts[i+1]]))
 		}
-		what := fmt.Sprintf("iteration %d, --by %s, cut at %v:\n%s", iter, ByString(keys), cuts, bytes.Join(ls, []byte("\n")))
+		what := fmt.Sprintf("iteration %d, --by %s --breakdown %q, cut at %v:\n%s", iter, ByString(keys), breakdownString(opt.Breakdown), cuts, bytes.Join(ls, []byte("\n")))
 		sameState(t, what, m.State, hot)
 		if got, want := report(t, m.State), report(t, hot); got != want {
 			t.Fatalf("%s\nreport differs\n%s", what, firstDiff(got, want))

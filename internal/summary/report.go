@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/evtools/evtools/internal/jsontext"
@@ -28,6 +29,16 @@ type Record struct {
 	Wall      Stats // seconds
 	Latency   Stats // milliseconds
 	Problems  []string
+
+	// Other, when not 0, makes this the record of that many groups past
+	// --top, folded into one: its group is {"other":N}.
+	Other int64
+	// Breakdown holds, under --breakdown, the records of the group's parts
+	// (Nested, their group the breakdown's key alone), written as the
+	// record's member BreakdownMember (models), last; "" without one.
+	Breakdown       []Record
+	BreakdownMember string
+	Nested          bool
 }
 
 // Count is a named count.
@@ -154,8 +165,9 @@ func plural(n int64, what string) string {
 }
 
 // Report computes the records: one per group, sorted by first event time
-// then key, and the total last. With no grouping only the total is there.
-// It holds every record at once; EachRecord streams them.
+// then key (or as SetOrder says), and the total last. With no grouping
+// only the total is there. It holds every record at once; EachRecord
+// streams them.
 func (s *State) Report() []Record {
 	var recs []Record
 	s.EachRecord(func(r *Record) error {
@@ -168,6 +180,13 @@ func (s *State) Report() []Record {
 // EachRecord calls fn with each record of the report in order, the total
 // last, building one record at a time so that a report of 100,000 groups
 // costs no more memory than the state. It stops at fn's first error.
+//
+// With a breakdown the state's groups are keyed by the report's keys and
+// the breakdown's: a group of the report is the merge of the state's
+// groups of its keys, and their records are its breakdown. With an order
+// (SetOrder) the groups are sorted by a field of their records (ties
+// keep the default order), and past Top the rest are merged into one
+// "other" group.
 func (s *State) EachRecord(fn func(*Record) error) error {
 	names := make([]string, len(s.opt.By))
 	for i, k := range s.opt.By {
@@ -206,28 +225,107 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		c.merge(x, false)
 		return &c
 	}
+	breakdown := len(s.opt.Breakdown) > 0
+	nb := len(s.opt.By)
 	// Sort light references, not the groups: frozen ones are decoded one
 	// at a time.
 	total := &Group{}
-	order := make([]ref, 0, len(s.groups)+len(s.coldGroups))
-	for _, k := range s.groupKeys() {
+	keys := s.groupKeys()
+	order := make([]ref, 0, len(keys))
+	// With a breakdown a group of the report is made of the state's
+	// groups of its key and each model: its parts, by its key.
+	var parts map[string][]string
+	if breakdown {
+		parts = map[string][]string{}
+	}
+	for _, k := range keys {
 		g := get(k)
-		order = append(order, ref{k, g.firstTS, g.hasTS})
 		total.merge(g, false)
+		if !breakdown {
+			order = append(order, ref{k, g.firstTS, g.hasTS})
+			continue
+		}
+		if nb == 0 {
+			continue // only the total, and its breakdown
+		}
+		p := k[:strings.LastIndexByte(k, keySep)]
+		if _, ok := parts[p]; !ok {
+			order = append(order, ref{key: p})
+		}
+		parts[p] = append(parts[p], k)
+	}
+	if breakdown {
+		for i := range order {
+			for _, k := range parts[order[i].key] {
+				if g := s.peekGroup(k); g.hasTS && (!order[i].hasTS || g.firstTS < order[i].ts) {
+					order[i].ts, order[i].hasTS = g.firstTS, true
+				}
+			}
+		}
 	}
 	sortRefs(order)
-	if len(s.opt.By) > 0 {
-		var runs []ref
-		for _, o := range order {
-			g := get(o.key)
-			runs = runs[:0]
-			g.eachRun(func(id string) {
-				if r := s.peekRun(id); r != nil {
-					runs = append(runs, ref{id, r.minTS, r.hasTS})
-				}
-			})
-			rec := s.record(g, runs)
-			rec.Names, rec.Vals = names, g.values(len(names))
+	// group is the group of the report with key: with a breakdown its
+	// parts merged into one.
+	group := func(key string) *Group {
+		if !breakdown {
+			return get(key)
+		}
+		m := &Group{key: key}
+		for _, k := range parts[key] {
+			m.merge(get(k), true)
+		}
+		return m
+	}
+	mode, agent := s.runFields()
+	build := func(key string, runs bool) Record {
+		g := group(key)
+		vals := g.values(nb)
+		var agents []string
+		if mode == byAgent {
+			agents = vals[agent : agent+1]
+		}
+		var rec Record
+		if runs {
+			rec = s.record(g, s.runRefs(g), mode, agents)
+		} else {
+			rec = s.record(g, nil, byNothing, nil)
+		}
+		rec.Names, rec.Vals = names, vals
+		return rec
+	}
+	if nb > 0 {
+		if f := s.order.Sort; f != nil {
+			vs := make([]sortValue, len(order))
+			for i := range order {
+				r := build(order[i].key, f.runs)
+				vs[i] = f.value(&r)
+			}
+			idx := make([]int, len(order))
+			for i := range idx {
+				idx[i] = i
+			}
+			sort.SliceStable(idx, func(a, b int) bool { return f.compare(vs[idx[a]], vs[idx[b]]) < 0 })
+			sorted := make([]ref, len(order))
+			for i, j := range idx {
+				sorted[i] = order[j]
+			}
+			order = sorted
+		}
+		shown := order
+		if top := s.order.Top; top > 0 && top < len(order) {
+			shown = order[:top]
+		}
+		for _, o := range shown {
+			rec := build(o.key, true)
+			if breakdown {
+				s.breakdown(&rec, parts[o.key], get)
+			}
+			if err := fn(&rec); err != nil {
+				return err
+			}
+		}
+		if rest := order[len(shown):]; len(rest) > 0 {
+			rec := s.other(rest, parts, group, get, mode, agent)
 			if err := fn(&rec); err != nil {
 				return err
 			}
@@ -241,9 +339,87 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		r := s.peekRun(id)
 		all = append(all, ref{id, r.minTS, r.hasTS})
 	}
-	rec := s.record(total, all)
+	rec := s.record(total, all, byRuns, nil)
 	rec.Total = true
+	if breakdown {
+		s.breakdown(&rec, keys, get)
+	}
 	return fn(&rec)
+}
+
+// runRefs names the runs group g touched that the state knows.
+func (s *State) runRefs(g *Group) []ref {
+	var runs []ref
+	g.eachRun(func(id string) {
+		if r := s.peekRun(id); r != nil {
+			runs = append(runs, ref{id, r.minTS, r.hasTS})
+		}
+	})
+	return runs
+}
+
+// other is the record of the groups past --top: their groups merged into
+// one, as if their events had one key, so that it adds up with the groups
+// shown to the total. Its runs are the runs any of them touched; by agent
+// its outcomes and wall times are those of its agents in those runs.
+func (s *State) other(rest []ref, parts map[string][]string, group func(string) *Group, get func(string) *Group, mode, agent int) Record {
+	o := &Group{key: "other"}
+	var agents, folded []string
+	seen := map[string]bool{}
+	for _, u := range rest {
+		g := group(u.key)
+		o.merge(g, true)
+		folded = append(folded, parts[u.key]...)
+		if mode == byAgent {
+			if a := g.values(len(s.opt.By))[agent]; !seen[a] {
+				seen[a] = true
+				agents = append(agents, a)
+			}
+		}
+	}
+	rec := s.record(o, s.runRefs(o), mode, agents)
+	rec.Other = int64(len(rest))
+	if len(s.opt.Breakdown) > 0 {
+		s.breakdown(&rec, folded, get)
+	}
+	return rec
+}
+
+// breakdown gives rec the records of the state's groups named, merged by
+// the breakdown's key (the last of each group's key): one per model, as
+// --by model would report them, in the report's order.
+func (s *State) breakdown(rec *Record, parts []string, get func(string) *Group) {
+	rec.BreakdownMember = breakdownMember(s.opt.Breakdown)
+	rec.Breakdown = []Record{}
+	var order []ref
+	merged := map[string]*Group{}
+	for _, k := range parts {
+		v := k[strings.LastIndexByte(k, keySep)+1:] // the whole key when there is no sep
+		m := merged[v]
+		if m == nil {
+			m = &Group{key: v}
+			merged[v] = m
+			order = append(order, ref{key: v})
+		}
+		m.merge(get(k), true)
+	}
+	for i := range order {
+		m := merged[order[i].key]
+		order[i].ts, order[i].hasTS = m.firstTS, m.hasTS
+	}
+	sortRefs(order)
+	names := []string{s.opt.Breakdown[0].Name}
+	for _, u := range order {
+		m := merged[u.key]
+		r := s.record(m, s.runRefs(m), byNothing, nil)
+		r.Names, r.Vals, r.Nested = names, []string{u.key}, true
+		rec.Breakdown = append(rec.Breakdown, r)
+	}
+	if f := s.order.Sort; f != nil {
+		sort.SliceStable(rec.Breakdown, func(i, j int) bool {
+			return f.compare(f.value(&rec.Breakdown[i]), f.value(&rec.Breakdown[j])) < 0
+		})
+	}
 }
 
 // ref names a group or run with what it is sorted by.
@@ -254,16 +430,19 @@ type ref struct {
 }
 
 func sortRefs(rs []ref) {
-	sort.Slice(rs, func(i, j int) bool {
-		a, b := rs[i], rs[j]
-		if a.hasTS != b.hasTS {
-			return a.hasTS
-		}
-		if a.ts != b.ts {
-			return a.ts < b.ts // equivalent mutant: <= (they differ here)
-		}
-		return a.key < b.key // equivalent mutant: <= (keys are unique)
-	})
+	sort.Slice(rs, func(i, j int) bool { return lessRef(rs[i], rs[j]) })
+}
+
+// lessRef is the default order: by time, those without one last, then by
+// key.
+func lessRef(a, b ref) bool {
+	if a.hasTS != b.hasTS {
+		return a.hasTS
+	}
+	if a.ts != b.ts {
+		return a.ts < b.ts // equivalent mutant: <= (they differ here)
+	}
+	return a.key < b.key // equivalent mutant: <= (keys are unique)
 }
 
 // runFields says what a group's outcomes and wall time are: its runs'
@@ -290,40 +469,47 @@ const (
 	byNothing
 )
 
-// agentOutcomes sets rec's outcomes and wall time from the agent (raw
-// JSON) of the runs named: its agent_finished's outcome (incomplete, or
-// running, without one) and the time from its agent_spawned to it. An
-// agent that was never spawned nor finished (the session) has neither.
-func (s *State) agentOutcomes(rec *Record, agent string, runRefs []ref) {
-	var id string
-	if json.Unmarshal([]byte(agent), &id) != nil {
-		return // no agent_id: no agent
-	}
+// agentOutcomes sets rec's outcomes and wall time from the agents (raw
+// JSON) of the runs named: each one's agent_finished's outcome
+// (incomplete, or running, without one) and the time from its
+// agent_spawned to it. An agent that was never spawned nor finished (the
+// session) has neither.
+func (s *State) agentOutcomes(rec *Record, agents []string, runRefs []ref) {
 	outcomes := map[string]int64{}
 	var wall Sketch
-	for _, rr := range runRefs {
-		r := s.peekRun(rr.key)
-		a := r.agents[id]
-		switch {
-		case a == nil:
-			continue
-		case a.ends > 0 && a.outcome == "":
-			outcomes["unknown"]++
-		case a.ends > 0:
-			outcomes[a.outcome]++
-		case s.running.is(r):
-			outcomes["running"]++
-		default:
-			outcomes["incomplete"]++
+	any := false
+	for _, agent := range agents {
+		var id string
+		if json.Unmarshal([]byte(agent), &id) != nil {
+			continue // no agent_id: no agent
 		}
-		if a.ends > 0 && a.spawned && a.startHasTS && a.endHasTS {
-			us := a.endTS - a.startTS
-			rec.WallSumUS += us
-			wall.Add(float64(max(us, 0)) / 1e6)
+		any = true
+		for _, rr := range runRefs {
+			r := s.peekRun(rr.key)
+			a := r.agents[id]
+			switch {
+			case a == nil:
+				continue
+			case a.ends > 0 && a.outcome == "":
+				outcomes["unknown"]++
+			case a.ends > 0:
+				outcomes[a.outcome]++
+			case s.running.is(r):
+				outcomes["running"]++
+			default:
+				outcomes["incomplete"]++
+			}
+			if a.ends > 0 && a.spawned && a.startHasTS && a.endHasTS {
+				us := a.endTS - a.startTS
+				rec.WallSumUS += us
+				wall.Add(float64(max(us, 0)) / 1e6)
+			}
 		}
 	}
-	rec.Outcomes = sortedCounts(outcomes)
-	rec.Wall = stats(&wall, 1000)
+	if any {
+		rec.Outcomes = sortedCounts(outcomes)
+		rec.Wall = stats(&wall, 1000)
+	}
 }
 
 func sortedCounts(m map[string]int64) []Count {
@@ -335,8 +521,10 @@ func sortedCounts(m map[string]int64) []Count {
 	return cs
 }
 
-// record builds the record of group g over the runs named, in order.
-func (s *State) record(g *Group, runRefs []ref) Record {
+// record builds the record of group g over the runs named, in order. mode
+// says what its outcomes and wall time are (see runFields): by agent
+// those of the agents named (raw JSON).
+func (s *State) record(g *Group, runRefs []ref, mode int, agents []string) Record {
 	sortRefs(runRefs)
 	rec := Record{
 		Counts: g.n, Runs: int64(len(runRefs)),
@@ -353,10 +541,6 @@ func (s *State) record(g *Group, runRefs []ref) Record {
 	sort.Slice(rec.Tools, func(i, j int) bool { return rec.Tools[i].Name < rec.Tools[j].Name })
 	outcomes := map[string]int64{}
 	var wall Sketch
-	mode, agent := byRuns, 0
-	if g.key != "" { // a group, not the total
-		mode, agent = s.runFields()
-	}
 	for _, rr := range runRefs {
 		r := s.peekRun(rr.key)
 		if mode == byRuns {
@@ -371,7 +555,7 @@ func (s *State) record(g *Group, runRefs []ref) Record {
 	rec.Outcomes = sortedCounts(outcomes)
 	rec.Wall = stats(&wall, 1000)
 	if mode == byAgent {
-		s.agentOutcomes(&rec, g.values(len(s.opt.By))[agent], runRefs)
+		s.agentOutcomes(&rec, agents, runRefs)
 	}
 	return rec
 }
@@ -432,7 +616,20 @@ func (r *Record) AppendJSON(b []byte) []byte {
 		}
 		b = jsontext.AppendString(b, p)
 	}
-	return append(b, "]}"...)
+	b = append(b, ']')
+	if r.BreakdownMember != "" {
+		b = append(b, ',')
+		b = appendName(b, r.BreakdownMember)
+		b = append(b, '[')
+		for i := range r.Breakdown {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = r.Breakdown[i].AppendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
 }
 
 func appendName(b []byte, name string) []byte {
@@ -476,10 +673,14 @@ func (r *Record) appendTools(b []byte) []byte {
 	return append(b, '}')
 }
 
-// AppendGroup appends the group object, {} for the total.
+// AppendGroup appends the group object, {} for the total, {"other":N}
+// for the groups past --top.
 func (r *Record) AppendGroup(b []byte) []byte {
 	b = append(b, '{')
-	if !r.Total {
+	if r.Other > 0 {
+		b = append(b, `"other":`...)
+		b = strconv.AppendInt(b, r.Other, 10)
+	} else if !r.Total {
 		for i, n := range r.Names {
 			if i > 0 {
 				b = append(b, ',')

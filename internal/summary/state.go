@@ -256,6 +256,7 @@ func newRun(id string) *Run {
 // State is the summary of the events added so far.
 type State struct {
 	opt    Options
+	keys   []Key // what groups are keyed by: opt.By, then opt.Breakdown
 	groups map[string]*Group // hot: decoded
 	runs   map[string]*Run
 
@@ -275,6 +276,7 @@ type State struct {
 	wall bound
 
 	running running // which runs without an end are still going (report only)
+	order   Order   // how the report orders and cuts its groups (report only)
 
 	agents bool // keep each run's agents' spans (--by agent)
 
@@ -310,6 +312,7 @@ func New(opt Options) *State {
 		opt.TZName = opt.Loc.String()
 	}
 	s := &State{opt: opt, groups: map[string]*Group{}, runs: map[string]*Run{}}
+	s.keys = append(append([]Key(nil), opt.By...), opt.Breakdown...)
 	// What add counts; events that can mean nothing else (text, user
 	// messages) need not have their payload's type read.
 	s.ev.Want = event.MeaningsOf(event.ModelCall, event.ModelResult, event.ModelEnd, event.ModelError,
@@ -319,7 +322,7 @@ func New(opt Options) *State {
 		s.agents = true
 		s.ev.Want |= event.MeaningsOf(event.AgentStart, event.AgentEnd)
 	}
-	for _, k := range opt.By {
+	for _, k := range s.keys {
 		if k.Kind == KeyTool {
 			s.ev.Want |= event.MeaningsOf(event.ToolUpdate) // named by its call's start
 		}
