@@ -248,10 +248,10 @@ type Options struct {
 	// record the records of its parts (--breakdown).
 	Breakdown []Key
 	Loc       *time.Location // for day, hour, week and month; nil is UTC
-	Since    time.Time      // zero: no lower bound (inclusive)
-	Until    time.Time      // zero: no upper bound (exclusive)
-	TZName   string         // the --tz spelling, kept in partial states
-	WindowOn bool           // set when Since or Until is given
+	Since     time.Time      // zero: no lower bound (inclusive)
+	Until     time.Time      // zero: no upper bound (exclusive)
+	TZName    string         // the --tz spelling, kept in partial states
+	WindowOn  bool           // set when Since or Until is given
 	// SinceArg and UntilArg are the --since and --until texts when they
 	// are durations back from now (7d): states made by several processes
 	// with the same duration have the same window, though their times

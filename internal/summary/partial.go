@@ -42,7 +42,7 @@ type pHeader struct {
 	// its group lines have one key more than By. An evsum that does not
 	// know it refuses such a state rather than misread it.
 	Breakdown string `json:"breakdown,omitempty"`
-	Lines        *int64 `json:"lines,omitempty"` // groups and runs written after the header
+	Lines     *int64 `json:"lines,omitempty"` // groups and runs written after the header
 }
 
 // rfc3339 is a window bound as the header writes it; "" for none.

@@ -256,7 +256,7 @@ func newRun(id string) *Run {
 // State is the summary of the events added so far.
 type State struct {
 	opt    Options
-	keys   []Key // what groups are keyed by: opt.By, then opt.Breakdown
+	keys   []Key             // what groups are keyed by: opt.By, then opt.Breakdown
 	groups map[string]*Group // hot: decoded
 	runs   map[string]*Run
 
