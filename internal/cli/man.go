@@ -25,6 +25,11 @@ func (b *builtins) run(t Tool, app *kong.Application, w io.Writer) error {
 	var text string
 	switch {
 	case b.Man:
+		// a flag without help would be a bare line on the page (and in
+		// --help): no page until it has some
+		if err := Undocumented(app); err != nil {
+			return err
+		}
 		text = ManPage(t, app)
 	case b.Completion != "":
 		s, err := Completion(b.Completion, t, app)

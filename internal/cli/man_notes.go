@@ -7,9 +7,9 @@ package cli
 // flags, their help, placeholders, enums and defaults, the examples, the
 // exit statuses) comes from the model and the Tool, as --help does.
 //
-// The values here are what evsum accepts today; internal/e2e's completion
-// tests check them against evsum --help and against evsum itself, so a new
-// value fails a test until it is added here.
+// The values here are what evsum accepts; internal/e2e's completion tests
+// check that evsum accepts each, and that every value evsum --help lists
+// is here, so a new value fails a test until it is added.
 
 // notes is what a tool's page and scripts add to its model.
 type notes struct {
@@ -74,7 +74,7 @@ var toolNotes = map[string]notes{
 		},
 		values: map[string]valueSpec{
 			"format": {oneOf, []string{"table", "jsonl", "json", "md", "csv", "html"}},
-			"by":     {listOf, []string{"run", "agent", "tool", "model", "kind", "day", "hour", "none"}},
+			"by":     {listOf, []string{"run", "agent", "tool", "model", "kind", "day", "hour", "week", "month", "none"}},
 			"columns": {listOf, []string{"group", "run_id", "agent_id", "first", "last", "runs", "events", "outcomes",
 				"model_calls", "model_errors", "tokens", "tokens_in", "tokens_out", "cache_read", "cache_write", "cost",
 				"tool_calls", "failed", "errors", "guardrails", "kills", "wall_p50", "wall_p95", "wall_max", "wall_sum",
