@@ -56,9 +56,9 @@ func TestCompletionNotesNameFlags(t *testing.T) {
 func TestShortHelp(t *testing.T) {
 	for in, want := range map[string]string{
 		"Print the version and exit.": "Print the version and exit",
-		"Select the events that do not pass (with -v, an event whose evaluation failed is selected).": "Select the events that do not pass",
+		"Select the events that do not pass (with -v, an event whose evaluation failed is selected).":  "Select the events that do not pass",
 		"Print nothing; stop at the first selected event. The exit status says whether there was one.": "Print nothing; stop at the first selected event",
-		"List the named filters: how to call each, where it comes from, what it selects.":               "List the named filters: how to call each, where it comes from...",
+		"List the named filters: how to call each, where it comes from, what it selects.":              "List the named filters: how to call each, where it comes from...",
 	} {
 		if got := shortHelp(in); got != want {
 			t.Errorf("shortHelp(%q) = %q, want %q", in, got, want)
