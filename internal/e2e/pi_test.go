@@ -120,10 +120,12 @@ func fetchPi() (string, error) {
 		if err := json.Unmarshal(out, &packed); err != nil || len(packed) != 1 {
 			return "", fmt.Errorf("npm pack %s: unexpected output %q", spec, out)
 		}
-		tgz, err := os.ReadFile(filepath.Join(tmp, filepath.Base(packed[0].Filename)))
+		file := filepath.Join(tmp, filepath.Base(packed[0].Filename))
+		tgz, err := os.ReadFile(file)
 		if err != nil {
 			return "", err
 		}
+		os.Remove(file)
 		h := sha512.Sum512(tgz)
 		if got := "sha512-" + base64.StdEncoding.EncodeToString(h[:]); got != p.Integrity {
 			return "", fmt.Errorf("npm pack %s: integrity %s, pinned %s", spec, got, p.Integrity)
