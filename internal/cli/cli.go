@@ -28,10 +28,21 @@ const (
 )
 
 // Version is the evtools release; builds from a checkout add the commit.
-var Version = "0.1.0"
+// make dist (scripts/dist.sh) stamps both with -ldflags -X, since a
+// release build may have Go's own VCS stamping turned off
+// (GOFLAGS=-buildvcs=false, -trimpath in a clean copy): Version from a
+// v* tag at the commit, Commit from git rev-parse (12 hex digits, with
+// "-dirty" when the checkout had changes).
+var (
+	Version = "0.1.0"
+	Commit  = ""
+)
 
 func version() string {
 	v := Version
+	if Commit != "" {
+		return v + " (" + Commit + ")"
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
 			// equivalent mutant: >= vs > 12: a revision is 40 or 64 hex digits.
