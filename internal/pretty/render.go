@@ -18,11 +18,11 @@ import (
 // run is what the renderer remembers of a run: whose lines are whose, the
 // tool calls in flight, and the totals its end shows.
 type run struct {
-	main        string          // the first agent named: the parent
-	subs        map[string]bool // agents spawned by it, or named after it
-	first, last int64           // the times of its first and last events (µs), 0 unknown
-	turnAt      map[string]int64
-	calls       map[string]*call
+	main   string          // the first agent named: the parent
+	subs   map[string]bool // agents spawned by it, or named after it
+	first  int64           // the time of its first event (µs), 0 unknown
+	turnAt map[string]int64
+	calls  map[string]*call
 
 	models, tools, toolFails, errors int
 	tokens, costNano                 int64
@@ -276,21 +276,19 @@ func (r *Renderer) track(runID, agent string, t int64) *run {
 				r.many = true
 			}
 			switch {
+			case r.ev.Meaning == event.AgentStart:
+				// Spawned: a sub-agent, even when the stream shows
+				// it before its parent (a log read from the middle).
+				rn.subs[agent] = true
 			case rn.main == "":
 				rn.main = agent
-			case agent != rn.main:
+			default:
 				rn.subs[agent] = true
 			}
 		}
 	}
-	if r.ev.Meaning == event.AgentStart && agent != "" && agent != rn.main {
-		rn.subs[agent] = true
-	}
-	if t != 0 {
-		if rn.first == 0 {
-			rn.first = t
-		}
-		rn.last = t
+	if t != 0 && rn.first == 0 {
+		rn.first = t
 	}
 	return rn
 }
@@ -374,7 +372,7 @@ func (r *Renderer) flow(s string) {
 		default:
 			// A word: up to the next space or newline.
 			end := strings.IndexAny(s, " \t\n")
-			if end < 0 {
+			if end < 0 { // equivalent mutant: <= 0: s starts with a word here, so end is never 0
 				end = len(s)
 			}
 			n = end
