@@ -38,6 +38,7 @@ type cellCtx struct {
 	loc    *time.Location
 	names  []string // the group's key names, in --by order; none for --by none
 	inputs []string // the files read, for the commands a report suggests
+	sorted bool     // --sort: the groups are in an order of their own
 }
 
 func (c *col) header(fitted bool) string {
@@ -160,9 +161,17 @@ func keyColumns(names []string) []col {
 
 // keyCell is the cell of the group's key k: "total" on the total row,
 // the value as people read it (strings without quotes, null as "-"), and
-// (session) for the session's own events by agent.
+// (session) for the session's own events by agent; the first key's cell
+// says "other (N groups)" for the groups past --top, and "↳ model" on a
+// row of a breakdown.
 func keyCell(r *summary.Record, k int) string {
 	switch {
+	case r.Nested && k == 0:
+		return cli.Escape(partText(r))
+	case r.Other > 0 && k == 0:
+		return otherText(r)
+	case r.Nested || r.Other > 0:
+		return ""
 	case r.Total && k == 0:
 		return "total"
 	case r.Total || len(r.Vals) == 0:

@@ -166,7 +166,7 @@ func writeMarkdown(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col
 	b.WriteString("\n")
 	out.Write(b.Bytes())
 	var problems []string
-	st.EachRecord(func(r *summary.Record) error {
+	eachRow(st, func(r *summary.Record) error {
 		b.Reset()
 		b.WriteString("|")
 		for i := range cols {
@@ -206,7 +206,7 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 		return row
 	}
 	outcomeSet, toolSet := map[string]bool{}, map[string]bool{}
-	st.EachRecord(func(r *summary.Record) error {
+	eachRow(st, func(r *summary.Record) error {
 		for _, o := range r.Outcomes {
 			outcomeSet[o.Name] = true
 		}
@@ -220,6 +220,14 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 	var head []string
 	for _, n := range names {
 		head = append(head, "group."+n)
+	}
+	// With a breakdown, a column of its key: empty on a group's row, the
+	// model on the rows of its breakdown, which follow it and repeat its
+	// keys.
+	var part string
+	if bd := st.Options().Breakdown; len(bd) > 0 {
+		part = bd[0].Name
+		head = append(head, "breakdown."+part)
 	}
 	// the counters in their order, with the run-level fields after events,
 	// the tools after tool_failures, and time and problems last, as in JSON
@@ -241,18 +249,31 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 		"latency_ms.p50", "latency_ms.p95", "latency_ms.max", "problems")
 	w := csv.NewWriter(out)
 	w.Write(esc(head))
-	err := st.EachRecord(func(r *summary.Record) error {
+	var parent *summary.Record // of the rows of a breakdown
+	err := eachRow(st, func(r *summary.Record) error {
 		var row []string
+		g := r
+		if r.Nested {
+			g = parent
+		} else {
+			parent = r
+		}
 		for k := range names {
-			if r.Total {
+			switch {
+			case g.Other > 0 && k == 0:
+				row = append(row, otherText(g))
+				continue
+			case g.Total || g.Other > 0:
 				row = append(row, "")
 				continue
 			}
-			v := r.Vals[k]
-			if strings.HasPrefix(v, `"`) {
-				v = groupText(v)
-			}
-			row = append(row, v)
+			row = append(row, csvValue(g.Vals[k]))
+		}
+		switch {
+		case part != "" && r.Nested:
+			row = append(row, csvValue(r.Vals[0]))
+		case part != "":
+			row = append(row, "")
 		}
 		ts := func(us int64) string {
 			if !r.HasTS {
@@ -306,6 +327,15 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 		return err
 	}
 	return w.Error()
+}
+
+// csvValue is a key's value in csv: a string without its quotes, other
+// JSON as it is.
+func csvValue(v string) string {
+	if strings.HasPrefix(v, `"`) {
+		return groupText(v)
+	}
+	return v
 }
 
 // fixed formats v/10^scale as the JSON output does.

@@ -23,6 +23,7 @@ func writeHTML(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) er
 		Head:    heads,
 		Right:   right,
 		Version: cli.Version,
+		Sorted:  cx.sorted,
 		Cells: func(r *summary.Record) []string {
 			cells := make([]string, len(cols))
 			for i := range cols {

@@ -41,6 +41,14 @@ func run(opts *options, stdio cli.Stdio) error {
 	if opts.Partial && (opts.Columns != "" || opts.Width != 0 || opts.Wide || opts.Live == "always") {
 		return cli.Usage(errors.New("--partial writes a state, not a table: give --columns, --width, --wide and --live to the --merge that reads it"))
 	}
+	if opts.Partial && (opts.Sort != "" || opts.Top != 0) {
+		// The state holds every group whatever the order: the merge orders.
+		return cli.Usage(errors.New("--partial writes a state, not a report: give --sort and --top to the --merge that reads it"))
+	}
+	order, err := reportOrder(opts)
+	if err != nil {
+		return cli.Usage(err)
+	}
 	tty := cli.IsTerminal(stdio.Out)
 	format := opts.Format
 	switch {
@@ -86,13 +94,16 @@ func run(opts *options, stdio cli.Stdio) error {
 	color := cli.UseColor(opts.Color, stdio.Out)
 	spec := func(st *summary.State) (tableSpec, *cellCtx, error) {
 		names := keyNames(st)
-		cx := &cellCtx{loc: st.Options().Loc, names: names, inputs: opts.Files}
+		cx := &cellCtx{loc: st.Options().Loc, names: names, inputs: opts.Files, sorted: order.Sort != nil}
 		c := cols
 		if c == nil {
 			c = defaultColumns(names)
 			if opts.Columns != "" {
 				var err error
 				if c, err = parseColumns(opts.Columns, names, st.Options().By); err != nil {
+					return tableSpec{}, nil, err
+				}
+				if err := labelColumn(opts.Columns, c, st); err != nil {
 					return tableSpec{}, nil, err
 				}
 			}
@@ -105,11 +116,14 @@ func run(opts *options, stdio cli.Stdio) error {
 	}
 
 	var st *summary.State
-	var err error
 	overwrite := false // the final table goes over a live frame
 	if opts.Merge {
 		if opts.By != "run" || opts.Since != "" || opts.Until != "" || opts.TZ != "UTC" {
 			return cli.Usage(errors.New("--merge takes --by, --tz and the window from the partial states; give them to --partial"))
+		}
+		if opts.Breakdown != "" {
+			// the states hold the parts of each group, or not
+			return cli.Usage(errors.New("--merge takes --breakdown from the partial states; give it to --partial"))
 		}
 		m := summary.NewMerger()
 		// A file's lines are counted at its end against its headers: a
@@ -138,12 +152,14 @@ func run(opts *options, stdio cli.Stdio) error {
 		if st == nil {
 			st = summary.New(summary.Options{})
 		}
+		st.SetOrder(order)
 	} else {
 		o, e := summaryOptions(opts)
 		if e != nil {
 			return cli.Usage(e)
 		}
 		st = summary.New(o)
+		st.SetOrder(order)
 		// The columns are known before the input is read, but with
 		// --merge, whose keys come from the states.
 		t, _, e := spec(st)
@@ -262,7 +278,11 @@ func summaryOptions(opts *options) (summary.Options, error) {
 	if err != nil {
 		return o, err
 	}
-	o = summary.Options{By: by, Loc: loc, TZName: opts.TZ}
+	bd, err := summary.ParseBreakdown(opts.Breakdown)
+	if err != nil {
+		return o, err
+	}
+	o = summary.Options{By: by, Breakdown: bd, Loc: loc, TZName: opts.TZ}
 	t := now()
 	if opts.Since != "" {
 		if o.Since, err = summary.ParseTime(opts.Since, t, loc); err != nil {

@@ -12,20 +12,23 @@ const name = "evsum"
 
 // options are evsum's flags and arguments.
 type options struct {
-	By      string        `short:"b" default:"run" placeholder:"KEYS" help:"Group by run, agent, tool, model, kind, day, hour, none, or a field path (payload.model); comma-separated for several. Default: ${default}."`
-	Since   string        `placeholder:"TIME" help:"Count only events at or after TIME: RFC 3339, 2026-11-01, @UNIX, or a duration back from now (24h, 7d)."`
-	Until   string        `placeholder:"TIME" help:"Count only events before TIME (same forms as --since)."`
-	TZ      string        `name:"tz" default:"UTC" placeholder:"ZONE" help:"Time zone for day and hour groups and for dates without a zone (IANA name, UTC, Local). Default: ${default}."`
-	Format  string        `short:"f" placeholder:"FORMAT" help:"Output format: table, jsonl, json, md, csv or html (a self-contained page with charts; default: table on a terminal or with --columns, --width, --wide or --live always; jsonl otherwise)."`
-	Columns string        `placeholder:"LIST" help:"The table's (and md's) columns, comma-separated, in this order: group (or run_id, agent_id, ...), first, last, runs, events, outcomes, model_calls, model_errors, tokens, tokens_in, tokens_out, cache_read, cache_write, cost, tool_calls, failed, errors, guardrails, kills, wall_p50, wall_p95, wall_max, wall_sum, latency_p50, latency_p95, latency_max, problems."`
-	Width   int           `placeholder:"N" help:"Fit the table to N columns, as it is fitted to a terminal's width (least important columns dropped, long values condensed)."`
-	Wide    bool          `help:"Every column of the table, not fitted to the terminal's width (as in a pipe)."`
-	Live    string        `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Redraw the table in place as events arrive: auto (when stdout is a terminal and an input a pipe, FIFO or terminal), always or never. Default: ${default}."`
-	Partial bool          `help:"Write the summary state as JSON Lines for a later --merge instead of a report."`
-	Merge   bool          `help:"Read partial states (from --partial) instead of events and report on all of them together."`
-	Check   bool          `help:"Exit 1 when any problem (broken invariant) was found."`
-	Running time.Duration `default:"10m" placeholder:"WINDOW" help:"A run without its end whose last event is at most WINDOW before now is running, not incomplete, and no problem; 0 turns it off. Default: ${default}."`
-	Strict  bool          `help:"Stop at the first bad input line."`
+	By        string        `short:"b" default:"run" placeholder:"KEYS" help:"Group by run, agent, tool, model, kind, day, hour, week (ISO, 2026-W45), month, none, or a field path (payload.model); comma-separated for several. Default: ${default}."`
+	Sort      sortFlag      `placeholder:"FIELD" help:"Order the groups by a numeric field of the record (runs, events, tokens, tokens.input, cost_usd, tool_failures, errors, wall_seconds.p50, latency_ms.p95, problems, outcomes.NAME, ...), lowest first; -FIELD highest first (--sort -cost_usd). Default: by first event time."`
+	Top       int           `placeholder:"N" help:"Only the first N groups (after --sort), the rest folded into one \"other\" group so that the groups still add up to the total; 0 keeps all."`
+	Breakdown string        `placeholder:"KEY" help:"Break each group (and the total) down by model: one sub-row per model under it in table, md and html; in jsonl, json and csv each model's record too (the \"models\" member)."`
+	Since     string        `placeholder:"TIME" help:"Count only events at or after TIME: RFC 3339, 2026-11-01, @UNIX, or a duration back from now (24h, 7d)."`
+	Until     string        `placeholder:"TIME" help:"Count only events before TIME (same forms as --since)."`
+	TZ        string        `name:"tz" default:"UTC" placeholder:"ZONE" help:"Time zone for day, hour, week and month groups and for dates without a zone (IANA name, UTC, Local). Default: ${default}."`
+	Format    string        `short:"f" placeholder:"FORMAT" help:"Output format: table, jsonl, json, md, csv or html (a self-contained page with charts; default: table on a terminal or with --columns, --width, --wide or --live always; jsonl otherwise)."`
+	Columns   string        `placeholder:"LIST" help:"The table's (and md's) columns, comma-separated, in this order: group (or run_id, agent_id, ...), first, last, runs, events, outcomes, model_calls, model_errors, tokens, tokens_in, tokens_out, cache_read, cache_write, cost, tool_calls, failed, errors, guardrails, kills, wall_p50, wall_p95, wall_max, wall_sum, latency_p50, latency_p95, latency_max, problems."`
+	Width     int           `placeholder:"N" help:"Fit the table to N columns, as it is fitted to a terminal's width (least important columns dropped, long values condensed)."`
+	Wide      bool          `help:"Every column of the table, not fitted to the terminal's width (as in a pipe)."`
+	Live      string        `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Redraw the table in place as events arrive: auto (when stdout is a terminal and an input a pipe, FIFO or terminal), always or never. Default: ${default}."`
+	Partial   bool          `help:"Write the summary state as JSON Lines for a later --merge instead of a report."`
+	Merge     bool          `help:"Read partial states (from --partial) instead of events and report on all of them together."`
+	Check     bool          `help:"Exit 1 when any problem (broken invariant) was found."`
+	Running   time.Duration `default:"10m" placeholder:"WINDOW" help:"A run without its end whose last event is at most WINDOW before now is running, not incomplete, and no problem; 0 turns it off. Default: ${default}."`
+	Strict    bool          `help:"Stop at the first bad input line."`
 
 	cli.Terminal `embed:""`
 	Files        []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised); none or - is stdin."`
@@ -57,6 +60,8 @@ zot2gp < run.jsonl | evsum                        # a table on a terminal
 evsum --by agent,tool events.jsonl.gz
 evsum --by day --since 2026-11-01 --format md logs/*.jsonl > report.md
 evsum --by day --format html logs/*.jsonl > report.html   # charts, for a mail or a browser
+evsum --by week --breakdown model events.jsonl    # cost and tokens per week, per model
+evsum --by agent --sort -cost_usd --top 5 events.jsonl  # the 5 costliest agents, then the rest
 evsum --format jsonl events.jsonl | evfilter 'cost_usd > 1'
 evsum --columns run_id,outcomes,cost,wall_p50 events.jsonl
 tail -f events.jsonl | evsum --by agent           # redrawn live on a terminal

@@ -190,7 +190,7 @@ func fit(cols []col, w1, w2 []int, width int, byRunAlone bool) layout {
 // It goes over the records twice (widths, then lines) rather than hold
 // them all; a live frame goes over them once and keeps the rows it shows.
 func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec) {
-	each := st.EachRecord
+	each := func(fn func(*summary.Record) error) error { return eachRow(st, fn) }
 	more := 0 // rows left out of a frame
 	if spec.frame {
 		each, more = frameRecords(st, spec.height)
@@ -326,41 +326,49 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 	}
 }
 
-// frameRecords builds the records of a live frame at most height lines
+// frameRecords builds the rows of a live frame at most height lines
 // tall, with the line the cursor is left on (0: no limit): the newest rows
-// that fit under the header and the total, the oldest giving way to a
-// "… N more" line. It returns them, in order, and N. Only these rows are
-// kept, and measured: the frame is fitted to what it shows.
+// that fit under the header and the total (and its breakdown), the oldest
+// giving way to a "… N more" line. It returns them, in order, and N. Only
+// these rows are kept, and measured: the frame is fitted to what it shows.
 func frameRecords(st *summary.State, height int) (func(func(*summary.Record) error) error, int) {
 	// rows that fit without "… N more"; with it, one fewer
 	room := max(height-3, 0)
 	var ring []summary.Record
 	var total summary.Record
 	rows := 0
-	st.EachRecord(func(r *summary.Record) error {
+	push := func(r *summary.Record) {
 		switch {
-		case r.Total:
-			total = *r
 		case height <= 0 || len(ring) < room:
 			ring = append(ring, *r)
 		case room > 0:
 			ring[rows%room] = *r
 		}
-		if !r.Total {
-			rows++
+		rows++
+	}
+	st.EachRecord(func(r *summary.Record) error {
+		if r.Total {
+			total = *r
+			return nil
+		}
+		push(r)
+		for i := range r.Breakdown {
+			push(&r.Breakdown[i])
 		}
 		return nil
 	})
+	if height > 0 && rows > room && room > 0 {
+		// in order: the ring starts at the oldest it holds
+		ring = append(ring[rows%room:], ring[:rows%room]...)
+	}
+	// the total's breakdown stays in sight under it
+	room = max(room-len(total.Breakdown), 0)
 	keep := rows
 	if height > 0 && rows > room {
-		if room > 0 {
-			// in order: the ring starts at the oldest it holds
-			ring = append(ring[rows%room:], ring[:rows%room]...)
-		}
 		keep = max(room-1, 0)
 		ring = ring[len(ring)-keep:]
 	}
-	recs := append(ring, total)
+	recs := append(append(ring, total), total.Breakdown...)
 	return func(fn func(*summary.Record) error) error {
 		for i := range recs {
 			if err := fn(&recs[i]); err != nil {

@@ -86,6 +86,21 @@ func (p *Page) charts() []chart {
 		topT := p.top(func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) })
 		cs = append(cs, bars("tokens", "Tokens per group, most first", "tokens", p.foldBy(topT, func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }), []series{{"tokens", barColor}}, intText))
 	}
+	if t := p.total; len(t.Breakdown) > 1 {
+		// the total's breakdown: what each model cost, and its tokens
+		parts := slices.Clone(t.Breakdown)
+		gs := make([]*summary.Record, len(parts))
+		for i := range parts {
+			gs[i] = &parts[i]
+		}
+		name := parts[0].Names[0]
+		cost := func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) }
+		tokens := func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }
+		cs = append(cs,
+			bars("cost-per-"+name, "Cost per "+name+", costliest first", "cost, USD", p.foldBy(byMeasure(gs, cost), func(r *summary.Record) float64 { return cost(r) / 1e9 }), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }),
+			bars("tokens-per-"+name, "Tokens per "+name+", most first", "tokens", p.foldBy(byMeasure(gs, tokens), tokens), []series{{"tokens", barColor}}, intText),
+		)
+	}
 	if c, ok := p.toolsChart(); ok {
 		cs = append(cs, c)
 	}
@@ -110,6 +125,9 @@ func (p *Page) periods() ([]*summary.Record, int) {
 	byPeriod := map[string][]*summary.Record{}
 	var order []string
 	for _, g := range p.groups {
+		if g.Other > 0 {
+			continue // the periods past --top: no period of their own
+		}
 		k := g.Vals[0]
 		if _, ok := byPeriod[k]; !ok {
 			order = append(order, k)
@@ -132,6 +150,12 @@ func (p *Page) periods() ([]*summary.Record, int) {
 }
 
 func label(r *summary.Record) string {
+	switch {
+	case r.Other > 0:
+		return "other (" + plural64(r.Other, "group") + ")"
+	case r.Nested && r.Vals[0] == "null":
+		return "(no " + r.Names[0] + ")"
+	}
 	var parts []string
 	for i, v := range r.Vals {
 		t := groupText(v)
@@ -227,7 +251,12 @@ func runItems(periods []*summary.Record, names []string) []item {
 
 // top returns the groups ordered by the measure, highest first.
 func (p *Page) top(measure func(*summary.Record) float64) []*summary.Record {
-	gs := slices.Clone(p.groups)
+	return byMeasure(p.groups, measure)
+}
+
+// byMeasure returns records ordered by the measure, highest first.
+func byMeasure(rs []*summary.Record, measure func(*summary.Record) float64) []*summary.Record {
+	gs := slices.Clone(rs)
 	slices.SortStableFunc(gs, func(a, b *summary.Record) int { return cmp.Compare(measure(b), measure(a)) })
 	return gs
 }
@@ -305,6 +334,11 @@ func (p *Page) statsChart(id, title, unit string, stat func(*summary.Record) sum
 	var gs []*summary.Record
 	if p.overTime() {
 		gs = slices.Clone(p.groups)
+		if p.o.Sorted || len(gs) > 0 && gs[len(gs)-1].Other > 0 {
+			// the latest periods, in time order; not those past --top
+			gs = slices.DeleteFunc(gs, func(r *summary.Record) bool { return r.Other > 0 })
+			slices.SortStableFunc(gs, func(a, b *summary.Record) int { return cmp.Compare(a.Vals[0], b.Vals[0]) })
+		}
 		if len(gs) > p.o.MaxBars {
 			gs = gs[len(gs)-p.o.MaxBars:]
 		}

@@ -29,6 +29,9 @@ type Options struct {
 	Right   []bool   // per column: numbers, aligned right
 	Cells   func(*summary.Record) []string
 	Version string
+	// Sorted: the groups come in an order of their own (--sort), which
+	// the table keeps; otherwise by time, or the costliest kept first.
+	Sorted bool
 
 	// MaxRows is the most group rows the table shows (default 200); the
 	// rest are folded into one row. MaxBars is the most bars of a chart
@@ -74,6 +77,7 @@ func (p *Page) Add(r *summary.Record) {
 	c.Outcomes = slices.Clone(r.Outcomes)
 	c.Tools = slices.Clone(r.Tools)
 	c.Problems = slices.Clone(r.Problems)
+	c.Breakdown = slices.Clone(r.Breakdown)
 	if r.Total {
 		p.total = &c
 		return
@@ -106,6 +110,7 @@ type data struct {
 	Head                             []headCell
 	Rows                             []row
 	Folded                           string
+	Parts                            bool // rows of a breakdown
 	Problems                         []problem
 	MoreProblems                     int
 }
@@ -130,6 +135,7 @@ type row struct {
 	Cells []headCell
 	Total bool
 	Other bool
+	Part  bool // a row of a group's breakdown (one model)
 }
 
 type problem struct {
@@ -151,7 +157,14 @@ func (p *Page) data() *data {
 	if len(by) == 0 {
 		d.Grouping = "all events together"
 	} else {
-		d.Grouping = fmt.Sprintf("grouped by %s · %s", strings.Join(by, ", "), plural(len(p.groups), "group"))
+		n := int64(0)
+		for _, g := range p.groups {
+			n += max(g.Other, 1)
+		}
+		d.Grouping = fmt.Sprintf("grouped by %s · %s", strings.Join(by, ", "), plural64(n, "group"))
+	}
+	if t.BreakdownMember != "" && len(t.Breakdown) > 0 {
+		d.Grouping += " · broken down by " + t.Breakdown[0].Names[0]
 	}
 	if len(p.o.Files) > 0 {
 		d.Files = strings.Join(p.o.Files, " ")
@@ -165,6 +178,9 @@ func (p *Page) data() *data {
 		d.Head = append(d.Head, headCell{h, i < len(p.o.Right) && p.o.Right[i]})
 	}
 	d.Rows, d.Folded = p.rows()
+	for _, r := range d.Rows {
+		d.Parts = d.Parts || r.Part
+	}
 	d.Problems, d.MoreProblems = p.problems()
 	return d
 }
@@ -235,9 +251,12 @@ func (p *Page) rows() ([]row, string) {
 	gs := p.groups
 	var folded []*summary.Record
 	if len(gs) > p.o.MaxRows {
-		if p.overTime() {
+		switch {
+		case p.o.Sorted:
+			gs, folded = gs[:p.o.MaxRows], gs[p.o.MaxRows:]
+		case p.overTime():
 			folded, gs = gs[:len(gs)-p.o.MaxRows], gs[len(gs)-p.o.MaxRows:]
-		} else {
+		default:
 			byCost := slices.Clone(gs)
 			slices.SortStableFunc(byCost, func(a, b *summary.Record) int {
 				return cmp.Compare(b.Counts[summary.CostNano], a.Counts[summary.CostNano])
@@ -263,26 +282,40 @@ func (p *Page) rows() ([]row, string) {
 		for i, c := range p.o.Cells(r) {
 			cs = append(cs, headCell{c, i < len(p.o.Right) && p.o.Right[i]})
 		}
-		return row{Cells: cs, Total: total, Other: other}
+		return row{Cells: cs, Total: total, Other: other || r.Other > 0, Part: r.Nested}
+	}
+	// a group's row, then the rows of its breakdown
+	add := func(r *summary.Record, total bool) {
+		rows = append(rows, cells(r, total, false))
+		for i := range r.Breakdown {
+			rows = append(rows, cells(&r.Breakdown[i], false, false))
+		}
 	}
 	for _, g := range gs {
-		rows = append(rows, cells(g, false, false))
+		add(g, false)
 	}
 	note := ""
 	if len(folded) > 0 {
 		o := sum(folded)
+		n := int64(0)
+		for _, g := range folded {
+			n += max(g.Other, 1)
+		}
 		rw := cells(o, false, true)
 		if len(rw.Cells) > 0 {
-			rw.Cells[0].Text = fmt.Sprintf("other (%d groups)", len(folded))
+			rw.Cells[0].Text = fmt.Sprintf("other (%d groups)", n)
 		}
 		rows = append(rows, rw)
-		if p.overTime() {
+		switch {
+		case p.o.Sorted:
+			note = fmt.Sprintf("The last %d groups in this order are folded into one row; evsum --format jsonl or csv lists them all.", len(folded))
+		case p.overTime():
 			note = fmt.Sprintf("The %d earliest periods are folded into one row.", len(folded))
-		} else {
+		default:
 			note = fmt.Sprintf("The %d groups of least cost are folded into one row; evsum --format jsonl or csv lists them all.", len(folded))
 		}
 	}
-	rows = append(rows, cells(p.total, true, false))
+	add(p.total, true)
 	return rows, note
 }
 

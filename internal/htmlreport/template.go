@@ -39,7 +39,9 @@ th,td{padding:5px 8px;border-bottom:1px solid #eceff2;text-align:left;white-spac
 th{background:#f0f2f5;font-weight:600}
 td.num,th.num{text-align:right}
 tr.total td{font-weight:700;border-top:2px solid #c5cbd3}
-tr.other td{color:#5b6572;font-style:italic}
+tr.other td{color:#5b6572;font-style:italic}{{if .Parts}}
+tr.part td{color:#5b6572;border-bottom-style:dotted}
+tr.part td:first-child{padding-left:22px}{{end}}
 .note{color:#5b6572;font-size:12.5px}
 ol.problems{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:10px 10px 10px 36px;margin:0}
 ol.problems li{margin:4px 0}
@@ -102,7 +104,7 @@ footer{margin-top:30px;color:#8a939d;font-size:12px}
 <thead><tr>{{range .Head}}<th{{if .Right}} class="num"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
-<tr{{if .Total}} class="total"{{else if .Other}} class="other"{{end}}>{{range .Cells}}<td{{if .Right}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
+<tr{{if .Total}} class="total"{{else if .Other}} class="other"{{else if .Part}} class="part"{{end}}>{{range .Cells}}<td{{if .Right}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
 </table>

@@ -99,14 +99,17 @@ func TestPropertyBreakdown(t *testing.T) {
 			k := strings.Join(r.Vals, "\x1f")
 			if r.Total {
 				// the total's breakdown is --by model's records
-				total := summarise(t, Options{By: model}, ls).Report()
-				want := ""
-				for _, x := range total[:len(total)-1] {
-					want += string(x.AppendJSON(nil)) + "\n"
-				}
+				var want string
 				got := ""
 				for _, x := range r.Breakdown {
 					got += string(x.AppendJSON(nil)) + "\n"
+				}
+				// --by model, sorted as the breakdown is: costliest first
+				s := summarise(t, Options{By: model}, ls)
+				s.SetOrder(Order{Sort: costliest})
+				want = ""
+				for _, x := range s.Report()[:len(s.Report())-1] {
+					want += string(x.AppendJSON(nil)) + "\n"
 				}
 				if got != want {
 					t.Fatalf("%s: the total's breakdown is not --by model\n%s", what, firstDiff(got, want))

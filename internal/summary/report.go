@@ -387,7 +387,8 @@ func (s *State) other(rest []ref, parts map[string][]string, group func(string) 
 
 // breakdown gives rec the records of the state's groups named, merged by
 // the breakdown's key (the last of each group's key): one per model, as
-// --by model would report them, in the report's order.
+// --by model would report them, in the order of --sort, else the
+// costliest first (ties by time, then key).
 func (s *State) breakdown(rec *Record, parts []string, get func(string) *Group) {
 	rec.BreakdownMember = breakdownMember(s.opt.Breakdown)
 	rec.Breakdown = []Record{}
@@ -415,12 +416,18 @@ func (s *State) breakdown(rec *Record, parts []string, get func(string) *Group) 
 		r.Names, r.Vals, r.Nested = names, []string{u.key}, true
 		rec.Breakdown = append(rec.Breakdown, r)
 	}
-	if f := s.order.Sort; f != nil {
-		sort.SliceStable(rec.Breakdown, func(i, j int) bool {
-			return f.compare(f.value(&rec.Breakdown[i]), f.value(&rec.Breakdown[j])) < 0
-		})
+	f := s.order.Sort
+	if f == nil {
+		f = costliest
 	}
+	sort.SliceStable(rec.Breakdown, func(i, j int) bool {
+		return f.compare(f.value(&rec.Breakdown[i]), f.value(&rec.Breakdown[j])) < 0
+	})
 }
+
+// costliest is the breakdown's order without --sort: as ccusage lists
+// models, the costliest first.
+var costliest, _ = ParseSort("-cost_usd")
 
 // ref names a group or run with what it is sorted by.
 type ref struct {
