@@ -1,0 +1,150 @@
+package redact
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/evtools/evtools/pkg/jsonl"
+)
+
+// Writer redacts the JSON Lines written to it and writes them on to an
+// underlying writer. A tool puts it under its buffered output (and over
+// the pretty view, which then renders the redacted lines): each Write
+// hands on its complete lines at once, in one Write, so every flush of
+// the tool's output before a blocking read still reaches the reader.
+// A line cut by a Write waits for its end.
+type Writer struct {
+	w       io.Writer
+	r       *Redactor
+	pending []byte // the start of a line not yet ended by '\n'
+	out     []byte // what one Write writes on, when a line changed
+	line    []byte // one redacted line
+	err     error
+}
+
+// NewWriter returns a Writer that redacts with r onto w.
+func NewWriter(w io.Writer, r *Redactor) *Writer { return &Writer{w: w, r: r} }
+
+// Write redacts the complete lines in p and writes them on.
+func (w *Writer) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n := len(p)
+	var head []byte // the line that p completes
+	if len(w.pending) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			w.pending = append(w.pending, p...)
+			return n, nil
+		}
+		w.pending = append(w.pending, p[:i+1]...)
+		head, p = w.pending, p[i+1:]
+	}
+	last := bytes.LastIndexByte(p, '\n')
+	rest := p[last+1:]
+	p = p[:last+1]
+	out, changed := w.lines(w.out[:0], head, head != nil)
+	out, changed = w.lines(out, p, changed)
+	if !changed {
+		out = p // nothing changed: p goes on as it is
+	} else {
+		w.out = out
+	}
+	if len(out) > 0 {
+		if _, err := w.w.Write(out); err != nil {
+			w.err = err
+			return 0, err
+		}
+	}
+	w.pending = append(w.pending[:0], rest...)
+	if cap(w.pending) > 1<<20 && len(w.pending) == 0 {
+		w.pending = nil // a huge line passed: do not keep its buffer
+	}
+	if cap(w.out) > 1<<20 {
+		w.out = nil
+	}
+	return n, nil
+}
+
+// lines appends the lines of p to dst, redacted, and reports whether any
+// changed. When none did and force is false, nothing is appended: p can be
+// written as it is.
+func (w *Writer) lines(dst, p []byte, force bool) ([]byte, bool) {
+	changed := force
+	clean := 0 // p[clean:] is not in dst yet
+	for start := 0; start < len(p); {
+		end := bytes.IndexByte(p[start:], '\n')
+		if end < 0 {
+			end = len(p)
+		} else {
+			end += start
+		}
+		var ch bool
+		if w.line, ch = w.r.Line(w.line[:0], p[start:end]); ch {
+			changed = true
+			dst = append(dst, p[clean:start]...)
+			dst = append(dst, w.line...)
+			clean = end
+		}
+		start = end + 1
+	}
+	if !changed {
+		return dst, false
+	}
+	return append(dst, p[clean:]...), true
+}
+
+// Close redacts and writes a last line that has no '\n'.
+func (w *Writer) Close() error {
+	if w.err != nil || len(w.pending) == 0 {
+		return w.err
+	}
+	out, _ := w.lines(w.out[:0], w.pending, true)
+	w.pending = w.pending[:0]
+	if _, err := w.w.Write(out); err != nil {
+		w.err = err
+	}
+	return w.err
+}
+
+// Err is the first error of the underlying writer.
+func (w *Writer) Err() error { return w.err }
+
+// Flags are the redaction flags of every tool that writes events.
+type Flags struct {
+	Redact      bool     `name:"redact" help:"Replace the secrets in string values (API keys, tokens, passwords, private keys, credentials in URLs and headers) by [REDACTED:RULE]; every other byte stays. The count per rule goes to stderr at the end. See docs/redaction.md."`
+	RedactRules []string `name:"redact-rules" placeholder:"FILE" sep:"none" help:"Add the rules of FILE (NAME<TAB>REGEXP a line; -NAME turns a built-in rule off) to the built-in ones; implies --redact. May be repeated."`
+}
+
+// On reports whether the flags ask for redaction.
+func (f *Flags) On() bool { return f.Redact || len(f.RedactRules) > 0 }
+
+// Output puts redaction over w, the writer a tool's events go to (stdout,
+// or the pretty view on it), when the flags ask for it; end is what
+// finishes w. The end returned writes out a last line, finishes w, and
+// reports the counts on stderr as "tool: redacted ..." (nothing when none
+// was found, or when the reader of the output went away). Without the
+// flags it returns w and end as they are.
+func (f *Flags) Output(tool string, w io.Writer, end func() error, stderr io.Writer) (io.Writer, func() error, error) {
+	if !f.On() {
+		return w, end, nil
+	}
+	r := New()
+	for _, name := range f.RedactRules {
+		if err := r.LoadFile(name); err != nil {
+			return nil, nil, err
+		}
+	}
+	rw := NewWriter(w, r)
+	return rw, func() error {
+		err := rw.Close()
+		if e := end(); err == nil {
+			err = e
+		}
+		if !jsonl.IsClosed(rw.Err()) {
+			r.Report(tool, stderr)
+		}
+		return err
+	}, nil
+}
