@@ -44,6 +44,9 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		return err
 	}
 	w, end := pretty.Output(stdio.Out, format == "pretty", o.Color)
+	if w, end, err = o.Flags.Output(name, w, end, stdio.Err); err != nil {
+		return err
+	}
 	defer func() {
 		if e := end(); err == nil && e != nil {
 			err = e

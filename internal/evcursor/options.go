@@ -3,6 +3,7 @@ package evcursor
 import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/redact"
 )
 
 // The command's name, the prefix of its messages.
@@ -23,6 +24,7 @@ type options struct {
 	Format string `name:"format" enum:"auto,jsonl,pretty" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
 
 	cli.Terminal `embed:""`
+	redact.Flags `embed:""`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 }
@@ -47,7 +49,8 @@ evcursor --after 1200 events.jsonl          # events with seq > 1200, unchanged
 evcursor --state seen.cursor events.jsonl   # on a terminal: what is new, for people
 evcursor --state daily.cursor events.jsonl | evsum
 evcursor --state S --defer events.jsonl | evsum > report && evcursor --commit S
-evcursor --check events.jsonl > /dev/null   # gaps, repeats, restarts on stderr`,
+evcursor --check events.jsonl > /dev/null   # gaps, repeats, restarts on stderr
+evcursor --redact run.jsonl > share.jsonl   # re-numbered, secrets out: [REDACTED:RULE]`,
 	Exit: `
 0  success (--check: no anomaly)
 1  --check found an anomaly

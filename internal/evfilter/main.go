@@ -181,6 +181,9 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 	}
 	// -c and -q write no events: nothing to render.
 	w, end := pretty.Output(stdio.Out, format == "pretty" && !opts.Count && !opts.Quiet, opts.Color)
+	if w, end, err = opts.Flags.Output(name, w, end, stdio.Err); err != nil {
+		return err
+	}
 	defer func() {
 		if e := end(); err == nil && e != nil {
 			err = e

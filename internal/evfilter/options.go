@@ -3,6 +3,7 @@ package evfilter
 import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/redact"
 )
 
 // The command's name, the prefix of its messages.
@@ -24,6 +25,7 @@ type options struct {
 	Format   string   `name:"format" enum:"auto,jsonl,pretty" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
 
 	cli.Terminal `embed:""`
+	redact.Flags `embed:""`
 
 	Args []string `arg:"" optional:"" name:"EXPR [FILE]" help:"The jq expression, then the files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
 
@@ -66,6 +68,7 @@ evfilter -q failed run.jsonl && echo "something failed"
 evfilter --arg tool bash 'payload.tool == $tool' run.jsonl
 evfilter --argjson ms 5000 'payload.latency_ms > $ms' run.jsonl
 evfilter -f long-filter.jq run.jsonl
+evfilter --redact failed run.jsonl > issue.jsonl  # secrets out: [REDACTED:RULE]
 evfilter 'run_id=="r_7"' log.jsonl                # on a terminal: the run as a transcript
 evfilter --format pretty --color always failed log.jsonl | less -R
 EVTOOLS_FILTERS=~/.evfilters evfilter --list`,

@@ -55,6 +55,9 @@ func run(opts *options, stdio cli.Stdio) error {
 		return err
 	}
 	w, end := pretty.Output(stdio.Out, format == "pretty", opts.Color)
+	if w, end, err = opts.Flags.Output(name, w, end, stdio.Err); err != nil {
+		return err
+	}
 	out := jsonl.NewWriter(w)
 	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict,
 		Meter: cli.NewProgress(name, stdio, opts.Files)}

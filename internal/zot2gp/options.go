@@ -3,6 +3,7 @@ package zot2gp
 import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/redact"
 )
 
 // The command's name, the prefix of its messages.
@@ -19,6 +20,7 @@ type options struct {
 	Strict   bool   `name:"strict" help:"Stop at the first bad line."`
 
 	cli.Terminal `embed:""`
+	redact.Flags `embed:""`
 
 	Files []string `arg:"" optional:"" name:"FILE" help:"zot RPC JSONL files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
 
@@ -50,6 +52,7 @@ zot2gp --ui run.jsonl                                 # exactly glasspane's stre
 zot2gp --ts=stable --run-id nightly-42 run.jsonl.gz   # reproducible conversion
 zot2gp --seq-start 1001 --agent coder run.jsonl       # continue a log, name the agent
 zot2gp --format bare run.jsonl                        # zot objects, type = kind
+zot2gp --redact run.jsonl > share.gp.jsonl            # secrets out: [REDACTED:RULE]
 zot2gp --format pretty --color always run.jsonl | less -R`,
 	Exit: `
 0  all input converted (or the reader of stdout went away: | head)
