@@ -12,9 +12,11 @@ build:
 
 # share writes what the tools say about themselves into $(BIN)/share, laid
 # out as PREFIX/share is: their man pages (TOOL --man) and evtools(7), and
-# their completion scripts (TOOL --completion bash|zsh|fish).
+# their completion scripts (TOOL --completion bash|zsh|fish). It builds the
+# tools first, unless there is no go on PATH (sudo make install, after a
+# make build as yourself): then it takes the tools already built.
 SHARE := $(BIN)/share
-share: build
+share: $(if $(shell command -v $(GO) 2>/dev/null),build,$(addprefix $(BIN)/,$(TOOLS)))
 	@mkdir -p $(SHARE)/man/man1 $(SHARE)/man/man7 $(SHARE)/bash-completion/completions \
 		$(SHARE)/zsh/site-functions $(SHARE)/fish/vendor_completions.d
 	@set -e; for t in $(TOOLS); do \
