@@ -79,7 +79,19 @@ var toolNotes = map[string]notes{
 				"model_calls", "model_errors", "tokens", "tokens_in", "tokens_out", "cache_read", "cache_write", "cost",
 				"tool_calls", "failed", "errors", "guardrails", "kills", "wall_p50", "wall_p95", "wall_max", "wall_sum",
 				"latency_p50", "latency_p95", "latency_max", "problems"}},
-			"tz": {oneOf, []string{"UTC", "Local"}},
+			"tz":        {oneOf, []string{"UTC", "Local"}},
+			"breakdown": {oneOf, []string{"model", "none"}},
+			"sort":      {oneOf, sortFields},
 		},
 	},
 }
+
+// sortFields are the fields evsum --help names for --sort, lowest first
+// and (-FIELD) highest first; any numeric field of the record sorts.
+var sortFields = func() []string {
+	f := []string{"runs", "events", "tokens", "tokens.input", "cost_usd", "tool_failures", "errors", "wall_seconds.p50", "latency_ms.p95", "problems"}
+	for _, w := range f[:len(f):len(f)] {
+		f = append(f, "-"+w)
+	}
+	return f
+}()

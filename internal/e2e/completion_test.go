@@ -375,6 +375,12 @@ func TestCompletionValuesAreEvsums(t *testing.T) {
 	for _, z := range offered("--tz") {
 		accepts("--tz", z)
 	}
+	for _, b := range offered("--breakdown") {
+		accepts("--breakdown", b)
+	}
+	for _, f := range offered("--sort") {
+		accepts("--sort", f)
+	}
 
 	help := words(output(t, "evsum", "--help"))
 	listed := func(re string) []string {
@@ -382,12 +388,13 @@ func TestCompletionValuesAreEvsums(t *testing.T) {
 		if m == nil {
 			t.Fatalf("evsum --help does not match %s:\n%s", re, help)
 		}
-		return regexp.MustCompile(`[a-z_0-9]+`).FindAllString(regexp.MustCompile(`\([^()]*\)`).ReplaceAllString(m[1], ""), -1)
+		return regexp.MustCompile(`[a-z_0-9]+(?:\.[a-z_0-9]+)*`).FindAllString(regexp.MustCompile(`\([^()]*\)`).ReplaceAllString(m[1], ""), -1)
 	}
 	for flag, re := range map[string]string{
 		"--format":  `--format=FORMAT Output format: ([a-z, ]+ or [a-z]+) \(`,
 		"--by":      `Group by (.*?), or a field path`,
 		"--columns": `in this order: (.*?)\.(?: |$)`,
+		"--sort":    `numeric field of the record \((.*?), outcomes\.NAME`,
 	} {
 		for _, v := range listed(re) {
 			if v != "or" && !slices.Contains(offered(flag), v) {
