@@ -272,6 +272,40 @@ func TestLiveFrameFitsHeight(t *testing.T) {
 	}
 }
 
+// With --breakdown a frame counts the rows of each group's models among
+// its rows, and keeps the total's in sight under it.
+func TestLiveFrameBreakdown(t *testing.T) {
+	t.Setenv("LINES", "9")
+	inR, inW := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- Main([]string{"--live", "always", "--width", "60", "--breakdown", "model", "--columns", "run,outcomes,model_calls"}, cli.Stdio{In: inR, Out: out, Err: io.Discard})
+	}()
+	ts := strconv.FormatInt(now().Unix(), 10)
+	for i := 1; i <= 4; i++ {
+		io.WriteString(inW, `{"seq":1,"ts":`+ts+`,"run_id":"r_`+strconv.Itoa(i)+`","agent_id":"","kind":"model_call","payload":{"model":"m"}}`+"\n")
+	}
+	frame := waitFor(t, out, "running 4")
+	inW.Close()
+	<-done
+	var lines []string
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(frame, "\x1b[J"), "\n") {
+		lines = append(lines, strings.TrimPrefix(l, "\x1b[K"))
+	}
+	got := strings.Join(lines, "")
+	if want := "run_id  outcomes   model calls\n" +
+		"… 4 more\n" +
+		"r_3     running 1            1\n" +
+		"↳ m                          1\n" +
+		"r_4     running 1            1\n" +
+		"↳ m                          1\n" +
+		"total   running 4            4\n" +
+		"↳ m                          4\n"; got != want {
+		t.Errorf("frame:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 // waitFor waits until out has a whole frame (ending in CSI J) with s in
 // it, and returns the output up to its end.
 func waitFor(t *testing.T, out *syncBuffer, s string) string {

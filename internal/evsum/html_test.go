@@ -15,19 +15,28 @@ import (
 var updateHTML = flag.Bool("update-html", false, "rewrite the golden pages in testdata/html")
 
 // The golden pages: the shipped multi-agent log grouped by run, agent,
-// tool and day, the zot transcript, and three days with problems, each
-// beside the total record of
-// its --format jsonl. internal/e2e opens them in a real browser.
-var goldenPages = []struct{ name, by, file string }{
-	{"multiagent.run", "run", "examples/events/multiagent.jsonl"},
-	{"multiagent.agent", "agent", "examples/events/multiagent.jsonl"},
-	{"multiagent.tool", "tool", "examples/events/multiagent.jsonl"},
-	{"multiagent.day", "day", "examples/events/multiagent.jsonl"},
-	{"uname.agent", "agent", "examples/output/zot/uname.gp.jsonl"},
+// tool and day, the zot transcript, three days with problems, and five
+// runs on two models over six weeks (--by week with --breakdown model;
+// --sort and --top), each beside the total record of its --format jsonl.
+// internal/e2e opens them in a real browser.
+var goldenPages = []struct {
+	name string
+	args []string
+	file string
+}{
+	{"multiagent.run", []string{"--by", "run"}, "examples/events/multiagent.jsonl"},
+	{"multiagent.agent", []string{"--by", "agent"}, "examples/events/multiagent.jsonl"},
+	{"multiagent.tool", []string{"--by", "tool"}, "examples/events/multiagent.jsonl"},
+	{"multiagent.day", []string{"--by", "day"}, "examples/events/multiagent.jsonl"},
+	{"uname.agent", []string{"--by", "agent"}, "examples/output/zot/uname.gp.jsonl"},
 	// three days of runs with every outcome, problems, and a tool named
 	// like markup
-	{"three-days.day", "day", "internal/evsum/testdata/html/three-days.jsonl"},
-	{"three-days.tool", "tool", "internal/evsum/testdata/html/three-days.jsonl"},
+	{"three-days.day", []string{"--by", "day"}, "internal/evsum/testdata/html/three-days.jsonl"},
+	{"three-days.tool", []string{"--by", "tool"}, "internal/evsum/testdata/html/three-days.jsonl"},
+	// two models, weeks across the new year (the events of
+	// testdata/breakdown.txtar)
+	{"two-models.week-breakdown", []string{"--by", "week", "--breakdown", "model"}, "internal/evsum/testdata/html/two-models.jsonl"},
+	{"two-models.run-top", []string{"--by", "run", "--sort", "-cost_usd", "--top", "3", "--breakdown", "model"}, "internal/evsum/testdata/html/two-models.jsonl"},
 }
 
 func evsumOut(t *testing.T, args ...string) []byte {
@@ -48,8 +57,8 @@ func TestHTMLGolden(t *testing.T) {
 	t.Chdir("../..") // the pages name the files as a user at the root would
 	for _, g := range goldenPages {
 		t.Run(g.name, func(t *testing.T) {
-			page := evsumOut(t, "--by", g.by, "--format", "html", g.file)
-			report := evsumOut(t, "--by", g.by, "--format", "jsonl", g.file)
+			page := evsumOut(t, append(g.args, "--format", "html", g.file)...)
+			report := evsumOut(t, append(g.args, "--format", "jsonl", g.file)...)
 			lines := bytes.Split(bytes.TrimSpace(report), []byte("\n"))
 			total := append(lines[len(lines)-1], '\n')
 			for _, bad := range []string{"<script", "<link", "<img", "@import", "url(", "http://", "https://"} {

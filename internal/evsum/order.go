@@ -19,9 +19,9 @@ func (f *sortFlag) Decode(ctx *kong.DecodeContext) error {
 	s, ok := t.Value.(string)
 	switch {
 	case t.IsEOL() || !ok:
-		return fmt.Errorf("--sort: expected a field (--sort -cost_usd)")
+		return fmt.Errorf("expected a field (--sort -cost_usd)")
 	case strings.HasPrefix(s, "--") && !t.IsValue():
-		return fmt.Errorf("--sort: expected a field but got the flag %s (--sort -cost_usd)", s)
+		return fmt.Errorf("expected a field but got the flag %s (--sort -cost_usd)", s)
 	}
 	ctx.Scan.Pop()
 	*f = sortFlag(s)
