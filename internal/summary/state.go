@@ -312,7 +312,10 @@ func New(opt Options) *State {
 		opt.TZName = opt.Loc.String()
 	}
 	s := &State{opt: opt, groups: map[string]*Group{}, runs: map[string]*Run{}}
-	s.keys = append(append([]Key(nil), opt.By...), opt.Breakdown...)
+	s.keys = opt.By
+	if len(opt.Breakdown) > 0 {
+		s.keys = append(append([]Key(nil), opt.By...), opt.Breakdown...)
+	}
 	// What add counts; events that can mean nothing else (text, user
 	// messages) need not have their payload's type read.
 	s.ev.Want = event.MeaningsOf(event.ModelCall, event.ModelResult, event.ModelEnd, event.ModelError,
