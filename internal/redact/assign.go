@@ -354,10 +354,6 @@ func (r *Redactor) value(s []byte, k int, kind nameKind, strict bool) (rule, sta
 	if vs >= len(s) {
 		return 0, 0, 0, false
 	}
-	// A value that is a known token is counted as that token.
-	if rule, e, ok := r.tokenAt(s, vs); ok {
-		return rule, vs, e, true
-	}
 	switch kind {
 	case authName:
 		if c, e := authValue(s, vs, limit); c >= 0 {
@@ -427,7 +423,7 @@ func urlCredentials(s []byte, i int) (int, int) {
 			break
 		}
 	}
-	if colon < 0 || placeholder(s[colon+1:at]) {
+	if colon < 0 || placeholder(s[colon+1:at]) || hasPrefixAt(s, a, "[REDACTED:") {
 		return -1, -1
 	}
 	return colon + 1, at

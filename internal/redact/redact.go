@@ -119,6 +119,27 @@ func (r *Redactor) find(s []byte, fs []finding) []finding {
 
 // at reports the secret of a built-in rule that starts at s[i].
 func (r *Redactor) at(s []byte, i int) (rule, start, end int, ok bool) {
+	if rule, start, end, ok = r.context(s, i); ok {
+		// A value that is a known token is counted as that token.
+		if tr, te, tok := r.tokenAt(s, start); tok && te <= end {
+			return tr, start, te, true
+		}
+		return rule, start, end, true
+	}
+	// A token starts a word; \n, \t and the like before it are escapes
+	// left in a string that held JSON.
+	if i > 0 && alnum[s[i-1]] && (i < 2 || s[i-2] != '\\') {
+		return 0, 0, 0, false
+	}
+	if rule, end, ok := r.tokenAt(s, i); ok {
+		return rule, i, end, true
+	}
+	return 0, 0, 0, false
+}
+
+// context reports a secret found by what comes before it: a NAME, a URL's
+// scheme, a PEM header, a webhook's host.
+func (r *Redactor) context(s []byte, i int) (rule, start, end int, ok bool) {
 	switch s[i] {
 	case ':':
 		if start, end := urlCredentials(s, i); start >= 0 && !r.off[ruleURLCredentials] {
@@ -142,14 +163,6 @@ func (r *Redactor) at(s []byte, i int) (rule, start, end int, ok bool) {
 		if start, end := slackWebhook(s, i); start >= 0 && !r.off[ruleSlackWebhook] {
 			return ruleSlackWebhook, start, end, true
 		}
-	}
-	// A token starts a word; \n, \t and the like before it are escapes
-	// left in a string that held JSON.
-	if i > 0 && alnum[s[i-1]] && (i < 2 || s[i-2] != '\\') {
-		return 0, 0, 0, false
-	}
-	if rule, end, ok := r.tokenAt(s, i); ok {
-		return rule, i, end, true
 	}
 	return 0, 0, 0, false
 }

@@ -206,7 +206,7 @@ func (r *Redactor) tokenAt(s []byte, i int) (rule, end int, ok bool) {
 			return 0, 0, false
 		}
 		switch s[i+1] {
-		case 'h':
+		case 'h', 'i':
 			if try(ruleGitHub, gitHub(s, i)) {
 				return ruleGitHub, end, true
 			}
