@@ -3,7 +3,7 @@ GO ?= go
 BIN ?= bin
 TOOLS := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build share install uninstall test lint demo bench fuzz mutate clean
+.PHONY: all build share install uninstall test lint demo bench fuzz mutate dist clean
 
 all: build
 
@@ -93,5 +93,12 @@ fuzz:
 mutate:
 	bash scripts/mutate.sh
 
+# dist cross-compiles every tool for linux, darwin and freebsd (amd64,
+# arm64) and windows (amd64), with the version and commit stamped in, into
+# dist/: one archive per target (the tools, their man pages and completion
+# scripts, README, LICENSE) and SHA256SUMS (docs/platforms.md).
+dist:
+	GO="$(GO)" bash scripts/dist.sh
+
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist

@@ -1,0 +1,5 @@
+//go:build linux
+
+package fixture
+
+func linuxOnly() int { return 1 }
