@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -79,7 +80,7 @@ func newCompModel(t Tool, app *kong.Application) compModel {
 		}
 		m.flags = append(m.flags, c)
 	}
-	for name := range n.values {
+	for _, name := range slices.Sorted(maps.Keys(n.values)) {
 		if !slices.ContainsFunc(m.flags, func(c compFlag) bool { return c.long == name }) {
 			panic(fmt.Sprintf("cli: the notes of %s name --%s, which it does not have", t.Name, name))
 		}
