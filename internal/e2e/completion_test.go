@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/tools"
 )
 
@@ -346,18 +345,9 @@ func TestCompletionValuesAreEvsums(t *testing.T) {
 		}
 		return strings.Fields(m[1])
 	}
-	var evsum tools.Tool
-	for _, tool := range tools.All {
-		if tool.Name == "evsum" {
-			evsum = tool
-		}
-	}
 	accepts := func(args ...string) {
 		t.Helper()
-		var out, stderr bytes.Buffer
-		if code := evsum.Main(args, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &stderr}); code != 0 {
-			t.Errorf("evsum %s: status %d: %s", strings.Join(args, " "), code, stderr.String())
-		}
+		output(t, "evsum", args...)
 	}
 	for _, f := range offered("--format") {
 		accepts("--format", f)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/tools"
 )
 
@@ -27,17 +28,21 @@ func need(t *testing.T, program, pkg string) string {
 	return p
 }
 
-// output runs a tool (on PATH: the test binary) and returns its stdout.
+// output runs a tool in the test's process (what it prints about itself
+// needs no process of its own) and returns its stdout.
 func output(t *testing.T, name string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(name, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil || stderr.Len() > 0 {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+	for _, tool := range tools.All {
+		if tool.Name == name {
+			var out, stderr bytes.Buffer
+			if code := tool.Main(args, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &stderr}); code != 0 || stderr.Len() > 0 {
+				t.Fatalf("%s %s: status %d\n%s", name, strings.Join(args, " "), code, stderr.String())
+			}
+			return out.String()
+		}
 	}
-	return string(out)
+	t.Fatalf("no tool %s", name)
+	return ""
 }
 
 // render is a man page as man shows it to a reader 80 columns wide, with
