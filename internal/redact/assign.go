@@ -19,37 +19,50 @@ const (
 // (base64, a hash) is no name.
 const maxName = 64
 
-// The components of a NAME that make it say secret when they end it, and
-// the ones that, before "key", "token" or "pass", make it say so or not.
-var (
-	secretLast = map[string]bool{
-		"secret": true, "secrets": true, "password": true, "passwd": true, "pwd": true,
-		"passphrase": true, "apikey": true, "credential": true, "credentials": true,
-		"privatekey": true, "secretkey": true, "accesskey": true, "authtoken": true,
-		"accesstoken": true, "refreshtoken": true, "apitoken": true,
+// The words that make a NAME say secret when they end it, and the ones
+// that, before "key", "token" or "pass", make it say so or not. Switches,
+// not maps: classify runs at every '=' and ':' of the text.
+
+func secretLast(w string) bool {
+	switch w {
+	case "secret", "secrets", "password", "passwd", "pwd", "passphrase", "apikey",
+		"credential", "credentials", "privatekey", "secretkey", "accesskey",
+		"authtoken", "accesstoken", "refreshtoken", "apitoken":
+		return true
 	}
-	keyQualifiers = map[string]bool{
-		"api": true, "secret": true, "private": true, "access": true, "auth": true,
-		"client": true, "encryption": true, "enc": true, "signing": true, "master": true,
-		"app": true, "session": true, "license": true, "account": true, "admin": true,
-		"service": true, "webhook": true, "deploy": true, "consumer": true,
-		"subscription": true, "storage": true, "shared": true, "hmac": true, "jwt": true,
+	return false
+}
+
+func keyQualifier(w string) bool {
+	switch w {
+	case "api", "secret", "private", "access", "auth", "client", "encryption", "enc",
+		"signing", "master", "app", "session", "license", "account", "admin", "service",
+		"webhook", "deploy", "consumer", "subscription", "storage", "shared", "hmac", "jwt":
+		return true
 	}
-	// A token that is not a credential: a pagination cursor, or one of a
-	// language model's (eos_token, max_tokens is plural and never read).
-	tokenNotSecret = map[string]bool{
-		"next": true, "page": true, "continuation": true, "cursor": true, "sync": true,
-		"eos": true, "bos": true, "pad": true, "unk": true, "sep": true, "cls": true,
-		"mask": true, "start": true, "end": true, "stop": true, "special": true,
-		"max": true, "num": true, "total": true, "input": true, "output": true,
-		"prompt": true, "completion": true, "cached": true, "reasoning": true, "last": true,
+	return false
+}
+
+// tokenNotSecret: a token that is no credential: a pagination cursor, or
+// one of a language model's (eos_token; max_tokens is plural, never read).
+func tokenNotSecret(w string) bool {
+	switch w {
+	case "next", "page", "continuation", "cursor", "sync", "eos", "bos", "pad", "unk",
+		"sep", "cls", "mask", "start", "end", "stop", "special", "max", "num", "total",
+		"input", "output", "prompt", "completion", "cached", "reasoning", "last":
+		return true
 	}
-	passNotSecret = map[string]bool{
-		"first": true, "second": true, "third": true, "last": true, "next": true,
-		"final": true, "single": true, "multi": true, "one": true, "two": true, "by": true,
-		"test": true, "tests": true, "all": true, "dry": true,
+	return false
+}
+
+func passNotSecret(w string) bool {
+	switch w {
+	case "first", "second", "third", "last", "next", "final", "single", "multi", "one",
+		"two", "by", "test", "tests", "all", "dry":
+		return true
 	}
-)
+	return false
+}
 
 // classify says what a NAME is. It splits NAME into words at anything
 // but letters and digits and where the case goes from lower to upper
@@ -91,19 +104,19 @@ func classify(name []byte) nameKind {
 		}
 	}
 	switch {
-	case secretLast[string(l)]:
+	case secretLast(string(l)):
 		return secretName
 	case string(l) == "token":
-		if !tokenNotSecret[string(p)] {
+		if !tokenNotSecret(string(p)) {
 			return secretName
 		}
 	case string(l) == "key":
-		if keyQualifiers[string(p)] {
+		if keyQualifier(string(p)) {
 			return secretName
 		}
 	case string(l) == "pass":
 		// PASS alone is a test's verdict (--- PASS: TestX); DB_PASS is one.
-		if len(p) > 0 && !passNotSecret[string(p)] {
+		if len(p) > 0 && !passNotSecret(string(p)) {
 			return secretName
 		}
 	}
