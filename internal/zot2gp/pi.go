@@ -1164,7 +1164,9 @@ func stringEnd(b []byte, i int) int {
 		for k >= i && b[k] == '\\' {
 			k--
 		}
-		if (j-k)%2 == 1 { // an even number of backslashes before it
+		// An even number of backslashes before it. equivalent mutant: j+k
+		// has the parity of j-k.
+		if (j-k)%2 == 1 {
 			return j
 		}
 		i = j + 1
