@@ -72,9 +72,12 @@ func classify(name []byte) nameKind {
 	if n < 3 || n > maxName {
 		return notSecret
 	}
-	// A quick look at the last letter: most names end otherwise.
-	switch name[n-1] | 0x20 {
-	case 'y', 'n', 't', 'd', 's', 'e', 'l':
+	// A quick look at the last two letters: most names end otherwise
+	// (key, token, secret, password, passwd, pass, secrets, passphrase,
+	// credential, credentials, authorization).
+	switch uint16(name[n-2]|0x20)<<8 | uint16(name[n-1]|0x20) {
+	case 'e'<<8 | 'y', 'e'<<8 | 'n', 'e'<<8 | 't', 'r'<<8 | 'd', 'w'<<8 | 'd',
+		's'<<8 | 's', 't'<<8 | 's', 's'<<8 | 'e', 'a'<<8 | 'l', 'l'<<8 | 's', 'o'<<8 | 'n':
 	default:
 		return notSecret
 	}

@@ -58,13 +58,25 @@ func New() *Redactor {
 	return r
 }
 
-// trigger marks the bytes at which a built-in rule may start.
-var trigger = func() (t class) {
-	for _, b := range []byte("srAGgxnhe:=-") {
-		t[b] = true
-	}
-	return t
-}()
+// trigger marks the bytes at which a built-in rule may start: isPunct
+// for '=', ':' and '-', else a letter that starts a token, with the
+// letters that may follow it in pairs.
+var (
+	trigger = func() (t class) {
+		for _, b := range []byte("srAGgxnhe:=-") {
+			t[b] = true
+		}
+		return t
+	}()
+	isPunct = class{'=': true, ':': true, '-': true}
+	pairs   = func() (p [256]class) {
+		for _, pair := range []string{"sk", "rk", "AI", "AK", "AS", "AB", "AC", "A3", "GO", "GR",
+			"gh", "gi", "gl", "gs", "xo", "xa", "np", "hf", "ho", "ey"} {
+			p[pair[0]][pair[1]] = true
+		}
+		return p
+	}()
+)
 
 // find appends the secrets in the text s to fs, in order, without overlaps.
 func (r *Redactor) find(s []byte, fs []finding) []finding {
@@ -75,8 +87,9 @@ func (r *Redactor) find(s []byte, fs []finding) []finding {
 			i++
 			continue
 		}
-		// A token starts a word (see at): most letters are inside one.
-		if c >= 'A' && i > 0 && alnum[s[i-1]] && (i < 2 || s[i-2] != '\\') {
+		// A token starts a word (see at) with one of a few pairs: most
+		// letters are inside a word, or not followed so.
+		if !isPunct[c] && (i > 0 && alnum[s[i-1]] && (i < 2 || s[i-2] != '\\') || i+1 == len(s) || !pairs[c][s[i+1]]) {
 			i++
 			continue
 		}
