@@ -159,10 +159,6 @@ func lower(dst, s []byte) []byte {
 	return dst
 }
 
-func hasSuffix(s, suffix string) bool {
-	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
-}
-
 // valueStop ends an unquoted value.
 var valueStop = func() (c class) {
 	for _, b := range []byte(" \t\r\n\"'`\\,;&)]}<>") {

@@ -107,10 +107,6 @@ func span(s []byte, i int, c *class) int {
 	return i
 }
 
-// boundary reports whether a token may start at s[i]: the byte before it
-// is no letter or digit (so sk- in "task-..." is not a key).
-func boundary(s []byte, i int) bool { return i == 0 || !alnum[s[i-1]] }
-
 func contains(c *class, s []byte) bool {
 	for _, b := range s {
 		if c[b] {
@@ -140,8 +136,9 @@ func token(s []byte, i int, p string, c *class, min, max int) int {
 	return e
 }
 
-// at reports the built-in token that starts at s[i] (i at a boundary), as
-// its rule and end; ok is false when there is none. The first byte says
+// tokenAt reports the built-in token that starts at s[i] (the start of a
+// word: find and at see to it, so that sk- in "task-..." is no key), as its
+// rule and end; ok is false when there is none. The first byte says
 // which rules to try, so that most bytes cost one table look-up.
 func (r *Redactor) tokenAt(s []byte, i int) (rule, end int, ok bool) {
 	try := func(rule, e int) bool {
