@@ -216,10 +216,12 @@ func checkPage(t *testing.T, actx context.Context, page string) {
 			}
 			return bars[i].Width
 		}
-		var k float64
+		// The scale is the longest bar's: its length is least touched by
+		// the rounding of coordinates.
+		var k, top float64
 		for _, i := range idx {
-			if bars[i].Value > 0 {
-				k = math.Max(k, length(i)/bars[i].Value)
+			if bars[i].Value > top {
+				top, k = bars[i].Value, length(i)/bars[i].Value
 			}
 		}
 		for _, i := range idx {
