@@ -4,8 +4,10 @@
 package zot2gp
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
@@ -42,6 +44,22 @@ func run(opts *options, stdio cli.Stdio) error {
 	format, err := cli.ParseFormat(opts.Format, stdio.Out, "envelope", "envelope", "bare", "pretty", "pi")
 	if err != nil {
 		return err
+	}
+	if format == "pi" {
+		// pi's events have no seq, run or agent of zot2gp's making, and
+		// no classification to keep or drop: the flags would do nothing.
+		var set []string
+		for _, f := range []struct {
+			name string
+			on   bool
+		}{{"--ui", opts.UI}, {"--seq-start", opts.SeqStart != "1"}, {"--run-id", opts.RunID != ""}, {"--agent", opts.Agent != "zot"}} {
+			if f.on {
+				set = append(set, f.name)
+			}
+		}
+		if len(set) > 0 {
+			return cli.Usage(fmt.Errorf("%s: not with --format pi, whose events carry none of it", strings.Join(set, ", ")))
+		}
 	}
 	c, err := newConverter(config{
 		UI:       opts.UI,

@@ -53,7 +53,8 @@ zot2gp --ts=stable --run-id nightly-42 run.jsonl.gz   # reproducible conversion
 zot2gp --seq-start 1001 --agent coder run.jsonl       # continue a log, name the agent
 zot2gp --format bare run.jsonl                        # zot objects, type = kind
 zot2gp --redact run.jsonl > share.gp.jsonl            # secrets out: [REDACTED:RULE]
-zot2gp --format pretty --color always run.jsonl | less -R`,
+zot2gp --format pretty --color always run.jsonl | less -R
+sh -c 'zot --rpc | zot2gp --format pi'                # zot as an agent of any pi RPC client`,
 	Exit: `
 0  all input converted (or the reader of stdout went away: | head)
 2  usage error, an unreadable input, or bad input lines (reported as
