@@ -7,21 +7,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// waitRead waits, after the last event was flushed, until the process
-// reading the pipe on stdout has read every byte of it, so that --state
-// moves the cursor only past what the reader read. A reader that closes
-// its end with bytes unread (| head -1 of a short output that fitted in
-// the pipe buffer) is an error: those events were not delivered. Output
-// that is not a pipe returns nil at once.
-func waitRead(out any) error {
-	f, ok := out.(*os.File)
-	if !ok {
-		return nil
-	}
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
-		return nil
-	}
+// drain is drainFIONREAD: Linux tells how many bytes a pipe holds, asked
+// of either end.
+var drain = drainFIONREAD
+
+// drainFIONREAD waits until the pipe f (stdout) is empty, asking FIONREAD
+// every 50 ms or when the reader goes away: nil once it is empty (every
+// byte read), errUnread when the reader closed its end with bytes in it.
+func drainFIONREAD(f *os.File) error {
 	fd := int(f.Fd())
 	for {
 		// FIONREAD (TIOCINQ) on either end of a pipe is the number of bytes in it.

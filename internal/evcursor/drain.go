@@ -1,0 +1,45 @@
+package evcursor
+
+import "os"
+
+// waitRead waits, after the last event was flushed, until the process
+// reading the pipe on stdout has read every byte of it, so that --state
+// moves the cursor only past what the reader read. A reader that closes
+// its end with bytes unread (| head -1 of a short output that fitted in
+// the pipe buffer) is an error: those events were not delivered. Output
+// that is not a pipe returns nil at once.
+//
+// Only Linux can tell what a pipe's reader has read (drain_linux.go);
+// elsewhere drain is drainUnknown (drain_other.go).
+func waitRead(out any) error {
+	if f := pipeOf(out); f != nil {
+		return drain(f)
+	}
+	return nil
+}
+
+// pipeOf is out when it is a pipe or a FIFO, else nil.
+func pipeOf(out any) *os.File {
+	f, ok := out.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		return nil
+	}
+	return f
+}
+
+// drainUnknown is the drain of the systems that cannot tell how much of a
+// pipe its reader has read: macOS, FreeBSD and Windows. There FIONREAD
+// asked of the write end, the one a writer holds, does not count the bytes
+// waiting at the read end, and Windows counts them (PeekNamedPipe) only
+// for who holds the read end. So it returns at once: the cursor moves past
+// what was written.
+// A reader that went away before the last write still stops the cursor
+// (the write fails with EPIPE, or ERROR_NO_DATA on Windows, a quiet end);
+// one that goes away with written events unread does not.
+// docs/platforms.md says so, and that --defer with --commit after the
+// consumer succeeded is the guarantee that holds everywhere.
+func drainUnknown(*os.File) error { return nil }
