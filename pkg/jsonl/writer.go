@@ -78,7 +78,8 @@ func (w *Writer) Flush() error {
 func (w *Writer) Err() error { return w.err }
 
 // IsClosed reports whether err means the reading end of the output went
-// away (`| head -1`): the tool should stop quietly.
+// away (`| head -1`): the tool should stop quietly. Unix says EPIPE;
+// Windows says ERROR_BROKEN_PIPE or ERROR_NO_DATA (see pipeGone).
 func IsClosed(err error) bool {
-	return errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe)
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) || isErrno(err, pipeGone)
 }
