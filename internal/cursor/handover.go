@@ -93,10 +93,15 @@ func CheckHandover(path string, c *Cursor) error {
 	return fmt.Errorf("%w: the --defer run that saved it was started by another process (pid %d)", ErrNotHandedOver, h.Caller.PID)
 }
 
+// procRoot is where Linux's proc file system is. macOS and Windows have
+// none, and FreeBSD's (when mounted) has no stat files: there a process is
+// named by its pid alone (docs/platforms.md).
+var procRoot = "/proc"
+
 // proc names the process pid, with its start time where /proc tells it.
 func proc(pid int) Proc {
 	p := Proc{PID: pid}
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	data, err := os.ReadFile(procRoot + "/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return p
 	}
