@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -427,6 +428,9 @@ func discarded(out any) bool {
 	fi, err := f.Stat()
 	if err != nil {
 		return true // fd 1 is not open at all
+	}
+	if runtime.GOOS == "windows" {
+		return windowsNul(fi, cli.IsTerminal(f))
 	}
 	null, err := os.Stat(os.DevNull)
 	return err == nil && os.SameFile(fi, null)
