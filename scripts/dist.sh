@@ -32,7 +32,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 GO=${GO:-go}
-# Every target make dist builds; internal/e2e/dist_targets_test.go
+# Every target make dist builds; internal/e2e/dist_test.go
 # type-checks each of them in make test.
 TARGETS="linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 freebsd/amd64 freebsd/arm64 windows/amd64"
 DIST_DIR=${DIST_DIR:-dist}
@@ -109,4 +109,4 @@ for t in $DIST_TARGETS; do
 	note "$DIST_DIR/$name.$ext"
 done
 "$WORK/dist" sums "$DIST_DIR/SHA256SUMS" "${archives[@]}"
-note "$DIST_DIR/SHA256SUMS: evtools $VERSION${COMMIT:+ ($COMMIT)}, ${#archives[@]} archives"
+note "$DIST_DIR/SHA256SUMS: evtools $VERSION${COMMIT:+ ($COMMIT)}, archives: ${#archives[@]}"
