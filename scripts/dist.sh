@@ -109,4 +109,7 @@ for t in $DIST_TARGETS; do
 	note "$DIST_DIR/$name.$ext"
 done
 "$WORK/dist" sums "$DIST_DIR/SHA256SUMS" "${archives[@]}"
+if [ -n "$COMMIT" ] && [ "${COMMIT%-dirty}" = "$COMMIT" ] && [ -n "$(git status --porcelain 2>/dev/null)" ]; then
+	note "WARNING: the checkout changed while the tools were built: they may hold changes not in $COMMIT"
+fi
 note "$DIST_DIR/SHA256SUMS: evtools $VERSION${COMMIT:+ ($COMMIT)}, archives: ${#archives[@]}"
