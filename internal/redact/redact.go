@@ -38,6 +38,7 @@ type Redactor struct {
 	counts []int
 
 	found []finding
+	noEnd int    // in the text being scanned, where no PEM END line follows (privateKey)
 	buf   []byte // a decoded string
 	key   []byte // a decoded key
 	tmp   []byte // a string with its secrets replaced
@@ -81,6 +82,7 @@ var (
 // find appends the secrets in the text s to fs, in order, without overlaps.
 func (r *Redactor) find(s []byte, fs []finding) []finding {
 	n0 := len(fs)
+	r.noEnd = -1
 	for i := 0; i < len(s); {
 		c := s[i]
 		if !trigger[c] {
@@ -163,7 +165,7 @@ func (r *Redactor) context(s []byte, i int) (rule, start, end int, ok bool) {
 		return r.assignment(s, i)
 	case '-':
 		if hasPrefixAt(s, i, "-----BEGIN ") {
-			if e := privateKey(s, i); e >= 0 && !r.off[rulePrivateKey] {
+			if e := privateKey(s, i, &r.noEnd); e >= 0 && !r.off[rulePrivateKey] {
 				return rulePrivateKey, i, e, true
 			}
 			return 0, 0, 0, false

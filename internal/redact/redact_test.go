@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -256,5 +257,25 @@ func TestScriptCorpora(t *testing.T) {
 		if copies == 0 {
 			t.Errorf("%s: no copy of the corpus", path)
 		}
+	}
+}
+
+// A PEM header without its END line is redacted with the base64 lines
+// after it; many such headers in one string cost no search each to the
+// end of the string.
+func TestPrivateKeyWithoutEnd(t *testing.T) {
+	head := "-----BEGIN EC PRIVATE KEY-----\n"
+	out, _, _ := redactOne(t, envelope(1, head+"MHcCAQEEIFAKEFAKEFAKE\nAwEHoUQDQgAE\n\nmore text"))
+	if out != envelope(1, "[REDACTED:private-key]\n\nmore text") {
+		t.Error(out)
+	}
+	text := strings.Repeat(head+"x y\n", 20000) + strings.Repeat("z", 1<<20)
+	start := time.Now()
+	_, _, counts := redactOne(t, envelope(1, text))
+	if counts[0].N != 20000 {
+		t.Errorf("counts %v", counts)
+	}
+	if d := time.Since(start); d > 5*time.Second { // it takes milliseconds
+		t.Errorf("took %v", d)
 	}
 }

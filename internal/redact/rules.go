@@ -405,7 +405,9 @@ func jwt(s []byte, i int) int {
 }
 
 // privateKey: a PEM private key block that starts at s[i] ("-----BEGIN").
-func privateKey(s []byte, i int) int {
+// noEnd is where a search for an END line found none, or -1: a text with
+// many BEGIN lines and no END is not searched to its end for each.
+func privateKey(s []byte, i int, noEnd *int) int {
 	const begin = "-----BEGIN "
 	if !hasPrefixAt(s, i, begin) {
 		return -1
@@ -422,10 +424,15 @@ func privateKey(s []byte, i int) int {
 		return -1
 	}
 	body := k + 5
-	if end := bytes.Index(s[body:], []byte("-----END ")); end >= 0 {
-		e := body + end + len("-----END ")
-		if f := bytes.Index(s[e:], []byte("-----")); f >= 0 && f <= 100 {
-			return e + f + 5
+	if *noEnd < 0 || body < *noEnd {
+		end := bytes.Index(s[body:], []byte("-----END "))
+		if end < 0 {
+			*noEnd = body
+		} else {
+			e := body + end + len("-----END ")
+			if f := bytes.Index(s[e:], []byte("-----")); f >= 0 && f <= 100 {
+				return e + f + 5
+			}
 		}
 	}
 	// Cut short (head -5 id_rsa): the lines of base64 and headers that
