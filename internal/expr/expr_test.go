@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/evtools/evtools/filters"
 	"github.com/evtools/evtools/internal/corpus"
@@ -110,6 +112,9 @@ func TestFastCovers(t *testing.T) {
 		`payload.cost_usd >= 0.5`, `kind | IN("a","b")`, `select(kind=="a")`, `failed`, `tools`,
 		`tool("bash")`, `agent("parent")`, `costly(1)`, `lifecycle`, `$k == kind`, `.["kind"] == "x"`,
 		`type=="tool_result" and is_error`, `seq > -1`, `payload.cost_usd >= -0.5`,
+		`payload.tokens > 9000 and (kind|startswith("model"))`, `kind | endswith("_result")`,
+		`payload.args.command | test("rm")`, `name | test("B"; "i")`, `name | test("a"; null)`,
+		`(kind | startswith("tool")) | not`, `kind | startswith($k)`,
 	}
 	for _, s := range fast {
 		if f := mustCompile(t, s, map[string]any{"k": "x"}); !f.Fast() {
@@ -117,7 +122,9 @@ func TestFastCovers(t *testing.T) {
 		}
 	}
 	slow := []string{
-		`payload.args.command | test("rm")`, `.payload[0] == 1`, `kind == kind`, `def f: 1; f`,
+		`payload.args.command | ascii_downcase | test("rm")`, `.payload[0] == 1`, `kind == kind`, `def f: 1; f`,
+		`kind | startswith(kind)`, `kind | startswith(1)`, `kind | test("(")`, `kind | test("a"; "x")`,
+		`kind | test(["a", "i"])`, `kind | startswith($nope)`,
 		`kind as $k | $k == "x"`, `payload.tool? == "x"`, `slow(10)`, `[kind] == ["x"]`, `kind == $nope`,
 	}
 	for _, s := range slow {
@@ -216,6 +223,10 @@ var agreementExprs = []string{
 	`agent("parent")`, `costly(0.001)`, `lifecycle`, `kind | IN("tool_call","tool_result")`,
 	`payload.model.provider == "anthropic"`, `name < "m"`, `payload.text > "a"`, `cumulative.output >= 100`,
 	`data.started`, `payload.tokens == 13762.0`, `payload.args.path == null`, `delta == "}" | not`,
+	`payload.tokens > 9000 and (kind|startswith("model"))`, `kind | startswith("tool")`,
+	`kind | endswith("_result")`, `payload.tool | startswith("b")`, `payload.args.command | test("rm")`,
+	`name | test("^b.sh$")`, `name | test("BASH"; "i")`, `payload.text | test("。$")`,
+	`(kind | startswith("tool")) | not`, `delta | endswith("")`, `payload.args.command | test("a.b"; "gm")`,
 }
 
 func TestFastAgreesWithGojqOnCorpora(t *testing.T) {
@@ -257,11 +268,16 @@ func FuzzFastPath(f *testing.F) {
 		`{"seq":100000000000000000000001}`, `{"name":"\ud800"}`, "{\"name\":\"\xff\"}", `{"payload":{"tool":["bash"]}}`,
 		`{"payload":{"tool":"bash"},"payload":{"x":1}}`, `{"payload":{"tool":"x","tool":"bash"}}`,
 		`{"payload":{"t\u006fol":"bash"}}`, `{"payload":[{"tool":"bash"}]}`, `{"payload":{"args":{"tool":"bash"}}}`,
-		`{"payload":{"tool":"bash"},"payload":null}`, `{"payload":{"x":{"y":true}},"payload":{"x":{"y":false}}}`} {
+		`{"payload":{"tool":"bash"},"payload":null}`, `{"payload":{"x":{"y":true}},"payload":{"x":{"y":false}}}`,
+		`{"kind":"model\u005fresult","payload":{"tokens":9001}}`, "{\"name\":\"\xffbash\xff\"}", `{"name":"\ud83d\ude00x\ud800"}`,
+		`{"name":"a\nb","payload":{"args":{"command":"A\nB"}}}`, `{"kind":["model"]}`, `{"kind":null}`} {
 		f.Add([]byte(s), uint8(1))
 	}
 	exprs := append([]string{`name == "\ufffd"`, `seq > 1e300`, `seq == 100000000000000000000001`,
-		`payload.tool == "bash"`, `seq != 1.0`, `kind == null`, `payload == null`, `payload.x.y <= false`}, agreementExprs...)
+		`payload.tool == "bash"`, `seq != 1.0`, `kind == null`, `payload == null`, `payload.x.y <= false`,
+		`name | startswith("\ufffd")`, `name | endswith("\ufffd")`, `name | test("\ufffd")`, `name | test("^.x.$")`,
+		`name | startswith("\ud83d")`, `name | test("a.b"; "m")`, `name | test("a.b")`, `name | endswith("b\ufffd")`},
+		agreementExprs...)
 	lib, err := LoadLibrary(filters.FS, nil)
 	if err != nil {
 		f.Fatal(err)
@@ -391,4 +407,32 @@ func TestCompareNumber(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzFastStringTests: string tests with any argument, on any line, give
+// gojq's verdict and error, on the fast path or off it.
+func FuzzFastStringTests(f *testing.F) {
+	for i, s := range sample {
+		f.Add([]byte(s), uint8(i), "b")
+	}
+	f.Add([]byte(`{"name":"a\u00e9b","kind":"model_result","payload":{"tokens":9001}}`), uint8(2), "^a.b$")
+	f.Add([]byte("{\"name\":\"\xffb\"}"), uint8(1), "\ufffd")
+	f.Add([]byte(`{"name":"x\ud800"}`), uint8(3), "\ufffd$")
+	shapes := []string{`name | startswith(%q)`, `name | endswith(%q)`, `name | test(%q)`, `kind | test(%q; "i")`,
+		`payload.tokens > 9000 and (kind | startswith(%q))`, `(payload.args.command | test(%q; "m")) | not`}
+	f.Fuzz(func(t *testing.T, line []byte, shape uint8, arg string) {
+		if !utf8.ValidString(arg) {
+			return
+		}
+		src := fmt.Sprintf(shapes[int(shape)%len(shapes)], arg)
+		x, err := Compile(src, Options{})
+		if err != nil {
+			return
+		}
+		fast, ferr := x.Match(line)
+		ref, rerr := x.matchGojq(line)
+		if fast != ref || fmt.Sprint(ferr) != fmt.Sprint(rerr) {
+			t.Fatalf("%s (fast %v) on %q: %v %v, gojq %v %v", src, x.Fast(), line, fast, ferr, ref, rerr)
+		}
+	})
 }

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"regexp"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/evtools/evtools/pkg/jsonscan"
 	"github.com/itchyny/gojq"
@@ -14,7 +17,9 @@ import (
 
 // The fast path decides expressions made of field paths (.a.b), scalar
 // constants, the comparisons == != < <= > >=, and, or, `| not`,
-// `| IN(constants)`, a top-level select(...), named filters and $variables
+// `| IN(constants)`, `| startswith(c)`, `| endswith(c)`, `| test(re)` and
+// `| test(re; flags)` with constant strings, a top-level select(...),
+// named filters and $variables
 // standing for such things, straight from the raw line: one validating pass
 // over the line that also reads the second level (jsonscan.Nested, so
 // payload.tool costs no second scan) and Lookups below it, no Go value
@@ -40,6 +45,16 @@ const (
 	nAnd
 	nOr
 	nNot
+	nStr // a string test of a path: l | startswith(c), endswith(c), test(re)
+)
+
+// strTest is the builtin an nStr node applies.
+type strTest uint8
+
+const (
+	tStarts strTest = iota
+	tEnds
+	tRegexp
 )
 
 type node struct {
@@ -50,6 +65,8 @@ type node struct {
 	rest  []string // nPath: keys below the top level
 	c     constant // nConst, and the constant of nCmp
 	l, r  *node
+	test  strTest        // nStr
+	re    *regexp.Regexp // nStr with tRegexp
 }
 
 // constant is a scalar with its jq type order (null 0, false 1, true 2,
@@ -175,6 +192,28 @@ func (p *fastProg) truth(st *fastState, n *node) verdict {
 			return yes
 		}
 		return bail
+	case nStr:
+		v, ok := p.path(st, n.l)
+		if !ok || jsonscan.KindOf(v) != jsonscan.String {
+			return bail // gojq raises "cannot be applied to" on anything but a string
+		}
+		s, ok := st.text(v)
+		if !ok {
+			return bail
+		}
+		var r bool
+		switch n.test {
+		case tStarts:
+			r = bytes.HasPrefix(s, []byte(n.c.str))
+		case tEnds:
+			r = bytes.HasSuffix(s, []byte(n.c.str))
+		default:
+			r = n.re.Match(s)
+		}
+		if r {
+			return yes
+		}
+		return no
 	case nCmp:
 		v, ok := p.path(st, n.l)
 		if !ok {
@@ -279,6 +318,20 @@ func (st *fastState) compare(v []byte, c *constant, eq bool) (int, bool) {
 		return compareNumber(v, c.num), true
 	}
 	return 0, true // null, false, true: one value each
+}
+
+// text returns the string a raw JSON string value decodes to, as Decode
+// gives it to gojq: the raw bytes themselves when they hold no escape and
+// are valid UTF-8 (the common case), else the unquoted bytes, with invalid
+// UTF-8 and lone surrogates as U+FFFD.
+func (st *fastState) text(v []byte) ([]byte, bool) {
+	s := v[1 : len(v)-1]
+	if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
+		return s, true
+	}
+	var ok bool
+	st.buf, ok = jsonscan.Unquote(st.buf[:0], v)
+	return st.buf, ok
 }
 
 // compareNumber is gojq.Compare(json.Number(raw), c) without building the
@@ -459,6 +512,46 @@ func (fc *fastCompiler) query(q *gojq.Query, env map[string]constant, calls bool
 				}
 			}
 			return or
+		case l.op == nPath && (f.Name == "startswith" || f.Name == "endswith") && len(f.Args) == 1:
+			c := fc.query(f.Args[0], env, calls)
+			if c == nil || c.op != nConst || c.c.rank != 4 {
+				return nil // gojq raises an error on a non-string argument
+			}
+			t := tStarts
+			if f.Name == "endswith" {
+				t = tEnds
+			}
+			return &node{op: nStr, l: l, c: c.c, test: t}
+		case l.op == nPath && f.Name == "test" && (len(f.Args) == 1 || len(f.Args) == 2):
+			// test(re) and test(re; flags) as gojq compiles them
+			// (compileRegexp): Go's regexp, "i" as (?i), "m" as (?s), "g"
+			// ignored by test.
+			re := fc.query(f.Args[0], env, calls)
+			if re == nil || re.op != nConst || re.c.rank != 4 {
+				return nil
+			}
+			src := re.c.str
+			if len(f.Args) == 2 {
+				fl := fc.query(f.Args[1], env, calls)
+				if fl == nil || fl.op != nConst || (fl.c.rank != 4 && fl.c.rank != 0) {
+					return nil
+				}
+				flags := fl.c.str
+				if strings.Trim(flags, "gim") != "" {
+					return nil // gojq raises an error
+				}
+				if strings.ContainsRune(flags, 'i') {
+					src = "(?i)" + src
+				}
+				if strings.ContainsRune(flags, 'm') {
+					src = "(?s)" + src
+				}
+			}
+			rx, err := regexp.Compile(src)
+			if err != nil {
+				return nil // gojq raises an error
+			}
+			return &node{op: nStr, l: l, test: tRegexp, re: rx}
 		}
 	}
 	return nil
