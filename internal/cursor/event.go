@@ -49,8 +49,13 @@ func (e *SeqError) Unwrap() error { return ErrNotSeq }
 // Every other byte stays. Every duplicate seq is rewritten, not only the
 // last, so that whichever one a reader honours it sees the new number.
 func WriteRenumbered(w io.Writer, e *Event, seq []byte) error {
-	line := e.Line
-	if len(e.SeqAt) == 0 {
+	return WriteRenumberedAt(w, e.Line, e.SeqAt, seq)
+}
+
+// WriteRenumberedAt is WriteRenumbered for a line scanned elsewhere: seqAt
+// holds the byte ranges of its top-level seq values (Event.SeqAt).
+func WriteRenumberedAt(w io.Writer, line []byte, seqAt [][2]int, seq []byte) error {
+	if len(seqAt) == 0 {
 		i := 0
 		for i < len(line) && line[i] != '{' { // equivalent mutant: a scanned line always holds its '{'
 			i++
@@ -67,7 +72,7 @@ func WriteRenumbered(w io.Writer, e *Event, seq []byte) error {
 		return writeAll(w, line[:i], []byte(`"seq":`), seq, []byte(sep), line[i:])
 	}
 	last := 0
-	for _, s := range e.SeqAt {
+	for _, s := range seqAt {
 		if _, err := w.Write(line[last:s[0]]); err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ package evcursor
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"runtime"
@@ -57,6 +58,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		o:      o,
 		out:    jsonl.NewWriter(w),
 		stdout: stdio.Out,
+		stdin:  stdio.In,
 	}
 	j.in = &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: j.out, Strict: o.Strict,
 		Meter: cli.NewProgress(name, stdio, o.Files)}
@@ -113,7 +115,8 @@ type job struct {
 	out *jsonl.Writer
 	ev  cursor.Event
 
-	stdout any // the output under out, to wait for its reader
+	stdout any       // the output under out, to wait for its reader
+	stdin  io.Reader // the process's stdin, read when no file is named
 }
 
 // finish turns the end of the input loop into the run's error. ok is true
@@ -154,6 +157,12 @@ func (j *job) renumber() error {
 		}
 	}
 	n := jsontext.NewCounter(start)
+	// --strict stops at the first bad line: reading ahead would read (and
+	// report on) input the serial loop never reaches.
+	if workers := runtime.GOMAXPROCS(0); !j.o.Strict && workers > 1 && regularFiles(j.o.Files, j.stdin) {
+		_, err := j.finish(j.renumberParallel(n, workers))
+		return err
+	}
 	nl := []byte{'\n'}
 	err := j.in.Each(func(rec jsonl.Record) error {
 		if err := j.ev.Scan(rec.Data); err != nil {
