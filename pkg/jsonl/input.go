@@ -18,9 +18,14 @@ const MaxBadReports = 10
 
 // Record is one framed record and where it came from.
 type Record struct {
-	Data []byte // without the line ending; valid until the next record
+	Data []byte // without the line ending; valid until the next record, unless Own
 	File string // the input's name, StdinName for stdin
 	Line int    // 1-based
+
+	// Own is true when Data is in a buffer of its own that the reader
+	// will not reuse (a line longer than a few read buffers): it may be
+	// kept past the next record without a copy.
+	Own bool
 }
 
 // ErrStrict is returned by Input.Bad when Strict is set: the first bad
@@ -124,7 +129,7 @@ func (in *Input) each(src *Source, fn func(Record) error) error {
 			}
 			return nil
 		}
-		if err := fn(Record{Data: data, File: src.Name, Line: r.Line()}); err != nil {
+		if err := fn(Record{Data: data, File: src.Name, Line: r.Line(), Own: r.Own()}); err != nil {
 			return err
 		}
 		if in.Out != nil && in.Out.err != nil {

@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -35,6 +36,44 @@ type Source struct {
 
 	file       *os.File // the file opened by name, nil for stdin
 	compressed bool     // gzip or zstd: its end is the end of a frame
+
+	// plain is the input when it is a regular file read as stored (not
+	// compressed): the rest of a long line can be looked at before it is
+	// read (restOfLine). nil otherwise.
+	plain *os.File
+}
+
+// restOfLine returns how many bytes of a plain file are left of the line
+// being read, from the read position up to and including its '\n', or up to
+// the end of the file when none follows; 0 when that cannot be known (not
+// a plain file, or nothing left). The file is looked at with ReadAt into
+// *scratch, and the reading position does not move.
+func (s *Source) restOfLine(scratch *[]byte) int64 {
+	if s.plain == nil {
+		return 0
+	}
+	pos, err := s.plain.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0
+	}
+	pos -= int64(s.br.Buffered())
+	if *scratch == nil {
+		*scratch = make([]byte, 64<<10)
+	}
+	buf := *scratch
+	for off := pos; ; {
+		n, err := s.plain.ReadAt(buf, off)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return off + int64(i) + 1 - pos
+		}
+		off += int64(n)
+		if err != nil {
+			if err == io.EOF {
+				return off - pos
+			}
+			return 0
+		}
+	}
 }
 
 // StillWritten reports whether the source is a plain (not compressed)
@@ -106,17 +145,26 @@ func open(name string, stdin io.Reader, idle func(), meter Meter) (*Source, erro
 	if name == "-" {
 		src.Name = StdinName
 		r = stdin
+		if f, ok := stdin.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+				src.plain = f // `tool < file`
+			}
+		}
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, FileError(name, err)
 		}
-		if st, err := f.Stat(); err == nil && st.IsDir() {
+		st, err := f.Stat()
+		if err == nil && st.IsDir() {
 			f.Close()
 			return nil, FileError(name, syscall.EISDIR)
 		}
 		src.closer = append(src.closer, f)
 		src.file = f
+		if err == nil && st.Mode().IsRegular() {
+			src.plain = f
+		}
 		r = f
 	}
 	return src, src.wrap(idleReader{r, idle, meter})
@@ -145,7 +193,7 @@ func (s *Source) wrap(r io.Reader) error {
 			return fmt.Errorf("%s: %w", s.Name, codecError{"gzip", err})
 		}
 		s.closer = append(s.closer, zr)
-		s.compressed = true
+		s.compressed, s.plain = true, nil
 		s.br = bufio.NewReaderSize(codecReader{zr, "gzip"}, readBufSize)
 	case hasPrefix(br, magicZstd):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
@@ -154,7 +202,7 @@ func (s *Source) wrap(r io.Reader) error {
 			return fmt.Errorf("%s: %w", s.Name, codecError{"zstd", err})
 		}
 		s.closer = append(s.closer, zstdCloser{zr})
-		s.compressed = true
+		s.compressed, s.plain = true, nil
 		s.br = bufio.NewReaderSize(codecReader{zr, "zstd"}, readBufSize)
 	default:
 		s.br = br

@@ -1,0 +1,182 @@
+package jsonl
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// longInput has lines of every length around the read buffer's size and
+// its multiples (where a line is read in place, gathered in the reused
+// buffer, or gathered in chunks), with '\r\n', blank lines, a BOM and an
+// unterminated last line.
+func longInput(size int) []byte {
+	var b bytes.Buffer
+	b.Write(bom)
+	n := 0
+	for _, base := range []int{size, 4 * size, 8 * size, 64 * size, 200 * size} {
+		for d := -3; d <= 3; d++ {
+			l := base + d
+			line := make([]byte, l)
+			for i := range line {
+				line[i] = "abcdefghij"[(n+i)%10]
+			}
+			b.Write(line)
+			switch n % 4 {
+			case 0:
+				b.WriteString("\r\n")
+			case 1:
+				b.WriteString("\n\n  \n")
+			default:
+				b.WriteString("\n")
+			}
+			n++
+		}
+	}
+	b.WriteString(strings.Repeat("z", 5*size+1)) // no '\n'
+	return b.Bytes()
+}
+
+// wantRecords frames data by the rules, the simplest way.
+func wantRecords(data []byte) []string {
+	var want []string
+	for _, l := range strings.Split(string(bytes.TrimPrefix(data, bom)), "\n") {
+		l = strings.TrimSuffix(l, "\r")
+		if strings.Trim(l, " \t") != "" {
+			want = append(want, l)
+		}
+	}
+	return want
+}
+
+// readAll reads every record of src, keeping the slices of records
+// handed out as their own (Own) and copies of the others; kept slices
+// must not change while later records are read.
+func readAll(t *testing.T, src *Source) []string {
+	t.Helper()
+	r := NewReader(src)
+	var got []string
+	type kept struct {
+		b    []byte
+		want string
+	}
+	var own []kept
+	for {
+		rec, ok := r.Next()
+		if !ok {
+			break
+		}
+		got = append(got, string(rec))
+		if r.Own() {
+			own = append(own, kept{rec, string(rec)})
+		} else if len(rec) > 8*readBufSize {
+			t.Errorf("line %d: %d bytes, not in a buffer of its own", r.Line(), len(rec))
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range own {
+		if string(k.b) != k.want {
+			t.Errorf("a record handed out as its own changed when later ones were read")
+		}
+	}
+	return got
+}
+
+// A plain file (its long lines read in place, sized by looking ahead), a
+// file as stdin, and a pipe (long lines gathered in chunks) give the same
+// records as the rules.
+func TestLongLinesEveryWay(t *testing.T) {
+	defer func(n int) { readBufSize = n }(readBufSize)
+	for _, size := range []int{16, 64, 1000} {
+		readBufSize = size
+		data := longInput(size)
+		want := wantRecords(data)
+		path := filepath.Join(t.TempDir(), "in.jsonl")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		check := func(how string, src *Source, err error) {
+			t.Helper()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer src.Close()
+			got := readAll(t, src)
+			if len(got) != len(want) {
+				t.Fatalf("size %d, %s: %d records, want %d", size, how, len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("size %d, %s: record %d is %.40q... (%d bytes), want %.40q... (%d bytes)", size, how, i+1, got[i], len(got[i]), want[i], len(want[i]))
+				}
+			}
+		}
+		src, err := Open(path, nil, nil)
+		if err == nil && src.plain == nil {
+			t.Fatal("a regular file is not read as plain")
+		}
+		check("file", src, err)
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err = Open("-", f, nil)
+		if err == nil && src.plain == nil {
+			t.Fatal("a regular file as stdin is not read as plain")
+		}
+		check("stdin", src, err)
+		f.Close()
+		src, err = NewSource("r", bytes.NewReader(data), nil)
+		check("reader", src, err)
+		// Starting past the file's first bytes: the rest is looked at
+		// from where reading is, not from the start.
+		f, _ = os.Open(path)
+		skip := len(bom) + 3*size + 2
+		f.Seek(int64(skip), 0)
+		want = wantRecords(data[skip:])
+		src, err = Open("-", f, nil)
+		check("stdin at an offset", src, err)
+		f.Close()
+	}
+}
+
+// A long line whose rest is sized while the file ends without a '\n', and
+// the file then grows: the line is read on to its end.
+func TestLongLineGrowsAfterLook(t *testing.T) {
+	defer func(n int) { readBufSize = n }(readBufSize)
+	readBufSize = 16
+	path := filepath.Join(t.TempDir(), "in.jsonl")
+	first := strings.Repeat("a", 100)
+	if err := os.WriteFile(path, []byte(first), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := Open(path, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	r := NewReader(src)
+	b, err := src.br.ReadSlice('\n') // what readLine does first
+	if len(b) != 16 {
+		t.Fatalf("read %d bytes, %v", len(b), err)
+	}
+	head := append([]byte(nil), b...)
+	rest := src.restOfLine(&r.scratch)
+	if rest != 84 {
+		t.Fatalf("rest %d, want 84", rest)
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("bbb\n{}\n")
+	f.Close()
+	line, err := r.readSized(head, rest)
+	if string(line) != first+"bbb\n" || err != nil {
+		t.Fatalf("got %q, %v", line, err)
+	}
+	if rec, ok := r.Next(); !ok || string(rec) != "{}" {
+		t.Fatalf("next record %q, %v", rec, ok)
+	}
+}
