@@ -51,6 +51,28 @@ type converter struct {
 	now    func() time.Time
 
 	f zot.Fields
+
+	// direct, when set, takes the long raw parts of an output line as they
+	// are in the input, without a copy (see raw); nil appends them too.
+	direct interface{ Write([]byte) (int, error) }
+}
+
+// directMin is how long a raw part of the input must be to be written
+// straight from the input line rather than copied into the output line.
+var directMin = 64 << 10
+
+// raw appends the part p of the input line to the output line dst and
+// returns what is left to write. With c.direct set and p long, dst so far
+// and then p are written to c.direct instead, and the rest of the line is
+// built in dst again from empty: an event whose payload is 200 MB is not
+// held twice (the input line and an envelope around a copy of it).
+func (c *converter) raw(dst, p []byte) []byte {
+	if c.direct == nil || len(p) < directMin {
+		return append(dst, p...)
+	}
+	c.direct.Write(dst)
+	c.direct.Write(p)
+	return dst[:0]
 }
 
 // errTooDeep is the reason given for an event that nests as deep as the
@@ -173,7 +195,7 @@ func (c *converter) convert(dst, line []byte) (out []byte, written bool, err err
 	dst = append(dst, `,"kind":`...)
 	dst = append(dst, kind...)
 	dst = append(dst, `,"payload":`...)
-	dst = append(dst, payload...)
+	dst = c.raw(dst, payload)
 	dst = append(dst, "}\n"...)
 	c.seq.Inc()
 	return dst, true, nil
@@ -186,12 +208,12 @@ func (c *converter) appendBare(dst, payload, kind []byte) []byte {
 	pos := 0
 	for _, v := range c.f.TypeValues {
 		off := jsonscan.OffsetOf(payload, v)
-		dst = append(dst, payload[pos:off]...)
+		dst = c.raw(dst, payload[pos:off])
 		dst = append(dst, kind...)
 		pos = off + len(v)
 	}
 	end := len(payload) - 1 // the closing '}'
-	dst = append(dst, payload[pos:end]...)
+	dst = c.raw(dst, payload[pos:end])
 	dst = append(dst, `,"zot_type":`...)
 	dst = append(dst, c.f.Type...)
 	dst = append(dst, "}\n"...)

@@ -80,6 +80,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict,
 		Meter: cli.NewProgress(name, stdio, opts.Files)}
 	conv, finish := c.format(format, stdio.Err)
+	c.direct = out // a huge payload goes out from the input line, not copied (convert)
 	var buf []byte
 	convert := func(rec jsonl.Record) error {
 		var written bool
