@@ -307,6 +307,14 @@ type batchRec struct {
 const (
 	batchBytes = 256 << 10
 	batchRecs  = 4096
+
+	// maxInFlight caps the bytes of the batches read ahead: past it, the
+	// verdicts of all but the newest batch are taken before reading on.
+	// Ordinary lines never reach it (workers+1 batches of about
+	// batchBytes); with huge lines at most the newest (one huge line,
+	// being evaluated) and the line being read are held: twice the
+	// longest line, not workers+1 times.
+	maxInFlight = 32 * batchBytes
 )
 
 // parallel evaluates the records of regular files on several goroutines,
@@ -333,6 +341,7 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 	}
 	var pending []*batch
 	var free []*batch
+	inFlight := 0 // bytes of the batches pending
 	cur := &batch{}
 	take := func(b *batch) error {
 		<-b.done
@@ -346,6 +355,22 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 		}
 		return nil
 	}
+	// takeOldest takes the verdicts of the oldest batch pending.
+	takeOldest := func() error {
+		b := pending[0]
+		pending[0] = nil // not kept alive under the slice
+		pending = pending[1:]
+		inFlight -= len(b.data)
+		if err := take(b); err != nil {
+			return err
+		}
+		// equivalent mutants: the bound (<, >, 4/batchBytes) only says
+		// which buffers are reused: memory, not output.
+		if cap(b.data) <= 4*batchBytes { // a batch that held a long line is let go
+			free = append(free, b)
+		}
+		return nil
+	}
 	send := func() error {
 		if len(cur.recs) == 0 {
 			return nil
@@ -355,6 +380,7 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 		cur.done = make(chan struct{})
 		jobs <- cur
 		pending = append(pending, cur)
+		inFlight += len(cur.data)
 		if len(free) > 0 {
 			cur, free = free[len(free)-1], free[:len(free)-1]
 			cur.data, cur.recs = cur.data[:0], cur.recs[:0]
@@ -363,21 +389,47 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 		}
 		// equivalent mutant: >= workers: one batch less read ahead; the
 		// verdicts are still taken in input order.
-		for len(pending) > workers {
-			b := pending[0]
-			pending = pending[1:]
-			if err := take(b); err != nil {
+		// equivalent mutants: the cap (any size, > 0 or >= 1) only says
+		// how much is read ahead: memory, not output.
+		for len(pending) > workers || len(pending) > 1 && inFlight > maxInFlight {
+			if err := takeOldest(); err != nil {
 				return err
-			}
-			// equivalent mutants: the bound (<, >, 4/batchBytes) only says
-			// which buffers are reused: memory, not output.
-			if cap(b.data) <= 4*batchBytes { // a batch that held a huge line is let go
-				free = append(free, b)
 			}
 		}
 		return nil
 	}
 	err := in.Each(func(rec jsonl.Record) error {
+		// equivalent mutant: >, or another bound: a huge line is
+		// evaluated here or in a batch, to the same verdict.
+		if rec.Own && len(rec.Data) >= batchBytes {
+			// A huge line (in a buffer of its own, which Reader hands
+			// out for lines longer than a few read buffers) is evaluated
+			// here, without a copy, once the batches before it are taken.
+			// A worker's filter keeps pointers into the last line it
+			// evaluated: the huge lines go to f alone, so that while the
+			// next one is read only one is held, not one per worker.
+			if err := send(); err != nil {
+				return err
+			}
+			for len(pending) > 0 {
+				if err := takeOldest(); err != nil {
+					return err
+				}
+			}
+			ok, err := f.Match(rec.Data)
+			if err := s.take(rec, ok, err); err != nil {
+				return err
+			}
+			// The huge line before this one is garbage now: collected
+			// before the next is read, its memory takes that one (a
+			// collection of a small heap costs less than such a line).
+			// equivalent mutant: any bound: only when memory is
+			// collected changes.
+			if len(rec.Data) > maxInFlight {
+				runtime.GC()
+			}
+			return nil
+		}
 		cur.data = append(cur.data, rec.Data...)
 		cur.recs = append(cur.recs, batchRec{end: len(cur.data), file: rec.File, line: rec.Line})
 		// equivalent mutants: any batch size, down to one record, gives

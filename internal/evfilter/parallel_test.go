@@ -161,3 +161,51 @@ func TestParallelLongFile(t *testing.T) {
 		}
 	}
 }
+
+// Lines longer than a few read buffers come from the reader in buffers of
+// their own and are evaluated without a copy, after the batches before
+// them: the output, reports and counts are still the serial loop's.
+func TestParallelHugeLines(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4)) // parallel on any machine
+	var in strings.Builder
+	big := strings.Repeat(`x\"y\\z `, 1<<17) // 1 MiB
+	for n := 1; n <= 120; n++ {
+		kind := []string{"other", "tool_call", "run_error"}[n%3]
+		switch {
+		case n%50 == 7, n == 8:
+			fmt.Fprintf(&in, `{"seq":%d,"kind":%q,"payload":{"text":"%s%s"}}`+"\n", n, kind, big, big[:n*8])
+		case n%50 == 19:
+			fmt.Fprintf(&in, `{"seq":%d,"kind":"tool_call","payload":{"text":"%s"}`+"\n", n, big) // not JSON
+		case n%50 == 33:
+			fmt.Fprintf(&in, `{"seq":%d,"kind":%q,"payload":{"args":{"command":"%s"}}}`+"\n", n, kind, big)
+		default:
+			fmt.Fprintf(&in, `{"seq":%d,"kind":%q,"payload":{"tool":"grep"}}`+"\n", n, kind)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "huge.jsonl")
+	if err := os.WriteFile(path, []byte(in.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		src string
+		o   options
+	}{
+		{`kind == "tool_call"`, options{MaxCount: -1}},
+		{`kind == "tool_call"`, options{MaxCount: -1, Invert: true, Count: true}},
+		{`payload.args.command | strings | test("z")`, options{MaxCount: -1}},
+	} {
+		{
+			src, o := tc.src, tc.o
+			f, err := expr.Compile(src, expr.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			serial := runWith(t, f, o, path, 1)
+			for _, w := range []int{2, 3} {
+				if got := runWith(t, f, o, path, w); got != serial {
+					t.Fatalf("%s %+v with %d workers: %d bytes, serial %d:\n%.500s\nserial:\n%.500s", src, o, w, len(got), len(serial), got[max(0, len(got)-500):], serial[max(0, len(serial)-500):])
+				}
+			}
+		}
+	}
+}
