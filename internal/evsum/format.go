@@ -29,10 +29,13 @@ func write(out *jsonl.Writer, format string, st *summary.State, cx *cellCtx, spe
 	switch format {
 	case "jsonl":
 		return st.EachRecord(func(r *summary.Record) error {
-			b = r.AppendJSON(b[:0])
-			if tty {
-				b = escapeJSONControls(b)
+			if !tty {
+				// in pieces: a huge run_id is not copied into b
+				b, _ = r.WriteJSON(out, b)
+				out.WriteString("\n")
+				return out.Err()
 			}
+			b = escapeJSONControls(r.AppendJSON(b[:0]))
 			out.WriteLine(b)
 			return out.Err()
 		})
@@ -44,11 +47,11 @@ func write(out *jsonl.Writer, format string, st *summary.State, cx *cellCtx, spe
 				out.WriteString(",\n")
 			}
 			first = false
-			b = r.AppendJSON(b[:0])
-			if tty {
-				b = escapeJSONControls(b)
+			if !tty {
+				b, _ = r.WriteJSON(out, b)
+				return out.Err()
 			}
-			out.Write(b)
+			out.Write(escapeJSONControls(r.AppendJSON(b[:0])))
 			return out.Err()
 		})
 		if err != nil {

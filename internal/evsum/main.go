@@ -188,6 +188,9 @@ func run(opts *options, stdio cli.Stdio) error {
 				return nil
 			})
 			overwrite = lv.finish()
+		} else if ps := parallelState(opts, in, o, order); ps != nil {
+			// regular files on several cores, as one pass (parallel.go)
+			st = ps
 		} else {
 			err = in.Each(func(rec jsonl.Record) error {
 				if e := st.Add(rec.Data); e != nil {

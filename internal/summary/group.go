@@ -15,23 +15,50 @@ const keySep = '\x1f'
 
 // group finds or makes the group of the current event.
 func (s *State) group(r *Run) *Group {
-	b := s.keyBuf[:0]
-	for i, k := range s.keys {
-		if i > 0 {
-			b = append(b, keySep)
+	var b []byte
+	if s.byRunOnly && plainString(s.ev.RunID) {
+		// the key is the raw run_id as it is (see appendCanon): no
+		// copy of it, which may be huge
+		b = s.ev.RunID
+	} else {
+		b = s.keyBuf[:0]
+		for i, k := range s.keys {
+			if i > 0 {
+				b = append(b, keySep)
+			}
+			b = s.appendKey(b, i, k, r)
 		}
-		b = s.appendKey(b, i, k, r)
+		s.keyBuf = b
 	}
-	s.keyBuf = b
 	if g := s.groups[string(b)]; g != nil {
 		return g
 	}
 	if _, ok := s.coldGroups[string(b)]; ok {
 		return s.getGroup(string(b))
 	}
-	g := &Group{key: string(b)}
+	var key string
+	if len(b) == len(r.id)+2 && len(s.runKey) == len(b) && s.runKey == string(b) {
+		key = s.runKey // the run's own quoted id: one copy for both
+	} else {
+		key = string(b)
+	}
+	g := &Group{key: key}
 	s.groups[g.key] = g
 	return g
+}
+
+// plainString says whether v is a JSON string that appendCanon keeps as
+// it is: no escapes, controls or bytes past ASCII.
+func plainString(v []byte) bool {
+	if len(v) < 2 || v[0] != '"' {
+		return false
+	}
+	for _, c := range v[1 : len(v)-1] {
+		if c == '\\' || c < 0x20 || c == 0x7f || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // values splits the group's key into its values, raw JSON each.

@@ -7,30 +7,76 @@ package summary
 // first unmatched end). o must not be used afterwards.
 func (s *State) Merge(o *State) {
 	// ReadPartial checks that the bounds fit before it merges; states
-	// that Add built are far from them.
+	// that Add built are far from them (see Fits).
 	for i := range s.sums {
 		s.sums[i].merge(o.sums[i])
 	}
 	s.wall.merge(o.wall)
-	for _, k := range o.groupKeys() {
-		og := o.peekGroup(k)
-		g := s.getGroup(k)
-		if g == nil {
-			s.groups[k] = og
-			continue
-		}
-		g.merge(og, true)
+	// A frozen group or run of o that s lacks moves over frozen: merging
+	// two large states (the parts of a file) must not thaw them all.
+	for k, og := range o.groups {
+		s.mergeGroup(k, og)
 	}
-	for _, id := range o.runIDs() {
-		or := o.peekRun(id)
-		r := s.getRun(id)
-		if r == nil {
-			s.runs[id] = or
-			continue
+	for k, b := range o.coldGroups {
+		if s.groups[k] == nil {
+			if _, ok := s.coldGroups[k]; !ok {
+				if s.coldGroups == nil {
+					s.coldGroups = map[string]string{}
+				}
+				s.coldGroups[k] = b
+				continue
+			}
 		}
-		s.mergeRun(r, or)
+		s.mergeGroup(k, decodeGroup(k, b))
+	}
+	for id, or := range o.runs {
+		s.mergeRunFrom(id, or)
+	}
+	for id, b := range o.coldRuns {
+		if s.runs[id] == nil {
+			if _, ok := s.coldRuns[id]; !ok {
+				if s.coldRuns == nil {
+					s.coldRuns = map[string]string{}
+				}
+				s.coldRuns[id] = b
+				continue
+			}
+		}
+		s.mergeRunFrom(id, decodeRun(id, b))
 	}
 	s.maybeFreeze(nil, nil)
+}
+
+func (s *State) mergeGroup(k string, og *Group) {
+	if g := s.getGroup(k); g != nil {
+		g.merge(og, true)
+	} else {
+		s.groups[k] = og
+	}
+	s.maybeFreeze(nil, nil)
+}
+
+func (s *State) mergeRunFrom(id string, or *Run) {
+	if r := s.getRun(id); r != nil {
+		s.mergeRun(r, or)
+	} else {
+		s.runs[id] = or
+	}
+	s.maybeFreeze(nil, nil)
+}
+
+// Fits reports whether o's sums can be merged into s's without a sum
+// going out of range. When it says no, one pass would have refused some
+// line that o's part took: a merge would not give one pass's summary.
+func (s *State) Fits(o *State) bool {
+	for i := range s.sums {
+		b := s.sums[i]
+		if !b.merge(o.sums[i]) {
+			return false
+		}
+	}
+	w := s.wall
+	return w.merge(o.wall)
 }
 
 func (s *State) mergeRun(r, o *Run) {
@@ -139,3 +185,19 @@ func (s *State) closeCall(c *call, failed bool) {
 
 // counted says the call was counted already (by a tool_execution_start).
 func (c *call) counted() bool { return c.started && !c.deferred }
+
+// Splittable reports whether the parts of an input, each added to a state
+// of its own and merged in order, give the state one pass gives. They do
+// not when the groups are keyed by tool: an update or end of a tool call
+// that names no tool is grouped under the name its start gave, and the
+// start may be in an earlier part. (--partial and --merge share that
+// limit: the calls still open at a part's end are merged, but the events
+// already grouped under null are not moved.)
+func (s *State) Splittable() bool {
+	for _, k := range s.keys {
+		if k.Kind == KeyTool {
+			return false
+		}
+	}
+	return true
+}

@@ -3,11 +3,13 @@ package summary
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/jsontext"
 )
@@ -130,7 +132,16 @@ func (r *Run) problems(rn running) []string {
 		return nil // what it has not reached yet it may still reach
 	}
 	var ps []string
-	name := "run " + strconv.Quote(r.id)
+	if r.n[rFinished] <= 1 && !(r.runLog && r.n[rFinished] == 0) && !(r.n[rFinished] > 0 && (r.n[rEndMarks] == 0 || r.endSeq > r.finishSeq)) &&
+		r.n[rToolsOpen] <= 0 && len(r.gr().calls) == 0 && r.n[rTurnStarts] <= r.n[rTurnEnds] {
+		return nil // no problem: no name to quote (a run_id may be huge)
+	}
+	var name string
+	if quotesAsIs(r.id) {
+		name = "run \"" + r.id + "\"" // as strconv.Quote has it, in one copy
+	} else {
+		name = "run " + strconv.Quote(r.id)
+	}
 	if r.runLog && r.n[rFinished] == 0 {
 		ps = append(ps, name+" has no run_finished")
 	}
@@ -582,6 +593,12 @@ func (r *Record) AppendCounter(b []byte, c Counter) []byte {
 func (r *Record) AppendJSON(b []byte) []byte {
 	b = append(b, `{"group":`...)
 	b = r.AppendGroup(b)
+	return r.appendProblems(r.appendBody(b))
+}
+
+// appendBody appends what follows the group: the counters, the run
+// fields, the tools, wall time and latency.
+func (r *Record) appendBody(b []byte) []byte {
 	for c := Counter(0); c < NumCounters; c = c.span() {
 		b = append(b, ',')
 		if o := Counters[c].Object; o != "" {
@@ -615,7 +632,11 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	}
 	b = appendStats(b, r.Wall, true)
 	b = append(b, `,"latency_ms":{`...)
-	b = appendStats(b, r.Latency, false)
+	return appendStats(b, r.Latency, false)
+}
+
+// appendProblems appends the problems and what follows them.
+func (r *Record) appendProblems(b []byte) []byte {
 	b = append(b, `,"problems":[`...)
 	for i, p := range r.Problems {
 		if i > 0 {
@@ -624,6 +645,12 @@ func (r *Record) AppendJSON(b []byte) []byte {
 		b = jsontext.AppendString(b, p)
 	}
 	b = append(b, ']')
+	return r.appendBreakdown(b)
+}
+
+// appendBreakdown appends the breakdown member, if any, and the record's
+// closing brace.
+func (r *Record) appendBreakdown(b []byte) []byte {
 	if r.BreakdownMember != "" {
 		b = append(b, ',')
 		b = appendName(b, r.BreakdownMember)
@@ -759,4 +786,101 @@ func CostText(nano int64) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// longValue is the length past which WriteJSON writes a value to w itself
+// rather than through its buffer.
+const longValue = 64 << 10
+
+// WriteJSON writes the record to w as AppendJSON appends it, using b as
+// its buffer (returned for the next record), but writes a long group value
+// or problem straight to w, the problem escaped piece by piece: the
+// record of a run with a huge run_id costs no copy of the whole line.
+func (r *Record) WriteJSON(w io.Writer, b []byte) ([]byte, error) {
+	long := func() bool {
+		for _, v := range r.Vals {
+			if len(v) > longValue {
+				return true
+			}
+		}
+		for _, p := range r.Problems {
+			if len(p) > longValue {
+				return true
+			}
+		}
+		return false
+	}
+	if !long() {
+		b = r.AppendJSON(b[:0])
+		_, err := w.Write(b)
+		return b, err
+	}
+	flush := func() error {
+		_, err := w.Write(b)
+		b = b[:0]
+		return err
+	}
+	b = append(b[:0], `{"group":{`...)
+	if r.Other > 0 || r.Total {
+		b = r.AppendGroup(b[:len(b)-1])
+	} else {
+		for i, n := range r.Names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsontext.AppendString(b, n)
+			b = append(b, ':')
+			if len(r.Vals[i]) > longValue {
+				if err := flush(); err != nil {
+					return b, err
+				}
+				if _, err := io.WriteString(w, r.Vals[i]); err != nil {
+					return b, err
+				}
+				continue
+			}
+			b = append(b, r.Vals[i]...)
+		}
+		b = append(b, '}')
+	}
+	b = r.appendBody(b)
+	b = append(b, `,"problems":[`...)
+	for i, p := range r.Problems {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if len(p) <= longValue {
+			b = jsontext.AppendString(b, p)
+			continue
+		}
+		b = append(b, '"')
+		for len(p) > 0 {
+			n := min(len(p), longValue)
+			for n < len(p) && !utf8.RuneStart(p[n]) {
+				n++ // escapes are of whole runes: cut at a rune's start
+			}
+			at := len(b)
+			b = jsontext.AppendString(b, p[:n])
+			b = append(b[:at], b[at+1:len(b)-1]...) // without the piece's quotes
+			p = p[n:]
+			if err := flush(); err != nil {
+				return b, err
+			}
+		}
+		b = append(b, '"')
+	}
+	b = append(b, ']')
+	b = r.appendBreakdown(b)
+	err := flush()
+	return b, err
+}
+
+// quotesAsIs says whether strconv.Quote(s) is s between quotes.
+func quotesAsIs(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

@@ -263,12 +263,15 @@ type State struct {
 	coldGroups map[string]string // frozen (see freeze.go)
 	coldRuns   map[string]string
 
-	ev      line
-	keyBuf  []byte
-	idBuf   []byte            // a call id decoded
-	nameBuf []byte            // a tool name or outcome decoded
-	days    []dayCache        // per key of --by
-	names   map[string]string // interned tool names and outcomes
+	ev     line
+	keyBuf []byte
+	runKey string // the quoted id of a run made by the event being added
+	// byRunOnly: groups are keyed by run_id alone (--by run, the default)
+	byRunOnly bool
+	idBuf     []byte            // a call id decoded
+	nameBuf   []byte            // a tool name or outcome decoded
+	days      []dayCache        // per key of --by
+	names     map[string]string // interned tool names and outcomes
 
 	// sums bound every sum the state holds: a counter of a group or of
 	// the total, a wall-time sum (see bound).
@@ -313,6 +316,7 @@ func New(opt Options) *State {
 	}
 	s := &State{opt: opt, groups: map[string]*Group{}, runs: map[string]*Run{}}
 	s.keys = opt.By
+	s.byRunOnly = len(opt.By) == 1 && opt.By[0].Kind == KeyRun && len(opt.Breakdown) == 0
 	if len(opt.Breakdown) > 0 {
 		s.keys = append(append([]Key(nil), opt.By...), opt.Breakdown...)
 	}
@@ -499,9 +503,17 @@ func (s *State) add() {
 	runID, _ := s.str(e.RunID)
 
 	r := s.runs[string(runID)]
+	s.runKey = ""
 	if r == nil {
 		if r = s.getRun(string(runID)); r == nil {
-			r = newRun(string(runID))
+			if plainString(e.RunID) {
+				// the group of the run (--by run) is keyed by the
+				// quoted id: the run's id is the inside of that key
+				s.runKey = string(e.RunID)
+				r = newRun(s.runKey[1 : len(s.runKey)-1])
+			} else {
+				r = newRun(string(runID))
+			}
 			s.runs[r.id] = r
 		}
 	}
@@ -624,6 +636,10 @@ func (s *State) add() {
 		r.endSeq = min(r.endSeq, seq)
 	}
 	s.maybeFreeze(g, r)
+	s.runKey = ""
+	if cap(s.keyBuf) > 1<<20 {
+		s.keyBuf = nil // a huge key's buffer goes with its line
+	}
 }
 
 // turnEnd closes the run's open model turn: its latency is the time since
