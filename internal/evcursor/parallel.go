@@ -3,6 +3,7 @@ package evcursor
 import (
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/evtools/evtools/internal/cursor"
 	"github.com/evtools/evtools/internal/jsontext"
@@ -136,7 +137,17 @@ func (j *job) renumberParallel(n *jsontext.Counter, workers int) error {
 				return err
 			}
 			err := ev.Scan(rec.Data)
-			return one(rec, err, ev.SeqAt)
+			err = one(rec, err, ev.SeqAt)
+			// Let the line go before the next is read: ev would keep it,
+			// and the heap would grow to four such lines before the
+			// collector ran (the next, this one, and the garbage of
+			// both). One collection costs less than reading a line of
+			// several MiB.
+			ev = cursor.Event{}
+			if len(rec.Data) > 32*rnBatchBytes {
+				runtime.GC()
+			}
+			return err
 		}
 		cur.data = append(cur.data, rec.Data...)
 		cur.recs = append(cur.recs, rnRec{end: len(cur.data), file: rec.File, line: rec.Line})
