@@ -77,10 +77,12 @@ demo: build
 	done
 
 # bench runs the Go benchmarks, then the side-by-side comparison with jq,
-# gojq and Miller (installed from Debian when missing).
+# gojq and Miller (installed from Debian when missing), then the peak
+# memory of each tool on lines of 50 and 200 MB (scripts/hugeline.sh).
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	bash scripts/bench.sh
+	bash scripts/hugeline.sh
 
 # fuzz runs every fuzz target for FUZZTIME each.
 FUZZTIME ?= 30s
