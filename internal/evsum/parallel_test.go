@@ -1,0 +1,205 @@
+package evsum
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/corpus"
+	"github.com/evtools/evtools/internal/zot2gp"
+)
+
+// result is what one evsum run gives.
+type result struct {
+	code     int
+	out, err string
+}
+
+func evsumOn(t *testing.T, n int, args []string) result {
+	t.Helper()
+	defer func(c func() int, m int64) { cores, minPart = c, m }(cores, minPart)
+	cores = func() int { return n }
+	minPart = 1 // cut even the smallest file
+	var out, errs bytes.Buffer
+	code := Main(args, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errs})
+	return result{code, out.String(), errs.String()}
+}
+
+// sameAsOnePass runs evsum with args on one core and on several, and
+// wants the same stdout, stderr and status, byte for byte.
+func sameAsOnePass(t *testing.T, args ...string) {
+	t.Helper()
+	want := evsumOn(t, 1, args)
+	for _, n := range []int{2, 3, 7} {
+		got := evsumOn(t, n, args)
+		if got != want {
+			t.Fatalf("evsum %s on %d cores differs from one pass:\nstatus %d, want %d\nstderr:\n%s\nwant:\n%s\nstdout:\n%.3000s\nwant:\n%.3000s",
+				strings.Join(args, " "), n, got.code, want.code, got.err, want.err, got.out, want.out)
+		}
+	}
+}
+
+func writeFile(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// variants are the reports the parallel path must give as one pass does.
+var variants = [][]string{
+	{"--format", "jsonl"},
+	{"--format", "json", "--by", "agent"},
+	{"--format", "md", "--by", "tool"},
+	{"--format", "csv", "--by", "model", "--breakdown", "model"},
+	{"--format", "html", "--by", "kind"},
+	{"--format", "table", "--wide", "--by", "day"},
+	{"--format", "jsonl", "--by", "none", "--check"},
+	{"--format", "jsonl", "--by", "hour,kind"},
+	{"--format", "jsonl", "--since", "@1793520000", "--until", "@1793530000"},
+	{"--format", "jsonl", "--sort", "cost", "--top", "3"},
+}
+
+func TestParallelCorpora(t *testing.T) {
+	var env, zot, gp, errs bytes.Buffer
+	if err := corpus.Envelope(&env, 3<<20, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := corpus.Zot(&zot, 3<<20, 7); err != nil {
+		t.Fatal(err)
+	}
+	if code := zot2gp.Main([]string{"--ts", "stable"}, cli.Stdio{In: &zot, Out: &gp, Err: &errs}); code != 0 {
+		t.Fatalf("zot2gp: %d %s", code, errs.String())
+	}
+	ex, err := os.ReadFile("../../examples/events/multiagent.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"envelope":   writeFile(t, "env.jsonl", env.Bytes()),
+		"glasspane":  writeFile(t, "gp.jsonl", gp.Bytes()),
+		"multiagent": writeFile(t, "multiagent.jsonl", ex),
+	}
+	for name, f := range files {
+		t.Run(name, func(t *testing.T) {
+			for _, v := range variants {
+				sameAsOnePass(t, append(v, f)...)
+			}
+		})
+	}
+	// several files, the same one twice among them: runs span files
+	t.Run("files", func(t *testing.T) {
+		sameAsOnePass(t, "--format", "jsonl", files["glasspane"], files["multiagent"], files["glasspane"])
+		sameAsOnePass(t, "--format", "jsonl", "--by", "agent", files["multiagent"], files["envelope"])
+	})
+}
+
+// TestParallelBadLines: bad lines, blank lines, CRLF, a BOM and a last
+// line without '\n' say and count the same on several cores: the reports
+// in order with their file:line, the cap per file and its summary.
+func TestParallelBadLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 30 {
+		var b bytes.Buffer
+		if round%3 == 0 {
+			b.WriteString("\xef\xbb\xbf")
+		}
+		n := 50 + rng.IntN(400)
+		for i := range n {
+			run := rng.IntN(6)
+			ts := 1793520000 + i
+			switch rng.IntN(12) {
+			case 0:
+				fmt.Fprintf(&b, "not json %d\n", i)
+			case 1:
+				b.WriteString("\n   \t\n")
+			case 2:
+				fmt.Fprintf(&b, `{"seq":%d,"ts":%d,"run_id":"r%d","kind":"model_result","payload":{"tokens":%d,"cost_usd":0.5}}`+"\r\n", i, ts, run, i)
+			case 3:
+				fmt.Fprintf(&b, `{"seq":%d,"run_id":"r%d"}`+"\n", i, run) // no kind, with its hint
+			case 4:
+				fmt.Fprintf(&b, `{"seq":%d,"ts":%d,"run_id":"r%d","kind":"turn_start","payload":{}}`+"\n", i, ts, run)
+			case 5:
+				fmt.Fprintf(&b, `{"seq":%d,"ts":%d,"run_id":"r%d","kind":"turn_end","payload":{"stop":"end"}}`+"\n", i, ts+1, run)
+			case 6:
+				fmt.Fprintf(&b, `{"seq":%d,"ts":%d,"run_id":"r%d","agent_id":"a%d","kind":"tool_execution_start","payload":{"id":"c%d","name":"bash"}}`+"\n", i, ts, run, run, i/3)
+			case 7:
+				fmt.Fprintf(&b, `{"seq":%d,"ts":%d,"run_id":"r%d","kind":"tool_execution_end","payload":{"id":"c%d","is_error":true}}`+"\n", i, ts, run, i/3)
+			case 8:
+				fmt.Fprintf(&b, `{"seq":%d,"ts":%d,"run_id":"r%d","kind":"agent_end","payload":{}}`+"\n", i, ts, run)
+			case 9:
+				fmt.Fprintf(&b, `{"seq":%d,"ts":%d,"run_id":"r%d","kind":"run_finished","payload":{"outcome":"ok","wall_seconds":2.5}}`+"\n", i, ts, run)
+			default:
+				fmt.Fprintf(&b, `{"seq":%d,"ts":%d,"run_id":"r%d","kind":"tool_call","payload":{"tool":"t%d"}}`+"\n", i, ts, run, rng.IntN(3))
+			}
+		}
+		if round%2 == 1 {
+			b.WriteString(`{"ts":1793520000,"run_id":"last","kind":"error","payload":{}}`) // no '\n'
+		}
+		f := writeFile(t, "in.jsonl", b.Bytes())
+		sameAsOnePass(t, "--format", "jsonl", f)
+		sameAsOnePass(t, "--format", "csv", "--by", "agent", f, f)
+	}
+}
+
+// TestParallelOnePass: what only one pass can do right is done in one pass,
+// with the same result: a NUL (the rest of the file skipped), sums out of
+// range only once merged, --strict, a gzip file, a file missing.
+func TestParallelOnePass(t *testing.T) {
+	line := `{"seq":1,"ts":1793520000,"run_id":"r","kind":"model_result","payload":{"tokens":1,"cost_usd":%s}}` + "\n"
+	big := strings.Repeat(fmt.Sprintf(line, "0.5"), 50)
+	nul := writeFile(t, "nul.jsonl", []byte(big+"{\"kind\":\"x\x00\"}\n"+big))
+	// each half fits, both do not: one pass refuses a line
+	huge := fmt.Sprintf(line, "6000000000")
+	over := writeFile(t, "over.jsonl", []byte(huge+big+huge))
+	bad := writeFile(t, "bad.jsonl", []byte(big+"oops\n"+big+"oops\n"))
+	for _, args := range [][]string{
+		{nul}, {over}, {"--strict", bad}, {bad, filepath.Join(t.TempDir(), "missing.jsonl"), bad},
+	} {
+		sameAsOnePass(t, append([]string{"--format", "jsonl"}, args...)...)
+	}
+}
+
+// FuzzParallel: any input gives the same on several cores as in one pass.
+func FuzzParallel(f *testing.F) {
+	f.Add([]byte(`{"ts":1,"run_id":"a","kind":"turn_start"}`+"\n"+`{"ts":2,"run_id":"a","kind":"turn_end"}`+"\n"), uint8(3))
+	f.Add([]byte("\xef\xbb\xbf{\"kind\":\"x\"}\r\n\n \n{}\nnope\n"), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, n uint8) {
+		p := filepath.Join(t.TempDir(), "in.jsonl")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"--format", "jsonl", p}
+		want := evsumOn(t, 1, args)
+		if got := evsumOn(t, int(n%8)+2, args); got != want {
+			t.Fatalf("on %d cores: %+v\none pass: %+v", n%8+2, got, want)
+		}
+	})
+}
+
+// BenchmarkFile is evsum's default summary of a 16 MB envelope file, on
+// as many cores as GOMAXPROCS (-cpu 1,2 compares one pass with two parts).
+func BenchmarkFile(b *testing.B) {
+	var env bytes.Buffer
+	if err := corpus.Envelope(&env, 16<<20, 1); err != nil {
+		b.Fatal(err)
+	}
+	p := filepath.Join(b.TempDir(), "env.jsonl")
+	if err := os.WriteFile(p, env.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(env.Len()))
+	for b.Loop() {
+		var out, errs bytes.Buffer
+		if code := Main([]string{"--format", "jsonl", p}, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errs}); code != 0 {
+			b.Fatalf("exit %d: %s", code, errs.String())
+		}
+	}
+}
