@@ -114,7 +114,8 @@ func TestFastCovers(t *testing.T) {
 		`type=="tool_result" and is_error`, `seq > -1`, `payload.cost_usd >= -0.5`,
 		`payload.tokens > 9000 and (kind|startswith("model"))`, `kind | endswith("_result")`,
 		`payload.args.command | test("rm")`, `name | test("B"; "i")`, `name | test("a"; null)`,
-		`(kind | startswith("tool")) | not`, `kind | startswith($k)`,
+		`(kind | startswith("tool")) | not`, `kind | startswith($k)`, `payload.args.command | strings | test("rm")`,
+		`(args.path | strings | endswith(".go")) | not`,
 	}
 	for _, s := range fast {
 		if f := mustCompile(t, s, map[string]any{"k": "x"}); !f.Fast() {
@@ -124,7 +125,8 @@ func TestFastCovers(t *testing.T) {
 	slow := []string{
 		`payload.args.command | ascii_downcase | test("rm")`, `.payload[0] == 1`, `kind == kind`, `def f: 1; f`,
 		`kind | startswith(kind)`, `kind | startswith(1)`, `kind | test("(")`, `kind | test("a"; "x")`,
-		`kind | test(["a", "i"])`, `kind | startswith($nope)`,
+		`kind | test(["a", "i"])`, `kind | startswith($nope)`, `kind | strings | length > 1`, `kind | strings | not`,
+		`kind | strings | IN("a")`,
 		`kind as $k | $k == "x"`, `payload.tool? == "x"`, `slow(10)`, `[kind] == ["x"]`, `kind == $nope`,
 	}
 	for _, s := range slow {
@@ -227,6 +229,8 @@ var agreementExprs = []string{
 	`kind | endswith("_result")`, `payload.tool | startswith("b")`, `payload.args.command | test("rm")`,
 	`name | test("^b.sh$")`, `name | test("BASH"; "i")`, `payload.text | test("。$")`,
 	`(kind | startswith("tool")) | not`, `delta | endswith("")`, `payload.args.command | test("a.b"; "gm")`,
+	`payload.args.command | strings | test("rm")`, `(payload.args.command | strings | test("rm")) | not`,
+	`(payload.args.command | strings | test("git")) or kind == "tool_call"`, `(args.path | strings | endswith(".go")) and type == "tool_call"`,
 }
 
 func TestFastAgreesWithGojqOnCorpora(t *testing.T) {
@@ -418,8 +422,13 @@ func FuzzFastStringTests(f *testing.F) {
 	f.Add([]byte(`{"name":"a\u00e9b","kind":"model_result","payload":{"tokens":9001}}`), uint8(2), "^a.b$")
 	f.Add([]byte("{\"name\":\"\xffb\"}"), uint8(1), "\ufffd")
 	f.Add([]byte(`{"name":"x\ud800"}`), uint8(3), "\ufffd$")
+	f.Add([]byte(`{"name":7,"kind":"x","payload":"rm"}`), uint8(8), "")
+	f.Add([]byte(`{"name":null,"kind":"y","payload":{"args":{"command":["rm"]}}}`), uint8(7), "r")
 	shapes := []string{`name | startswith(%q)`, `name | endswith(%q)`, `name | test(%q)`, `kind | test(%q; "i")`,
-		`payload.tokens > 9000 and (kind | startswith(%q))`, `(payload.args.command | test(%q; "m")) | not`}
+		`payload.tokens > 9000 and (kind | startswith(%q))`, `(payload.args.command | test(%q; "m")) | not`,
+		`name | strings | test(%q)`, `(payload.args.command | strings | startswith(%q)) | not`,
+		`(name | strings | endswith(%q)) or kind == "x"`, `kind == "x" and (payload | strings | test(%q))`,
+		`(name | strings | test(%q)) and kind == "x"`, `(kind | strings | startswith(%q) | not) or true`}
 	f.Fuzz(func(t *testing.T, line []byte, shape uint8, arg string) {
 		if !utf8.ValidString(arg) {
 			return

@@ -18,7 +18,8 @@ import (
 // The fast path decides expressions made of field paths (.a.b), scalar
 // constants, the comparisons == != < <= > >=, and, or, `| not`,
 // `| IN(constants)`, `| startswith(c)`, `| endswith(c)`, `| test(re)` and
-// `| test(re; flags)` with constant strings, a top-level select(...),
+// `| test(re; flags)` with constant strings (after `| strings` too), a
+// top-level select(...),
 // named filters and $variables
 // standing for such things, straight from the raw line: one validating pass
 // over the line that also reads the second level (jsonscan.Nested, so
@@ -33,7 +34,8 @@ type verdict uint8
 const (
 	no verdict = iota
 	yes
-	bail // undecided: ask gojq
+	bail  // undecided: ask gojq
+	empty // no output at all (`strings` of a non-string): not selected, and not false either
 )
 
 type nodeOp uint8
@@ -67,6 +69,7 @@ type node struct {
 	l, r  *node
 	test  strTest        // nStr
 	re    *regexp.Regexp // nStr with tRegexp
+	only  bool           // nStr behind `strings`: a non-string yields nothing
 }
 
 // constant is a scalar with its jq type order (null 0, false 1, true 2,
@@ -185,16 +188,23 @@ func (p *fastProg) truth(st *fastState, n *node) verdict {
 		}
 		return p.truth(st, n.r)
 	case nNot:
-		switch p.truth(st, n.l) {
+		switch v := p.truth(st, n.l); v {
 		case yes:
 			return no
 		case no:
 			return yes
+		default:
+			return v // bail, or empty: `empty | not` is empty
 		}
-		return bail
 	case nStr:
 		v, ok := p.path(st, n.l)
-		if !ok || jsonscan.KindOf(v) != jsonscan.String {
+		if !ok {
+			return bail
+		}
+		if jsonscan.KindOf(v) != jsonscan.String {
+			if n.only {
+				return empty
+			}
 			return bail // gojq raises "cannot be applied to" on anything but a string
 		}
 		s, ok := st.text(v)
@@ -480,6 +490,9 @@ func (fc *fastCompiler) query(q *gojq.Query, env map[string]constant, calls bool
 		}
 		return &node{op: nCmp, cmp: op, l: l, r: r}
 	case gojq.OpPipe:
+		if n := fc.stringsPipe(q, env, calls); n != nil {
+			return n
+		}
 		l := fc.query(q.Left, env, calls)
 		if l == nil || q.Right == nil || q.Right.Term == nil || q.Right.Term.Type != gojq.TermTypeFunc ||
 			len(q.Right.Term.SuffixList) > 0 || len(q.Right.FuncDefs) > 0 {
@@ -555,6 +568,27 @@ func (fc *fastCompiler) query(q *gojq.Query, env map[string]constant, calls bool
 		}
 	}
 	return nil
+}
+
+// stringsPipe compiles PATH | strings | TEST, TEST a string test: `strings`
+// passes a string on and yields nothing for anything else, and nothing
+// stays nothing through the test and through and, or and not around it.
+func (fc *fastCompiler) stringsPipe(q *gojq.Query, env map[string]constant, calls bool) *node {
+	r := q.Right
+	if r == nil || r.Op != gojq.OpPipe || len(r.FuncDefs) > 0 || r.Left == nil || r.Left.Term == nil ||
+		r.Left.Term.Type != gojq.TermTypeFunc || len(r.Left.Term.SuffixList) > 0 || len(r.Left.FuncDefs) > 0 {
+		return nil
+	}
+	f := r.Left.Term.Func
+	if f.Name != "strings" || len(f.Args) > 0 || fc.lib.lookup("strings", 0) != nil {
+		return nil
+	}
+	n := fc.query(&gojq.Query{Left: q.Left, Op: gojq.OpPipe, Right: r.Right}, env, calls)
+	if n == nil || n.op != nStr {
+		return nil
+	}
+	n.only = true
+	return n
 }
 
 // commaList flattens a, b, c into its parts.

@@ -77,9 +77,9 @@ func TestNeeds(t *testing.T) {
 // partialExprs read events through paths; Match decodes them partially and
 // must agree with the full decode, error messages included.
 var partialExprs = []string{
-	`payload.args.command | strings | test("rm")`, `content | arrays | length > 1`,
+	`payload.args.command | strings | test("r" + "m")`, `content | arrays | length > 1`,
 	`payload.args.command | test("r" + "m")`, `payload | type == "object"`, `payload.model.provider | ascii_downcase == "openai"`,
-	`payload.agents[0].id == "code-reviewer"`, `(payload.tokens // 0) > 10000`, `args.path | strings | endswith(".go")`,
+	`payload.agents[0].id == "code-reviewer"`, `(payload.tokens // 0) > 10000`, `args.path | strings | endswith("." + "go")`,
 	`{kind, t: payload.tool} | tojson | test("bash")`, `"\(type)/\(name)" == "tool_call/bash"`, `payload.text | length > 20`,
 	`cumulative | .output > 100`, `delta | test("^" + "\\{")`, `payload.x.y | tostring | test("a")`, `data.started | tostring == "true"`,
 }
