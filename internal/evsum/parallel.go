@@ -160,7 +160,10 @@ func cutPoints(f *os.File, size int64, n int) []int64 {
 // start as a compressed stream or a BOM would.
 func lineStart(f *os.File, at, size int64) (int64, bool) {
 	buf := make([]byte, 64<<10)
-	for at < size {
+	for from := at; at < size; {
+		if at-from > maxPartLine {
+			return 0, false // a huge line: see maxPartLine
+		}
 		n, err := f.ReadAt(buf, at)
 		if n == 0 {
 			return 0, err == nil
@@ -193,12 +196,12 @@ func (c counter) Read(p []byte) (int, error) {
 }
 
 // summarisePart reads one part into a state of its own.
-func summarisePart(p part, o summary.Options, order summary.Order, read *atomic.Int64) partResult {
+func summarisePart(p part, o summary.Options, order summary.Order, read *atomic.Int64, stop *atomic.Bool) partResult {
 	st := summary.New(o)
 	st.SetOrder(order)
 	// A part after the first starts with a line that jsonl cannot take
 	// for a compressed stream or a BOM (see lineStart).
-	rd := lineReader{br: bufio.NewReaderSize(counter{io.NewSectionReader(p.file, p.from, p.to-p.from), read}, 256<<10)}
+	rd := lineReader{br: bufio.NewReaderSize(counter{io.NewSectionReader(p.file, p.from, p.to-p.from), read}, 256<<10), stop: stop}
 	res := partResult{st: st}
 	for {
 		data, ok := rd.next()
@@ -206,6 +209,7 @@ func summarisePart(p part, o summary.Options, order summary.Order, read *atomic.
 			break
 		}
 		if bytes.IndexByte(data, 0) >= 0 {
+			stop.Store(true)
 			return partResult{err: errOnePass} // binary: one pass skips the rest
 		}
 		if e := st.Add(data); e != nil {
@@ -215,7 +219,7 @@ func summarisePart(p part, o summary.Options, order summary.Order, read *atomic.
 			}
 		}
 	}
-	if rd.err != io.EOF {
+	if rd.err != io.EOF || stop.Load() {
 		return partResult{err: errOnePass}
 	}
 	res.lines = rd.line
@@ -232,7 +236,12 @@ type lineReader struct {
 	line int
 	long []byte
 	err  error
+	stop *atomic.Bool // set by the part that met a huge line: all stop
 }
+
+// maxPartLine is the longest line the parts read: a longer one sends the
+// input to one pass.
+const maxPartLine = 1 << 20
 
 var bom = []byte{0xef, 0xbb, 0xbf}
 
@@ -242,13 +251,17 @@ func (r *lineReader) next() ([]byte, bool) {
 		if err == bufio.ErrBufferFull {
 			r.long = append(r.long[:0], rec...)
 			for err == bufio.ErrBufferFull {
+				if len(r.long) > maxPartLine || r.stop.Load() {
+					// Parts would each hold a huge line and their
+					// states a copy of its run_id: one pass holds one.
+					r.stop.Store(true)
+					r.err = errOnePass
+					return nil, false
+				}
 				rec, err = r.br.ReadSlice('\n')
 				r.long = append(r.long, rec...)
 			}
 			rec = r.long
-			if cap(r.long) > 1<<20 {
-				r.long = nil // a huge line's buffer goes with it
-			}
 		}
 		if err != nil {
 			r.err = err
@@ -282,6 +295,7 @@ func summariseParts(in *jsonl.Input, parts []part, o summary.Options, order summ
 	}
 	var read atomic.Int64
 	var next atomic.Int64
+	var stop atomic.Bool
 	var wg sync.WaitGroup
 	for range min(cores(), len(parts)) {
 		wg.Add(1)
@@ -292,7 +306,7 @@ func summariseParts(in *jsonl.Input, parts []part, o summary.Options, order summ
 				if i >= len(parts) {
 					return
 				}
-				results[i] = summarisePart(parts[i], o, order, &read)
+				results[i] = summarisePart(parts[i], o, order, &read, &stop)
 				close(done[i])
 			}
 		}()

@@ -157,11 +157,14 @@ func TestParallelOnePass(t *testing.T) {
 	big := strings.Repeat(fmt.Sprintf(line, "0.5"), 50)
 	nul := writeFile(t, "nul.jsonl", []byte(big+"{\"kind\":\"x\x00\"}\n"+big))
 	// each half fits, both do not: one pass refuses a line
-	huge := fmt.Sprintf(line, "6000000000")
-	over := writeFile(t, "over.jsonl", []byte(huge+big+huge))
+	costly := fmt.Sprintf(line, "6000000000")
+	over := writeFile(t, "over.jsonl", []byte(costly+big+costly))
 	bad := writeFile(t, "bad.jsonl", []byte(big+"oops\n"+big+"oops\n"))
+	// a line longer than the parts read, where a part starts and inside one
+	long := strings.Repeat(fmt.Sprintf(line, "0.5"), 2000) + fmt.Sprintf(`{"ts":1793520000,"run_id":"%s","kind":"x"}`+"\n", strings.Repeat("r", maxPartLine+10))
+	huge := writeFile(t, "huge.jsonl", []byte(long+long+big))
 	for _, args := range [][]string{
-		{nul}, {over}, {"--strict", bad}, {bad, filepath.Join(t.TempDir(), "missing.jsonl"), bad},
+		{nul}, {over}, {huge}, {"--strict", bad}, {bad, filepath.Join(t.TempDir(), "missing.jsonl"), bad},
 	} {
 		sameAsOnePass(t, append([]string{"--format", "jsonl"}, args...)...)
 	}

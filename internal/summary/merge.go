@@ -6,6 +6,7 @@ package summary
 // needs the parts in input order (its start pairs with the next part's
 // first unmatched end). o must not be used afterwards.
 func (s *State) Merge(o *State) {
+	s.lastProblems.ok = false
 	// ReadPartial checks that the bounds fit before it merges; states
 	// that Add built are far from them (see Fits).
 	for i := range s.sums {

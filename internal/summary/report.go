@@ -112,6 +112,7 @@ func (rn running) is(r *Run) bool {
 // turns it has not reached yet are no problem. The zero time turns it off.
 func (s *State) SetRunning(from time.Time) {
 	s.running = running{on: !from.IsZero(), from: from.UnixMicro()}
+	s.lastProblems.ok = false
 }
 
 // wall is the run's wall time in microseconds: run_finished.wall_seconds
@@ -126,6 +127,16 @@ func (r *Run) wall() (int64, bool) {
 	return 0, false
 }
 
+// problemsOf is r.problems, the last run's kept (see lastProblems).
+func (s *State) problemsOf(r *Run) []string {
+	if c := &s.lastProblems; c.ok && c.id == r.id {
+		return c.ps
+	}
+	ps := r.problems(s.running)
+	s.lastProblems.id, s.lastProblems.ok, s.lastProblems.ps = r.id, true, ps
+	return ps
+}
+
 // problems lists the run's broken invariants, one short sentence each.
 func (r *Run) problems(rn running) []string {
 	if rn.is(r) {
@@ -136,34 +147,40 @@ func (r *Run) problems(rn running) []string {
 		r.n[rToolsOpen] <= 0 && len(r.gr().calls) == 0 && r.n[rTurnStarts] <= r.n[rTurnEnds] {
 		return nil // no problem: no name to quote (a run_id may be huge)
 	}
-	var name string
-	if quotesAsIs(r.id) {
-		name = "run \"" + r.id + "\"" // as strconv.Quote has it, in one copy
-	} else {
-		name = "run " + strconv.Quote(r.id)
+	// Each sentence is made in one piece: "run " and the quoted id
+	// would be one more copy of a huge id.
+	q := ""
+	if !quotesAsIs(r.id) {
+		q = strconv.Quote(r.id)
+	}
+	name := func(rest string) string {
+		if q != "" {
+			return "run " + q + rest
+		}
+		return "run \"" + r.id + "\"" + rest // as strconv.Quote has it
 	}
 	if r.runLog && r.n[rFinished] == 0 {
-		ps = append(ps, name+" has no run_finished")
+		ps = append(ps, name(" has no run_finished"))
 	}
 	if r.n[rFinished] > 1 {
-		ps = append(ps, fmt.Sprintf("%s has %d run_finished events", name, r.n[rFinished]))
+		ps = append(ps, name(fmt.Sprintf(" has %d run_finished events", r.n[rFinished])))
 	}
 	if r.n[rFinished] > 0 && (r.n[rEndMarks] == 0 || r.endSeq > r.finishSeq) {
-		ps = append(ps, name+" has a run_finished not preceded by assistant_message or run_error")
+		ps = append(ps, name(" has a run_finished not preceded by assistant_message or run_error"))
 	}
 	if r.n[rToolsOpen] > 0 {
-		ps = append(ps, fmt.Sprintf("%s has %s without a tool_result", name, plural(r.n[rToolsOpen], "tool_call")))
+		ps = append(ps, name(fmt.Sprintf(" has %s without a tool_result", plural(r.n[rToolsOpen], "tool_call"))))
 	}
 	var open []string
 	for id, c := range r.gr().calls {
 		if c.started && !c.ended {
-			open = append(open, fmt.Sprintf("%s: tool call %s (%s) started and never ended", name, strconv.Quote(id), c.name))
+			open = append(open, name(fmt.Sprintf(": tool call %s (%s) started and never ended", strconv.Quote(id), c.name)))
 		}
 	}
 	sort.Strings(open)
 	ps = append(ps, open...)
 	if n := r.n[rTurnStarts] - r.n[rTurnEnds]; n > 0 {
-		ps = append(ps, fmt.Sprintf("%s: %s started and never ended", name, plural(n, "turn")))
+		ps = append(ps, name(fmt.Sprintf(": %s started and never ended", plural(n, "turn"))))
 	}
 	return ps
 }
@@ -568,7 +585,7 @@ func (s *State) record(g *Group, runRefs []ref, mode int, agents []string) Recor
 				wall.Add(float64(us) / 1e6)
 			}
 		}
-		rec.Problems = append(rec.Problems, r.problems(s.running)...)
+		rec.Problems = append(rec.Problems, s.problemsOf(r)...)
 	}
 	rec.Outcomes = sortedCounts(outcomes)
 	rec.Wall = stats(&wall, 1000)

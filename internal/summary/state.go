@@ -266,6 +266,14 @@ type State struct {
 	ev     line
 	keyBuf []byte
 	runKey string // the quoted id of a run made by the event being added
+	// lastProblems are the problems of the run last asked for by the
+	// report: a run's group and the total say the same sentences, in one
+	// copy (a run_id may be huge). Any change to the state drops them.
+	lastProblems struct {
+		id string
+		ok bool
+		ps []string
+	}
 	// byRunOnly: groups are keyed by run_id alone (--by run, the default)
 	byRunOnly bool
 	idBuf     []byte            // a call id decoded
@@ -500,12 +508,16 @@ func (s *State) str(raw []byte) ([]byte, bool) {
 // agent_end, and their outcome is error when an error was seen.
 func (s *State) add() {
 	e := &s.ev
+	s.lastProblems.ok = false
 	runID, _ := s.str(e.RunID)
 
 	r := s.runs[string(runID)]
 	s.runKey = ""
 	if r == nil {
-		if r = s.getRun(string(runID)); r == nil {
+		if _, cold := s.coldRuns[string(runID)]; cold {
+			r = s.getRun(string(runID))
+		}
+		if r == nil {
 			if plainString(e.RunID) {
 				// the group of the run (--by run) is keyed by the
 				// quoted id: the run's id is the inside of that key
