@@ -63,11 +63,16 @@ envelope "$TMP/env-8.jsonl" "$PART" 8
 } >"$TMP/zot-1.jsonl"
 
 mib() { echo $((($1 + 1048575) / 1048576)); }
+PIPE= # when set, a file the tool reads from a pipe on stdin
 rss() { # bin args...: max RSS in KiB
 	local bin=$1
 	shift
 	local status=0
-	/usr/bin/time -f %M -o "$TMP/rss" "$bin" "$@" >/dev/null 2>"$TMP/err" || status=$?
+	if [ -n "$PIPE" ]; then
+		/usr/bin/time -f %M -o "$TMP/rss" "$bin" "$@" < <(cat "$PIPE") >/dev/null 2>"$TMP/err" || status=$?
+	else
+		/usr/bin/time -f %M -o "$TMP/rss" "$bin" "$@" >/dev/null 2>"$TMP/err" || status=$?
+	fi
 	if ((status > 1)); then # 1: evfilter selected nothing
 		note "$bin $* exited $status: $(head -c 300 "$TMP/err")"
 	fi
@@ -100,3 +105,7 @@ row "evfilter 'kind==\"tool_call\"'" "envelope, $one" "$target1" evfilter 'kind=
 row evsum "envelope, $one" "$target1" evsum "$TMP/env-1.jsonl"
 row "evfilter 'kind==\"tool_call\"' ($(nproc) cores)" "envelope, $eight" "$target8" evfilter 'kind=="tool_call"' "$TMP/env-8.jsonl"
 row "evcursor ($(nproc) cores)" "envelope, $eight" "$target8" evcursor "$TMP/env-8.jsonl"
+# From a pipe the line's length is not known before its end: it is gathered
+# in chunks and copied once, so it is held twice at that moment.
+PIPE=$TMP/zot-1.jsonl row "zot2gp (stdin a pipe)" "zot, $one" "$target1" zot2gp --ts=stable
+PIPE=$TMP/env-1.jsonl row "evcursor (stdin a pipe)" "envelope, $one" "$target1" evcursor
