@@ -180,3 +180,34 @@ func TestLongLineGrowsAfterLook(t *testing.T) {
 		t.Fatalf("next record %q, %v", rec, ok)
 	}
 }
+
+// FuzzFramingFile frames a plain file, whose long lines are sized by
+// looking ahead and read in place, and the same bytes from a pipe, whose
+// long lines are gathered in chunks: both by the rules.
+func FuzzFramingFile(f *testing.F) {
+	for _, s := range []string{"{}\n", "\ufeff" + strings.Repeat("x", 70) + "\r\n\n x\r", strings.Repeat("y", 100) + "\n" + strings.Repeat("z", 1100)} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		defer func(n int) { readBufSize = n }(readBufSize)
+		readBufSize = 16
+		want := wantRecords(data)
+		path := filepath.Join(t.TempDir(), "in.jsonl")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src, err := Open(path, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer src.Close()
+		fromFile := readAll(t, src)
+		fromPipe, _ := records(t, data)
+		if strings.Join(fromFile, "\n") != strings.Join(want, "\n") || len(fromFile) != len(want) {
+			t.Fatalf("file: %q, want %q", fromFile, want)
+		}
+		if strings.Join(fromPipe, "\n") != strings.Join(want, "\n") || len(fromPipe) != len(want) {
+			t.Fatalf("reader: %q, want %q", fromPipe, want)
+		}
+	})
+}
