@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# bench.sh: evtools side by side with jq, gojq and Miller on generated corpora.
+# bench.sh: evtools side by side with jq, gojq, Miller and DuckDB on generated corpora.
 #
 #   bash scripts/bench.sh                 # 100 MB corpora
 #   BENCH_SIZE=8M bash scripts/bench.sh   # a quick run
 #
-# It installs the peers from Debian when missing, builds the tools into a
+# It installs the peers from Debian when missing (DuckDB from npm, into the
+# cache, skipped with a note when that fails), builds the tools into a
 # temporary bin, generates the corpora once (cached in .bench/, keyed by size),
 # times each row of bench/rows.tsv with hyperfine, measures the evtools
-# command's max RSS with /usr/bin/time, prints a table and writes it into
-# docs/performance.md between the bench markers.
+# command's and the peer's max RSS with /usr/bin/time, prints a table and
+# writes it into docs/performance.md between the bench markers; the "mem"
+# rows (huge lines) go between the bench-mem markers.
 #
 # Environment: BENCH_SIZE (default 100M), BENCH_ROWS (default bench/rows.tsv),
 # BENCH_RUNS (default 3), BENCH_DOC (default docs/performance.md).
@@ -72,6 +74,40 @@ for dir in cmd/*/; do
 done
 export PATH="$BIN:$PATH"
 
+# --- DuckDB (npm @duckdb/node-api, prebuilt), a peer of evsum -------------------
+# Installed by npm into the cache when missing; a row whose peer is missing
+# times evtools alone (with a note), so a failed install skips only DuckDB.
+DUCKDB_VERSION=1.5.6-r.1
+DUCKDB=$CACHE/duckdb
+mkdir -p "$DUCKDB"
+if [ ! -d "$DUCKDB/node_modules/@duckdb/node-api" ] && command -v npm >/dev/null; then
+	note "installing @duckdb/node-api@$DUCKDB_VERSION into $DUCKDB"
+	(cd "$DUCKDB" && npm install --no-audit --no-fund --silent "@duckdb/node-api@$DUCKDB_VERSION" >/dev/null 2>&1) ||
+		note "DuckDB could not be installed (npm install @duckdb/node-api failed): its rows time evtools alone"
+fi
+if [ -d "$DUCKDB/node_modules/@duckdb/node-api" ] && command -v node >/dev/null; then
+	# the per-run summary: events, cost, tokens and tool calls per run_id,
+	# read_json over the whole file on all cores, one JSON line per run
+	cat >"$DUCKDB/runs.mjs" <<'JS'
+import { DuckDBInstance } from '@duckdb/node-api';
+const db = await DuckDBInstance.create(':memory:');
+const con = await db.connect();
+const reader = await con.runAndReadAll(`
+  SELECT run_id, count(*) AS events,
+    sum(TRY_CAST(json_extract_string(payload, '$.cost_usd') AS DOUBLE)) AS cost_usd,
+    sum(TRY_CAST(json_extract_string(payload, '$.tokens') AS BIGINT)) AS tokens,
+    count(*) FILTER (WHERE kind = 'tool_call') AS tool_calls
+  FROM read_json($1, format = 'newline_delimited', ignore_errors = true,
+    columns = {run_id: 'VARCHAR', kind: 'VARCHAR', payload: 'JSON'})
+  GROUP BY run_id ORDER BY run_id`, [process.argv[2]]);
+const out = [];
+for (const r of reader.getRowObjectsJson()) out.push(JSON.stringify(r));
+process.stdout.write(out.join('\n') + '\n');
+JS
+	printf '#!/bin/sh\nexec node %q "$@"\n' "$DUCKDB/runs.mjs" >"$BIN/duckdb-runs"
+	chmod +x "$BIN/duckdb-runs"
+fi
+
 # --- corpora -------------------------------------------------------------------
 mkdir -p "$CACHE"
 declare -A CORPUS
@@ -114,10 +150,10 @@ done <"$ROWS"
 # from the shell that starts it, so the figure would be noise.
 mbs() { awk -v b="$1" -v s="$2" 'BEGIN { if (s < 0.001) print "-"; else printf "%.0f", b / s / 1e6 }'; }
 table=$TMP/table.tsv
-printf 'row\tcorpus\tevtools MB/s\tpeer\tpeer MB/s\tratio\tevtools max RSS MB%s\n' "${BASE:+$'\t'base MB/s$'\t'vs base}" >"$table"
+printf 'row\tcorpus\tevtools MB/s\tpeer\tpeer MB/s\tratio\ttime ratio\tevtools max RSS MB\tpeer max RSS MB%s\n' "${BASE:+$'\t'base MB/s$'\t'vs base}" >"$table"
 rows=0
 while IFS=$'\t' read -r name corpus ev peer peercmd _; do
-	case "$name" in '' | '#'* | corpus) continue ;; esac
+	case "$name" in '' | '#'* | corpus | mem) continue ;; esac
 	in=${CORPUS[$corpus]:-}
 	if [ -z "$in" ]; then
 		note "row $name: corpus $corpus is not available, skipped"
@@ -145,27 +181,55 @@ while IFS=$'\t' read -r name corpus ev peer peercmd _; do
 		note "row $name: a command failed, skipped"
 		continue
 	fi
-	evmean=$(jq '.results[0].mean' "$TMP/h.json")
+	evmean=$(jq '.results[0].median' "$TMP/h.json")
 	evmbs=$(mbs "$bytes" "$evmean")
-	peermbs=- ratio=-
+	peermbs=- ratio=- tratio=- peerrss=-
 	if [ -n "$havepeer" ]; then
-		peermean=$(jq '.results[1].mean' "$TMP/h.json")
+		peermean=$(jq '.results[1].median' "$TMP/h.json")
 		peermbs=$(mbs "$bytes" "$peermean")
 		ratio=$(awk -v a="$peermean" -v b="$evmean" 'BEGIN { if (a < 0.001 || b < 0.001) print "-"; else printf "%.1fx", a / b }')
+		# the issue's targets are written this way: evtools' time over the peer's
+		tratio=$(awk -v a="$peermean" -v b="$evmean" 'BEGIN { if (a < 0.001 || b < 0.001) print "-"; else printf "%.3fx", b / a }')
+		/usr/bin/time -f %M -o "$TMP/rss" bash -c "$peercmd" >/dev/null 2>&1 || true
+		peerrss=$(awk '{ printf "%.0f", $1 / 1024 }' "$TMP/rss" | tail -1)
 	fi
 	basecols=
 	if [ -n "$BASEBIN" ]; then
-		basemean=$(jq '.results[-1].mean' "$TMP/h.json")
+		basemean=$(jq '.results[-1].median' "$TMP/h.json")
 		basecols=$(printf '\t%s\t%s' "$(mbs "$bytes" "$basemean")" \
 			"$(awk -v a="$basemean" -v b="$evmean" 'BEGIN { if (a < 0.001 || b < 0.001) print "-"; else printf "%.2fx", a / b }')")
 	fi
 	/usr/bin/time -f %M -o "$TMP/rss" bash -c "$ev" >/dev/null 2>&1 || true
 	rss=$(awk '{ printf "%.0f", $1 / 1024 }' "$TMP/rss" | tail -1)
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n' "$name" "$corpus" "$evmbs" "${peer:--}" "$peermbs" "$ratio" "$rss" "$basecols" >>"$table"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n' "$name" "$corpus" "$evmbs" "${peer:--}" "$peermbs" "$ratio" "$tratio" "$rss" "$peerrss" "$basecols" >>"$table"
 	rows=$((rows + 1))
 done <"$ROWS"
 
 column -t -s $'\t' "$table"
+
+# --- memory on huge lines ---------------------------------------------------------
+# "mem" lines of the rows file: a name, a corpus and an evtools command on
+# $IN; its max RSS against the issue's bound, twice the longest line and
+# 32 MiB.
+memtable=$TMP/mem.tsv
+printf 'row\tcorpus\tlongest line MiB\tmax RSS MiB\tbound MiB (2x line + 32)\twithin\n' >"$memtable"
+while IFS=$'\t' read -r tag name corpus cmd _; do
+	[ "$tag" = mem ] || continue
+	in=${CORPUS[$corpus]:-}
+	if [ -z "$in" ] || ! command -v "${cmd%% *}" >/dev/null; then
+		note "mem $name: corpus $corpus or ${cmd%% *} is not available, skipped"
+		continue
+	fi
+	export IN=$in
+	note "mem $name on $corpus"
+	longest=$(LC_ALL=C awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$in")
+	/usr/bin/time -f %M -o "$TMP/rss" bash -c "$cmd" >/dev/null 2>&1 || true
+	awk -v n="$name" -v c="$corpus" -v l="$longest" -v k="$(tail -1 "$TMP/rss")" 'BEGIN {
+		rss = k / 1024; bound = 2 * l / 1048576 + 32
+		printf "%s\t%s\t%.0f\t%.0f\t%.0f\t%s\n", n, c, l / 1048576, rss, bound, rss <= bound ? "yes" : "no"
+	}' >>"$memtable"
+done <"$ROWS"
+column -t -s $'\t' "$memtable"
 
 # --- docs/performance.md ---------------------------------------------------------
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || uname -m)
@@ -180,12 +244,21 @@ block=$TMP/block.md
 		echo -n "$sep $c $(awk -v b="$(stat -c %s "${CORPUS[$c]}")" 'BEGIN { printf "%.0f MB", b / 1e6 }')"
 		sep=,
 	done
-	echo ". Mean of $RUNS hyperfine runs after one warm-up; ratio is how many times faster evtools is than the peer."
+	echo ". Median of $RUNS hyperfine runs after one warm-up; ratio is how many times faster evtools is than the peer, time ratio evtools' time over the peer's (the form of issue 14's targets)."
 	echo
 	awk -F'\t' '{ line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }
 		NR == 1 { line = "|"; for (i = 1; i <= NF; i++) line = line (i <= 2 || i == 4 ? "---|" : "--:|"); print line }' "$table"
 	echo "<!-- bench:end -->"
 } >"$block"
+memblock=$TMP/memblock.md
+{
+	echo "<!-- bench-mem:begin -->"
+	echo "Measured $(date -u +%Y-%m-%d) with the table above: max RSS (/usr/bin/time -f %M) of one run."
+	echo
+	awk -F'\t' '{ line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }
+		NR == 1 { line = "|"; for (i = 1; i <= NF; i++) line = line (i <= 2 || i == 6 ? "---|" : "--:|"); print line }' "$memtable"
+	echo "<!-- bench-mem:end -->"
+} >"$memblock"
 if [ ! -f "$DOC" ]; then
 	mkdir -p "$(dirname "$DOC")"
 	cat >"$DOC" <<'EOF'
@@ -211,5 +284,11 @@ if grep -q '<!-- bench:begin -->' "$DOC"; then
 		!skip' "$DOC" >"$TMP/doc" && cat "$TMP/doc" >"$DOC"
 else
 	cat "$block" >>"$DOC"
+fi
+if grep -q '<!-- bench-mem:begin -->' "$DOC"; then
+	awk -v blockfile="$memblock" '
+		/<!-- bench-mem:begin -->/ { while ((getline line < blockfile) > 0) print line; skip = 1; next }
+		/<!-- bench-mem:end -->/ { skip = 0; next }
+		!skip' "$DOC" >"$TMP/doc" && cat "$TMP/doc" >"$DOC"
 fi
 note "$rows rows measured; table written to $DOC"

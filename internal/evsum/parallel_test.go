@@ -3,6 +3,7 @@ package evsum
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -200,8 +201,8 @@ func BenchmarkFile(b *testing.B) {
 	}
 	b.SetBytes(int64(env.Len()))
 	for b.Loop() {
-		var out, errs bytes.Buffer
-		if code := Main([]string{"--format", "jsonl", p}, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errs}); code != 0 {
+		var errs bytes.Buffer
+		if code := Main([]string{"--format", "jsonl", p}, cli.Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &errs}); code != 0 {
 			b.Fatalf("exit %d: %s", code, errs.String())
 		}
 	}
