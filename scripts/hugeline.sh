@@ -71,8 +71,9 @@ rss() { # bin args...: max RSS in KiB
 	if [ -n "$PIPE" ]; then
 		/usr/bin/time -f %M -o "$TMP/rss" "$bin" "$@" < <(cat "$PIPE") >/dev/null 2>"$TMP/err" || status=$?
 	else
-		/usr/bin/time -f %M -o "$TMP/rss" "$bin" "$@" >/dev/null 2>"$TMP/err" || status=$?
+		/usr/bin/time -f %M -o "$TMP/rss" "$bin" "$@" >"${OUT:-/dev/null}" 2>"$TMP/err" || status=$?
 	fi
+	rm -f "$TMP/out" "$TMP/cursor"
 	if ((status > 1)); then # 1: evfilter selected nothing
 		note "$bin $* exited $status: $(head -c 300 "$TMP/err")"
 	fi
@@ -100,6 +101,7 @@ eight="eight $((PART / 1000000)) MB lines"
 row zot2gp "zot, $one" "$target1" zot2gp --ts=stable "$TMP/zot-1.jsonl"
 row "zot2gp --format bare" "zot, $one" "$target1" zot2gp --ts=stable --format bare "$TMP/zot-1.jsonl"
 row evcursor "envelope, $one" "$target1" evcursor "$TMP/env-1.jsonl"
+OUT=$TMP/out row "evcursor --state" "envelope, $one" "$target1" evcursor --state "$TMP/cursor" "$TMP/env-1.jsonl"
 row "evcursor --check" "envelope, $one" "$target1" evcursor --check "$TMP/env-1.jsonl"
 row "evfilter 'kind==\"tool_call\"'" "envelope, $one" "$target1" evfilter 'kind=="tool_call"' "$TMP/env-1.jsonl"
 row evsum "envelope, $one" "$target1" evsum "$TMP/env-1.jsonl"
