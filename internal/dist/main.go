@@ -45,7 +45,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: dist archive [-mtime UNIX] OUT DIR | dist sums OUT FILE... | dist check GOOS/GOARCH...")
+		return errors.New("usage: dist archive [-mtime UNIX] OUT DIR | dist sums OUT FILE [FILE ...] | dist check GOOS/GOARCH [GOOS/GOARCH ...]")
 	}
 	switch args[0] {
 	case "archive":
@@ -63,12 +63,12 @@ func run(args []string) error {
 		})
 	case "sums":
 		if len(args) < 3 {
-			return errors.New("usage: dist sums OUT FILE...")
+			return errors.New("usage: dist sums OUT FILE [FILE ...]")
 		}
 		return writeFile(args[1], func(w io.Writer) error { return Sums(w, args[2:]) })
 	case "check":
 		if len(args) < 2 {
-			return errors.New("usage: dist check GOOS/GOARCH...")
+			return errors.New("usage: dist check GOOS/GOARCH [GOOS/GOARCH ...]")
 		}
 		goCmd := os.Getenv("GO")
 		if goCmd == "" {

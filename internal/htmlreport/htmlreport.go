@@ -434,8 +434,6 @@ func percent(part, whole int64) string {
 	return strconv.FormatFloat(float64(part)*100/float64(whole), 'f', 0, 64)
 }
 
-func plural(n int, what string) string { return plural64(int64(n), what) }
-
 func plural64(n int64, what string) string {
 	if n == 1 {
 		return "1 " + what
