@@ -159,7 +159,7 @@ func (j *job) renumber() error {
 	n := jsontext.NewCounter(start)
 	// --strict stops at the first bad line: reading ahead would read (and
 	// report on) input the serial loop never reaches.
-	if workers := runtime.GOMAXPROCS(0); !j.o.Strict && workers > 1 && regularFiles(j.o.Files, j.stdin) {
+	if workers := runtime.GOMAXPROCS(0); !j.o.Strict && workers > 1 && jsonl.RegularFiles(j.o.Files, j.stdin) {
 		_, err := j.finish(j.renumberParallel(n, workers))
 		return err
 	}

@@ -1,8 +1,6 @@
 package evcursor
 
 import (
-	"io"
-	"os"
 	"runtime"
 
 	"github.com/evtools/evtools/internal/cursor"
@@ -169,29 +167,4 @@ func (j *job) renumberParallel(n *jsontext.Counter, workers int) error {
 func validSeq(raw []byte) bool {
 	_, err := cursor.ParseSeq(raw)
 	return err == nil
-}
-
-// regularFiles reports whether every input is a regular file: only then
-// may records be read ahead of the output, since nothing live waits on it.
-func regularFiles(names []string, stdin io.Reader) bool {
-	if len(names) == 0 {
-		names = []string{"-"}
-	}
-	for _, n := range names {
-		var st os.FileInfo
-		var err error
-		if n == "-" {
-			f, ok := stdin.(*os.File)
-			if !ok {
-				return false
-			}
-			st, err = f.Stat()
-		} else {
-			st, err = os.Stat(n)
-		}
-		if err != nil || !st.Mode().IsRegular() {
-			return false
-		}
-	}
-	return true
 }

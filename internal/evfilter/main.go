@@ -208,7 +208,7 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 	// and status with any number of workers, TestParallelIsSerial: only
 	// the speed changes).
 	stopsEarly := opts.MaxCount > 0 || opts.Quiet || opts.Strict
-	if workers := runtime.GOMAXPROCS(0); !stopsEarly && workers > 1 && regularFiles(files, stdio.In) {
+	if workers := runtime.GOMAXPROCS(0); !stopsEarly && workers > 1 && jsonl.RegularFiles(files, stdio.In) {
 		err = parallel(f, in, s, workers)
 	} else {
 		err = in.Each(func(rec jsonl.Record) error {
@@ -262,31 +262,6 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 		return cli.Status(cli.ExitFound)
 	}
 	return nil
-}
-
-// regularFiles reports whether every input is a regular file: only then
-// may records be read ahead of the output, since nothing live waits on it.
-func regularFiles(names []string, stdin io.Reader) bool {
-	if len(names) == 0 {
-		names = []string{"-"}
-	}
-	for _, n := range names {
-		var st os.FileInfo
-		var err error
-		if n == "-" {
-			f, ok := stdin.(*os.File)
-			if !ok {
-				return false
-			}
-			st, err = f.Stat()
-		} else {
-			st, err = os.Stat(n)
-		}
-		if err != nil || !st.Mode().IsRegular() {
-			return false
-		}
-	}
-	return true
 }
 
 // A batch of records evaluated by one worker.

@@ -5,8 +5,6 @@ package zot2gp
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -17,24 +15,6 @@ import (
 
 // now is the clock for the ts of events without a time.
 var now = time.Now
-
-// isRegular reports whether the input called name ("-" for stdin) is a
-// regular file: a stored transcript, not a pipe, a terminal or a device.
-// `zot2gp < run.jsonl` gives a regular stdin.
-func isRegular(name string, stdin io.Reader) bool {
-	var st os.FileInfo
-	var err error
-	if name == "-" {
-		f, ok := stdin.(*os.File)
-		if !ok {
-			return false
-		}
-		st, err = f.Stat()
-	} else {
-		st, err = os.Stat(name)
-	}
-	return err == nil && st.Mode().IsRegular()
-}
 
 // Main runs zot2gp with args (without the program name) on stdio and
 // returns the exit status.
@@ -104,7 +84,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	// One input at a time, so that each starts afresh for time and its
 	// kind (a stored file or a live stream) picks the clock or not.
 	for _, file := range names {
-		c.startInput(opts.TS == "now" || opts.TS == "auto" && !isRegular(file, stdio.In))
+		c.startInput(opts.TS == "now" || opts.TS == "auto" && !jsonl.RegularFiles([]string{file}, stdio.In))
 		in.Names = []string{file}
 		if err = in.Each(convert); err != nil {
 			break

@@ -269,3 +269,30 @@ func FileError(name string, err error) error {
 	}
 	return fmt.Errorf("%s: %v", name, err)
 }
+
+// RegularFiles reports whether every input named (none or "-" is stdin)
+// is a regular file: a stored log whose end is known, not a pipe, a
+// terminal or a device. Only then may a tool read ahead of its output or
+// cut the input into parts, since nothing live waits on it.
+func RegularFiles(names []string, stdin io.Reader) bool {
+	if len(names) == 0 {
+		names = []string{"-"}
+	}
+	for _, n := range names {
+		var st os.FileInfo
+		var err error
+		if n == "-" {
+			f, ok := stdin.(*os.File)
+			if !ok {
+				return false
+			}
+			st, err = f.Stat()
+		} else {
+			st, err = os.Stat(n)
+		}
+		if err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
