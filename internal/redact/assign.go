@@ -234,7 +234,7 @@ var authSchemes = map[string]bool{
 
 // authValue finds the credential of an Authorization value that starts at
 // v[i]: after a scheme word when there is one. It returns its start and
-// end, or -1.
+// end, which are equal when there is none.
 func authValue(v []byte, i, limit int) (int, int) {
 	w := i
 	for w < limit && (alnumDash[v[w]]) {
@@ -260,7 +260,7 @@ func authValue(v []byte, i, limit int) (int, int) {
 			if e-c >= 8 && !placeholder(v[c:e]) {
 				return c, e
 			}
-			return -1, -1
+			return 0, 0
 		}
 	}
 	e := i
@@ -270,7 +270,7 @@ func authValue(v []byte, i, limit int) (int, int) {
 	if strictValue(v[i:e]) {
 		return i, e
 	}
-	return -1, -1
+	return 0, 0
 }
 
 // assignment reports a secret given to a NAME at s[i], which is '=' or
@@ -368,7 +368,7 @@ func (r *Redactor) value(s []byte, k int, kind nameKind, strict bool) (rule, sta
 	}
 	switch kind {
 	case authName:
-		if c, e := authValue(s, vs, limit); c >= 0 {
+		if c, e := authValue(s, vs, limit); e > c {
 			return ruleAuthorization, c, e, !r.off[ruleAuthorization]
 		}
 		return 0, 0, 0, false
@@ -389,7 +389,7 @@ func (r *Redactor) value(s []byte, k int, kind nameKind, strict bool) (rule, sta
 func (r *Redactor) member(key, v []byte) (rule, start, end int, ok bool) {
 	switch classify(key) {
 	case authName:
-		if c, e := authValue(v, 0, len(v)); c >= 0 && !r.off[ruleAuthorization] {
+		if c, e := authValue(v, 0, len(v)); e > c && !r.off[ruleAuthorization] {
 			return ruleAuthorization, c, e, true
 		}
 	case awsName:
@@ -406,10 +406,10 @@ func (r *Redactor) member(key, v []byte) (rule, start, end int, ok bool) {
 }
 
 // urlCredentials reports the password of scheme://user:password@host at
-// s[i] (the ':' of "://").
+// s[i] (the ':' of "://"): its start and end, equal when there is none.
 func urlCredentials(s []byte, i int) (int, int) {
 	if i == 0 || !alnum[s[i-1]] || !hasPrefixAt(s, i, "://") {
-		return -1, -1
+		return 0, 0
 	}
 	a := i + 3
 	ae := a
@@ -426,7 +426,7 @@ func urlCredentials(s []byte, i int) (int, int) {
 		ae++
 	}
 	if at < 0 {
-		return -1, -1
+		return 0, 0
 	}
 	colon := -1
 	for k := a; k < at; k++ {
@@ -436,7 +436,7 @@ func urlCredentials(s []byte, i int) (int, int) {
 		}
 	}
 	if colon < 0 || placeholder(s[colon+1:at]) || hasPrefixAt(s, a, "[REDACTED:") {
-		return -1, -1
+		return 0, 0
 	}
 	return colon + 1, at
 }

@@ -393,3 +393,59 @@ func TestBuffersLetGo(t *testing.T) {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// More edges that mutation testing found untested.
+func TestMoreEdges(t *testing.T) {
+	b64 := body(abcB64, 64)
+	begin := "-----BEGIN RSA PRIVATE KEY-----\n" + b64 + "\n"
+	for text, want := range map[string]string{
+		// a key cut short: its last line is taken when it ends the
+		// string, or when it is 16 or more and a quote ends it
+		begin + body(abcAlnum, 16):               "[REDACTED:private-key]",
+		begin + body(abcAlnum, 15):               "[REDACTED:private-key]",
+		"'" + begin + body(abcAlnum, 15) + "'":   "'[REDACTED:private-key]\n" + body(abcAlnum, 15) + "'",
+		"'" + begin + body(abcAlnum, 16) + "'":   "'[REDACTED:private-key]'",
+		"\"" + begin + body(abcAlnum, 16) + "\"": "\"[REDACTED:private-key]\"",
+		begin + body(abcAlnum, 16) + ",":         "[REDACTED:private-key]\n" + body(abcAlnum, 16) + ",",
+		// the label: up to 101 characters, with _ - and digits
+		"-----BEGIN " + strings.Repeat("A", 89) + " PRIVATE KEY-----\n" + b64: "[REDACTED:private-key]",
+		"-----BEGIN " + strings.Repeat("A", 90) + " PRIVATE KEY-----\n" + b64: "-----BEGIN " + strings.Repeat("A", 90) + " PRIVATE KEY-----\n" + b64,
+		"-----BEGIN X-Y_9 PRIVATE KEY-----\n" + b64:                           "[REDACTED:private-key]",
+		"-----BEGIN X-----Y PRIVATE KEY-----\n" + b64:                         "-----BEGIN X-----Y PRIVATE KEY-----\n" + b64,
+		// Anthropic's kinds of two letters; a key cut at its kind
+		"sk-ant-ab01-" + body(abcWord, 40):  "[REDACTED:anthropic-api-key]",
+		"sk-ant-api01":                      "sk-ant-api01",
+		"sk-ant-api0x-" + body(abcWord, 40): "sk-ant-api0x-" + body(abcWord, 40),
+		"sk-ant-apix1-" + body(abcWord, 40): "sk-ant-apix1-" + body(abcWord, 40),
+		// Slack's refresh form cut short
+		"xoxe.xoxb":  "xoxe.xoxb",
+		"xoxe.xoxb-": "xoxe.xoxb-",
+		"xoxe.":      "xoxe.",
+		// an escaped quote before a value
+		`password=\'s3cret-value\'`: `password=\'[REDACTED:secret-assignment]\'`,
+		`password=\"s3cret-value\"`: `password=\"[REDACTED:secret-assignment]\"`,
+		`password=\`:                `password=\`,
+		`password=\x3cret-value`:    `password=\x3cret-value`,
+		// = at the start and the end of a string
+		"=password":  "=password",
+		"a password": "a password",
+	} {
+		if got := redactText(t, text); got != want {
+			t.Errorf("%q\ngot  %q\nwant %q", text, got, want)
+		}
+	}
+	// Space of every kind between a key, its colon and its value; a value
+	// in an array is no member's.
+	for _, ws := range []string{" ", "\t", "\r", "\n"} {
+		line := `{"password"` + ws + `:` + ws + `"s3cret-pw-1"}`
+		want := `{"password"` + ws + `:` + ws + `"[REDACTED:secret-assignment]"}`
+		if out, _, _ := redactOne(t, line); out != want {
+			t.Errorf("%q: %s", ws, out)
+		}
+	}
+	for _, line := range []string{`{"password":["s3cret-pw-1"]}`, `{"password":{"x":"s3cret-pw-1"}}`, `{"password":1,"x":"s3cret-pw-1"}`, `["password","s3cret-pw-1"]`} {
+		if out, changed, _ := redactOne(t, line); changed {
+			t.Errorf("%s: %s", line, out)
+		}
+	}
+}

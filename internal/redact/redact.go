@@ -157,7 +157,7 @@ func (r *Redactor) at(s []byte, i int) (rule, start, end int, ok bool) {
 func (r *Redactor) context(s []byte, i int) (rule, start, end int, ok bool) {
 	switch s[i] {
 	case ':':
-		if start, end := urlCredentials(s, i); start >= 0 && !r.off[ruleURLCredentials] {
+		if start, end := urlCredentials(s, i); end > start && !r.off[ruleURLCredentials] {
 			return ruleURLCredentials, start, end, true
 		}
 		return r.assignment(s, i)
@@ -175,7 +175,7 @@ func (r *Redactor) context(s []byte, i int) (rule, start, end int, ok bool) {
 		}
 		return 0, 0, 0, false
 	case 'h':
-		if start, end := slackWebhook(s, i); start >= 0 && !r.off[ruleSlackWebhook] {
+		if start, end := slackWebhook(s, i); end > start && !r.off[ruleSlackWebhook] {
 			return ruleSlackWebhook, start, end, true
 		}
 	}

@@ -365,11 +365,12 @@ func slack(s []byte, i int) int {
 }
 
 // slackWebhook: hooks.slack.com/services/ and the path, which is the
-// secret; the host stays readable. It returns the path's start and end.
+// secret; the host stays readable. It returns the path's start and end,
+// equal when there is none.
 func slackWebhook(s []byte, i int) (int, int) {
 	const host = "hooks.slack.com/"
 	if !hasPrefixAt(s, i, host) {
-		return -1, -1
+		return 0, 0
 	}
 	j := i + len(host)
 	for _, kind := range [...]string{"services/", "workflows/", "triggers/"} {
@@ -380,7 +381,7 @@ func slackWebhook(s []byte, i int) (int, int) {
 			}
 		}
 	}
-	return -1, -1
+	return 0, 0
 }
 
 // jwt: three base64url parts, the first two JSON objects (eyJ, ey).
@@ -464,7 +465,7 @@ func pemTail(s []byte, i int) int {
 		}
 		e := span(s, i, &base64)
 		if e == i || e < len(s) && !(s[e] == '\n' || s[e] == '\r' || s[e] == '\\') {
-			if e > i && e-i >= 16 && (e == len(s) || s[e] == '"' || s[e] == '\'') {
+			if e-i >= 16 && (s[e] == '"' || s[e] == '\'') {
 				end = e // the last line, closed by a quote
 			}
 			break
