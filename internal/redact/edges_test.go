@@ -3,6 +3,8 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -446,6 +448,28 @@ func TestMoreEdges(t *testing.T) {
 	for _, line := range []string{`{"password":["s3cret-pw-1"]}`, `{"password":{"x":"s3cret-pw-1"}}`, `{"password":1,"x":"s3cret-pw-1"}`, `["password","s3cret-pw-1"]`} {
 		if out, changed, _ := redactOne(t, line); changed {
 			t.Errorf("%s: %s", line, out)
+		}
+	}
+}
+
+// The first built-in rule's name is taken too; the end given to Output
+// says its error; camel case splits before an A.
+func TestFirstAndLast(t *testing.T) {
+	if err := New().Load("r", []byte(Builtins[0].Name+"\tx")); err == nil {
+		t.Errorf("%s taken as a new rule", Builtins[0].Name)
+	}
+	failed := errors.New("the pretty view failed")
+	f := Flags{Redact: true}
+	_, end, err := f.Output("evfilter", io.Discard, func() error { return failed }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := end(); err != failed {
+		t.Errorf("end: %v", err)
+	}
+	for name, want := range map[string]nameKind{"dataApiKey": secretName, "dataAbcKey": notSecret, "XAPIKEY": notSecret} {
+		if got := classify([]byte(name)); got != want {
+			t.Errorf("classify(%q) = %d, want %d", name, got, want)
 		}
 	}
 }
