@@ -853,7 +853,7 @@ func seconds(raw []byte) string {
 		return ""
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil || f < 0 || f > 1e12 {
+	if err != nil || f <= 0 || f > 1e12 { // 0: a sub-agent skipped, no time spent worth a figure
 		return ""
 	}
 	return duration(int64(f * 1e6))
