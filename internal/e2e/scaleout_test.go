@@ -438,6 +438,9 @@ func scaleoutDir(t *testing.T) string {
 	os.WriteFile(filepath.Join(bin, "evsum"), []byte(fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %q\nexec %q \"$@\"\n", filepath.Join(dir, "evsum.log"), real)), 0o755)
 	// ssh HOST [--] COMMAND...: logs it, then runs COMMAND with bash (a
 	// login shell) in the host's own folder, as sshd would in its home.
+	// sshd sets SHELL to the user's login shell, and parallel's remote
+	// wrapper runs each job with $SHELL: without it the job fails
+	// silently (a CI runner may start the tests with no SHELL at all).
 	os.WriteFile(filepath.Join(bin, "ssh"), []byte(`#!/usr/bin/env bash
 printf '%s\n' "$*" >> "$SCALEOUT_DIR/ssh.log"
 while [ $# -gt 0 ]; do
@@ -450,6 +453,8 @@ done
 host=$1
 shift
 [ "${1:-}" != -- ] || shift
+SHELL=$(getent passwd "$(id -u)" | cut -d: -f7)
+export SHELL=${SHELL:-/bin/sh}
 mkdir -p "$SCALEOUT_DIR/hosts/$host"
 cd "$SCALEOUT_DIR/hosts/$host" && exec bash -c "$*"
 `), 0o755)
