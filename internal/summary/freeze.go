@@ -63,6 +63,29 @@ func (s *State) peekRun(id string) *Run {
 	return nil
 }
 
+// groupTS and runTS are the first time of a group or run, read from a
+// frozen one without decoding the rest.
+func (s *State) groupTS(key string) (int64, bool) {
+	if g := s.groups[key]; g != nil {
+		return g.firstTS, g.hasTS
+	}
+	d := dec{b: s.coldGroups[key]}
+	for mask := d.u(); mask != 0; mask &= mask - 1 {
+		d.i()
+	}
+	hasTS := d.flag()
+	return d.i(), hasTS
+}
+
+func (s *State) runTS(id string) (int64, bool) {
+	if r := s.runs[id]; r != nil {
+		return r.minTS, r.hasTS
+	}
+	d := dec{b: s.coldRuns[id]}
+	hasTS := d.flag()
+	return d.i(), hasTS
+}
+
 // groupKeys and runIDs list every key, hot or frozen.
 func (s *State) groupKeys() []string {
 	ks := make([]string, 0, len(s.groups)+len(s.coldGroups))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -266,11 +267,20 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 	if breakdown {
 		parts = map[string][]string{}
 	}
+	// Each group is decoded once, when its record is built: the total
+	// takes the groups in as the records are written (then the groups
+	// folded into "other"), and the order needs only their first time.
+	late := nb > 0 && !breakdown
 	for _, k := range keys {
+		if late {
+			ts, hasTS := s.groupTS(k)
+			order = append(order, ref{key: k, ts: ts, hasTS: hasTS})
+			continue
+		}
 		g := get(k)
 		total.merge(g, false)
 		if !breakdown {
-			order = append(order, ref{k, g.firstTS, g.hasTS})
+			order = append(order, ref{key: k, ts: g.firstTS, hasTS: g.hasTS})
 			continue
 		}
 		if nb == 0 {
@@ -305,7 +315,7 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		return m
 	}
 	mode, agent := s.runFields()
-	build := func(key string, runs bool) Record {
+	build := func(key string, runs bool) (Record, *Group) {
 		g := group(key)
 		vals := g.values(nb)
 		var agents []string
@@ -319,13 +329,13 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 			rec = s.record(g, nil, byNothing, nil)
 		}
 		rec.Names, rec.Vals = names, vals
-		return rec
+		return rec, g
 	}
 	if nb > 0 {
 		if f := s.order.Sort; f != nil {
 			vs := make([]sortValue, len(order))
 			for i := range order {
-				r := build(order[i].key, f.runs)
+				r, _ := build(order[i].key, f.runs)
 				vs[i] = f.value(&r)
 			}
 			idx := make([]int, len(order))
@@ -344,7 +354,10 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 			shown = order[:top]
 		}
 		for _, o := range shown {
-			rec := build(o.key, true)
+			rec, g := build(o.key, true)
+			if late {
+				total.merge(g, false)
+			}
 			if breakdown {
 				s.breakdown(&rec, parts[o.key], get)
 			}
@@ -353,7 +366,10 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 			}
 		}
 		if rest := order[len(shown):]; len(rest) > 0 {
-			rec := s.other(rest, parts, group, get, mode, agent)
+			rec, o := s.other(rest, parts, group, get, mode, agent)
+			if late {
+				total.merge(o, false)
+			}
 			if err := fn(&rec); err != nil {
 				return err
 			}
@@ -364,8 +380,8 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		if id == "" {
 			continue
 		}
-		r := s.peekRun(id)
-		all = append(all, ref{id, r.minTS, r.hasTS})
+		ts, hasTS := s.runTS(id)
+		all = append(all, ref{key: id, ts: ts, hasTS: hasTS})
 	}
 	rec := s.record(total, all, byRuns, nil)
 	rec.Total = true
@@ -380,7 +396,7 @@ func (s *State) runRefs(g *Group) []ref {
 	var runs []ref
 	g.eachRun(func(id string) {
 		if r := s.peekRun(id); r != nil {
-			runs = append(runs, ref{id, r.minTS, r.hasTS})
+			runs = append(runs, ref{id, r.minTS, r.hasTS, r})
 		}
 	})
 	return runs
@@ -390,7 +406,7 @@ func (s *State) runRefs(g *Group) []ref {
 // one, as if their events had one key, so that it adds up with the groups
 // shown to the total. Its runs are the runs any of them touched; by agent
 // its outcomes and wall times are those of its agents in those runs.
-func (s *State) other(rest []ref, parts map[string][]string, group func(string) *Group, get func(string) *Group, mode, agent int) Record {
+func (s *State) other(rest []ref, parts map[string][]string, group func(string) *Group, get func(string) *Group, mode, agent int) (Record, *Group) {
 	o := &Group{key: "other"}
 	var agents, folded []string
 	seen := map[string]bool{}
@@ -410,7 +426,7 @@ func (s *State) other(rest []ref, parts map[string][]string, group func(string) 
 	if len(s.opt.Breakdown) > 0 {
 		s.breakdown(&rec, folded, get)
 	}
-	return rec
+	return rec, o
 }
 
 // breakdown gives rec the records of the state's groups named, merged by
@@ -462,10 +478,29 @@ type ref struct {
 	key   string
 	ts    int64
 	hasTS bool
+	run   *Run // the run key names, when it is a run already decoded
+}
+
+// run is the run r names, decoded once.
+func (s *State) run(r ref) *Run {
+	if r.run != nil {
+		return r.run
+	}
+	return s.peekRun(r.key)
 }
 
 func sortRefs(rs []ref) {
-	sort.Slice(rs, func(i, j int) bool { return lessRef(rs[i], rs[j]) })
+	if len(rs) > 1 {
+		slices.SortFunc(rs, func(a, b ref) int {
+			switch {
+			case lessRef(a, b):
+				return -1
+			case lessRef(b, a):
+				return 1
+			}
+			return 0
+		})
+	}
 }
 
 // lessRef is the default order: by time, those without one last, then by
@@ -520,7 +555,7 @@ func (s *State) agentOutcomes(rec *Record, agents []string, runRefs []ref) {
 		}
 		any = true
 		for _, rr := range runRefs {
-			r := s.peekRun(rr.key)
+			r := s.run(rr)
 			a := r.agents[id]
 			switch {
 			case a == nil:
@@ -552,7 +587,7 @@ func sortedCounts(m map[string]int64) []Count {
 	for name, n := range m {
 		cs = append(cs, Count{name, n})
 	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
+	slices.SortFunc(cs, func(a, b Count) int { return strings.Compare(a.Name, b.Name) })
 	return cs
 }
 
@@ -573,11 +608,11 @@ func (s *State) record(g *Group, runRefs []ref, mode int, agents []string) Recor
 		}
 	}
 	// equivalent mutant: <= here and for outcomes (names are unique)
-	sort.Slice(rec.Tools, func(i, j int) bool { return rec.Tools[i].Name < rec.Tools[j].Name })
+	slices.SortFunc(rec.Tools, func(a, b ToolStat) int { return strings.Compare(a.Name, b.Name) })
 	outcomes := map[string]int64{}
 	var wall Sketch
 	for _, rr := range runRefs {
-		r := s.peekRun(rr.key)
+		r := s.run(rr)
 		if mode == byRuns {
 			outcomes[r.outcomeName(s.running)]++
 			if us, ok := r.wall(); ok {

@@ -34,7 +34,25 @@ type Envelope struct {
 	fn     func(key, value []byte)
 	keyBuf []byte
 	quoted []byte
+
+	// With keep (Event sets it), the scan also records the members of
+	// each top-level object as it passes them (next), and keeps those of
+	// the payload (pay, complete when payOK), so that reading the
+	// payload's fields needs no second pass over its bytes.
+	keep  bool
+	fn2   func(parent, key, value []byte)
+	next  []rawMember
+	pay   []rawMember
+	over  bool // next is missing members: more than maxKept
+	payOK bool
 }
+
+// rawMember is one member of an object: its raw key and raw value.
+type rawMember struct{ key, value []byte }
+
+// maxKept bounds the members recorded of one object: a payload of more
+// members (a huge line's) is read again when its fields are asked for.
+const maxKept = 64
 
 // Scan checks that line is one JSON object and reads its members. The
 // error is jsonscan's reason, for a bad-line report.
@@ -45,10 +63,48 @@ func (e *Envelope) Scan(line []byte) error {
 	e.Line = line
 	e.SeqAt = e.SeqAt[:0]
 	e.Seq, e.TS, e.RunID, e.AgentID, e.Kind, e.Payload, e.Type = nil, nil, nil, nil, nil, nil, nil
-	return jsonscan.Members(line, e.fn)
+	if !e.keep {
+		return jsonscan.Members(line, e.fn)
+	}
+	if e.fn2 == nil {
+		e.fn2 = e.nested
+	}
+	e.next, e.pay, e.over, e.payOK = e.next[:0], e.pay[:0], false, false
+	return jsonscan.Nested(line, e.fn, e.fn2)
+}
+
+// nested records a member of a top-level object; member, called when
+// the object ends, keeps them if it is the payload.
+func (e *Envelope) nested(_, key, value []byte) {
+	if len(e.next) == maxKept {
+		e.over = true
+		return
+	}
+	e.next = append(e.next, rawMember{key, value})
+}
+
+// payloadMembers returns the payload's members as the scan recorded
+// them, when it did and body is the payload; ok is false otherwise.
+func (e *Envelope) payloadMembers(body []byte) (ms []rawMember, ok bool) {
+	if !e.payOK || len(body) != len(e.Payload) || len(body) == 0 || &body[0] != &e.Payload[0] {
+		return nil, false
+	}
+	return e.pay, true
 }
 
 func (e *Envelope) member(key, value []byte) {
+	payload := e.read(key, value)
+	if e.keep {
+		if payload {
+			e.pay, e.next = e.next, e.pay
+			e.payOK = !e.over
+		}
+		e.next, e.over = e.next[:0], false
+	}
+}
+
+// read sets the part key names; payload says it was the payload.
+func (e *Envelope) read(key, value []byte) (payload bool) {
 	if hasEscape(key) {
 		// The one place an escaped key is decoded: "s\u0065q" is seq.
 		e.quoted = append(append(append(e.quoted[:0], '"'), key...), '"')
@@ -73,9 +129,11 @@ func (e *Envelope) member(key, value []byte) {
 		e.Kind = value
 	case KeyPayload:
 		e.Payload = value
+		payload = true
 	case "type":
 		e.Type = value
 	}
+	return payload
 }
 
 // SeqInt returns seq as an int64; ok is false when it is absent or not

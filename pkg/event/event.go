@@ -324,6 +324,7 @@ var ErrNotEvent = fmt.Errorf(`neither "kind" nor "type": not an event`)
 // Read scans line and classifies it. The error is jsonscan's when the
 // line is not a JSON object, or ErrNotEvent.
 func (e *Event) Read(line []byte) error {
+	e.keep = true
 	if err := e.Envelope.Scan(line); err != nil {
 		return err
 	}
@@ -381,6 +382,18 @@ func (e *Event) classify(kind, body []byte, raw bool, typ []byte, typed bool) {
 		e.Entry = rs[len(rs)-1]
 		return
 	}
+	if !typed && len(rs) > 0 && rs[0].Type != "" {
+		// the body's "type", the last of that name, from the members the
+		// scan recorded when it can
+		if ms, ok := e.payloadMembers(body); ok {
+			typ, typed = nil, true
+			for _, m := range ms {
+				if jsonscan.KeyIs(m.key, "type") {
+					typ = m.value
+				}
+			}
+		}
+	}
 	var filledFor *Entry
 	r := choose(rs, body, typ, typed, func(r *Entry) bool {
 		// The row's fields are read as they would be if it held, and
@@ -409,7 +422,7 @@ func (e *Event) fill() {
 		return
 	}
 	names, lens := e.Entry.names, e.Entry.lens
-	jsonscan.Each(e.Body, func(key, value []byte) bool {
+	e.eachBody(func(key, value []byte) bool {
 		esc := hasEscape(key)
 		if !esc && (len(key) >= 64 || lens&(1<<len(key)) == 0) {
 			return true // no name the row reads has this length
@@ -429,6 +442,21 @@ func (e *Event) fill() {
 		}
 		return true
 	})
+}
+
+// eachBody calls fn for the members of Body, as jsonscan.Each does, from
+// the members the scan recorded when they are Body's.
+func (e *Event) eachBody(fn func(key, value []byte) bool) {
+	ms, ok := e.payloadMembers(e.Body)
+	if !ok {
+		jsonscan.Each(e.Body, fn)
+		return
+	}
+	for _, m := range ms {
+		if !fn(m.key, m.value) {
+			return
+		}
+	}
 }
 
 // str decodes a raw JSON string without allocating when it has no

@@ -75,7 +75,7 @@ func (e *Event) Usage() Usage {
 	}
 	var have [NumTokens + 1]bool
 	latency := e.Entry.members[Latency]
-	jsonscan.Each(e.Body, func(key, v []byte) bool {
+	e.eachBody(func(key, v []byte) bool {
 		if jsonscan.KindOf(v) != jsonscan.Number {
 			return true
 		}
