@@ -1,6 +1,7 @@
 package event
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -299,12 +300,34 @@ func FuzzRead(f *testing.F) {
 		`{"k\u0069nd":"run_finished","payload":{"outcome":"ok"}}`,
 		`{"kind":"message_update","payload":{"type":"text_delta"}}`,
 		`not json`, `{}`, `[]`,
+		// the payload's members as the scan records them: the last
+		// payload wins, an escaped key, more members than are kept, a
+		// payload that is not an object, a type given twice
+		`{"kind":"model_result","payload":{"tokens":1},"payload":{"tokens":2,"cost_usd":0.5}}`,
+		`{"kind":"model_result","p\u0061yload":{"t\u006fkens":3},"x":{"tokens":9}}`,
+		`{"kind":"model_result","payload":{` + strings.Repeat(`"a":1,`, 70) + `"tokens":4,"latency_ms":7}}`,
+		`{"kind":"tool_call","payload":[{"tool":"x"}]}`,
+		`{"kind":"message_update","payload":{"type":"text_delta","type":"user","text":"hi"}}`,
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		var e Event
 		err := e.Read([]byte(line))
+		// Read with the payload's members recorded in the scan reads
+		// what a second pass over the payload reads.
+		recordPayload = false
+		var again Event
+		again.Read([]byte(line))
+		recordPayload = true
+		if e.Entry != again.Entry || e.Meaning != again.Meaning || e.Usage() != again.Usage() {
+			t.Fatalf("%q: row %v, meaning %v, usage %+v; read again: %v, %v, %+v", line, e.Entry, e.Meaning, e.Usage(), again.Entry, again.Meaning, again.Usage())
+		}
+		for f := Field(0); f < numFields; f++ {
+			if !bytes.Equal(e.Field(f), again.Field(f)) {
+				t.Fatalf("%q: field %d is %s; read again: %s", line, f, e.Field(f), again.Field(f))
+			}
+		}
 		var m map[string]json.RawMessage
 		jerr := json.Unmarshal([]byte(line), &m)
 		if (jerr == nil) != (err == nil || err == ErrNotEvent) {
