@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -149,9 +150,15 @@ func (r *Run) problems(rn running) []string {
 		return nil // no problem: no name to quote (a run_id may be huge)
 	}
 	// Each sentence is made in one piece: "run " and the quoted id
-	// would be one more copy of a huge id.
+	// would be one more copy of a huge id. An id too long to read is
+	// named by its start and its length: the group or the run list holds
+	// it whole, and a sentence per problem holding it would be as many
+	// copies of it.
 	q := ""
-	if !quotesAsIs(r.id) {
+	switch {
+	case len(r.id) > maxNamedID:
+		q = strconv.Quote(strings.ToValidUTF8(r.id[:64], "")+"…") + fmt.Sprintf(" (a run_id of %d bytes)", len(r.id))
+	case !quotesAsIs(r.id):
 		q = strconv.Quote(r.id)
 	}
 	name := func(rest string) string {
@@ -185,6 +192,9 @@ func (r *Run) problems(rn running) []string {
 	}
 	return ps
 }
+
+// maxNamedID is the longest run_id a problem quotes whole.
+const maxNamedID = 4096
 
 func plural(n int64, what string) string {
 	if n == 1 {
@@ -491,29 +501,25 @@ func (s *State) run(r ref) *Run {
 
 func sortRefs(rs []ref) {
 	if len(rs) > 1 {
-		slices.SortFunc(rs, func(a, b ref) int {
-			switch {
-			case lessRef(a, b):
-				return -1
-			case lessRef(b, a):
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(rs, cmpRef)
 	}
 }
 
-// lessRef is the default order: by time, those without one last, then by
-// key.
-func lessRef(a, b ref) bool {
+// cmpRef is the default order: by time, those without one last, then
+// by key.
+func cmpRef(a, b ref) int {
 	if a.hasTS != b.hasTS {
-		return a.hasTS
+		if a.hasTS {
+			return -1
+		}
+		return 1
 	}
-	if a.ts != b.ts {
-		return a.ts < b.ts // equivalent mutant: <= (they differ here)
+	if c := cmp.Compare(a.ts, b.ts); c != 0 {
+		return c
 	}
-	return a.key < b.key // equivalent mutant: <= (keys are unique)
+	return strings.Compare(a.key, b.key)
 }
+
 
 // runFields says what a group's outcomes and wall time are: its runs'
 // (by run, day, hour, or none), its agent's own (by agent: agent_spawned

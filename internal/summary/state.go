@@ -410,6 +410,17 @@ var (
 // is wrong when the line is not an envelope event; the state is then
 // unchanged.
 func (s *State) Add(data []byte) error {
+	if len(data) >= hugeLine {
+		// the state keeps what it needs of a huge line, never the line
+		defer s.ev.Forget()
+	}
+	return s.add1(data)
+}
+
+// hugeLine is the length from which a line is forgotten once added.
+const hugeLine = 1 << 20
+
+func (s *State) add1(data []byte) error {
 	e := &s.ev
 	err := e.Read(data)
 	switch {

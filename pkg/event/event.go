@@ -444,6 +444,17 @@ func (e *Event) fill() {
 	})
 }
 
+// Forget drops the event's references into the line read last, so that
+// the line's buffer can be collected while the Event is kept (a reader
+// does it after a huge line).
+func (e *Event) Forget() {
+	clear(e.next[:cap(e.next)])
+	clear(e.pay[:cap(e.pay)])
+	line := e.Envelope
+	e.Envelope = Envelope{fn: line.fn, fn2: line.fn2, keyBuf: line.keyBuf, quoted: line.quoted, SeqAt: line.SeqAt[:0], next: line.next[:0], pay: line.pay[:0]}
+	e.Body, e.name, e.filled, e.vals = nil, nil, false, [numFields][]byte{}
+}
+
 // recordPayload is whether Read records the payload's members in its
 // scan; the tests compare both ways.
 var recordPayload = true

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -210,4 +212,59 @@ func FuzzFramingFile(f *testing.F) {
 			t.Fatalf("reader: %q, want %q", fromPipe, want)
 		}
 	})
+}
+
+// Huge lines read one after the other, each dropped once read, never
+// take the memory of two: the buffer of the one before is collected
+// before the next is taken (the collector is off here, so nothing else
+// collects it). From a file the next line's buffer is its size; from a
+// pipe it is gathered in chunks first (their last one partly filled),
+// which are garbage once it is copied, until the next huge line.
+func TestHugeLinesOneAtATime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 100 MB")
+	}
+	const size = hugeLine + 1<<20
+	var data bytes.Buffer
+	for c := range 4 {
+		data.Write(bytes.Repeat([]byte{'a' + byte(c)}, size))
+		data.WriteByte('\n')
+	}
+	path := filepath.Join(t.TempDir(), "huge.jsonl")
+	if err := os.WriteFile(path, data.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	for _, c := range []struct {
+		how   string
+		bound float64 // the live heap after each line, in lines
+		open  func() (*Source, error)
+	}{
+		{"file", 1.5, func() (*Source, error) { return Open(path, nil, nil) }},
+		{"pipe", 3.5, func() (*Source, error) { return NewSource("pipe", bytes.NewReader(data.Bytes()), nil) }},
+	} {
+		src, err := c.open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		var base runtime.MemStats
+		runtime.ReadMemStats(&base)
+		r := NewReader(src)
+		for n := 0; ; n++ {
+			rec, ok := r.Next()
+			if !ok {
+				break
+			}
+			if len(rec) != size || !r.Own() {
+				t.Fatalf("%s: line %d has %d bytes (own %v)", c.how, n+1, len(rec), r.Own())
+			}
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if live := float64(m.HeapAlloc-base.HeapAlloc) / size; live > c.bound {
+				t.Errorf("%s: %.1f lines of heap after line %d, want at most %.1f", c.how, live, n+1, c.bound)
+			}
+		}
+		src.Close()
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 )
 
 var bom = []byte{0xef, 0xbb, 0xbf}
@@ -18,6 +19,7 @@ type Reader struct {
 
 	scratch []byte // where the rest of a long line is looked at (restOfLine)
 	own     bool   // the record Next returned last is in a buffer of its own
+	gave    bool   // a buffer of hugeLine bytes or more was handed over before
 
 	unterminated bool // the record Next returned last had no '\n'
 }
@@ -118,7 +120,7 @@ func (r *Reader) readSized(head []byte, rest int64) ([]byte, error) {
 		}
 		buf = r.long[:size]
 	} else {
-		buf = make([]byte, size)
+		buf = r.alloc(int(size))
 		r.own = true
 	}
 	copy(buf, head)
@@ -172,13 +174,33 @@ func (r *Reader) readChunks(b []byte, err error) ([]byte, error) {
 		}
 		b, err = r.src.br.ReadSlice('\n')
 	}
-	out := make([]byte, 0, total)
+	out := r.alloc(total)[:0]
 	for i, c := range chunks {
 		out = append(out, c...)
 		chunks[i] = nil
 	}
 	r.own = true
 	return out, err
+}
+
+// hugeLine is the size from which a line's buffer is collected before
+// the next one as big is taken (see alloc).
+const hugeLine = 16 << 20
+
+// alloc returns a buffer of its own for a line of size bytes. Before a
+// huge one it collects the garbage when a huge buffer was handed over
+// before: that line is read, most likely dropped, and its memory can
+// take this one instead of the heap growing to hold both (the collector
+// would otherwise wait for the heap to double). Its cost, a collection
+// per huge line, is small beside reading the line.
+func (r *Reader) alloc(size int) []byte {
+	if size >= hugeLine {
+		if r.gave {
+			runtime.GC()
+		}
+		r.gave = true
+	}
+	return make([]byte, size)
 }
 
 func isBlank(b []byte) bool {
