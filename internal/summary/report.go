@@ -520,7 +520,6 @@ func cmpRef(a, b ref) int {
 	return strings.Compare(a.key, b.key)
 }
 
-
 // runFields says what a group's outcomes and wall time are: its runs'
 // (by run, day, hour, or none), its agent's own (by agent: agent_spawned
 // to agent_finished), or none (by kind, tool, model or a field, which
