@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -129,13 +132,21 @@ func (r *Run) wall() (int64, bool) {
 	return 0, false
 }
 
-// problemsOf is r.problems, the last run's kept (see lastProblems).
-func (s *State) problemsOf(r *Run) []string {
-	if c := &s.lastProblems; c.ok && c.id == r.id {
+// problemCache keeps the problems of the run last asked for (see
+// lastProblems).
+type problemCache struct {
+	id string
+	ok bool
+	ps []string
+}
+
+// problemsOf is r.problems, the last run's kept in c.
+func (s *State) problemsOf(c *problemCache, r *Run) []string {
+	if c.ok && c.id == r.id {
 		return c.ps
 	}
 	ps := r.problems(s.running)
-	s.lastProblems.id, s.lastProblems.ok, s.lastProblems.ps = r.id, true, ps
+	c.id, c.ok, c.ps = r.id, true, ps
 	return ps
 }
 
@@ -277,6 +288,18 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 	if breakdown {
 		parts = map[string][]string{}
 	}
+	// What the total says of the runs (outcomes, wall time, problems) is
+	// made on a goroutine of its own meanwhile, when there are many.
+	var totalRuns chan Record
+	if len(s.runs)+len(s.coldRuns) >= 2*builtChunk && runtime.GOMAXPROCS(0) > 1 {
+		totalRuns = make(chan Record, 1)
+		go func() {
+			var pc problemCache
+			var r Record
+			s.runsOf(&pc, &r, s.allRuns(), byRuns)
+			totalRuns <- r
+		}()
+	}
 	// Each group is decoded once, when its record is built: the total
 	// takes the groups in as the records are written (then the groups
 	// folded into "other"), and the order needs only their first time.
@@ -325,7 +348,9 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		return m
 	}
 	mode, agent := s.runFields()
-	build := func(key string, runs bool) (Record, *Group) {
+	// build is the record of a group; pc is the problems' cache of the
+	// goroutine that builds it.
+	build := func(key string, runs bool, pc *problemCache) (Record, *Group) {
 		g := group(key)
 		vals := g.values(nb)
 		var agents []string
@@ -334,9 +359,9 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		}
 		var rec Record
 		if runs {
-			rec = s.record(g, s.runRefs(g), mode, agents)
+			rec = s.recordWith(pc, g, s.runRefs(g), mode, agents)
 		} else {
-			rec = s.record(g, nil, byNothing, nil)
+			rec = s.recordWith(pc, g, nil, byNothing, nil)
 		}
 		rec.Names, rec.Vals = names, vals
 		return rec, g
@@ -345,7 +370,7 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		if f := s.order.Sort; f != nil {
 			vs := make([]sortValue, len(order))
 			for i := range order {
-				r, _ := build(order[i].key, f.runs)
+				r, _ := build(order[i].key, f.runs, &s.lastProblems)
 				vs[i] = f.value(&r)
 			}
 			idx := make([]int, len(order))
@@ -363,16 +388,33 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		if top := s.order.Top; top > 0 && top < len(order) {
 			shown = order[:top]
 		}
-		for _, o := range shown {
-			rec, g := build(o.key, true)
-			if late {
-				total.merge(g, false)
+		if late && len(shown) >= 2*builtChunk && runtime.GOMAXPROCS(0) > 1 {
+			// The records are built on every core, handed to fn in order;
+			// each goroutine adds the groups it built up, the total adds
+			// those up.
+			bs, err := eachBuilt(shown, func(key string, b *builder) Record {
+				rec, g := build(key, true, &b.pc)
+				b.total.merge(g, false)
+				return rec
+			}, fn)
+			for _, b := range bs {
+				total.merge(&b.total, false)
 			}
-			if breakdown {
-				s.breakdown(&rec, parts[o.key], get)
-			}
-			if err := fn(&rec); err != nil {
+			if err != nil {
 				return err
+			}
+		} else {
+			for _, o := range shown {
+				rec, g := build(o.key, true, &s.lastProblems)
+				if late {
+					total.merge(g, false)
+				}
+				if breakdown {
+					s.breakdown(&rec, parts[o.key], get)
+				}
+				if err := fn(&rec); err != nil {
+					return err
+				}
 			}
 		}
 		if rest := order[len(shown):]; len(rest) > 0 {
@@ -385,6 +427,23 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 			}
 		}
 	}
+	var rec Record
+	if totalRuns != nil {
+		rec = s.record(total, nil, byRuns, nil)
+		runs := <-totalRuns
+		rec.Runs, rec.Outcomes, rec.WallSumUS, rec.Wall, rec.Problems = runs.Runs, runs.Outcomes, runs.WallSumUS, runs.Wall, runs.Problems
+	} else {
+		rec = s.record(total, s.allRuns(), byRuns, nil)
+	}
+	rec.Total = true
+	if breakdown {
+		s.breakdown(&rec, keys, get)
+	}
+	return fn(&rec)
+}
+
+// allRuns names every run the state knows.
+func (s *State) allRuns() []ref {
 	all := make([]ref, 0, len(s.runs)+len(s.coldRuns))
 	for _, id := range s.runIDs() {
 		if id == "" {
@@ -393,12 +452,81 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		ts, hasTS := s.runTS(id)
 		all = append(all, ref{key: id, ts: ts, hasTS: hasTS})
 	}
-	rec := s.record(total, all, byRuns, nil)
-	rec.Total = true
-	if breakdown {
-		s.breakdown(&rec, keys, get)
+	return all
+}
+
+// builtChunk is how many records a goroutine of eachBuilt builds at a
+// time.
+const builtChunk = 64
+
+// builder is what a goroutine of eachBuilt keeps: its problems' cache
+// and what the caller adds up.
+type builder struct {
+	pc    problemCache
+	total Group
+}
+
+// eachBuilt builds the records of refs on as many goroutines as cores, a
+// chunk at a time, and hands them to fn in refs' order. Building only
+// reads the state. The chunks built ahead of fn are bounded: memory
+// stays that of a few chunks. It returns the builders when they are done.
+func eachBuilt(refs []ref, build func(key string, b *builder) Record, fn func(*Record) error) ([]*builder, error) {
+	type chunk struct {
+		recs []Record
+		done chan struct{}
 	}
-	return fn(&rec)
+	chunks := make([]chunk, (len(refs)+builtChunk-1)/builtChunk)
+	for i := range chunks {
+		chunks[i].done = make(chan struct{})
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(chunks))
+	ahead := make(chan struct{}, 2*workers) // a slot per chunk built or being built, not yet handed over
+	stop := make(chan struct{})
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	bs := make([]*builder, workers)
+	for w := range bs {
+		b := &builder{}
+		bs[w] = b
+		wg.Go(func() {
+			for {
+				select {
+				case ahead <- struct{}{}:
+				case <-stop:
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= len(chunks) {
+					return
+				}
+				c := &chunks[i]
+				part := refs[i*builtChunk : min((i+1)*builtChunk, len(refs))]
+				c.recs = make([]Record, len(part))
+				for j, r := range part {
+					c.recs[j] = build(r.key, b)
+				}
+				close(c.done)
+			}
+		})
+	}
+	var err error
+	for i := range chunks {
+		c := &chunks[i]
+		<-c.done
+		for j := range c.recs {
+			if err = fn(&c.recs[j]); err != nil {
+				break
+			}
+		}
+		*c = chunk{}
+		<-ahead
+		if err != nil {
+			break
+		}
+	}
+	close(stop)
+	wg.Wait()
+	return bs, err
 }
 
 // runRefs names the runs group g touched that the state knows.
@@ -600,12 +728,15 @@ func sortedCounts(m map[string]int64) []Count {
 // says what its outcomes and wall time are (see runFields): by agent
 // those of the agents named (raw JSON).
 func (s *State) record(g *Group, runRefs []ref, mode int, agents []string) Record {
-	sortRefs(runRefs)
+	return s.recordWith(&s.lastProblems, g, runRefs, mode, agents)
+}
+
+// recordWith is record with the problems' cache pc: builders on other
+// goroutines have their own.
+func (s *State) recordWith(pc *problemCache, g *Group, runRefs []ref, mode int, agents []string) Record {
 	rec := Record{
-		Counts: g.n, Runs: int64(len(runRefs)),
-		FirstTS: g.firstTS, LastTS: g.lastTS, HasTS: g.hasTS,
-		Latency:  stats(&g.latency, 10),
-		Problems: []string{},
+		Counts: g.n, FirstTS: g.firstTS, LastTS: g.lastTS, HasTS: g.hasTS,
+		Latency: stats(&g.latency, 10),
 	}
 	for _, t := range g.tools {
 		if t.calls != 0 || t.failed != 0 {
@@ -614,6 +745,19 @@ func (s *State) record(g *Group, runRefs []ref, mode int, agents []string) Recor
 	}
 	// equivalent mutant: <= here and for outcomes (names are unique)
 	slices.SortFunc(rec.Tools, func(a, b ToolStat) int { return strings.Compare(a.Name, b.Name) })
+	s.runsOf(pc, &rec, runRefs, mode)
+	if mode == byAgent {
+		s.agentOutcomes(&rec, agents, runRefs)
+	}
+	return rec
+}
+
+// runsOf sets what rec says of the runs named, in order: their number,
+// their problems, and by run their outcomes and wall time.
+func (s *State) runsOf(pc *problemCache, rec *Record, runRefs []ref, mode int) {
+	sortRefs(runRefs)
+	rec.Runs = int64(len(runRefs))
+	rec.Problems = []string{}
 	outcomes := map[string]int64{}
 	var wall Sketch
 	for _, rr := range runRefs {
@@ -625,14 +769,10 @@ func (s *State) record(g *Group, runRefs []ref, mode int, agents []string) Recor
 				wall.Add(float64(us) / 1e6)
 			}
 		}
-		rec.Problems = append(rec.Problems, s.problemsOf(r)...)
+		rec.Problems = append(rec.Problems, s.problemsOf(pc, r)...)
 	}
 	rec.Outcomes = sortedCounts(outcomes)
 	rec.Wall = stats(&wall, 1000)
-	if mode == byAgent {
-		s.agentOutcomes(&rec, agents, runRefs)
-	}
-	return rec
 }
 
 // AppendCounter appends counter c's value as a JSON number.

@@ -269,11 +269,7 @@ type State struct {
 	// lastProblems are the problems of the run last asked for by the
 	// report: a run's group and the total say the same sentences, in one
 	// copy (a run_id may be huge). Any change to the state drops them.
-	lastProblems struct {
-		id string
-		ok bool
-		ps []string
-	}
+	lastProblems problemCache
 	// byRunOnly: groups are keyed by run_id alone (--by run, the default)
 	byRunOnly bool
 	idBuf     []byte            // a call id decoded
