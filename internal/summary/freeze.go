@@ -3,6 +3,7 @@ package summary
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 )
 
 // hotLimit is how many groups (and runs) stay decoded. Past it, all but the
@@ -51,6 +52,28 @@ func (s *State) getRun(id string) *Run {
 	r := decodeRun(id, b)
 	s.runs[id] = r
 	return r
+}
+
+// peekGroupIn and peekRunIn are peekGroup and peekRun decoding a frozen
+// one into g or r, when not nil.
+func (s *State) peekGroupIn(key string, g *Group) *Group {
+	if h := s.groups[key]; h != nil || g == nil {
+		return s.peekGroup(key)
+	}
+	if b, ok := s.coldGroups[key]; ok {
+		return decodeGroupInto(g, key, b)
+	}
+	return nil
+}
+
+func (s *State) peekRunIn(id string, r *Run) *Run {
+	if h := s.runs[id]; h != nil || r == nil {
+		return s.peekRun(id)
+	}
+	if b, ok := s.coldRuns[id]; ok {
+		return decodeRunInto(r, id, b)
+	}
+	return nil
 }
 
 func (s *State) peekRun(id string) *Run {
@@ -305,15 +328,19 @@ func encodeGroup(g *Group) string {
 	return string(e.b)
 }
 
-func decodeGroup(key string, b string) *Group {
+func decodeGroup(key string, b string) *Group { return decodeGroupInto(&Group{}, key, b) }
+
+// decodeGroupInto decodes into g, reusing the room of its slices.
+func decodeGroupInto(g *Group, key string, b string) *Group {
+	tools, data := g.tools[:0], g.latency.data[:0]
 	d := dec{b: b}
-	g := &Group{key: key}
+	*g = Group{key: key}
 	d.counts(g.n[:])
 	g.hasTS = d.flag()
 	g.firstTS = d.i()
 	g.lastTS = g.firstTS + d.i()
 	if n := int(d.u()); n > 0 { // equivalent mutant: n >= 0 makes an empty slice for nil
-		g.tools = make([]toolCount, n)
+		g.tools = slices.Grow(tools, n)[:n]
 		for i := range g.tools {
 			g.tools[i] = toolCount{name: d.s(), calls: d.i(), failed: d.i()}
 		}
@@ -324,7 +351,8 @@ func decodeGroup(key string, b string) *Group {
 		l.zero = d.u()
 		l.min = d.f()
 		l.max = d.f()
-		l.data = make([]uint64, d.u())
+		n := int(d.u())
+		l.data = slices.Grow(data, n)[:n]
 		for i := range l.data {
 			l.data[i] = d.value(!l.bucketed())
 		}
@@ -388,9 +416,12 @@ func encodeRun(r *Run) string {
 	return string(e.b)
 }
 
-func decodeRun(id string, b string) *Run {
+func decodeRun(id string, b string) *Run { return decodeRunInto(&Run{}, id, b) }
+
+// decodeRunInto decodes into r.
+func decodeRunInto(r *Run, id string, b string) *Run {
 	d := dec{b: b}
-	r := &Run{id: id}
+	*r = Run{id: id}
 	r.hasTS = d.flag()
 	r.minTS = d.i()
 	r.maxTS = r.minTS + d.i()

@@ -71,11 +71,27 @@ func stats(s *Sketch, round float64) Stats {
 	if s.Count() == 0 {
 		return Stats{}
 	}
-	p50, _ := s.Quantile(0.5)
-	p95, _ := s.Quantile(0.95)
+	var p50, p95 float64
+	if s.bucketed() {
+		p50, _ = s.Quantile(0.5)
+		p95, _ = s.Quantile(0.95)
+	} else {
+		// Quantile of an exact sketch sorts a copy of its values: one
+		// copy, sorted once, kept for the next record
+		vs := sortedValues.Get().(*[]float64)
+		*vs = (*vs)[:0]
+		for _, x := range s.data {
+			*vs = append(*vs, math.Float64frombits(x))
+		}
+		slices.Sort(*vs)
+		p50, p95 = (*vs)[s.rank(0.5)-1], (*vs)[s.rank(0.95)-1]
+		sortedValues.Put(vs)
+	}
 	r := func(v float64) float64 { return math.Round(v*round) / round }
 	return Stats{Has: true, P50: r(p50), P95: r(p95), Max: s.Max()}
 }
+
+var sortedValues = sync.Pool{New: func() any { return new([]float64) }}
 
 // outcomeName is how a run ended: run_finished's outcome (the run-log
 // vocabulary); for the glasspane vocabulary, error when it had an error
@@ -229,7 +245,9 @@ func (s *State) Report() []Record {
 
 // EachRecord calls fn with each record of the report in order, the total
 // last, building one record at a time so that a report of 100,000 groups
-// costs no more memory than the state. It stops at fn's first error.
+// costs no more memory than the state (on several cores, a few chunks of
+// records at a time). It stops at fn's first error. The *Record is fn's
+// for the call only: a caller that keeps a record copies it.
 //
 // With a breakdown the state's groups are keyed by the report's keys and
 // the breakdown's: a group of the report is the merge of the state's
@@ -263,8 +281,14 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 			}
 		}
 	}
-	get := func(key string) *Group {
-		g := s.peekGroup(key)
+	// getIn is get decoding a frozen group into b's room (b may be nil).
+	getIn := func(key string, b *builder) *Group {
+		var g *Group
+		if b != nil {
+			g = s.peekGroupIn(key, &b.group)
+		} else {
+			g = s.peekGroup(key)
+		}
 		x := extra[key]
 		if x == nil {
 			return g
@@ -275,6 +299,7 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		c.merge(x, false)
 		return &c
 	}
+	get := func(key string) *Group { return getIn(key, nil) }
 	breakdown := len(s.opt.Breakdown) > 0
 	nb := len(s.opt.By)
 	// Sort light references, not the groups: frozen ones are decoded one
@@ -337,9 +362,9 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 	sortRefs(order)
 	// group is the group of the report with key: with a breakdown its
 	// parts merged into one.
-	group := func(key string) *Group {
+	group := func(key string, b *builder) *Group {
 		if !breakdown {
-			return get(key)
+			return getIn(key, b)
 		}
 		m := &Group{key: key}
 		for _, k := range parts[key] {
@@ -348,10 +373,11 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		return m
 	}
 	mode, agent := s.runFields()
-	// build is the record of a group; pc is the problems' cache of the
-	// goroutine that builds it.
-	build := func(key string, runs bool, pc *problemCache) (Record, *Group) {
-		g := group(key)
+	// build is the record of a group, made with what b, the builder of
+	// the goroutine that builds it, keeps.
+	serial := &builder{pc: &s.lastProblems}
+	build := func(key string, runs bool, b *builder) (Record, *Group) {
+		g := group(key, b)
 		vals := g.values(nb)
 		var agents []string
 		if mode == byAgent {
@@ -359,9 +385,9 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		}
 		var rec Record
 		if runs {
-			rec = s.recordWith(pc, g, s.runRefs(g), mode, agents)
+			rec = s.recordWith(b.pc, g, s.runRefsIn(g, b), mode, agents)
 		} else {
-			rec = s.recordWith(pc, g, nil, byNothing, nil)
+			rec = s.recordWith(b.pc, g, nil, byNothing, nil)
 		}
 		rec.Names, rec.Vals = names, vals
 		return rec, g
@@ -370,7 +396,7 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 		if f := s.order.Sort; f != nil {
 			vs := make([]sortValue, len(order))
 			for i := range order {
-				r, _ := build(order[i].key, f.runs, &s.lastProblems)
+				r, _ := build(order[i].key, f.runs, serial)
 				vs[i] = f.value(&r)
 			}
 			idx := make([]int, len(order))
@@ -393,7 +419,7 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 			// each goroutine adds the groups it built up, the total adds
 			// those up.
 			bs, err := eachBuilt(shown, func(key string, b *builder) Record {
-				rec, g := build(key, true, &b.pc)
+				rec, g := build(key, true, b)
 				b.total.merge(g, false)
 				return rec
 			}, fn)
@@ -405,7 +431,7 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 			}
 		} else {
 			for _, o := range shown {
-				rec, g := build(o.key, true, &s.lastProblems)
+				rec, g := build(o.key, true, serial)
 				if late {
 					total.merge(g, false)
 				}
@@ -462,8 +488,14 @@ const builtChunk = 64
 // builder is what a goroutine of eachBuilt keeps: its problems' cache
 // and what the caller adds up.
 type builder struct {
-	pc    problemCache
+	pc    *problemCache
 	total Group
+
+	// the room frozen groups and runs are decoded into, reused from
+	// record to record
+	group Group
+	runs  []Run
+	own   problemCache
 }
 
 // eachBuilt builds the records of refs on as many goroutines as cores, a
@@ -481,12 +513,14 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, fn func(*R
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(chunks))
 	ahead := make(chan struct{}, 2*workers) // a slot per chunk built or being built, not yet handed over
+	free := make(chan []Record, 2*workers)  // the records of chunks handed over, for the next
 	stop := make(chan struct{})
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	bs := make([]*builder, workers)
 	for w := range bs {
 		b := &builder{}
+		b.pc = &b.own
 		bs[w] = b
 		wg.Go(func() {
 			for {
@@ -501,7 +535,12 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, fn func(*R
 				}
 				c := &chunks[i]
 				part := refs[i*builtChunk : min((i+1)*builtChunk, len(refs))]
-				c.recs = make([]Record, len(part))
+				select {
+				case c.recs = <-free:
+				default:
+					c.recs = make([]Record, 0, builtChunk)
+				}
+				c.recs = c.recs[:len(part)]
 				for j, r := range part {
 					c.recs[j] = build(r.key, b)
 				}
@@ -518,6 +557,10 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, fn func(*R
 				break
 			}
 		}
+		select {
+		case free <- c.recs:
+		default:
+		}
 		*c = chunk{}
 		<-ahead
 		if err != nil {
@@ -527,6 +570,27 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, fn func(*R
 	close(stop)
 	wg.Wait()
 	return bs, err
+}
+
+// runRefsIn is runRefs decoding the frozen runs into b's room.
+func (s *State) runRefsIn(g *Group, b *builder) []ref {
+	if b == nil || b.pc == &s.lastProblems {
+		return s.runRefs(g)
+	}
+	var runs []ref
+	n := 0
+	g.eachRun(func(id string) {
+		if n == len(b.runs) {
+			b.runs = append(b.runs, Run{})
+		}
+		if r := s.peekRunIn(id, &b.runs[n]); r != nil {
+			if r == &b.runs[n] {
+				n++
+			}
+			runs = append(runs, ref{id, r.minTS, r.hasTS, r})
+		}
+	})
+	return runs
 }
 
 // runRefs names the runs group g touched that the state knows.
@@ -544,12 +608,12 @@ func (s *State) runRefs(g *Group) []ref {
 // one, as if their events had one key, so that it adds up with the groups
 // shown to the total. Its runs are the runs any of them touched; by agent
 // its outcomes and wall times are those of its agents in those runs.
-func (s *State) other(rest []ref, parts map[string][]string, group func(string) *Group, get func(string) *Group, mode, agent int) (Record, *Group) {
+func (s *State) other(rest []ref, parts map[string][]string, group func(string, *builder) *Group, get func(string) *Group, mode, agent int) (Record, *Group) {
 	o := &Group{key: "other"}
 	var agents, folded []string
 	seen := map[string]bool{}
 	for _, u := range rest {
-		g := group(u.key)
+		g := group(u.key, nil)
 		o.merge(g, true)
 		folded = append(folded, parts[u.key]...)
 		if mode == byAgent {

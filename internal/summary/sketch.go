@@ -170,12 +170,8 @@ func (s *Sketch) Count() uint64 { return s.n }
 // Max is the largest value added, exactly.
 func (s *Sketch) Max() float64 { return s.max }
 
-// Quantile returns the estimate of the q-quantile (0 <= q <= 1) by nearest
-// rank, and false when the sketch is empty.
-func (s *Sketch) Quantile(q float64) (float64, bool) {
-	if s.n == 0 {
-		return 0, false
-	}
+// rank is the nearest rank of the q-quantile, 1 to n.
+func (s *Sketch) rank(q float64) uint64 {
 	rank := uint64(math.Ceil(q * float64(s.n)))
 	// equivalent mutant: rank <= 1 and rank >= s.n set the rank it has
 	if rank < 1 {
@@ -184,6 +180,16 @@ func (s *Sketch) Quantile(q float64) (float64, bool) {
 	if rank > s.n {
 		rank = s.n
 	}
+	return rank
+}
+
+// Quantile returns the estimate of the q-quantile (0 <= q <= 1) by nearest
+// rank, and false when the sketch is empty.
+func (s *Sketch) Quantile(q float64) (float64, bool) {
+	if s.n == 0 {
+		return 0, false
+	}
+	rank := s.rank(q)
 	if !s.bucketed() {
 		vs := s.exact()
 		sort.Float64s(vs)
