@@ -270,6 +270,9 @@ type State struct {
 	// report: a run's group and the total say the same sentences, in one
 	// copy (a run_id may be huge). Any change to the state drops them.
 	lastProblems problemCache
+	encBuf       []byte // where a group or run is encoded when frozen
+	freeGroups   []*Group
+	freeRuns     []*Run // groups and runs frozen, for new ones (see newGroup)
 	// byRunOnly: groups are keyed by run_id alone (--by run, the default)
 	byRunOnly bool
 	idBuf     []byte            // a call id decoded
@@ -529,9 +532,9 @@ func (s *State) add() {
 				// the group of the run (--by run) is keyed by the
 				// quoted id: the run's id is the inside of that key
 				s.runKey = string(e.RunID)
-				r = newRun(s.runKey[1 : len(s.runKey)-1])
+				r = s.newRun(s.runKey[1 : len(s.runKey)-1])
 			} else {
-				r = newRun(string(runID))
+				r = s.newRun(string(runID))
 			}
 			s.runs[r.id] = r
 		}
