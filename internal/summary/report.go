@@ -822,12 +822,16 @@ func (s *State) runsOf(pc *problemCache, rec *Record, runRefs []ref, mode int) {
 	sortRefs(runRefs)
 	rec.Runs = int64(len(runRefs))
 	rec.Problems = []string{}
-	outcomes := map[string]int64{}
+	var outcomes []Count // a few names: a slice, not a map
 	var wall Sketch
+	var room Run // where a frozen run is decoded, one at a time
 	for _, rr := range runRefs {
-		r := s.run(rr)
+		r := rr.run
+		if r == nil {
+			r = s.peekRunIn(rr.key, &room)
+		}
 		if mode == byRuns {
-			outcomes[r.outcomeName(s.running)]++
+			outcomes = countOne(outcomes, r.outcomeName(s.running))
 			if us, ok := r.wall(); ok {
 				rec.WallSumUS += us
 				wall.Add(float64(us) / 1e6)
@@ -835,8 +839,20 @@ func (s *State) runsOf(pc *problemCache, rec *Record, runRefs []ref, mode int) {
 		}
 		rec.Problems = append(rec.Problems, s.problemsOf(pc, r)...)
 	}
-	rec.Outcomes = sortedCounts(outcomes)
+	slices.SortFunc(outcomes, func(a, b Count) int { return strings.Compare(a.Name, b.Name) })
+	rec.Outcomes = outcomes
 	rec.Wall = stats(&wall, 1000)
+}
+
+// countOne counts one more of name in cs.
+func countOne(cs []Count, name string) []Count {
+	for i := range cs {
+		if cs[i].Name == name {
+			cs[i].N++
+			return cs
+		}
+	}
+	return append(cs, Count{name, 1})
 }
 
 // AppendCounter appends counter c's value as a JSON number.
