@@ -28,13 +28,24 @@ func write(out *jsonl.Writer, format string, st *summary.State, cx *cellCtx, spe
 	var b []byte
 	switch format {
 	case "jsonl":
-		return st.EachRecord(func(r *summary.Record) error {
-			if !tty {
-				// in pieces: a huge run_id is not copied into b
-				b, _ = r.WriteJSON(out, b)
-				out.WriteString("\n")
+		if !tty {
+			// Encoded where the records are built, on every core; a
+			// record with a huge value (a run_id) in pieces, not copied.
+			return st.EachEncoded(func(b []byte, r *summary.Record) []byte {
+				if b = r.AppendShortJSON(b); b != nil {
+					b = append(b, '\n')
+				}
+				return b
+			}, func(e []byte, r *summary.Record) error {
+				if e == nil {
+					b, _ = r.WriteJSON(out, b)
+					e = []byte("\n")
+				}
+				out.Write(e)
 				return out.Err()
-			}
+			})
+		}
+		return st.EachRecord(func(r *summary.Record) error {
 			b = escapeJSONControls(r.AppendJSON(b[:0]))
 			out.WriteLine(b)
 			return out.Err()

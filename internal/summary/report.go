@@ -256,6 +256,30 @@ func (s *State) Report() []Record {
 // keep the default order), and past Top the rest are merged into one
 // "other" group.
 func (s *State) EachRecord(fn func(*Record) error) error {
+	return s.eachRecord(nil, func(r *Record, _ []byte) error { return fn(r) })
+}
+
+// EachEncoded is EachRecord for a writer that turns each record into
+// bytes: encode runs where the record is built, on as many goroutines as
+// cores, each with a buffer of its own (b, to append to), and write gets
+// the bytes and the record in order. encode may return nil for a record
+// it leaves to write (a huge one, written in pieces).
+func (s *State) EachEncoded(encode func(b []byte, r *Record) []byte, write func(b []byte, r *Record) error) error {
+	return s.eachRecord(encode, func(r *Record, b []byte) error { return write(b, r) })
+}
+
+func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Record, []byte) error) error {
+	var buf []byte
+	fn := func(r *Record) error {
+		var b []byte
+		if encode != nil {
+			b = encode(buf[:0], r)
+			if b != nil {
+				buf = b
+			}
+		}
+		return write(r, b)
+	}
 	names := make([]string, len(s.opt.By))
 	for i, k := range s.opt.By {
 		names[i] = k.Name
@@ -422,7 +446,7 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 				rec, g := build(key, true, b)
 				b.total.merge(g, false)
 				return rec
-			}, fn)
+			}, encode, write)
 			for _, b := range bs {
 				total.merge(&b.total, false)
 			}
@@ -502,9 +526,11 @@ type builder struct {
 // chunk at a time, and hands them to fn in refs' order. Building only
 // reads the state. The chunks built ahead of fn are bounded: memory
 // stays that of a few chunks. It returns the builders when they are done.
-func eachBuilt(refs []ref, build func(key string, b *builder) Record, fn func(*Record) error) ([]*builder, error) {
+func eachBuilt(refs []ref, build func(key string, b *builder) Record, encode func([]byte, *Record) []byte, write func(*Record, []byte) error) ([]*builder, error) {
 	type chunk struct {
 		recs []Record
+		enc  []byte // the records encoded, one after the other
+		ends []int  // where each record's bytes end in enc; -1 for one not encoded
 		done chan struct{}
 	}
 	chunks := make([]chunk, (len(refs)+builtChunk-1)/builtChunk)
@@ -513,7 +539,7 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, fn func(*R
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(chunks))
 	ahead := make(chan struct{}, 2*workers) // a slot per chunk built or being built, not yet handed over
-	free := make(chan []Record, 2*workers)  // the records of chunks handed over, for the next
+	free := make(chan chunk, 2*workers)     // the room of chunks handed over, for the next
 	stop := make(chan struct{})
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -536,13 +562,22 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, fn func(*R
 				c := &chunks[i]
 				part := refs[i*builtChunk : min((i+1)*builtChunk, len(refs))]
 				select {
-				case c.recs = <-free:
+				case room := <-free:
+					c.recs, c.enc, c.ends = room.recs, room.enc[:0], room.ends[:0]
 				default:
 					c.recs = make([]Record, 0, builtChunk)
 				}
 				c.recs = c.recs[:len(part)]
 				for j, r := range part {
 					c.recs[j] = build(r.key, b)
+					if encode != nil {
+						if e := encode(c.enc, &c.recs[j]); e != nil {
+							c.enc = e
+							c.ends = append(c.ends, len(e))
+						} else {
+							c.ends = append(c.ends, -1)
+						}
+					}
 				}
 				close(c.done)
 			}
@@ -552,13 +587,19 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, fn func(*R
 	for i := range chunks {
 		c := &chunks[i]
 		<-c.done
+		start := 0
 		for j := range c.recs {
-			if err = fn(&c.recs[j]); err != nil {
+			var e []byte
+			if encode != nil && c.ends[j] >= 0 {
+				e = c.enc[start:c.ends[j]]
+				start = c.ends[j]
+			}
+			if err = write(&c.recs[j], e); err != nil {
 				break
 			}
 		}
 		select {
-		case free <- c.recs:
+		case free <- chunk{recs: c.recs, enc: c.enc, ends: c.ends}:
 		default:
 		}
 		*c = chunk{}
@@ -1065,6 +1106,30 @@ func CostText(nano int64) string {
 	return s
 }
 
+// long reports whether the record has a value WriteJSON writes apart.
+func (r *Record) long() bool {
+	for _, v := range r.Vals {
+		if len(v) > longValue {
+			return true
+		}
+	}
+	for _, p := range r.Problems {
+		if len(p) > longValue {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendShortJSON is AppendJSON for a record without a value long enough
+// to be written apart (see WriteJSON); for one with, it returns nil.
+func (r *Record) AppendShortJSON(b []byte) []byte {
+	if r.long() {
+		return nil
+	}
+	return r.AppendJSON(b)
+}
+
 // longValue is the length past which WriteJSON writes a value to w itself
 // rather than through its buffer.
 const longValue = 64 << 10
@@ -1074,20 +1139,7 @@ const longValue = 64 << 10
 // or problem straight to w, the problem escaped piece by piece: the
 // record of a run with a huge run_id costs no copy of the whole line.
 func (r *Record) WriteJSON(w io.Writer, b []byte) ([]byte, error) {
-	long := func() bool {
-		for _, v := range r.Vals {
-			if len(v) > longValue {
-				return true
-			}
-		}
-		for _, p := range r.Problems {
-			if len(p) > longValue {
-				return true
-			}
-		}
-		return false
-	}
-	if !long() {
+	if !r.long() {
 		b = r.AppendJSON(b[:0])
 		_, err := w.Write(b)
 		return b, err

@@ -36,19 +36,23 @@ type Envelope struct {
 	quoted []byte
 
 	// With keep (Event sets it), the scan also records the members of
-	// each top-level object as it passes them (next), and keeps those of
-	// the payload (pay, complete when payOK), so that reading the
-	// payload's fields needs no second pass over its bytes.
-	keep  bool
-	fn2   func(parent, key, value []byte)
-	next  []rawMember
-	pay   []rawMember
-	over  bool // next is missing members: more than maxKept
-	payOK bool
+	// each top-level object as it passes them (in kept[fill]), and keeps
+	// those of the payload (kept[pay], complete when payOK), so that
+	// reading the payload's fields needs no second pass over its bytes.
+	// A member is recorded as offsets into the line: no pointers, no
+	// allocation, nothing for the collector.
+	keep      bool
+	fn2       func(parent, key, value []byte)
+	kept      [2][maxKept]span
+	nkept     [2]int
+	fill, pay int
+	over      bool // kept[fill] is missing members: more than maxKept
+	payOK     bool
 }
 
-// rawMember is one member of an object: its raw key and raw value.
-type rawMember struct{ key, value []byte }
+// span is one member of an object: where its raw key and raw value are
+// in the line.
+type span struct{ ks, ke, vs, ve int }
 
 // maxKept bounds the members recorded of one object: a payload of more
 // members (a huge line's) is read again when its fields are asked for.
@@ -69,37 +73,41 @@ func (e *Envelope) Scan(line []byte) error {
 	if e.fn2 == nil {
 		e.fn2 = e.nested
 	}
-	e.next, e.pay, e.over, e.payOK = e.next[:0], e.pay[:0], false, false
+	e.nkept, e.over, e.payOK = [2]int{}, false, false
 	return jsonscan.Nested(line, e.fn, e.fn2)
 }
 
 // nested records a member of a top-level object; member, called when
 // the object ends, keeps them if it is the payload.
 func (e *Envelope) nested(_, key, value []byte) {
-	if len(e.next) == maxKept {
+	n := e.nkept[e.fill]
+	if n == maxKept {
 		e.over = true
 		return
 	}
-	e.next = append(e.next, rawMember{key, value})
+	end := cap(e.Line)
+	k, v := end-cap(key), end-cap(value)
+	e.kept[e.fill][n] = span{k, k + len(key), v, v + len(value)}
+	e.nkept[e.fill] = n + 1
 }
 
 // payloadMembers returns the payload's members as the scan recorded
 // them, when it did and body is the payload; ok is false otherwise.
-func (e *Envelope) payloadMembers(body []byte) (ms []rawMember, ok bool) {
+func (e *Envelope) payloadMembers(body []byte) (ms []span, ok bool) {
 	if !e.payOK || len(body) != len(e.Payload) || len(body) == 0 || &body[0] != &e.Payload[0] {
 		return nil, false
 	}
-	return e.pay, true
+	return e.kept[e.pay][:e.nkept[e.pay]], true
 }
 
 func (e *Envelope) member(key, value []byte) {
 	payload := e.read(key, value)
 	if e.keep {
 		if payload {
-			e.pay, e.next = e.next, e.pay
+			e.pay, e.fill = e.fill, 1-e.fill
 			e.payOK = !e.over
 		}
-		e.next, e.over = e.next[:0], false
+		e.nkept[e.fill], e.over = 0, false
 	}
 }
 

@@ -388,8 +388,8 @@ func (e *Event) classify(kind, body []byte, raw bool, typ []byte, typed bool) {
 		if ms, ok := e.payloadMembers(body); ok {
 			typ, typed = nil, true
 			for _, m := range ms {
-				if jsonscan.KeyIs(m.key, "type") {
-					typ = m.value
+				if jsonscan.KeyIs(e.Line[m.ks:m.ke], "type") {
+					typ = e.Line[m.vs:m.ve]
 				}
 			}
 		}
@@ -448,10 +448,8 @@ func (e *Event) fill() {
 // the line's buffer can be collected while the Event is kept (a reader
 // does it after a huge line).
 func (e *Event) Forget() {
-	clear(e.next[:cap(e.next)])
-	clear(e.pay[:cap(e.pay)])
-	line := e.Envelope
-	e.Envelope = Envelope{fn: line.fn, fn2: line.fn2, keyBuf: line.keyBuf, quoted: line.quoted, SeqAt: line.SeqAt[:0], next: line.next[:0], pay: line.pay[:0]}
+	line := &e.Envelope
+	e.Envelope = Envelope{fn: line.fn, fn2: line.fn2, keyBuf: line.keyBuf, quoted: line.quoted, SeqAt: line.SeqAt[:0]}
 	e.Body, e.name, e.filled, e.vals = nil, nil, false, [numFields][]byte{}
 }
 
@@ -468,7 +466,7 @@ func (e *Event) eachBody(fn func(key, value []byte) bool) {
 		return
 	}
 	for _, m := range ms {
-		if !fn(m.key, m.value) {
+		if !fn(e.Line[m.ks:m.ke], e.Line[m.vs:m.ve]) {
 			return
 		}
 	}
