@@ -130,6 +130,14 @@ const MaxScale = len(pow10) - 1
 // digits, goes through float64 and is rounded. ok is false for anything
 // that is not a JSON number or does not fit.
 func ParseFixed(b []byte, scale int) (v int64, ok bool) {
+	if len(b) <= 18 {
+		return parseShortFixed(b, scale)
+	}
+	return parseLongFixed(b, scale)
+}
+
+// parseLongFixed is ParseFixed checking for overflow digit by digit.
+func parseLongFixed(b []byte, scale int) (v int64, ok bool) {
 	if len(b) == 0 {
 		return 0, false
 	}
@@ -162,6 +170,57 @@ func ParseFixed(b []byte, scale int) (v int64, ok bool) {
 		}
 	}
 	if i < len(b) {
+		if b[i] == 'e' || b[i] == 'E' {
+			return parseFloatFixed(b, scale)
+		}
+		return 0, false
+	}
+	if v > math.MaxInt64/pow10[scale-frac] {
+		return parseFloatFixed(b, scale)
+	}
+	v *= pow10[scale-frac]
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// parseShortFixed is ParseFixed for at most 18 bytes: its digits fit in
+// an int64 as they are read, so only the scaling needs a check.
+func parseShortFixed(b []byte, scale int) (v int64, ok bool) {
+	n := len(b)
+	if n == 0 {
+		return 0, false
+	}
+	i, neg := 0, false
+	if b[0] == '-' {
+		neg, i = true, 1
+	}
+	start := i
+	for ; i < n; i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + int64(c)
+	}
+	if i == start {
+		return 0, false
+	}
+	frac := 0
+	if i < n && b[i] == '.' {
+		for i++; i < n; i++ {
+			c := b[i] - '0'
+			if c > 9 {
+				break
+			}
+			if frac < scale {
+				v = v*10 + int64(c)
+				frac++
+			}
+		}
+	}
+	if i < n {
 		if b[i] == 'e' || b[i] == 'E' {
 			return parseFloatFixed(b, scale)
 		}

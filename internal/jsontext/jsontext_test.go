@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -191,6 +193,70 @@ func FuzzFixed(f *testing.F) {
 		got, ok := ParseFixed(s, scale)
 		if !ok || got != v {
 			t.Fatalf("AppendFixed(%d, %d) = %s, read back as %d, %v", v, scale, s, got, ok)
+		}
+	})
+}
+
+// exactFixed reads s as ParseFixed should, exactly (math/big); decided
+// is false where ParseFixed goes through float64 (an exponent, a value
+// past int64), which the test leaves to the checked path.
+func exactFixed(s string, scale int) (v int64, ok, decided bool) {
+	digits := func(d string) bool {
+		for _, c := range d {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	neg := strings.HasPrefix(s, "-")
+	num := strings.TrimPrefix(s, "-")
+	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		whole, frac, _ := strings.Cut(num[:i], ".")
+		if whole != "" && digits(whole) && digits(frac) {
+			return 0, false, false
+		}
+		num = num[:i] + "x" // not a number: refused like any other byte
+	}
+	whole, frac, _ := strings.Cut(num, ".")
+	if whole == "" || !digits(whole) || !digits(frac) {
+		return 0, false, true
+	}
+	frac = (frac + strings.Repeat("0", scale))[:scale]
+	var n big.Int
+	n.SetString(whole+frac, 10)
+	if !n.IsInt64() {
+		return 0, false, false
+	}
+	v = n.Int64()
+	if neg {
+		v = -v
+	}
+	return v, true, true
+}
+
+// The short path (18 bytes at most, no check digit by digit) reads the
+// exact value, for any bytes and scale; where the value goes through
+// float64 it reads what the checked path reads.
+func FuzzShortFixed(f *testing.F) {
+	for _, s := range []string{"1793494988.327", "-0.5", "1.", "-", "999999999999999999", "99999999999.999999", "1e3", "0.1234567891", "12a", ".5", ""} {
+		f.Add(s, 6)
+	}
+	f.Fuzz(func(t *testing.T, s string, scale int) {
+		if len(s) > 18 {
+			s = s[:18]
+		}
+		if scale < 0 {
+			scale = -scale
+		}
+		scale %= MaxScale + 1
+		v, ok := parseShortFixed([]byte(s), scale)
+		w, wok, decided := exactFixed(s, scale)
+		if !decided {
+			w, wok = parseLongFixed([]byte(s), scale)
+		}
+		if v != w || ok != wok {
+			t.Fatalf("%q at scale %d: short path %d, %v; want %d, %v", s, scale, v, ok, w, wok)
 		}
 	})
 }
