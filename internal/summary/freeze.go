@@ -126,13 +126,10 @@ func (s *State) peekRun(id string) *Run {
 	return nil
 }
 
-// groupTS and runTS are the first time of a group or run, read from a
-// frozen one without decoding the rest.
-func (s *State) groupTS(key string) (int64, bool) {
-	if g := s.groups[key]; g != nil {
-		return g.firstTS, g.hasTS
-	}
-	d := dec{b: s.coldGroups[key]}
+// frozenGroupTS and frozenRunTS are the first time of a frozen group or
+// run, read without decoding the rest.
+func frozenGroupTS(b string) (int64, bool) {
+	d := dec{b: b}
 	for mask := d.u(); mask != 0; mask &= mask - 1 {
 		d.i()
 	}
@@ -140,11 +137,8 @@ func (s *State) groupTS(key string) (int64, bool) {
 	return d.i(), hasTS
 }
 
-func (s *State) runTS(id string) (int64, bool) {
-	if r := s.runs[id]; r != nil {
-		return r.minTS, r.hasTS
-	}
-	d := dec{b: s.coldRuns[id]}
+func frozenRunTS(b string) (int64, bool) {
+	d := dec{b: b}
 	hasTS := d.flag()
 	return d.i(), hasTS
 }

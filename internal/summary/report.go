@@ -329,8 +329,7 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 	// Sort light references, not the groups: frozen ones are decoded one
 	// at a time.
 	total := &Group{}
-	keys := s.groupKeys()
-	order := make([]ref, 0, len(keys))
+	order := make([]ref, 0, len(s.groups)+len(s.coldGroups))
 	// With a breakdown a group of the report is made of the state's
 	// groups of its key and each model: its parts, by its key.
 	var parts map[string][]string
@@ -353,12 +352,20 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 	// takes the groups in as the records are written (then the groups
 	// folded into "other"), and the order needs only their first time.
 	late := nb > 0 && !breakdown
-	for _, k := range keys {
-		if late {
-			ts, hasTS := s.groupTS(k)
-			order = append(order, ref{key: k, ts: ts, hasTS: hasTS})
-			continue
+	var keys []string
+	if !late {
+		keys = s.groupKeys()
+	} else {
+		// (the maps walked rather than looked up key by key)
+		for k, g := range s.groups {
+			order = append(order, ref{key: k, ts: g.firstTS, hasTS: g.hasTS})
 		}
+		for k, b := range s.coldGroups {
+			ts, hasTS := frozenGroupTS(b)
+			order = append(order, ref{key: k, ts: ts, hasTS: hasTS})
+		}
+	}
+	for _, k := range keys {
 		g := get(k)
 		total.merge(g, false)
 		if !breakdown {
@@ -495,12 +502,16 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 // allRuns names every run the state knows.
 func (s *State) allRuns() []ref {
 	all := make([]ref, 0, len(s.runs)+len(s.coldRuns))
-	for _, id := range s.runIDs() {
-		if id == "" {
-			continue
+	for id, r := range s.runs {
+		if id != "" {
+			all = append(all, ref{key: id, ts: r.minTS, hasTS: r.hasTS, run: r})
 		}
-		ts, hasTS := s.runTS(id)
-		all = append(all, ref{key: id, ts: ts, hasTS: hasTS})
+	}
+	for id, b := range s.coldRuns {
+		if id != "" {
+			ts, hasTS := frozenRunTS(b)
+			all = append(all, ref{key: id, ts: ts, hasTS: hasTS})
+		}
 	}
 	return all
 }
