@@ -81,7 +81,7 @@ func (e *Envelope) Scan(line []byte) error {
 // the object ends, keeps them if it is the payload.
 func (e *Envelope) nested(_, key, value []byte) {
 	n := e.nkept[e.fill]
-	if n == maxKept {
+	if n == maxKept { // equivalent mutant: != sends every payload to the second pass (payOK false), which reads the same
 		e.over = true
 		return
 	}
@@ -94,6 +94,9 @@ func (e *Envelope) nested(_, key, value []byte) {
 // payloadMembers returns the payload's members as the scan recorded
 // them, when it did and body is the payload; ok is false otherwise.
 func (e *Envelope) payloadMembers(body []byte) (ms []span, ok bool) {
+	// equivalent mutant: each clause but payOK's: a body is the payload or
+	// the whole line, so start and length tell the same; and a negated
+	// one only sends the body to the second pass, which reads the same
 	if !e.payOK || len(body) != len(e.Payload) || len(body) == 0 || &body[0] != &e.Payload[0] {
 		return nil, false
 	}

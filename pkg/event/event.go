@@ -382,7 +382,7 @@ func (e *Event) classify(kind, body []byte, raw bool, typ []byte, typed bool) {
 		e.Entry = rs[len(rs)-1]
 		return
 	}
-	if !typed && len(rs) > 0 && rs[0].Type != "" {
+	if !typed && len(rs) > 0 && rs[0].Type != "" { // equivalent mutant: a negation leaves the type to choose's own lookup, which finds the same
 		// the body's "type", the last of that name, from the members the
 		// scan recorded when it can
 		if ms, ok := e.payloadMembers(body); ok {
