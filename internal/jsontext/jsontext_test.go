@@ -201,6 +201,13 @@ func FuzzFixed(f *testing.F) {
 // is false where ParseFixed goes through float64 (an exponent, a value
 // past int64), which the test leaves to the checked path.
 func exactFixed(s string, scale int) (v int64, ok, decided bool) {
+	v, ok, decided, _ = exactFixedDigits(s, scale)
+	return v, ok, decided
+}
+
+// exactFixedDigits is exactFixed with the number of digits the value is
+// made of.
+func exactFixedDigits(s string, scale int) (v int64, ok, decided bool, ndigits int) {
 	digits := func(d string) bool {
 		for _, c := range d {
 			if c < '0' || c > '9' {
@@ -214,25 +221,25 @@ func exactFixed(s string, scale int) (v int64, ok, decided bool) {
 	if i := strings.IndexAny(num, "eE"); i >= 0 {
 		whole, frac, _ := strings.Cut(num[:i], ".")
 		if whole != "" && digits(whole) && digits(frac) {
-			return 0, false, false
+			return 0, false, false, 0
 		}
 		num = num[:i] + "x" // not a number: refused like any other byte
 	}
 	whole, frac, _ := strings.Cut(num, ".")
 	if whole == "" || !digits(whole) || !digits(frac) {
-		return 0, false, true
+		return 0, false, true, 0
 	}
 	frac = (frac + strings.Repeat("0", scale))[:scale]
 	var n big.Int
 	n.SetString(whole+frac, 10)
 	if !n.IsInt64() {
-		return 0, false, false
+		return 0, false, false, 0
 	}
 	v = n.Int64()
 	if neg {
 		v = -v
 	}
-	return v, true, true
+	return v, true, true, len(strings.TrimLeft(whole+frac, "0"))
 }
 
 // The short path (18 bytes at most, no check digit by digit) reads the
@@ -251,7 +258,13 @@ func FuzzShortFixed(f *testing.F) {
 		}
 		scale %= MaxScale + 1
 		v, ok := parseShortFixed([]byte(s), scale)
-		w, wok, decided := exactFixed(s, scale)
+		w, wok, decided, digits := exactFixedDigits(s, scale)
+		if decided && digits <= 16 {
+			// the checked path is exact too where its check never trips
+			if l, lok := parseLongFixed([]byte(s), scale); l != w || lok != wok {
+				t.Fatalf("%q at scale %d: checked path %d, %v; want %d, %v", s, scale, l, lok, w, wok)
+			}
+		}
 		if !decided {
 			w, wok = parseLongFixed([]byte(s), scale)
 		}
