@@ -194,7 +194,7 @@ const hugeLine = 16 << 20
 // would otherwise wait for the heap to double). Its cost, a collection
 // per huge line, is small beside reading the line.
 func (r *Reader) alloc(size int) []byte {
-	if size >= hugeLine {
+	if size >= hugeLine { // equivalent mutant: > only changes whether a collection comes first at exactly 16 MiB
 		if r.gave {
 			runtime.GC()
 		}
