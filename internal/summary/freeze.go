@@ -70,15 +70,7 @@ func (s *State) recycleRun(r *Run) {
 }
 
 // peekGroup returns the group with key without thawing it for good.
-func (s *State) peekGroup(key string) *Group {
-	if g := s.groups[key]; g != nil {
-		return g
-	}
-	if b, ok := s.coldGroups[key]; ok {
-		return decodeGroup(key, b)
-	}
-	return nil
-}
+func (s *State) peekGroup(key string) *Group { return s.peekGroupIn(key, nil) }
 
 func (s *State) getRun(id string) *Run {
 	if r := s.runs[id]; r != nil {
@@ -97,34 +89,32 @@ func (s *State) getRun(id string) *Run {
 // peekGroupIn and peekRunIn are peekGroup and peekRun decoding a frozen
 // one into g or r, when not nil.
 func (s *State) peekGroupIn(key string, g *Group) *Group {
-	if h := s.groups[key]; h != nil || g == nil {
-		return s.peekGroup(key)
+	if h := s.groups[key]; h != nil {
+		return h
 	}
 	if b, ok := s.coldGroups[key]; ok {
+		if g == nil {
+			g = &Group{}
+		}
 		return decodeGroupInto(g, key, b)
 	}
 	return nil
 }
 
 func (s *State) peekRunIn(id string, r *Run) *Run {
-	if h := s.runs[id]; h != nil || r == nil {
-		return s.peekRun(id)
+	if h := s.runs[id]; h != nil {
+		return h
 	}
 	if b, ok := s.coldRuns[id]; ok {
+		if r == nil {
+			r = &Run{}
+		}
 		return decodeRunInto(r, id, b)
 	}
 	return nil
 }
 
-func (s *State) peekRun(id string) *Run {
-	if r := s.runs[id]; r != nil {
-		return r
-	}
-	if b, ok := s.coldRuns[id]; ok {
-		return decodeRun(id, b)
-	}
-	return nil
-}
+func (s *State) peekRun(id string) *Run { return s.peekRunIn(id, nil) }
 
 // frozenGroupTS and frozenRunTS are the first time of a frozen group or
 // run, read without decoding the rest.
