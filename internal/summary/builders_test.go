@@ -17,6 +17,10 @@ func TestReportOnCores(t *testing.T) {
 	}
 	defer func(n int) { hotLimit = n }(hotLimit)
 	hotLimit = 64 // most groups and runs frozen, as on large inputs
+	// chunks of 3 records: the few groups by day or agent (each of many
+	// runs) are built on several cores too
+	defer func(n int) { builtChunk = n }(builtChunk)
+	builtChunk = 3
 	// every 40th event left out: runs without their end, tool calls
 	// without theirs, turns left open: problems in groups and the total
 	var ls [][]byte
@@ -55,7 +59,7 @@ func TestReportOnCores(t *testing.T) {
 		if c.running {
 			s.SetRunning(time.Unix(1793520000, 0))
 		}
-		if c.by == "run" && len(s.runIDs()) < 4*builtChunk {
+		if c.by == "run" && len(s.runIDs()) < 4*64 {
 			t.Fatalf("%d runs: too few for the report to be built on several cores", len(s.runIDs()))
 		}
 		report := func(procs int) []byte {
@@ -69,6 +73,27 @@ func TestReportOnCores(t *testing.T) {
 			}
 			return b
 		}
+		// EachEncoded: the records encoded where they are built, some
+		// left to the writer (as a huge one is), in order.
+		encoded := func(procs int) []byte {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			var out []byte
+			if err := s.EachEncoded(func(b []byte, r *Record) []byte {
+				if len(r.Problems)%3 == 1 {
+					return nil // the writer's
+				}
+				return append(r.AppendJSON(b), '\n')
+			}, func(b []byte, r *Record) error {
+				if b == nil {
+					b = append(r.AppendJSON(nil), '\n')
+				}
+				out = append(out, b...)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
 		one := report(1)
 		if c.by == "run" && !bytes.Contains(one[bytes.LastIndexByte(one[:len(one)-1], '\n'):], []byte(`"problems":["run `)) {
 			t.Fatalf("the total lists no problems: the test would not see them differ")
@@ -76,6 +101,9 @@ func TestReportOnCores(t *testing.T) {
 		for _, procs := range []int{2, 3, 8} {
 			if got := report(procs); !bytes.Equal(got, one) {
 				t.Errorf("by %s, sort %q, top %d: the report on %d cores differs from one core's:\n%.600s\none core:\n%.600s", c.by, c.sort, c.top, procs, got, one)
+			}
+			if got := encoded(procs); !bytes.Equal(got, one) {
+				t.Errorf("by %s, sort %q, top %d: EachEncoded on %d cores differs from EachRecord on one:\n%.600s\none core:\n%.600s", c.by, c.sort, c.top, procs, got, one)
 			}
 		}
 	}
@@ -89,13 +117,13 @@ func TestReportOnCoresWriterFails(t *testing.T) {
 	before := runtime.NumGoroutine()
 	n := 0
 	err := s.EachRecord(func(*Record) error {
-		if n++; n == builtChunk+1 {
+		if n++; n == 65 {
 			return errTSRange
 		}
 		return nil
 	})
-	if err != errTSRange || n != builtChunk+1 {
-		t.Fatalf("EachRecord returned %v after %d records, want the writer's error after %d", err, n, builtChunk+1)
+	if err != errTSRange || n != 65 {
+		t.Fatalf("EachRecord returned %v after %d records, want the writer's error after 65", err, n)
 	}
 	for range 100 {
 		if runtime.NumGoroutine() <= before {

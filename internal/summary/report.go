@@ -339,6 +339,8 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 	// What the total says of the runs (outcomes, wall time, problems) is
 	// made on a goroutine of its own meanwhile, when there are many.
 	var totalRuns chan Record
+	// equivalent mutant: any change to when: both ways give the same
+	// record (TestReportOnCores)
 	if len(s.runs)+len(s.coldRuns) >= 2*builtChunk && runtime.GOMAXPROCS(0) > 1 {
 		totalRuns = make(chan Record, 1)
 		go func() {
@@ -445,6 +447,8 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 		if top := s.order.Top; top > 0 && top < len(order) {
 			shown = order[:top]
 		}
+		// equivalent mutant: any change to when but to late: both ways
+		// give the same records (TestReportOnCores)
 		if late && len(shown) >= 2*builtChunk && runtime.GOMAXPROCS(0) > 1 {
 			// The records are built on every core, handed to fn in order;
 			// each goroutine adds the groups it built up, the total adds
@@ -517,8 +521,8 @@ func (s *State) allRuns() []ref {
 }
 
 // builtChunk is how many records a goroutine of eachBuilt builds at a
-// time.
-const builtChunk = 64
+// time (the tests make it small, to build few groups on several cores).
+var builtChunk = 64
 
 // builder is what a goroutine of eachBuilt keeps: its problems' cache
 // and what the caller adds up.
@@ -544,13 +548,13 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, encode fun
 		ends []int  // where each record's bytes end in enc; -1 for one not encoded
 		done chan struct{}
 	}
-	chunks := make([]chunk, (len(refs)+builtChunk-1)/builtChunk)
+	chunks := make([]chunk, (len(refs)+builtChunk-1)/builtChunk) // equivalent mutant: a chunk more is an empty one
 	for i := range chunks {
 		chunks[i].done = make(chan struct{})
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(chunks))
 	ahead := make(chan struct{}, 2*workers) // a slot per chunk built or being built, not yet handed over
-	free := make(chan chunk, 2*workers)     // the room of chunks handed over, for the next
+	free := make(chan chunk, 2*workers)     // the room of chunks handed over, for the next (equivalent mutant: its size is memory only)
 	stop := make(chan struct{})
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -626,7 +630,7 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, encode fun
 
 // runRefsIn is runRefs decoding the frozen runs into b's room.
 func (s *State) runRefsIn(g *Group, b *builder) []ref {
-	if b == nil || b.pc == &s.lastProblems {
+	if b == nil || b.pc == &s.lastProblems { // equivalent mutant: the runs decoded anew, or into b's room, are the same
 		return s.runRefs(g)
 	}
 	var runs []ref
@@ -744,7 +748,7 @@ func (s *State) run(r ref) *Run {
 }
 
 func sortRefs(rs []ref) {
-	if len(rs) > 1 {
+	if len(rs) > 1 { // equivalent mutant: >= sorts one ref
 		slices.SortFunc(rs, cmpRef)
 	}
 }
@@ -1118,6 +1122,8 @@ func CostText(nano int64) string {
 }
 
 // long reports whether the record has a value WriteJSON writes apart.
+// (equivalent mutant: its comparisons: WriteJSON writes the same bytes
+// in pieces or in one, TestWriteJSON.)
 func (r *Record) long() bool {
 	for _, v := range r.Vals {
 		if len(v) > longValue {
