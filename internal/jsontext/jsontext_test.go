@@ -197,16 +197,10 @@ func FuzzFixed(f *testing.F) {
 	})
 }
 
-// exactFixed reads s as ParseFixed should, exactly (math/big); decided
-// is false where ParseFixed goes through float64 (an exponent, a value
-// past int64), which the test leaves to the checked path.
-func exactFixed(s string, scale int) (v int64, ok, decided bool) {
-	v, ok, decided, _ = exactFixedDigits(s, scale)
-	return v, ok, decided
-}
-
-// exactFixedDigits is exactFixed with the number of digits the value is
-// made of.
+// exactFixedDigits reads s as ParseFixed should, exactly (math/big),
+// with the number of digits the value is made of; decided is false where
+// ParseFixed goes through float64 (an exponent, a value past int64),
+// which the test leaves to the checked path.
 func exactFixedDigits(s string, scale int) (v int64, ok, decided bool, ndigits int) {
 	digits := func(d string) bool {
 		for _, c := range d {
