@@ -169,20 +169,7 @@ func parseLongFixed(b []byte, scale int) (v int64, ok bool) {
 			}
 		}
 	}
-	if i < len(b) {
-		if b[i] == 'e' || b[i] == 'E' {
-			return parseFloatFixed(b, scale)
-		}
-		return 0, false
-	}
-	if v > math.MaxInt64/pow10[scale-frac] {
-		return parseFloatFixed(b, scale)
-	}
-	v *= pow10[scale-frac]
-	if neg {
-		v = -v
-	}
-	return v, true
+	return endFixed(b, i, v, frac, scale, neg)
 }
 
 // parseShortFixed is ParseFixed for at most 18 bytes: its digits fit in
@@ -220,7 +207,14 @@ func parseShortFixed(b []byte, scale int) (v int64, ok bool) {
 			}
 		}
 	}
-	if i < n {
+	return endFixed(b, i, v, frac, scale, neg)
+}
+
+// endFixed ends both paths of ParseFixed: v holds the digits read up to
+// b[i], frac of them after the point. What follows must be nothing, or
+// an exponent (read through float64); v is then scaled to scale places.
+func endFixed(b []byte, i int, v int64, frac, scale int, neg bool) (int64, bool) {
+	if i < len(b) {
 		if b[i] == 'e' || b[i] == 'E' {
 			return parseFloatFixed(b, scale)
 		}
