@@ -85,8 +85,7 @@ func (e *Envelope) nested(_, key, value []byte) {
 		e.over = true
 		return
 	}
-	end := cap(e.Line)
-	k, v := end-cap(key), end-cap(value)
+	k, v := jsonscan.OffsetOf(e.Line, key), jsonscan.OffsetOf(e.Line, value)
 	e.kept[e.fill][n] = span{k, k + len(key), v, v + len(value)}
 	e.nkept[e.fill] = n + 1
 }
