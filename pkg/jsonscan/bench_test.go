@@ -1,9 +1,12 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/evtools/evtools/internal/corpus"
 )
 
 // benchLines are envelope events shaped like the shipped examples'
@@ -144,6 +147,65 @@ func BenchmarkJSONUnmarshalKind(b *testing.B) {
 			var e struct{ Kind string }
 			if err := json.Unmarshal(l, &e); err != nil {
 				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// corpusLines are the lines of a generated envelope corpus (make bench's
+// shape: ~290 bytes a line, short keys, numbers and strings), where the cost
+// per token matters more than the cost per byte.
+func corpusLines(b *testing.B) ([][]byte, int64) {
+	var buf bytes.Buffer
+	if err := corpus.Envelope(&buf, 4<<20, 1); err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n"))
+	return lines, int64(buf.Len())
+}
+
+func BenchmarkCheckCorpus(b *testing.B) {
+	lines, n := corpusLines(b)
+	b.SetBytes(n)
+	for b.Loop() {
+		for _, l := range lines {
+			if Check(l) != nil {
+				b.Fatal("invalid")
+			}
+		}
+	}
+}
+
+// BenchmarkMembersCorpus is evfilter's kind=="tool_call" on the corpus.
+func BenchmarkMembersCorpus(b *testing.B) {
+	lines, n := corpusLines(b)
+	b.SetBytes(n)
+	hits := 0
+	fn := func(k, v []byte) {
+		if KeyIs(k, "kind") && StringEquals(v, "tool_call") {
+			hits++
+		}
+	}
+	for b.Loop() {
+		for _, l := range lines {
+			if Members(l, fn) != nil {
+				b.Fatal("invalid")
+			}
+		}
+	}
+	if hits == 0 {
+		b.Fatal("no tool_call found")
+	}
+}
+
+// BenchmarkNestedCorpus is evsum's read of an event on the corpus.
+func BenchmarkNestedCorpus(b *testing.B) {
+	lines, n := corpusLines(b)
+	b.SetBytes(n)
+	for b.Loop() {
+		for _, l := range lines {
+			if Nested(l, func(key, value []byte) {}, func(parent, key, value []byte) {}) != nil {
+				b.Fatal("invalid")
 			}
 		}
 	}

@@ -160,10 +160,7 @@ func scanNumber(data []byte, i int) (int, errCode) {
 	case c == '0':
 		i++
 	case c-'1' < 9:
-		i++
-		for i < n && isDigit(data[i]) {
-			i++
-		}
+		i = digitsEnd(data, i+1)
 	default:
 		return i, codeChar
 	}
@@ -175,10 +172,7 @@ func scanNumber(data []byte, i int) (int, errCode) {
 		if !isDigit(data[i]) {
 			return i, codeChar
 		}
-		i++
-		for i < n && isDigit(data[i]) {
-			i++
-		}
+		i = digitsEnd(data, i+1)
 	}
 	if i < n && data[i]|0x20 == 'e' {
 		i++
@@ -194,12 +188,29 @@ func scanNumber(data []byte, i int) (int, errCode) {
 		if !isDigit(data[i]) {
 			return i, codeChar
 		}
-		i++
-		for i < n && isDigit(data[i]) {
-			i++
-		}
+		i = digitsEnd(data, i+1)
 	}
 	return i, codeOK
+}
+
+// digitsEnd returns the index of the first byte at or after i that is not
+// an ASCII digit, eight bytes at a time: a byte is a digit when its high
+// nibble is 3 and stays 3 after adding 6. (A byte of 0xfa or more carries
+// into the next one, but it is itself no digit, and only the first
+// non-digit counts.)
+func digitsEnd(data []byte, i int) int {
+	for i+8 <= len(data) { // equivalent mutant: the byte loop below finds the same
+		x := binary.LittleEndian.Uint64(data[i:])
+		m := (x&(lsb*0xf0) ^ lsb*0x30) | ((x+lsb*6)&(lsb*0xf0) ^ lsb*0x30)
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(data) && isDigit(data[i]) {
+		i++
+	}
+	return i
 }
 
 // scanLiteral checks that lit starts at data[i].
@@ -275,7 +286,14 @@ func (s *stack) release() {
 }
 
 // scan validates data as one JSON object and, when fn is not nil, reports
-// each top-level member as soon as its value ends. It does not recurse.
+// each top-level member as soon as its value ends; fn2, when not nil, each
+// member of a top-level member's object value, before that top-level member.
+//
+// The members of the top two levels are walked by scanMembers, the only
+// place that calls back; anything deeper goes to scanContainer, which
+// validates without calling back. Keeping the two apart keeps each loop's
+// live values few, so that they stay in registers around the calls to
+// scanString instead of being saved and reloaded at every token.
 func scan(data []byte, st *stack, fn func(key, value []byte), fn2 func(parent, key, value []byte)) (int, errCode) {
 	n := len(data)
 	i := skipWS(data, 0)
@@ -285,18 +303,118 @@ func scan(data []byte, st *stack, fn func(key, value []byte), fn2 func(parent, k
 	if data[i] != '{' {
 		return i, codeNotObject
 	}
+	i, code := scanMembers(data, i, st, 1, nil, fn, fn2)
+	if code != codeOK {
+		return i, code
+	}
+	if i = skipWS(data, i); i < n {
+		return i, codeAfterTop
+	}
+	return n, codeOK
+}
+
+// scanMembers validates the object at data[i] == '{', at depth d (1 or 2),
+// and returns the index just past its '}'. At depth 1 it calls fn(key,
+// value) for each member and walks an object value at depth 2 itself when
+// fn2 is set; at depth 2 it calls fn2(parent, key, value).
+func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(key, value []byte), fn2 func(parent, key, value []byte)) (int, errCode) {
+	n := len(data)
+	var code errCode
+	i = skipWS(data, i+1)
+	if i >= n {
+		return n, codeEOF
+	}
+	if data[i] == '}' {
+		return i + 1, codeOK
+	}
+	for {
+		if data[i] != '"' {
+			return i, codeChar
+		}
+		keyStart := i + 1
+		if i, code = scanString(data, keyStart); code != codeOK {
+			return i, code
+		}
+		keyEnd := i - 1
+		if i < n && data[i] == ':' {
+			i++
+		} else {
+			i = skipWS(data, i)
+			if i >= n {
+				return n, codeEOF
+			}
+			if data[i] != ':' {
+				return i, codeChar
+			}
+			i++
+		}
+		i = skipWS(data, i)
+		if i >= n {
+			return n, codeEOF
+		}
+		valStart := i
+		switch c := data[i]; c {
+		case '"':
+			i, code = scanString(data, i+1)
+		case '{':
+			if d == 1 && fn2 != nil {
+				i, code = scanMembers(data, i, st, 2, data[keyStart:keyEnd], nil, fn2)
+			} else {
+				i, code = scanContainer(data, i, st, d)
+			}
+		case '[':
+			i, code = scanContainer(data, i, st, d)
+		case 't':
+			i, code = scanLiteral(data, i, "true")
+		case 'f':
+			i, code = scanLiteral(data, i, "false")
+		case 'n':
+			i, code = scanLiteral(data, i, "null")
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			i, code = scanNumber(data, i)
+		default:
+			return i, codeChar
+		}
+		if code != codeOK {
+			return i, code
+		}
+		if d == 1 {
+			if fn != nil {
+				fn(data[keyStart:keyEnd], data[valStart:i])
+			}
+		} else if fn2 != nil { // equivalent mutant: depth 2 is walked here only when fn2 is set
+			fn2(parent, data[keyStart:keyEnd], data[valStart:i])
+		}
+		i = skipWS(data, i)
+		if i >= n {
+			return n, codeEOF
+		}
+		switch data[i] {
+		case ',':
+			if i = skipWS(data, i+1); i >= n {
+				return n, codeEOF
+			}
+		case '}':
+			return i + 1, codeOK
+		default:
+			return i, codeChar
+		}
+	}
+}
+
+// scanContainer validates the object or array at data[i] ('{' or '['),
+// held by a container at depth base, and returns the index just past its
+// end. It does not call back.
+func scanContainer(data []byte, i int, st *stack, base int) (int, errCode) {
+	n := len(data)
+	depth := base
 	var (
-		depth          int
-		c              byte
-		code           errCode
-		keyStart       int // top-level member being scanned
-		keyEnd         int
-		valStart       int
-		topLevelMember bool
-		// the same for a member of an object at depth 2 (fn2)
-		midKeyStart, midKeyEnd, midValStart int
-		midMember                           bool
+		c    byte
+		code errCode
 	)
+	if data[i] == '[' {
+		goto openArray
+	}
 
 openObject: // data[i] == '{'
 	depth++
@@ -317,18 +435,7 @@ openObject: // data[i] == '{'
 	}
 
 key: // data[i] == '"'
-	if depth == 1 {
-		keyStart = i + 1
-		i, code = scanString(data, i+1)
-		keyEnd = i - 1
-	} else if depth == 2 && fn2 != nil {
-		midKeyStart = i + 1
-		i, code = scanString(data, i+1)
-		midKeyEnd = i - 1
-	} else {
-		i, code = scanString(data, i+1)
-	}
-	if code != codeOK {
+	if i, code = scanString(data, i+1); code != codeOK {
 		return i, code
 	}
 	if i < n && data[i] == ':' {
@@ -349,32 +456,13 @@ value:
 	if i >= n {
 		return n, codeEOF
 	}
-	topLevelMember = depth == 1
-	if topLevelMember {
-		valStart = i
-	}
-	if midMember = fn2 != nil && depth == 2 && st.isObject(2); midMember {
-		midValStart = i
-	}
 	switch c = data[i]; c {
 	case '"':
 		i, code = scanString(data, i+1)
 	case '{':
 		goto openObject
 	case '[':
-		depth++
-		if depth > MaxDepth {
-			return i, codeDepth
-		}
-		st.pushArray(depth)
-		i = skipWS(data, i+1)
-		if i >= n {
-			return n, codeEOF
-		}
-		if c = data[i]; c == ']' {
-			goto closeContainer
-		}
-		goto value
+		goto openArray
 	case 't':
 		i, code = scanLiteral(data, i, "true")
 	case 'f':
@@ -391,13 +479,6 @@ value:
 	}
 
 afterValue: // i is just past a complete value at the current depth
-	if topLevelMember && fn != nil {
-		fn(data[keyStart:keyEnd], data[valStart:i])
-	} else if midMember {
-		fn2(data[keyStart:keyEnd], data[midKeyStart:midKeyEnd], data[midValStart:i])
-	}
-	topLevelMember = false
-	midMember = false
 	i = skipWS(data, i)
 	if i >= n {
 		return n, codeEOF
@@ -421,21 +502,31 @@ afterValue: // i is just past a complete value at the current depth
 		return i, codeChar
 	}
 
+openArray: // data[i] == '['
+	depth++
+	if depth > MaxDepth {
+		return i, codeDepth
+	}
+	st.pushArray(depth)
+	i = skipWS(data, i+1)
+	if i >= n {
+		return n, codeEOF
+	}
+	if c = data[i]; c == ']' {
+		goto closeContainer
+	}
+	goto value
+
 closeContainer: // data[i] == c is '}' or ']'
 	if (c == '}') != st.isObject(depth) {
 		return i, codeChar
 	}
 	depth--
 	i++
-	if depth > 0 {
-		topLevelMember = depth == 1
-		midMember = fn2 != nil && depth == 2 && st.isObject(2)
+	if depth > base {
 		goto afterValue
 	}
-	if i = skipWS(data, i); i < n {
-		return i, codeAfterTop
-	}
-	return n, codeOK
+	return i, codeOK
 }
 
 // Check reports whether data is exactly one JSON object, optionally

@@ -273,3 +273,21 @@ func TestNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestDigitsEnd: the word-at-a-time digit run stops where a byte loop
+// does, for every byte value at every place in and across words (0xfa and
+// above carry into the next byte when 6 is added).
+func TestDigitsEnd(t *testing.T) {
+	for b := range 256 {
+		for p := range 18 {
+			data := append([]byte("12345678901234567890")[:p:p], byte(b), '7', 0xff, '1')
+			want := 0
+			for want < len(data) && data[want] >= '0' && data[want] <= '9' {
+				want++
+			}
+			if got := digitsEnd(data, 0); got != want {
+				t.Fatalf("digitsEnd(%q) = %d, want %d", data, got, want)
+			}
+		}
+	}
+}

@@ -135,6 +135,11 @@ func StringEquals(value []byte, s string) bool {
 // KeyIs reports whether a raw key, as Members gives it (the bytes between
 // the quotes), equals name after JSON unescaping: `k\u0069nd` is "kind".
 func KeyIs(rawKey []byte, name string) bool {
+	// Most keys a caller asks about differ from name in their first byte,
+	// which decodes to itself when it is plain ASCII.
+	if len(rawKey) > 0 && plain[rawKey[0]] && (len(name) == 0 || rawKey[0] != name[0]) {
+		return false
+	}
 	// Fast path. A key of plain ASCII decodes to itself; without a backslash
 	// only invalid UTF-8 (which grows into U+FFFD) can change its length.
 	if len(rawKey) >= len(name) { // equivalent mutant: > sends equal lengths to contentEquals, < shorter keys to the loop below: same answers
