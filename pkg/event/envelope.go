@@ -36,23 +36,18 @@ type Envelope struct {
 	quoted []byte
 
 	// With keep (Event sets it), the scan also records the members of
-	// each top-level object as it passes them (in kept[fill]), and keeps
-	// those of the payload (kept[pay], complete when payOK), so that
-	// reading the payload's fields needs no second pass over its bytes.
-	// A member is recorded as offsets into the line: no pointers, no
-	// allocation, nothing for the collector.
-	keep      bool
-	fn2       func(parent, key, value []byte)
-	kept      [2][maxKept]span
-	nkept     [2]int
-	fill, pay int
-	over      bool // kept[fill] is missing members: more than maxKept
-	payOK     bool
+	// each top-level object as it passes them (in inner, from mark on),
+	// and keeps those of the payload (inner.Spans[pay[0]:pay[1]],
+	// complete when payOK), so that reading the payload's fields needs no
+	// second pass over its bytes. A member is recorded as offsets into the
+	// line: no pointers, no allocation, nothing for the collector, and no
+	// call per member.
+	keep  bool
+	inner jsonscan.Inner
+	mark  int
+	pay   [2]int
+	payOK bool
 }
-
-// span is one member of an object: where its raw key and raw value are
-// in the line.
-type span struct{ ks, ke, vs, ve int }
 
 // maxKept bounds the members recorded of one object: a payload of more
 // members (a huge line's) is read again when its fields are asked for.
@@ -70,46 +65,39 @@ func (e *Envelope) Scan(line []byte) error {
 	if !e.keep {
 		return jsonscan.Members(line, e.fn)
 	}
-	if e.fn2 == nil {
-		e.fn2 = e.nested
+	if cap(e.inner.Spans) == 0 {
+		e.inner.Spans = make([]jsonscan.Span, 0, maxKept)
 	}
-	e.nkept, e.over, e.payOK = [2]int{}, false, false
-	return jsonscan.Nested(line, e.fn, e.fn2)
-}
-
-// nested records a member of a top-level object; member, called when
-// the object ends, keeps them if it is the payload.
-func (e *Envelope) nested(_, key, value []byte) {
-	n := e.nkept[e.fill]
-	if n == maxKept { // equivalent mutant: != sends every payload to the second pass (payOK false), which reads the same
-		e.over = true
-		return
-	}
-	k, v := jsonscan.OffsetOf(e.Line, key), jsonscan.OffsetOf(e.Line, value)
-	e.kept[e.fill][n] = span{k, k + len(key), v, v + len(value)}
-	e.nkept[e.fill] = n + 1
+	e.inner.Spans, e.inner.Full = e.inner.Spans[:0], false
+	e.mark, e.payOK = 0, false
+	return jsonscan.NestedSpans(line, e.fn, &e.inner)
 }
 
 // payloadMembers returns the payload's members as the scan recorded
 // them, when it did and body is the payload; ok is false otherwise.
-func (e *Envelope) payloadMembers(body []byte) (ms []span, ok bool) {
+func (e *Envelope) payloadMembers(body []byte) (ms []jsonscan.Span, ok bool) {
 	// equivalent mutant: each clause but payOK's: a body is the payload or
 	// the whole line, so start and length tell the same; and a negated
 	// one only sends the body to the second pass, which reads the same
 	if !e.payOK || len(body) != len(e.Payload) || len(body) == 0 || &body[0] != &e.Payload[0] {
 		return nil, false
 	}
-	return e.kept[e.pay][:e.nkept[e.pay]], true
+	return e.inner.Spans[e.pay[0]:e.pay[1]], true
 }
 
 func (e *Envelope) member(key, value []byte) {
 	payload := e.read(key, value)
 	if e.keep {
+		// The members the scan recorded since the last top-level member
+		// are this one's: kept if it is the payload, else let go.
 		if payload {
-			e.pay, e.fill = e.fill, 1-e.fill
-			e.payOK = !e.over
+			e.pay = [2]int{e.mark, len(e.inner.Spans)}
+			e.payOK = !e.inner.Full
+			e.mark = len(e.inner.Spans)
+		} else {
+			e.inner.Spans = e.inner.Spans[:e.mark]
 		}
-		e.nkept[e.fill], e.over = 0, false
+		e.inner.Full = false
 	}
 }
 

@@ -388,8 +388,8 @@ func (e *Event) classify(kind, body []byte, raw bool, typ []byte, typed bool) {
 		if ms, ok := e.payloadMembers(body); ok {
 			typ, typed = nil, true
 			for _, m := range ms {
-				if jsonscan.KeyIs(e.Line[m.ks:m.ke], "type") {
-					typ = e.Line[m.vs:m.ve]
+				if jsonscan.KeyIs(e.Line[m.KeyStart:m.KeyEnd], "type") {
+					typ = e.Line[m.ValueStart:m.ValueEnd]
 				}
 			}
 		}
@@ -449,7 +449,8 @@ func (e *Event) fill() {
 // does it after a huge line).
 func (e *Event) Forget() {
 	line := &e.Envelope
-	e.Envelope = Envelope{fn: line.fn, fn2: line.fn2, keyBuf: line.keyBuf, quoted: line.quoted, SeqAt: line.SeqAt[:0]}
+	e.Envelope = Envelope{fn: line.fn, keyBuf: line.keyBuf, quoted: line.quoted, SeqAt: line.SeqAt[:0],
+		inner: jsonscan.Inner{Spans: line.inner.Spans[:0]}}
 	e.Body, e.name, e.filled, e.vals = nil, nil, false, [numFields][]byte{}
 }
 
@@ -466,7 +467,7 @@ func (e *Event) eachBody(fn func(key, value []byte) bool) {
 		return
 	}
 	for _, m := range ms {
-		if !fn(e.Line[m.ks:m.ke], e.Line[m.vs:m.ve]) {
+		if !fn(e.Line[m.KeyStart:m.KeyEnd], e.Line[m.ValueStart:m.ValueEnd]) {
 			return
 		}
 	}

@@ -81,3 +81,61 @@ func BenchmarkNested(b *testing.B) {
 		Nested(line, func(key, value []byte) {}, func(parent, key, value []byte) {})
 	}
 }
+
+// nestedSpans is nestedOnePass through NestedSpans, with room for room
+// members: the members of an object that did not all fit are reported as
+// the ones that did and "(full)". Each object's spans are let go once
+// read, as a caller keeping only the payload's does.
+func nestedSpans(data []byte, room int) ([]string, error) {
+	var out []string
+	in := Inner{Spans: make([]Span, 0, room)}
+	err := NestedSpans(data, func(key, value []byte) {
+		for _, s := range in.Spans {
+			out = append(out, fmt.Sprintf("%s.%s=%s", key, data[s.KeyStart:s.KeyEnd], data[s.ValueStart:s.ValueEnd]))
+		}
+		if in.Full {
+			out = append(out, "(full)")
+		}
+		in.Spans, in.Full = in.Spans[:0], false
+		out = append(out, fmt.Sprintf("%s=%s", key, value))
+	}, &in)
+	return out, err
+}
+
+// withRoom is what nestedSpans must give: Nested's calls, at most room
+// members of each object, "(full)" after an object that had more.
+func withRoom(data []byte, room int) ([]string, error) {
+	var out []string
+	n := 0
+	err := Nested(data, func(key, value []byte) {
+		if n > room {
+			out = append(out, "(full)")
+		}
+		n = 0
+		out = append(out, fmt.Sprintf("%s=%s", key, value))
+	}, func(parent, key, value []byte) {
+		if n++; n <= room {
+			out = append(out, fmt.Sprintf("%s.%s=%s", parent, key, value))
+		}
+	})
+	return out, err
+}
+
+func FuzzNestedSpans(f *testing.F) {
+	for _, s := range []string{`{"a":{"b":{"c":1},"d":[{"e":2}]}}`, `{"p":{"t":"x","u":2,"v":3},"p":{"t":"y"}}`, `{"a":[{"b":1}],"c":{}}`, `{"a":{"b":1}`} {
+		f.Add([]byte(s), uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, room uint8) {
+		want, werr := withRoom(data, int(room%8))
+		got, gerr := nestedSpans(data, int(room%8))
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Fatalf("error %v, want %v", gerr, werr)
+		}
+		// On an error the two part where the line stops: Nested has
+		// reported the members of an object left open, NestedSpans no
+		// call of fn has handed them over.
+		if werr == nil && !cmp.Equal(want, got) {
+			t.Fatalf("room %d (-want +got):\n%s", room%8, cmp.Diff(want, got))
+		}
+	})
+}

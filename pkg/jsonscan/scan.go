@@ -294,7 +294,7 @@ func (s *stack) release() {
 // validates without calling back. Keeping the two apart keeps each loop's
 // live values few, so that they stay in registers around the calls to
 // scanString instead of being saved and reloaded at every token.
-func scan(data []byte, st *stack, fn func(key, value []byte), fn2 func(parent, key, value []byte)) (int, errCode) {
+func scan(data []byte, st *stack, fn func(key, value []byte), fn2 func(parent, key, value []byte), in *Inner) (int, errCode) {
 	n := len(data)
 	i := skipWS(data, 0)
 	if i == n {
@@ -303,7 +303,7 @@ func scan(data []byte, st *stack, fn func(key, value []byte), fn2 func(parent, k
 	if data[i] != '{' {
 		return i, codeNotObject
 	}
-	i, code := scanMembers(data, i, st, 1, nil, fn, fn2)
+	i, code := scanMembers(data, i, st, 1, nil, fn, fn2, in)
 	if code != codeOK {
 		return i, code
 	}
@@ -316,8 +316,9 @@ func scan(data []byte, st *stack, fn func(key, value []byte), fn2 func(parent, k
 // scanMembers validates the object at data[i] == '{', at depth d (1 or 2),
 // and returns the index just past its '}'. At depth 1 it calls fn(key,
 // value) for each member and walks an object value at depth 2 itself when
-// fn2 is set; at depth 2 it calls fn2(parent, key, value).
-func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(key, value []byte), fn2 func(parent, key, value []byte)) (int, errCode) {
+// fn2 or in is set; at depth 2 it records each member in in, or calls
+// fn2(parent, key, value).
+func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(key, value []byte), fn2 func(parent, key, value []byte), in *Inner) (int, errCode) {
 	n := len(data)
 	var code errCode
 	i = skipWS(data, i+1)
@@ -357,8 +358,8 @@ func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(ke
 		case '"':
 			i, code = scanString(data, i+1)
 		case '{':
-			if d == 1 && fn2 != nil {
-				i, code = scanMembers(data, i, st, 2, data[keyStart:keyEnd], nil, fn2)
+			if d == 1 && (fn2 != nil || in != nil) {
+				i, code = scanMembers(data, i, st, 2, data[keyStart:keyEnd], nil, fn2, in)
 			} else {
 				i, code = scanContainer(data, i, st, d)
 			}
@@ -378,11 +379,19 @@ func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(ke
 		if code != codeOK {
 			return i, code
 		}
-		if d == 1 {
+		switch {
+		case d == 1:
 			if fn != nil {
 				fn(data[keyStart:keyEnd], data[valStart:i])
 			}
-		} else if fn2 != nil { // equivalent mutant: depth 2 is walked here only when fn2 is set
+		case in != nil:
+			// No call: a call would save and reload every value live here.
+			if len(in.Spans) < cap(in.Spans) {
+				in.Spans = append(in.Spans, Span{keyStart, keyEnd, valStart, i})
+			} else {
+				in.Full = true
+			}
+		default: // depth 2 is walked only when fn2 or in is set
 			fn2(parent, data[keyStart:keyEnd], data[valStart:i])
 		}
 		i = skipWS(data, i)
@@ -534,7 +543,7 @@ closeContainer: // data[i] == c is '}' or ']'
 // tells a user what is wrong.
 func Check(data []byte) error {
 	var st stack
-	off, code := scan(data, &st, nil, nil)
+	off, code := scan(data, &st, nil, nil, nil)
 	st.release()
 	if code == codeOK {
 		return nil
@@ -551,7 +560,7 @@ func Check(data []byte) error {
 // members before the error, and Members returns the error Check would.
 func Members(data []byte, fn func(key, value []byte)) error {
 	var st stack
-	off, code := scan(data, &st, fn, nil)
+	off, code := scan(data, &st, fn, nil, nil)
 	st.release()
 	if code == codeOK {
 		return nil
@@ -569,7 +578,40 @@ func Members(data []byte, fn func(key, value []byte)) error {
 // what fn2 reported for an earlier top-level member of the same name.
 func Nested(data []byte, fn func(key, value []byte), fn2 func(parent, key, value []byte)) error {
 	var st stack
-	off, code := scan(data, &st, fn, fn2)
+	off, code := scan(data, &st, fn, fn2, nil)
+	st.release()
+	if code == codeOK {
+		return nil
+	}
+	return newError(data, off, code)
+}
+
+// A Span is where one member of an object is in the data a scan read: its
+// raw key is data[KeyStart:KeyEnd] (between the quotes), its raw value
+// data[ValueStart:ValueEnd].
+type Span struct{ KeyStart, KeyEnd, ValueStart, ValueEnd int }
+
+// Inner receives from NestedSpans the members of the top-level members'
+// object values, as offsets into the line: no call per member, no
+// pointers for the collector.
+type Inner struct {
+	// Spans gets each such member, in order, while it has room: it is
+	// appended to up to its capacity and never beyond, so the scan does
+	// not allocate (give it a capacity once, and reuse it).
+	Spans []Span
+	// Full is set when a member did not fit.
+	Full bool
+}
+
+// NestedSpans is Nested with the members one level down recorded in in
+// instead of reported by calls: when fn is called for a top-level member
+// whose value is an object, that object's members are the spans appended
+// to in.Spans since the previous call of fn, all of them unless in.Full.
+// fn may shorten in.Spans (to let go of the members of an object it has no
+// use for) and clear in.Full.
+func NestedSpans(data []byte, fn func(key, value []byte), in *Inner) error {
+	var st stack
+	off, code := scan(data, &st, fn, nil, in)
 	st.release()
 	if code == codeOK {
 		return nil
