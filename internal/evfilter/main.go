@@ -264,39 +264,32 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 	return nil
 }
 
-// A batch of records evaluated by one worker.
+// A batch is a block of lines framed and evaluated by one worker.
 type batch struct {
-	data []byte
-	recs []batchRec
-	ok   []bool
-	errs []error
-	done chan struct{}
+	block *jsonl.Block
+	ok    []bool  // the verdict of each record, in the block's order
+	errs  []error // and its error
+	done  chan struct{}
 }
 
-type batchRec struct {
-	end  int // offset of the record's end in data
-	file string
-	line int
-}
+// blockBytes is the size of the blocks read (a variable: tests make it
+// tiny, so that lines straddle blocks and outgrow them).
+var blockBytes = 256 << 10
 
-const (
-	batchBytes = 256 << 10
-	batchRecs  = 4096
+// maxInFlight caps the bytes of the blocks read ahead: past it, the
+// verdicts of all but the newest are taken before reading on. Ordinary
+// blocks never reach it (workers+1 blocks of blockBytes); with long lines
+// at most the newest (one long line, being evaluated) and the line being
+// read are held: twice the longest line, not workers+1 times.
+const maxInFlight = 8 << 20
 
-	// maxInFlight caps the bytes of the batches read ahead: past it, the
-	// verdicts of all but the newest batch are taken before reading on.
-	// Ordinary lines never reach it (workers+1 batches of about
-	// batchBytes); with huge lines at most the newest (one huge line,
-	// being evaluated) and the line being read are held: twice the
-	// longest line, not workers+1 times.
-	maxInFlight = 32 * batchBytes
-)
-
-// parallel evaluates the records of regular files on several goroutines,
-// in batches, and takes the verdicts in input order on this one, so the
-// output and the reports are those of the serial loop. Evaluation (the
-// fast path's validating scan, or gojq) is the slow part; reading, framing
-// and output stay here.
+// parallel evaluates the records of regular files on several goroutines
+// and takes the verdicts in input order on this one, so the output and
+// the reports are those of the serial loop. This goroutine only reads
+// blocks of whole lines (jsonl.Input.EachBlock) and writes the selected
+// lines; the workers frame the lines of a block (Block.Frame, the
+// serial reader's rules) and evaluate them (the fast path's validating
+// scan, or gojq), the slow part.
 func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error {
 	jobs := make(chan *batch, workers)
 	defer close(jobs)
@@ -305,64 +298,78 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 		s.clones = append(s.clones, g)
 		go func() {
 			for b := range jobs {
-				start := 0
-				for i, r := range b.recs {
-					b.ok[i], b.errs[i] = g.Match(b.data[start:r.end])
-					start = r.end
-				}
+				b.block.Frame(func(_ int, rec []byte) {
+					ok, err := g.Match(rec)
+					b.ok = append(b.ok, ok)
+					b.errs = append(b.errs, err)
+				})
 				close(b.done)
 			}
 		}()
 	}
 	var pending []*batch
 	var free []*batch
-	inFlight := 0 // bytes of the batches pending
-	cur := &batch{}
+	inFlight := 0 // bytes of the blocks pending
 	take := func(b *batch) error {
 		<-b.done
-		start := 0
-		for i, r := range b.recs {
-			rec := jsonl.Record{Data: b.data[start:r.end], File: r.file, Line: r.line}
-			start = r.end
-			if err := s.take(rec, b.ok[i], b.errs[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return in.TakeBlock(b.block, func(i int, rec jsonl.Record) error {
+			return s.take(rec, b.ok[i], b.errs[i])
+		})
 	}
 	// takeOldest takes the verdicts of the oldest batch pending.
 	takeOldest := func() error {
 		b := pending[0]
 		pending[0] = nil // not kept alive under the slice
 		pending = pending[1:]
-		inFlight -= len(b.data)
-		if err := take(b); err != nil {
-			return err
-		}
-		// equivalent mutants: the bound (<, >, 4/batchBytes) only says
-		// which buffers are reused: memory, not output.
-		if cap(b.data) <= 4*batchBytes { // a batch that held a long line is let go
-			free = append(free, b)
-		}
-		return nil
+		inFlight -= len(b.block.Data)
+		err := take(b)
+		b.block = nil
+		free = append(free, b)
+		return err
 	}
-	send := func() error {
-		if len(cur.recs) == 0 {
+	err := in.EachBlock(blockBytes, func(blk *jsonl.Block) error {
+		if blk.Own {
+			// A huge line (in a buffer of its own, which the reader
+			// hands out for lines longer than a few read buffers) is
+			// evaluated here, without a copy, once the blocks before it
+			// are taken. A worker's filter keeps pointers into the last
+			// line it evaluated: the huge lines go to f alone, so that
+			// while the next one is read only one is held, not one per
+			// worker.
+			for len(pending) > 0 {
+				if err := takeOldest(); err != nil {
+					return err
+				}
+			}
+			var ok bool
+			var err error
+			blk.Frame(func(_ int, rec []byte) { ok, err = f.Match(rec) })
+			size := len(blk.Data)
+			if err := in.TakeBlock(blk, func(_ int, rec jsonl.Record) error { return s.take(rec, ok, err) }); err != nil {
+				return err
+			}
+			// The huge line before this one is garbage now: collected
+			// before the next is read, its memory takes that one (a
+			// collection of a small heap costs less than such a line).
+			// equivalent mutant: any bound: only when memory is
+			// collected changes.
+			if size > maxInFlight {
+				runtime.GC()
+			}
 			return nil
 		}
-		cur.ok = make([]bool, len(cur.recs))
-		cur.errs = make([]error, len(cur.recs))
-		cur.done = make(chan struct{})
-		jobs <- cur
-		pending = append(pending, cur)
-		inFlight += len(cur.data)
-		if len(free) > 0 {
-			cur, free = free[len(free)-1], free[:len(free)-1]
-			cur.data, cur.recs = cur.data[:0], cur.recs[:0]
+		var b *batch
+		if k := len(free); k > 0 {
+			b, free = free[k-1], free[:k-1]
+			b.ok, b.errs = b.ok[:0], b.errs[:0]
 		} else {
-			cur = &batch{}
+			b = &batch{}
 		}
-		// equivalent mutant: >= workers: one batch less read ahead; the
+		b.block, b.done = blk, make(chan struct{})
+		jobs <- b
+		pending = append(pending, b)
+		inFlight += len(blk.Data)
+		// equivalent mutant: >= workers: one block less read ahead; the
 		// verdicts are still taken in input order.
 		// equivalent mutants: the cap (any size, > 0 or >= 1) only says
 		// how much is read ahead: memory, not output.
@@ -372,51 +379,7 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 			}
 		}
 		return nil
-	}
-	err := in.Each(func(rec jsonl.Record) error {
-		// equivalent mutant: >, or another bound: a huge line is
-		// evaluated here or in a batch, to the same verdict.
-		if rec.Own && len(rec.Data) >= batchBytes {
-			// A huge line (in a buffer of its own, which Reader hands
-			// out for lines longer than a few read buffers) is evaluated
-			// here, without a copy, once the batches before it are taken.
-			// A worker's filter keeps pointers into the last line it
-			// evaluated: the huge lines go to f alone, so that while the
-			// next one is read only one is held, not one per worker.
-			if err := send(); err != nil {
-				return err
-			}
-			for len(pending) > 0 {
-				if err := takeOldest(); err != nil {
-					return err
-				}
-			}
-			ok, err := f.Match(rec.Data)
-			if err := s.take(rec, ok, err); err != nil {
-				return err
-			}
-			// The huge line before this one is garbage now: collected
-			// before the next is read, its memory takes that one (a
-			// collection of a small heap costs less than such a line).
-			// equivalent mutant: any bound: only when memory is
-			// collected changes.
-			if len(rec.Data) > maxInFlight {
-				runtime.GC()
-			}
-			return nil
-		}
-		cur.data = append(cur.data, rec.Data...)
-		cur.recs = append(cur.recs, batchRec{end: len(cur.data), file: rec.File, line: rec.Line})
-		// equivalent mutants: any batch size, down to one record, gives
-		// the same output, reports and status (TestParallelIsSerial).
-		if len(cur.data) >= batchBytes || len(cur.recs) >= batchRecs {
-			return send()
-		}
-		return nil
 	})
-	if err == nil {
-		err = send()
-	}
 	for _, b := range pending {
 		if err != nil {
 			break

@@ -39,23 +39,40 @@ func TestParallelIsSerial(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			serial := runWith(t, f, o, path, 1)
+			serial := runWith(t, f, o, []string{path}, 1)
 			if strings.Contains(serial, "\n-- 0 selected") {
 				t.Fatalf("%s selects nothing: the comparison would prove little", src)
 			}
 			for _, w := range []int{2, 3, 8} {
-				if got := runWith(t, f, o, path, w); got != serial {
+				if got := runWith(t, f, o, []string{path}, w); got != serial {
 					t.Fatalf("%s %+v with %d workers:\n%.2000s\nserial:\n%.2000s", src, o, w, got, serial)
 				}
 			}
+			// Blocks so small that most lines straddle two or are
+			// longer than one.
+			for _, size := range []int{7, 1000} {
+				setBlock(t, size)
+				if got := runWith(t, f, o, []string{path}, 2); got != serial {
+					t.Fatalf("%s %+v with blocks of %d bytes:\n%.2000s\nserial:\n%.2000s", src, o, size, got, serial)
+				}
+			}
+			setBlock(t, 256<<10)
 		}
 	}
 }
 
-func runWith(t *testing.T, f *expr.Filter, o options, path string, workers int) string {
+// setBlock makes the parallel loop read blocks of size bytes until the
+// test ends.
+func setBlock(t *testing.T, size int) {
+	old := blockBytes
+	t.Cleanup(func() { blockBytes = old })
+	blockBytes = size
+}
+
+func runWith(t *testing.T, f *expr.Filter, o options, paths []string, workers int) string {
 	var out, errs bytes.Buffer
 	w := jsonl.NewWriter(&out)
-	in := &jsonl.Input{Tool: name, Names: []string{path}, Stderr: &errs, Out: w}
+	in := &jsonl.Input{Tool: name, Names: paths, Stderr: &errs, Out: w}
 	s := &selection{opts: o, in: in, out: w}
 	var err error
 	if workers == 1 {
@@ -200,10 +217,88 @@ func TestParallelHugeLines(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			serial := runWith(t, f, o, path, 1)
+			serial := runWith(t, f, o, []string{path}, 1)
 			for _, w := range []int{2, 3} {
-				if got := runWith(t, f, o, path, w); got != serial {
-					t.Fatalf("%s %+v with %d workers: %d bytes, serial %d:\n%.500s\nserial:\n%.500s", src, o, w, len(got), len(serial), got[max(0, len(got)-500):], serial[max(0, len(serial)-500):])
+				for _, size := range []int{256 << 10, 4096} {
+					setBlock(t, size)
+					if got := runWith(t, f, o, []string{path}, w); got != serial {
+						t.Fatalf("%s %+v with %d workers, blocks of %d: %d bytes, serial %d:\n%.500s\nserial:\n%.500s", src, o, w, size, len(got), len(serial), got[max(0, len(got)-500):], serial[max(0, len(serial)-500):])
+					}
+				}
+			}
+		}
+	}
+}
+
+// The parallel loop reads blocks of whole lines and its workers frame
+// them: at every block size, lines straddling two blocks or longer than
+// one, "\r\n", a BOM, blank lines, a NUL byte (line 1, or mid-file with
+// later blocks read already), a last line without '\n', bad lines near
+// the blocks' edges and several files (one missing, one given twice) give
+// the serial loop's output, reports and status.
+func TestParallelBlockEdges(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ev := func(n int, kind string) string {
+		return fmt.Sprintf(`{"seq":%d,"kind":%q,"payload":{"tool":"grep","args":{"command":"go test"}}}`, n, kind)
+	}
+	var mixed strings.Builder
+	mixed.WriteString("\ufeff")
+	for n := 1; n <= 400; n++ {
+		kind := []string{"tool_call", "other", "run_error"}[n%3]
+		switch {
+		case n%37 == 0:
+			mixed.WriteString("\n \t\n") // blank lines
+		case n%41 == 0:
+			mixed.WriteString(`{"kind":"tool_call",` + "\n") // cut short
+		case n%43 == 0:
+			mixed.WriteString(`[1]` + "\r\n")
+		case n%47 == 0:
+			fmt.Fprintf(&mixed, `{"seq":%d,"kind":"tool_call","payload":{"text":%q}}`+"\n", n, strings.Repeat("long ", 300+n))
+		case n%2 == 0:
+			mixed.WriteString(ev(n, kind) + "\r\n")
+		default:
+			mixed.WriteString(ev(n, kind) + "\n")
+		}
+	}
+	mixed.WriteString(ev(401, "tool_call")) // no '\n'
+	var late strings.Builder
+	for n := 1; n <= 300; n++ {
+		if n == 30 {
+			late.WriteString(`{"kind":"tool_call","x":"a` + "\x00" + `b"}` + "\n")
+		}
+		late.WriteString(ev(n, "tool_call") + "\n")
+	}
+	mixedPath := write("mixed.jsonl", mixed.String())
+	latePath := write("late-nul.jsonl", late.String())
+	inputs := [][]string{
+		{mixedPath},
+		{latePath},
+		{write("nul-first.jsonl", "\x00\x01\x02\n"+ev(1, "tool_call")+"\n")},
+		{write("crlf-bom.jsonl", "\ufeff"+ev(1, "tool_call")+"\r\n\r\n"+ev(2, "tool_call")+"\r\n\ufeff{}\r\n")},
+		{mixedPath, latePath, filepath.Join(dir, "missing.jsonl"), mixedPath, write("blank.jsonl", "\n\n"), write("empty.jsonl", ""), latePath},
+	}
+	for _, src := range []string{`kind == "tool_call"`, `payload.args.command | strings | test("go")`} {
+		f, err := expr.Compile(src, expr.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range []options{{MaxCount: -1}, {MaxCount: -1, Invert: true}, {MaxCount: -1, Count: true}} {
+			for _, names := range inputs {
+				serial := runWith(t, f, o, names, 1)
+				for _, size := range []int{1, 7, 64, 333, 1000, 4096, 256 << 10} {
+					setBlock(t, size)
+					for _, w := range []int{2, 3} {
+						if got := runWith(t, f, o, names, w); got != serial {
+							t.Fatalf("%s %+v on %q, blocks of %d, %d workers:\n%.3000s\nserial:\n%.3000s", src, o, names, size, w, got, serial)
+						}
+					}
 				}
 			}
 		}

@@ -11,4 +11,9 @@
 //   - blank lines (empty or only spaces and tabs) are skipped but counted;
 //   - a last line without '\n' is a record;
 //   - a UTF-8 byte order mark at the start of a file is ignored.
+//
+// Input.Each hands a tool the records one by one. Input.EachBlock hands it
+// blocks of whole lines instead, for a tool that frames and handles them
+// on several goroutines (Block.Frame) and takes them back in input order
+// (Input.TakeBlock): the same rules, records, line numbers and reports.
 package jsonl

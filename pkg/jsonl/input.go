@@ -1,7 +1,6 @@
 package jsonl
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -54,6 +53,9 @@ type Input struct {
 
 	held int
 
+	blockSize int      // of EachBlock's blocks
+	free      []*Block // blocks taken, to read into again
+
 	badLines int
 	failed   int // inputs that could not be opened or read
 
@@ -68,6 +70,20 @@ type Input struct {
 // reported and skipped. Each returns the first error fn returns (ErrStrict
 // included), or an output error (see IsClosed), and nil otherwise.
 func (in *Input) Each(fn func(Record) error) error {
+	return in.inputs(func(_ string, src *Source, err error) error {
+		if err != nil {
+			in.Errorf("%v", err)
+			in.failed++
+			return nil
+		}
+		return in.each(src, fn)
+	})
+}
+
+// inputs opens the inputs in order and hands each to read, which reads it
+// (err is why it could not be opened, src then nil), with the meter set
+// up; it returns the first error read returns, or an output error.
+func (in *Input) inputs(read func(name string, src *Source, err error) error) error {
 	names := in.Names
 	if len(names) == 0 {
 		names = []string{"-"}
@@ -88,12 +104,12 @@ func (in *Input) Each(fn func(Record) error) error {
 	for _, name := range names {
 		src, err := open(name, in.Stdin, idle, in.Meter)
 		if err != nil {
-			in.Errorf("%v", err)
-			in.failed++
-			continue
+			src = nil // closed by open already
 		}
-		err = in.each(src, fn)
-		src.Close()
+		err = read(name, src, err)
+		if src != nil {
+			src.Close()
+		}
 		if err != nil {
 			return err
 		}
@@ -111,23 +127,12 @@ func (in *Input) each(src *Source, fn func(Record) error) error {
 		if !ok {
 			break
 		}
-		// No line of JSON text holds a NUL byte: like grep, a binary
-		// input gets one message, not one per "line".
 		if in.Growing > 0 && r.Unterminated() && src.StillWritten(in.Growing) {
 			in.held++
 			break
 		}
-		if bytes.IndexByte(data, 0) >= 0 {
-			in.badLines++
-			if r.Line() == 1 {
-				in.Errorf("%s: binary file, skipped", src.Name)
-			} else {
-				in.Errorf("%s:%d: binary data, the rest of the file skipped", src.Name, r.Line())
-			}
-			if in.Strict {
-				return ErrStrict
-			}
-			return nil
+		if binary(data) {
+			return in.binaryData(src.Name, r.Line())
 		}
 		if err := fn(Record{Data: data, File: src.Name, Line: r.Line(), Own: r.Own()}); err != nil {
 			return err
@@ -139,6 +144,23 @@ func (in *Input) each(src *Source, fn func(Record) error) error {
 	if err := r.Err(); err != nil {
 		in.Errorf("%s: %v", src.Name, err)
 		in.failed++
+	}
+	return nil
+}
+
+// binaryData reports the binary data found on line of the input name
+// (binary): like grep, a binary input gets one message, not one per
+// "line", and the caller skips the rest of it. With Strict it returns
+// ErrStrict.
+func (in *Input) binaryData(name string, line int) error {
+	in.badLines++
+	if line == 1 {
+		in.Errorf("%s: binary file, skipped", name)
+	} else {
+		in.Errorf("%s:%d: binary data, the rest of the file skipped", name, line)
+	}
+	if in.Strict {
+		return ErrStrict
 	}
 	return nil
 }

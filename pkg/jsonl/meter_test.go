@@ -55,17 +55,33 @@ func TestMeter(t *testing.T) {
 		size += len(files[n])
 	}
 	names = append(names, filepath.Join(dir, "missing.jsonl"))
+	// Each, and EachBlock with each block taken as it comes.
+	for _, blocks := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Each", true: "EachBlock"}[blocks], func(t *testing.T) { meterOne(t, names, size, blocks) })
+	}
+}
+
+func meterOne(t *testing.T, names []string, size int, blocks bool) {
 	var stderr bytes.Buffer
 	m := &logMeter{stderr: &stderr}
 	in := &Input{Tool: "evx", Names: names, Stderr: &stderr, Meter: m}
 	recs := 0
-	err := in.Each(func(rec Record) error {
+	each := func(rec Record) error {
 		recs++
 		if string(rec.Data) == "not json" {
 			return in.Bad(rec, fmt.Errorf("not an object"))
 		}
 		return nil
-	})
+	}
+	var err error
+	if blocks {
+		err = in.EachBlock(4096, func(b *Block) error {
+			b.Frame(func(int, []byte) {})
+			return in.TakeBlock(b, func(_ int, rec Record) error { return each(rec) })
+		})
+	} else {
+		err = in.Each(each)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

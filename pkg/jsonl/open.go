@@ -32,6 +32,7 @@ var (
 type Source struct {
 	Name   string
 	br     *bufio.Reader
+	raw    io.Reader // what br reads from: read directly by readBlock
 	closer []io.Closer
 
 	file       *os.File // the file opened by name, nil for stdin
@@ -178,6 +179,7 @@ func NewSource(name string, r io.Reader, idle func()) (*Source, error) {
 
 func (s *Source) wrap(r io.Reader) error {
 	br := bufio.NewReaderSize(r, readBufSize)
+	s.raw = r
 	// Peek one byte first: a live producer may have written a short first
 	// line and be waiting, and neither magic starts like JSON does.
 	b, err := br.Peek(1)
@@ -194,7 +196,8 @@ func (s *Source) wrap(r io.Reader) error {
 		}
 		s.closer = append(s.closer, zr)
 		s.compressed, s.plain = true, nil
-		s.br = bufio.NewReaderSize(codecReader{zr, "gzip"}, readBufSize)
+		s.raw = codecReader{zr, "gzip"}
+		s.br = bufio.NewReaderSize(s.raw, readBufSize)
 	case hasPrefix(br, magicZstd):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
 		if err != nil {
@@ -203,7 +206,8 @@ func (s *Source) wrap(r io.Reader) error {
 		}
 		s.closer = append(s.closer, zstdCloser{zr})
 		s.compressed, s.plain = true, nil
-		s.br = bufio.NewReaderSize(codecReader{zr, "zstd"}, readBufSize)
+		s.raw = codecReader{zr, "zstd"}
+		s.br = bufio.NewReaderSize(s.raw, readBufSize)
 	default:
 		s.br = br
 	}

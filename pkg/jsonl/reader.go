@@ -46,16 +46,9 @@ func (r *Reader) Next() ([]byte, bool) {
 		}
 		r.line++
 		r.unterminated = err == io.EOF
-		if r.line == 1 {
-			rec = bytes.TrimPrefix(rec, bom)
-		}
-		if n := len(rec); n > 0 && rec[n-1] == '\n' {
-			rec = rec[:n-1]
-		}
-		if n := len(rec); n > 0 && rec[n-1] == '\r' {
-			rec = rec[:n-1]
-		}
-		if isBlank(rec) {
+		from, to, blank := record(rec, r.line == 1)
+		rec = rec[from:to]
+		if blank {
 			if err == io.EOF {
 				r.err = io.EOF
 				return nil, false
@@ -82,13 +75,21 @@ func (r *Reader) readLine() ([]byte, error) {
 	if err != bufio.ErrBufferFull {
 		return b, err
 	}
+	return r.readLong(b)
+}
+
+// readLong finishes a line longer than the read buffer whose first part,
+// head, was read already (from the Source's buffer, or into a block by
+// Input.EachBlock): see readLine. head is copied; the caller may reuse it.
+func (r *Reader) readLong(head []byte) ([]byte, error) {
+	r.own = false
 	if rest := r.src.restOfLine(&r.scratch); rest > 0 {
-		return r.readSized(b, rest)
+		return r.readSized(head, rest)
 	}
 	keep := 4 * readBufSize
-	r.long = append(r.long[:0], b...)
+	r.long = append(r.long[:0], head...)
 	for {
-		b, err = r.src.br.ReadSlice('\n')
+		b, err := r.src.br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull && len(r.long)+len(b) > keep {
 			return r.readChunks(b, err)
 		}
@@ -202,6 +203,31 @@ func (r *Reader) alloc(size int) []byte {
 	}
 	return make([]byte, size)
 }
+
+// record applies the framing rules to one line as read (its '\n'
+// included, unless it ends the input): the record is line[from:to],
+// without the UTF-8 BOM that may start the input's first line (first),
+// the '\n' and a '\r' before it. blank reports a record of nothing but
+// spaces and tabs, which is skipped (its line still counts). Reader.Next
+// and Block.Frame frame every line here, so the two agree.
+func record(line []byte, first bool) (from, to int, blank bool) {
+	if first && bytes.HasPrefix(line, bom) {
+		from = len(bom)
+	}
+	to = len(line)
+	if to > from && line[to-1] == '\n' {
+		to--
+	}
+	if to > from && line[to-1] == '\r' {
+		to--
+	}
+	return from, to, isBlank(line[from:to])
+}
+
+// binary reports whether a record holds a NUL byte, which no line of
+// JSON text does: the input is binary, and like grep the tool says so
+// once and skips the rest of it (Input.binaryData).
+func binary(rec []byte) bool { return bytes.IndexByte(rec, 0) >= 0 }
 
 func isBlank(b []byte) bool {
 	for _, c := range b {

@@ -1,0 +1,268 @@
+package jsonl
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// Block is a run of whole lines of one input, read in one piece by
+// Input.EachBlock, for a tool that handles the lines of several blocks
+// at once on other goroutines: Frame finds a block's records (on any
+// goroutine), and Input.TakeBlock takes them in input order, numbered
+// and reported on exactly as Each would hand them over one by one.
+type Block struct {
+	// Data holds whole lines as read, each with its '\n' but the
+	// input's last. It is empty in a block that only says the input
+	// could not be opened or read further (TakeBlock reports it).
+	Data []byte
+	File string // the input's name, StdinName for stdin
+
+	// Own is set when Data is one line longer than a block, in a
+	// buffer of its own as Reader.Own says (a line longer than a few
+	// read buffers): the Input does not reuse it.
+	Own bool
+
+	input *blockInput
+	first bool  // Data starts at the input's first byte
+	err   error // why the input could not be opened or read further
+	reuse bool  // Data is a block buffer of the Input's, read into again once taken
+
+	// found by Frame
+	recs   []span // the records, in order
+	lines  int    // lines in Data, blank ones included
+	binary int    // the line (counted in Data from 1) of a record with a NUL byte; 0: none
+}
+
+// span is where a record lies in Block.Data, and its line in the block.
+type span struct{ from, to, line int }
+
+// blockInput is what EachBlock and TakeBlock share about one input.
+type blockInput struct {
+	lines int  // lines in the blocks taken so far
+	skip  bool // binary data was taken: the rest is neither read nor taken
+}
+
+// Frame finds the records of b's lines by the rules Reader.Next and Each
+// apply (see record and binary: the BOM of an input's first line, '\n'
+// and "\r\n", blank lines skipped but counted) and calls fn with each, in
+// order, i counting them from 0; rec lies in b.Data. It stops before a
+// record holding a NUL byte: TakeBlock reports the binary data and skips
+// the rest of the input. Frame may run on any goroutine, once per block,
+// before TakeBlock.
+func (b *Block) Frame(fn func(i int, rec []byte)) {
+	b.recs, b.lines, b.binary = b.recs[:0], 0, 0
+	data := b.Data
+	for off := 0; off < len(data); {
+		end := len(data)
+		if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
+			end = off + i + 1
+		}
+		b.lines++
+		from, to, blank := record(data[off:end], b.first && b.lines == 1)
+		if !blank {
+			rec := data[off+from : off+to]
+			if binary(rec) {
+				b.binary = b.lines
+				return
+			}
+			fn(len(b.recs), rec)
+			b.recs = append(b.recs, span{off + from, off + to, b.lines})
+		}
+		off = end
+	}
+}
+
+// EachBlock reads the inputs as Each does, but hands fn their lines a
+// block at a time instead of a record at a time: whole lines read in one
+// piece of up to size bytes (at least 1), straight into the block (a plain file's
+// bytes are copied once, by the read). A line longer than size comes in
+// a block of its own (read as Reader reads a long line: Own when longer
+// than a few read buffers). The caller frames each block (Block.Frame,
+// on any goroutine) and takes the blocks in the order fn got them with
+// TakeBlock, on this goroutine, during EachBlock or after it returns:
+// TakeBlock hands over the records as Each would, with their line
+// numbers, and reports at their place in the input what Each reports
+// (an input that cannot be opened or read, binary data). An input whose
+// binary data was taken is read no further.
+//
+// EachBlock returns the first error fn returns, or an output error (see
+// IsClosed), and nil otherwise. It does not hold back growing lines: with
+// Growing set, use Each.
+func (in *Input) EachBlock(size int, fn func(*Block) error) error {
+	if in.Growing > 0 {
+		panic("jsonl: EachBlock with Growing set")
+	}
+	size = max(size, 1)
+	if size != in.blockSize {
+		in.blockSize, in.free = size, nil
+	}
+	return in.inputs(func(name string, src *Source, err error) error {
+		st := &blockInput{}
+		if err != nil {
+			return in.give(fn, &Block{File: name, input: st, err: err})
+		}
+		return in.eachBlock(src, st, fn)
+	})
+}
+
+// give hands b to fn, then returns fn's error or an output error.
+func (in *Input) give(fn func(*Block) error, b *Block) error {
+	if err := fn(b); err != nil {
+		return err
+	}
+	if in.Out != nil && in.Out.err != nil {
+		return in.Out.err
+	}
+	return nil
+}
+
+// eachBlock reads one input for EachBlock.
+func (in *Input) eachBlock(src *Source, st *blockInput, fn func(*Block) error) error {
+	var r *Reader // reads the lines longer than a block, made at the first
+	b := in.block(src.Name, st)
+	b.first = true
+	defer func() { in.release(b) }() // the block being read into, if not given
+	n := 0                           // bytes read into b
+	for !st.skip {
+		buf := b.Data[:cap(b.Data)]
+		m, err := src.readBlock(buf[n:])
+		n += m
+		data := buf[:n]
+		switch {
+		case err == io.EOF:
+			if n == 0 {
+				return nil
+			}
+			b.Data = data // its last line may have no '\n'
+			given := b
+			b = nil
+			return in.give(fn, given)
+		case err != nil:
+			// The lines read whole are taken; the one cut short is
+			// dropped, as Reader.Next drops it.
+			if cut := bytes.LastIndexByte(data, '\n') + 1; cut > 0 {
+				b.Data = data[:cut]
+				given := b
+				b = nil
+				if err := in.give(fn, given); err != nil || st.skip {
+					return err
+				}
+			}
+			return in.give(fn, &Block{File: src.Name, input: st, err: fmt.Errorf("%s: %w", src.Name, err)})
+		}
+		if cut := bytes.LastIndexByte(data[n-m:], '\n'); cut >= 0 {
+			// Whole lines up to the last '\n'; the start of the next
+			// line moves to the next block.
+			cut += n - m + 1
+			next := in.block(src.Name, st)
+			n = copy(next.Data[:cap(next.Data)], data[cut:])
+			b.Data = data[:cut]
+			given := b
+			b = next
+			if err := in.give(fn, given); err != nil {
+				return err
+			}
+			continue
+		}
+		// One line fills the block: the rest of it is read as Reader
+		// reads a long line, and it goes in a block of its own.
+		if r == nil {
+			r = NewReader(src)
+		}
+		line, err := r.readLong(data)
+		n = 0
+		if err != nil && err != io.EOF {
+			return in.give(fn, &Block{File: src.Name, input: st, err: fmt.Errorf("%s: %w", src.Name, err)})
+		}
+		if !r.own {
+			r.long = nil // the block keeps the reader's buffer: the next long line gets another
+		}
+		long := &Block{Data: line, File: src.Name, Own: r.own, input: st, first: b.first}
+		b.first = false
+		ended := err == io.EOF
+		if err := in.give(fn, long); err != nil || ended {
+			return err
+		}
+	}
+	return nil
+}
+
+// readBlock reads into p until it is full, the input ends (io.EOF) or a
+// read fails. Once the Source's buffer is empty it reads straight from
+// what that buffer reads from, into p, not through the buffer.
+func (s *Source) readBlock(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		var m int
+		var err error
+		if s.br.Buffered() > 0 {
+			m, err = s.br.Read(p[n:])
+		} else if _, err = s.br.Read(nil); err == nil { // an error the buffer kept for its next read
+			m, err = s.raw.Read(p[n:])
+		}
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// block returns a block to read into, of the input name.
+func (in *Input) block(name string, st *blockInput) *Block {
+	var b *Block
+	if k := len(in.free); k > 0 {
+		b = in.free[k-1]
+		in.free[k-1] = nil
+		in.free = in.free[:k-1]
+	} else {
+		b = &Block{Data: make([]byte, 0, in.blockSize), reuse: true}
+	}
+	b.Data, b.File, b.input, b.first = b.Data[:0], name, st, false
+	return b
+}
+
+// release keeps b, taken or never given, to read into again.
+func (in *Input) release(b *Block) {
+	if b != nil && b.reuse && cap(b.Data) == in.blockSize {
+		b.input = nil
+		in.free = append(in.free, b)
+	}
+}
+
+// TakeBlock takes the records of b, a block EachBlock gave and Frame
+// framed, handing each to fn as Each would (i is its index in Frame's
+// order), and reports what ended b's input at this place, as Each would:
+// the input could not be opened or read further, or binary data (the
+// input's later blocks are then skipped). Blocks are taken in the order
+// EachBlock gave them, on its goroutine; b must not be used afterwards.
+// TakeBlock returns the first error fn returns, an output error (see
+// IsClosed), or ErrStrict for binary data with Strict.
+func (in *Input) TakeBlock(b *Block, fn func(i int, rec Record) error) error {
+	defer in.release(b)
+	st := b.input
+	if st.skip {
+		return nil
+	}
+	if b.err != nil {
+		in.Errorf("%v", b.err)
+		in.failed++
+		return nil
+	}
+	base := st.lines
+	for i, r := range b.recs {
+		if err := fn(i, Record{Data: b.Data[r.from:r.to], File: b.File, Line: base + r.line, Own: b.Own}); err != nil {
+			return err
+		}
+		if in.Out != nil && in.Out.err != nil {
+			return in.Out.err
+		}
+	}
+	st.lines += b.lines
+	if b.binary > 0 {
+		st.skip = true
+		return in.binaryData(b.File, base+b.binary)
+	}
+	return nil
+}
