@@ -103,15 +103,6 @@ func (e *Envelope) member(key, value []byte) {
 
 // read sets the part key names; payload says it was the payload.
 func (e *Envelope) read(key, value []byte) (payload bool) {
-	if hasEscape(key) {
-		// The one place an escaped key is decoded: "s\u0065q" is seq.
-		e.quoted = append(append(append(e.quoted[:0], '"'), key...), '"')
-		k, ok := jsonscan.Unquote(e.keyBuf[:0], e.quoted)
-		if !ok {
-			return
-		}
-		e.keyBuf, key = k, k
-	}
 	switch string(key) {
 	case KeySeq:
 		off := jsonscan.OffsetOf(e.Line, value)
@@ -130,6 +121,20 @@ func (e *Envelope) read(key, value []byte) (payload bool) {
 		payload = true
 	case "type":
 		e.Type = value
+	default:
+		// A key equal to a name has no backslash: only a key that is
+		// none of them is looked at again, decoded if it has escapes,
+		// the one place one is: "s\u0065q" is seq.
+		if !hasEscape(key) {
+			return false
+		}
+		e.quoted = append(append(append(e.quoted[:0], '"'), key...), '"')
+		k, ok := jsonscan.Unquote(e.keyBuf[:0], e.quoted)
+		if !ok || hasEscape(k) { // equivalent mutant: a decoded key with a backslash is none of the names
+			return false
+		}
+		e.keyBuf = k
+		return e.read(k, value)
 	}
 	return payload
 }

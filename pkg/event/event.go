@@ -423,25 +423,36 @@ func (e *Event) fill() {
 	}
 	names, lens := e.Entry.names, e.Entry.lens
 	e.eachBody(func(key, value []byte) bool {
-		esc := hasEscape(key)
-		if !esc && (len(key) >= 64 || lens&(1<<len(key)) == 0) {
-			return true // no name the row reads has this length
+		if len(key) < 64 && lens&(1<<len(key)) != 0 {
+			found := false
+			for i := range names {
+				if m := &names[i]; len(key) == len(m.name) && string(key) == m.name {
+					e.take(m, value)
+					found = true
+				}
+			}
+			if found {
+				return true // the bytes are the name: no backslash, no other name
+			}
+		}
+		if !hasEscape(key) {
+			return true // a plain key that is none of the names
 		}
 		for i := range names {
-			m := &names[i]
-			if len(key) == len(m.name) && string(key) == m.name {
-				// a plain name: the bytes are the name
-			} else if !esc || len(key) < len(m.name) || !jsonscan.KeyIs(key, m.name) { // equivalent mutant: <=: an escaped key is longer than its name
-				continue
-			}
-			// The preferred alternative wins; among duplicates of one
-			// member the last, as in encoding/json.
-			if e.vals[m.field] == nil || m.rank <= e.ranks[m.field] {
-				e.vals[m.field], e.ranks[m.field] = value, m.rank
+			if m := &names[i]; len(key) > len(m.name) && jsonscan.KeyIs(key, m.name) { // equivalent mutant: >=: an escaped key is longer than its name
+				e.take(m, value)
 			}
 		}
 		return true
 	})
+}
+
+// take sets the field m names to value, if m is its preferred member; among
+// duplicates of one member the last wins, as in encoding/json.
+func (e *Event) take(m *member, value []byte) {
+	if e.vals[m.field] == nil || m.rank <= e.ranks[m.field] {
+		e.vals[m.field], e.ranks[m.field] = value, m.rank
+	}
 }
 
 // Forget drops the event's references into the line read last, so that
