@@ -1,7 +1,6 @@
 package evsum
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -201,16 +200,12 @@ func summarisePart(p part, o summary.Options, order summary.Order, read *atomic.
 	st.SetOrder(order)
 	// A part after the first starts with a line that jsonl cannot take
 	// for a compressed stream or a BOM (see lineStart).
-	rd := lineReader{br: bufio.NewReaderSize(counter{io.NewSectionReader(p.file, p.from, p.to-p.from), read}, 256<<10), stop: stop}
+	rd := lineReader{r: counter{io.NewSectionReader(p.file, p.from, p.to-p.from), read}, buf: make([]byte, partBuf), stop: stop}
 	res := partResult{st: st}
 	for {
 		data, ok := rd.next()
 		if !ok {
 			break
-		}
-		if bytes.IndexByte(data, 0) >= 0 {
-			stop.Store(true)
-			return partResult{err: errOnePass} // binary: one pass skips the rest
 		}
 		if e := st.Add(data); e != nil {
 			res.bads++
@@ -220,6 +215,9 @@ func summarisePart(p part, o summary.Options, order summary.Order, read *atomic.
 		}
 	}
 	if rd.err != io.EOF || stop.Load() {
+		// binary data (one pass skips the rest), a huge line, a read
+		// error, or another part's stop
+		stop.Store(true)
 		return partResult{err: errOnePass}
 	}
 	res.lines = rd.line
@@ -228,59 +226,124 @@ func summarisePart(p part, o summary.Options, order summary.Order, read *atomic.
 
 // lineReader frames a part's records as jsonl.Reader frames a file's
 // (jsonl.Reader releases the output guard around its reads, which only
-// the main goroutine holds): records end at '\n', a trailing '\r' is
-// dropped, blank lines (spaces and tabs) are counted and skipped, a BOM
-// opens the first line of a file only, lines have no length limit.
+// the main goroutine holds), by jsonl.Trim's rules, reading the part in
+// blocks of its own buffer's size: the lines of a block are found with
+// one search each and handed out in place, and a block is looked at for
+// a NUL byte once, not line by line.
 type lineReader struct {
-	br   *bufio.Reader
-	line int
-	long []byte
-	err  error
-	stop *atomic.Bool // set by the part that met a huge line: all stop
+	r        io.Reader
+	buf      []byte
+	beg, end int  // the bytes of buf not handed out yet
+	eof      bool // r has no more
+	line     int
+	long     []byte
+	err      error        // io.EOF at a clean end; errOnePass for binary data or a huge line
+	stop     *atomic.Bool // set by the part that met a huge line or binary data: all stop
 }
+
+// partBuf is the size of a part's read buffer; tests lower it.
+var partBuf = 256 << 10
 
 // maxPartLine is the longest line the parts read: a longer one sends the
 // input to one pass.
 const maxPartLine = 1 << 20
 
-var bom = []byte{0xef, 0xbb, 0xbf}
-
 func (r *lineReader) next() ([]byte, bool) {
 	for r.err == nil {
-		rec, err := r.br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			r.long = append(r.long[:0], rec...)
-			for err == bufio.ErrBufferFull {
-				if len(r.long) > maxPartLine || r.stop.Load() {
-					// Parts would each hold a huge line and their
-					// states a copy of its run_id: one pass holds one.
-					r.stop.Store(true)
-					r.err = errOnePass
-					return nil, false
-				}
-				rec, err = r.br.ReadSlice('\n')
-				r.long = append(r.long, rec...)
-			}
-			rec = r.long
-		}
-		if err != nil {
-			r.err = err
-			if len(rec) == 0 {
-				return nil, false
-			}
+		line, ok := r.raw()
+		if !ok {
+			return nil, false
 		}
 		r.line++
-		if r.line == 1 {
-			rec = bytes.TrimPrefix(rec, bom)
+		// No part starts with a BOM: a file that does is read in one
+		// pass (compressed), and lineStart cuts before no other.
+		if rec, blank := jsonl.Trim(line, false); !blank {
+			return rec, true
 		}
-		rec = bytes.TrimSuffix(rec, []byte("\n"))
-		rec = bytes.TrimSuffix(rec, []byte("\r"))
-		if len(bytes.Trim(rec, " \t")) == 0 {
-			continue
-		}
-		return rec, true
 	}
 	return nil, false
+}
+
+// raw returns the next line as read, its '\n' included (the last line's
+// may be missing), or false with r.err set.
+func (r *lineReader) raw() ([]byte, bool) {
+	for {
+		if i := bytes.IndexByte(r.buf[r.beg:r.end], '\n'); i >= 0 {
+			line := r.buf[r.beg : r.beg+i+1]
+			r.beg += i + 1
+			return line, true
+		}
+		if r.eof {
+			if r.beg == r.end {
+				r.err = io.EOF
+				return nil, false
+			}
+			line := r.buf[r.beg:r.end]
+			r.beg = r.end
+			return line, true
+		}
+		if r.beg == 0 && r.end == len(r.buf) {
+			return r.rawLong()
+		}
+		r.end = copy(r.buf, r.buf[r.beg:r.end])
+		r.beg = 0
+		if !r.fill() {
+			return nil, false
+		}
+	}
+}
+
+// fill reads into the free end of buf; false with r.err set on binary
+// data, a read error or another part's stop.
+func (r *lineReader) fill() bool {
+	if r.stop.Load() {
+		r.err = errOnePass
+		return false
+	}
+	n, err := r.r.Read(r.buf[r.end:])
+	// No line of JSON text holds a NUL byte: a part that meets one
+	// leaves the input to one pass, which reports it and skips the rest.
+	if bytes.IndexByte(r.buf[r.end:r.end+n], 0) >= 0 {
+		r.err = errOnePass
+		return false
+	}
+	r.end += n
+	switch {
+	case err == io.EOF:
+		r.eof = true
+	case err != nil:
+		r.err = err
+		return false
+	}
+	return true
+}
+
+// rawLong gathers a line longer than buf, up to maxPartLine: parts would
+// each hold a longer line and their states a copy of its run_id, where
+// one pass holds one.
+func (r *lineReader) rawLong() ([]byte, bool) {
+	r.long = append(r.long[:0], r.buf[r.beg:r.end]...)
+	r.beg, r.end = 0, 0
+	for {
+		if len(r.long) > maxPartLine {
+			r.err = errOnePass
+			return nil, false
+		}
+		if r.eof {
+			return r.long, true
+		}
+		if !r.fill() {
+			return nil, false
+		}
+		if i := bytes.IndexByte(r.buf[:r.end], '\n'); i >= 0 {
+			// equivalent mutant: without its '\n' the line is the same record
+			r.long = append(r.long, r.buf[:i+1]...)
+			r.beg = i + 1
+			return r.long, true
+		}
+		r.long = append(r.long, r.buf[:r.end]...)
+		r.end = 0
+	}
 }
 
 // summariseParts summarises the parts on as many goroutines as cores and

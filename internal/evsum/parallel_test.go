@@ -23,9 +23,17 @@ type result struct {
 
 func evsumOn(t *testing.T, n int, args []string) result {
 	t.Helper()
-	defer func(c func() int, m int64) { cores, minPart = c, m }(cores, minPart)
+	defer func(c func() int, m int64, b int) { cores, minPart, partBuf = c, m, b }(cores, minPart, partBuf)
 	cores = func() int { return n }
 	minPart = 1 // cut even the smallest file
+	// Read buffers of a few bytes put lines across reads and make most
+	// of them longer than the buffer.
+	switch n {
+	case 3:
+		partBuf = 7
+	case 7:
+		partBuf = 300
+	}
 	var out, errs bytes.Buffer
 	code := Main(args, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errs})
 	return result{code, out.String(), errs.String()}

@@ -317,3 +317,28 @@ func BenchmarkReader(b *testing.B) {
 		}
 	}
 }
+
+func TestTrim(t *testing.T) {
+	tests := []struct {
+		line  string
+		first bool
+		rec   string
+		blank bool
+	}{
+		{"{}\n", false, "{}", false},
+		{"{}\r\n", false, "{}", false},
+		{"{}", false, "{}", false},
+		{"\xef\xbb\xbf{}\n", true, "{}", false},
+		{"\xef\xbb\xbf{}\n", false, "\xef\xbb\xbf{}", false},
+		{" \t\r\n", false, " \t", true},
+		{"\n", false, "", true},
+		{"\xef\xbb\xbf\n", true, "", true},
+		{"{}\r\r\n", false, "{}\r", false},
+	}
+	for _, tt := range tests {
+		rec, blank := Trim([]byte(tt.line), tt.first)
+		if string(rec) != tt.rec || blank != tt.blank {
+			t.Errorf("Trim(%q, %v) = %q, %v; want %q, %v", tt.line, tt.first, rec, blank, tt.rec, tt.blank)
+		}
+	}
+}

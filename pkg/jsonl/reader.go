@@ -204,6 +204,17 @@ func (r *Reader) alloc(size int) []byte {
 	return make([]byte, size)
 }
 
+// Trim returns the record a line holds by the rules Reader.Next applies,
+// for a reader of its own that must frame lines as this package does: the
+// line as read (its '\n' included, unless it ends the input) without the
+// UTF-8 BOM that may start an input's first line (first), the '\n' and a
+// '\r' before it. blank reports a line of nothing but spaces and tabs,
+// which is no record (but counts as a line).
+func Trim(line []byte, first bool) (rec []byte, blank bool) {
+	from, to, blank := record(line, first)
+	return line[from:to], blank
+}
+
 // record applies the framing rules to one line as read (its '\n'
 // included, unless it ends the input): the record is line[from:to],
 // without the UTF-8 BOM that may start the input's first line (first),
