@@ -33,6 +33,9 @@ func run(opts *options, stdio cli.Stdio) error {
 		// slight: a tighter heap goal costs little time and keeps
 		// 100,000 runs well inside 64 MB.
 		debug.SetGCPercent(20)
+		if floor == nil {
+			startFloor(floorSize)
+		}
 	}
 	if opts.Partial && (opts.Check || opts.Format != "") {
 		// Problems and formats belong to the report, which the merge writes.
