@@ -175,6 +175,7 @@ func (s *State) runsOver() bool { return len(s.runs) > s.pinned+max(hotLimit, s.
 // freeze encodes the hot groups and runs but keep (which stay hot). Runs
 // with open zot tool calls stay hot: their calls are looked up by id.
 func (s *State) freeze(keepGroup *Group, keepRun *Run) {
+	s.lastRun, s.lastGroup = nil, nil
 	if len(s.groups) > hotLimit { // equivalent mutant: memory only, as in maybeFreeze
 		if s.coldGroups == nil {
 			s.coldGroups = map[string]string{}

@@ -30,11 +30,16 @@ func (s *State) group(r *Run) *Group {
 		}
 		s.keyBuf = b
 	}
+	if g := s.lastGroup; g != nil && g.key == string(b) {
+		return g
+	}
 	if g := s.groups[string(b)]; g != nil {
+		s.lastGroup = g
 		return g
 	}
 	if _, ok := s.coldGroups[string(b)]; ok {
-		return s.getGroup(string(b))
+		s.lastGroup = s.getGroup(string(b))
+		return s.lastGroup
 	}
 	var key string
 	if len(b) == len(r.id)+2 && len(s.runKey) == len(b) && s.runKey == string(b) {
@@ -44,6 +49,7 @@ func (s *State) group(r *Run) *Group {
 	}
 	g := s.newGroup(key)
 	s.groups[g.key] = g
+	s.lastGroup = g
 	return g
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"testing"
 
@@ -182,5 +183,31 @@ func TestReportShape(t *testing.T) {
 	}
 	if n < 3 {
 		t.Fatalf("only %d records", n)
+	}
+}
+
+// TestFreezeForgetsLast: the run and group of the last line, which the next
+// line looks at before the maps, are never ones a freeze took out of the
+// maps and reused for others.
+func TestFreezeForgetsLast(t *testing.T) {
+	defer func(n int) { hotLimit = n }(hotLimit)
+	var ls [][]byte
+	for i := range 6 {
+		ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r%d","kind":"model_result","payload":{"tokens":1}}`, i, 1793520000+i, i))
+	}
+	for _, by := range []string{"run", "agent"} {
+		hotLimit = 1024
+		s := summarise(t, Options{By: []Key{keyWords[by]}}, ls)
+		hotLimit = 1
+		if s.lastRun == nil || s.lastGroup == nil {
+			t.Fatalf("--by %s: no last run or group after adding lines", by)
+		}
+		s.freeze(nil, nil) // as Merge does: nothing kept
+		if r := s.lastRun; r != nil && s.runs[r.id] != r {
+			t.Errorf("--by %s: the last run (now %q) was frozen and reused", by, r.id)
+		}
+		if g := s.lastGroup; g != nil && s.groups[g.key] != g {
+			t.Errorf("--by %s: the last group (now %q) was frozen and reused", by, g.key)
+		}
 	}
 }

@@ -260,6 +260,13 @@ type State struct {
 	groups map[string]*Group // hot: decoded
 	runs   map[string]*Run
 
+	// The run and group of the line added last, which the next line
+	// most often shares: found without hashing the run_id twice. Both
+	// are in groups and runs: freeze, which takes objects out of them
+	// (and reuses them), forgets these.
+	lastRun   *Run
+	lastGroup *Group
+
 	coldGroups map[string]string // frozen (see freeze.go)
 	coldRuns   map[string]string
 
@@ -521,7 +528,12 @@ func (s *State) add() {
 	s.lastProblems.ok = false
 	runID, _ := s.str(e.RunID)
 
-	r := s.runs[string(runID)]
+	var r *Run
+	if c := s.lastRun; c != nil && c.id == string(runID) {
+		r = c
+	} else {
+		r = s.runs[string(runID)]
+	}
 	s.runKey = ""
 	if r == nil {
 		if _, cold := s.coldRuns[string(runID)]; cold {
@@ -539,6 +551,7 @@ func (s *State) add() {
 			s.runs[r.id] = r
 		}
 	}
+	s.lastRun = r
 	if e.hasTS {
 		widen(&r.hasTS, &r.minTS, &r.maxTS, e.ts, e.ts)
 	}
