@@ -311,6 +311,11 @@ type Event struct {
 	name []byte // the decoded kind or type
 	buf  []byte
 
+	kinds [32]struct { // rowsOf's cache
+		rows []*Entry
+		raw  bool
+	}
+
 	// The row's fields, read from Body in one pass on first use.
 	filled bool
 	vals   [numFields][]byte
@@ -373,11 +378,7 @@ func (e *Event) classify(kind, body []byte, raw bool, typ []byte, typed bool) {
 	if kind == nil {
 		return
 	}
-	idx := envelopeRows
-	if raw {
-		idx = rawRows
-	}
-	rs := idx[string(kind)]
+	rs := e.rowsOf(kind, raw)
 	if e.Want != 0 && len(rs) > 1 && rs[0].Type != "" && rs[len(rs)-1].Type == "" && !e.wants(rs) {
 		e.Entry = rs[len(rs)-1]
 		return
@@ -402,6 +403,28 @@ func (e *Event) classify(kind, body []byte, raw bool, typ []byte, typed bool) {
 		return e.Field(r.Needs) != nil
 	})
 	e.Entry, e.filled = r, r != nil && r == filledFor
+}
+
+// rowsOf returns the rows of kind, from the event's small cache of the
+// kinds it met when it can: a stream has a few kinds, met again and again,
+// and a comparison costs less than hashing the kind for the map.
+func (e *Event) rowsOf(kind []byte, raw bool) []*Entry {
+	if len(kind) == 0 {
+		return nil // no row has an empty kind
+	}
+	c := &e.kinds[(len(kind)+int(kind[0])+int(kind[len(kind)-1])*7)%len(e.kinds)]
+	if len(c.rows) > 0 && c.raw == raw && c.rows[0].Kind == string(kind) {
+		return c.rows
+	}
+	idx := envelopeRows
+	if raw {
+		idx = rawRows
+	}
+	rs := idx[string(kind)]
+	if len(rs) > 0 {
+		c.rows, c.raw = rs, raw
+	}
+	return rs
 }
 
 // wants reports whether any of the rows is one the reader acts on.

@@ -3,6 +3,8 @@ package event
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -355,4 +357,34 @@ func compact(b []byte) string {
 	json.Unmarshal(b, &v)
 	out, _ := json.Marshal(v)
 	return string(out)
+}
+
+// TestRowsOfCache: the kinds' rows come from the event's cache as they
+// come from the tables, whatever kinds share a slot and in whatever order
+// they are met, envelope and raw kinds of one name apart.
+func TestRowsOfCache(t *testing.T) {
+	type k struct {
+		name string
+		raw  bool
+	}
+	var kinds []k
+	for name := range envelopeRows {
+		kinds = append(kinds, k{name, false})
+	}
+	for name := range rawRows {
+		kinds = append(kinds, k{name, true})
+	}
+	kinds = append(kinds, k{"no_such_kind", false}, k{"x", true})
+	var e Event
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20 * len(kinds) {
+		c := kinds[rng.IntN(len(kinds))]
+		want := envelopeRows[c.name]
+		if c.raw {
+			want = rawRows[c.name]
+		}
+		if got := e.rowsOf([]byte(c.name), c.raw); !slices.Equal(got, want) {
+			t.Fatalf("rowsOf(%q, raw %v): %d rows, want %d", c.name, c.raw, len(got), len(want))
+		}
+	}
 }
