@@ -3,6 +3,7 @@ package event
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -385,6 +386,34 @@ func TestRowsOfCache(t *testing.T) {
 		}
 		if got := e.rowsOf([]byte(c.name), c.raw); !slices.Equal(got, want) {
 			t.Fatalf("rowsOf(%q, raw %v): %d rows, want %d", c.name, c.raw, len(got), len(want))
+		}
+	}
+}
+
+// TestReadAfterForgetAndManyMembers: an event reads the same after Forget
+// (which drops the line, not the reader's rooms), and after many top-level
+// objects before the payload, whose members the scan records and lets go
+// one object at a time (more of them than it has room for at once).
+func TestReadAfterForgetAndManyMembers(t *testing.T) {
+	var many strings.Builder
+	many.WriteString(`{`)
+	for i := range 80 {
+		fmt.Fprintf(&many, `"x%d":{"a":%d},`, i, i)
+	}
+	many.WriteString(`"seq":3,"kind":"model_result","payload":{"tokens":7,"cost_usd":0.5}}`)
+	for _, line := range []string{
+		`{"seq":3,"kind":"model_result","payload":{"tokens":7,"cost_usd":0.5}}`,
+		many.String(),
+	} {
+		var e Event
+		for round := range 3 {
+			if err := e.Read([]byte(line)); err != nil {
+				t.Fatal(err)
+			}
+			if u := e.Usage(); string(e.Kind) != `"model_result"` || string(e.Seq) != "3" || u.Tokens[TokTotal] != 7 || u.CostNano != 5e8 {
+				t.Fatalf("round %d of %.40s...: kind %s, seq %s, usage %+v", round, line, e.Kind, e.Seq, u)
+			}
+			e.Forget()
 		}
 	}
 }
