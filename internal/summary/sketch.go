@@ -82,7 +82,17 @@ func (s *Sketch) addValue(v float64) {
 }
 
 func (s *Sketch) addBucket(idx int32, n uint64) {
-	i := sort.Search(len(s.data), func(i int) bool { b, _ := unpack(s.data[i]); return b >= idx })
+	// the first bucket of index idx or more (sort.Search, without its
+	// call per step)
+	i, j := 0, len(s.data)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if b, _ := unpack(s.data[h]); b < idx {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
 	for ; i < len(s.data); i++ {
 		b, c := unpack(s.data[i])
 		if b != idx {
@@ -159,8 +169,8 @@ func (s *Sketch) Merge(o *Sketch) {
 		}
 		return
 	}
-	for _, v := range o.exact() {
-		s.addValue(v)
+	for _, x := range o.data { // o's exact values, without a copy
+		s.addValue(math.Float64frombits(x))
 	}
 }
 
