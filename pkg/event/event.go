@@ -560,7 +560,7 @@ func String(raw []byte, buf *[]byte) ([]byte, bool) {
 		return nil, false
 	}
 	body := raw[1 : len(raw)-1]
-	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+	if plainASCII(body) || bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 		return body, true
 	}
 	out, ok := jsonscan.Unquote((*buf)[:0], raw)
@@ -569,6 +569,19 @@ func String(raw []byte, buf *[]byte) ([]byte, bool) {
 	}
 	*buf = out
 	return out, true
+}
+
+// plainASCII reports whether a string's raw content is ASCII without a
+// backslash, which it decodes to as it is: one loop over the few bytes of
+// a kind or an id, where a search for the backslash and a check of the
+// UTF-8 would be two calls.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // hasEscape reports whether a raw key has a backslash; keys are short,
