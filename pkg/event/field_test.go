@@ -51,6 +51,8 @@ func TestString(t *testing.T) {
 		{`"a\nb"`, "a\nb", true},
 		{"\"caf\xc3\xa9\"", "café", true},
 		{"\"\xff\"", "\ufffd", true},
+		{"\"a\x80\"", "a\ufffd", true}, // the first byte past ASCII
+		{"\"\x7f\"", "\x7f", true},     // the last byte of it
 		{`"`, "", false},
 		{``, "", false},
 		{`12`, "", false},
