@@ -172,3 +172,19 @@ func TestClosedOutputBlocks(t *testing.T) {
 		t.Fatalf("took all %d records after the output closed", n)
 	}
 }
+
+// An error from fn ends EachBlock at once, and is what it returns.
+func TestEachBlockStopsAtError(t *testing.T) {
+	stop := fmt.Errorf("stop")
+	in := &Input{Tool: "t", Stdin: strings.NewReader(strings.Repeat("{}\n", 1000)), Stderr: io.Discard}
+	calls := 0
+	err := in.EachBlock(30, func(b *Block) error {
+		if calls++; calls == 3 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || calls != 3 {
+		t.Fatalf("EachBlock = %v after %d blocks, want %v after 3", err, calls, stop)
+	}
+}
