@@ -70,6 +70,26 @@ func TestHTMLReportInABrowser(t *testing.T) {
 	}
 }
 
+// startBrowser starts a browser for one page, and again when it crashed
+// as it started: headless Chromium has died at start now and then on these
+// machines (a segmentation fault before any page), which says nothing of
+// the page.
+func startBrowser(t *testing.T, actx context.Context) (context.Context, context.CancelFunc) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		ctx, cancel := chromedp.NewContext(actx)
+		err := chromedp.Do(ctx) // no step: only the browser started
+		if err == nil {
+			return ctx, cancel
+		}
+		cancel()
+		if attempt == 3 || !strings.Contains(err.Error(), "failed to start") {
+			t.Fatal(err)
+		}
+		t.Logf("the browser did not start (attempt %d of 3): %v", attempt, err)
+	}
+}
+
 // totalRecord is the JSON total record a page was made from, kept beside it.
 type totalRecord struct {
 	Runs       int64            `json:"runs"`
@@ -85,7 +105,7 @@ type totalRecord struct {
 func checkPage(t *testing.T, actx context.Context, page string) {
 	abs, _ := filepath.Abs(page)
 	url := "file://" + abs
-	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancel := startBrowser(t, actx)
 	defer cancel()
 	ctx, cancel2 := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel2()
