@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -263,6 +264,60 @@ func TestHugeLinesOneAtATime(t *testing.T) {
 			runtime.ReadMemStats(&m)
 			if live := float64(m.HeapAlloc-base.HeapAlloc) / size; live > c.bound {
 				t.Errorf("%s: %.1f lines of heap after line %d, want at most %.1f", c.how, live, n+1, c.bound)
+			}
+		}
+		src.Close()
+	}
+}
+
+// TestLongLineOwn: a line longer than the read buffer is handed out in the
+// reader's own buffer, reused for the next, up to 4 read buffers; a longer
+// one in a buffer of its own (Own), which a caller may keep: from a file
+// (sized by looking ahead) and from a pipe (gathered in chunks) alike.
+func TestLongLineOwn(t *testing.T) {
+	defer func(n int) { readBufSize = n }(readBufSize)
+	readBufSize = 16 // 4 read buffers: 64 bytes
+	lines := []struct {
+		n   int // bytes, its '\n' included
+		own bool
+	}{{10, false}, {40, false}, {64, false}, {65, true}, {200, true}, {30, false}}
+	var data []byte
+	for i, l := range lines {
+		data = append(data, bytes.Repeat([]byte{'a' + byte(i)}, l.n-1)...)
+		data = append(data, '\n')
+	}
+	path := filepath.Join(t.TempDir(), "in.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []string{"file", "pipe"} {
+		var src *Source
+		var err error
+		if from == "file" {
+			src, err = Open(path, nil, nil)
+		} else {
+			src, err = Open("-", io.MultiReader(bytes.NewReader(data)), nil)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewReader(src)
+		var kept [][]byte // the records handed out as Own, kept past Next
+		for i, l := range lines {
+			rec, ok := r.Next()
+			if !ok || len(rec) != l.n-1 {
+				t.Fatalf("%s, line %d: %d bytes, %v", from, i+1, len(rec), ok)
+			}
+			if r.Own() != l.own {
+				t.Errorf("%s, line %d of %d bytes: Own %v, want %v", from, i+1, l.n, r.Own(), l.own)
+			}
+			if r.Own() {
+				kept = append(kept, rec)
+			}
+		}
+		for _, rec := range kept { // not overwritten by the lines after
+			if bytes.Count(rec, rec[:1]) != len(rec) {
+				t.Errorf("%s: a record handed out as Own changed: %q", from, rec)
 			}
 		}
 		src.Close()

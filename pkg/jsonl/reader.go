@@ -90,6 +90,9 @@ func (r *Reader) readLong(head []byte) ([]byte, error) {
 	r.long = append(r.long[:0], head...)
 	for {
 		b, err := r.src.br.ReadSlice('\n')
+		// equivalent mutant: >= keep: a full slice that brings the line to
+		// exactly keep bytes has more after it, so the line is longer
+		// than keep and gets a buffer of its own either way
 		if err == bufio.ErrBufferFull && len(r.long)+len(b) > keep {
 			return r.readChunks(b, err)
 		}
