@@ -338,18 +338,10 @@ func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(ke
 		}
 		keyEnd := i - 1
 		if i < n && data[i] == ':' {
-			i++
-		} else {
-			i = skipWS(data, i)
-			if i >= n {
-				return n, codeEOF
-			}
-			if data[i] != ':' {
-				return i, codeChar
-			}
-			i++
+			i = skipWS(data, i+1)
+		} else if i, code = colon(data, i); code != codeOK {
+			return i, code
 		}
-		i = skipWS(data, i)
 		if i >= n {
 			return n, codeEOF
 		}
@@ -411,6 +403,21 @@ func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(ke
 	}
 }
 
+// colon passes the ':' after a key that ends just before i, when
+// whitespace comes first (the scanning loops pass a ':' right after the
+// key themselves), and the whitespace after it: it returns where the
+// value starts.
+func colon(data []byte, i int) (int, errCode) {
+	i = skipWS(data, i)
+	if i >= len(data) {
+		return len(data), codeEOF
+	}
+	if data[i] != ':' {
+		return i, codeChar
+	}
+	return skipWS(data, i+1), codeOK
+}
+
 // scanContainer validates the object or array at data[i] ('{' or '['),
 // held by a container at depth base, and returns the index just past its
 // end. It does not call back.
@@ -448,18 +455,10 @@ key: // data[i] == '"'
 		return i, code
 	}
 	if i < n && data[i] == ':' {
-		i++
-	} else {
-		i = skipWS(data, i)
-		if i >= n {
-			return n, codeEOF
-		}
-		if data[i] != ':' {
-			return i, codeChar
-		}
-		i++
+		i = skipWS(data, i+1)
+	} else if i, code = colon(data, i); code != codeOK {
+		return i, code
 	}
-	i = skipWS(data, i)
 
 value:
 	if i >= n {
