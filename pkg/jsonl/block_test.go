@@ -149,30 +149,6 @@ func FuzzBlockFraming(f *testing.F) {
 	})
 }
 
-// A consumer that goes away ends EachBlock too, at the record whose
-// output failed, with an error that IsClosed recognises.
-func TestClosedOutputBlocks(t *testing.T) {
-	outR, outW := io.Pipe()
-	outR.Close()
-	out := NewWriter(outW)
-	in := &Input{Tool: "t", Stdin: strings.NewReader(strings.Repeat("{}\n", 100000)), Stderr: io.Discard, Out: out}
-	n := 0
-	err := in.EachBlock(64, func(b *Block) error {
-		b.Frame(func(int, []byte) {})
-		return in.TakeBlock(b, func(_ int, r Record) error {
-			n++
-			out.WriteLine(r.Data)
-			return nil
-		})
-	})
-	if !IsClosed(err) {
-		t.Fatalf("err = %v, want a closed-pipe error", err)
-	}
-	if n >= 100000 {
-		t.Fatalf("took all %d records after the output closed", n)
-	}
-}
-
 // An error from fn ends EachBlock at once, and is what it returns.
 func TestEachBlockStopsAtError(t *testing.T) {
 	stop := fmt.Errorf("stop")

@@ -258,21 +258,34 @@ func TestFlushBeforeWaiting(t *testing.T) {
 // A consumer that goes away (| head -1) ends the loop with an error that
 // IsClosed recognises.
 func TestClosedOutput(t *testing.T) {
-	outR, outW := io.Pipe()
-	outR.Close()
-	out := NewWriter(outW)
-	in := &Input{Tool: "t", Stdin: strings.NewReader(strings.Repeat("{}\n", 100000)), Stderr: io.Discard, Out: out}
-	n := 0
-	err := in.Each(func(r Record) error {
-		n++
-		out.WriteLine(r.Data)
-		return nil
-	})
-	if !IsClosed(err) {
-		t.Fatalf("err = %v, want a closed-pipe error", err)
+	// Each, and EachBlock taking its blocks: a consumer that goes away
+	// ends either at the record whose output failed.
+	each := map[string]func(in *Input, fn func(Record) error) error{
+		"Each": func(in *Input, fn func(Record) error) error { return in.Each(fn) },
+		"EachBlock": func(in *Input, fn func(Record) error) error {
+			return in.EachBlock(64, func(b *Block) error {
+				b.Frame(func(int, []byte) {})
+				return in.TakeBlock(b, func(_ int, r Record) error { return fn(r) })
+			})
+		},
 	}
-	if n >= 100000 {
-		t.Fatalf("read all %d records after the output closed", n)
+	for name, run := range each {
+		outR, outW := io.Pipe()
+		outR.Close()
+		out := NewWriter(outW)
+		in := &Input{Tool: "t", Stdin: strings.NewReader(strings.Repeat("{}\n", 100000)), Stderr: io.Discard, Out: out}
+		n := 0
+		err := run(in, func(r Record) error {
+			n++
+			out.WriteLine(r.Data)
+			return nil
+		})
+		if !IsClosed(err) {
+			t.Fatalf("%s: err = %v, want a closed-pipe error", name, err)
+		}
+		if n >= 100000 {
+			t.Fatalf("%s: read all %d records after the output closed", name, n)
+		}
 	}
 }
 
