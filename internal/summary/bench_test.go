@@ -27,3 +27,31 @@ func BenchmarkSummary(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReport is evsum's report of a generated run log by run, encoded
+// as --format jsonl encodes it: records built on every core, the total's
+// sketches merged, the runs sorted.
+func BenchmarkReport(b *testing.B) {
+	var buf bytes.Buffer
+	if err := corpus.Envelope(&buf, 8<<20, 1); err != nil {
+		b.Fatal(err)
+	}
+	s := New(Options{By: []Key{keyWords["run"]}})
+	for _, l := range bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n")) {
+		if err := s.Add(l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		err := s.EachEncoded(func(b []byte, r *Record) []byte {
+			if b = r.AppendShortJSON(b); b != nil {
+				b = append(b, '\n')
+			}
+			return b
+		}, func([]byte, *Record) error { return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}

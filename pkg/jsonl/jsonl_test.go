@@ -331,6 +331,22 @@ func BenchmarkReader(b *testing.B) {
 	}
 }
 
+// BenchmarkBlocks is BenchmarkReader's input read as evfilter reads a file
+// on several cores: in blocks, each framed, its records taken in order.
+func BenchmarkBlocks(b *testing.B) {
+	line := `{"seq":12,"ts":1758800000.12,"run_id":"r_1","agent_id":"code-reviewer","kind":"tool_call","payload":{"tool":"bash","args":{"command":"ls -la"}}}` + "\n"
+	data := []byte(strings.Repeat(line, 10000))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		in := &Input{Tool: "b", Stdin: bytes.NewReader(data), Stderr: io.Discard}
+		in.EachBlock(256<<10, func(blk *Block) error {
+			blk.Frame(func(int, []byte) {})
+			return in.TakeBlock(blk, func(int, Record) error { return nil })
+		})
+	}
+}
+
 func TestTrim(t *testing.T) {
 	tests := []struct {
 		line  string
