@@ -45,7 +45,6 @@ func version() string {
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
-			// equivalent mutant: >= vs > 12: a revision is 40 or 64 hex digits.
 			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
 				v += " (" + s.Value[:12] + ")"
 			}
@@ -355,8 +354,6 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 			break
 		}
 	}
-	// equivalent mutant: <= 0: a "--" first leaves no positional argument
-	// before it, and args come back unchanged below as well.
 	if end < 0 {
 		return args
 	}
@@ -382,9 +379,6 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 			positional = append(positional, a)
 		case strings.HasPrefix(a, "--"):
 			flags = append(flags, a)
-			// equivalent mutant: i+1 <= end (or i-1 < end) makes "--" the
-			// value of a flag written just before it, which kong rejects
-			// with the same "expected ... value" message as unmutated.
 			if name, _, hasValue := strings.Cut(a[2:], "="); !hasValue && takesValue(long[name]) && i+1 < end {
 				i++
 				flags = append(flags, args[i])
@@ -393,7 +387,6 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 			flags = append(flags, a)
 			for j, c := range a[1:] {
 				if f := short[c]; takesValue(f) {
-					// equivalent mutant: i+1 <= end, i-1 < end: as for long flags.
 					if j+1+len(string(c)) == len(a) && i+1 < end {
 						i++
 						flags = append(flags, args[i])

@@ -64,13 +64,13 @@ func (o *out) total() int64 { return o.written + int64(len(o.b)) }
 // buffer is large, so lines are never split across writes needlessly.
 func (o *out) endLine() {
 	o.b = append(o.b, '\n')
-	if len(o.b) >= flushAt { // equivalent mutant: only the sizes of the writes change, not the bytes
+	if len(o.b) >= flushAt {
 		o.flush()
 	}
 }
 
 func (o *out) flush() {
-	if o.err == nil && len(o.b) > 0 { // equivalent mutant: writing nothing writes nothing
+	if o.err == nil && len(o.b) > 0 {
 		var n int
 		n, o.err = o.w.Write(o.b)
 		o.written += int64(n)
@@ -121,7 +121,7 @@ func (o *out) fixed(v int64, dec int) { o.b = appendFixed(o.b, v, dec) }
 func appendFixed(b []byte, v int64, dec int) []byte {
 	n := len(b)
 	b = jsontext.AppendFixed(b, v, dec)
-	if bytes.IndexByte(b[n:], '.') < 0 { // equivalent mutant: AppendFixed never starts with a point
+	if bytes.IndexByte(b[n:], '.') < 0 {
 		b = append(b, '.', '0')
 	}
 	return b
@@ -134,12 +134,12 @@ func appendForeign(b []byte, s string, sp spelling) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && (c < utf8.RuneSelf || sp == spellRaw) { // equivalent mutant: in valid UTF-8 a rune never starts with 0x80
+		if c >= 0x20 && c != '"' && c != '\\' && (c < utf8.RuneSelf || sp == spellRaw) {
 			i++
 			continue
 		}
 		b = append(b, s[start:i]...)
-		if c >= utf8.RuneSelf { // equivalent mutant: in valid UTF-8 a rune never starts with 0x80
+		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r >= 0x10000 {
 				r -= 0x10000

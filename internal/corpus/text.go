@@ -239,7 +239,7 @@ func itoaPad(buf []byte, n int) string {
 		buf[i] = byte('0' + n%10)
 		n /= 10
 	}
-	for len(buf)-i < 6 && i > 0 { // equivalent mutant: buf holds 8 bytes, so i > 0 whenever fewer than 6 are used
+	for len(buf)-i < 6 && i > 0 {
 		i--
 		buf[i] = ' '
 	}

@@ -25,7 +25,7 @@ var zotEpoch = time.Date(2026, 6, 21, 8, 0, 0, 0, time.UTC).UnixMilli()
 // `response` success:false (that run is the single line). Keys are sorted
 // as zot writes them.
 func Zot(w io.Writer, n int64, seed uint64) error {
-	g := &zotGen{out: out{w: w, b: make([]byte, 0, flushAt+64<<10)}, r: rng{s: seed}} // equivalent mutant: a capacity hint
+	g := &zotGen{out: out{w: w, b: make([]byte, 0, flushAt+64<<10)}, r: rng{s: seed}}
 	g.ms = zotEpoch + int64(g.r.intn(3600_000))
 	for g.total() < n && g.err == nil {
 		g.run()
@@ -173,7 +173,7 @@ func (g *zotGen) deltas(text string, max int) {
 	for len(text) > 0 {
 		words := g.r.between(1, 3)
 		end := 0
-		for w := 0; w < words && end < len(text); w++ { // equivalent mutant: at end == len(text) the loops below do not move
+		for w := 0; w < words && end < len(text); w++ {
 			// a word is its leading spaces and what follows up to the next space
 			for end < len(text) && text[end] == ' ' {
 				end++
@@ -336,7 +336,7 @@ func (g *zotGen) progress(c *toolCall) {
 	text := c.output[strings.IndexByte(c.output, '\n')+1:]
 	for len(text) > 0 {
 		end := 0
-		for k := g.r.between(1, 40); k > 0 && end < len(text); k-- { // equivalent mutant: at end == len(text) the search below ends the loop the same way
+		for k := g.r.between(1, 40); k > 0 && end < len(text); k-- {
 			nl := strings.IndexByte(text[end:], '\n')
 			if nl < 0 {
 				end = len(text)
@@ -406,7 +406,7 @@ func (g *zotGen) argDeltas(id, text string) {
 	body := text[1 : len(text)-1]
 	for len(body) > 0 {
 		end := g.r.between(1, 24)
-		if end >= len(body) { // equivalent mutant: end == len(body) stays len(body)
+		if end >= len(body) {
 			end = len(body)
 		}
 		for end < len(body) && !utf8.RuneStart(body[end]) {

@@ -57,16 +57,16 @@ func WriteRenumbered(w io.Writer, e *Event, seq []byte) error {
 func WriteRenumberedAt(w io.Writer, line []byte, seqAt [][2]int, seq []byte) error {
 	if len(seqAt) == 0 {
 		i := 0
-		for i < len(line) && line[i] != '{' { // equivalent mutant: a scanned line always holds its '{'
+		for i < len(line) && line[i] != '{' {
 			i++
 		}
 		i++ // just past '{'
 		j := i
-		for j < len(line) && isSpace(line[j]) { // equivalent mutant: a '}' always follows
+		for j < len(line) && isSpace(line[j]) {
 			j++
 		}
 		sep := `,`
-		if j < len(line) && line[j] == '}' { // equivalent mutant: j < len(line) always
+		if j < len(line) && line[j] == '}' {
 			sep = ``
 		}
 		return writeAll(w, line[:i], []byte(`"seq":`), seq, []byte(sep), line[i:])

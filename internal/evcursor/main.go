@@ -272,8 +272,6 @@ func (j *job) state() error {
 		}
 		if res.Pass(&j.ev) {
 			j.out.WriteLine(rec.Data)
-			// equivalent mutant: !rec.Own, or another bound: only whether
-			// the last line is copied changes.
 			switch {
 			case rec.Own:
 				last = rec.Data // a huge line in its own buffer: kept, not copied

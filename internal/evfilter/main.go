@@ -165,8 +165,6 @@ func (s *selection) take(rec jsonl.Record, ok bool, err error) error {
 	if !s.opts.Count {
 		s.out.WriteLine(rec.Data)
 	}
-	// equivalent mutant: MaxCount >= 0: with -m 0 filter returns before
-	// reading a record.
 	if s.opts.MaxCount > 0 && s.selected >= s.opts.MaxCount {
 		return errStop
 	}
@@ -203,10 +201,6 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 	// -m and -q stop at a match, --strict at the first bad line: reading
 	// ahead on other cores would read (and report on) input the serial loop
 	// never reaches, and change the status or the reports.
-	// equivalent mutants: MaxCount >= 0 (-m 0 returned above); workers >= 1
-	// or <= 1 (the parallel loop gives the serial loop's output, reports
-	// and status with any number of workers, TestParallelIsSerial: only
-	// the speed changes).
 	stopsEarly := opts.MaxCount > 0 || opts.Quiet || opts.Strict
 	if workers := runtime.GOMAXPROCS(0); !stopsEarly && workers > 1 && jsonl.RegularFiles(files, stdio.In) {
 		err = parallel(f, in, s, workers)
@@ -351,8 +345,6 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 			// The huge line before this one is garbage now: collected
 			// before the next is read, its memory takes that one (a
 			// collection of a small heap costs less than such a line).
-			// equivalent mutant: any bound: only when memory is
-			// collected changes.
 			if size > maxInFlight {
 				runtime.GC()
 			}
@@ -369,10 +361,8 @@ func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error 
 		jobs <- b
 		pending = append(pending, b)
 		inFlight += len(blk.Data)
-		// equivalent mutant: >= workers: one block less read ahead; the
-		// verdicts are still taken in input order.
-		// equivalent mutants: the cap (any size, > 0 or >= 1) only says
-		// how much is read ahead: memory, not output.
+		// The bounds only say how much is read ahead (memory); the verdicts
+		// are still taken in input order.
 		for len(pending) > workers || len(pending) > 1 && inFlight > maxInFlight {
 			if err := takeOldest(); err != nil {
 				return err

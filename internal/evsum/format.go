@@ -91,7 +91,7 @@ func escapeJSONControls(b []byte) []byte {
 		r, n := utf8.DecodeRune(b[i:])
 		if r == 0x7f || r >= 0x80 && r <= 0x9f {
 			if out == nil {
-				out = append(make([]byte, 0, len(b)+8), b[:i]...) // equivalent mutant: a capacity hint
+				out = append(make([]byte, 0, len(b)+8), b[:i]...)
 			}
 			out = append(out, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
 		} else if out != nil {
@@ -335,8 +335,6 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 		return w.Error()
 	})
 	w.Flush()
-	// equivalent mutant: err == nil; err is w.Error() of a record, which
-	// w.Error() still returns after the flush
 	if err != nil {
 		return err
 	}

@@ -336,7 +336,6 @@ func (r *lineReader) rawLong() ([]byte, bool) {
 			return nil, false
 		}
 		if i := bytes.IndexByte(r.buf[:r.end], '\n'); i >= 0 {
-			// equivalent mutant: without its '\n' the line is the same record
 			r.long = append(r.long, r.buf[:i+1]...)
 			r.beg = i + 1
 			return r.long, true

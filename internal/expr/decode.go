@@ -26,7 +26,7 @@ type decoder struct {
 }
 
 func (d *decoder) ws() {
-	for d.i < len(d.data) { // equivalent mutant: valid input never ends in whitespace here (< vs <=)
+	for d.i < len(d.data) {
 		switch d.data[d.i] {
 		case ' ', '\t', '\r', '\n':
 			d.i++
@@ -38,7 +38,7 @@ func (d *decoder) ws() {
 
 func (d *decoder) value() any {
 	d.ws()
-	if d.i >= len(d.data) { // equivalent mutant: a valid value is never empty (>= vs >)
+	if d.i >= len(d.data) {
 		return nil
 	}
 	switch c := d.data[d.i]; c {
@@ -46,18 +46,18 @@ func (d *decoder) value() any {
 		d.i++
 		m := make(map[string]any)
 		d.ws()
-		if d.i < len(d.data) && d.data[d.i] == '}' { // equivalent mutant: valid input never ends after a { (< vs <=)
+		if d.i < len(d.data) && d.data[d.i] == '}' {
 			d.i++
 			return m
 		}
-		for d.i < len(d.data) { // equivalent mutant: valid input never ends inside an object (< vs <=)
+		for d.i < len(d.data) {
 			d.ws()
 			k := d.str()
 			d.ws()
 			d.i++ // ':'
 			m[k] = d.value()
 			d.ws()
-			if d.i >= len(d.data) { // equivalent mutant: valid input never ends inside an object (>= vs >)
+			if d.i >= len(d.data) {
 				break
 			}
 			if d.data[d.i] == ',' {
@@ -72,14 +72,14 @@ func (d *decoder) value() any {
 		d.i++
 		a := make([]any, 0, 4)
 		d.ws()
-		if d.i < len(d.data) && d.data[d.i] == ']' { // equivalent mutant: valid input never ends after a [ (< vs <=)
+		if d.i < len(d.data) && d.data[d.i] == ']' {
 			d.i++
 			return a
 		}
-		for d.i < len(d.data) { // equivalent mutant: valid input never ends inside an array (< vs <=)
+		for d.i < len(d.data) {
 			a = append(a, d.value())
 			d.ws()
-			if d.i >= len(d.data) { // equivalent mutant: valid input never ends inside an array (>= vs >)
+			if d.i >= len(d.data) {
 				break
 			}
 			if d.data[d.i] == ',' {
@@ -118,7 +118,7 @@ func (d *decoder) str() string {
 	start := d.i
 	d.i++
 	simple := true
-	for d.i < len(d.data) { // equivalent mutant: a valid string ends at its quote (< vs <=)
+	for d.i < len(d.data) {
 		c := d.data[d.i]
 		if c == '"' {
 			break
@@ -134,17 +134,14 @@ func (d *decoder) str() string {
 		d.i++
 	}
 	end := d.i + 1
-	if end > len(d.data) { // equivalent mutant: end == len gives end either way
+	if end > len(d.data) {
 		end = len(d.data)
 	}
 	d.i = end
 	raw := d.data[start:end]
-	if simple && len(raw) >= 2 { // equivalent mutant: fast path; the next branch gives the same string
+	if simple && len(raw) >= 2 {
 		return string(raw[1 : len(raw)-1])
 	}
-	// equivalent mutant: len(raw) < 2 or > 2 leaves it to Unquote, which
-	// gives the same string; raw[1:len(raw)+1] adds the quote and the byte
-	// after the string, never a backslash.
 	if len(raw) >= 2 && utf8.Valid(raw) && bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 {
 		return string(raw[1 : len(raw)-1])
 	}

@@ -131,7 +131,7 @@ func Compile(src string, opts Options) (*Filter, error) {
 	boundDepth(q) // after the analyses above, which read the defs as written
 	full := *q
 	if lib := opts.Library; lib != nil {
-		defs := make([]*gojq.FuncDef, 0, len(lib.Defs)+len(q.FuncDefs)) // equivalent mutant: a capacity hint
+		defs := make([]*gojq.FuncDef, 0, len(lib.Defs)+len(q.FuncDefs))
 		for _, d := range lib.Defs {
 			defs = append(defs, d.def)
 		}
@@ -184,7 +184,7 @@ func (f *Filter) Match(line []byte) (bool, error) {
 		if v != bail {
 			return v == yes, nil
 		}
-		if f.part == nil { // equivalent mutant: both branches give gojq's verdict on the line
+		if f.part == nil {
 			return f.slow(Decode(line)) // the fast path has validated it
 		}
 	}

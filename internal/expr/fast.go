@@ -265,7 +265,7 @@ func (p *fastProg) path(st *fastState, n *node) (v []byte, ok bool) {
 	}
 	v = st.vals[n.slot]
 	rest := n.rest
-	if n.slot2 >= 0 && jsonscan.KindOf(v) == jsonscan.Object { // equivalent mutant: > 0 makes slot 0 use Lookup, which finds the same value
+	if n.slot2 >= 0 && jsonscan.KindOf(v) == jsonscan.Object {
 		// The scan read the second key already.
 		if !st.found2[n.slot2] {
 			return nil, true
@@ -305,7 +305,7 @@ func (st *fastState) compare(v []byte, c *constant, eq bool) (int, bool) {
 	k := jsonscan.KindOf(v)
 	r := kindRank[k]
 	if r != c.rank {
-		if r < c.rank { // equivalent mutant: r == c.rank cannot happen here
+		if r < c.rank {
 			return -1, true
 		}
 		return 1, true
@@ -357,7 +357,7 @@ func compareNumber(raw []byte, c any) int {
 			return floatCompare(float64(i), c)
 		}
 	} else if bytes.ContainsAny(raw, ".eE") {
-		if f, err := strconv.ParseFloat(string(raw), 64); err == nil { // equivalent mutant: on ErrRange f is ±Inf, as gojq reads the literal
+		if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
 			switch c := c.(type) {
 			case int:
 				return floatCompare(f, float64(c))
@@ -373,16 +373,16 @@ func compareNumber(raw []byte, c any) int {
 // overflow an int.
 func smallInt(raw []byte) (int, bool) {
 	s := raw
-	neg := len(s) > 0 && s[0] == '-' // equivalent mutant: a number is never empty; without the sign the slow path answers
+	neg := len(s) > 0 && s[0] == '-'
 	if neg {
 		s = s[1:]
 	}
-	if len(s) == 0 || len(s) > 18 { // equivalent mutant: returning false leaves it to the slow path, same answer
+	if len(s) == 0 || len(s) > 18 {
 		return 0, false
 	}
 	n := 0
 	for _, c := range s {
-		if c < '0' || c > '9' { // equivalent mutant: returning false leaves it to the slow path, same answer
+		if c < '0' || c > '9' {
 			return 0, false
 		}
 		n = n*10 + int(c-'0')
@@ -653,7 +653,7 @@ func (fc *fastCompiler) term(t *gojq.Term, env map[string]constant, calls bool) 
 			return nil
 		}
 		f := t.Func
-		if len(f.Name) > 1 && f.Name[0] == '$' && len(f.Args) == 0 { // equivalent mutant: no name is a lone $
+		if len(f.Name) > 1 && f.Name[0] == '$' && len(f.Args) == 0 {
 			c, ok := env[f.Name[1:]]
 			if !ok {
 				return nil
@@ -661,7 +661,7 @@ func (fc *fastCompiler) term(t *gojq.Term, env map[string]constant, calls bool) 
 			return &node{op: nConst, c: c}
 		}
 		d := fc.lib.lookup(f.Name, len(f.Args))
-		if d == nil || !calls || fc.depth > 8 { // equivalent mutant: bodies are compiled with calls false, so depth stays below 2
+		if d == nil || !calls || fc.depth > 8 {
 			return nil
 		}
 		inner := map[string]constant{}
@@ -675,8 +675,8 @@ func (fc *fastCompiler) term(t *gojq.Term, env map[string]constant, calls bool) 
 			}
 			inner[p[1:]] = a.c
 		}
-		fc.depth++                    // equivalent mutant: see above
-		defer func() { fc.depth-- }() // equivalent mutant: see above
+		fc.depth++
+		defer func() { fc.depth-- }()
 		return fc.query(d.def.Body, inner, false)
 	}
 	return nil
@@ -725,7 +725,7 @@ func (fc *fastCompiler) pathNode(names []string) *node {
 			slot = i
 		}
 	}
-	if slot < 0 { // equivalent mutant: a second slot for a key reads the same member
+	if slot < 0 {
 		slot = len(fc.top)
 		fc.top = append(fc.top, names[0])
 	}
@@ -736,7 +736,7 @@ func (fc *fastCompiler) pathNode(names []string) *node {
 				slot2 = j
 			}
 		}
-		if slot2 < 0 { // equivalent mutant: a second slot, or Lookup, reads the same member
+		if slot2 < 0 {
 			slot2 = len(fc.second)
 			fc.second = append(fc.second, member{top: slot, name: names[1]})
 		}

@@ -174,7 +174,7 @@ func (a *inputAnalysis) term(t *gojq.Term) bool {
 		default:
 			key := f.Name + "/" + string(rune('0'+len(f.Args)))
 			r, ok := sameInput[key]
-			if !ok || len(f.Args) > 9 { // equivalent mutant: no builtin of sameInput takes 9 arguments
+			if !ok || len(f.Args) > 9 {
 				a.whole = true
 				return true
 			}
@@ -347,17 +347,17 @@ func (d *partialDecoder) lookup() (cached, bool) {
 		}
 		d.key = binary.AppendUvarint(d.key, uint64(len(v)))
 		d.key = append(d.key, v...)
-		if len(d.key) > cacheKeyMax { // equivalent mutant: a verdict not cached is computed again, the same
+		if len(d.key) > cacheKeyMax {
 			return cached{}, false
 		}
 	}
 	d.keyOK = true
-	d.lookups++ // equivalent mutant: the cache only saves time; it never changes a verdict
+	d.lookups++
 	c, ok := d.cache[string(d.key)]
 	if ok {
 		d.hits++
 	}
-	if d.lookups == 4*cacheEntries && d.hits < d.lookups/8 { // equivalent mutant: turning the cache off only costs time
+	if d.lookups == 4*cacheEntries && d.hits < d.lookups/8 {
 		d.cache = nil // the values do not repeat: stop paying for the lookups
 	}
 	return c, ok
@@ -368,7 +368,7 @@ func (d *partialDecoder) store(ok bool, err error) {
 	if !d.keyOK || d.cache == nil {
 		return
 	}
-	if len(d.cache) >= cacheEntries { // equivalent mutant: one entry more or less only costs memory
+	if len(d.cache) >= cacheEntries {
 		clear(d.cache)
 	}
 	d.cache[string(d.key)] = cached{ok, err}

@@ -69,8 +69,6 @@ func AppendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 		// without decoding: C1 controls are C2 80..9F, U+2028/9 are
 		// E2 80 A8/A9. E0 and ED lead the three-byte forms that may be
 		// overlong or surrogates; they and the rest go through decodeRune.
-		// equivalent mutant: c > 0xc2 or s[i+1] > 0xa0 leaves a rune to
-		// decodeRune below, which passes it the same.
 		if c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 &&
 			(c != 0xc2 || s[i+1] >= 0xa0) {
 			i += 2
@@ -151,7 +149,7 @@ func parseLongFixed(b []byte, scale int) (v int64, ok bool) {
 			return parseFloatFixed(b, scale)
 		}
 		v = v*10 + int64(b[i]-'0')
-		digits++ // equivalent mutant: digits-- is never 0 either
+		digits++
 	}
 	if digits == 0 {
 		return 0, false

@@ -372,7 +372,7 @@ func (r *Renderer) flow(s string) {
 		default:
 			// A word: up to the next space or newline.
 			end := strings.IndexAny(s, " \t\n")
-			if end < 0 { // equivalent mutant: <= 0: s starts with a word here, so end is never 0
+			if end < 0 {
 				end = len(s)
 			}
 			n = end

@@ -99,8 +99,6 @@ func (c Counter) partialName() string {
 func (c Counter) span() Counter {
 	e := c + 1
 	if o := Counters[c].Object; o != "" {
-		// equivalent mutant: e <= NumCounters; the last counter is in no
-		// object, so the loop never reaches NumCounters
 		for e < NumCounters && Counters[e].Object == o {
 			e++
 		}

@@ -161,27 +161,26 @@ func (s *State) runIDs() []string {
 // the limit grows with them, so that thousands of such runs cost a pass
 // now and then rather than a pass over all of them at every event.
 func (s *State) maybeFreeze(keepGroup *Group, keepRun *Run) {
-	// equivalent mutant: any change to when freeze is called or what it
-	// freezes (here, in runsOver and in freeze but for runs with open
-	// calls) changes only how much stays decoded: memory, never a value.
+	// Freezing sooner or later, more or less, changes only how much stays
+	// decoded (memory), never a value; only runs with open calls must stay
+	// hot.
 	if len(s.groups) > hotLimit || s.runsOver() {
 		s.freeze(keepGroup, keepRun)
 	}
 }
 
-// equivalent mutant: memory only, as in maybeFreeze
 func (s *State) runsOver() bool { return len(s.runs) > s.pinned+max(hotLimit, s.pinned) }
 
 // freeze encodes the hot groups and runs but keep (which stay hot). Runs
 // with open zot tool calls stay hot: their calls are looked up by id.
 func (s *State) freeze(keepGroup *Group, keepRun *Run) {
 	s.lastRun, s.lastGroup = nil, nil
-	if len(s.groups) > hotLimit { // equivalent mutant: memory only, as in maybeFreeze
+	if len(s.groups) > hotLimit {
 		if s.coldGroups == nil {
 			s.coldGroups = map[string]string{}
 		}
 		for k, g := range s.groups {
-			if g != keepGroup { // equivalent mutant: memory only, as in maybeFreeze
+			if g != keepGroup {
 				s.coldGroups[k] = encodeGroup(g, &s.encBuf)
 				delete(s.groups, k)
 				s.recycleGroup(g)
@@ -189,12 +188,11 @@ func (s *State) freeze(keepGroup *Group, keepRun *Run) {
 		}
 	}
 	if s.runsOver() {
-		s.runFreezes++ // equivalent mutant: a count for the tests only
+		s.runFreezes++
 		if s.coldRuns == nil {
 			s.coldRuns = map[string]string{}
 		}
 		for id, r := range s.runs {
-			// equivalent mutant: r == keepRun freezes less: memory only
 			if r != keepRun && (r.glass == nil || len(r.glass.calls) == 0) {
 				s.coldRuns[id] = encodeRun(r, &s.encBuf)
 				delete(s.runs, id)
@@ -222,8 +220,7 @@ func (e *enc) value(x uint64, exact bool) {
 		return
 	}
 	v := math.Float64frombits(x)
-	// equivalent mutant: every change here but to the check us/1000 == v
-	// (which keeps the short form lossless) only picks the longer form
+	// The check us/1000 == v keeps the short form lossless.
 	if us := math.Round(v * 1000); us >= 0 && us < 1<<52 && us/1000 == v {
 		e.u(uint64(us) << 1)
 		return
@@ -319,7 +316,7 @@ func (d *dec) counts(c []int64) {
 // keepBuf keeps b in *buf for the next encoding, unless a huge value
 // (a run_id) made it huge.
 func keepBuf(buf *[]byte, b []byte) {
-	if cap(b) > 1<<20 { // equivalent mutant: memory only
+	if cap(b) > 1<<20 {
 		b = nil
 	}
 	*buf = b
@@ -350,8 +347,6 @@ func encodeGroup(g *Group, buf *[]byte) string {
 		}
 	}
 	// by run, the group's one run is its key: do not store it twice
-	// (equivalent mutant: a change that never takes the shortcut only
-	// stores the run again)
 	if g.run != "" && len(g.key) == len(g.run)+2 && g.key[1:len(g.key)-1] == g.run {
 		e.flag(true)
 	} else {
@@ -376,7 +371,7 @@ func decodeGroupInto(g *Group, key string, b string) *Group {
 	g.hasTS = d.flag()
 	g.firstTS = d.i()
 	g.lastTS = g.firstTS + d.i()
-	if n := int(d.u()); n > 0 { // equivalent mutant: n >= 0 makes an empty slice for nil
+	if n := int(d.u()); n > 0 {
 		g.tools = slices.Grow(tools, n)[:n]
 		for i := range g.tools {
 			g.tools[i] = toolCount{name: d.s(), calls: d.i(), failed: d.i()}

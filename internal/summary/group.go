@@ -125,9 +125,6 @@ func (s *State) appendKey(b []byte, i int, k Key, r *Run) []byte {
 			s.days = append(s.days, dayCache{})
 		}
 		d := &s.days[i]
-		// equivalent mutant: e.ts <= d.from, or d.key != "", only
-		// recompute a key that was right (d.to is checked, as is a first
-		// use: from and to are 0 then)
 		if e.ts < d.from || e.ts >= d.to || d.key == "" {
 			d.set(k.Kind, e.ts, s.opt.Loc)
 		}
@@ -165,8 +162,6 @@ func periodOf(kind KeyKind, t time.Time) (from, to time.Time, key string) {
 	switch kind {
 	case KeyHour:
 		from = t.Truncate(time.Hour)
-		// equivalent mutant: off*3600 takes the slow way, right in every
-		// zone, for more of them
 		if _, off := t.Zone(); off%3600 != 0 {
 			from = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), 0, 0, 0, loc)
 		}
@@ -199,10 +194,6 @@ func appendCanon(b, v []byte) []byte {
 	case jsonscan.String:
 		body := v[1 : len(v)-1]
 		plain := true
-		// equivalent mutant: c != '\\' (only "\\" pairs would stay plain,
-		// alike either way), c >= 0x20 (raw controls are no JSON) and
-		// c <= 0x20 send more strings the slow way, which gives the same
-		// bytes
 		for _, c := range body {
 			if c == '\\' || c < 0x20 || c == 0x7f || c >= 0x80 {
 				plain = false

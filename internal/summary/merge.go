@@ -86,9 +86,6 @@ func (s *State) mergeRun(r, o *Run) {
 	}
 	r.runLog = r.runLog || o.runLog
 	// the first run_finished by seq gives the outcome and wall time
-	// (equivalent mutant: o.n[rFinished] >= 0; without a run_finished o's
-	// finishSeq is noSeq, which is never less, and when r has none either
-	// both carry the same empty outcome and wall)
 	if o.n[rFinished] > 0 && (r.n[rFinished] == 0 || o.finishSeq < r.finishSeq) {
 		r.finishSeq, r.outcome, r.wallUS, r.hasWall = o.finishSeq, o.outcome, o.wallUS, o.hasWall
 	}
@@ -111,7 +108,6 @@ func (s *State) mergeRun(r, o *Run) {
 	}
 	rg, og := r.gw(), o.glass
 	rg.glassError = rg.glassError || og.glassError
-	// equivalent mutant: >= takes an equal time
 	if og.agentEnd && (rg.agentEndTS == 0 || og.agentEndTS > rg.agentEndTS) {
 		rg.agentEndTS = og.agentEndTS
 	}

@@ -66,7 +66,6 @@ type pSketch struct {
 type obj struct{ b []byte }
 
 func (o *obj) key(name string) {
-	// equivalent mutant: len(o.b) >= 0; a member always follows the '{'
 	if len(o.b) > 0 && o.b[len(o.b)-1] != '{' && o.b[len(o.b)-1] != '[' {
 		o.b = append(o.b, ',')
 	}
@@ -198,7 +197,7 @@ func (s *State) WritePartial(w io.Writer) error {
 		o.b = append(o.b, '}', '\n')
 		buf.Write(o.b)
 		o.b = o.b[:0]
-		if buf.Len() >= 64<<10 { // equivalent mutant: only how the bytes are split into writes
+		if buf.Len() >= 64<<10 {
 			_, err := w.Write(buf.Bytes())
 			buf.Reset()
 			return err
@@ -241,7 +240,6 @@ func (g *Group) appendPartial(o *obj, nkeys int) {
 		case ToolFailures:
 			if len(g.tools) > 0 {
 				ts := append([]toolCount(nil), g.tools...)
-				// equivalent mutant: <= (names are unique)
 				sort.Slice(ts, func(i, j int) bool { return ts[i].name < ts[j].name })
 				o.open("tools", '{')
 				for i, t := range ts {
@@ -697,7 +695,7 @@ func (m *Merger) group(line []byte) error {
 			if Counters[c].Object == "" {
 				return value(v, &g.n[c])
 			}
-			a := make([]int64, c.span()-c) // equivalent mutant: decoding sets the length
+			a := make([]int64, c.span()-c)
 			if err := value(v, &a); err != nil {
 				return err
 			}
@@ -876,8 +874,6 @@ func (m *Merger) run(line []byte) error {
 	if endSeq != nil {
 		r.endSeq = *endSeq
 	}
-	// equivalent mutant: len(calls) >= 0 gives every run an empty
-	// glasspane part, which reads and writes as none
 	if glassError || agentEnd != nil || turns != nil || len(calls) > 0 {
 		r.gw().glassError = glassError
 	}

@@ -339,8 +339,6 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 	// What the total says of the runs (outcomes, wall time, problems) is
 	// made on a goroutine of its own meanwhile, when there are many.
 	var totalRuns chan Record
-	// equivalent mutant: any change to when: both ways give the same
-	// record (TestReportOnCores)
 	if len(s.runs)+len(s.coldRuns) >= 2*builtChunk && runtime.GOMAXPROCS(0) > 1 {
 		totalRuns = make(chan Record, 1)
 		go func() {
@@ -447,8 +445,6 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 		if top := s.order.Top; top > 0 && top < len(order) {
 			shown = order[:top]
 		}
-		// equivalent mutant: any change to when but to late: both ways
-		// give the same records (TestReportOnCores)
 		if late && len(shown) >= 2*builtChunk && runtime.GOMAXPROCS(0) > 1 {
 			// The records are built on every core, handed to fn in order;
 			// each goroutine adds the groups it built up, the total adds
@@ -548,13 +544,13 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, encode fun
 		ends []int  // where each record's bytes end in enc; -1 for one not encoded
 		done chan struct{}
 	}
-	chunks := make([]chunk, (len(refs)+builtChunk-1)/builtChunk) // equivalent mutant: a chunk more is an empty one
+	chunks := make([]chunk, (len(refs)+builtChunk-1)/builtChunk)
 	for i := range chunks {
 		chunks[i].done = make(chan struct{})
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(chunks))
 	ahead := make(chan struct{}, 2*workers) // a slot per chunk built or being built, not yet handed over
-	free := make(chan chunk, 2*workers)     // the room of chunks handed over, for the next (equivalent mutant: its size is memory only)
+	free := make(chan chunk, 2*workers)     // the room of chunks handed over, for the next
 	stop := make(chan struct{})
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -630,7 +626,7 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, encode fun
 
 // runRefsIn is runRefs decoding the frozen runs into b's room.
 func (s *State) runRefsIn(g *Group, b *builder) []ref {
-	if b == nil || b.pc == &s.lastProblems { // equivalent mutant: the runs decoded anew, or into b's room, are the same
+	if b == nil || b.pc == &s.lastProblems {
 		return s.runRefs(g)
 	}
 	var runs []ref
@@ -748,7 +744,7 @@ func (s *State) run(r ref) *Run {
 }
 
 func sortRefs(rs []ref) {
-	if len(rs) > 1 { // equivalent mutant: >= sorts one ref
+	if len(rs) > 1 {
 		slices.SortFunc(rs, cmpRef)
 	}
 }
@@ -863,7 +859,6 @@ func (s *State) recordWith(pc *problemCache, g *Group, runRefs []ref, mode int, 
 			rec.Tools = append(rec.Tools, ToolStat{t.name, t.calls, t.failed})
 		}
 	}
-	// equivalent mutant: <= here and for outcomes (names are unique)
 	slices.SortFunc(rec.Tools, func(a, b ToolStat) int { return strings.Compare(a.Name, b.Name) })
 	s.runsOf(pc, &rec, runRefs, mode)
 	if mode == byAgent {
@@ -913,7 +908,7 @@ func countOne(cs []Count, name string) []Count {
 
 // AppendCounter appends counter c's value as a JSON number.
 func (r *Record) AppendCounter(b []byte, c Counter) []byte {
-	if sc := Counters[c].Scale; sc > 0 { // equivalent mutant: >= (scale 0 is the integer)
+	if sc := Counters[c].Scale; sc > 0 {
 		return jsontext.AppendFixed(b, r.Counts[c], sc)
 	}
 	return strconv.AppendInt(b, r.Counts[c], 10)
@@ -1122,8 +1117,6 @@ func CostText(nano int64) string {
 }
 
 // long reports whether the record has a value WriteJSON writes apart.
-// (equivalent mutant: its comparisons: WriteJSON writes the same bytes
-// in pieces or in one, TestWriteJSON.)
 func (r *Record) long() bool {
 	for _, v := range r.Vals {
 		if len(v) > longValue {

@@ -98,7 +98,7 @@ func (s *Sketch) addBucket(idx int32, n uint64) {
 		if b != idx {
 			break
 		}
-		if c+n <= maxCount { // equivalent mutant: < fills the bucket exactly and adds nothing more
+		if c+n <= maxCount {
 			s.data[i] = pack(idx, c+n)
 			return
 		}
@@ -120,10 +120,9 @@ func (s *Sketch) Add(v float64) {
 	if math.IsNaN(v) {
 		return
 	}
-	if v < 0 { // equivalent mutant: <= sets 0 to 0
+	if v < 0 {
 		v = 0
 	}
-	// equivalent mutant: <= and >= here and in Merge take an equal value
 	if s.n == 0 || v < s.min {
 		s.min = v
 	}
@@ -183,7 +182,6 @@ func (s *Sketch) Max() float64 { return s.max }
 // rank is the nearest rank of the q-quantile, 1 to n.
 func (s *Sketch) rank(q float64) uint64 {
 	rank := uint64(math.Ceil(q * float64(s.n)))
-	// equivalent mutant: rank <= 1 and rank >= s.n set the rank it has
 	if rank < 1 {
 		rank = 1
 	}

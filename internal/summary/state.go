@@ -314,7 +314,7 @@ func (s *State) intern(b []byte) string {
 	if s.names == nil {
 		s.names = map[string]string{}
 	}
-	if len(s.names) < maxNames { // equivalent mutant: only how many strings are shared
+	if len(s.names) < maxNames {
 		s.names[v] = v
 	}
 	return v
@@ -637,8 +637,6 @@ func (s *State) add() {
 		// agentEndTS 0 is "no time", as for ts: an end without one ends
 		// the run but gives it no wall time.
 		gl := r.gw()
-		// equivalent mutant: gl.agentEndTS != 0 differs only for a time
-		// before 1970, and >= only takes an equal time
 		if e.hasTS && (gl.agentEndTS == 0 || e.ts > gl.agentEndTS) {
 			gl.agentEndTS = e.ts
 		}
@@ -779,7 +777,6 @@ func (s *State) callEnd(g *Group, r *Run, id []byte, failed bool) {
 // widen stretches the time span [*lo, *hi] (empty while !*ok) to cover
 // [min, max]: an event's ts, or another group's or run's span.
 func widen(ok *bool, lo, hi *int64, min, max int64) {
-	// equivalent mutant: <= and >= take an equal time
 	if !*ok || min < *lo {
 		*lo = min
 	}

@@ -72,7 +72,7 @@ func run(opts *options, stdio cli.Stdio) error {
 		if written {
 			out.Write(buf)
 		}
-		if cap(buf) > 1<<20 { // equivalent mutant: at exactly 1 MiB, only whether the buffer is reused changes
+		if cap(buf) > 1<<20 {
 			buf = nil // a huge line was converted: do not keep its buffer for the rest of the run
 		}
 		return nil

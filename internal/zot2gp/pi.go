@@ -204,7 +204,7 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 	default:
 		p.dropped[string(f.Name)]++
 	}
-	return p.out, len(p.out) > len(dst), nil // equivalent mutant: >=: writing no bytes writes nothing
+	return p.out, len(p.out) > len(dst), nil
 }
 
 // finish appends what the end of the input gives: a run left open (its
@@ -1122,7 +1122,7 @@ func (p *piConverter) appendTextBlocks(dst, raw []byte) []byte {
 // elements calls fn with each element of the valid JSON array arr.
 func elements(arr []byte, fn func(el []byte)) {
 	arr = trimSpace(arr)
-	if len(arr) < 2 || arr[0] != '[' { // equivalent mutant: <= 2: "[]" has no element either way
+	if len(arr) < 2 || arr[0] != '[' {
 		return
 	}
 	body := arr[1 : len(arr)-1]
@@ -1164,8 +1164,7 @@ func stringEnd(b []byte, i int) int {
 		for k >= i && b[k] == '\\' {
 			k--
 		}
-		// An even number of backslashes before it. equivalent mutant: j+k
-		// has the parity of j-k.
+		// An even number of backslashes before it.
 		if (j-k)%2 == 1 {
 			return j
 		}

@@ -65,7 +65,7 @@ func (e *Envelope) Scan(line []byte) error {
 	if !e.keep {
 		return jsonscan.Members(line, e.fn)
 	}
-	if cap(e.inner.Spans) == 0 { // equivalent mutant: without room every payload is read again (payOK false), to the same fields
+	if cap(e.inner.Spans) == 0 {
 		e.inner.Spans = make([]jsonscan.Span, 0, maxKept)
 	}
 	e.inner.Spans, e.inner.Full = e.inner.Spans[:0], false
@@ -76,9 +76,6 @@ func (e *Envelope) Scan(line []byte) error {
 // payloadMembers returns the payload's members as the scan recorded
 // them, when it did and body is the payload; ok is false otherwise.
 func (e *Envelope) payloadMembers(body []byte) (ms []jsonscan.Span, ok bool) {
-	// equivalent mutant: each clause but payOK's: a body is the payload or
-	// the whole line, so start and length tell the same; and a negated
-	// one only sends the body to the second pass, which reads the same
 	if !e.payOK || len(body) != len(e.Payload) || len(body) == 0 || &body[0] != &e.Payload[0] {
 		return nil, false
 	}
@@ -130,7 +127,7 @@ func (e *Envelope) read(key, value []byte) (payload bool) {
 		}
 		e.quoted = append(append(append(e.quoted[:0], '"'), key...), '"')
 		k, ok := jsonscan.Unquote(e.keyBuf[:0], e.quoted)
-		if !ok || hasEscape(k) { // equivalent mutant: a decoded key with a backslash is none of the names
+		if !ok || hasEscape(k) {
 			return false
 		}
 		e.keyBuf = k

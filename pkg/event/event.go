@@ -383,7 +383,7 @@ func (e *Event) classify(kind, body []byte, raw bool, typ []byte, typed bool) {
 		e.Entry = rs[len(rs)-1]
 		return
 	}
-	if !typed && len(rs) > 0 && rs[0].Type != "" { // equivalent mutant: a negation leaves the type to choose's own lookup, which finds the same
+	if !typed && len(rs) > 0 && rs[0].Type != "" {
 		// the body's "type", the last of that name, from the members the
 		// scan recorded when it can
 		if ms, ok := e.payloadMembers(body); ok {
@@ -412,7 +412,6 @@ func (e *Event) rowsOf(kind []byte, raw bool) []*Entry {
 	if len(kind) == 0 {
 		return nil // no row has an empty kind
 	}
-	// equivalent mutant: any other slot; a kind is checked against it
 	c := &e.kinds[(len(kind)+int(kind[0])+int(kind[len(kind)-1])*7)%len(e.kinds)]
 	if len(c.rows) > 0 && c.raw == raw && c.rows[0].Kind == string(kind) {
 		return c.rows
@@ -422,7 +421,7 @@ func (e *Event) rowsOf(kind []byte, raw bool) []*Entry {
 		idx = rawRows
 	}
 	rs := idx[string(kind)]
-	if len(rs) > 0 { // equivalent mutant: an empty entry never hits, and without entries the table answers
+	if len(rs) > 0 {
 		c.rows, c.raw = rs, raw
 	}
 	return rs
@@ -447,7 +446,7 @@ func (e *Event) fill() {
 	}
 	names, lens := e.Entry.names, e.Entry.lens
 	e.eachBody(func(key, value []byte) bool {
-		if len(key) < 64 && lens&(1<<len(key)) != 0 { // equivalent mutant: <= 64: a shift by 64 gives 0
+		if len(key) < 64 && lens&(1<<len(key)) != 0 {
 			found := false
 			for i := range names {
 				if m := &names[i]; len(key) == len(m.name) && string(key) == m.name {
@@ -463,7 +462,7 @@ func (e *Event) fill() {
 			return true // a plain key that is none of the names
 		}
 		for i := range names {
-			if m := &names[i]; len(key) > len(m.name) && jsonscan.KeyIs(key, m.name) { // equivalent mutant: >=: an escaped key is longer than its name
+			if m := &names[i]; len(key) > len(m.name) && jsonscan.KeyIs(key, m.name) {
 				e.take(m, value)
 			}
 		}
@@ -589,9 +588,6 @@ func plainASCII(b []byte) bool {
 // so a loop beats a call to bytes.IndexByte.
 func hasEscape(key []byte) bool {
 	for _, c := range key {
-		// equivalent mutant: c != '\\' differs on a plain key (KeyIs
-		// then compares it plainly, as fill did) and on a key of
-		// backslashes only (no member is named so): no field changes.
 		if c == '\\' {
 			return true
 		}

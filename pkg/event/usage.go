@@ -79,8 +79,6 @@ func (e *Event) Usage() Usage {
 		if jsonscan.KindOf(v) != jsonscan.Number {
 			return true
 		}
-		// equivalent mutant: > 0: a key with a backslash first equals
-		// no name below, which have none.
 		if bytes.IndexByte(key, '\\') >= 0 {
 			return true // no provider escapes these names
 		}

@@ -97,8 +97,6 @@ func (in *Input) EachBlock(size int, fn func(*Block) error) error {
 		panic("jsonl: EachBlock with Growing set")
 	}
 	size = max(size, 1)
-	// equivalent mutant: negated, blocks keep a size of 0 and every line
-	// goes the long lines' way, to the same records
 	if size != in.blockSize {
 		in.blockSize, in.free = size, nil
 	}
@@ -116,8 +114,6 @@ func (in *Input) give(fn func(*Block) error, b *Block) error {
 	if err := fn(b); err != nil {
 		return err
 	}
-	// equivalent mutant: negated, TakeBlock's own check (per record) ends
-	// the run at the same output error
 	if in.Out != nil && in.Out.err != nil {
 		return in.Out.err
 	}
@@ -148,7 +144,6 @@ func (in *Input) eachBlock(src *Source, st *blockInput, fn func(*Block) error) e
 		case err != nil:
 			// The lines read whole are taken; the one cut short is
 			// dropped, as Reader.Next drops it.
-			// equivalent mutant: >= 0 gives an empty block, which holds no record
 			if cut := bytes.LastIndexByte(data, '\n') + 1; cut > 0 {
 				b.Data = data[:cut]
 				given := b
@@ -204,8 +199,6 @@ func (s *Source) readBlock(p []byte) (int, error) {
 	for n < len(p) {
 		var m int
 		var err error
-		// equivalent mutant: negated, the bytes come through the buffer or
-		// straight from its reader: the same bytes
 		if s.br.Buffered() > 0 {
 			m, err = s.br.Read(p[n:])
 		} else if _, err = s.br.Read(nil); err == nil { // an error the buffer kept for its next read
@@ -235,7 +228,6 @@ func (in *Input) block(name string, st *blockInput) *Block {
 
 // release keeps b, taken or never given, to read into again.
 func (in *Input) release(b *Block) {
-	// equivalent mutant: which buffers are read into again: memory only
 	if b != nil && b.reuse && cap(b.Data) == in.blockSize {
 		b.input = nil
 		in.free = append(in.free, b)
@@ -266,8 +258,6 @@ func (in *Input) TakeBlock(b *Block, fn func(i int, rec Record) error) error {
 		if err := fn(i, Record{Data: b.Data[r.from:r.to], File: b.File, Line: base + r.line, Own: b.Own}); err != nil {
 			return err
 		}
-		// equivalent mutant: negated, EachBlock's check after the block
-		// ends the run at the same output error, a block later
 		if in.Out != nil && in.Out.err != nil {
 			return in.Out.err
 		}

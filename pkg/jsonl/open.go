@@ -96,8 +96,6 @@ func (s *Source) StillWritten(window time.Duration) bool {
 func (s *Source) Close() error {
 	var first error
 	for i := len(s.closer) - 1; i >= 0; i-- {
-		// equivalent mutant: none of these closers fails on close (a file opened for
-		// reading, the gzip reader, the zstd wrapper): first stays nil either way.
 		if err := s.closer[i].Close(); err != nil && first == nil {
 			first = err
 		}

@@ -90,16 +90,11 @@ func (r *Reader) readLong(head []byte) ([]byte, error) {
 	r.long = append(r.long[:0], head...)
 	for {
 		b, err := r.src.br.ReadSlice('\n')
-		// equivalent mutant: >= keep: a full slice that brings the line to
-		// exactly keep bytes has more after it, so the line is longer
-		// than keep and gets a buffer of its own either way
 		if err == bufio.ErrBufferFull && len(r.long)+len(b) > keep {
 			return r.readChunks(b, err)
 		}
 		r.long = append(r.long, b...)
 		if err != bufio.ErrBufferFull {
-			// equivalent mutant: at exactly 4*readBufSize, or with
-			// 4/readBufSize, only whether a buffer is reused changes.
 			if cap(r.long) > keep && err == nil {
 				// Give a huge buffer back once the line is handed out.
 				out := r.long
@@ -198,7 +193,7 @@ const hugeLine = 16 << 20
 // would otherwise wait for the heap to double). Its cost, a collection
 // per huge line, is small beside reading the line.
 func (r *Reader) alloc(size int) []byte {
-	if size >= hugeLine { // equivalent mutant: > only changes whether a collection comes first at exactly 16 MiB
+	if size >= hugeLine {
 		if r.gave {
 			runtime.GC()
 		}

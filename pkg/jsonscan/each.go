@@ -20,7 +20,7 @@ func Each(data []byte, fn func(key, value []byte) bool) {
 			return
 		}
 		ke := skipString(data, i+1)
-		if ke < 0 { // equivalent mutant: ke is -1 or at least 2
+		if ke < 0 {
 			return
 		}
 		k := data[i+1 : ke-1]
@@ -30,7 +30,7 @@ func Each(data []byte, fn func(key, value []byte) bool) {
 		}
 		vs := skipWS(data, i+1)
 		ve := skipValue(data, vs)
-		if ve < 0 || !fn(k, data[vs:ve]) { // equivalent mutant: ve is -1 or past vs
+		if ve < 0 || !fn(k, data[vs:ve]) {
 			return
 		}
 		i = skipWS(data, ve)

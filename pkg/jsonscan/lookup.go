@@ -92,16 +92,16 @@ func lookupIn(data []byte, i int, path []string) (value []byte, found bool, end 
 	}
 	for {
 		if i >= len(data) || data[i] != '"' {
-			return nil, false, -1 // equivalent mutant: only invalid input gets here, and its result is unspecified
+			return nil, false, -1
 		}
 		ke := skipString(data, i+1)
-		if ke < 0 { // equivalent mutant: ke is -1 or at least 2
-			return nil, false, -1 // equivalent mutant: only invalid input gets here, and its result is unspecified
+		if ke < 0 {
+			return nil, false, -1
 		}
 		k := data[i+1 : ke-1]
 		i = skipWS(data, ke)
 		if i >= len(data) || data[i] != ':' {
-			return nil, false, -1 // equivalent mutant: only invalid input gets here, and its result is unspecified
+			return nil, false, -1
 		}
 		vs := skipWS(data, i+1)
 		var ve int
@@ -110,7 +110,7 @@ func lookupIn(data []byte, i int, path []string) (value []byte, found bool, end 
 			value, found = nil, false
 			switch {
 			case len(path) == 1:
-				if ve = skipValue(data, vs); ve >= 0 { // equivalent mutant: ve is -1 or past vs
+				if ve = skipValue(data, vs); ve >= 0 {
 					value, found = data[vs:ve], true
 				}
 			case vs < len(data) && data[vs] == '{':
@@ -121,12 +121,12 @@ func lookupIn(data []byte, i int, path []string) (value []byte, found bool, end 
 		} else {
 			ve = skipValue(data, vs)
 		}
-		if ve < 0 { // equivalent mutant: ve is -1 or past vs
-			return nil, false, -1 // equivalent mutant: only invalid input gets here, and its result is unspecified
+		if ve < 0 {
+			return nil, false, -1
 		}
 		i = skipWS(data, ve)
 		if i >= len(data) {
-			return nil, false, -1 // equivalent mutant: only invalid input gets here, and its result is unspecified
+			return nil, false, -1
 		}
 		switch data[i] {
 		case ',':
@@ -144,7 +144,7 @@ func lookupIn(data []byte, i int, path []string) (value []byte, found bool, end 
 func skipString(data []byte, i int) int {
 	n := len(data)
 	for {
-		for i+8 <= n { // equivalent mutant: the byte loop below finds the same
+		for i+8 <= n {
 			x := binary.LittleEndian.Uint64(data[i:])
 			q := x ^ (lsb * '"')
 			b := x ^ (lsb * '\\')
@@ -164,8 +164,8 @@ func skipString(data []byte, i int) int {
 		if data[i] == '"' {
 			return i + 1
 		}
-		i += 2     // the escaped byte cannot end the string
-		if i > n { // equivalent mutant: at i == n the loop below returns -1 too
+		i += 2 // the escaped byte cannot end the string
+		if i > n {
 			return -1
 		}
 	}
@@ -186,7 +186,7 @@ func skipValue(data []byte, i int) int {
 		for i < n {
 			switch data[i] {
 			case '"':
-				if i = skipString(data, i+1); i < 0 { // equivalent mutant: i is -1 or at least 2
+				if i = skipString(data, i+1); i < 0 {
 					return -1
 				}
 				continue
@@ -222,7 +222,7 @@ func skipValue(data []byte, i int) int {
 // bit 0x20, so two comparisons find all four brackets.
 func nextStructural(data []byte, i int) int {
 	n := len(data)
-	for i+8 <= n { // equivalent mutant: the byte loop below finds the same
+	for i+8 <= n {
 		x := binary.LittleEndian.Uint64(data[i:])
 		y := x | lsb*0x20
 		q := x ^ (lsb * '"')

@@ -93,7 +93,7 @@ func stopMask(x uint64) uint64 {
 func scanString(data []byte, i int) (int, errCode) {
 	n := len(data)
 	for {
-		for i+8 <= n { // equivalent mutant: the byte loop below finds the same
+		for i+8 <= n {
 			x := binary.LittleEndian.Uint64(data[i:])
 			if m := stopMask(x); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
@@ -199,7 +199,7 @@ func scanNumber(data []byte, i int) (int, errCode) {
 // into the next one, but it is itself no digit, and only the first
 // non-digit counts.)
 func digitsEnd(data []byte, i int) int {
-	for i+8 <= len(data) { // equivalent mutant: the byte loop below finds the same
+	for i+8 <= len(data) {
 		x := binary.LittleEndian.Uint64(data[i:])
 		m := (x&(lsb*0xf0) ^ lsb*0x30) | ((x+lsb*6)&(lsb*0xf0) ^ lsb*0x30)
 		if m != 0 {
@@ -218,7 +218,7 @@ func scanLiteral(data []byte, i int, lit string) (int, errCode) {
 	if i+len(lit) <= len(data) && string(data[i:i+len(lit)]) == lit {
 		return i + len(lit), codeOK
 	}
-	for k := 0; k < len(lit); k++ { // equivalent mutant: a full match returned above, so k never reaches len(lit)
+	for k := 0; k < len(lit); k++ {
 		if i+k >= len(data) {
 			return len(data), codeEOF
 		}

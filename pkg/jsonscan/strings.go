@@ -45,7 +45,7 @@ func unescape(s []byte, i int) (r rune, next int, ok bool) {
 		i += 6
 		if utf16.IsSurrogate(r) {
 			if i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
-				if r2 := hex4(s, i+2); r2 >= 0 { // equivalent mutant: a high surrogate and U+0000 decode to RuneError anyway
+				if r2 := hex4(s, i+2); r2 >= 0 {
 					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
 						return dec, i + 6, true
 					}
@@ -91,7 +91,7 @@ func Unquote(dst []byte, value []byte) (out []byte, ok bool) {
 	}
 	s := value[1 : len(value)-1]
 	out = dst
-	for i := 0; i < len(s); { // equivalent mutant: at i == len(s) the loop body breaks at once
+	for i := 0; i < len(s); {
 		start := i
 		for i < len(s) && plain[s[i]] {
 			i++
@@ -142,7 +142,7 @@ func KeyIs(rawKey []byte, name string) bool {
 	}
 	// Fast path. A key of plain ASCII decodes to itself; without a backslash
 	// only invalid UTF-8 (which grows into U+FFFD) can change its length.
-	if len(rawKey) >= len(name) { // equivalent mutant: > sends equal lengths to contentEquals, < shorter keys to the loop below: same answers
+	if len(rawKey) >= len(name) {
 		if len(rawKey) == len(name) && string(rawKey) == name {
 			for _, c := range rawKey {
 				if !plain[c] {
@@ -152,7 +152,7 @@ func KeyIs(rawKey []byte, name string) bool {
 			return true
 		}
 		for _, c := range rawKey {
-			if c == '\\' || c >= utf8.RuneSelf { // equivalent mutant: a key longer than name without escapes never decodes shorter
+			if c == '\\' || c >= utf8.RuneSelf {
 				return contentEquals(rawKey, name)
 			}
 		}
