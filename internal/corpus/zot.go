@@ -434,95 +434,15 @@ func (g *zotGen) makeCall(c *toolCall, i int) {
 	var sb strings.Builder
 	switch r.intn(10) {
 	case 0, 1, 2, 3: // bash is what agents call most
-		c.name = "bash"
-		cmd := pick(r, bashCommands)
-		long := r.oneIn(60)
-		if long {
-			cmd = pick(r, []string{"go test -v -count=1 ./...", "cat logs/server.log", "git log -p -n 40"})
-		}
-		c.args = []kv{{k: "command", s: cmd}}
-		sb.WriteString("$ ")
-		sb.WriteString(cmd)
-		sb.WriteByte('\n')
-		switch {
-		case long:
-			size := r.between(20<<10, 100<<10)
-			for sb.Len() < size {
-				lines(r, &sb, outputLines, 8)
-				numbered(r, &sb, r.between(1, 900), 4)
-			}
-		case cmd == "uname -a":
-			sb.WriteString("FreeBSD osa.smilepowered.org 15.0-RELEASE-p10 FreeBSD 15.0-RELEASE-p10 GENERIC amd64\n")
-		default:
-			lines(r, &sb, outputLines, r.between(1, 14))
-		}
-		if r.oneIn(8) {
-			c.isError = true
-			sb.WriteString("exit status ")
-			sb.WriteString(strconv.Itoa(r.between(1, 2)))
-			sb.WriteByte('\n')
-		}
-		c.progress = r.percent(70)
+		bashCall(r, c, &sb)
 	case 4, 5, 6:
-		c.name = "read"
-		path := pick(r, goPaths)
-		if r.oneIn(3) {
-			path = pick(r, otherPaths)
-		}
-		c.args = []kv{{k: "path", s: path}}
-		from := 1
-		if r.oneIn(3) {
-			from = r.between(1, 300)
-			c.args = append(c.args, kv{k: "offset", n: from, num: true}, kv{k: "limit", n: 80, num: true})
-		}
-		if r.oneIn(12) {
-			c.isError = true
-			sb.WriteString("read: open " + path + ": no such file or directory")
-		} else {
-			numbered(r, &sb, from, r.between(5, 60))
-		}
+		readCall(r, c, &sb)
 	case 7:
-		c.name = "edit"
-		path := pick(r, goPaths)
-		var oldText, newText strings.Builder
-		lines(r, &oldText, codeLines, r.between(1, 4))
-		lines(r, &newText, codeLines, r.between(1, 6))
-		c.args = []kv{{k: "path", s: path}, {k: "old_text", s: oldText.String()}, {k: "new_text", s: newText.String()}}
-		if r.oneIn(6) {
-			c.isError = true
-			sb.WriteString("edit: old_text not found in " + path + " (did the file change since it was read?)")
-		} else {
-			sb.WriteString("Edited " + path + ": 1 replacement (" + strconv.Itoa(strings.Count(oldText.String(), "\n")) +
-				" → " + strconv.Itoa(strings.Count(newText.String(), "\n")) + " lines)")
-		}
+		editCall(r, c, &sb)
 	case 8:
-		c.name = "grep"
-		pat := pick(r, grepPatterns)
-		c.args = []kv{{k: "pattern", s: pat}, {k: "path", s: pick(r, []string{".", "internal/", "pkg/", "web/src"})}}
-		for k := r.between(0, 12); k > 0; k-- {
-			sb.WriteString(pick(r, goPaths))
-			sb.WriteByte(':')
-			sb.WriteString(strconv.Itoa(r.between(1, 400)))
-			sb.WriteByte(':')
-			sb.WriteString(pick(r, codeLines))
-			sb.WriteByte('\n')
-		}
-		if sb.Len() == 0 {
-			sb.WriteString("no matches")
-		}
+		grepCall(r, c, &sb)
 	default:
-		c.name = "write"
-		path := pick(r, []string{"docs/cache.md", "notes/todo.md", "internal/server/parse_test.go", "CHANGELOG.md"})
-		var content strings.Builder
-		if strings.HasSuffix(path, ".md") {
-			content.WriteString("# " + pick(r, []string{"Cache", "TODO", "Changes"}) + "\n\n")
-			content.WriteString(sentenceText(r, r.between(2, 8)))
-			content.WriteByte('\n')
-		} else {
-			lines(r, &content, codeLines, r.between(10, 50))
-		}
-		c.args = []kv{{k: "path", s: path}, {k: "content", s: content.String()}}
-		sb.WriteString("Wrote " + strconv.Itoa(content.Len()) + " bytes to " + path)
+		writeCall(r, c, &sb)
 	}
 	if r.oneIn(40) {
 		// a raw U+2028 inside a string must never split a record
@@ -532,4 +452,109 @@ func (g *zotGen) makeCall(c *toolCall, i int) {
 	if r.oneIn(15) {
 		c.spell = spellASCII
 	}
+}
+
+// bashCall makes a shell command, its output, and sometimes its failure.
+func bashCall(r *rng, c *toolCall, sb *strings.Builder) {
+	c.name = "bash"
+	cmd := pick(r, bashCommands)
+	long := r.oneIn(60)
+	if long {
+		cmd = pick(r, []string{"go test -v -count=1 ./...", "cat logs/server.log", "git log -p -n 40"})
+	}
+	c.args = []kv{{k: "command", s: cmd}}
+	sb.WriteString("$ ")
+	sb.WriteString(cmd)
+	sb.WriteByte('\n')
+	switch {
+	case long:
+		size := r.between(20<<10, 100<<10)
+		for sb.Len() < size {
+			lines(r, sb, outputLines, 8)
+			numbered(r, sb, r.between(1, 900), 4)
+		}
+	case cmd == "uname -a":
+		sb.WriteString("FreeBSD osa.smilepowered.org 15.0-RELEASE-p10 FreeBSD 15.0-RELEASE-p10 GENERIC amd64\n")
+	default:
+		lines(r, sb, outputLines, r.between(1, 14))
+	}
+	if r.oneIn(8) {
+		c.isError = true
+		sb.WriteString("exit status ")
+		sb.WriteString(strconv.Itoa(r.between(1, 2)))
+		sb.WriteByte('\n')
+	}
+	c.progress = r.percent(70)
+}
+
+// readCall makes a file read, whole or from an offset.
+func readCall(r *rng, c *toolCall, sb *strings.Builder) {
+	c.name = "read"
+	path := pick(r, goPaths)
+	if r.oneIn(3) {
+		path = pick(r, otherPaths)
+	}
+	c.args = []kv{{k: "path", s: path}}
+	from := 1
+	if r.oneIn(3) {
+		from = r.between(1, 300)
+		c.args = append(c.args, kv{k: "offset", n: from, num: true}, kv{k: "limit", n: 80, num: true})
+	}
+	if r.oneIn(12) {
+		c.isError = true
+		sb.WriteString("read: open " + path + ": no such file or directory")
+	} else {
+		numbered(r, sb, from, r.between(5, 60))
+	}
+}
+
+// editCall makes a replacement in a file.
+func editCall(r *rng, c *toolCall, sb *strings.Builder) {
+	c.name = "edit"
+	path := pick(r, goPaths)
+	var oldText, newText strings.Builder
+	lines(r, &oldText, codeLines, r.between(1, 4))
+	lines(r, &newText, codeLines, r.between(1, 6))
+	c.args = []kv{{k: "path", s: path}, {k: "old_text", s: oldText.String()}, {k: "new_text", s: newText.String()}}
+	if r.oneIn(6) {
+		c.isError = true
+		sb.WriteString("edit: old_text not found in " + path + " (did the file change since it was read?)")
+	} else {
+		sb.WriteString("Edited " + path + ": 1 replacement (" + strconv.Itoa(strings.Count(oldText.String(), "\n")) +
+			" → " + strconv.Itoa(strings.Count(newText.String(), "\n")) + " lines)")
+	}
+}
+
+// grepCall makes a search over the tree.
+func grepCall(r *rng, c *toolCall, sb *strings.Builder) {
+	c.name = "grep"
+	pat := pick(r, grepPatterns)
+	c.args = []kv{{k: "pattern", s: pat}, {k: "path", s: pick(r, []string{".", "internal/", "pkg/", "web/src"})}}
+	for k := r.between(0, 12); k > 0; k-- {
+		sb.WriteString(pick(r, goPaths))
+		sb.WriteByte(':')
+		sb.WriteString(strconv.Itoa(r.between(1, 400)))
+		sb.WriteByte(':')
+		sb.WriteString(pick(r, codeLines))
+		sb.WriteByte('\n')
+	}
+	if sb.Len() == 0 {
+		sb.WriteString("no matches")
+	}
+}
+
+// writeCall makes a file written whole.
+func writeCall(r *rng, c *toolCall, sb *strings.Builder) {
+	c.name = "write"
+	path := pick(r, []string{"docs/cache.md", "notes/todo.md", "internal/server/parse_test.go", "CHANGELOG.md"})
+	var content strings.Builder
+	if strings.HasSuffix(path, ".md") {
+		content.WriteString("# " + pick(r, []string{"Cache", "TODO", "Changes"}) + "\n\n")
+		content.WriteString(sentenceText(r, r.between(2, 8)))
+		content.WriteByte('\n')
+	} else {
+		lines(r, &content, codeLines, r.between(10, 50))
+	}
+	c.args = []kv{{k: "path", s: path}, {k: "content", s: content.String()}}
+	sb.WriteString("Wrote " + strconv.Itoa(content.Len()) + " bytes to " + path)
 }
