@@ -235,6 +235,14 @@ column -t -s $'\t' "$memtable"
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || uname -m)
 mem=$(awk '/^MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo 2>/dev/null || echo "?")
 block=$TMP/block.md
+# mdtable prints a TSV file as a Markdown table: the first two columns
+# and column $2 (a text column among the figures) left-aligned, the rest
+# right-aligned.
+mdtable() {
+	awk -F'\t' -v text="$2" '{ line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }
+		NR == 1 { line = "|"; for (i = 1; i <= NF; i++) line = line (i <= 2 || i == text ? "---|" : "--:|"); print line }' "$1"
+}
+
 {
 	echo "<!-- bench:begin -->"
 	echo "Measured $(date -u +%Y-%m-%d) on $cpu, $(nproc) CPUs, $mem RAM, $(uname -s);"
@@ -246,8 +254,7 @@ block=$TMP/block.md
 	done
 	echo ". Median of $RUNS hyperfine runs after one warm-up; ratio is how many times faster evtools is than the peer, time ratio evtools' time over the peer's (the form of issue 14's targets)."
 	echo
-	awk -F'\t' '{ line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }
-		NR == 1 { line = "|"; for (i = 1; i <= NF; i++) line = line (i <= 2 || i == 4 ? "---|" : "--:|"); print line }' "$table"
+	mdtable "$table" 4
 	echo "<!-- bench:end -->"
 } >"$block"
 memblock=$TMP/memblock.md
@@ -255,8 +262,7 @@ memblock=$TMP/memblock.md
 	echo "<!-- bench-mem:begin -->"
 	echo "Measured $(date -u +%Y-%m-%d) with the table above: max RSS (/usr/bin/time -f %M) of one run."
 	echo
-	awk -F'\t' '{ line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }
-		NR == 1 { line = "|"; for (i = 1; i <= NF; i++) line = line (i <= 2 || i == 6 ? "---|" : "--:|"); print line }' "$memtable"
+	mdtable "$memtable" 6
 	echo "<!-- bench-mem:end -->"
 } >"$memblock"
 if [ ! -f "$DOC" ]; then

@@ -143,34 +143,19 @@ func appendForeign(b []byte, s string, sp spelling) []byte {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r >= 0x10000 {
 				r -= 0x10000
-				b = appendU(b, 0xd800+(r>>10))
-				b = appendU(b, 0xdc00+(r&0x3ff))
+				b = jsontext.AppendU(b, 0xd800+(r>>10))
+				b = jsontext.AppendU(b, 0xdc00+(r&0x3ff))
 			} else {
-				b = appendU(b, r)
+				b = jsontext.AppendU(b, r)
 			}
 			i += size
 			start = i
 			continue
 		}
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\r':
-			b = append(b, '\\', 'r')
-		default:
-			b = appendU(b, rune(c))
-		}
+		b = jsontext.AppendEscape(b, c)
 		i++
 		start = i
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
-}
-
-func appendU(b []byte, r rune) []byte {
-	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
 }

@@ -47,19 +47,7 @@ func AppendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 				i++
 				continue
 			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = appendU(dst, rune(c))
-			}
+			dst = AppendEscape(append(dst, s[start:i]...), c)
 			i++
 			start = i
 			continue
@@ -86,7 +74,7 @@ func AppendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 			dst = append(dst, `\ufffd`...)
 		case r >= 0x80 && r <= 0x9f, r == '\u2028', r == '\u2029':
 			dst = append(dst, s[start:i]...)
-			dst = appendU(dst, r)
+			dst = AppendU(dst, r)
 		default:
 			i += size
 			continue
@@ -109,7 +97,26 @@ func decodeRune[S ~string | ~[]byte](s S) (rune, int) {
 }
 
 // appendU appends r (below U+10000) as \uXXXX.
-func appendU(dst []byte, r rune) []byte {
+// AppendEscape appends the escape of the ASCII byte c, one that a JSON
+// string cannot hold as it is (a quote, a backslash, a control): the
+// short forms \n \r \t \" \\ where JSON has them, else \u00XX.
+func AppendEscape(dst []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(dst, '\\', c)
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	}
+	return AppendU(dst, rune(c))
+}
+
+// AppendU appends r, a rune of the Basic Multilingual Plane (or half of a
+// surrogate pair), as the escape \uXXXX.
+func AppendU(dst []byte, r rune) []byte {
 	return append(dst, '\\', 'u',
 		hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
 }

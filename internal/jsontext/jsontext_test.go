@@ -334,3 +334,14 @@ func BenchmarkAppendString(b *testing.B) {
 		})
 	}
 }
+
+func TestAppendEscape(t *testing.T) {
+	for c, want := range map[byte]string{
+		'"': `\"`, '\\': `\\`, '\n': `\n`, '\r': `\r`, '\t': `\t`,
+		0: `\u0000`, 0x01: `\u0001`, 0x1f: `\u001f`, '\b': `\u0008`, 0x7f: `\u007f`,
+	} {
+		if got := string(AppendEscape([]byte("x"), c)); got != "x"+want {
+			t.Errorf("AppendEscape(%#x) = %q, want %q", c, got, "x"+want)
+		}
+	}
+}
