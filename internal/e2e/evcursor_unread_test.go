@@ -88,3 +88,39 @@ func TestEvcursorStateUnreadPipeIsNotDelivered(t *testing.T) {
 		t.Errorf("cursor %q after a reader read it all, want 500", got)
 	}
 }
+
+// What docs/evcursor.md says of a reader that reads and then drops: head
+// -n 84 of an 85-event log reads all of it, so a plain --state run moves
+// the cursor past the 85th event, which nobody printed (no rule tells
+// such a reader from one that used what it read); the --defer form that
+// the docs lead with moves nothing until --commit, so the next run passes
+// every event again.
+func TestEvcursorHeadDropsAndDeferKeeps(t *testing.T) {
+	dir := t.TempDir()
+	logf := filepath.Join(dir, "events.jsonl")
+	var log bytes.Buffer
+	for i := 1; i <= 85; i++ {
+		fmt.Fprintf(&log, `{"seq":%d,"ts":%d,"run_id":"r","kind":"x"}`+"\n", i, 1758800000+i)
+	}
+	if err := os.WriteFile(logf, log.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sh := func(script string) string {
+		t.Helper()
+		cmd := exec.Command("bash", "-c", script)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", script, err, out)
+		}
+		return string(bytes.TrimSpace(out))
+	}
+	sh("evcursor --state plain.cursor events.jsonl | head -n 84 > /dev/null")
+	if got := sh("evcursor --state plain.cursor events.jsonl | wc -l"); got != "0" {
+		t.Errorf("after | head -n 84, the next plain run passed %s events; the docs say the cursor moved past all 85 (0 again)", got)
+	}
+	sh("evcursor --state defer.cursor --defer events.jsonl | head -n 84 > /dev/null")
+	if got := sh("evcursor --state defer.cursor events.jsonl | wc -l"); got != "85" {
+		t.Errorf("after a --defer run with no --commit, the next run passed %s events, want all 85", got)
+	}
+}

@@ -6,29 +6,34 @@ import "os"
 // reading the pipe on stdout has read every byte of it, so that --state
 // moves the cursor only past what the reader read. A reader that closes
 // its end with bytes unread (| head -1 of a short output that fitted in
-// the pipe buffer) is an error: those events were not delivered. Output
-// that is not a pipe returns nil at once.
+// the pipe buffer) is an error: those events were not delivered. A
+// socket is waited on as a pipe is (Node's child_process pipes are UNIX
+// sockets). Output that is neither returns nil at once.
 //
-// Only Linux can tell what a pipe's reader has read (drain_linux.go);
-// elsewhere drain is drainUnknown (drain_other.go).
+// Only Linux can tell what a pipe's or a socket's reader has read
+// (drain_linux.go); elsewhere drain is drainUnknown (drain_other.go).
 func waitRead(out any) error {
-	if f := pipeOf(out); f != nil {
+	if f, socket := pipeOf(out); f != nil {
+		if socket {
+			return drainSocket(f)
+		}
 		return drain(f)
 	}
 	return nil
 }
 
-// pipeOf is out when it is a pipe or a FIFO, else nil.
-func pipeOf(out any) *os.File {
+// pipeOf is out when it is a pipe, a FIFO or a socket (socket set), else
+// nil.
+func pipeOf(out any) (f *os.File, socket bool) {
 	f, ok := out.(*os.File)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
-		return nil
+	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+		return nil, false
 	}
-	return f
+	return f, fi.Mode()&os.ModeSocket != 0
 }
 
 // drainUnknown is the drain of the systems that cannot tell how much of a
