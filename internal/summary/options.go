@@ -173,7 +173,7 @@ func ByString(keys []Key) string {
 // ParseTime reads a --since/--until value: RFC 3339 (2026-11-01T08:00:00Z),
 // a date (2026-11-01, midnight in loc), a date and time without a zone
 // (2026-11-01T08:00, in loc), Unix seconds (@1758800000), or a duration
-// back from now (90m, 24h, 7d, 2w, 1h30m).
+// back from now (90m, 24h, 7d, 2w, 1h30m; or -24h, as journalctl writes it).
 func ParseTime(s string, now time.Time, loc *time.Location) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -192,10 +192,20 @@ func ParseTime(s string, now time.Time, loc *time.Location) (time.Time, error) {
 			return time.UnixMicro(us), nil
 		}
 	}
-	if d, ok := parseDuration(s); ok {
+	if d, ok := backFromNow(s); ok {
 		return now.Add(-d), nil
 	}
-	return time.Time{}, fmt.Errorf("%q is neither a time (RFC 3339, 2026-11-01, @UNIX) nor a duration (24h, 7d)", s)
+	return time.Time{}, fmt.Errorf("%q is neither a time (RFC 3339, 2026-11-01, @UNIX) nor a duration back from now (24h, 7d, -1h)", s)
+}
+
+// backFromNow reads a duration back from now: 24h, or -24h, as journalctl
+// and hl write "a day ago".
+func backFromNow(s string) (time.Duration, bool) {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return 0, false
+	}
+	return parseDuration(s)
 }
 
 // parseDuration is time.ParseDuration plus days (d) and weeks (w), which
@@ -269,7 +279,7 @@ func IsDuration(s string) bool {
 	if _, err := ParseTime(s, time.Unix(0, 0), time.UTC); err != nil {
 		return false
 	}
-	_, ok := parseDuration(s)
+	_, ok := backFromNow(s)
 	return ok
 }
 

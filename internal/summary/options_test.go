@@ -34,7 +34,10 @@ func TestParseTime(t *testing.T) {
 		{" 24h ", time.UTC, now.Add(-24 * time.Hour), false},
 		{"", time.UTC, time.Time{}, true},
 		{"yesterday", time.UTC, time.Time{}, true},
-		{"-24h", time.UTC, time.Time{}, true},
+		{"-24h", time.UTC, now.Add(-24 * time.Hour), false}, // as journalctl writes it
+		{"-1h30m", time.UTC, now.Add(-90 * time.Minute), false},
+		{"--1h", time.UTC, time.Time{}, true},
+		{"-", time.UTC, time.Time{}, true},
 		{"24", time.UTC, time.Time{}, true},
 		{"7x", time.UTC, time.Time{}, true},
 		{"2026-13-01", time.UTC, time.Time{}, true},
