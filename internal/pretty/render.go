@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
 	"github.com/mattn/go-runewidth"
@@ -543,9 +544,9 @@ func (r *Renderer) modelResult(ev *event.Event, t int64, rn *run, agent string) 
 	rn.costNano += u.CostNano
 	rn.hasCost = rn.hasCost || u.HasCost
 	r.tag(sModel, "model")
-	r.field(sNone, "in "+thousands(u.Tokens[event.TokInput])+" out "+thousands(u.Tokens[event.TokOutput]))
+	r.field(sNone, "in "+textfmt.Thousands(u.Tokens[event.TokInput])+" out "+textfmt.Thousands(u.Tokens[event.TokOutput]))
 	if n := u.Tokens[event.TokCacheRead]; n > 0 {
-		r.field(sDim, "cache "+thousands(n))
+		r.field(sDim, "cache "+textfmt.Thousands(n))
 	}
 	if u.HasCost {
 		r.field(sNone, cost(u.CostNano))
@@ -582,15 +583,15 @@ func (r *Renderer) runEnd(ev *event.Event, t int64, rn *run, runID string) {
 		parts = append(parts, cost(rn.costNano))
 	}
 	if rn.tokens > 0 {
-		parts = append(parts, thousands(rn.tokens)+" tokens")
+		parts = append(parts, textfmt.Thousands(rn.tokens)+" tokens")
 	}
 	// Counts of what was seen: a filtered stream may show a run's end
 	// without its calls, and "0 model calls" would be a claim.
 	if rn.models > 0 {
-		parts = append(parts, plural(rn.models, "model call"))
+		parts = append(parts, textfmt.PluralThousands(int64(rn.models), "model call"))
 	}
 	if rn.tools > 0 {
-		tools := plural(rn.tools, "tool call")
+		tools := textfmt.PluralThousands(int64(rn.tools), "tool call")
 		if rn.toolFails > 0 {
 			tools += fmt.Sprintf(" (%d failed)", rn.toolFails)
 		}
@@ -791,27 +792,6 @@ func escapeText(s string) string {
 func nonEmpty(s, def string) string {
 	if s == "" {
 		return def
-	}
-	return s
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return thousands(int64(n)) + " " + what + "s"
-}
-
-// thousands writes n with commas: 12,345.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
 	}
 	return s
 }
