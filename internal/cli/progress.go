@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -118,7 +119,7 @@ func (p *progress) Read(n int) {
 	}
 	p.last = t
 	p.shown = true
-	io.WriteString(p.w, "\r"+progressLine(p.tool, p.read, p.total, t.Sub(p.start), p.width())+"\x1b[K")
+	io.WriteString(p.w, "\r"+progressLine(p.tool, p.read, p.total, t.Sub(p.start), p.width())+term.EraseLine)
 }
 
 // Clear takes the line off the terminal, if it is on.
@@ -126,7 +127,7 @@ func (p *progress) Clear() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.shown {
-		io.WriteString(p.w, "\r\x1b[K")
+		io.WriteString(p.w, "\r"+term.EraseLine)
 		p.shown = false
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -152,9 +153,9 @@ func keyNames(st *summary.State) []string {
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 const (
-	bold  = "\033[1m"
-	red   = "\033[31m"
-	reset = "\033[0m"
+	bold  = term.Bold
+	red   = term.Red
+	reset = term.Reset
 )
 
 func mdCell(s string) string {

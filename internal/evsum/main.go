@@ -15,6 +15,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -227,7 +228,7 @@ func run(opts *options, stdio cli.Stdio) error {
 			// Line by line over the last frame, and what is left of
 			// it below cleared.
 			writeTable(&overwriter{w: out}, st, cx, t)
-			out.WriteString("\x1b[J")
+			out.WriteString(term.EraseBelow)
 		} else if e := write(out, format, st, cx, t, tty); e != nil {
 			return e
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/mattn/go-runewidth"
 )
 
@@ -88,11 +89,11 @@ func (r *Renderer) styled(st, s string) {
 		r.out = append(r.out, s...)
 		return
 	}
-	r.out = append(r.out, "\x1b["...)
+	r.out = append(r.out, term.CSI...)
 	r.out = append(r.out, st...)
 	r.out = append(r.out, 'm')
 	r.out = append(r.out, s...)
-	r.out = append(r.out, "\x1b[0m"...)
+	r.out = append(r.out, term.Reset...)
 }
 
 // newline ends the line being written.
