@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -217,30 +218,14 @@ func fixHelp(t Tool, help string, groups [][]*kong.Flag) string {
 // instead of kong taking it for a short flag. No tool has a digit as a
 // short flag.
 func joinDashValues(args []string, groups [][]*kong.Flag) []string {
-	long := map[string]*kong.Flag{}
-	short := map[string]*kong.Flag{}
-	for _, g := range groups {
-		for _, f := range g {
-			long["--"+f.Name] = f
-			for _, a := range f.Aliases {
-				long["--"+a] = f
-			}
-			if f.Short != 0 {
-				short["-"+string(f.Short)] = f
-			}
-		}
-	}
+	flags := indexFlags(groups)
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		f := long[a]
-		if f == nil {
-			f = short[a]
-		}
-		if f != nil && !f.IsBool() && !f.IsCounter() && i+1 < len(args) {
+		if f := flags.named(a); f != nil && takesValue(f) && i+1 < len(args) {
 			if v := args[i+1]; len(v) > 1 && v[0] == '-' && (v[1] >= '0' && v[1] <= '9' || v[1] == '.') {
 				out = append(out, "--"+f.Name+"="+v)
 				i++
@@ -342,6 +327,41 @@ func Exec(tool func(args []string, stdio Stdio) int) {
 	os.Exit(tool(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }
 
+// flagIndex finds a tool's flags by the words that name them on a command
+// line, for the two rewrites of the arguments before kong reads them.
+type flagIndex struct {
+	long  map[string]*kong.Flag // by name and by alias, without "--"
+	short map[rune]*kong.Flag
+}
+
+func indexFlags(groups [][]*kong.Flag) flagIndex {
+	index := flagIndex{long: map[string]*kong.Flag{}, short: map[rune]*kong.Flag{}}
+	for _, g := range groups {
+		for _, f := range g {
+			index.long[f.Name] = f
+			for _, a := range f.Aliases {
+				index.long[a] = f
+			}
+			if f.Short != 0 {
+				index.short[f.Short] = f
+			}
+		}
+	}
+	return index
+}
+
+// named is the flag that arg is the whole name of ("--since", "-m"), or
+// nil.
+func (index flagIndex) named(arg string) *kong.Flag {
+	if name, ok := strings.CutPrefix(arg, "--"); ok {
+		return index.long[name]
+	}
+	if short, ok := strings.CutPrefix(arg, "-"); ok && utf8.RuneCountInString(short) == 1 {
+		return index.short[[]rune(short)[0]]
+	}
+	return nil
+}
+
 // hoistDashDash moves a "--" in front of the positional arguments that come
 // before it, so that `evfilter EXPR -- FILE` reads FILE as a file, as grep
 // does: kong ends a slice of positional arguments at "--". Flags before the
@@ -357,20 +377,7 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 	if end < 0 {
 		return args
 	}
-	long := map[string]*kong.Flag{}
-	short := map[rune]*kong.Flag{}
-	for _, g := range groups {
-		for _, f := range g {
-			long[f.Name] = f
-			for _, a := range f.Aliases {
-				long[a] = f
-			}
-			if f.Short != 0 {
-				short[f.Short] = f
-			}
-		}
-	}
-	takesValue := func(f *kong.Flag) bool { return f != nil && !f.IsBool() && !f.IsCounter() }
+	index := indexFlags(groups)
 	var flags, positional []string
 	for i := 0; i < end; i++ {
 		a := args[i]
@@ -379,14 +386,14 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 			positional = append(positional, a)
 		case strings.HasPrefix(a, "--"):
 			flags = append(flags, a)
-			if name, _, hasValue := strings.Cut(a[2:], "="); !hasValue && takesValue(long[name]) && i+1 < end {
+			if name, _, hasValue := strings.Cut(a, "="); !hasValue && takesValue(index.named(name)) && i+1 < end {
 				i++
 				flags = append(flags, args[i])
 			}
 		default: // short flags, maybe bundled (-cv), maybe with a value (-m5, -m 5)
 			flags = append(flags, a)
 			for j, c := range a[1:] {
-				if f := short[c]; takesValue(f) {
+				if f := index.short[c]; takesValue(f) {
 					if j+1+len(string(c)) == len(a) && i+1 < end {
 						i++
 						flags = append(flags, args[i])

@@ -71,7 +71,8 @@ func placeholder(f *kong.Flag) string {
 	return strings.TrimSuffix(f.FormatPlaceHolder(), ",...")
 }
 
-func takesValue(f *kong.Flag) bool { return !f.IsBool() && !f.IsCounter() }
+// takesValue reports whether f, a flag or nil, is followed by a value.
+func takesValue(f *kong.Flag) bool { return f != nil && !f.IsBool() && !f.IsCounter() }
 
 // argsUsage is what comes after the flags on the usage line: Tool.Usage
 // without "[flags]", else kong's positional arguments (FILE ... in
