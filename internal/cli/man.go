@@ -174,7 +174,7 @@ func ManPage(t Tool, app *kong.Application) string {
 
 	line(".SH SEE ALSO")
 	var see []string
-	for _, other := range toolOrder {
+	for _, other := range Commands {
 		if other != t.Name {
 			see = append(see, other+"(1)")
 		}

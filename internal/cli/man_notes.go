@@ -42,8 +42,11 @@ type valueSpec struct {
 	words []string
 }
 
-// toolOrder is the order of the tools in SEE ALSO, as the README lists them.
-var toolOrder = []string{"zot2gp", "evfilter", "evcursor", "evsum"}
+// Commands is every evtools command, in the order the README lists them:
+// the order of each page's SEE ALSO, and of tools.All, which pairs each
+// name with its Main (package tools imports the tools, which import this
+// package: the names are here).
+var Commands = []string{"zot2gp", "evfilter", "evcursor", "evsum"}
 
 var (
 	envNoColor = envVar{"NO_COLOR", "When set to anything but the empty string, --color auto writes no colour (no-color.org)."}

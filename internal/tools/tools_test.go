@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"github.com/evtools/evtools/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,5 +31,31 @@ func TestCmdMatchesTheList(t *testing.T) {
 		if !listed[filepath.Base(d)] {
 			t.Errorf("cmd/%s is not in the list of tools (internal/tools)", filepath.Base(d))
 		}
+	}
+}
+
+// A list of names and a list of entry points that disagree is caught when
+// the package is loaded, not by a page that leaves a tool out.
+func TestPairRefusesAMismatch(t *testing.T) {
+	main := func([]string, cli.Stdio) int { return 0 }
+	for name, c := range map[string]struct {
+		names []string
+		mains map[string]func([]string, cli.Stdio) int
+	}{
+		"a name too many":     {[]string{"a", "b"}, map[string]func([]string, cli.Stdio) int{"a": main}},
+		"an entry point more": {[]string{"a"}, map[string]func([]string, cli.Stdio) int{"a": main, "b": main}},
+		"another name":        {[]string{"a"}, map[string]func([]string, cli.Stdio) int{"b": main}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: pair did not panic", name)
+				}
+			}()
+			pair(c.names, c.mains)
+		}()
+	}
+	if got := pair([]string{"b", "a"}, map[string]func([]string, cli.Stdio) int{"a": main, "b": main}); got[0].Name != "b" || got[1].Name != "a" {
+		t.Errorf("pair kept the map's order, not the names': %v", got)
 	}
 }
