@@ -1,11 +1,12 @@
 package tools
 
 import (
-	"github.com/evtools/evtools/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evtools/evtools/internal/cli"
 )
 
 // cmd/NAME/main.go is the whole command: a one-liner that hands the
