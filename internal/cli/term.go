@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	xterm "golang.org/x/term"
 )
 
 // Terminal is the terminal-related part of a tool's options: how events
@@ -61,6 +63,16 @@ func Height(w any) int {
 func termWidth(f *os.File) int {
 	w, _ := termSize(f)
 	return w
+}
+
+// termSize is the terminal's columns and rows (a Windows console's
+// window), or zeros where f is no terminal or the system cannot say.
+func termSize(f *os.File) (int, int) {
+	w, h, err := xterm.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0, 0
+	}
+	return w, h
 }
 
 // ParseFormat checks a --format value against the choices and resolves
