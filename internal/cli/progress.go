@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -191,12 +192,5 @@ func duration(s float64) string {
 	if s > math.MaxInt32 {
 		s = math.MaxInt32 // a rate of a few bytes a second
 	}
-	n := int(math.Ceil(s))
-	switch {
-	case n < 60:
-		return fmt.Sprintf("%ds", n)
-	case n < 3600:
-		return fmt.Sprintf("%dm%02ds", n/60, n%60)
-	}
-	return fmt.Sprintf("%dh%02dm", n/3600, n%3600/60)
+	return textfmt.Seconds(int64(math.Ceil(s)))
 }

@@ -818,12 +818,8 @@ func duration(us int64) string {
 		return fmt.Sprintf("%dms", us/1000)
 	case us < 60_000_000:
 		return fmt.Sprintf("%.2fs", float64(us)/1e6)
-	case us < 3600_000_000:
-		s := us / 1_000_000
-		return fmt.Sprintf("%dm%02ds", s/60, s%60)
 	default:
-		m := us / 60_000_000
-		return fmt.Sprintf("%dh%02dm", m/60, m%60)
+		return textfmt.Seconds(us / 1_000_000)
 	}
 }
 

@@ -1,9 +1,12 @@
-// Package textfmt writes counts for people to read: "3 tool calls",
-// "12,345". It imports nothing of the project's, so that every package,
+// Package textfmt writes counts and durations for people to read: "3
+// tool calls", "12,345", "1m05s". It imports nothing of the project's, so that every package,
 // pkg/jsonl's included, can say a number the same way.
 package textfmt
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Plural is n and word, with an s unless n is 1: "1 turn", "3 turns".
 func Plural(n int64, word string) string {
@@ -35,4 +38,16 @@ func Thousands(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return sign + s
+}
+
+// Seconds writes a duration of whole seconds as a clock does, to the
+// second under an hour and to the minute past it: "7s", "1m05s", "2h03m".
+func Seconds(n int64) string {
+	switch {
+	case n < 60:
+		return fmt.Sprintf("%ds", n)
+	case n < 3600:
+		return fmt.Sprintf("%dm%02ds", n/60, n%60)
+	}
+	return fmt.Sprintf("%dh%02dm", n/3600, n%3600/60)
 }

@@ -36,3 +36,14 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+func TestSeconds(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0s", 59: "59s", 60: "1m00s", 65: "1m05s", 3599: "59m59s",
+		3600: "1h00m", 3659: "1h00m", 7380: "2h03m", 360000: "100h00m",
+	} {
+		if got := Seconds(n); got != want {
+			t.Errorf("Seconds(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
