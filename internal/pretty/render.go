@@ -75,34 +75,11 @@ func (r *Renderer) render(line []byte) {
 		r.paragraph(sNone, textOf(ev.Field(event.Body)))
 		return
 	case event.ModelCall:
-		if ev.Flags&event.Turn != 0 {
-			r.tag(sModel, "turn")
-		} else {
-			r.tag(sModel, "model")
-			r.put(sNone, modelName(ev.Field(event.Model)))
-		}
-		if s := r.num(ev.Field(event.Step)); s != "" {
-			r.field(sDim, "step "+s)
-		}
-		if t != 0 {
-			rn.turnAt[agent] = t
-		}
+		r.modelCall(ev, t, rn, agent)
 	case event.ModelResult:
 		r.modelResult(ev, t, rn, agent)
 	case event.ModelEnd:
-		if ev.Failed() {
-			rn.errors++
-			r.tag(sBad, "ERROR")
-			r.put(sNone, "turn failed")
-			r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
-		} else {
-			r.tag(sModel, "turn")
-			r.put(sDim, "end")
-			if stop := r.strField(ev, event.Stop); stop != "" {
-				r.field(sDim, "stop "+stop)
-			}
-		}
-		delete(rn.turnAt, agent)
+		r.modelEnd(ev, rn, agent)
 	case event.ModelError:
 		rn.errors++
 		r.tag(sBad, "ERROR")
@@ -140,16 +117,7 @@ func (r *Renderer) render(line []byte) {
 		r.put(sBold, r.strField(ev, event.Outcome))
 		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
 	case event.Ack:
-		cmd := r.lookupString(ev.Body, "command")
-		if ev.Failed() {
-			rn.errors++
-			r.tag(sBad, "ERROR")
-			r.put(sNone, nonEmpty(cmd, "command")+" failed")
-			r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
-		} else {
-			r.tag(sDim, "ack")
-			r.put(sDim, cmd)
-		}
+		r.ack(ev, rn)
 	case event.RunStart:
 		r.tag(sRun, "run")
 		r.put(sNone, "started")
@@ -162,6 +130,55 @@ func (r *Renderer) render(line []byte) {
 		r.generic(ev, line)
 	}
 	r.newline()
+}
+
+// modelCall shows a turn's or a model call's start, and notes when the
+// agent's turn began.
+func (r *Renderer) modelCall(ev *event.Event, t int64, rn *run, agent string) {
+	if ev.Flags&event.Turn != 0 {
+		r.tag(sModel, "turn")
+	} else {
+		r.tag(sModel, "model")
+		r.put(sNone, modelName(ev.Field(event.Model)))
+	}
+	if s := r.num(ev.Field(event.Step)); s != "" {
+		r.field(sDim, "step "+s)
+	}
+	if t != 0 {
+		rn.turnAt[agent] = t
+	}
+}
+
+// modelEnd shows a turn's end: an error when it failed, else its stop
+// reason.
+func (r *Renderer) modelEnd(ev *event.Event, rn *run, agent string) {
+	if ev.Failed() {
+		rn.errors++
+		r.tag(sBad, "ERROR")
+		r.put(sNone, "turn failed")
+		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
+	} else {
+		r.tag(sModel, "turn")
+		r.put(sDim, "end")
+		if stop := r.strField(ev, event.Stop); stop != "" {
+			r.field(sDim, "stop "+stop)
+		}
+	}
+	delete(rn.turnAt, agent)
+}
+
+// ack shows a command's acknowledgement: quiet, unless it failed.
+func (r *Renderer) ack(ev *event.Event, rn *run) {
+	cmd := r.lookupString(ev.Body, "command")
+	if ev.Failed() {
+		rn.errors++
+		r.tag(sBad, "ERROR")
+		r.put(sNone, nonEmpty(cmd, "command")+" failed")
+		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
+		return
+	}
+	r.tag(sDim, "ack")
+	r.put(sDim, cmd)
 }
 
 // generic shows an event no meaning covers: its kind (or type) and its
