@@ -462,59 +462,7 @@ func (m compModel) fish() string {
 	first := ""
 	if m.first.kind != m.rest.kind {
 		first = "__evtools_" + fnName(m.name) + "_first"
-		w("# %s: whether the word under the cursor is %s's first argument.\n", first, m.name)
-		w("function %s\n", first)
-		w("\tset -l words (commandline -opc)\n")
-		w("\tset -e words[1]\n")
-		w("\tset -l need 0\n")
-		w("\tset -l npos 0\n")
-		w("\tset -l dashdash\n")
-		w("\tfor w in $words\n")
-		w("\t\tif test $need -gt 0\n")
-		w("\t\t\tset need (math $need - 1)\n")
-		w("\t\t\tcontinue\n")
-		w("\t\tend\n")
-		w("\t\tif test -z \"$dashdash\"\n")
-		w("\t\t\tswitch $w\n")
-		w("\t\t\t\tcase --\n")
-		w("\t\t\t\t\tset dashdash 1\n")
-		w("\t\t\t\t\tcontinue\n")
-		var unlessLong []string
-		unlessShort := ""
-		for _, l := range m.firstUnless {
-			unlessLong = append(unlessLong, "--"+l, fishQuote("--"+l+"=*"))
-			if f := m.flag(l); f.short != 0 {
-				unlessShort += string(f.short)
-			}
-		}
-		if len(unlessLong) > 0 {
-			w("\t\t\t\tcase %s\n", strings.Join(unlessLong, " "))
-			w("\t\t\t\t\treturn 1\n")
-		}
-		for args := 1; args <= 2; args++ {
-			if long, _ := m.valueFlags(args); len(long) > 0 {
-				w("\t\t\t\tcase %s\n", strings.Join(long, " "))
-				w("\t\t\t\t\tset need %d\n", args)
-				w("\t\t\t\t\tcontinue\n")
-			}
-		}
-		w("\t\t\t\tcase '--*'\n")
-		w("\t\t\t\t\tcontinue\n")
-		w("\t\t\t\tcase '-?*'\n")
-		letters := m.shortValueLetters()
-		if unlessShort != "" {
-			w("\t\t\t\t\tstring match -qr -- %s $w; and return 1\n", fishQuote("^-[^-"+letters+"]*["+unlessShort+"]"))
-		}
-		if letters != "" {
-			w("\t\t\t\t\tstring match -qr -- %s $w; and set need 1\n", fishQuote("^-[^-"+letters+"]*["+letters+"]$"))
-		}
-		w("\t\t\t\t\tcontinue\n")
-		w("\t\t\tend\n")
-		w("\t\tend\n")
-		w("\t\tset npos (math $npos + 1)\n")
-		w("\tend\n")
-		w("\ttest $need -eq 0 -a $npos -eq 0\n")
-		w("end\n")
+		m.fishFirst(&b, first)
 	}
 	w("\n")
 	c := "complete -c " + m.name
@@ -555,4 +503,64 @@ func (m compModel) fish() string {
 		}
 	}
 	return b.String()
+}
+
+// fishFirst writes the fish function first, which says whether the word
+// under the cursor is the tool's first argument: past the flags and their
+// values, and not after a flag of firstUnless.
+func (m compModel) fishFirst(b *strings.Builder, first string) {
+	w := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
+	w("# %s: whether the word under the cursor is %s's first argument.\n", first, m.name)
+	w("function %s\n", first)
+	w("\tset -l words (commandline -opc)\n")
+	w("\tset -e words[1]\n")
+	w("\tset -l need 0\n")
+	w("\tset -l npos 0\n")
+	w("\tset -l dashdash\n")
+	w("\tfor w in $words\n")
+	w("\t\tif test $need -gt 0\n")
+	w("\t\t\tset need (math $need - 1)\n")
+	w("\t\t\tcontinue\n")
+	w("\t\tend\n")
+	w("\t\tif test -z \"$dashdash\"\n")
+	w("\t\t\tswitch $w\n")
+	w("\t\t\t\tcase --\n")
+	w("\t\t\t\t\tset dashdash 1\n")
+	w("\t\t\t\t\tcontinue\n")
+	var unlessLong []string
+	unlessShort := ""
+	for _, l := range m.firstUnless {
+		unlessLong = append(unlessLong, "--"+l, fishQuote("--"+l+"=*"))
+		if f := m.flag(l); f.short != 0 {
+			unlessShort += string(f.short)
+		}
+	}
+	if len(unlessLong) > 0 {
+		w("\t\t\t\tcase %s\n", strings.Join(unlessLong, " "))
+		w("\t\t\t\t\treturn 1\n")
+	}
+	for args := 1; args <= 2; args++ {
+		if long, _ := m.valueFlags(args); len(long) > 0 {
+			w("\t\t\t\tcase %s\n", strings.Join(long, " "))
+			w("\t\t\t\t\tset need %d\n", args)
+			w("\t\t\t\t\tcontinue\n")
+		}
+	}
+	w("\t\t\t\tcase '--*'\n")
+	w("\t\t\t\t\tcontinue\n")
+	w("\t\t\t\tcase '-?*'\n")
+	letters := m.shortValueLetters()
+	if unlessShort != "" {
+		w("\t\t\t\t\tstring match -qr -- %s $w; and return 1\n", fishQuote("^-[^-"+letters+"]*["+unlessShort+"]"))
+	}
+	if letters != "" {
+		w("\t\t\t\t\tstring match -qr -- %s $w; and set need 1\n", fishQuote("^-[^-"+letters+"]*["+letters+"]$"))
+	}
+	w("\t\t\t\t\tcontinue\n")
+	w("\t\t\tend\n")
+	w("\t\tend\n")
+	w("\t\tset npos (math $npos + 1)\n")
+	w("\tend\n")
+	w("\ttest $need -eq 0 -a $npos -eq 0\n")
+	w("end\n")
 }
