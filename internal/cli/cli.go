@@ -201,7 +201,7 @@ func fixHelp(t Tool, help string, groups [][]*kong.Flag) string {
 	help = strings.Join(lines, "\n")
 	for _, g := range groups {
 		for _, f := range g {
-			if p := strings.TrimSuffix(f.FormatPlaceHolder(), ",..."); strings.Contains(p, " ") {
+			if p := placeholder(f); strings.Contains(p, " ") {
 				// Same length: the columns stay aligned. A repeated
 				// flag is repeated whole, not given a list (",...").
 				help = strings.ReplaceAll(help, "--"+f.Name+"="+p+",...", "--"+f.Name+" "+p+"    ")
