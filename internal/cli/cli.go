@@ -1,6 +1,8 @@
 // Package cli holds what every evtools command does the same way: flag
-// parsing and help through kong, the version, exit codes, error printing,
-// and terminal detection.
+// parsing and help through kong (with the flags --man and --completion,
+// whose texts packages man and complete write), the version, the process's
+// streams (Stdio), exit codes and error printing. What the tools know of
+// the terminal is package term's; the progress line is package progress's.
 package cli
 
 import (
@@ -16,8 +18,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/internal/cli/tooldoc"
 	"github.com/evtools/evtools/pkg/jsonl"
-	"github.com/mattn/go-isatty"
 )
 
 // Exit codes shared by every tool. A tool documents which it uses.
@@ -61,17 +63,9 @@ type Stdio struct {
 	Err io.Writer
 }
 
-// Tool describes a command for its help text.
-type Tool struct {
-	Name     string // e.g. "evfilter"
-	Summary  string // one line: what it does
-	Details  string // paragraphs after the usage line
-	Examples string // shell lines, printed under "Examples:"
-	Exit     string // exit status table, printed under "Exit status:"
-	// Usage, when set, replaces what kong puts after the name on the
-	// "Usage:" line (kong cannot say "EXPR [FILE ...]").
-	Usage string
-}
+// Tool describes a command for its help text, its man page and its
+// completion scripts (tooldoc.Tool, where those are written from).
+type Tool = tooldoc.Tool
 
 // ExitCoder is an error that says which exit status it ends the run with,
 // as gojq's errors do. Report reads it.
@@ -201,7 +195,7 @@ func fixHelp(t Tool, help string, groups [][]*kong.Flag) string {
 	help = strings.Join(lines, "\n")
 	for _, g := range groups {
 		for _, f := range g {
-			if p := placeholder(f); strings.Contains(p, " ") {
+			if p := tooldoc.Placeholder(f); strings.Contains(p, " ") {
 				// Same length: the columns stay aligned. A repeated
 				// flag is repeated whole, not given a list (",...").
 				help = strings.ReplaceAll(help, "--"+f.Name+"="+p+",...", "--"+f.Name+" "+p+"    ")
@@ -225,7 +219,7 @@ func joinDashValues(args []string, groups [][]*kong.Flag) []string {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if f := flags.named(a); f != nil && takesValue(f) && i+1 < len(args) {
+		if f := flags.named(a); f != nil && tooldoc.TakesValue(f) && i+1 < len(args) {
 			if v := args[i+1]; len(v) > 1 && v[0] == '-' && (v[1] >= '0' && v[1] <= '9' || v[1] == '.') {
 				out = append(out, "--"+f.Name+"="+v)
 				i++
@@ -300,21 +294,6 @@ func report(tool string, stderr io.Writer, err error) {
 	}
 }
 
-// IsTerminal reports whether w is a terminal.
-func IsTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
-}
-
-// Color reports whether colour may be written to w: only on a terminal, and
-// never when NO_COLOR is set to anything non-empty (no-color.org).
-func Color(w any) bool {
-	return IsTerminal(w) && os.Getenv("NO_COLOR") == ""
-}
-
 // Exec runs a tool as the whole process: it hands over the process's
 // streams and exits with the tool's status. SIGPIPE is ignored so that a
 // reader going away (`| head -1`) shows up as EPIPE on write, which the
@@ -386,14 +365,14 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 			positional = append(positional, a)
 		case strings.HasPrefix(a, "--"):
 			flags = append(flags, a)
-			if name, _, hasValue := strings.Cut(a, "="); !hasValue && takesValue(index.named(name)) && i+1 < end {
+			if name, _, hasValue := strings.Cut(a, "="); !hasValue && tooldoc.TakesValue(index.named(name)) && i+1 < end {
 				i++
 				flags = append(flags, args[i])
 			}
 		default: // short flags, maybe bundled (-cv), maybe with a value (-m5, -m 5)
 			flags = append(flags, a)
 			for j, c := range a[1:] {
-				if f := index.short[c]; takesValue(f) {
+				if f := index.short[c]; tooldoc.TakesValue(f) {
 					if j+1+len(string(c)) == len(a) && i+1 < end {
 						i++
 						flags = append(flags, args[i])

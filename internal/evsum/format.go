@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
@@ -161,7 +160,7 @@ const (
 func mdCell(s string) string {
 	s = strings.ReplaceAll(s, `\`, `\\`)
 	s = strings.ReplaceAll(s, "|", `\|`)
-	return cli.Escape(s)
+	return term.Escape(s)
 }
 
 func writeMarkdown(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) {
@@ -215,7 +214,7 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 	esc := func(row []string) []string {
 		if tty {
 			for i, c := range row {
-				row[i] = cli.Escape(c)
+				row[i] = term.Escape(c)
 			}
 		}
 		return row

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -53,7 +54,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	if err != nil {
 		return cli.Usage(err)
 	}
-	tty := cli.IsTerminal(stdio.Out)
+	tty := term.IsTerminal(stdio.Out)
 	format := opts.Format
 	switch {
 	case format == "":
@@ -75,14 +76,14 @@ func run(opts *options, stdio cli.Stdio) error {
 		if opts.Width > 0 {
 			return opts.Width
 		}
-		return cli.Width(stdio.Out)
+		return term.Width(stdio.Out)
 	}
 	// A live table: on a terminal, while a pipe (or terminal) is read.
 	// A dumb terminal cannot move its cursor: no redraws there.
 	liveOn := format == "table" && !opts.Merge && !opts.Partial &&
 		(opts.Live == "always" || opts.Live == "auto" && tty && os.Getenv("TERM") != "dumb" && liveInput(opts.Files, stdio.In))
 	var held *heldWriter
-	if liveOn && cli.IsTerminal(stdio.Err) {
+	if liveOn && term.IsTerminal(stdio.Err) {
 		// stderr is the table's terminal too: a message written while a
 		// frame is up would be redrawn over.
 		held = &heldWriter{w: stdio.Err}
@@ -92,10 +93,10 @@ func run(opts *options, stdio cli.Stdio) error {
 	in := &jsonl.Input{Tool: name, Names: opts.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: nil, Strict: opts.Strict}
 	if !liveOn { // a live table is the progress
 		// Out nil: nothing is written on stdout before the input ends.
-		in.Meter = cli.NewProgress(name, cli.Stdio{In: stdio.In, Err: stdio.Err}, opts.Files)
+		in.Meter = progress.New(name, cli.Stdio{In: stdio.In, Err: stdio.Err}, opts.Files)
 	}
 	var cols []col
-	color := cli.UseColor(opts.Color, stdio.Out)
+	color := term.UseColor(opts.Color, stdio.Out)
 	spec := func(st *summary.State) (tableSpec, *cellCtx, error) {
 		names := keyNames(st)
 		cx := &cellCtx{loc: st.Options().Loc, names: names, inputs: opts.Files, sorted: order.Sort != nil}
@@ -174,13 +175,13 @@ func run(opts *options, stdio cli.Stdio) error {
 		if liveOn {
 			// the terminal's own width, whatever --width says: where
 			// its lines wrap
-			term := func() int { return cli.Width(stdio.Out) }
-			lv := startLive(st, stdio.Out, held, term, func(st *summary.State) []byte {
+			width := func() int { return term.Width(stdio.Out) }
+			lv := startLive(st, stdio.Out, held, width, func(st *summary.State) []byte {
 				if opts.Running > 0 {
 					st.SetRunning(now().Add(-opts.Running))
 				}
 				t, cx, _ := spec(st)
-				t.height, t.frame = cli.Height(stdio.Out), true
+				t.height, t.frame = term.Height(stdio.Out), true
 				var b bytes.Buffer
 				writeTable(&b, st, cx, t)
 				return b.Bytes()

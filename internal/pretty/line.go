@@ -3,7 +3,6 @@ package pretty
 import (
 	"strings"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/mattn/go-runewidth"
 )
@@ -40,7 +39,7 @@ func (r *Renderer) put(st, s string) {
 	if plainASCII(s) {
 		w = len(s) // nothing to escape, a column a byte
 	} else {
-		s = cli.Escape(s)
+		s = term.Escape(s)
 		w = runewidth.StringWidth(s)
 	}
 	room := r.o.Width - r.col

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -803,7 +803,7 @@ func escapeText(s string) string {
 	if plainASCII(s) {
 		return s
 	}
-	return cli.Escape(s)
+	return term.Escape(s)
 }
 
 func nonEmpty(s, def string) string {

@@ -1,12 +1,10 @@
-// Package term is what the tools know of the terminal they write to: the
-// ANSI (ECMA-48) control sequences they write on it, by name.
 package term
 
 import "strconv"
 
-// The control sequences the tools write. Every terminal the tools run on
-// reads them (a Windows console once asked to, as
-// the tools ask when they start), and --color never keeps the colours out.
+// The ANSI (ECMA-48) control sequences the tools write. Every terminal
+// the tools run on reads them (a Windows console once asked to, as
+// term_windows.go does), and --color never keeps the colours out.
 const (
 	// CSI (control sequence introducer) starts every sequence here: CSI,
 	// parameters, then the letter that says what they are for.

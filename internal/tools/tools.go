@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/cli/tooldoc"
 	"github.com/evtools/evtools/internal/evcursor"
 	"github.com/evtools/evtools/internal/evfilter"
 	"github.com/evtools/evtools/internal/evsum"
@@ -31,8 +32,8 @@ var mains = map[string]func(args []string, stdio cli.Stdio) int{
 }
 
 // All is every command, in the order the README lists them: the order of
-// cli.Commands, the names the man pages' SEE ALSO list.
-var All = pair(cli.Commands, mains)
+// tooldoc.Commands, the names the man pages' SEE ALSO list.
+var All = pair(tooldoc.Commands, mains)
 
 // pair is each name with its entry point, in the names' order; a name
 // without one, or one without a name, is a bug of this file.

@@ -1,6 +1,6 @@
 //go:build linux
 
-package cli_test
+package progress_test
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"github.com/evtools/evtools/internal/corpus"
 	"github.com/evtools/evtools/internal/evcursor"
 	"github.com/evtools/evtools/internal/evfilter"
+	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/ptytest"
 	"github.com/evtools/evtools/internal/zot2gp"
 )
@@ -27,7 +28,7 @@ import (
 // of seconds, however fast the machine.
 func stepClock(t *testing.T, step time.Duration) {
 	var ns atomic.Int64
-	cli.SetProgressClock(t, func() time.Time { return time.Unix(1_800_000_000, ns.Add(int64(step))) })
+	progress.SetClock(t, func() time.Time { return time.Unix(1_800_000_000, ns.Add(int64(step))) })
 }
 
 // onTerminal runs a tool with stderr (and, with both, stdout) on a new
