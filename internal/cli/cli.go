@@ -1,6 +1,8 @@
 // Package cli holds what every evtools command does the same way: flag
-// parsing and help through kong, the version, exit codes, error printing,
-// and terminal detection.
+// parsing and help through kong (with the flags --man and --completion,
+// whose texts packages man and complete write), the version, the process's
+// streams (Stdio), exit codes and error printing. What the tools know of
+// the terminal is package term's; the progress line is package progress's.
 package cli
 
 import (
@@ -13,10 +15,11 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/internal/cli/tooldoc"
 	"github.com/evtools/evtools/pkg/jsonl"
-	"github.com/mattn/go-isatty"
 )
 
 // Exit codes shared by every tool. A tool documents which it uses.
@@ -60,17 +63,9 @@ type Stdio struct {
 	Err io.Writer
 }
 
-// Tool describes a command for its help text.
-type Tool struct {
-	Name     string // e.g. "evfilter"
-	Summary  string // one line: what it does
-	Details  string // paragraphs after the usage line
-	Examples string // shell lines, printed under "Examples:"
-	Exit     string // exit status table, printed under "Exit status:"
-	// Usage, when set, replaces what kong puts after the name on the
-	// "Usage:" line (kong cannot say "EXPR [FILE ...]").
-	Usage string
-}
+// Tool describes a command for its help text, its man page and its
+// completion scripts (tooldoc.Tool, where those are written from).
+type Tool = tooldoc.Tool
 
 // ExitCoder is an error that says which exit status it ends the run with,
 // as gojq's errors do. Report reads it.
@@ -200,7 +195,7 @@ func fixHelp(t Tool, help string, groups [][]*kong.Flag) string {
 	help = strings.Join(lines, "\n")
 	for _, g := range groups {
 		for _, f := range g {
-			if p := strings.TrimSuffix(f.FormatPlaceHolder(), ",..."); strings.Contains(p, " ") {
+			if p := tooldoc.Placeholder(f); strings.Contains(p, " ") {
 				// Same length: the columns stay aligned. A repeated
 				// flag is repeated whole, not given a list (",...").
 				help = strings.ReplaceAll(help, "--"+f.Name+"="+p+",...", "--"+f.Name+" "+p+"    ")
@@ -217,30 +212,14 @@ func fixHelp(t Tool, help string, groups [][]*kong.Flag) string {
 // instead of kong taking it for a short flag. No tool has a digit as a
 // short flag.
 func joinDashValues(args []string, groups [][]*kong.Flag) []string {
-	long := map[string]*kong.Flag{}
-	short := map[string]*kong.Flag{}
-	for _, g := range groups {
-		for _, f := range g {
-			long["--"+f.Name] = f
-			for _, a := range f.Aliases {
-				long["--"+a] = f
-			}
-			if f.Short != 0 {
-				short["-"+string(f.Short)] = f
-			}
-		}
-	}
+	flags := indexFlags(groups)
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		f := long[a]
-		if f == nil {
-			f = short[a]
-		}
-		if f != nil && !f.IsBool() && !f.IsCounter() && i+1 < len(args) {
+		if f := flags.named(a); f != nil && tooldoc.TakesValue(f) && i+1 < len(args) {
 			if v := args[i+1]; len(v) > 1 && v[0] == '-' && (v[1] >= '0' && v[1] <= '9' || v[1] == '.') {
 				out = append(out, "--"+f.Name+"="+v)
 				i++
@@ -315,21 +294,6 @@ func report(tool string, stderr io.Writer, err error) {
 	}
 }
 
-// IsTerminal reports whether w is a terminal.
-func IsTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
-}
-
-// Color reports whether colour may be written to w: only on a terminal, and
-// never when NO_COLOR is set to anything non-empty (no-color.org).
-func Color(w any) bool {
-	return IsTerminal(w) && os.Getenv("NO_COLOR") == ""
-}
-
 // Exec runs a tool as the whole process: it hands over the process's
 // streams and exits with the tool's status. SIGPIPE is ignored so that a
 // reader going away (`| head -1`) shows up as EPIPE on write, which the
@@ -340,6 +304,41 @@ func Exec(tool func(args []string, stdio Stdio) int) {
 	signal.Ignore(syscall.SIGPIPE)
 	stopOnSignal()
 	os.Exit(tool(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+}
+
+// flagIndex finds a tool's flags by the words that name them on a command
+// line, for the two rewrites of the arguments before kong reads them.
+type flagIndex struct {
+	long  map[string]*kong.Flag // by name and by alias, without "--"
+	short map[rune]*kong.Flag
+}
+
+func indexFlags(groups [][]*kong.Flag) flagIndex {
+	index := flagIndex{long: map[string]*kong.Flag{}, short: map[rune]*kong.Flag{}}
+	for _, g := range groups {
+		for _, f := range g {
+			index.long[f.Name] = f
+			for _, a := range f.Aliases {
+				index.long[a] = f
+			}
+			if f.Short != 0 {
+				index.short[f.Short] = f
+			}
+		}
+	}
+	return index
+}
+
+// named is the flag that arg is the whole name of ("--since", "-m"), or
+// nil.
+func (index flagIndex) named(arg string) *kong.Flag {
+	if name, ok := strings.CutPrefix(arg, "--"); ok {
+		return index.long[name]
+	}
+	if short, ok := strings.CutPrefix(arg, "-"); ok && utf8.RuneCountInString(short) == 1 {
+		return index.short[[]rune(short)[0]]
+	}
+	return nil
 }
 
 // hoistDashDash moves a "--" in front of the positional arguments that come
@@ -357,20 +356,7 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 	if end < 0 {
 		return args
 	}
-	long := map[string]*kong.Flag{}
-	short := map[rune]*kong.Flag{}
-	for _, g := range groups {
-		for _, f := range g {
-			long[f.Name] = f
-			for _, a := range f.Aliases {
-				long[a] = f
-			}
-			if f.Short != 0 {
-				short[f.Short] = f
-			}
-		}
-	}
-	takesValue := func(f *kong.Flag) bool { return f != nil && !f.IsBool() && !f.IsCounter() }
+	index := indexFlags(groups)
 	var flags, positional []string
 	for i := 0; i < end; i++ {
 		a := args[i]
@@ -379,14 +365,14 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 			positional = append(positional, a)
 		case strings.HasPrefix(a, "--"):
 			flags = append(flags, a)
-			if name, _, hasValue := strings.Cut(a[2:], "="); !hasValue && takesValue(long[name]) && i+1 < end {
+			if name, _, hasValue := strings.Cut(a, "="); !hasValue && tooldoc.TakesValue(index.named(name)) && i+1 < end {
 				i++
 				flags = append(flags, args[i])
 			}
 		default: // short flags, maybe bundled (-cv), maybe with a value (-m5, -m 5)
 			flags = append(flags, a)
 			for j, c := range a[1:] {
-				if f := short[c]; takesValue(f) {
+				if f := index.short[c]; tooldoc.TakesValue(f) {
 					if j+1+len(string(c)) == len(a) && i+1 < end {
 						i++
 						flags = append(flags, args[i])

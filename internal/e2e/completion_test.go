@@ -346,7 +346,7 @@ func fishQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) 
 // The values the scripts offer for evsum's flags that kong does not check
 // (--format, --by, --columns, --tz) are values evsum takes, and every
 // value its --help lists is offered: a new one fails here until it is
-// added to the notes (internal/cli/man_notes.go).
+// added to the notes (internal/cli/tooldoc/notes.go).
 func TestCompletionValuesAreEvsums(t *testing.T) {
 	script := output(t, "evsum", "--completion", "bash")
 	offered := func(flag string) []string {

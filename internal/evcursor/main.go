@@ -17,6 +17,8 @@ import (
 	"github.com/evtools/evtools/internal/cursor"
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/pretty"
+	"github.com/evtools/evtools/internal/progress"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -36,7 +38,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		if _, err := os.Stat(real); errors.Is(err, fs.ErrNotExist) {
 			// Nothing was ever saved there (an empty first run, or a typo):
 			// say so, and leave no lock file behind.
-			fmt.Fprintf(stdio.Err, "%s: %s: no state file, nothing to commit\n", name, cli.Escape(o.Commit))
+			fmt.Fprintf(stdio.Err, "%s: %s: no state file, nothing to commit\n", name, term.Escape(o.Commit))
 			return nil
 		}
 		return commit(o.Commit, real)
@@ -61,7 +63,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		stdin:  stdio.In,
 	}
 	j.in = &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: j.out, Strict: o.Strict,
-		Meter: cli.NewProgress(name, stdio, o.Files)}
+		Meter: progress.New(name, stdio, o.Files)}
 	switch {
 	case o.State != "":
 		if !o.Strict {
@@ -301,7 +303,7 @@ func (j *job) state() error {
 		return errors.Join(err, fmt.Errorf("%s: cursor not moved: the run did not end cleanly", given))
 	}
 	if st.Cursor != nil && !res.Found() {
-		j.in.Errorf("%s: cursor (%s) not found in the input: %s", given, cli.Escape(st.Cursor.String()), newer(passed))
+		j.in.Errorf("%s: cursor (%s) not found in the input: %s", given, term.Escape(st.Cursor.String()), newer(passed))
 	}
 	next := *st
 	if passed > 0 {
@@ -330,8 +332,8 @@ func (j *job) state() error {
 // escaped keeps control and bidi characters of the data (a seq or run_id
 // is raw JSON) from reaching a terminal raw.
 func escaped(err error) error {
-	if msg := err.Error(); cli.Escape(msg) != msg {
-		return errors.New(cli.Escape(msg))
+	if msg := err.Error(); term.Escape(msg) != msg {
+		return errors.New(term.Escape(msg))
 	}
 	return err
 }
@@ -367,7 +369,7 @@ func commit(given, path string) error {
 	// handed its pending cursor over: one from an earlier run (whose report
 	// failed) stays uncommitted, and its events pass again.
 	if err := cursor.CheckHandover(path, st.Pending); err != nil {
-		return fmt.Errorf("%s: pending cursor (%s) not committed: %v; the next run passes its events again", given, cli.Escape(st.Pending.String()), err)
+		return fmt.Errorf("%s: pending cursor (%s) not committed: %v; the next run passes its events again", given, term.Escape(st.Pending.String()), err)
 	}
 	st.Cursor, st.Pending = st.Pending, nil
 	if err := cursor.SaveState(path, st); err != nil {
@@ -446,7 +448,7 @@ func discarded(out any) bool {
 		return true // fd 1 is not open at all
 	}
 	if runtime.GOOS == "windows" {
-		return windowsNul(fi, cli.IsTerminal(f))
+		return windowsNul(fi, term.IsTerminal(f))
 	}
 	null, err := os.Stat(os.DevNull)
 	return err == nil && os.SameFile(fi, null)

@@ -19,6 +19,8 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/expr"
 	"github.com/evtools/evtools/internal/pretty"
+	"github.com/evtools/evtools/internal/progress"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -193,7 +195,7 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 		progIO.Out = nil // nothing on stdout before the end: progress may share its terminal
 	}
 	in := &jsonl.Input{Tool: name, Names: files, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict,
-		Meter: cli.NewProgress(name, progIO, files)}
+		Meter: progress.New(name, progIO, files)}
 	s := &selection{opts: *opts, in: in, out: out}
 	if opts.MaxCount == 0 {
 		return cli.Status(cli.ExitFound) // grep -m 0: read nothing
@@ -460,7 +462,7 @@ func list(w io.Writer, lib *expr.Library) {
 		if desc == "" {
 			desc = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Signature(), cli.Escape(src), cli.Escape(desc))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", d.Signature(), term.Escape(src), term.Escape(desc))
 	}
 	tw.Flush()
 }

@@ -8,8 +8,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/internal/term"
 )
 
 // A col is one column of the human formats (table and md).
@@ -103,7 +103,7 @@ func init() {
 		{name: "first", head: "first", text: at(false), condenses: true},
 		{name: "runs", head: "runs", numeric: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return itoa(r.Runs) }},
 		{name: "events", head: "events", numeric: true, text: count(summary.Events)},
-		{name: "outcomes", head: "outcomes", cut: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return cli.Escape(outcomesText(r)) }},
+		{name: "outcomes", head: "outcomes", cut: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return term.Escape(outcomesText(r)) }},
 		{name: "model_calls", head: "model calls", numeric: true, text: count(summary.ModelCalls)},
 		{name: "tokens", head: "tokens", numeric: true, text: tokens(summary.TokTotal), condenses: true},
 		{name: "cost", head: "cost $", numeric: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return costText(r) }},
@@ -167,7 +167,7 @@ func keyColumns(names []string) []col {
 func keyCell(r *summary.Record, k int) string {
 	switch {
 	case r.Nested && k == 0:
-		return cli.Escape(partText(r))
+		return term.Escape(partText(r))
 	case r.Other > 0 && k == 0:
 		return otherText(r)
 	case r.Nested || r.Other > 0:
@@ -180,7 +180,7 @@ func keyCell(r *summary.Record, k int) string {
 		// the agent of the session itself, which has no id of its own
 		return "(session)"
 	}
-	return cli.Escape(groupText(r.Vals[k]))
+	return term.Escape(groupText(r.Vals[k]))
 }
 
 // cell is column c's text for r at level.

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -152,15 +152,15 @@ func keyNames(st *summary.State) []string {
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 const (
-	bold  = "\033[1m"
-	red   = "\033[31m"
-	reset = "\033[0m"
+	bold  = term.Bold
+	red   = term.Red
+	reset = term.Reset
 )
 
 func mdCell(s string) string {
 	s = strings.ReplaceAll(s, `\`, `\\`)
 	s = strings.ReplaceAll(s, "|", `\|`)
-	return cli.Escape(s)
+	return term.Escape(s)
 }
 
 func writeMarkdown(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) {
@@ -214,7 +214,7 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 	esc := func(row []string) []string {
 		if tty {
 			for i, c := range row {
-				row[i] = cli.Escape(c)
+				row[i] = term.Escape(c)
 			}
 		}
 		return row

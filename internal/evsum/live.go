@@ -2,7 +2,6 @@ package evsum
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/internal/term"
 )
 
 // How often a live table is redrawn at most, and at least while nothing
@@ -102,7 +102,7 @@ func (l *live) loop() {
 			b = nil
 			l.held.w.Write(clearMessages(msgs, l.width()))
 		}
-		b = append(clearLines(b, frame), "\x1b[J"...)
+		b = append(clearLines(b, frame), term.EraseBelow...)
 		l.out.Write(b)
 		l.last, l.lines = frame, rows(frame, l.width())
 	}
@@ -130,7 +130,7 @@ func (l *live) up() []byte {
 	if l.lines == 0 {
 		return nil
 	}
-	return fmt.Appendf(nil, "\x1b[%dA\r", l.lines)
+	return []byte(term.CursorUp(l.lines) + "\r")
 }
 
 // finish stops the redraws and gets the screen ready for the final table:
@@ -166,9 +166,9 @@ func clearMessages(msgs []byte, width int) []byte {
 			continue
 		}
 		text := bytes.TrimSuffix(line, []byte("\n"))
-		b = append(append(b, "\x1b[K"...), text...)
+		b = append(append(b, term.EraseLine...), text...)
 		if n := cellWidth(string(text)); width <= 0 || n%width != 0 {
-			b = append(b, "\x1b[K"...)
+			b = append(b, term.EraseLine...)
 		}
 		b = append(b, line[len(text):]...)
 	}
@@ -180,7 +180,7 @@ func clearMessages(msgs []byte, width int) []byte {
 // terminal it would also clear the line's last character.
 func clearLines(b, text []byte) []byte {
 	for len(text) > 0 {
-		b = append(b, "\x1b[K"...)
+		b = append(b, term.EraseLine...)
 		i := bytes.IndexByte(text, '\n')
 		if i < 0 {
 			return append(b, text...)

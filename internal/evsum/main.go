@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -33,7 +35,7 @@ func run(opts *options, stdio cli.Stdio) error {
 		return cli.Usage(err)
 	}
 	var held *heldWriter
-	if set.live && cli.IsTerminal(stdio.Err) {
+	if set.live && term.IsTerminal(stdio.Err) {
 		// stderr is the table's terminal too: a message written while a
 		// frame is up would be redrawn over.
 		held = &heldWriter{w: stdio.Err}
@@ -42,7 +44,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	in := &jsonl.Input{Tool: name, Names: opts.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: nil, Strict: opts.Strict}
 	if !set.live { // a live table is the progress
 		// Out nil: nothing is written on stdout before the input ends.
-		in.Meter = cli.NewProgress(name, cli.Stdio{In: stdio.In, Err: stdio.Err}, opts.Files)
+		in.Meter = progress.New(name, cli.Stdio{In: stdio.In, Err: stdio.Err}, opts.Files)
 	}
 	r := &report{opts: opts, set: &set, stdio: stdio}
 	var st *summary.State
@@ -114,7 +116,7 @@ func (r *report) spec(st *summary.State) (tableSpec, *cellCtx, error) {
 	if r.set.fitted {
 		t.width = r.opts.Width
 		if t.width <= 0 {
-			t.width = cli.Width(r.stdio.Out)
+			t.width = term.Width(r.stdio.Out)
 		}
 	}
 	return t, cx, nil
@@ -188,7 +190,7 @@ func (r *report) summarise(in *jsonl.Input, held *heldWriter) (st *summary.State
 
 // terminalWidth is the terminal's own width, whatever --width says: where
 // its lines wrap.
-func (r *report) terminalWidth() int { return cli.Width(r.stdio.Out) }
+func (r *report) terminalWidth() int { return term.Width(r.stdio.Out) }
 
 // frame is a live frame of the table.
 func (r *report) frame(st *summary.State) []byte {
@@ -196,7 +198,7 @@ func (r *report) frame(st *summary.State) []byte {
 		st.SetRunning(now().Add(-r.opts.Running))
 	}
 	t, cx, _ := r.spec(st)
-	t.height, t.frame = cli.Height(r.stdio.Out), true
+	t.height, t.frame = term.Height(r.stdio.Out), true
 	var b bytes.Buffer
 	writeTable(&b, st, cx, t)
 	return b.Bytes()
@@ -221,7 +223,7 @@ func (r *report) write(out *jsonl.Writer, st *summary.State, overwrite bool) (st
 		// Line by line over the last frame, and what is left of it
 		// below cleared.
 		writeTable(&overwriter{w: out}, st, cx, t)
-		out.WriteString("\x1b[J")
+		out.WriteString(term.EraseBelow)
 	} else if err := write(out, r.set.format, st, cx, t, r.set.tty); err != nil {
 		return nil, err
 	}

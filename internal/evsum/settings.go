@@ -9,6 +9,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/internal/term"
 )
 
 // settings are evsum's flags resolved into what the run does: what it
@@ -39,7 +40,7 @@ func resolve(opts *options, stdio cli.Stdio) (settings, error) {
 		return s, err
 	}
 	s.order = order
-	s.tty = cli.IsTerminal(stdio.Out)
+	s.tty = term.IsTerminal(stdio.Out)
 	if !s.partial {
 		if s.format, err = reportFormat(opts, s.tty); err != nil {
 			return s, err
@@ -55,7 +56,7 @@ func resolve(opts *options, stdio cli.Stdio) (settings, error) {
 	// A dumb terminal cannot move its cursor: no redraws there.
 	s.live = s.format == "table" && !s.states && !s.partial &&
 		(opts.Live == "always" || opts.Live == "auto" && s.tty && os.Getenv("TERM") != "dumb" && liveInput(opts.Files, stdio.In))
-	s.color = cli.UseColor(opts.Color, stdio.Out)
+	s.color = term.UseColor(opts.Color, stdio.Out)
 	if opts.Merge {
 		err = mergeFlags(opts)
 	} else {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/internal/term"
 )
 
 // tableSpec says how the table is drawn.
@@ -313,7 +313,7 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 			out.WriteString("\nproblems:\n")
 		}
 		for _, p := range problems {
-			p = cli.Escape(p)
+			p = term.Escape(p)
 			if !spec.fit {
 				out.WriteString("  " + p + "\n")
 				continue

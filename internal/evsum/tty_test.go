@@ -6,37 +6,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/evsum"
+	"github.com/evtools/evtools/internal/ptytest"
 )
-
-// openPTY returns the two ends of a new pseudo-terminal.
-func openPTY(t *testing.T) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Skipf("unlockpt: %v", err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Skipf("ptsname: %v", err)
-	}
-	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("open pts: %v", err)
-	}
-	return m, s
-}
 
 // Control characters from the data never reach a terminal raw, whatever
 // the format: the table escapes them, and so must csv, md and JSON when
@@ -45,7 +21,7 @@ func TestTerminalGetsNoRawControls(t *testing.T) {
 	t.Setenv("NO_COLOR", "1")
 	in := `{"seq":1,"ts":1782083692.5,"run_id":"r_\u001b[2J","agent_id":"a` + "\u009b" + `31m","kind":"tool_call","payload":{"tool":"ba\u001bsh"}}` + "\n"
 	for _, format := range []string{"table", "csv", "md", "jsonl", "json"} {
-		m, s := openPTY(t)
+		m, s := ptytest.Open(t)
 		got := make(chan []byte, 1)
 		go func() { b, _ := io.ReadAll(m); got <- b }()
 		var stderr bytes.Buffer
@@ -80,7 +56,7 @@ func TestTerminalJSONEscapesObjectKeys(t *testing.T) {
 	const args = "\u007f\u0080\u009b[31m\u009f\u00a0"
 	in := `{"seq":1,"ts":1782083692.5,"run_id":"r_1","kind":"tool_call","payload":{"tool":"bash","args":{"k":"` + args + `"}}}` + "\n"
 	for _, format := range []string{"jsonl", "json"} {
-		m, s := openPTY(t)
+		m, s := ptytest.Open(t)
 		got := make(chan []byte, 1)
 		go func() { b, _ := io.ReadAll(m); got <- b }()
 		var stderr bytes.Buffer

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/internal/textfmt"
 )
 
 // A chart is an SVG drawing with its title and a text alternative. The
@@ -152,7 +153,7 @@ func (p *Page) periods() ([]*summary.Record, int) {
 func label(r *summary.Record) string {
 	switch {
 	case r.Other > 0:
-		return "other (" + plural64(r.Other, "group") + ")"
+		return "other (" + textfmt.Plural(r.Other, "group") + ")"
 	case r.Nested && r.Vals[0] == "null":
 		return "(no " + r.Names[0] + ")"
 	}
@@ -309,9 +310,9 @@ func (p *Page) toolsChart() (chart, bool) {
 		it := items[valueIndex(c.Labels[:i+1])]
 		calls := it.values[0] + it.values[1]
 		if it.values[1] > 0 {
-			c.Labels[i].Text = fmt.Sprintf("%s, %s%% failed", plural64(int64(calls), "call"), percent(int64(it.values[1]), int64(calls)))
+			c.Labels[i].Text = fmt.Sprintf("%s, %s%% failed", textfmt.Plural(int64(calls), "call"), percent(int64(it.values[1]), int64(calls)))
 		} else {
-			c.Labels[i].Text = plural64(int64(calls), "call")
+			c.Labels[i].Text = textfmt.Plural(int64(calls), "call")
 		}
 	}
 	return c, true

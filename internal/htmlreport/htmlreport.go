@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/internal/textfmt"
 )
 
 // Options describe the report.
@@ -161,7 +162,7 @@ func (p *Page) data() *data {
 		for _, g := range p.groups {
 			n += max(g.Other, 1)
 		}
-		d.Grouping = fmt.Sprintf("grouped by %s · %s", strings.Join(by, ", "), plural64(n, "group"))
+		d.Grouping = fmt.Sprintf("grouped by %s · %s", strings.Join(by, ", "), textfmt.Plural(n, "group"))
 	}
 	if t.BreakdownMember != "" && len(t.Breakdown) > 0 {
 		d.Grouping += " · broken down by " + t.Breakdown[0].Names[0]
@@ -227,16 +228,16 @@ func (p *Page) cards() []card {
 	cards = append(cards, tok)
 	mc := card{Metric: "model_calls", Label: "Model calls", Value: strconv.FormatInt(n[summary.ModelCalls], 10)}
 	if e := n[summary.ModelErrors]; e > 0 {
-		mc.Note, mc.Bad = plural64(e, "error"), true
+		mc.Note, mc.Bad = textfmt.Plural(e, "error"), true
 	}
 	cards = append(cards, mc)
 	tc := card{Metric: "tool_calls", Label: "Tool calls", Value: strconv.FormatInt(n[summary.ToolCalls], 10)}
 	if f := n[summary.ToolFailures]; f > 0 {
-		tc.Note, tc.Bad = plural64(f, "failure"), true
+		tc.Note, tc.Bad = textfmt.Plural(f, "failure"), true
 	}
 	cards = append(cards, tc)
 	cards = append(cards, card{Metric: "errors", Label: "Errors", Value: strconv.FormatInt(n[summary.Errors], 10), Bad: n[summary.Errors] > 0,
-		Note: fmt.Sprintf("%s, %s", plural64(n[summary.Kills], "kill"), plural64(n[summary.Guardrails], "guardrail"))})
+		Note: fmt.Sprintf("%s, %s", textfmt.Plural(n[summary.Kills], "kill"), textfmt.Plural(n[summary.Guardrails], "guardrail"))})
 	cards = append(cards, card{Metric: "problems", Label: "Problems", Value: strconv.Itoa(len(t.Problems)), Bad: len(t.Problems) > 0})
 	return cards
 }
@@ -432,13 +433,6 @@ func percent(part, whole int64) string {
 		return "0"
 	}
 	return strconv.FormatFloat(float64(part)*100/float64(whole), 'f', 0, 64)
-}
-
-func plural64(n int64, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.FormatInt(n, 10) + " " + what + "s"
 }
 
 // The outcomes' colours, with names beside them in every legend.

@@ -3,7 +3,7 @@ package pretty
 import (
 	"strings"
 
-	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/mattn/go-runewidth"
 )
 
@@ -39,7 +39,7 @@ func (r *Renderer) put(st, s string) {
 	if plainASCII(s) {
 		w = len(s) // nothing to escape, a column a byte
 	} else {
-		s = cli.Escape(s)
+		s = term.Escape(s)
 		w = runewidth.StringWidth(s)
 	}
 	room := r.o.Width - r.col
@@ -88,11 +88,11 @@ func (r *Renderer) styled(st, s string) {
 		r.out = append(r.out, s...)
 		return
 	}
-	r.out = append(r.out, "\x1b["...)
+	r.out = append(r.out, term.CSI...)
 	r.out = append(r.out, st...)
 	r.out = append(r.out, 'm')
 	r.out = append(r.out, s...)
-	r.out = append(r.out, "\x1b[0m"...)
+	r.out = append(r.out, term.Reset...)
 }
 
 // newline ends the line being written.

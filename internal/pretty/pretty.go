@@ -19,7 +19,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/event"
 )
 
@@ -160,6 +160,6 @@ func Output(stdout io.Writer, pretty bool, when string) (w io.Writer, end func()
 	if !pretty {
 		return stdout, func() error { return nil }
 	}
-	r := New(stdout, Options{Width: cli.Width(stdout), Color: cli.UseColor(when, stdout)})
+	r := New(stdout, Options{Width: term.Width(stdout), Color: term.UseColor(when, stdout)})
 	return r, r.Close
 }

@@ -9,7 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
 	"github.com/mattn/go-runewidth"
@@ -74,34 +75,11 @@ func (r *Renderer) render(line []byte) {
 		r.paragraph(sNone, textOf(ev.Field(event.Body)))
 		return
 	case event.ModelCall:
-		if ev.Flags&event.Turn != 0 {
-			r.tag(sModel, "turn")
-		} else {
-			r.tag(sModel, "model")
-			r.put(sNone, modelName(ev.Field(event.Model)))
-		}
-		if s := r.num(ev.Field(event.Step)); s != "" {
-			r.field(sDim, "step "+s)
-		}
-		if t != 0 {
-			rn.turnAt[agent] = t
-		}
+		r.modelCall(ev, t, rn, agent)
 	case event.ModelResult:
 		r.modelResult(ev, t, rn, agent)
 	case event.ModelEnd:
-		if ev.Failed() {
-			rn.errors++
-			r.tag(sBad, "ERROR")
-			r.put(sNone, "turn failed")
-			r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
-		} else {
-			r.tag(sModel, "turn")
-			r.put(sDim, "end")
-			if stop := r.strField(ev, event.Stop); stop != "" {
-				r.field(sDim, "stop "+stop)
-			}
-		}
-		delete(rn.turnAt, agent)
+		r.modelEnd(ev, rn, agent)
 	case event.ModelError:
 		rn.errors++
 		r.tag(sBad, "ERROR")
@@ -139,16 +117,7 @@ func (r *Renderer) render(line []byte) {
 		r.put(sBold, r.strField(ev, event.Outcome))
 		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
 	case event.Ack:
-		cmd := r.lookupString(ev.Body, "command")
-		if ev.Failed() {
-			rn.errors++
-			r.tag(sBad, "ERROR")
-			r.put(sNone, nonEmpty(cmd, "command")+" failed")
-			r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
-		} else {
-			r.tag(sDim, "ack")
-			r.put(sDim, cmd)
-		}
+		r.ack(ev, rn)
 	case event.RunStart:
 		r.tag(sRun, "run")
 		r.put(sNone, "started")
@@ -161,6 +130,55 @@ func (r *Renderer) render(line []byte) {
 		r.generic(ev, line)
 	}
 	r.newline()
+}
+
+// modelCall shows a turn's or a model call's start, and notes when the
+// agent's turn began.
+func (r *Renderer) modelCall(ev *event.Event, t int64, rn *run, agent string) {
+	if ev.Flags&event.Turn != 0 {
+		r.tag(sModel, "turn")
+	} else {
+		r.tag(sModel, "model")
+		r.put(sNone, modelName(ev.Field(event.Model)))
+	}
+	if s := r.num(ev.Field(event.Step)); s != "" {
+		r.field(sDim, "step "+s)
+	}
+	if t != 0 {
+		rn.turnAt[agent] = t
+	}
+}
+
+// modelEnd shows a turn's end: an error when it failed, else its stop
+// reason.
+func (r *Renderer) modelEnd(ev *event.Event, rn *run, agent string) {
+	if ev.Failed() {
+		rn.errors++
+		r.tag(sBad, "ERROR")
+		r.put(sNone, "turn failed")
+		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
+	} else {
+		r.tag(sModel, "turn")
+		r.put(sDim, "end")
+		if stop := r.strField(ev, event.Stop); stop != "" {
+			r.field(sDim, "stop "+stop)
+		}
+	}
+	delete(rn.turnAt, agent)
+}
+
+// ack shows a command's acknowledgement: quiet, unless it failed.
+func (r *Renderer) ack(ev *event.Event, rn *run) {
+	cmd := r.lookupString(ev.Body, "command")
+	if ev.Failed() {
+		rn.errors++
+		r.tag(sBad, "ERROR")
+		r.put(sNone, nonEmpty(cmd, "command")+" failed")
+		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
+		return
+	}
+	r.tag(sDim, "ack")
+	r.put(sDim, cmd)
 }
 
 // generic shows an event no meaning covers: its kind (or type) and its
@@ -543,9 +561,9 @@ func (r *Renderer) modelResult(ev *event.Event, t int64, rn *run, agent string) 
 	rn.costNano += u.CostNano
 	rn.hasCost = rn.hasCost || u.HasCost
 	r.tag(sModel, "model")
-	r.field(sNone, "in "+thousands(u.Tokens[event.TokInput])+" out "+thousands(u.Tokens[event.TokOutput]))
+	r.field(sNone, "in "+textfmt.Thousands(u.Tokens[event.TokInput])+" out "+textfmt.Thousands(u.Tokens[event.TokOutput]))
 	if n := u.Tokens[event.TokCacheRead]; n > 0 {
-		r.field(sDim, "cache "+thousands(n))
+		r.field(sDim, "cache "+textfmt.Thousands(n))
 	}
 	if u.HasCost {
 		r.field(sNone, cost(u.CostNano))
@@ -582,15 +600,15 @@ func (r *Renderer) runEnd(ev *event.Event, t int64, rn *run, runID string) {
 		parts = append(parts, cost(rn.costNano))
 	}
 	if rn.tokens > 0 {
-		parts = append(parts, thousands(rn.tokens)+" tokens")
+		parts = append(parts, textfmt.Thousands(rn.tokens)+" tokens")
 	}
 	// Counts of what was seen: a filtered stream may show a run's end
 	// without its calls, and "0 model calls" would be a claim.
 	if rn.models > 0 {
-		parts = append(parts, plural(rn.models, "model call"))
+		parts = append(parts, textfmt.PluralThousands(int64(rn.models), "model call"))
 	}
 	if rn.tools > 0 {
-		tools := plural(rn.tools, "tool call")
+		tools := textfmt.PluralThousands(int64(rn.tools), "tool call")
 		if rn.toolFails > 0 {
 			tools += fmt.Sprintf(" (%d failed)", rn.toolFails)
 		}
@@ -785,33 +803,12 @@ func escapeText(s string) string {
 	if plainASCII(s) {
 		return s
 	}
-	return cli.Escape(s)
+	return term.Escape(s)
 }
 
 func nonEmpty(s, def string) string {
 	if s == "" {
 		return def
-	}
-	return s
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return thousands(int64(n)) + " " + what + "s"
-}
-
-// thousands writes n with commas: 12,345.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
 	}
 	return s
 }
@@ -838,12 +835,8 @@ func duration(us int64) string {
 		return fmt.Sprintf("%dms", us/1000)
 	case us < 60_000_000:
 		return fmt.Sprintf("%.2fs", float64(us)/1e6)
-	case us < 3600_000_000:
-		s := us / 1_000_000
-		return fmt.Sprintf("%dm%02ds", s/60, s%60)
 	default:
-		m := us / 60_000_000
-		return fmt.Sprintf("%dh%02dm", m/60, m%60)
+		return textfmt.Seconds(us / 1_000_000)
 	}
 }
 

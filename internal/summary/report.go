@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/textfmt"
 )
 
 // Record is one line of the report: a group, or the total (Total set,
@@ -204,7 +205,7 @@ func (r *Run) problems(rn running) []string {
 		ps = append(ps, name(" has a run_finished not preceded by assistant_message or run_error"))
 	}
 	if r.n[rToolsOpen] > 0 {
-		ps = append(ps, name(fmt.Sprintf(" has %s without a tool_result", plural(r.n[rToolsOpen], "tool_call"))))
+		ps = append(ps, name(fmt.Sprintf(" has %s without a tool_result", textfmt.Plural(r.n[rToolsOpen], "tool_call"))))
 	}
 	var open []string
 	for id, c := range r.gr().calls {
@@ -215,20 +216,13 @@ func (r *Run) problems(rn running) []string {
 	sort.Strings(open)
 	ps = append(ps, open...)
 	if n := r.n[rTurnStarts] - r.n[rTurnEnds]; n > 0 {
-		ps = append(ps, name(fmt.Sprintf(": %s started and never ended", plural(n, "turn"))))
+		ps = append(ps, name(fmt.Sprintf(": %s started and never ended", textfmt.Plural(n, "turn"))))
 	}
 	return ps
 }
 
 // maxNamedID is the longest run_id a problem quotes whole.
 const maxNamedID = 4096
-
-func plural(n int64, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
 
 // Report computes the records: one per group, sorted by first event time
 // then key (or as SetOrder says), and the total last. With no grouping

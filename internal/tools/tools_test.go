@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evtools/evtools/internal/cli"
 )
 
 // cmd/NAME/main.go is the whole command: a one-liner that hands the
@@ -30,5 +32,31 @@ func TestCmdMatchesTheList(t *testing.T) {
 		if !listed[filepath.Base(d)] {
 			t.Errorf("cmd/%s is not in the list of tools (internal/tools)", filepath.Base(d))
 		}
+	}
+}
+
+// A list of names and a list of entry points that disagree is caught when
+// the package is loaded, not by a page that leaves a tool out.
+func TestPairRefusesAMismatch(t *testing.T) {
+	main := func([]string, cli.Stdio) int { return 0 }
+	for name, c := range map[string]struct {
+		names []string
+		mains map[string]func([]string, cli.Stdio) int
+	}{
+		"a name too many":     {[]string{"a", "b"}, map[string]func([]string, cli.Stdio) int{"a": main}},
+		"an entry point more": {[]string{"a"}, map[string]func([]string, cli.Stdio) int{"a": main, "b": main}},
+		"another name":        {[]string{"a"}, map[string]func([]string, cli.Stdio) int{"b": main}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: pair did not panic", name)
+				}
+			}()
+			pair(c.names, c.mains)
+		}()
+	}
+	if got := pair([]string{"b", "a"}, map[string]func([]string, cli.Stdio) int{"a": main, "b": main}); got[0].Name != "b" || got[1].Name != "a" {
+		t.Errorf("pair kept the map's order, not the names': %v", got)
 	}
 }

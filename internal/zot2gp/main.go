@@ -10,6 +10,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/pretty"
+	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -58,7 +59,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	}
 	out := jsonl.NewWriter(w)
 	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: opts.Strict,
-		Meter: cli.NewProgress(name, stdio, opts.Files)}
+		Meter: progress.New(name, stdio, opts.Files)}
 	conv, finish := c.format(format, stdio.Err)
 	c.direct = out // a huge payload goes out from the input line, not copied (convert)
 	var buf []byte

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/evtools/evtools/internal/textfmt"
 )
 
 // MaxBadReports is how many bad records of one input are reported one by
@@ -212,22 +213,9 @@ func (in *Input) summariseBad() {
 		if in.unreported == 1 {
 			s = ""
 		}
-		in.printf("... and %s more bad line%s in %s", thousands(in.unreported), s, in.badFile)
+		in.printf("... and %s more bad line%s in %s", textfmt.Thousands(int64(in.unreported)), s, in.badFile)
 	}
 	in.badFile, in.reported, in.unreported = "", 0, 0
-}
-
-// thousands writes n with commas between groups of three digits.
-func thousands(n int) string {
-	d := strconv.Itoa(n)
-	var b strings.Builder
-	for i, c := range d {
-		if i > 0 && (len(d)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 // Errorf prints one message prefixed with the tool's name. Output already

@@ -1,43 +1,19 @@
 //go:build linux
 
-package cli
+package term
 
 import (
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/evtools/evtools/internal/ptytest"
 )
-
-// openPTY returns the terminal end of a new pseudo-terminal.
-func openPTY(t *testing.T) *os.File {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	t.Cleanup(func() { m.Close() })
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Skipf("unlockpt: %v", err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Skipf("ptsname: %v", err)
-	}
-	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("open pts: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
 
 // On a terminal there is colour, unless NO_COLOR is set to anything
 // non-empty (no-color.org).
 func TestColorOnATerminal(t *testing.T) {
-	tty := openPTY(t)
+	_, tty := ptytest.Open(t)
 	for _, tt := range []struct {
 		noColor string
 		want    bool
@@ -55,7 +31,7 @@ func TestColorOnATerminal(t *testing.T) {
 // --color: always and never win; auto is colour on a terminal unless
 // NO_COLOR is set or TERM is dumb.
 func TestUseColor(t *testing.T) {
-	tty := openPTY(t)
+	_, tty := ptytest.Open(t)
 	for _, tt := range []struct {
 		when, noColor, term string
 		want                bool
@@ -80,10 +56,8 @@ func TestUseColor(t *testing.T) {
 
 // The width is COLUMNS when set, else the terminal's own, else 80.
 func TestWidth(t *testing.T) {
-	tty := openPTY(t)
-	if err := unix.IoctlSetWinsize(int(tty.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: 132, Row: 40}); err != nil {
-		t.Skipf("TIOCSWINSZ: %v", err)
-	}
+	_, tty := ptytest.Open(t)
+	ptytest.Resize(t, tty, 132, 40)
 	t.Setenv("COLUMNS", "")
 	t.Setenv("LINES", "")
 	if got := Width(tty); got != 132 {
@@ -102,24 +76,5 @@ func TestWidth(t *testing.T) {
 	t.Setenv("COLUMNS", "wide")
 	if got := Width(tty); got != 132 {
 		t.Errorf("COLUMNS=wide: width %d, want the terminal's", got)
-	}
-}
-
-// --format auto is pretty on a terminal and the tool's default elsewhere;
-// a value not among the choices is a usage error naming them.
-func TestParseFormat(t *testing.T) {
-	tty := openPTY(t)
-	if f, _ := ParseFormat("", tty, "jsonl", "jsonl", "pretty"); f != "pretty" {
-		t.Errorf("terminal: %q", f)
-	}
-	if f, _ := ParseFormat("auto", &strings.Builder{}, "envelope", "envelope", "pretty"); f != "envelope" {
-		t.Errorf("pipe: %q", f)
-	}
-	if f, _ := ParseFormat("jsonl", tty, "jsonl", "jsonl", "pretty"); f != "jsonl" {
-		t.Errorf("forced jsonl: %q", f)
-	}
-	_, err := ParseFormat("json", tty, "jsonl", "jsonl", "pretty")
-	if err == nil || !strings.Contains(err.Error(), "one of auto, jsonl, pretty") {
-		t.Errorf("bad value: %v", err)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package cli_test
+package progress_test
 
 import (
 	"bytes"
@@ -9,53 +9,26 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/corpus"
 	"github.com/evtools/evtools/internal/evcursor"
 	"github.com/evtools/evtools/internal/evfilter"
+	"github.com/evtools/evtools/internal/progress"
+	"github.com/evtools/evtools/internal/ptytest"
 	"github.com/evtools/evtools/internal/zot2gp"
 )
-
-// openPTY returns the two ends of a new pseudo-terminal, cols wide.
-func openPTY(t *testing.T, cols int) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	t.Cleanup(func() { m.Close() })
-	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Skipf("unlockpt: %v", err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Skipf("ptsname: %v", err)
-	}
-	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("open pts: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: uint16(cols), Row: 24}); err != nil {
-		t.Skipf("TIOCSWINSZ: %v", err)
-	}
-	return m, s
-}
 
 // stepClock moves on by step every time it is read: the tools read it at
 // the start and after each read of a file (256 KiB), so a MB makes a run
 // of seconds, however fast the machine.
 func stepClock(t *testing.T, step time.Duration) {
 	var ns atomic.Int64
-	cli.SetProgressClock(t, func() time.Time { return time.Unix(1_800_000_000, ns.Add(int64(step))) })
+	progress.SetClock(t, func() time.Time { return time.Unix(1_800_000_000, ns.Add(int64(step))) })
 }
 
 // onTerminal runs a tool with stderr (and, with both, stdout) on a new
@@ -63,7 +36,8 @@ func stepClock(t *testing.T, step time.Duration) {
 // terminal.
 func onTerminal(t *testing.T, cols int, both bool, run func(cli.Stdio) int) (int, string) {
 	t.Setenv("COLUMNS", "")
-	m, s := openPTY(t, cols)
+	m, s := ptytest.Open(t)
+	ptytest.Resize(t, s, cols, 24)
 	got := make(chan []byte, 1)
 	go func() { b, _ := io.ReadAll(m); got <- b }()
 	stdio := cli.Stdio{Out: io.Discard, Err: s}

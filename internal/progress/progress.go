@@ -1,4 +1,7 @@
-package cli
+// Package progress is the progress line a tool shows on stderr while it
+// reads large files: how much is read, how fast, and how long is left,
+// redrawn in place and taken off before anything else is written there.
+package progress
 
 import (
 	"fmt"
@@ -9,6 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -23,7 +29,7 @@ const (
 // progressClock is the clock of the progress meters; tests replace it.
 var progressClock = time.Now
 
-// NewProgress returns a progress meter for jsonl.Input.Meter: once the run
+// New returns a progress meter for jsonl.Input.Meter: once the run
 // has gone on for a second, a line on stderr, redrawn in place at most five
 // times a second, says how far the tool has read its inputs, e.g.
 //
@@ -41,15 +47,15 @@ var progressClock = time.Now
 //
 // The meter costs the reading loop nothing per record: it is told of each
 // read of a file (256 KiB), and is nil when off.
-func NewProgress(tool string, stdio Stdio, names []string) jsonl.Meter {
-	if !IsTerminal(stdio.Err) || IsTerminal(stdio.Out) {
+func New(tool string, stdio cli.Stdio, names []string) jsonl.Meter {
+	if !term.IsTerminal(stdio.Err) || term.IsTerminal(stdio.Out) {
 		return nil
 	}
 	total, ok := inputSize(names, stdio.In)
 	if !ok {
 		return nil
 	}
-	return newProgress(tool, stdio.Err, total, progressClock, func() int { return Width(stdio.Err) })
+	return newProgress(tool, stdio.Err, total, progressClock, func() int { return term.Width(stdio.Err) })
 }
 
 // inputSize is the number of bytes the inputs called names hold, and false
@@ -88,7 +94,7 @@ func inputSize(names []string, stdin io.Reader) (int64, bool) {
 	return total, total > 0
 }
 
-// progress is the meter NewProgress returns.
+// progress is the meter New returns.
 type progress struct {
 	tool  string
 	w     io.Writer
@@ -118,7 +124,7 @@ func (p *progress) Read(n int) {
 	}
 	p.last = t
 	p.shown = true
-	io.WriteString(p.w, "\r"+progressLine(p.tool, p.read, p.total, t.Sub(p.start), p.width())+"\x1b[K")
+	io.WriteString(p.w, "\r"+progressLine(p.tool, p.read, p.total, t.Sub(p.start), p.width())+term.EraseLine)
 }
 
 // Clear takes the line off the terminal, if it is on.
@@ -126,7 +132,7 @@ func (p *progress) Clear() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.shown {
-		io.WriteString(p.w, "\r\x1b[K")
+		io.WriteString(p.w, "\r"+term.EraseLine)
 		p.shown = false
 	}
 }
@@ -190,12 +196,5 @@ func duration(s float64) string {
 	if s > math.MaxInt32 {
 		s = math.MaxInt32 // a rate of a few bytes a second
 	}
-	n := int(math.Ceil(s))
-	switch {
-	case n < 60:
-		return fmt.Sprintf("%ds", n)
-	case n < 3600:
-		return fmt.Sprintf("%dm%02ds", n/60, n%60)
-	}
-	return fmt.Sprintf("%dh%02dm", n/3600, n%3600/60)
+	return textfmt.Seconds(int64(math.Ceil(s)))
 }

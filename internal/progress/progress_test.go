@@ -1,4 +1,4 @@
-package cli
+package progress
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evtools/evtools/internal/cli"
 )
 
 func TestProgressLine(t *testing.T) {
@@ -145,7 +147,7 @@ func TestNoProgressOffTerminal(t *testing.T) {
 	defer pw.Close()
 	for _, stderr := range []any{&bytes.Buffer{}, f, pw, nil} {
 		w, _ := stderr.(interface{ Write([]byte) (int, error) })
-		if m := NewProgress("evx", Stdio{Err: w}, []string{file}); m != nil {
+		if m := New("evx", cli.Stdio{Err: w}, []string{file}); m != nil {
 			t.Errorf("stderr %T: a meter", stderr)
 		}
 	}

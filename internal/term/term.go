@@ -1,16 +1,39 @@
-package cli
+// Package term is what the tools know of the terminal they write to:
+// whether an output is one (IsTerminal), its size (Width and Height:
+// COLUMNS and LINES first, then the terminal's own, read through
+// golang.org/x/term), whether to write colour (the --color flag, NO_COLOR,
+// TERM=dumb), the ANSI control sequences they write, by name, and Escape,
+// which keeps the data's own control characters off the screen.
+package term
 
 import (
-	"fmt"
 	"os"
 	"strconv"
-	"strings"
+
+	"github.com/mattn/go-isatty"
+	xterm "golang.org/x/term"
 )
 
-// Terminal is the terminal-related part of a tool's options: how events
-// are shown and whether in colour. Tools that write events embed it.
-type Terminal struct {
+// ColorFlag is the --color flag of a tool's options (kong): whether the
+// pretty view and the tables are in colour. Tools that write events embed
+// it, and hand its value to UseColor.
+type ColorFlag struct {
 	Color string `name:"color" enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour in the pretty view and tables: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never. Default: ${default}."`
+}
+
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+}
+
+// Color reports whether colour may be written to w: only on a terminal, and
+// never when NO_COLOR is set to anything non-empty (no-color.org).
+func Color(w any) bool {
+	return IsTerminal(w) && os.Getenv("NO_COLOR") == ""
 }
 
 // UseColor reports whether to write colour to w for a --color value:
@@ -63,19 +86,12 @@ func termWidth(f *os.File) int {
 	return w
 }
 
-// ParseFormat checks a --format value against the choices and resolves
-// "" and "auto": pretty on a terminal, jsonl (or def) elsewhere.
-func ParseFormat(value string, w any, def string, choices ...string) (string, error) {
-	if value == "" || value == "auto" {
-		if IsTerminal(w) {
-			return "pretty", nil
-		}
-		return def, nil
+// termSize is the terminal's columns and rows (a Windows console's
+// window), or zeros where f is no terminal or the system cannot say.
+func termSize(f *os.File) (int, int) {
+	w, h, err := xterm.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0, 0
 	}
-	for _, c := range choices {
-		if value == c {
-			return value, nil
-		}
-	}
-	return "", Usage(fmt.Errorf("--format %q: one of auto, %s", value, strings.Join(choices, ", ")))
+	return w, h
 }

@@ -1,122 +1,26 @@
-package cli
+// Package man writes a tool's man page, in roff (man(7) macros), from the
+// same kong model and tooldoc.Tool as its --help, with the sections a
+// reader of man pages looks for: EXIT STATUS, ENVIRONMENT, EXAMPLES and
+// SEE ALSO besides the options. `TOOL --man` prints it (package cli).
+package man
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/internal/cli/tooldoc"
 )
 
-// builtins are the flags every tool has besides its own. They print what
-// `make install` puts beside the binaries, so they are hidden from --help
-// and from the man page; evtools(7) and docs/install.md document them.
-type builtins struct {
-	Completion string `name:"completion" hidden:"" placeholder:"SHELL" help:"Print the completion script for SHELL (bash, zsh or fish) and exit."`
-	Man        bool   `name:"man" hidden:"" help:"Print the man page (roff) and exit."`
-}
-
-// run prints what a builtin flag asks for: the run is then over (a
-// Status). Without one it returns nil and the tool runs.
-func (b *builtins) run(t Tool, app *kong.Application, w io.Writer) error {
-	var text string
-	switch {
-	case b.Man:
-		// a flag without help would be a bare line on the page (and in
-		// --help): no page until it has some
-		if err := Undocumented(app); err != nil {
-			return err
-		}
-		text = ManPage(t, app)
-	case b.Completion != "":
-		s, err := Completion(b.Completion, t, app)
-		if err != nil {
-			return Usage(err)
-		}
-		text = s
-	default:
-		return nil
-	}
-	if _, err := io.WriteString(w, text); err != nil {
-		return err
-	}
-	return Status(ExitOK)
-}
-
-// helpText is a flag's help as --help shows it.
-func helpText(app *kong.Application, f *kong.Flag) string {
-	if f == app.HelpFlag {
-		return "Show this help and exit."
-	}
-	return f.Help
-}
-
-// visibleFlags are the flags --help lists, in its order.
-func visibleFlags(app *kong.Application) []*kong.Flag {
-	var out []*kong.Flag
-	for _, f := range app.Flags {
-		if !f.Hidden {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// placeholder is a flag's value as --help writes it: NAME VALUE for a flag
-// that takes two words, without kong's ",..." for a repeated flag.
-func placeholder(f *kong.Flag) string {
-	return strings.TrimSuffix(f.FormatPlaceHolder(), ",...")
-}
-
-func takesValue(f *kong.Flag) bool { return !f.IsBool() && !f.IsCounter() }
-
-// argsUsage is what comes after the flags on the usage line: Tool.Usage
-// without "[flags]", else kong's positional arguments (FILE ... in
-// brackets when optional).
-func argsUsage(t Tool, app *kong.Application) string {
-	if t.Usage != "" {
-		return strings.Join(strings.Fields(strings.ReplaceAll(t.Usage, "[flags]", "")), " ")
-	}
-	var parts []string
-	for _, p := range app.Positional {
-		s := p.Name
-		if p.IsCumulative() {
-			s += " ..."
-		}
-		if !p.Required {
-			s = "[" + s + "]"
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " ")
-}
-
-// Undocumented returns an error for each flag or argument of the model
-// that has no help text: the man page and --help would list it bare.
-func Undocumented(app *kong.Application) error {
-	var errs []error
-	for _, f := range app.Flags {
-		if strings.TrimSpace(f.Help) == "" {
-			errs = append(errs, fmt.Errorf("--%s has no help text", f.Name))
-		}
-	}
-	for _, p := range app.Positional {
-		if strings.TrimSpace(p.Help) == "" {
-			errs = append(errs, fmt.Errorf("argument %s has no help text", p.Name))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// ManPage is the tool's man page, in roff (man(7) macros), written from
+// Page is the tool's man page, in roff (man(7) macros), written from
 // the same model and Tool as its --help: NAME, SYNOPSIS, DESCRIPTION,
 // ARGUMENTS, OPTIONS (every flag --help lists, with its values and
-// default), EXIT STATUS, ENVIRONMENT, EXAMPLES and SEE ALSO.
-func ManPage(t Tool, app *kong.Application) string {
-	n := toolNotes[t.Name]
+// default), EXIT STATUS, ENVIRONMENT, EXAMPLES and SEE ALSO. version is
+// the release the page's footer names.
+func Page(t tooldoc.Tool, app *kong.Application, version string) string {
+	n := tooldoc.NotesOf(t.Name)
 	var b strings.Builder
 	line := func(s ...string) {
 		for _, l := range s {
@@ -125,12 +29,12 @@ func ManPage(t Tool, app *kong.Application) string {
 		}
 	}
 	line(`.\" `+t.Name+"(1), written by "+t.Name+" --man from the model of its --help.",
-		fmt.Sprintf(`.TH %s 1 "" "evtools %s" "evtools manual"`, strings.ToUpper(t.Name), Version),
+		fmt.Sprintf(`.TH %s 1 "" "evtools %s" "evtools manual"`, strings.ToUpper(t.Name), version),
 		".nh", ".ad l") // as --help: no hyphenation, a ragged right
 
 	line(".SH NAME", t.Name+` \- `+roff(nameLine(t.Summary)))
 
-	line(".SH SYNOPSIS", ".B "+t.Name, roffUsage("[flags] "+argsUsage(t, app)))
+	line(".SH SYNOPSIS", ".B "+t.Name, roffUsage("[flags] "+tooldoc.ArgsUsage(t, app)))
 
 	line(".SH DESCRIPTION")
 	writeParagraphs(&b, t.Summary+"\n\n"+strings.TrimSpace(t.Details))
@@ -138,7 +42,7 @@ func ManPage(t Tool, app *kong.Application) string {
 	if len(app.Positional) > 0 {
 		line(".SH ARGUMENTS")
 		if t.Usage != "" { // one entry: the usage's arguments, as --help does
-			line(".TP", roffUsage(argsUsage(t, app)), roff(app.Positional[0].Help))
+			line(".TP", roffUsage(tooldoc.ArgsUsage(t, app)), roff(app.Positional[0].Help))
 		} else {
 			for _, p := range app.Positional {
 				line(".TP", `\fI`+roff(p.Name)+`\fR`, roff(p.Help))
@@ -147,7 +51,7 @@ func ManPage(t Tool, app *kong.Application) string {
 	}
 
 	line(".SH OPTIONS")
-	for _, f := range visibleFlags(app) {
+	for _, f := range tooldoc.VisibleFlags(app) {
 		line(".TP", flagTag(f), roff(flagText(app, f, n)))
 	}
 
@@ -156,10 +60,10 @@ func ManPage(t Tool, app *kong.Application) string {
 		writeExit(&b, t.Exit)
 	}
 
-	if len(n.env) > 0 {
+	if len(n.Env) > 0 {
 		line(".SH ENVIRONMENT")
-		for _, e := range n.env {
-			line(".TP", ".B "+e.name, roff(e.text))
+		for _, e := range n.Env {
+			line(".TP", ".B "+e.Name, roff(e.Text))
 		}
 	}
 
@@ -173,13 +77,13 @@ func ManPage(t Tool, app *kong.Application) string {
 
 	line(".SH SEE ALSO")
 	var see []string
-	for _, other := range toolOrder {
+	for _, other := range tooldoc.Commands {
 		if other != t.Name {
 			see = append(see, other+"(1)")
 		}
 	}
 	see = append(see, "evtools(7)")
-	see = append(see, n.seeAlso...)
+	see = append(see, n.SeeAlso...)
 	for i, s := range see {
 		name, sec, _ := strings.Cut(strings.TrimSuffix(s, ")"), "(")
 		comma := ","
@@ -212,8 +116,8 @@ func flagTag(f *kong.Flag) string {
 		s = `\fB\-` + roff(string(f.Short)) + `\fR, `
 	}
 	s += `\fB\-\-` + roff(f.Name) + `\fR`
-	if takesValue(f) {
-		p := placeholder(f)
+	if tooldoc.TakesValue(f) {
+		p := tooldoc.Placeholder(f)
 		if strings.Contains(p, " ") {
 			s += " " + roffUsage(p)
 		} else {
@@ -225,42 +129,21 @@ func flagTag(f *kong.Flag) string {
 
 // flagText is a flag's help as --help has it, then its values and its
 // default where the help does not name them.
-func flagText(app *kong.Application, f *kong.Flag, n notes) string {
-	s := helpText(app, f)
-	vals := flagValues(f, n)
-	if len(vals.words) > 0 && vals.kind != noValues && !namesAll(s, vals.words) {
+func flagText(app *kong.Application, f *kong.Flag, n tooldoc.Notes) string {
+	s := tooldoc.HelpText(app, f)
+	vals := tooldoc.FlagValues(f, n)
+	if len(vals.Words) > 0 && vals.Kind != tooldoc.NoValues && !namesAll(s, vals.Words) {
 		sep := ", "
 		what := "One of"
-		if vals.kind == listOf {
+		if vals.Kind == tooldoc.ListOf {
 			what = "Comma-separated words of"
 		}
-		s += " " + what + ": " + strings.Join(vals.words, sep) + "."
+		s += " " + what + ": " + strings.Join(vals.Words, sep) + "."
 	}
 	if f.HasDefault && f.Default != "" && !strings.Contains(strings.ToLower(s), "default") {
 		s += " Default: " + f.Default + "."
 	}
 	return s
-}
-
-// flagValues is what a flag's values are: its notes, else its enum, else
-// a file for a FILE placeholder.
-func flagValues(f *kong.Flag, n notes) valueSpec {
-	if v, ok := n.values[f.Name]; ok {
-		return v
-	}
-	if f.Enum != "" {
-		var words []string
-		for _, w := range f.EnumSlice() {
-			if w != "" {
-				words = append(words, w)
-			}
-		}
-		return valueSpec{oneOf, words}
-	}
-	if takesValue(f) && placeholder(f) == "FILE" {
-		return valueSpec{kind: fileValues}
-	}
-	return valueSpec{}
 }
 
 // namesAll reports whether text has each word as a word of its own.
@@ -339,10 +222,8 @@ func roff(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-var usageWord = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_-]*`)
-
 // roffUsage writes a usage (flags, EXPR [FILE ...]) with its words in
 // italics and the brackets and dots upright.
 func roffUsage(s string) string {
-	return usageWord.ReplaceAllStringFunc(roff(s), func(w string) string { return `\fI` + w + `\fR` })
+	return tooldoc.UsageWord.ReplaceAllStringFunc(roff(s), func(w string) string { return `\fI` + w + `\fR` })
 }

@@ -1,4 +1,7 @@
-package cli
+// Package complete writes a tool's completion scripts for bash, zsh and
+// fish from the same kong model and tooldoc.Tool as its --help. `TOOL
+// --completion SHELL` prints them (package cli).
+package complete
 
 import (
 	"fmt"
@@ -9,11 +12,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/internal/cli/tooldoc"
 )
 
 // The completion scripts are written from the same kong model as --help:
 // every flag --help lists, the values of those that take one (an enum,
-// the notes of man_notes.go, files for a FILE), and what the arguments
+// the notes of package tooldoc, files for a FILE), and what the arguments
 // are (files; evfilter's first one is its expression, completed with the
 // named filters that `evfilter --list` prints when Tab is pressed, so that
 // the filters of EVTOOLS_FILTERS count). A script is static but for that
@@ -24,7 +28,7 @@ type compFlag struct {
 	long   string
 	short  rune
 	args   int // the words of its value: 0, 1, or 2 (--arg NAME VALUE)
-	values valueSpec
+	values tooldoc.ValueSpec
 	holder []string // the placeholder's words (FORMAT; NAME VALUE)
 	desc   string
 	repeat bool
@@ -36,36 +40,36 @@ type compFlag struct {
 type compModel struct {
 	name        string
 	flags       []compFlag
-	first, rest valueSpec // the first argument, the others
-	restName    string    // the others' placeholder (FILE)
+	first, rest tooldoc.ValueSpec // the first argument, the others
+	restName    string            // the others' placeholder (FILE)
 	firstName   string
 	firstUnless []string // long names of the flags that make the first argument one of the rest
 }
 
-func newCompModel(t Tool, app *kong.Application) compModel {
-	n := toolNotes[t.Name]
-	m := compModel{name: t.Name, rest: valueSpec{kind: fileValues}, restName: "FILE", firstUnless: n.firstUnless}
+func newCompModel(t tooldoc.Tool, app *kong.Application) compModel {
+	n := tooldoc.NotesOf(t.Name)
+	m := compModel{name: t.Name, rest: tooldoc.ValueSpec{Kind: tooldoc.FileValues}, restName: "FILE", firstUnless: n.FirstUnless}
 	if len(app.Positional) > 0 {
 		// "EXPR [FILE]" is the expression, then files
-		words := usageWord.FindAllString(app.Positional[0].Name, -1)
+		words := tooldoc.UsageWord.FindAllString(app.Positional[0].Name, -1)
 		m.restName = words[len(words)-1]
 		m.firstName = words[0]
 	}
 	m.first = m.rest
-	if n.first.kind != noValues {
-		m.first = n.first
+	if n.First.Kind != tooldoc.NoValues {
+		m.first = n.First
 	}
 	xor := map[string][]string{}
-	for _, f := range visibleFlags(app) {
+	for _, f := range tooldoc.VisibleFlags(app) {
 		for _, x := range f.Xor {
 			xor[x] = append(xor[x], f.Name)
 		}
 	}
-	for _, f := range visibleFlags(app) {
-		c := compFlag{long: f.Name, short: f.Short, values: flagValues(f, n), desc: shortHelp(helpText(app, f)),
+	for _, f := range tooldoc.VisibleFlags(app) {
+		c := compFlag{long: f.Name, short: f.Short, values: tooldoc.FlagValues(f, n), desc: shortHelp(tooldoc.HelpText(app, f)),
 			repeat: f.IsCumulative(), alone: f == app.HelpFlag || f.Name == "version"}
-		if takesValue(f) {
-			c.holder = strings.Fields(placeholder(f))
+		if tooldoc.TakesValue(f) {
+			c.holder = strings.Fields(tooldoc.Placeholder(f))
 			c.args = len(c.holder)
 		}
 		if !c.repeat {
@@ -80,9 +84,9 @@ func newCompModel(t Tool, app *kong.Application) compModel {
 		}
 		m.flags = append(m.flags, c)
 	}
-	for _, name := range slices.Sorted(maps.Keys(n.values)) {
+	for _, name := range slices.Sorted(maps.Keys(n.Values)) {
 		if !slices.ContainsFunc(m.flags, func(c compFlag) bool { return c.long == name }) {
-			panic(fmt.Sprintf("cli: the notes of %s name --%s, which it does not have", t.Name, name))
+			panic(fmt.Sprintf("complete: the notes of %s name --%s, which it does not have", t.Name, name))
 		}
 	}
 	return m
@@ -109,8 +113,8 @@ func shortHelp(s string) string {
 	return s
 }
 
-// Completion is the tool's completion script for shell: bash, zsh or fish.
-func Completion(shell string, t Tool, app *kong.Application) (string, error) {
+// Script is the tool's completion script for shell: bash, zsh or fish.
+func Script(shell string, t tooldoc.Tool, app *kong.Application) (string, error) {
 	m := newCompModel(t, app)
 	switch shell {
 	case "bash":
@@ -147,7 +151,7 @@ func (m compModel) flag(long string) compFlag {
 			return f
 		}
 	}
-	panic("cli: no flag --" + long)
+	panic("complete: no flag --" + long)
 }
 
 // shortValueLetters are the short flags that take a value, as a bracket
@@ -274,7 +278,7 @@ func (m compModel) bash() string {
 	w("\t\t_evtools_words %q\n", strings.Join(longs, " "))
 	w("\t\treturn\n")
 	w("\tfi\n")
-	if m.first.kind != m.rest.kind {
+	if m.first.Kind != m.rest.Kind {
 		w("\tif (( npos == 0 )) && [[ -z $firstrest ]]; then\n")
 		w("\t\t%s\n", or(bashAction(m.first, 1), ":"))
 		w("\t\treturn\n")
@@ -296,18 +300,18 @@ func or(s, t string) string {
 }
 
 // bashAction completes the value of a flag or argument; "" for nothing.
-func bashAction(v valueSpec, args int) string {
+func bashAction(v tooldoc.ValueSpec, args int) string {
 	if args > 1 { // --arg NAME VALUE: names and values of the user's
 		return ""
 	}
-	switch v.kind {
-	case fileValues:
+	switch v.Kind {
+	case tooldoc.FileValues:
 		return "_evtools_files"
-	case oneOf:
-		return fmt.Sprintf("_evtools_words %q", strings.Join(v.words, " "))
-	case listOf:
-		return fmt.Sprintf("_evtools_list %q", strings.Join(v.words, " "))
-	case filterNames:
+	case tooldoc.OneOf:
+		return fmt.Sprintf("_evtools_words %q", strings.Join(v.Words, " "))
+	case tooldoc.ListOf:
+		return fmt.Sprintf("_evtools_list %q", strings.Join(v.Words, " "))
+	case tooldoc.FilterNames:
 		return `_evtools_filters "$1"`
 	}
 	return ""
@@ -324,16 +328,16 @@ func zshDesc(s string) string {
 }
 
 // zshAction is a value's message and action for _arguments.
-func zshAction(v valueSpec, holder string) string {
+func zshAction(v tooldoc.ValueSpec, holder string) string {
 	holder = strings.ReplaceAll(holder, ":", `\:`)
-	switch v.kind {
-	case fileValues:
+	switch v.Kind {
+	case tooldoc.FileValues:
 		return ":" + holder + ":_files"
-	case oneOf:
-		return ":" + holder + ":(" + strings.Join(v.words, " ") + ")"
-	case listOf:
-		return ":" + holder + ":_sequence compadd - " + strings.Join(v.words, " ")
-	case filterNames:
+	case tooldoc.OneOf:
+		return ":" + holder + ":(" + strings.Join(v.Words, " ") + ")"
+	case tooldoc.ListOf:
+		return ":" + holder + ":_sequence compadd - " + strings.Join(v.Words, " ")
+	case tooldoc.FilterNames:
 		return ":" + holder + ":_evtools_filters"
 	}
 	return ":" + holder + ": "
@@ -357,7 +361,7 @@ func (m compModel) zsh() string {
 	w("#compdef %s\n", m.name)
 	w("# zsh completion for %s, written by `%s --completion zsh`: its flags, their\n", m.name, m.name)
 	w("# values, and its arguments. Put it in a folder of $fpath as %s, or source it.\n\n", fn)
-	if m.first.kind == filterNames || m.rest.kind == filterNames {
+	if m.first.Kind == tooldoc.FilterNames || m.rest.Kind == tooldoc.FilterNames {
 		b.WriteString(zshFilters + "\n")
 	}
 	w("%s() {\n", fn)
@@ -406,14 +410,14 @@ func (m compModel) zsh() string {
 		for _, h := range f.holder {
 			v := f.values
 			if f.args > 1 {
-				v = valueSpec{}
+				v = tooldoc.ValueSpec{}
 			}
 			spec += zshQuote(zshAction(v, h))
 		}
 		spec += "'"
 		w("\t\t%s\n", spec)
 	}
-	if m.first.kind != m.rest.kind {
+	if m.first.Kind != m.rest.Kind {
 		w("\t\t'1%s'\n", zshQuote(zshAction(m.first, m.firstName)))
 	}
 	w("\t\t'*%s'\n", zshQuote(zshAction(m.rest, m.restName)))
@@ -460,65 +464,13 @@ func (m compModel) fish() string {
 	w("# (share/fish/vendor_completions.d/%s.fish), or source it.\n\n", m.name)
 	b.WriteString(fishHelpers)
 	first := ""
-	if m.first.kind != m.rest.kind {
+	if m.first.Kind != m.rest.Kind {
 		first = "__evtools_" + fnName(m.name) + "_first"
-		w("# %s: whether the word under the cursor is %s's first argument.\n", first, m.name)
-		w("function %s\n", first)
-		w("\tset -l words (commandline -opc)\n")
-		w("\tset -e words[1]\n")
-		w("\tset -l need 0\n")
-		w("\tset -l npos 0\n")
-		w("\tset -l dashdash\n")
-		w("\tfor w in $words\n")
-		w("\t\tif test $need -gt 0\n")
-		w("\t\t\tset need (math $need - 1)\n")
-		w("\t\t\tcontinue\n")
-		w("\t\tend\n")
-		w("\t\tif test -z \"$dashdash\"\n")
-		w("\t\t\tswitch $w\n")
-		w("\t\t\t\tcase --\n")
-		w("\t\t\t\t\tset dashdash 1\n")
-		w("\t\t\t\t\tcontinue\n")
-		var unlessLong []string
-		unlessShort := ""
-		for _, l := range m.firstUnless {
-			unlessLong = append(unlessLong, "--"+l, fishQuote("--"+l+"=*"))
-			if f := m.flag(l); f.short != 0 {
-				unlessShort += string(f.short)
-			}
-		}
-		if len(unlessLong) > 0 {
-			w("\t\t\t\tcase %s\n", strings.Join(unlessLong, " "))
-			w("\t\t\t\t\treturn 1\n")
-		}
-		for args := 1; args <= 2; args++ {
-			if long, _ := m.valueFlags(args); len(long) > 0 {
-				w("\t\t\t\tcase %s\n", strings.Join(long, " "))
-				w("\t\t\t\t\tset need %d\n", args)
-				w("\t\t\t\t\tcontinue\n")
-			}
-		}
-		w("\t\t\t\tcase '--*'\n")
-		w("\t\t\t\t\tcontinue\n")
-		w("\t\t\t\tcase '-?*'\n")
-		letters := m.shortValueLetters()
-		if unlessShort != "" {
-			w("\t\t\t\t\tstring match -qr -- %s $w; and return 1\n", fishQuote("^-[^-"+letters+"]*["+unlessShort+"]"))
-		}
-		if letters != "" {
-			w("\t\t\t\t\tstring match -qr -- %s $w; and set need 1\n", fishQuote("^-[^-"+letters+"]*["+letters+"]$"))
-		}
-		w("\t\t\t\t\tcontinue\n")
-		w("\t\t\tend\n")
-		w("\t\tend\n")
-		w("\t\tset npos (math $npos + 1)\n")
-		w("\tend\n")
-		w("\ttest $need -eq 0 -a $npos -eq 0\n")
-		w("end\n")
+		m.fishFirst(&b, first)
 	}
 	w("\n")
 	c := "complete -c " + m.name
-	if m.rest.kind != fileValues {
+	if m.rest.Kind != tooldoc.FileValues {
 		w("%s -f\n", c)
 	}
 	for _, f := range m.flags {
@@ -531,13 +483,13 @@ func (m compModel) fish() string {
 			switch {
 			case f.args > 1:
 				s += " -x"
-			case f.values.kind == fileValues:
+			case f.values.Kind == tooldoc.FileValues:
 				s += " -r -F"
-			case f.values.kind == oneOf:
-				s += " -x -a " + fishQuote(strings.Join(f.values.words, " "))
-			case f.values.kind == listOf:
-				s += " -x -a " + fishQuote("(__evtools_list "+strings.Join(f.values.words, " ")+")")
-			case f.values.kind == filterNames:
+			case f.values.Kind == tooldoc.OneOf:
+				s += " -x -a " + fishQuote(strings.Join(f.values.Words, " "))
+			case f.values.Kind == tooldoc.ListOf:
+				s += " -x -a " + fishQuote("(__evtools_list "+strings.Join(f.values.Words, " ")+")")
+			case f.values.Kind == tooldoc.FilterNames:
 				s += " -x -a '(__evtools_filters)'"
 			default:
 				s += " -x"
@@ -547,12 +499,72 @@ func (m compModel) fish() string {
 		w("%s\n", s)
 	}
 	if first != "" {
-		switch m.first.kind {
-		case filterNames:
+		switch m.first.Kind {
+		case tooldoc.FilterNames:
 			w("%s -n %s -f -a '(__evtools_filters)'\n", c, first)
-		case oneOf:
-			w("%s -n %s -f -a %s\n", c, first, fishQuote(strings.Join(m.first.words, " ")))
+		case tooldoc.OneOf:
+			w("%s -n %s -f -a %s\n", c, first, fishQuote(strings.Join(m.first.Words, " ")))
 		}
 	}
 	return b.String()
+}
+
+// fishFirst writes the fish function first, which says whether the word
+// under the cursor is the tool's first argument: past the flags and their
+// values, and not after a flag of firstUnless.
+func (m compModel) fishFirst(b *strings.Builder, first string) {
+	w := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
+	w("# %s: whether the word under the cursor is %s's first argument.\n", first, m.name)
+	w("function %s\n", first)
+	w("\tset -l words (commandline -opc)\n")
+	w("\tset -e words[1]\n")
+	w("\tset -l need 0\n")
+	w("\tset -l npos 0\n")
+	w("\tset -l dashdash\n")
+	w("\tfor w in $words\n")
+	w("\t\tif test $need -gt 0\n")
+	w("\t\t\tset need (math $need - 1)\n")
+	w("\t\t\tcontinue\n")
+	w("\t\tend\n")
+	w("\t\tif test -z \"$dashdash\"\n")
+	w("\t\t\tswitch $w\n")
+	w("\t\t\t\tcase --\n")
+	w("\t\t\t\t\tset dashdash 1\n")
+	w("\t\t\t\t\tcontinue\n")
+	var unlessLong []string
+	unlessShort := ""
+	for _, l := range m.firstUnless {
+		unlessLong = append(unlessLong, "--"+l, fishQuote("--"+l+"=*"))
+		if f := m.flag(l); f.short != 0 {
+			unlessShort += string(f.short)
+		}
+	}
+	if len(unlessLong) > 0 {
+		w("\t\t\t\tcase %s\n", strings.Join(unlessLong, " "))
+		w("\t\t\t\t\treturn 1\n")
+	}
+	for args := 1; args <= 2; args++ {
+		if long, _ := m.valueFlags(args); len(long) > 0 {
+			w("\t\t\t\tcase %s\n", strings.Join(long, " "))
+			w("\t\t\t\t\tset need %d\n", args)
+			w("\t\t\t\t\tcontinue\n")
+		}
+	}
+	w("\t\t\t\tcase '--*'\n")
+	w("\t\t\t\t\tcontinue\n")
+	w("\t\t\t\tcase '-?*'\n")
+	letters := m.shortValueLetters()
+	if unlessShort != "" {
+		w("\t\t\t\t\tstring match -qr -- %s $w; and return 1\n", fishQuote("^-[^-"+letters+"]*["+unlessShort+"]"))
+	}
+	if letters != "" {
+		w("\t\t\t\t\tstring match -qr -- %s $w; and set need 1\n", fishQuote("^-[^-"+letters+"]*["+letters+"]$"))
+	}
+	w("\t\t\t\t\tcontinue\n")
+	w("\t\t\tend\n")
+	w("\t\tend\n")
+	w("\t\tset npos (math $npos + 1)\n")
+	w("\tend\n")
+	w("\ttest $need -eq 0 -a $npos -eq 0\n")
+	w("end\n")
 }

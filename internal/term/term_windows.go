@@ -1,21 +1,12 @@
 //go:build windows
 
-package cli
+package term
 
 import (
 	"os"
 
 	"golang.org/x/sys/windows"
 )
-
-// termSize is the console window's columns and rows, or zeros.
-func termSize(f *os.File) (int, int) {
-	var info windows.ConsoleScreenBufferInfo
-	if err := windows.GetConsoleScreenBufferInfo(windows.Handle(f.Fd()), &info); err != nil {
-		return 0, 0
-	}
-	return int(info.Window.Right-info.Window.Left) + 1, int(info.Window.Bottom-info.Window.Top) + 1
-}
 
 // The tools colour their output and redraw the live table with the ANSI
 // escapes of every terminal. A Windows console reads them once asked to

@@ -1,17 +1,20 @@
-package cli
+package complete
 
 import (
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/evtools/evtools/internal/cli/tooldoc"
+	"github.com/evtools/evtools/internal/cli/tooldoc/doctest"
 )
 
 // The scripts know every flag --help lists and nothing hidden, the values
 // of those that have a set, files for a FILE, and the flags that exclude
 // each other.
 func TestCompletionModel(t *testing.T) {
-	m := newCompModel(manTool, model(t, manTool, &manOpts{}))
+	m := newCompModel(doctest.Tool, doctest.Model(t, doctest.Tool.Name, &doctest.Options{}))
 	var names []string
 	for _, f := range m.flags {
 		names = append(names, f.long)
@@ -21,22 +24,22 @@ func TestCompletionModel(t *testing.T) {
 	}
 	for _, c := range []struct {
 		flag string
-		kind valueKind
+		kind tooldoc.ValueKind
 		args int
 		excl string
 	}{
-		{"mode", oneOf, 1, "mode"},
-		{"out", fileValues, 1, "out"},
-		{"pair", noValues, 2, ""},
-		{"a", noValues, 0, "a b"},
-		{"color", oneOf, 1, "color"},
+		{"mode", tooldoc.OneOf, 1, "mode"},
+		{"out", tooldoc.FileValues, 1, "out"},
+		{"pair", tooldoc.NoValues, 2, ""},
+		{"a", tooldoc.NoValues, 0, "a b"},
+		{"color", tooldoc.OneOf, 1, "color"},
 	} {
 		f := m.flag(c.flag)
-		if f.values.kind != c.kind || f.args != c.args || strings.Join(f.excl, " ") != c.excl {
-			t.Errorf("--%s: values %v, %d words, excludes %q; want %v, %d, %q", c.flag, f.values.kind, f.args, f.excl, c.kind, c.args, c.excl)
+		if f.values.Kind != c.kind || f.args != c.args || strings.Join(f.excl, " ") != c.excl {
+			t.Errorf("--%s: values %v, %d words, excludes %q; want %v, %d, %q", c.flag, f.values.Kind, f.args, f.excl, c.kind, c.args, c.excl)
 		}
 	}
-	if m.first.kind != fileValues || m.rest.kind != fileValues || m.restName != "FILE" {
+	if m.first.Kind != tooldoc.FileValues || m.rest.Kind != tooldoc.FileValues || m.restName != "FILE" {
 		t.Errorf("arguments: %+v", m)
 	}
 }
@@ -44,13 +47,13 @@ func TestCompletionModel(t *testing.T) {
 // A note about a flag the tool does not have is a bug found at once.
 func TestCompletionNotesNameFlags(t *testing.T) {
 	defer func() {
-		if r := recover(); r != "cli: the notes of evsum name --breakdown, which it does not have" {
+		if r := recover(); r != "complete: the notes of evsum name --breakdown, which it does not have" {
 			t.Errorf("got %v; want a panic naming --breakdown, the first in order", r)
 		}
 	}()
-	tool := manTool
+	tool := doctest.Tool
 	tool.Name = "evsum" // its notes name --format, --by, ...
-	newCompModel(tool, model(t, tool, &manOpts{}))
+	newCompModel(tool, doctest.Model(t, tool.Name, &doctest.Options{}))
 }
 
 func TestShortHelp(t *testing.T) {
@@ -69,7 +72,7 @@ func TestShortHelp(t *testing.T) {
 // Each script is valid in its shell: bash -n, zsh -n, fish -n. The
 // behaviour of the scripts of the real tools is tested in internal/e2e.
 func TestCompletionSyntax(t *testing.T) {
-	app := model(t, manTool, &manOpts{})
+	app := doctest.Model(t, doctest.Tool.Name, &doctest.Options{})
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {
 			if _, err := exec.LookPath(shell); err != nil {
@@ -78,7 +81,7 @@ func TestCompletionSyntax(t *testing.T) {
 				}
 				t.Fatalf("%s is not installed, and CI is set: .ci/run should have installed it", shell)
 			}
-			script, err := Completion(shell, manTool, app)
+			script, err := Script(shell, doctest.Tool, app)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,107 @@
+package tooldoc
+
+// What the man pages and the completion scripts need to know about each
+// tool that its kong model does not say: the environment it reads, and
+// the values of a flag that kong does not check (evsum --format and --by
+// are checked by evsum, so they have no enum tag). Everything else (the
+// flags, their help, placeholders, enums and defaults, the examples, the
+// exit statuses) comes from the model and the Tool, as --help does.
+//
+// The values here are what evsum accepts; internal/e2e's completion tests
+// check that evsum accepts each, and that every value evsum --help lists
+// is here, so a new value fails a test until it is added.
+
+// Notes is what a tool's page and scripts add to its model.
+type Notes struct {
+	Env    []EnvVar
+	Values map[string]ValueSpec // by flag name: what its values are
+	// First is what the first positional argument is (nothing set: the
+	// same as the others, files); after one of FirstUnless it is a file
+	// like the others (evfilter -f FILE: every argument is a file).
+	First       ValueSpec
+	FirstUnless []string
+	SeeAlso     []string // pages beyond the other tools and evtools(7)
+}
+
+// EnvVar is an environment variable and what the tool does with it.
+type EnvVar struct{ Name, Text string }
+
+// ValueKind says how a flag's or an argument's values complete.
+type ValueKind int
+
+// The kinds of values, from nothing to offer to evfilter's named filters.
+const (
+	NoValues    ValueKind = iota // anything: nothing to offer
+	FileValues                   // a file name
+	OneOf                        // one word of a list
+	ListOf                       // comma-separated words of a list
+	FilterNames                  // evfilter's named filters: TOOL --list, at completion time
+)
+
+// ValueSpec is what a flag's or an argument's values are: their kind, and
+// the words of a list.
+type ValueSpec struct {
+	Kind  ValueKind
+	Words []string
+}
+
+// Commands is every evtools command, in the order the README lists them:
+// the order of each page's SEE ALSO, and of tools.All, which pairs each
+// name with its Main (package tools imports the tools, which import this
+// package: the names are here).
+var Commands = []string{"zot2gp", "evfilter", "evcursor", "evsum"}
+
+var (
+	envNoColor = EnvVar{"NO_COLOR", "When set to anything but the empty string, --color auto writes no colour (no-color.org)."}
+	envTerm    = EnvVar{"TERM", "When dumb, --color auto writes no colour."}
+	envColumns = EnvVar{"COLUMNS", "The width the pretty view is fitted to, when it is a positive number; otherwise the terminal's width (80 when that is not known)."}
+	envTZ      = EnvVar{"TZ", "The time zone of the times the pretty view shows."}
+)
+
+// NotesOf is the notes of the tool called name (none for a tool that
+// has none, such as a test's).
+func NotesOf(name string) Notes { return toolNotes[name] }
+
+var toolNotes = map[string]Notes{
+	"zot2gp": {Env: []EnvVar{envNoColor, envTerm, envColumns, envTZ}},
+	"evfilter": {
+		Env: []EnvVar{
+			{"EVTOOLS_FILTERS", "Folders (colon-separated) whose *.jq files define named filters besides the built-in ones: every def in them can be called by name in EXPR, and evfilter --list lists them. A later def of the same name and number of arguments hides an earlier one."},
+			envNoColor, envTerm, envColumns, envTZ,
+		},
+		First:       ValueSpec{Kind: FilterNames},
+		FirstUnless: []string{"from-file"},
+		SeeAlso:     []string{"jq(1)"},
+	},
+	"evcursor": {Env: []EnvVar{envNoColor, envTerm, envColumns, envTZ}},
+	"evsum": {
+		Env: []EnvVar{
+			envNoColor,
+			{"TERM", "When dumb, --color auto writes no colour and --live auto does not redraw."},
+			{"COLUMNS", "The width the table is fitted to on a terminal, when it is a positive number; otherwise the terminal's width (80 when that is not known)."},
+			{"LINES", "The height of the terminal the live table keeps to, when it is a positive number; otherwise the terminal's height."},
+			{"TZ", "The zone of --tz Local."},
+		},
+		Values: map[string]ValueSpec{
+			"format": {OneOf, []string{"table", "jsonl", "json", "md", "csv", "html"}},
+			"by":     {ListOf, []string{"run", "agent", "tool", "model", "kind", "day", "hour", "week", "month", "none"}},
+			"columns": {ListOf, []string{"group", "run_id", "agent_id", "first", "last", "runs", "events", "outcomes",
+				"model_calls", "model_errors", "tokens", "tokens_in", "tokens_out", "cache_read", "cache_write", "cost",
+				"tool_calls", "failed", "errors", "guardrails", "kills", "wall_p50", "wall_p95", "wall_max", "wall_sum",
+				"latency_p50", "latency_p95", "latency_max", "problems"}},
+			"tz":        {OneOf, []string{"UTC", "Local"}},
+			"breakdown": {OneOf, []string{"model", "none"}},
+			"sort":      {OneOf, sortFields},
+		},
+	},
+}
+
+// sortFields are the fields evsum --help names for --sort, lowest first
+// and (-FIELD) highest first; any numeric field of the record sorts.
+var sortFields = func() []string {
+	f := []string{"runs", "events", "tokens", "tokens.input", "cost_usd", "tool_failures", "errors", "wall_seconds.p50", "latency_ms.p95", "problems"}
+	for _, w := range f[:len(f):len(f)] {
+		f = append(f, "-"+w)
+	}
+	return f
+}()
