@@ -2,6 +2,7 @@ package summary
 
 import (
 	"bytes"
+	"io"
 	"testing"
 
 	"github.com/evtools/evtools/internal/corpus"
@@ -54,4 +55,29 @@ func BenchmarkReport(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkWriteJSON is the record encoder alone: every record of a
+// generated run log's report by run appended as JSON, the records built
+// once beforehand.
+func BenchmarkWriteJSON(b *testing.B) {
+	var buf bytes.Buffer
+	if err := corpus.Envelope(&buf, 8<<20, 1); err != nil {
+		b.Fatal(err)
+	}
+	s := New(Options{By: []Key{keyWords["run"]}})
+	for _, l := range bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n")) {
+		if err := s.Add(l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	recs := s.Report()
+	var out []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range recs {
+			out, _ = recs[i].WriteJSON(io.Discard, out)
+		}
+	}
+	b.ReportMetric(float64(len(recs)), "records")
 }
