@@ -70,6 +70,19 @@ type Tool struct {
 	// Usage, when set, replaces what kong puts after the name on the
 	// "Usage:" line (kong cannot say "EXPR [FILE ...]").
 	Usage string
+	// Vars are the variables of the help texts (${columns}), and Words
+	// the values of the flags the tool checks itself (no enum tag), by
+	// flag name: lists a tool makes from tables of its own, read when
+	// the help, the man page or a completion script is written.
+	Vars  func() map[string]string
+	Words func() map[string]Words
+}
+
+// Words are the values a flag takes: the man page lists them and the
+// completion scripts offer them.
+type Words struct {
+	List  bool // comma-separated words of the list, not one of them
+	Words []string
 }
 
 // ExitCoder is an error that says which exit status it ends the run with,
@@ -139,6 +152,12 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 	if t.Details != "" {
 		desc += "\n\n" + strings.TrimSpace(t.Details)
 	}
+	vars := kong.Vars{"version": t.Name + " " + version()}
+	if t.Vars != nil {
+		for k, v := range t.Vars() {
+			vars[k] = v
+		}
+	}
 	var b builtins
 	parser, err := kong.New(opts,
 		kong.Embed(&b),
@@ -146,7 +165,7 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 		kong.Description(desc),
 		kong.Writers(stdio.Out, stdio.Err),
 		kong.Exit(func(c int) { panic(exitPanic{c}) }),
-		kong.Vars{"version": t.Name + " " + version()},
+		vars,
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, WrapUpperBound: 100}),
 		kong.Help(func(o kong.HelpOptions, ctx *kong.Context) error {
 			w := ctx.Stdout

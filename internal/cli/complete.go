@@ -43,7 +43,7 @@ type compModel struct {
 }
 
 func newCompModel(t Tool, app *kong.Application) compModel {
-	n := toolNotes[t.Name]
+	n := notesOf(t)
 	m := compModel{name: t.Name, rest: valueSpec{kind: fileValues}, restName: "FILE", firstUnless: n.firstUnless}
 	if len(app.Positional) > 0 {
 		// "EXPR [FILE]" is the expression, then files

@@ -41,16 +41,50 @@ func TestCompletionModel(t *testing.T) {
 	}
 }
 
-// A note about a flag the tool does not have is a bug found at once.
+// Words for a flag the tool does not have are a bug found at once.
 func TestCompletionNotesNameFlags(t *testing.T) {
 	defer func() {
-		if r := recover(); r != "cli: the notes of evsum name --breakdown, which it does not have" {
+		if r := recover(); r != "cli: the notes of t name --breakdown, which it does not have" {
 			t.Errorf("got %v; want a panic naming --breakdown, the first in order", r)
 		}
 	}()
 	tool := manTool
-	tool.Name = "evsum" // its notes name --format, --by, ...
+	tool.Name = "t"
+	tool.Words = func() map[string]Words {
+		return map[string]Words{"mode": {Words: []string{"x"}}, "format": {}, "breakdown": {}}
+	}
 	newCompModel(tool, model(t, tool, &manOpts{}))
+}
+
+// A tool's Words are the values its man page lists and its scripts
+// offer, and its Vars fill its help.
+func TestToolWords(t *testing.T) {
+	type opts struct {
+		Format string `help:"One of ${formats}."`
+		Keys   string `help:"Keys."`
+	}
+	tool := Tool{Name: "t",
+		Vars: func() map[string]string { return map[string]string{"formats": "a, b"} },
+		Words: func() map[string]Words {
+			return map[string]Words{"format": {Words: []string{"a", "b"}}, "keys": {List: true, Words: []string{"k1", "k2"}}}
+		}}
+	run := func(args ...string) string {
+		var out strings.Builder
+		Parse(tool, args, Stdio{Out: &out, Err: &out}, &opts{})
+		return out.String()
+	}
+	for args, wants := range map[string][]string{
+		"--help":            {"One of a, b."},
+		"--man":             {"One of a, b.", `Keys. Comma\-separated words of: k1, k2.`},
+		"--completion=bash": {`_evtools_words "a b"`, `_evtools_list "k1 k2"`},
+	} {
+		got := run(args)
+		for _, want := range wants {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s lacks %q:\n%s", args, want, got)
+			}
+		}
+	}
 }
 
 func TestShortHelp(t *testing.T) {

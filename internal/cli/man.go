@@ -116,7 +116,7 @@ func Undocumented(app *kong.Application) error {
 // ARGUMENTS, OPTIONS (every flag --help lists, with its values and
 // default), EXIT STATUS, ENVIRONMENT, EXAMPLES and SEE ALSO.
 func ManPage(t Tool, app *kong.Application) string {
-	n := toolNotes[t.Name]
+	n := notesOf(t)
 	var b strings.Builder
 	line := func(s ...string) {
 		for _, l := range s {

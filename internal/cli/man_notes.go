@@ -1,15 +1,13 @@
 package cli
 
+import "maps"
+
 // What the man pages and the completion scripts need to know about each
 // tool that its kong model does not say: the environment it reads, and
-// the values of a flag that kong does not check (evsum --format and --by
-// are checked by evsum, so they have no enum tag). Everything else (the
-// flags, their help, placeholders, enums and defaults, the examples, the
-// exit statuses) comes from the model and the Tool, as --help does.
-//
-// The values here are what evsum accepts; internal/e2e's completion tests
-// check that evsum accepts each, and that every value evsum --help lists
-// is here, so a new value fails a test until it is added.
+// what its first argument is. Everything else (the flags, their help,
+// placeholders, enums and defaults, the examples, the exit statuses, and
+// the values of the flags a tool checks itself: Tool.Words, from the
+// tool's own tables) comes from the model and the Tool, as --help does.
 
 // notes is what a tool's page and scripts add to its model.
 type notes struct {
@@ -72,26 +70,25 @@ var toolNotes = map[string]notes{
 			{"LINES", "The height of the terminal the live table keeps to, when it is a positive number; otherwise the terminal's height."},
 			{"TZ", "The zone of --tz Local."},
 		},
-		values: map[string]valueSpec{
-			"format": {oneOf, []string{"table", "jsonl", "json", "md", "csv", "html"}},
-			"by":     {listOf, []string{"run", "agent", "tool", "model", "kind", "day", "hour", "week", "month", "none"}},
-			"columns": {listOf, []string{"group", "run_id", "agent_id", "first", "last", "runs", "events", "outcomes",
-				"model_calls", "model_errors", "tokens", "tokens_in", "tokens_out", "cache_read", "cache_write", "cost",
-				"tool_calls", "failed", "errors", "guardrails", "kills", "wall_p50", "wall_p95", "wall_max", "wall_sum",
-				"latency_p50", "latency_p95", "latency_max", "problems"}},
-			"tz":        {oneOf, []string{"UTC", "Local"}},
-			"breakdown": {oneOf, []string{"model", "none"}},
-			"sort":      {oneOf, sortFields},
-		},
 	},
 }
 
-// sortFields are the fields evsum --help names for --sort, lowest first
-// and (-FIELD) highest first; any numeric field of the record sorts.
-var sortFields = func() []string {
-	f := []string{"runs", "events", "tokens", "tokens.input", "cost_usd", "tool_failures", "errors", "wall_seconds.p50", "latency_ms.p95", "problems"}
-	for _, w := range f[:len(f):len(f)] {
-		f = append(f, "-"+w)
+// notesOf is the notes of t with the values of the flags t checks itself.
+func notesOf(t Tool) notes {
+	n := toolNotes[t.Name]
+	if t.Words == nil {
+		return n
 	}
-	return f
-}()
+	n.values = maps.Clone(n.values)
+	if n.values == nil {
+		n.values = map[string]valueSpec{}
+	}
+	for flag, w := range t.Words() {
+		kind := oneOf
+		if w.List {
+			kind = listOf
+		}
+		n.values[flag] = valueSpec{kind, w.Words}
+	}
+	return n
+}

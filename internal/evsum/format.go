@@ -24,59 +24,99 @@ import (
 // a CSI) are escaped as \u00XX too, which JSON reads as the same string;
 // csv fields are escaped as in the table.
 func write(out *jsonl.Writer, format string, st *summary.State, cx *cellCtx, spec tableSpec, tty bool) error {
-	var b []byte
-	switch format {
-	case "jsonl":
-		if !tty {
-			// Encoded where the records are built, on every core; a
-			// record with a huge value (a run_id) in pieces, not copied.
-			return st.EachEncoded(func(b []byte, r *summary.Record) []byte {
-				if b = r.AppendShortJSON(b); b != nil {
-					b = append(b, '\n')
-				}
-				return b
-			}, func(e []byte, r *summary.Record) error {
-				if e == nil {
-					b, _ = r.WriteJSON(out, b)
-					e = []byte("\n")
-				}
-				out.Write(e)
-				return out.Err()
-			})
+	for _, f := range formatWriters {
+		if f.name == format {
+			return f.write(out, st, cx, spec, tty)
 		}
-		return st.EachRecord(func(r *summary.Record) error {
-			b = escapeJSONControls(r.AppendJSON(b[:0]))
-			out.WriteLine(b)
-			return out.Err()
-		})
-	case "json":
-		out.WriteString("[\n")
-		first := true
-		err := st.EachRecord(func(r *summary.Record) error {
-			if !first {
-				out.WriteString(",\n")
-			}
-			first = false
-			if !tty {
-				b, _ = r.WriteJSON(out, b)
-				return out.Err()
-			}
-			out.Write(escapeJSONControls(r.AppendJSON(b[:0])))
-			return out.Err()
-		})
-		if err != nil {
-			return err
-		}
-		out.WriteString("\n]\n")
-	case "table":
-		writeTable(out, st, cx, spec)
-	case "md":
-		writeMarkdown(out, st, cx, spec.cols)
-	case "csv":
-		return writeCSV(out, st, tty)
-	case "html":
-		return writeHTML(out, st, cx, spec.cols)
 	}
+	return fmt.Errorf("--format %q: one of %s", format, strings.Join(formats, ", "))
+}
+
+// formatWriters are the report's formats, in the order --help lists
+// them, each with its writer.
+var formatWriters = []struct {
+	name  string
+	write func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, tty bool) error
+}{
+	{"table", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
+		writeTable(out, st, cx, spec)
+		return out.Err()
+	}},
+	{"jsonl", func(out *jsonl.Writer, st *summary.State, _ *cellCtx, _ tableSpec, tty bool) error {
+		return writeJSONL(out, st, tty)
+	}},
+	{"json", func(out *jsonl.Writer, st *summary.State, _ *cellCtx, _ tableSpec, tty bool) error {
+		return writeJSON(out, st, tty)
+	}},
+	{"md", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
+		writeMarkdown(out, st, cx, spec.cols)
+		return out.Err()
+	}},
+	{"csv", func(out *jsonl.Writer, st *summary.State, _ *cellCtx, _ tableSpec, tty bool) error {
+		return writeCSV(out, st, tty)
+	}},
+	{"html", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
+		return writeHTML(out, st, cx, spec.cols)
+	}},
+}
+
+// formats are the formats' names, as --format takes them.
+var formats = func() []string {
+	var names []string
+	for _, f := range formatWriters {
+		names = append(names, f.name)
+	}
+	return names
+}()
+
+// writeJSONL writes a record a line.
+func writeJSONL(out *jsonl.Writer, st *summary.State, tty bool) error {
+	var b []byte
+	if !tty {
+		// Encoded where the records are built, on every core; a
+		// record with a huge value (a run_id) in pieces, not copied.
+		return st.EachEncoded(func(b []byte, r *summary.Record) []byte {
+			if b = r.AppendShortJSON(b); b != nil {
+				b = append(b, '\n')
+			}
+			return b
+		}, func(e []byte, r *summary.Record) error {
+			if e == nil {
+				b, _ = r.WriteJSON(out, b)
+				e = []byte("\n")
+			}
+			out.Write(e)
+			return out.Err()
+		})
+	}
+	return st.EachRecord(func(r *summary.Record) error {
+		b = escapeJSONControls(r.AppendJSON(b[:0]))
+		out.WriteLine(b)
+		return out.Err()
+	})
+}
+
+// writeJSON writes the records as one JSON array.
+func writeJSON(out *jsonl.Writer, st *summary.State, tty bool) error {
+	var b []byte
+	out.WriteString("[\n")
+	first := true
+	err := st.EachRecord(func(r *summary.Record) error {
+		if !first {
+			out.WriteString(",\n")
+		}
+		first = false
+		if !tty {
+			b, _ = r.WriteJSON(out, b)
+			return out.Err()
+		}
+		out.Write(escapeJSONControls(r.AppendJSON(b[:0])))
+		return out.Err()
+	})
+	if err != nil {
+		return err
+	}
+	out.WriteString("\n]\n")
 	return out.Err()
 }
 

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -163,6 +164,12 @@ var breakdownWords = map[string]struct {
 	"model": {keyWords["model"], "models"},
 }
 
+// BreakdownWords are the words --breakdown takes: its keys, then none.
+func BreakdownWords() []string {
+	words := slices.Sorted(maps.Keys(breakdownWords))
+	return append(words, "none")
+}
+
 // ParseBreakdown reads a --breakdown value: model, or none (or nothing)
 // for no breakdown.
 func ParseBreakdown(s string) ([]Key, error) {
@@ -174,7 +181,7 @@ func ParseBreakdown(s string) ([]Key, error) {
 		return []Key{b.key}, nil
 	}
 	hint := ""
-	if m := NearestWord(w, []string{"model", "none"}); m != "" {
+	if m := NearestWord(w, BreakdownWords()); m != "" {
 		hint = " (did you mean " + m + "?)"
 	}
 	return nil, fmt.Errorf("--breakdown %q: not a breakdown%s: model (one sub-record per model under each group) or none", s, hint)
