@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -171,10 +172,15 @@ func counterField(c Counter, shape Shape, col Column) Field {
 
 // AddField appends f to Fields, before any report is made: a field a
 // program computes from the others shows up in every format as the
-// record's own do.
-func AddField(f Field) {
-	Fields = append(Fields, f)
+// record's own do. The function it returns takes f away again.
+func AddField(f Field) (remove func()) {
+	old := Fields
+	Fields = append(slices.Clip(old), f)
 	schema = newSchemaIndex()
+	return func() {
+		Fields = old
+		schema = newSchemaIndex()
+	}
 }
 
 // Name is the field's member in its object (input for tokens.input).
