@@ -316,25 +316,32 @@ func cellWidth(s string) int {
 	return n
 }
 
+// runeCells is how many terminal cells r takes.
 func runeCells(r rune) int {
 	switch {
 	case r < 0x300:
 		return 1
-	case r == 0x200b || r == 0x200d || r >= 0xfe00 && r <= 0xfe0f || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r):
+	case unicode.In(r, joiners, unicode.Mn, unicode.Me):
 		return 0
-	case r >= 0x1100 && (r <= 0x115f || r == 0x2329 || r == 0x232a ||
-		r >= 0x2e80 && r <= 0xa4cf && r != 0x303f ||
-		r >= 0xac00 && r <= 0xd7a3 ||
-		r >= 0xf900 && r <= 0xfaff ||
-		r >= 0xfe30 && r <= 0xfe6f ||
-		r >= 0xff00 && r <= 0xff60 ||
-		r >= 0xffe0 && r <= 0xffe6 ||
-		r >= 0x1f300 && r <= 0x1f64f ||
-		r >= 0x1f900 && r <= 0x1f9ff ||
-		r >= 0x20000 && r <= 0x3fffd):
+	case unicode.Is(wide, r):
 		return 2
 	}
 	return 1
+}
+
+// joiners are the format characters a terminal shows in no cell: the
+// zero-width space and joiner, and the variation selectors.
+var joiners = &unicode.RangeTable{R16: []unicode.Range16{{0x200b, 0x200b, 1}, {0x200d, 0x200d, 1}, {0xfe00, 0xfe0f, 1}}}
+
+// wide are the runes a terminal shows two cells wide: East Asian wide
+// and full-width ones (Hangul, CJK, kana, full-width forms) and the
+// emoji blocks.
+var wide = &unicode.RangeTable{
+	R16: []unicode.Range16{
+		{0x1100, 0x115f, 1}, {0x2329, 0x232a, 1}, {0x2e80, 0x303e, 1}, {0x3040, 0xa4cf, 1},
+		{0xac00, 0xd7a3, 1}, {0xf900, 0xfaff, 1}, {0xfe30, 0xfe6f, 1}, {0xff00, 0xff60, 1}, {0xffe0, 0xffe6, 1},
+	},
+	R32: []unicode.Range32{{0x1f300, 0x1f64f, 1}, {0x1f900, 0x1f9ff, 1}, {0x20000, 0x3fffd, 1}},
 }
 
 // cutText cuts s to at most w cells, ending it with … when it was longer.
