@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -371,9 +370,6 @@ func csvValue(v string) string {
 	}
 	return v
 }
-
-// fixed formats v/10^scale as the JSON output does.
-func fixed(v int64, scale int) string { return string(jsontext.AppendFixed(nil, v, scale)) }
 
 func sortedKeys(m map[string]bool) []string {
 	var ks []string
