@@ -158,7 +158,6 @@ var Fields = []Field{
 	{Path: "latency_ms.max", Shape: ShapeMillis,
 		Column: Column{Name: "latency_max", Head: "latency max ms", FitHead: "lat max", Drop: 40},
 		Value:  func(r *Record) Value { return statValue(&r.Latency, &r.Latency.Max) }},
-	// last: WriteJSON writes a huge problem in pieces after the rest
 	{Path: "problems", Shape: ShapeProblems, Runs: true, Column: Column{Name: "problems", Place: 15, Alert: true, Drop: 340},
 		Value: func(r *Record) Value { return intValue(int64(len(r.Problems))) }},
 }
@@ -219,6 +218,9 @@ type schemaIndex struct {
 	sortFields  map[string]*SortField
 	sortAliases map[string]string
 	sortNames   []string
+	// outcomes and tools are the paths of the objects of names, whose
+	// members --sort takes as outcomes.NAME and tools.NAME.calls.
+	outcomes, tools string
 }
 
 // member is one field in the JSON record: lead is what comes before its
@@ -247,6 +249,12 @@ func newSchemaIndex() *schemaIndex {
 		}
 		l := lead + `"` + f.Name() + `":`
 		x.members = append(x.members, member{lead: l, field: f})
+		switch f.Shape {
+		case ShapeOutcomes:
+			x.outcomes = f.Path
+		case ShapeTools:
+			x.tools = f.Path
+		}
 		if f.Value == nil {
 			continue
 		}

@@ -117,7 +117,7 @@ func ParseSort(s string) (*SortField, error) {
 	}
 	// outcomes.NAME and tools.NAME.calls (or .failed): a name no record
 	// has sorts as 0 everywhere, as in csv.
-	if name, ok := strings.CutPrefix(w, "outcomes."); ok && name != "" {
+	if name, ok := strings.CutPrefix(w, schema.outcomes+"."); ok && name != "" {
 		return &SortField{Name: w, Desc: desc, runs: true, value: func(r *Record) Value {
 			for _, o := range r.Outcomes {
 				if o.Name == name {
@@ -127,7 +127,7 @@ func ParseSort(s string) (*SortField, error) {
 			return intValue(0)
 		}}, nil
 	}
-	if rest, ok := strings.CutPrefix(w, "tools."); ok {
+	if rest, ok := strings.CutPrefix(w, schema.tools+"."); ok {
 		i := strings.LastIndexByte(rest, '.')
 		if i > 0 && (rest[i+1:] == "calls" || rest[i+1:] == "failed") {
 			name, failed := rest[:i], rest[i+1:] == "failed"
@@ -151,8 +151,8 @@ func ParseSort(s string) (*SortField, error) {
 	if m := NearestWord(w, sortWords()); m != "" {
 		hint = " (did you mean " + m + "?)"
 	}
-	return nil, fmt.Errorf("--sort %q: %q is not a numeric field of the record%s: one of %s, tokens, outcomes.NAME, tools.NAME.calls, tools.NAME.failed; - before it sorts highest first",
-		s, w, hint, strings.Join(schema.sortNames, ", "))
+	return nil, fmt.Errorf("--sort %q: %q is not a numeric field of the record%s: one of %s, tokens, %s.NAME, %s.NAME.calls, %s.NAME.failed; - before it sorts highest first",
+		s, w, hint, strings.Join(schema.sortNames, ", "), schema.outcomes, schema.tools, schema.tools)
 }
 
 // breakdownWords are the --breakdown values: the key each group is
