@@ -263,9 +263,14 @@ func flagValues(f *kong.Flag, n notes) valueSpec {
 	return valueSpec{}
 }
 
-// namesAll reports whether text has each word as a word of its own.
+// namesAll reports whether text has each word as a word of its own; a
+// word that is another with a - before it (evsum --sort -cost_usd) is
+// named with it.
 func namesAll(text string, words []string) bool {
 	for _, w := range words {
+		if d, ok := strings.CutPrefix(w, "-"); ok && slices.Contains(words, d) {
+			continue
+		}
 		if !regexp.MustCompile(`(^|[^\w-])` + regexp.QuoteMeta(w) + `($|[^\w-])`).MatchString(text) {
 			return false
 		}
