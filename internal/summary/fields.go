@@ -182,8 +182,8 @@ func AddField(f Field) (remove func()) {
 	}
 }
 
-// Name is the field's member in its object (input for tokens.input).
-func (f *Field) Name() string { return f.Path[strings.LastIndexByte(f.Path, '.')+1:] }
+// memberName is the field's name in its object (input for tokens.input).
+func (f *Field) memberName() string { return f.Path[strings.LastIndexByte(f.Path, '.')+1:] }
 
 // object is the object the field is a member of ("" for the record).
 func (f *Field) object() string {
@@ -247,7 +247,7 @@ func newSchemaIndex() *schemaIndex {
 			}
 			open = o
 		}
-		l := lead + `"` + f.Name() + `":`
+		l := lead + `"` + f.memberName() + `":`
 		x.members = append(x.members, member{lead: l, field: f})
 		switch f.Shape {
 		case ShapeOutcomes:
