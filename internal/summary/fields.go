@@ -45,7 +45,7 @@ type Shape uint8
 const (
 	ShapeCount    Shape = iota // an integer: events, runs
 	ShapeTokens                // a count of tokens: condensed to 1.2M in a narrow table
-	ShapeMoney                 // a cost in dollars: 4 decimals for people
+	ShapeMoney                 // a cost in nano-dollars (Scale 9): 4 decimals for people
 	ShapeTime                  // a Unix time: a date for people, without year and seconds when condensed
 	ShapeSeconds               // a duration in seconds: 1m52s in a fitted table
 	ShapeMillis                // a duration in milliseconds: 850ms or 1.73s in a fitted table
@@ -113,7 +113,8 @@ func intValue(v int64) Value { return Value{I: v, Has: true} }
 
 func statValue(s *Stats, v *float64) Value { return Value{F: *v, Float: true, Has: s.Has} }
 
-// Fields are the record's fields, in the record's order.
+// Fields are the record's fields, in the record's order. What is derived
+// from them is derived once: a field is added by AddField, not by hand.
 var Fields = []Field{
 	counterField(Events, ShapeCount, Column{Name: "events", Place: 3, Drop: 200}),
 	{Path: "runs", Runs: true, Column: Column{Name: "runs", Place: 2, Drop: 240, OnePerRun: true},
