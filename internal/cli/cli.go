@@ -67,6 +67,9 @@ type Stdio struct {
 // completion scripts (tooldoc.Tool, where those are written from).
 type Tool = tooldoc.Tool
 
+// Words are the values a flag takes (tooldoc.Words).
+type Words = tooldoc.Words
+
 // ExitCoder is an error that says which exit status it ends the run with,
 // as gojq's errors do. Report reads it.
 type ExitCoder interface {
@@ -134,6 +137,12 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 	if t.Details != "" {
 		desc += "\n\n" + strings.TrimSpace(t.Details)
 	}
+	vars := kong.Vars{"version": t.Name + " " + version()}
+	if t.Vars != nil {
+		for k, v := range t.Vars() {
+			vars[k] = v
+		}
+	}
 	var b builtins
 	parser, err := kong.New(opts,
 		kong.Embed(&b),
@@ -141,7 +150,7 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 		kong.Description(desc),
 		kong.Writers(stdio.Out, stdio.Err),
 		kong.Exit(func(c int) { panic(exitPanic{c}) }),
-		kong.Vars{"version": t.Name + " " + version()},
+		vars,
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, WrapUpperBound: 100}),
 		kong.Help(func(o kong.HelpOptions, ctx *kong.Context) error {
 			w := ctx.Stdout

@@ -1,8 +1,10 @@
 package evsum
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,7 +14,9 @@ import (
 	"github.com/evtools/evtools/internal/term"
 )
 
-// A col is one column of the human formats (table and md).
+// A col is one column of the human formats (table, md and html): a
+// field's (summary.Fields says all there is to know of it) or a group
+// key's.
 //
 // A cell has up to three forms: level 0 is the unfitted table's and md's
 // text, which pipes and files get byte for byte as before there was
@@ -21,16 +25,9 @@ import (
 // the terminal is narrow (tokens as 1.2M, the first time without year and
 // seconds). A column without a condensed form shows level 1 at level 2.
 type col struct {
-	name    string                                                 // in --columns
-	head    string                                                 // header of the unfitted table and of md
-	fitHead string                                                 // header of a fitted table, when it differs
-	numeric bool                                                   // right-aligned
-	alert   bool                                                   // red when not 0 (colour)
-	cut     bool                                                   // may be cut with … to fit (group keys, outcomes)
-	key     int                                                    // the group key it shows, -1 for the others
-	text    func(r *summary.Record, cx *cellCtx, level int) string // nil for keys
-	// condenses: level 2 differs from level 1
-	condenses bool
+	name  string         // in --columns
+	field *summary.Field // nil for a key's
+	key   int            // the group key it shows, -1 for a field's
 }
 
 // cellCtx is what cells need besides their record.
@@ -42,107 +39,85 @@ type cellCtx struct {
 }
 
 func (c *col) header(fitted bool) string {
-	if fitted && c.fitHead != "" {
-		return c.fitHead
+	if c.field == nil {
+		return c.name
 	}
-	return c.head
+	return c.field.Column.Header(fitted)
 }
 
-// stdColumns are the columns after the group's keys, in the order of the
-// default table; extraColumns are shown only when --columns names them.
-var stdColumns, extraColumns []col
+// numeric: right-aligned.
+func (c *col) numeric() bool { return c.field != nil && c.field.Shape.Numeric() }
 
-func init() {
-	count := func(c summary.Counter) func(*summary.Record, *cellCtx, int) string {
-		return func(r *summary.Record, _ *cellCtx, _ int) string { return itoa(r.Counts[c]) }
-	}
-	tokens := func(c summary.Counter) func(*summary.Record, *cellCtx, int) string {
-		return func(r *summary.Record, _ *cellCtx, level int) string {
-			if level == 2 {
-				return siText(r.Counts[c])
-			}
-			return itoa(r.Counts[c])
+// alert: red when not 0 (colour).
+func (c *col) alert() bool { return c.field != nil && c.field.Column.Alert }
+
+// cut: may be cut with … to fit (group keys, outcomes).
+func (c *col) cut() bool { return c.field == nil || c.field.Shape == summary.ShapeOutcomes }
+
+// condenses: level 2 differs from level 1.
+func (c *col) condenses() bool { return c.field != nil && c.field.Shape.Condenses() }
+
+// fieldColumns are the columns of the fields that have one: the default
+// table's in their places (std), then the others in the record's order.
+func fieldColumns() (std, extra []col) {
+	for i := range summary.Fields {
+		f := &summary.Fields[i]
+		switch {
+		case f.Column.Name == "":
+		case f.Column.Place > 0:
+			std = append(std, col{name: f.Column.Name, field: f, key: -1})
+		default:
+			extra = append(extra, col{name: f.Column.Name, field: f, key: -1})
 		}
 	}
-	at := func(last bool) func(*summary.Record, *cellCtx, int) string {
-		return func(r *summary.Record, cx *cellCtx, level int) string {
-			if !r.HasTS {
-				return "-"
-			}
-			ts := r.FirstTS
-			if last {
-				ts = r.LastTS
-			}
-			layout := "2006-01-02 15:04:05"
-			if level == 2 {
-				layout = "01-02 15:04"
-			}
-			return time.UnixMicro(ts).In(cx.loc).Format(layout)
+	slices.SortStableFunc(std, func(a, b col) int { return cmp.Compare(a.field.Column.Place, b.field.Column.Place) })
+	return std, extra
+}
+
+// columnNames are the names --columns takes for the fields, in the order
+// its errors list them: the default table's, then the others.
+func columnNames() []string {
+	std, extra := fieldColumns()
+	var names []string
+	for _, c := range append(std, extra...) {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// fieldText is field f's cell for r at level.
+func fieldText(f *summary.Field, r *summary.Record, cx *cellCtx, level int) string {
+	if f.Shape == summary.ShapeOutcomes {
+		return term.Escape(outcomesText(r))
+	}
+	v := f.Value(r)
+	switch {
+	case !v.Has:
+		return "-"
+	case f.Shape == summary.ShapeTime:
+		layout := "2006-01-02 15:04:05"
+		if level == 2 {
+			layout = "01-02 15:04"
 		}
+		return time.UnixMicro(v.I).In(cx.loc).Format(layout)
+	case f.Shape == summary.ShapeTokens && level == 2:
+		return siText(v.I)
+	case f.Shape == summary.ShapeMoney:
+		return summary.CostText(v.I)
+	case f.Shape == summary.ShapeSeconds && level > 0:
+		return durText(floatOf(v, f.Scale))
+	case f.Shape == summary.ShapeMillis && level > 0:
+		return msText(floatOf(v, f.Scale))
 	}
-	// seconds and milliseconds: as the JSON has them, or as a duration
-	seconds := func(v func(*summary.Record) (float64, bool)) func(*summary.Record, *cellCtx, int) string {
-		return func(r *summary.Record, _ *cellCtx, level int) string {
-			f, has := v(r)
-			if level == 0 || !has {
-				return num(f, has)
-			}
-			return durText(f)
-		}
+	return string(f.AppendNumber(nil, v)) // as the JSON has it
+}
+
+// floatOf is v as a float: an integer in units of 10^-scale divided out.
+func floatOf(v summary.Value, scale int) float64 {
+	if v.Float {
+		return v.F
 	}
-	millis := func(v func(*summary.Record) (float64, bool)) func(*summary.Record, *cellCtx, int) string {
-		return func(r *summary.Record, _ *cellCtx, level int) string {
-			f, has := v(r)
-			if level == 0 || !has {
-				return num(f, has)
-			}
-			return msText(f)
-		}
-	}
-	stdColumns = []col{
-		{name: "first", head: "first", text: at(false), condenses: true},
-		{name: "runs", head: "runs", numeric: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return itoa(r.Runs) }},
-		{name: "events", head: "events", numeric: true, text: count(summary.Events)},
-		{name: "outcomes", head: "outcomes", cut: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return term.Escape(outcomesText(r)) }},
-		{name: "model_calls", head: "model calls", numeric: true, text: count(summary.ModelCalls)},
-		{name: "tokens", head: "tokens", numeric: true, text: tokens(summary.TokTotal), condenses: true},
-		{name: "cost", head: "cost $", numeric: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return costText(r) }},
-		{name: "tool_calls", head: "tool calls", numeric: true, text: count(summary.ToolCalls)},
-		{name: "failed", head: "failed", numeric: true, alert: true, text: count(summary.ToolFailures)},
-		{name: "errors", head: "errors", numeric: true, alert: true, text: count(summary.Errors)},
-		{name: "wall_p50", head: "wall p50 s", fitHead: "wall p50", numeric: true, text: seconds(func(r *summary.Record) (float64, bool) { return r.Wall.P50, r.Wall.Has })},
-		{name: "wall_p95", head: "wall p95 s", fitHead: "wall p95", numeric: true, text: seconds(func(r *summary.Record) (float64, bool) { return r.Wall.P95, r.Wall.Has })},
-		{name: "latency_p50", head: "latency p50 ms", fitHead: "lat p50", numeric: true, text: millis(func(r *summary.Record) (float64, bool) { return r.Latency.P50, r.Latency.Has })},
-		{name: "latency_p95", head: "latency p95 ms", fitHead: "lat p95", numeric: true, text: millis(func(r *summary.Record) (float64, bool) { return r.Latency.P95, r.Latency.Has })},
-		{name: "problems", head: "problems", numeric: true, alert: true, text: func(r *summary.Record, _ *cellCtx, _ int) string { return itoa(int64(len(r.Problems))) }},
-	}
-	extraColumns = []col{
-		{name: "last", head: "last", text: at(true), condenses: true},
-		{name: "model_errors", head: "model errors", numeric: true, alert: true, text: count(summary.ModelErrors)},
-		{name: "tokens_in", head: "tokens in", numeric: true, text: tokens(summary.TokInput), condenses: true},
-		{name: "tokens_out", head: "tokens out", numeric: true, text: tokens(summary.TokOutput), condenses: true},
-		{name: "cache_read", head: "cache read", numeric: true, text: tokens(summary.TokCacheRead), condenses: true},
-		{name: "cache_write", head: "cache write", numeric: true, text: tokens(summary.TokCacheWrite), condenses: true},
-		{name: "guardrails", head: "guardrails", numeric: true, text: count(summary.Guardrails)},
-		{name: "kills", head: "kills", numeric: true, alert: true, text: count(summary.Kills)},
-		{name: "wall_sum", head: "wall sum s", fitHead: "wall sum", numeric: true, text: func(r *summary.Record, _ *cellCtx, level int) string {
-			switch {
-			case !r.Wall.Has:
-				return "-"
-			case level == 0:
-				return fixed(r.WallSumUS, 6) // the JSON's decimal
-			}
-			return durText(float64(r.WallSumUS) / 1e6)
-		}},
-		{name: "wall_max", head: "wall max s", fitHead: "wall max", numeric: true, text: seconds(func(r *summary.Record) (float64, bool) { return r.Wall.Max, r.Wall.Has })},
-		{name: "latency_max", head: "latency max ms", fitHead: "lat max", numeric: true, text: millis(func(r *summary.Record) (float64, bool) { return r.Latency.Max, r.Latency.Has })},
-	}
-	for i := range stdColumns {
-		stdColumns[i].key = -1
-	}
-	for i := range extraColumns {
-		extraColumns[i].key = -1
-	}
+	return float64(v.I) / math.Pow10(scale)
 }
 
 // keyColumns are the columns of the group's keys: one per --by key, named
@@ -150,11 +125,11 @@ func init() {
 // (empty but on the total row).
 func keyColumns(names []string) []col {
 	if len(names) == 0 {
-		return []col{{name: "group", head: "group", key: 0, cut: true}}
+		return []col{{name: "group", key: 0}}
 	}
 	var cols []col
 	for i, n := range names {
-		cols = append(cols, col{name: n, head: n, key: i, cut: true})
+		cols = append(cols, col{name: n, key: i})
 	}
 	return cols
 }
@@ -176,11 +151,8 @@ func keyCell(r *summary.Record, k int) string {
 		return "total"
 	case r.Total || len(r.Vals) == 0:
 		return ""
-	case r.Vals[k] == `""` && k < len(r.Names) && r.Names[k] == "agent_id":
-		// the agent of the session itself, which has no id of its own
-		return "(session)"
 	}
-	return term.Escape(groupText(r.Vals[k]))
+	return term.Escape(r.KeyText(k))
 }
 
 // cell is column c's text for r at level.
@@ -188,12 +160,13 @@ func (c *col) cell(r *summary.Record, cx *cellCtx, level int) string {
 	if c.key >= 0 {
 		return keyCell(r, c.key)
 	}
-	return c.text(r, cx, level)
+	return fieldText(c.field, r, cx, level)
 }
 
 // defaultColumns are the keys' columns and then every standard column.
 func defaultColumns(names []string) []col {
-	return append(keyColumns(names), stdColumns...)
+	std, _ := fieldColumns()
+	return append(keyColumns(names), std...)
 }
 
 // parseColumns reads a --columns list: column names, in the order to show
@@ -212,15 +185,15 @@ func parseColumns(list string, names []string, by []summary.Key) ([]col, error) 
 		known = append(known, k.name)
 	}
 	for _, k := range by {
-		for w, kind := range byWords {
-			if kind == k.Kind {
-				if _, taken := byName[w]; !taken {
-					byName[w] = byName[k.Name]
-				}
+		// a key's column is also named by its --by word: run for run_id
+		if w := summary.ByString([]summary.Key{k}); w != k.Name {
+			if _, taken := byName[w]; !taken {
+				byName[w] = byName[k.Name]
 			}
 		}
 	}
-	for _, set := range [][]col{stdColumns, extraColumns} {
+	std, extra := fieldColumns()
+	for _, set := range [][]col{std, extra} {
 		for i, c := range set {
 			byName[c.name] = set[i : i+1]
 			known = append(known, c.name)
@@ -261,15 +234,13 @@ func parseColumns(list string, names []string, by []summary.Key) ([]col, error) 
 // isKeyWord reports whether w names a grouping: a --by word, or the key
 // column one makes.
 func isKeyWord(w string) bool {
-	switch w {
-	case "run", "agent", "tool", "model", "kind", "day", "hour", "week", "month", "run_id", "agent_id":
-		return true
+	for _, b := range summary.ByWords() {
+		if keys, err := summary.ParseBy(b); err == nil && len(keys) == 1 && (w == b || w == keys[0].Name) {
+			return true
+		}
 	}
 	return false
 }
-
-// byWords are the --by words that name a key column.
-var byWords = map[string]summary.KeyKind{"run": summary.KeyRun, "agent": summary.KeyAgent}
 
 // nearestWord is the word of words w is most likely a misspelling of
 // (summary.NearestWord: the same measure as --by's suggestions).
@@ -345,25 +316,32 @@ func cellWidth(s string) int {
 	return n
 }
 
+// runeCells is how many terminal cells r takes.
 func runeCells(r rune) int {
 	switch {
 	case r < 0x300:
 		return 1
-	case r == 0x200b || r == 0x200d || r >= 0xfe00 && r <= 0xfe0f || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r):
+	case unicode.In(r, joiners, unicode.Mn, unicode.Me):
 		return 0
-	case r >= 0x1100 && (r <= 0x115f || r == 0x2329 || r == 0x232a ||
-		r >= 0x2e80 && r <= 0xa4cf && r != 0x303f ||
-		r >= 0xac00 && r <= 0xd7a3 ||
-		r >= 0xf900 && r <= 0xfaff ||
-		r >= 0xfe30 && r <= 0xfe6f ||
-		r >= 0xff00 && r <= 0xff60 ||
-		r >= 0xffe0 && r <= 0xffe6 ||
-		r >= 0x1f300 && r <= 0x1f64f ||
-		r >= 0x1f900 && r <= 0x1f9ff ||
-		r >= 0x20000 && r <= 0x3fffd):
+	case unicode.Is(wide, r):
 		return 2
 	}
 	return 1
+}
+
+// joiners are the format characters a terminal shows in no cell: the
+// zero-width space and joiner, and the variation selectors.
+var joiners = &unicode.RangeTable{R16: []unicode.Range16{{0x200b, 0x200b, 1}, {0x200d, 0x200d, 1}, {0xfe00, 0xfe0f, 1}}}
+
+// wide are the runes a terminal shows two cells wide: East Asian wide
+// and full-width ones (Hangul, CJK, kana, full-width forms) and the
+// emoji blocks.
+var wide = &unicode.RangeTable{
+	R16: []unicode.Range16{
+		{0x1100, 0x115f, 1}, {0x2329, 0x232a, 1}, {0x2e80, 0x303e, 1}, {0x3040, 0xa4cf, 1},
+		{0xac00, 0xd7a3, 1}, {0xf900, 0xfaff, 1}, {0xfe30, 0xfe6f, 1}, {0xff00, 0xff60, 1}, {0xffe0, 0xffe6, 1},
+	},
+	R32: []unicode.Range32{{0x1f300, 0x1f64f, 1}, {0x1f900, 0x1f9ff, 1}, {0x20000, 0x3fffd, 1}},
 }
 
 // cutText cuts s to at most w cells, ending it with … when it was longer.

@@ -3,14 +3,12 @@ package evsum
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -25,59 +23,99 @@ import (
 // a CSI) are escaped as \u00XX too, which JSON reads as the same string;
 // csv fields are escaped as in the table.
 func write(out *jsonl.Writer, format string, st *summary.State, cx *cellCtx, spec tableSpec, tty bool) error {
-	var b []byte
-	switch format {
-	case "jsonl":
-		if !tty {
-			// Encoded where the records are built, on every core; a
-			// record with a huge value (a run_id) in pieces, not copied.
-			return st.EachEncoded(func(b []byte, r *summary.Record) []byte {
-				if b = r.AppendShortJSON(b); b != nil {
-					b = append(b, '\n')
-				}
-				return b
-			}, func(e []byte, r *summary.Record) error {
-				if e == nil {
-					b, _ = r.WriteJSON(out, b)
-					e = []byte("\n")
-				}
-				out.Write(e)
-				return out.Err()
-			})
+	for _, f := range formatWriters {
+		if f.name == format {
+			return f.write(out, st, cx, spec, tty)
 		}
-		return st.EachRecord(func(r *summary.Record) error {
-			b = escapeJSONControls(r.AppendJSON(b[:0]))
-			out.WriteLine(b)
-			return out.Err()
-		})
-	case "json":
-		out.WriteString("[\n")
-		first := true
-		err := st.EachRecord(func(r *summary.Record) error {
-			if !first {
-				out.WriteString(",\n")
-			}
-			first = false
-			if !tty {
-				b, _ = r.WriteJSON(out, b)
-				return out.Err()
-			}
-			out.Write(escapeJSONControls(r.AppendJSON(b[:0])))
-			return out.Err()
-		})
-		if err != nil {
-			return err
-		}
-		out.WriteString("\n]\n")
-	case "table":
-		writeTable(out, st, cx, spec)
-	case "md":
-		writeMarkdown(out, st, cx, spec.cols)
-	case "csv":
-		return writeCSV(out, st, tty)
-	case "html":
-		return writeHTML(out, st, cx, spec.cols)
 	}
+	return fmt.Errorf("--format %q: one of %s", format, strings.Join(formats, ", "))
+}
+
+// formatWriters are the report's formats, in the order --help lists
+// them, each with its writer.
+var formatWriters = []struct {
+	name  string
+	write func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, tty bool) error
+}{
+	{"table", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
+		writeTable(out, st, cx, spec)
+		return out.Err()
+	}},
+	{"jsonl", func(out *jsonl.Writer, st *summary.State, _ *cellCtx, _ tableSpec, tty bool) error {
+		return writeJSONL(out, st, tty)
+	}},
+	{"json", func(out *jsonl.Writer, st *summary.State, _ *cellCtx, _ tableSpec, tty bool) error {
+		return writeJSON(out, st, tty)
+	}},
+	{"md", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
+		writeMarkdown(out, st, cx, spec.cols)
+		return out.Err()
+	}},
+	{"csv", func(out *jsonl.Writer, st *summary.State, _ *cellCtx, _ tableSpec, tty bool) error {
+		return writeCSV(out, st, tty)
+	}},
+	{"html", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
+		return writeHTML(out, st, cx, spec.cols)
+	}},
+}
+
+// formats are the formats' names, as --format takes them.
+var formats = func() []string {
+	var names []string
+	for _, f := range formatWriters {
+		names = append(names, f.name)
+	}
+	return names
+}()
+
+// writeJSONL writes a record a line.
+func writeJSONL(out *jsonl.Writer, st *summary.State, tty bool) error {
+	var b []byte
+	if !tty {
+		// Encoded where the records are built, on every core; a
+		// record with a huge value (a run_id) in pieces, not copied.
+		return st.EachEncoded(func(b []byte, r *summary.Record) []byte {
+			if b = r.AppendShortJSON(b); b != nil {
+				b = append(b, '\n')
+			}
+			return b
+		}, func(e []byte, r *summary.Record) error {
+			if e == nil {
+				b, _ = r.WriteJSON(out, b)
+				e = []byte("\n")
+			}
+			out.Write(e)
+			return out.Err()
+		})
+	}
+	return st.EachRecord(func(r *summary.Record) error {
+		b = escapeJSONControls(r.AppendJSON(b[:0]))
+		out.WriteLine(b)
+		return out.Err()
+	})
+}
+
+// writeJSON writes the records as one JSON array.
+func writeJSON(out *jsonl.Writer, st *summary.State, tty bool) error {
+	var b []byte
+	out.WriteString("[\n")
+	first := true
+	err := st.EachRecord(func(r *summary.Record) error {
+		if !first {
+			out.WriteString(",\n")
+		}
+		first = false
+		if !tty {
+			b, _ = r.WriteJSON(out, b)
+			return out.Err()
+		}
+		out.Write(escapeJSONControls(r.AppendJSON(b[:0])))
+		return out.Err()
+	})
+	if err != nil {
+		return err
+	}
+	out.WriteString("\n]\n")
 	return out.Err()
 }
 
@@ -105,24 +143,6 @@ func escapeJSONControls(b []byte) []byte {
 	return out
 }
 
-// groupText is a key value for people: strings without quotes, null as
-// "-", other JSON as it is.
-func groupText(raw string) string {
-	switch raw {
-	case "null":
-		return "-"
-	case `""`:
-		return `""`
-	}
-	if strings.HasPrefix(raw, `"`) {
-		var s string
-		if json.Unmarshal([]byte(raw), &s) == nil {
-			return s
-		}
-	}
-	return raw
-}
-
 func outcomesText(r *summary.Record) string {
 	var parts []string
 	for _, o := range r.Outcomes {
@@ -130,16 +150,6 @@ func outcomesText(r *summary.Record) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-func num(f float64, has bool) string {
-	if !has {
-		return "-"
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
-}
-
-// costText is the cost to 4 decimals (summary.CostText).
-func costText(r *summary.Record) string { return summary.CostText(r.Counts[summary.CostNano]) }
 
 func keyNames(st *summary.State) []string {
 	var names []string
@@ -167,11 +177,11 @@ func writeMarkdown(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col
 	var b bytes.Buffer
 	b.WriteString("|")
 	for _, c := range cols {
-		b.WriteString(" " + c.head + " |")
+		b.WriteString(" " + c.header(false) + " |")
 	}
 	b.WriteString("\n|")
 	for _, c := range cols {
-		if c.numeric {
+		if c.numeric() {
 			b.WriteString("---:|")
 		} else {
 			b.WriteString("---|")
@@ -179,7 +189,7 @@ func writeMarkdown(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col
 	}
 	b.WriteString("\n")
 	out.Write(b.Bytes())
-	var problems []string
+	var problems []summary.Problem
 	eachRow(st, func(r *summary.Record) error {
 		b.Reset()
 		b.WriteString("|")
@@ -201,7 +211,7 @@ func writeMarkdown(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col
 		b.Reset()
 		b.WriteString("\nProblems:\n\n")
 		for _, p := range problems {
-			b.WriteString("- " + mdCell(p) + "\n")
+			b.WriteString("- " + mdCell(p.String()) + "\n")
 		}
 		out.Write(b.Bytes())
 	}
@@ -219,6 +229,35 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 		}
 		return row
 	}
+	outcomes, tools := csvNames(st)
+	names := keyNames(st)
+	// With a breakdown, a column of its key: empty on a group's row, the
+	// model on the rows of its breakdown, which follow it and repeat its
+	// keys.
+	part := ""
+	if bd := st.Options().Breakdown; len(bd) > 0 {
+		part = bd[0].Name
+	}
+	w := csv.NewWriter(out)
+	w.Write(esc(csvHead(names, part, outcomes, tools)))
+	var parent *summary.Record // of the rows of a breakdown
+	err := eachRow(st, func(r *summary.Record) error {
+		if !r.Nested {
+			parent = r
+		}
+		row := csvKeys(parent, r, len(names), part != "")
+		w.Write(esc(csvFields(row, r, outcomes, tools)))
+		return w.Error()
+	})
+	w.Flush()
+	if err != nil {
+		return err
+	}
+	return w.Error()
+}
+
+// csvNames are the outcomes and the tools any record has, sorted.
+func csvNames(st *summary.State) (outcomes, tools []string) {
 	outcomeSet, toolSet := map[string]bool{}, map[string]bool{}
 	eachRow(st, func(r *summary.Record) error {
 		for _, o := range r.Outcomes {
@@ -229,129 +268,108 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 		}
 		return nil
 	})
-	outcomes, tools := sortedKeys(outcomeSet), sortedKeys(toolSet)
-	names := keyNames(st)
+	return sortedKeys(outcomeSet), sortedKeys(toolSet)
+}
+
+// csvHead is the csv header: the keys, the breakdown's (part, if any),
+// then the fields, an object of names a column per name.
+func csvHead(names []string, part string, outcomes, tools []string) []string {
 	var head []string
 	for _, n := range names {
 		head = append(head, "group."+n)
 	}
-	// With a breakdown, a column of its key: empty on a group's row, the
-	// model on the rows of its breakdown, which follow it and repeat its
-	// keys.
-	var part string
-	if bd := st.Options().Breakdown; len(bd) > 0 {
-		part = bd[0].Name
+	if part != "" {
 		head = append(head, "breakdown."+part)
 	}
-	// the counters in their order, with the run-level fields after events,
-	// the tools after tool_failures, and time and problems last, as in JSON
-	for c := range summary.NumCounters {
-		head = append(head, c.Column())
-		switch c {
-		case summary.Events:
-			head = append(head, "runs", "first_ts", "last_ts")
+	for i := range summary.Fields {
+		f := &summary.Fields[i]
+		switch f.Shape {
+		case summary.ShapeOutcomes:
 			for _, o := range outcomes {
-				head = append(head, "outcomes."+o)
+				head = append(head, f.Path+"."+o)
 			}
-		case summary.ToolFailures:
+		case summary.ShapeTools:
 			for _, t := range tools {
-				head = append(head, "tools."+t+".calls", "tools."+t+".failed")
+				head = append(head, f.Path+"."+t+".calls", f.Path+"."+t+".failed")
 			}
+		default:
+			head = append(head, f.Path)
 		}
 	}
-	head = append(head, "wall_seconds.sum", "wall_seconds.p50", "wall_seconds.p95", "wall_seconds.max",
-		"latency_ms.p50", "latency_ms.p95", "latency_ms.max", "problems")
-	w := csv.NewWriter(out)
-	w.Write(esc(head))
-	var parent *summary.Record // of the rows of a breakdown
-	err := eachRow(st, func(r *summary.Record) error {
-		var row []string
-		g := r
-		if r.Nested {
-			g = parent
-		} else {
-			parent = r
-		}
-		for k := range names {
-			switch {
-			case g.Other > 0 && k == 0:
-				row = append(row, otherText(g))
-				continue
-			case g.Total || g.Other > 0:
-				row = append(row, "")
-				continue
-			}
+	return head
+}
+
+// csvKeys are the key cells of row r, whose group is g's (its own, or
+// for a row of a breakdown its parent's); part: a breakdown's column
+// follows.
+func csvKeys(g, r *summary.Record, keys int, part bool) []string {
+	var row []string
+	for k := range keys {
+		switch {
+		case g.Other > 0 && k == 0:
+			row = append(row, otherText(g))
+		case g.Total || g.Other > 0:
+			row = append(row, "")
+		default:
 			row = append(row, csvValue(g.Vals[k]))
 		}
-		switch {
-		case part != "" && r.Nested:
-			row = append(row, csvValue(r.Vals[0]))
-		case part != "":
-			row = append(row, "")
-		}
-		ts := func(us int64) string {
-			if !r.HasTS {
-				return ""
-			}
-			return fixed(us, 6)
-		}
-		for c := range summary.NumCounters {
-			row = append(row, string(r.AppendCounter(nil, c)))
-			switch c {
-			case summary.Events:
-				row = append(row, itoa(r.Runs), ts(r.FirstTS), ts(r.LastTS))
-				oc := map[string]int64{}
-				for _, o := range r.Outcomes {
-					oc[o.Name] = o.N
-				}
-				for _, o := range outcomes {
-					row = append(row, itoa(oc[o]))
-				}
-			case summary.ToolFailures:
-				tc := map[string]summary.ToolStat{}
-				for _, t := range r.Tools {
-					tc[t.Name] = t
-				}
-				for _, t := range tools {
-					row = append(row, itoa(tc[t].Calls), itoa(tc[t].Failed))
-				}
-			}
-		}
-		opt := func(f float64, has bool) string {
-			if !has {
-				return ""
-			}
-			return strconv.FormatFloat(f, 'f', -1, 64)
-		}
-		sum := ""
-		if r.Wall.Has {
-			sum = fixed(r.WallSumUS, 6)
-		}
-		row = append(row, sum,
-			opt(r.Wall.P50, r.Wall.Has), opt(r.Wall.P95, r.Wall.Has), opt(r.Wall.Max, r.Wall.Has),
-			opt(r.Latency.P50, r.Latency.Has), opt(r.Latency.P95, r.Latency.Has), opt(r.Latency.Max, r.Latency.Has),
-			strings.Join(r.Problems, "; "))
-		w.Write(esc(row))
-		return w.Error()
-	})
-	w.Flush()
-	if err != nil {
-		return err
 	}
-	return w.Error()
+	switch {
+	case part && r.Nested:
+		row = append(row, csvValue(r.Vals[0]))
+	case part:
+		row = append(row, "")
+	}
+	return row
+}
+
+// csvFields appends r's fields to row, as the JSON has them: a value
+// the record has none of is empty, the problems are their sentences.
+func csvFields(row []string, r *summary.Record, outcomes, tools []string) []string {
+	for i := range summary.Fields {
+		f := &summary.Fields[i]
+		switch f.Shape {
+		case summary.ShapeOutcomes:
+			oc := map[string]int64{}
+			for _, o := range r.Outcomes {
+				oc[o.Name] = o.N
+			}
+			for _, o := range outcomes {
+				row = append(row, itoa(oc[o]))
+			}
+		case summary.ShapeTools:
+			tc := map[string]summary.ToolStat{}
+			for _, t := range r.Tools {
+				tc[t.Name] = t
+			}
+			for _, t := range tools {
+				row = append(row, itoa(tc[t].Calls), itoa(tc[t].Failed))
+			}
+		case summary.ShapeProblems:
+			ps := make([]string, len(r.Problems))
+			for i, p := range r.Problems {
+				ps[i] = p.String()
+			}
+			row = append(row, strings.Join(ps, "; "))
+		default:
+			v, cell := f.Value(r), ""
+			if v.Has {
+				cell = string(f.AppendNumber(nil, v))
+			}
+			row = append(row, cell)
+		}
+	}
+	return row
 }
 
 // csvValue is a key's value in csv: a string without its quotes, other
 // JSON as it is.
 func csvValue(v string) string {
 	if strings.HasPrefix(v, `"`) {
-		return groupText(v)
+		return summary.ValueText(v)
 	}
 	return v
 }
-
-// fixed formats v/10^scale as the JSON output does.
-func fixed(v int64, scale int) string { return string(jsontext.AppendFixed(nil, v, scale)) }
 
 func sortedKeys(m map[string]bool) []string {
 	var ks []string

@@ -13,7 +13,7 @@ func writeHTML(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) er
 	heads := make([]string, len(cols))
 	right := make([]bool, len(cols))
 	for i, c := range cols {
-		heads[i], right[i] = c.head, c.numeric
+		heads[i], right[i] = c.header(false), c.numeric()
 	}
 	p := htmlreport.New(htmlreport.Options{
 		Keys:    st.Options().By,

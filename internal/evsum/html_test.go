@@ -3,12 +3,15 @@ package evsum_test
 import (
 	"bytes"
 	"flag"
+	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/evfilter"
 	"github.com/evtools/evtools/internal/evsum"
 )
 
@@ -85,5 +88,30 @@ func TestHTMLGolden(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The command the page suggests for a problem's run is one evfilter
+// takes and that selects that run's events: a run_id with a control
+// character is quoted as JSON (\u0001), not as Go (\x01, which evfilter
+// refuses).
+func TestHTMLCommandSelectsTheRun(t *testing.T) {
+	events := filepath.Join(t.TempDir(), "events.jsonl")
+	lines := `{"seq":1,"ts":1793524443,"run_id":"r\u00011","agent_id":"a","kind":"run_started","payload":{}}` + "\n" +
+		`{"seq":2,"ts":1793524444,"run_id":"r1","agent_id":"a","kind":"run_started","payload":{}}` + "\n"
+	if err := os.WriteFile(events, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(string(evsumOut(t, "--format", "html", events)))
+	cmds := regexp.MustCompile(`evfilter '([^']*)' ([^<\s]+)`).FindAllStringSubmatch(page, -1)
+	if len(cmds) != 2 || cmds[0][1] != `run_id=="r\u00011"` {
+		t.Fatalf("the page's commands: %q", cmds)
+	}
+	for i, want := range strings.SplitAfter(lines, "\n")[:2] {
+		var out, errb bytes.Buffer
+		code := evfilter.Main([]string{cmds[i][1], cmds[i][2]}, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
+		if code != 0 || out.String() != want {
+			t.Errorf("evfilter %q: exit %d, %q%s; want %q", cmds[i][1], code, out.String(), errb.String(), want)
+		}
 	}
 }

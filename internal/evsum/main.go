@@ -22,8 +22,6 @@ import (
 // now is the clock for durations in --since and --until; tests fix it.
 var now = time.Now
 
-var formats = []string{"table", "jsonl", "json", "md", "csv", "html"}
-
 // Main runs evsum with args (without the program name) on stdio and
 // returns the exit status.
 func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }

@@ -1,10 +1,12 @@
 package evsum
 
 import (
+	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
 )
 
@@ -13,15 +15,15 @@ const name = "evsum"
 
 // options are evsum's flags and arguments.
 type options struct {
-	By        string        `short:"b" default:"run" placeholder:"KEYS" help:"Group by run, agent, tool, model, kind, day, hour, week (ISO, 2026-W45), month, none, or a field path (payload.model); comma-separated for several. Default: ${default}."`
-	Sort      sortFlag      `placeholder:"FIELD" help:"Order the groups by a numeric field of the record (runs, events, tokens, tokens.input, cost_usd, tool_failures, errors, wall_seconds.p50, latency_ms.p95, problems, outcomes.NAME, ...), lowest first; -FIELD highest first (--sort -cost_usd). Default: by first event time."`
+	By        string        `short:"b" default:"run" placeholder:"KEYS" help:"Group by ${by}, or a field path (payload.model); comma-separated for several (a week is an ISO week: 2026-W45). Default: ${default}."`
+	Sort      sortFlag      `placeholder:"FIELD" help:"Order the groups by a numeric field of the record (${sort}, outcomes.NAME, tools.NAME.calls, tools.NAME.failed) or by its column's name (cost, wall_p50), lowest first; -FIELD highest first (--sort -cost_usd). Default: by first event time."`
 	Top       int           `placeholder:"N" help:"Only the first N groups (after --sort), the rest folded into one \"other\" group so that the groups still add up to the total; 0 keeps all."`
 	Breakdown string        `placeholder:"KEY" help:"Break each group (and the total) down by KEY, which is model (or none): one sub-row per model under it in table, md and html, a last member \"models\" with each model's record in jsonl and json, a breakdown.model column in csv. Give it to --partial, not --merge."`
 	Since     string        `placeholder:"TIME" help:"Count only events at or after TIME: RFC 3339, 2026-11-01, @UNIX, or a duration back from now (24h, 7d)."`
 	Until     string        `placeholder:"TIME" help:"Count only events before TIME (same forms as --since)."`
 	TZ        string        `name:"tz" default:"UTC" placeholder:"ZONE" help:"Time zone for day, hour, week and month groups and for dates without a zone (IANA name, UTC, Local). Default: ${default}."`
-	Format    string        `short:"f" placeholder:"FORMAT" help:"Output format: table, jsonl, json, md, csv or html (a self-contained page with charts; default: table on a terminal or with --columns, --width, --wide or --live always; jsonl otherwise)."`
-	Columns   string        `placeholder:"LIST" help:"The table's (and md's) columns, comma-separated, in this order: group (or run_id, agent_id, ...), first, last, runs, events, outcomes, model_calls, model_errors, tokens, tokens_in, tokens_out, cache_read, cache_write, cost, tool_calls, failed, errors, guardrails, kills, wall_p50, wall_p95, wall_max, wall_sum, latency_p50, latency_p95, latency_max, problems."`
+	Format    string        `short:"f" placeholder:"FORMAT" help:"Output format: ${format} (html: a self-contained page with charts; default: table on a terminal or with --columns, --width, --wide or --live always; jsonl otherwise)."`
+	Columns   string        `placeholder:"LIST" help:"The table's (and md's and html's) columns, comma-separated, in this order: group (or ${keys}, ...), ${columns}."`
 	Width     int           `placeholder:"N" help:"Fit the table to N columns, as it is fitted to a terminal's width (least important columns dropped, long values condensed)."`
 	Wide      bool          `help:"Every column of the table, not fitted to the terminal's width (as in a pipe)."`
 	Live      string        `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Redraw the table in place as events arrive: auto (when stdout is a terminal and an input a pipe, FIFO or terminal), always or never. Default: ${default}."`
@@ -68,9 +70,55 @@ evsum --columns run_id,outcomes,cost,wall_p50 events.jsonl
 tail -f events.jsonl | evsum --by agent           # redrawn live on a terminal
 evsum --by none --check --since 24h events.jsonl  # cron: exit 1 on problems
 parallel --pipe -k --block 50M evsum --partial < big.jsonl | evsum --merge`,
+	Vars:  helpVars,
+	Words: flagWords,
 	Exit: `
 0  the summary was written
 1  --check found problems
 2  usage error, unreadable input, or bad input lines (reported on stderr)
 130, 143  stopped by SIGINT or SIGTERM, after the last whole line`,
+}
+
+// helpVars are the lists of --help, made from the tables they list: the
+// formats (formats), the groupings (summary.ByWords), the fields' columns
+// (summary.Fields) and the fields --sort takes.
+func helpVars() map[string]string {
+	fs := formats
+	return map[string]string{
+		"format":  strings.Join(fs[:len(fs)-1], ", ") + " or " + fs[len(fs)-1],
+		"by":      strings.Join(summary.ByWords(), ", "),
+		"keys":    strings.Join(keyColumnWords(), ", "),
+		"columns": strings.Join(columnNames(), ", "),
+		"sort":    strings.Join(summary.SortNames(), ", "),
+	}
+}
+
+// flagWords are the values of the flags evsum checks itself, for the man
+// page and the completion scripts: the lists of helpVars, and each
+// --sort field also with the - that sorts highest first.
+func flagWords() map[string]cli.Words {
+	sorts := summary.SortNames()
+	for _, f := range summary.SortNames() {
+		sorts = append(sorts, "-"+f)
+	}
+	return map[string]cli.Words{
+		"format":    {Words: formats},
+		"by":        {List: true, Words: summary.ByWords()},
+		"columns":   {List: true, Words: append(append([]string{"group"}, keyColumnWords()...), columnNames()...)},
+		"tz":        {Words: []string{"UTC", "Local"}},
+		"breakdown": {Words: summary.BreakdownWords()},
+		"sort":      {Words: sorts},
+	}
+}
+
+// keyColumnWords are the key columns --columns names otherwise than by
+// their --by word (run_id for run).
+func keyColumnWords() []string {
+	var names []string
+	for _, w := range summary.ByWords() {
+		if keys, err := summary.ParseBy(w); err == nil && len(keys) == 1 && keys[0].Name != w {
+			names = append(names, keys[0].Name)
+		}
+	}
+	return names
 }

@@ -77,7 +77,7 @@ func partText(r *summary.Record) string {
 	if v == "null" {
 		return "↳ (no " + r.Names[0] + ")"
 	}
-	return "↳ " + groupText(v)
+	return "↳ " + summary.ValueText(v)
 }
 
 // labelColumn checks that --columns, with a breakdown, shows the column

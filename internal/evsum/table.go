@@ -1,6 +1,8 @@
 package evsum
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -33,17 +35,17 @@ type layout struct {
 	level []int
 	limit []int
 	width []int // the width each column takes as shown
+
+	w1, w2 []int // the columns' widths at levels 1 and 2, headers included
 }
 
-// The fitting steps, in order: each drops a column or condenses it while
-// the table is wider than the terminal. The widest and least important go
-// first; the group keys, outcomes, cost and problems stay longest.
+// The kinds of fitting steps: each drops a column or condenses it, or
+// cuts long cells, while the table is wider than the terminal.
 const (
 	stepDrop = iota
 	stepCondense
-	stepCapKeys       // cut very long group keys to keyCap
-	stepDropRunsByRun // runs, when grouped by run alone: 1 on every row
-	stepCut           // cut group keys and outcomes down to their minimum
+	stepCapKeys // cut very long group keys to keyCap
+	stepCut     // cut group keys and outcomes down to their minimum
 )
 
 const (
@@ -52,139 +54,197 @@ const (
 	outcomesMin = 10
 )
 
-var fitSteps = []struct {
-	kind int
-	name string
-}{
-	{stepDropRunsByRun, "runs"},
-	{stepCapKeys, ""},
-	{stepDrop, "latency_p95"},
-	{stepDrop, "latency_max"},
-	{stepDrop, "wall_p95"},
-	{stepDrop, "wall_max"},
-	{stepCondense, "first"},
-	{stepCondense, "last"},
-	{stepDrop, "wall_sum"},
-	{stepDrop, "latency_p50"},
-	{stepDrop, "model_errors"},
-	{stepDrop, "model_calls"},
-	{stepCondense, "tokens"},
-	{stepCondense, "tokens_in"},
-	{stepCondense, "tokens_out"},
-	{stepCondense, "cache_read"},
-	{stepCondense, "cache_write"},
-	{stepDrop, "cache_write"},
-	{stepDrop, "cache_read"},
-	{stepDrop, "events"},
-	{stepDrop, "tool_calls"},
-	{stepDrop, "guardrails"},
-	{stepDrop, "last"},
-	{stepDrop, "runs"},
-	{stepDrop, "first"},
-	{stepDrop, "failed"},
-	{stepDrop, "kills"},
-	{stepDrop, "tokens_in"},
-	{stepDrop, "tokens_out"},
-	{stepDrop, "wall_p50"},
-	{stepDrop, "tokens"},
-	{stepDrop, "errors"},
-	{stepCut, ""},
-	{stepDrop, "problems"},
-	{stepDrop, "cost"},
+// fitStep is one step of fitting: of column col, or of all (cap, cut).
+type fitStep struct {
+	kind, col, rank int
+}
+
+// fitSteps are the steps of fitting cols, in order: the column that is 1
+// on every row when grouped by run alone, the very long keys, then the
+// columns' steps (summary.Column's Condense and Drop), the cut among them
+// at its rank.
+func fitSteps(cols []col, byRunAlone bool) []fitStep {
+	var first, ranked []fitStep
+	for i, c := range cols {
+		if c.field == nil {
+			continue
+		}
+		k := c.field.Column
+		if byRunAlone && k.OnePerRun {
+			first = append(first, fitStep{kind: stepDrop, col: i})
+		}
+		if k.Condense > 0 && c.condenses() {
+			ranked = append(ranked, fitStep{stepCondense, i, k.Condense})
+		}
+		if k.Drop > 0 {
+			ranked = append(ranked, fitStep{stepDrop, i, k.Drop})
+		}
+	}
+	ranked = append(ranked, fitStep{kind: stepCut, rank: summary.FitCut})
+	slices.SortStableFunc(ranked, func(a, b fitStep) int { return cmp.Compare(a.rank, b.rank) })
+	return append(append(first, fitStep{kind: stepCapKeys}), ranked...)
+}
+
+// colWidth is the width column i takes at its level and limit.
+func (l *layout) colWidth(i int) int {
+	w := l.w1[i]
+	if l.level[i] == 2 {
+		w = l.w2[i]
+	}
+	if l.limit[i] > 0 {
+		w = min(w, l.limit[i])
+	}
+	return w
+}
+
+// total is the width of the table as laid out, two spaces between columns.
+func (l *layout) total() int {
+	t, shown := 0, 0
+	for i := range l.show {
+		if l.show[i] {
+			t += l.colWidth(i)
+			shown++
+		}
+	}
+	return t + 2*max(shown-1, 0)
+}
+
+// cut takes one cell at a time off the widest column that may be cut,
+// down to its minimum, until the table fits in width.
+func (l *layout) cut(cols []col, width int) {
+	for l.total() > width {
+		best := -1
+		for i, c := range cols {
+			least := outcomesMin
+			if c.key >= 0 {
+				least = keyMin
+			}
+			if l.show[i] && c.cut() && l.colWidth(i) > least && (best < 0 || l.colWidth(i) > l.colWidth(best)) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return
+		}
+		l.limit[best] = l.colWidth(best) - 1
+	}
 }
 
 // fit lays cols out in width cells. w1 and w2 are the columns' widths at
 // levels 1 and 2, headers included.
 func fit(cols []col, w1, w2 []int, width int, byRunAlone bool) layout {
 	n := len(cols)
-	l := layout{show: make([]bool, n), level: make([]int, n), limit: make([]int, n), width: make([]int, n)}
+	l := layout{show: make([]bool, n), level: make([]int, n), limit: make([]int, n), width: make([]int, n), w1: w1, w2: w2}
 	for i := range cols {
 		l.show[i], l.level[i] = true, 1
 	}
-	colWidth := func(i int) int {
-		w := w1[i]
-		if l.level[i] == 2 {
-			w = w2[i]
-		}
-		if l.limit[i] > 0 {
-			w = min(w, l.limit[i])
-		}
-		return w
-	}
-	total := func() int {
-		t, shown := 0, 0
-		for i := range cols {
-			if l.show[i] {
-				t += colWidth(i)
-				shown++
-			}
-		}
-		return t + 2*max(shown-1, 0)
-	}
-	named := func(name string, fn func(i int)) {
-		for i, c := range cols {
-			if c.key < 0 && c.name == name {
-				fn(i)
-			}
-		}
-	}
-	for _, s := range fitSteps {
-		if total() <= width {
+	for _, s := range fitSteps(cols, byRunAlone) {
+		if l.total() <= width {
 			break
 		}
 		switch s.kind {
 		case stepDrop:
-			named(s.name, func(i int) { l.show[i] = false })
+			l.show[s.col] = false
 		case stepCondense:
-			named(s.name, func(i int) { l.level[i] = 2 })
-		case stepDropRunsByRun:
-			if byRunAlone {
-				named(s.name, func(i int) { l.show[i] = false })
-			}
+			l.level[s.col] = 2
 		case stepCapKeys:
 			for i, c := range cols {
-				if c.key >= 0 && colWidth(i) > keyCap {
+				if c.key >= 0 && l.colWidth(i) > keyCap {
 					l.limit[i] = keyCap
 				}
 			}
 		case stepCut:
-			// One cell at a time off the widest column that may be
-			// cut, down to its minimum.
-			for total() > width {
-				best := -1
-				for i, c := range cols {
-					least := outcomesMin
-					if c.key >= 0 {
-						least = keyMin
-					}
-					if l.show[i] && c.cut && colWidth(i) > least && (best < 0 || colWidth(i) > colWidth(best)) {
-						best = i
-					}
-				}
-				if best < 0 {
-					break
-				}
-				l.limit[best] = colWidth(best) - 1
-			}
+			l.cut(cols, width)
 		}
 	}
 	// A terminal narrower than the least of this: the columns on the right
 	// go, and the first is cut to the width.
-	for i := n - 1; i > 0 && total() > width; i-- {
-		if l.show[i] {
-			l.show[i] = false
-		}
+	for i := n - 1; i > 0 && l.total() > width; i-- {
+		l.show[i] = false
 	}
 	for i := range cols {
-		if l.show[i] && total() > width {
+		if l.show[i] && l.total() > width {
 			l.limit[i] = max(width, 1)
 		}
 	}
 	for i := range cols {
-		l.width[i] = colWidth(i)
+		l.width[i] = l.colWidth(i)
 	}
 	return l
 }
+
+// measure is the widths of cols over the rows each gives: at level 0
+// (the unfitted table counts runes, as it always did), or, fitted, at
+// levels 1 and 2 in terminal cells; headers included.
+func measure(cols []col, each func(func(*summary.Record) error) error, cx *cellCtx, fitted bool) (w0, w1, w2 []int) {
+	n := len(cols)
+	w0, w1, w2 = make([]int, n), make([]int, n), make([]int, n)
+	for i := range cols {
+		if fitted {
+			h := cellWidth(cols[i].header(true))
+			w1[i], w2[i] = h, h
+		} else {
+			w0[i] = utf8.RuneCountInString(cols[i].header(false))
+		}
+	}
+	each(func(r *summary.Record) error {
+		for i := range cols {
+			if !fitted {
+				w0[i] = max(w0[i], utf8.RuneCountInString(cols[i].cell(r, cx, 0)))
+				continue
+			}
+			c1 := cols[i].cell(r, cx, 1)
+			w1[i] = max(w1[i], cellWidth(c1))
+			if cols[i].condenses() {
+				w2[i] = max(w2[i], cellWidth(cols[i].cell(r, cx, 2)))
+			} else {
+				w2[i] = max(w2[i], cellWidth(c1))
+			}
+		}
+		return nil
+	})
+	return w0, w1, w2
+}
+
+// tableLines writes the lines of a table laid out: its shown columns,
+// padded to their widths, cut to their limits.
+type tableLines struct {
+	out    stringWriter
+	cols   []col
+	l      layout
+	shown  []int
+	fitted bool
+}
+
+// line writes one line of cells (cell(i) is column i's), each styled.
+func (t *tableLines) line(cell func(i int) string, style func(i int, c string) string) {
+	var b strings.Builder
+	for k, i := range t.shown {
+		c := cell(i)
+		if t.l.limit[i] > 0 {
+			c = cutText(c, t.l.limit[i])
+		}
+		if k > 0 {
+			b.WriteString("  ")
+		}
+		w := utf8.RuneCountInString(c)
+		if t.fitted {
+			w = cellWidth(c)
+		}
+		pad := strings.Repeat(" ", max(t.l.width[i]-w, 0))
+		if t.cols[i].numeric() {
+			b.WriteString(pad)
+		}
+		b.WriteString(style(i, c))
+		// the last column is not padded after
+		if !t.cols[i].numeric() && k < len(t.shown)-1 {
+			b.WriteString(pad)
+		}
+	}
+	t.out.WriteString(b.String() + "\n")
+}
+
+func plain(_ int, c string) string { return c }
 
 // writeTable writes the table of st.
 // It goes over the records twice (widths, then lines) rather than hold
@@ -196,83 +256,28 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 		each, more = frameRecords(st, spec.height)
 	}
 	cols := spec.cols
-	n := len(cols)
-	// widths at each level; the unfitted table counts runes, as it always
-	// did, the fitted one terminal cells
-	w0, w1, w2 := make([]int, n), make([]int, n), make([]int, n)
-	for i := range cols {
-		if spec.fit {
-			h := cellWidth(cols[i].header(true))
-			w1[i], w2[i] = h, h
-		} else {
-			w0[i] = utf8.RuneCountInString(cols[i].head)
-		}
-	}
-	each(func(r *summary.Record) error {
-		for i := range cols {
-			if !spec.fit {
-				w0[i] = max(w0[i], utf8.RuneCountInString(cols[i].cell(r, cx, 0)))
-				continue
-			}
-			c1 := cols[i].cell(r, cx, 1)
-			w1[i] = max(w1[i], cellWidth(c1))
-			if cols[i].condenses {
-				w2[i] = max(w2[i], cellWidth(cols[i].cell(r, cx, 2)))
-			} else {
-				w2[i] = max(w2[i], cellWidth(c1))
-			}
-		}
-		return nil
-	})
+	w0, w1, w2 := measure(cols, each, cx, spec.fit)
 	var l layout
 	if spec.fit {
 		l = fit(cols, w1, w2, spec.width, len(cx.names) == 1 && cx.names[0] == "run_id")
 	} else {
+		n := len(cols)
 		l = layout{show: make([]bool, n), level: make([]int, n), limit: make([]int, n), width: w0}
 		for i := range cols {
 			l.show[i] = true
 		}
 	}
-	var shown []int
+	t := &tableLines{out: out, cols: cols, l: l, fitted: spec.fit}
 	for i := range cols {
 		if l.show[i] {
-			shown = append(shown, i)
+			t.shown = append(t.shown, i)
 		}
 	}
-	width := func(s string) int {
-		if spec.fit {
-			return cellWidth(s)
-		}
-		return utf8.RuneCountInString(s)
-	}
-	line := func(cell func(i int) string, style func(i int, c string) string) {
-		var b strings.Builder
-		for k, i := range shown {
-			c := cell(i)
-			if l.limit[i] > 0 {
-				c = cutText(c, l.limit[i])
-			}
-			if k > 0 {
-				b.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", max(l.width[i]-width(c), 0))
-			if cols[i].numeric {
-				b.WriteString(pad)
-			}
-			b.WriteString(style(i, c))
-			// the last column is not padded after
-			if !cols[i].numeric && k < len(shown)-1 {
-				b.WriteString(pad)
-			}
-		}
-		out.WriteString(b.String() + "\n")
-	}
-	plain := func(_ int, c string) string { return c }
 	head := func(i int) string { return cols[i].header(spec.fit) }
 	if spec.color {
-		line(head, func(_ int, c string) string { return bold + c + reset })
+		t.line(head, func(_ int, c string) string { return bold + c + reset })
 	} else {
-		line(head, plain)
+		t.line(head, plain)
 	}
 	// A live frame no taller than the terminal: header, "… N more",
 	// the newest rows, the total.
@@ -283,21 +288,9 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 		}
 		out.WriteString(m + "\n")
 	}
-	var problems []string
+	var problems []summary.Problem
 	each(func(r *summary.Record) error {
-		style := plain
-		if spec.color {
-			style = func(i int, c string) string {
-				switch {
-				case cols[i].alert && c != "0":
-					return red + c + reset
-				case r.Total:
-					return bold + c + reset
-				}
-				return c
-			}
-		}
-		line(func(i int) string { return cols[i].cell(r, cx, l.level[i]) }, style)
+		t.line(func(i int) string { return cols[i].cell(r, cx, l.level[i]) }, rowStyle(cols, r, spec.color))
 		if r.Total {
 			problems = r.Problems
 		}
@@ -307,21 +300,44 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 		return nil
 	})
 	if len(problems) > 0 && !spec.frame {
-		if spec.fit {
-			out.WriteString("\n" + cutText("problems:", spec.width) + "\n")
-		} else {
-			out.WriteString("\nproblems:\n")
+		writeProblems(out, problems, spec)
+	}
+}
+
+// rowStyle is how a row's cells are coloured: a column's alert in red
+// when not 0, the total in bold.
+func rowStyle(cols []col, r *summary.Record, color bool) func(i int, c string) string {
+	if !color {
+		return plain
+	}
+	return func(i int, c string) string {
+		switch {
+		case cols[i].alert() && c != "0":
+			return red + c + reset
+		case r.Total:
+			return bold + c + reset
 		}
-		for _, p := range problems {
-			p = term.Escape(p)
-			if !spec.fit {
-				out.WriteString("  " + p + "\n")
-				continue
-			}
-			for _, w := range wrap(p, spec.width, "  ", "    ") {
-				// cut only where the width leaves no room for the indent
-				out.WriteString(cutText(w, spec.width) + "\n")
-			}
+		return c
+	}
+}
+
+// writeProblems writes the list of problems under the table: fitted,
+// each wrapped to the width.
+func writeProblems(out stringWriter, problems []summary.Problem, spec tableSpec) {
+	if spec.fit {
+		out.WriteString("\n" + cutText("problems:", spec.width) + "\n")
+	} else {
+		out.WriteString("\nproblems:\n")
+	}
+	for _, pr := range problems {
+		p := term.Escape(pr.String())
+		if !spec.fit {
+			out.WriteString("  " + p + "\n")
+			continue
+		}
+		for _, w := range wrap(p, spec.width, "  ", "    ") {
+			// cut only where the width leaves no room for the indent
+			out.WriteString(cutText(w, spec.width) + "\n")
 		}
 	}
 }

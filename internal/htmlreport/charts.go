@@ -158,30 +158,10 @@ func label(r *summary.Record) string {
 		return "(no " + r.Names[0] + ")"
 	}
 	var parts []string
-	for i, v := range r.Vals {
-		t := groupText(v)
-		if t == "" {
-			// As the table shows it: the session's own events have no agent.
-			t = `""`
-			if i < len(r.Names) && r.Names[i] == "agent_id" {
-				t = "(session)"
-			}
-		}
-		parts = append(parts, t)
+	for i := range r.Vals {
+		parts = append(parts, r.KeyText(i)) // as the table shows it
 	}
 	return strings.Join(parts, " · ")
-}
-
-// groupText is a key value for people: a string without its quotes, null
-// as "-".
-func groupText(raw string) string {
-	if raw == "null" {
-		return "-"
-	}
-	if s, err := strconv.Unquote(raw); err == nil && strings.HasPrefix(raw, `"`) {
-		return s
-	}
-	return raw
 }
 
 func costItems(periods []*summary.Record) []item {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/textfmt"
 )
@@ -140,7 +141,7 @@ type row struct {
 }
 
 type problem struct {
-	Text, Run, Command string
+	Text, Command string
 }
 
 func (p *Page) data() *data {
@@ -393,29 +394,21 @@ func (p *Page) problems() ([]problem, int) {
 	if files == "" {
 		files = " events.jsonl"
 	}
-	for _, text := range ps {
-		pr := problem{Text: text}
-		if id, ok := RunOf(text); ok {
-			pr.Run = id
-			pr.Command = "evfilter " + shellQuote("run_id=="+strconv.Quote(id)) + files
-		}
-		out = append(out, pr)
+	for _, pr := range ps {
+		out = append(out, problem{Text: pr.String(), Command: evfilterCommand(pr, files)})
 	}
 	return out, more
 }
 
-// RunOf reads the run id a problem names: its text starts with run "ID".
-func RunOf(problem string) (string, bool) {
-	rest, ok := strings.CutPrefix(problem, "run ")
-	if !ok || !strings.HasPrefix(rest, `"`) {
-		return "", false
+// evfilterCommand is the command that extracts the problem's run from
+// the files: its id quoted as JSON, as evfilter's expressions read it;
+// none for an id too long to name.
+func evfilterCommand(pr summary.Problem, files string) string {
+	if !pr.Named() {
+		return ""
 	}
-	q, err := strconv.QuotedPrefix(rest)
-	if err != nil {
-		return "", false
-	}
-	id, err := strconv.Unquote(q)
-	return id, err == nil
+	expr := "run_id==" + string(jsontext.AppendString(nil, pr.Run))
+	return "evfilter " + shellQuote(expr) + files
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

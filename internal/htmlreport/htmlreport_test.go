@@ -112,21 +112,22 @@ func TestLargeInputsStaySmall(t *testing.T) {
 	}
 }
 
-func TestRunOf(t *testing.T) {
+// The command a problem suggests names its run as evfilter's JSON reads
+// it (strconv.Quote's \x01 is no JSON escape), quoted for the shell; a
+// run too long to name gets none. (evsum's html test runs it.)
+func TestEvfilterCommand(t *testing.T) {
 	for _, tt := range []struct {
-		problem, id string
-		ok          bool
+		run, want string
 	}{
-		{`run "r_n" has no run_finished`, "r_n", true},
-		{`run "r_zot\x1b[2J": 1 turn started and never ended`, "r_zot\x1b[2J", true},
-		{`run "r \"q\"" has 2 run_finished events`, `r "q"`, true},
-		{`a tool call never ended`, "", false},
-		{`run r_n has no quotes`, "", false},
-		{`run "unterminated`, "", false},
+		{"r_n", `evfilter 'run_id=="r_n"' events.jsonl`},
+		{"r\x011", `evfilter 'run_id=="r\u00011"' events.jsonl`},
+		{"r\x1b[2J", `evfilter 'run_id=="r\u001b[2J"' events.jsonl`},
+		{`r 'q"`, `evfilter 'run_id=="r '\''q\""' events.jsonl`},
+		{"é\u2028", `evfilter 'run_id=="é\u2028"' events.jsonl`},
+		{strings.Repeat("x", 4097), ""},
 	} {
-		id, ok := RunOf(tt.problem)
-		if id != tt.id || ok != tt.ok {
-			t.Errorf("RunOf(%q) = %q, %v; want %q, %v", tt.problem, id, ok, tt.id, tt.ok)
+		if got := evfilterCommand(summary.Problem{Run: tt.run}, " events.jsonl"); got != tt.want {
+			t.Errorf("run %q: %s, want %s", tt.run, got, tt.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"bytes"
+	"io"
 	"testing"
 
 	"github.com/evtools/evtools/internal/corpus"
@@ -32,16 +33,7 @@ func BenchmarkSummary(b *testing.B) {
 // as --format jsonl encodes it: records built on every core, the total's
 // sketches merged, the runs sorted.
 func BenchmarkReport(b *testing.B) {
-	var buf bytes.Buffer
-	if err := corpus.Envelope(&buf, 8<<20, 1); err != nil {
-		b.Fatal(err)
-	}
-	s := New(Options{By: []Key{keyWords["run"]}})
-	for _, l := range bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n")) {
-		if err := s.Add(l); err != nil {
-			b.Fatal(err)
-		}
-	}
+	s := runState(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		err := s.EachEncoded(func(b []byte, r *Record) []byte {
@@ -54,4 +46,35 @@ func BenchmarkReport(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkWriteJSON is the record encoder alone: every record of a
+// generated run log's report by run appended as JSON, the records built
+// once beforehand.
+func BenchmarkWriteJSON(b *testing.B) {
+	s := runState(b)
+	recs := s.Report()
+	var out []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range recs {
+			out, _ = recs[i].WriteJSON(io.Discard, out)
+		}
+	}
+	b.ReportMetric(float64(len(recs)), "records")
+}
+
+// runState is the state of a generated run log of 8 MB, by run.
+func runState(b *testing.B) *State {
+	var buf bytes.Buffer
+	if err := corpus.Envelope(&buf, 8<<20, 1); err != nil {
+		b.Fatal(err)
+	}
+	s := New(Options{By: []Key{keyWords["run"]}})
+	for _, l := range bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n")) {
+		if err := s.Add(l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s
 }

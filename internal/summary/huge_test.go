@@ -89,7 +89,8 @@ func TestProblemNamesLongRunID(t *testing.T) {
 		if len(total.Problems) == 0 {
 			t.Fatalf("%d bytes: no problem reported", len(id))
 		}
-		for _, p := range total.Problems {
+		for _, pr := range total.Problems {
+			p := pr.String()
 			short := fmt.Sprintf("run %q (a run_id of %d bytes) ", strings.ToValidUTF8(id[:64], "")+"…", len(id))
 			switch {
 			case c.whole && !strings.HasPrefix(p, fmt.Sprintf("run %q ", id)):

@@ -43,26 +43,43 @@ func (k KeyKind) Period() bool {
 	return false
 }
 
-var keyWords = map[string]Key{
-	"run":   {Kind: KeyRun, Name: "run_id"},
-	"agent": {Kind: KeyAgent, Name: "agent_id"},
-	"tool":  {Kind: KeyTool, Name: "tool"},
-	"model": {Kind: KeyModel, Name: "model"},
-	"kind":  {Kind: KeyKindField, Name: "kind"},
-	"day":   {Kind: KeyDay, Name: "day"},
-	"hour":  {Kind: KeyHour, Name: "hour"},
-	"week":  {Kind: KeyWeek, Name: "week"},
-	"month": {Kind: KeyMonth, Name: "month"},
+// groupings are the grouping words of --by and their keys, in the order
+// messages list them.
+var groupings = []struct {
+	word string
+	key  Key
+}{
+	{"run", Key{Kind: KeyRun, Name: "run_id"}},
+	{"agent", Key{Kind: KeyAgent, Name: "agent_id"}},
+	{"tool", Key{Kind: KeyTool, Name: "tool"}},
+	{"model", Key{Kind: KeyModel, Name: "model"}},
+	{"kind", Key{Kind: KeyKindField, Name: "kind"}},
+	{"day", Key{Kind: KeyDay, Name: "day"}},
+	{"hour", Key{Kind: KeyHour, Name: "hour"}},
+	{"week", Key{Kind: KeyWeek, Name: "week"}},
+	{"month", Key{Kind: KeyMonth, Name: "month"}},
 }
 
-// byWords are the grouping words, in the order messages list them.
-var byWords = []string{"run", "agent", "tool", "model", "kind", "day", "hour", "week", "month"}
+// keyWords are the groupings by word; byWords their words, in order.
+var keyWords, byWords = func() (map[string]Key, []string) {
+	m := map[string]Key{}
+	var words []string
+	for _, g := range groupings {
+		m[g.word] = g.key
+		words = append(words, g.word)
+	}
+	return m, words
+}()
+
+// ByWords are the words --by takes, in the order its messages list them,
+// none last (besides them it takes field paths: payload.model).
+func ByWords() []string { return append(byWords[:len(byWords):len(byWords)], "none") }
 
 // nearest is the grouping word (or none) w is most likely a misspelling
 // of: at most two edits away (a letter added, dropped, changed or two
 // swapped), and fewer than w has letters. "" when there is none.
 func nearest(w string) string {
-	return NearestWord(w, append(byWords[:len(byWords):len(byWords)], "none"))
+	return NearestWord(w, ByWords())
 }
 
 // NearestWord is the word of words that w is most likely a misspelling

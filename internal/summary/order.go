@@ -2,6 +2,8 @@ package summary
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -31,17 +33,7 @@ type SortField struct {
 	// runs: the field is a run-level one (runs, outcomes, wall time,
 	// problems): the record needs its runs to say it.
 	runs  bool
-	value func(r *Record) sortValue
-}
-
-// sortValue is one record's value of a sort field: an exact integer, or
-// a float (percentiles); has is false for a value the record has none of
-// (null in JSON), which sorts last whatever the direction.
-type sortValue struct {
-	i     int64
-	f     float64
-	float bool
-	has   bool
+	value func(r *Record) Value
 }
 
 func (f *SortField) String() string {
@@ -53,29 +45,29 @@ func (f *SortField) String() string {
 
 // compare orders a before b (-1) or after (1) by the field: ascending or
 // descending, values missing last.
-func (f *SortField) compare(a, b sortValue) int {
+func (f *SortField) compare(a, b Value) int {
 	switch {
-	case a.has != b.has:
-		if a.has {
+	case a.Has != b.Has:
+		if a.Has {
 			return -1
 		}
 		return 1
-	case !a.has:
+	case !a.Has:
 		return 0
 	}
 	c := 0
-	if a.float || b.float {
+	if a.Float || b.Float {
 		switch {
-		case a.f < b.f:
+		case a.F < b.F:
 			c = -1
-		case a.f > b.f:
+		case a.F > b.F:
 			c = 1
 		}
 	} else {
 		switch {
-		case a.i < b.i:
+		case a.I < b.I:
 			c = -1
-		case a.i > b.i:
+		case a.I > b.I:
 			c = 1
 		}
 	}
@@ -85,60 +77,20 @@ func (f *SortField) compare(a, b sortValue) int {
 	return c
 }
 
-func intValue(v int64) sortValue { return sortValue{i: v, has: true} }
-
-func statValue(s *Stats, v *float64) sortValue {
-	return sortValue{f: *v, float: true, has: s.Has}
-}
-
-// sortFields are the numeric fields of a record, by their flat names
-// (csv's column names), in the record's order; sortAliases are the
-// table's column names for some of them (--columns), and tokens for
-// tokens.total.
-var sortFields, sortAliases = func() (map[string]*SortField, map[string]string) {
-	fields := map[string]*SortField{}
-	add := func(name string, runs bool, value func(r *Record) sortValue) {
-		fields[name] = &SortField{Name: name, runs: runs, value: value}
-		sortNames = append(sortNames, name)
-	}
-	for c := Counter(0); c < NumCounters; c++ {
-		add(c.Column(), false, func(r *Record) sortValue { return intValue(r.Counts[c]) })
-		if c == Events {
-			add("runs", true, func(r *Record) sortValue { return intValue(r.Runs) })
-			add("first_ts", false, func(r *Record) sortValue { return sortValue{i: r.FirstTS, has: r.HasTS} })
-			add("last_ts", false, func(r *Record) sortValue { return sortValue{i: r.LastTS, has: r.HasTS} })
-		}
-	}
-	add("wall_seconds.sum", true, func(r *Record) sortValue { return sortValue{i: r.WallSumUS, has: r.Wall.Has} })
-	add("wall_seconds.p50", true, func(r *Record) sortValue { return statValue(&r.Wall, &r.Wall.P50) })
-	add("wall_seconds.p95", true, func(r *Record) sortValue { return statValue(&r.Wall, &r.Wall.P95) })
-	add("wall_seconds.max", true, func(r *Record) sortValue { return statValue(&r.Wall, &r.Wall.Max) })
-	add("latency_ms.p50", false, func(r *Record) sortValue { return statValue(&r.Latency, &r.Latency.P50) })
-	add("latency_ms.p95", false, func(r *Record) sortValue { return statValue(&r.Latency, &r.Latency.P95) })
-	add("latency_ms.max", false, func(r *Record) sortValue { return statValue(&r.Latency, &r.Latency.Max) })
-	add("problems", true, func(r *Record) sortValue { return intValue(int64(len(r.Problems))) })
-	aliases := map[string]string{
-		"tokens": "tokens.total", "cost": "cost_usd", "tokens_in": "tokens.input", "tokens_out": "tokens.output",
-		"cache_read": "tokens.cache_read", "cache_write": "tokens.cache_write", "failed": "tool_failures",
-		"first": "first_ts", "last": "last_ts", "wall_sum": "wall_seconds.sum",
-		"wall_p50": "wall_seconds.p50", "wall_p95": "wall_seconds.p95", "wall_max": "wall_seconds.max",
-		"latency_p50": "latency_ms.p50", "latency_p95": "latency_ms.p95", "latency_max": "latency_ms.max",
-	}
-	return fields, aliases
-}()
-
-// sortNames are the fields' names in the record's order, for messages;
-// sortWords are every name ParseSort takes, for suggestions.
-var sortNames []string
-
-var sortWords = func() []string {
+// sortWords are every name ParseSort takes, for suggestions: the
+// fields' paths, then their columns' names.
+func sortWords() []string {
 	var aliases []string
-	for a := range sortAliases {
+	for a := range schema.sortAliases {
 		aliases = append(aliases, a)
 	}
 	sort.Strings(aliases)
-	return append(append([]string(nil), sortNames...), aliases...)
-}()
+	return append(slices.Clone(schema.sortNames), aliases...)
+}
+
+// SortNames are the paths of the fields --sort takes, in the record's
+// order (the names of outcomes and tools are the data's: outcomes.NAME).
+func SortNames() []string { return slices.Clone(schema.sortNames) }
 
 // ParseSort reads a --sort value: a numeric field of the record, as its
 // JSON names it with dots between objects (cost_usd, tokens.input,
@@ -155,18 +107,18 @@ func ParseSort(s string) (*SortField, error) {
 	case strings.HasPrefix(w, "+"):
 		w = w[1:]
 	}
-	if a, ok := sortAliases[w]; ok {
+	if a, ok := schema.sortAliases[w]; ok {
 		w = a
 	}
-	if f, ok := sortFields[w]; ok {
+	if f, ok := schema.sortFields[w]; ok {
 		c := *f
 		c.Desc = desc
 		return &c, nil
 	}
 	// outcomes.NAME and tools.NAME.calls (or .failed): a name no record
 	// has sorts as 0 everywhere, as in csv.
-	if name, ok := strings.CutPrefix(w, "outcomes."); ok && name != "" {
-		return &SortField{Name: w, Desc: desc, runs: true, value: func(r *Record) sortValue {
+	if name, ok := strings.CutPrefix(w, schema.outcomes+"."); ok && name != "" {
+		return &SortField{Name: w, Desc: desc, runs: true, value: func(r *Record) Value {
 			for _, o := range r.Outcomes {
 				if o.Name == name {
 					return intValue(o.N)
@@ -175,11 +127,11 @@ func ParseSort(s string) (*SortField, error) {
 			return intValue(0)
 		}}, nil
 	}
-	if rest, ok := strings.CutPrefix(w, "tools."); ok {
+	if rest, ok := strings.CutPrefix(w, schema.tools+"."); ok {
 		i := strings.LastIndexByte(rest, '.')
 		if i > 0 && (rest[i+1:] == "calls" || rest[i+1:] == "failed") {
 			name, failed := rest[:i], rest[i+1:] == "failed"
-			return &SortField{Name: w, Desc: desc, value: func(r *Record) sortValue {
+			return &SortField{Name: w, Desc: desc, value: func(r *Record) Value {
 				for _, t := range r.Tools {
 					if t.Name == name {
 						if failed {
@@ -196,11 +148,11 @@ func ParseSort(s string) (*SortField, error) {
 		return nil, fmt.Errorf("--sort %q: no field (a numeric field of the record, - before it for highest first: -cost_usd)", s)
 	}
 	hint := ""
-	if m := NearestWord(w, sortWords); m != "" {
+	if m := NearestWord(w, sortWords()); m != "" {
 		hint = " (did you mean " + m + "?)"
 	}
-	return nil, fmt.Errorf("--sort %q: %q is not a numeric field of the record%s: one of %s, tokens, outcomes.NAME, tools.NAME.calls, tools.NAME.failed; - before it sorts highest first",
-		s, w, hint, strings.Join(sortNames, ", "))
+	return nil, fmt.Errorf("--sort %q: %q is not a numeric field of the record%s: one of %s, tokens, %s.NAME, %s.NAME.calls, %s.NAME.failed; - before it sorts highest first",
+		s, w, hint, strings.Join(schema.sortNames, ", "), schema.outcomes, schema.tools, schema.tools)
 }
 
 // breakdownWords are the --breakdown values: the key each group is
@@ -210,6 +162,12 @@ var breakdownWords = map[string]struct {
 	member string
 }{
 	"model": {keyWords["model"], "models"},
+}
+
+// BreakdownWords are the words --breakdown takes: its keys, then none.
+func BreakdownWords() []string {
+	words := slices.Sorted(maps.Keys(breakdownWords))
+	return append(words, "none")
 }
 
 // ParseBreakdown reads a --breakdown value: model, or none (or nothing)
@@ -223,7 +181,7 @@ func ParseBreakdown(s string) ([]Key, error) {
 		return []Key{b.key}, nil
 	}
 	hint := ""
-	if m := NearestWord(w, []string{"model", "none"}); m != "" {
+	if m := NearestWord(w, BreakdownWords()); m != "" {
 		hint = " (did you mean " + m + "?)"
 	}
 	return nil, fmt.Errorf("--breakdown %q: not a breakdown%s: model (one sub-record per model under each group) or none", s, hint)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/textfmt"
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // Record is one line of the report: a group, or the total (Total set,
@@ -36,7 +37,7 @@ type Record struct {
 	WallSumUS int64
 	Wall      Stats // seconds
 	Latency   Stats // milliseconds
-	Problems  []string
+	Problems  []Problem
 
 	// Other, when not 0, makes this the record of that many groups past
 	// --top, folded into one: its group is {"other":N}.
@@ -47,6 +48,32 @@ type Record struct {
 	Breakdown       []Record
 	BreakdownMember string
 	Nested          bool
+}
+
+// KeyText is the record's value of its key k as people read it (see
+// ValueText), but for the agent of the session itself, which has no id of
+// its own: (session).
+func (r *Record) KeyText(k int) string {
+	if r.Vals[k] == `""` && k < len(r.Names) && r.Names[k] == "agent_id" {
+		return "(session)"
+	}
+	return ValueText(r.Vals[k])
+}
+
+// ValueText is a key's value (raw JSON) as people read it: a string
+// without its quotes (the empty one as ""), null as -, other JSON as it
+// is.
+func ValueText(raw string) string {
+	switch raw {
+	case "null":
+		return "-"
+	case `""`:
+		return `""`
+	}
+	if s, ok := jsonscan.Unquote(nil, []byte(raw)); ok {
+		return string(s)
+	}
+	return raw
 }
 
 // Count is a named count.
@@ -154,11 +181,11 @@ func (r *Run) wall() (int64, bool) {
 type problemCache struct {
 	id string
 	ok bool
-	ps []string
+	ps []Problem
 }
 
 // problemsOf is r.problems, the last run's kept in c.
-func (s *State) problemsOf(c *problemCache, r *Run) []string {
+func (s *State) problemsOf(c *problemCache, r *Run) []Problem {
 	if c.ok && c.id == r.id {
 		return c.ps
 	}
@@ -167,59 +194,96 @@ func (s *State) problemsOf(c *problemCache, r *Run) []string {
 	return ps
 }
 
-// problems lists the run's broken invariants, one short sentence each.
-func (r *Run) problems(rn running) []string {
+// Problem is one broken invariant of a run: the run, the kind, and what
+// the kind counts or names. String is its sentence, made where it is
+// shown.
+type Problem struct {
+	Run  string
+	Kind ProblemKind
+	N    int64  // how many: run_finished events, tool calls without a result, turns
+	Call string // the tool call that never ended (OpenCall): its id
+	Tool string // and its tool's name
+}
+
+// ProblemKind says which invariant a run broke.
+type ProblemKind uint8
+
+// The kinds of problems.
+const (
+	NoRunFinished      ProblemKind = iota // a run-log run without run_finished
+	RunFinishedTimes                      // N run_finished events
+	RunFinishedEarly                      // a run_finished not preceded by assistant_message or run_error
+	CallsWithoutResult                    // N tool_call events without a tool_result
+	OpenCall                              // a tool call (Call, Tool) started and never ended
+	OpenTurns                             // N turns started and never ended
+)
+
+// problems lists the run's broken invariants.
+func (r *Run) problems(rn running) []Problem {
 	if rn.is(r) {
 		return nil // what it has not reached yet it may still reach
 	}
-	var ps []string
-	if r.n[rFinished] <= 1 && !(r.runLog && r.n[rFinished] == 0) && !(r.n[rFinished] > 0 && (r.n[rEndMarks] == 0 || r.endSeq > r.finishSeq)) &&
-		r.n[rToolsOpen] <= 0 && len(r.gr().calls) == 0 && r.n[rTurnStarts] <= r.n[rTurnEnds] {
-		return nil // no problem: no name to quote (a run_id may be huge)
-	}
-	// Each sentence is made in one piece: "run " and the quoted id
-	// would be one more copy of a huge id. An id too long to read is
-	// named by its start and its length: the group or the run list holds
-	// it whole, and a sentence per problem holding it would be as many
-	// copies of it.
-	q := ""
-	switch {
-	case len(r.id) > maxNamedID:
-		q = strconv.Quote(strings.ToValidUTF8(r.id[:64], "")+"…") + fmt.Sprintf(" (a run_id of %d bytes)", len(r.id))
-	case !quotesAsIs(r.id):
-		q = strconv.Quote(r.id)
-	}
-	name := func(rest string) string {
-		if q != "" {
-			return "run " + q + rest
-		}
-		return "run \"" + r.id + "\"" + rest // as strconv.Quote has it
-	}
+	var ps []Problem
+	add := func(k ProblemKind, n int64) { ps = append(ps, Problem{Run: r.id, Kind: k, N: n}) }
 	if r.runLog && r.n[rFinished] == 0 {
-		ps = append(ps, name(" has no run_finished"))
+		add(NoRunFinished, 0)
 	}
 	if r.n[rFinished] > 1 {
-		ps = append(ps, name(fmt.Sprintf(" has %d run_finished events", r.n[rFinished])))
+		add(RunFinishedTimes, r.n[rFinished])
 	}
 	if r.n[rFinished] > 0 && (r.n[rEndMarks] == 0 || r.endSeq > r.finishSeq) {
-		ps = append(ps, name(" has a run_finished not preceded by assistant_message or run_error"))
+		add(RunFinishedEarly, 0)
 	}
 	if r.n[rToolsOpen] > 0 {
-		ps = append(ps, name(fmt.Sprintf(" has %s without a tool_result", textfmt.Plural(r.n[rToolsOpen], "tool_call"))))
+		add(CallsWithoutResult, r.n[rToolsOpen])
 	}
-	var open []string
+	open := len(ps)
 	for id, c := range r.gr().calls {
 		if c.started && !c.ended {
-			open = append(open, name(fmt.Sprintf(": tool call %s (%s) started and never ended", strconv.Quote(id), c.name)))
+			ps = append(ps, Problem{Run: r.id, Kind: OpenCall, Call: id, Tool: c.name})
 		}
 	}
-	sort.Strings(open)
-	ps = append(ps, open...)
+	// in the order of their sentences, which differ from the call's
+	// quoted id on
+	slices.SortFunc(ps[open:], func(a, b Problem) int { return strings.Compare(strconv.Quote(a.Call), strconv.Quote(b.Call)) })
 	if n := r.n[rTurnStarts] - r.n[rTurnEnds]; n > 0 {
-		ps = append(ps, name(fmt.Sprintf(": %s started and never ended", textfmt.Plural(n, "turn"))))
+		add(OpenTurns, n)
 	}
 	return ps
 }
+
+// String is the problem's sentence: the run (quoted as strconv.Quote has
+// it), then what it broke.
+func (p Problem) String() string {
+	rest := ""
+	switch p.Kind {
+	case NoRunFinished:
+		rest = " has no run_finished"
+	case RunFinishedTimes:
+		rest = fmt.Sprintf(" has %d run_finished events", p.N)
+	case RunFinishedEarly:
+		rest = " has a run_finished not preceded by assistant_message or run_error"
+	case CallsWithoutResult:
+		rest = fmt.Sprintf(" has %s without a tool_result", textfmt.Plural(p.N, "tool_call"))
+	case OpenCall:
+		rest = fmt.Sprintf(": tool call %s (%s) started and never ended", strconv.Quote(p.Call), p.Tool)
+	case OpenTurns:
+		rest = fmt.Sprintf(": %s started and never ended", textfmt.Plural(p.N, "turn"))
+	}
+	// An id too long to read is named by its start and its length: the
+	// group or the run list holds it whole.
+	switch {
+	case len(p.Run) > maxNamedID:
+		return "run " + strconv.Quote(strings.ToValidUTF8(p.Run[:64], "")+"…") + fmt.Sprintf(" (a run_id of %d bytes)", len(p.Run)) + rest
+	case !quotesAsIs(p.Run):
+		return "run " + strconv.Quote(p.Run) + rest
+	}
+	return "run \"" + p.Run + "\"" + rest // as strconv.Quote has it, in one piece
+}
+
+// Named reports whether the sentence names the run whole: its id is not
+// too long to read.
+func (p Problem) Named() bool { return len(p.Run) <= maxNamedID }
 
 // maxNamedID is the longest run_id a problem quotes whole.
 const maxNamedID = 4096
@@ -419,7 +483,7 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 	}
 	if nb > 0 {
 		if f := s.order.Sort; f != nil {
-			vs := make([]sortValue, len(order))
+			vs := make([]Value, len(order))
 			for i := range order {
 				r, _ := build(order[i].key, f.runs, serial)
 				vs[i] = f.value(&r)
@@ -866,7 +930,7 @@ func (s *State) recordWith(pc *problemCache, g *Group, runRefs []ref, mode int, 
 func (s *State) runsOf(pc *problemCache, rec *Record, runRefs []ref, mode int) {
 	sortRefs(runRefs)
 	rec.Runs = int64(len(runRefs))
-	rec.Problems = []string{}
+	rec.Problems = []Problem{}
 	var outcomes []Count // a few names: a slice, not a map
 	var wall Sketch
 	var room Run // where a frozen run is decoded, one at a time
@@ -900,74 +964,51 @@ func countOne(cs []Count, name string) []Count {
 	return append(cs, Count{name, 1})
 }
 
-// AppendCounter appends counter c's value as a JSON number.
-func (r *Record) AppendCounter(b []byte, c Counter) []byte {
-	if sc := Counters[c].Scale; sc > 0 {
-		return jsontext.AppendFixed(b, r.Counts[c], sc)
-	}
-	return strconv.AppendInt(b, r.Counts[c], 10)
-}
-
 // AppendJSON appends the record as one JSON object, members in the
-// contract's order: the counters in Counter order, with the run-level
-// fields after events, the tools after tool_failures, and wall time,
-// latency and problems last.
+// contract's order: the group, then the fields in the order of Fields
+// (objects of theirs, tokens, as one member), and the breakdown last.
 func (r *Record) AppendJSON(b []byte) []byte {
 	b = append(b, `{"group":`...)
 	b = r.AppendGroup(b)
-	return r.appendProblems(r.appendBody(b))
+	for i := range schema.members {
+		b = r.appendMember(b, &schema.members[i])
+	}
+	b = append(b, schema.tail...)
+	return r.appendBreakdown(b)
 }
 
-// appendBody appends what follows the group: the counters, the run
-// fields, the tools, wall time and latency.
-func (r *Record) appendBody(b []byte) []byte {
-	for c := Counter(0); c < NumCounters; c = c.span() {
-		b = append(b, ',')
-		if o := Counters[c].Object; o != "" {
-			b = append(b, '"')
-			b = append(b, o...)
-			b = append(b, `":{`...)
-			for i := c; i < c.span(); i++ {
-				if i > c {
-					b = append(b, ',')
-				}
-				b = appendName(b, Counters[i].Name)
-				b = r.AppendCounter(b, i)
-			}
-			b = append(b, '}')
-		} else {
-			b = appendName(b, Counters[c].Name)
-			b = r.AppendCounter(b, c)
+// appendMember appends one field's member: what comes before its value,
+// and its value.
+func (r *Record) appendMember(b []byte, m *member) []byte {
+	b = append(b, m.lead...)
+	f := m.field
+	switch {
+	case f.isCounter:
+		// the most of the members: read without a call
+		if f.Scale > 0 {
+			return jsontext.AppendFixed(b, r.Counts[f.counter], f.Scale)
 		}
-		switch c {
-		case Events:
-			b = r.appendRunFields(b)
-		case ToolFailures:
-			b = r.appendTools(b)
-		}
+		return strconv.AppendInt(b, r.Counts[f.counter], 10)
+	case f.Shape == ShapeOutcomes:
+		return r.appendOutcomes(b)
+	case f.Shape == ShapeTools:
+		return r.appendTools(b)
+	case f.Shape == ShapeProblems:
+		return r.appendProblems(b)
 	}
-	b = append(b, `,"wall_seconds":{"sum":`...)
-	if r.Wall.Has {
-		b = jsontext.AppendFixed(b, r.WallSumUS, 6)
-	} else {
-		b = append(b, "null"...) // no wall time measured is not 0 s
-	}
-	b = appendStats(b, r.Wall, true)
-	b = append(b, `,"latency_ms":{`...)
-	return appendStats(b, r.Latency, false)
+	return f.AppendNumber(b, f.Value(r))
 }
 
-// appendProblems appends the problems and what follows them.
+// appendProblems appends the problems as a JSON array of sentences.
 func (r *Record) appendProblems(b []byte) []byte {
-	b = append(b, `,"problems":[`...)
+	b = append(b, '[')
 	for i, p := range r.Problems {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = jsontext.AppendString(b, p)
+		b = jsontext.AppendString(b, p.String())
 	}
-	b = append(b, ']')
-	return r.appendBreakdown(b)
+	return append(b, ']')
 }
 
 // appendBreakdown appends the breakdown member, if any, and the record's
@@ -994,14 +1035,8 @@ func appendName(b []byte, name string) []byte {
 	return append(b, `":`...)
 }
 
-func (r *Record) appendRunFields(b []byte) []byte {
-	b = append(b, `,"runs":`...)
-	b = strconv.AppendInt(b, r.Runs, 10)
-	b = append(b, `,"first_ts":`...)
-	b = appendTS(b, r.FirstTS, r.HasTS)
-	b = append(b, `,"last_ts":`...)
-	b = appendTS(b, r.LastTS, r.HasTS)
-	b = append(b, `,"outcomes":{`...)
+func (r *Record) appendOutcomes(b []byte) []byte {
+	b = append(b, '{')
 	for i, o := range r.Outcomes {
 		if i > 0 {
 			b = append(b, ',')
@@ -1014,7 +1049,7 @@ func (r *Record) appendRunFields(b []byte) []byte {
 }
 
 func (r *Record) appendTools(b []byte) []byte {
-	b = append(b, `,"tools":{`...)
+	b = append(b, '{')
 	for i, t := range r.Tools {
 		if i > 0 {
 			b = append(b, ',')
@@ -1045,34 +1080,6 @@ func (r *Record) AppendGroup(b []byte) []byte {
 			b = append(b, ':')
 			b = append(b, r.Vals[i]...)
 		}
-	}
-	return append(b, '}')
-}
-
-func appendTS(b []byte, us int64, ok bool) []byte {
-	if !ok {
-		return append(b, "null"...)
-	}
-	return jsontext.AppendFixed(b, us, 6)
-}
-
-func appendStats(b []byte, s Stats, comma bool) []byte {
-	if comma {
-		b = append(b, ',')
-	}
-	for i, name := range []string{"p50", "p95", "max"} {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, name...)
-		b = append(b, `":`...)
-		if !s.Has {
-			b = append(b, "null"...)
-			continue
-		}
-		v := [3]float64{s.P50, s.P95, s.Max}[i]
-		b = strconv.AppendFloat(b, v, 'f', -1, 64)
 	}
 	return append(b, '}')
 }
@@ -1118,7 +1125,9 @@ func (r *Record) long() bool {
 		}
 	}
 	for _, p := range r.Problems {
-		if len(p) > longValue {
+		// a sentence is at most a few times as long as the names in it,
+		// a run's id cut to maxNamedID
+		if len(p.Call)+len(p.Tool) > longValue/8 {
 			return true
 		}
 	}
@@ -1148,64 +1157,96 @@ func (r *Record) WriteJSON(w io.Writer, b []byte) ([]byte, error) {
 		_, err := w.Write(b)
 		return b, err
 	}
-	flush := func() error {
-		_, err := w.Write(b)
-		b = b[:0]
-		return err
-	}
-	b = append(b[:0], `{"group":{`...)
+	lw := &longWriter{w: w, b: append(b[:0], `{"group":`...)}
 	if r.Other > 0 || r.Total {
-		b = r.AppendGroup(b[:len(b)-1])
+		lw.b = r.AppendGroup(lw.b)
 	} else {
-		for i, n := range r.Names {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsontext.AppendString(b, n)
-			b = append(b, ':')
-			if len(r.Vals[i]) > longValue {
-				if err := flush(); err != nil {
-					return b, err
-				}
-				if _, err := io.WriteString(w, r.Vals[i]); err != nil {
-					return b, err
-				}
-				continue
-			}
-			b = append(b, r.Vals[i]...)
-		}
-		b = append(b, '}')
+		r.writeGroup(lw)
 	}
-	b = r.appendBody(b)
-	b = append(b, `,"problems":[`...)
-	for i, p := range r.Problems {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if len(p) <= longValue {
-			b = jsontext.AppendString(b, p)
+	for i := range schema.members {
+		m := &schema.members[i]
+		if m.field.Shape != ShapeProblems {
+			lw.b = r.appendMember(lw.b, m)
 			continue
 		}
-		b = append(b, '"')
+		lw.b = append(lw.b, m.lead...)
+		r.writeProblems(lw)
+	}
+	lw.b = append(lw.b, schema.tail...)
+	lw.b = r.appendBreakdown(lw.b)
+	lw.flush()
+	return lw.b, lw.err
+}
+
+// longWriter is WriteJSON's buffer in front of w: what is appended to b
+// goes to w at each flush; the first error stops the writes.
+type longWriter struct {
+	w   io.Writer
+	b   []byte
+	err error
+}
+
+func (lw *longWriter) flush() {
+	if lw.err == nil {
+		_, lw.err = lw.w.Write(lw.b)
+	}
+	lw.b = lw.b[:0]
+}
+
+// writeString writes s to w after what is buffered.
+func (lw *longWriter) writeString(s string) {
+	lw.flush()
+	if lw.err == nil {
+		_, lw.err = io.WriteString(lw.w, s)
+	}
+}
+
+// writeGroup writes the group object, its long values straight to w.
+func (r *Record) writeGroup(lw *longWriter) {
+	lw.b = append(lw.b, '{')
+	for i, n := range r.Names {
+		if i > 0 {
+			lw.b = append(lw.b, ',')
+		}
+		lw.b = jsontext.AppendString(lw.b, n)
+		lw.b = append(lw.b, ':')
+		if len(r.Vals[i]) > longValue {
+			lw.writeString(r.Vals[i])
+			continue
+		}
+		lw.b = append(lw.b, r.Vals[i]...)
+	}
+	lw.b = append(lw.b, '}')
+}
+
+// writeProblems writes the problems' array, a long one escaped piece by
+// piece.
+func (r *Record) writeProblems(lw *longWriter) {
+	lw.b = append(lw.b, '[')
+	for i, pr := range r.Problems {
+		if i > 0 {
+			lw.b = append(lw.b, ',')
+		}
+		p := pr.String()
+		if len(p) <= longValue {
+			lw.b = jsontext.AppendString(lw.b, p)
+			continue
+		}
+		lw.b = append(lw.b, '"')
 		for len(p) > 0 {
 			n := min(len(p), longValue)
 			for n < len(p) && !utf8.RuneStart(p[n]) {
 				n++ // escapes are of whole runes: cut at a rune's start
 			}
-			at := len(b)
-			b = jsontext.AppendString(b, p[:n])
-			b = append(b[:at], b[at+1:len(b)-1]...) // without the piece's quotes
+			at := len(lw.b)
+			lw.b = jsontext.AppendString(lw.b, p[:n])
+			lw.b = append(lw.b[:at], lw.b[at+1:len(lw.b)-1]...) // without the piece's quotes
 			p = p[n:]
-			if err := flush(); err != nil {
-				return b, err
-			}
+			lw.flush()
 		}
-		b = append(b, '"')
+		lw.b = append(lw.b, '"')
 	}
-	b = append(b, ']')
-	b = r.appendBreakdown(b)
-	err := flush()
-	return b, err
+	lw.b = append(lw.b, ']')
 }
 
 // quotesAsIs says whether strconv.Quote(s) is s between quotes.

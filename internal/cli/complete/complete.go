@@ -47,7 +47,7 @@ type compModel struct {
 }
 
 func newCompModel(t tooldoc.Tool, app *kong.Application) compModel {
-	n := tooldoc.NotesOf(t.Name)
+	n := tooldoc.NotesOf(t)
 	m := compModel{name: t.Name, rest: tooldoc.ValueSpec{Kind: tooldoc.FileValues}, restName: "FILE", firstUnless: n.FirstUnless}
 	if len(app.Positional) > 0 {
 		// "EXPR [FILE]" is the expression, then files

@@ -44,15 +44,18 @@ func TestCompletionModel(t *testing.T) {
 	}
 }
 
-// A note about a flag the tool does not have is a bug found at once.
+// Words for a flag the tool does not have are a bug found at once.
 func TestCompletionNotesNameFlags(t *testing.T) {
 	defer func() {
-		if r := recover(); r != "complete: the notes of evsum name --breakdown, which it does not have" {
+		if r := recover(); r != "complete: the notes of t name --breakdown, which it does not have" {
 			t.Errorf("got %v; want a panic naming --breakdown, the first in order", r)
 		}
 	}()
 	tool := doctest.Tool
-	tool.Name = "evsum" // its notes name --format, --by, ...
+	tool.Name = "t"
+	tool.Words = func() map[string]tooldoc.Words {
+		return map[string]tooldoc.Words{"mode": {Words: []string{"x"}}, "format": {}, "breakdown": {}}
+	}
 	newCompModel(tool, doctest.Model(t, tool.Name, &doctest.Options{}))
 }
 

@@ -20,7 +20,7 @@ import (
 // default), EXIT STATUS, ENVIRONMENT, EXAMPLES and SEE ALSO. version is
 // the release the page's footer names.
 func Page(t tooldoc.Tool, app *kong.Application, version string) string {
-	n := tooldoc.NotesOf(t.Name)
+	n := tooldoc.NotesOf(t)
 	var b strings.Builder
 	line := func(s ...string) {
 		for _, l := range s {
@@ -146,9 +146,14 @@ func flagText(app *kong.Application, f *kong.Flag, n tooldoc.Notes) string {
 	return s
 }
 
-// namesAll reports whether text has each word as a word of its own.
+// namesAll reports whether text has each word as a word of its own; a
+// word that is another with a - before it (evsum --sort -cost_usd) is
+// named with it.
 func namesAll(text string, words []string) bool {
 	for _, w := range words {
+		if d, ok := strings.CutPrefix(w, "-"); ok && slices.Contains(words, d) {
+			continue
+		}
 		if !regexp.MustCompile(`(^|[^\w-])` + regexp.QuoteMeta(w) + `($|[^\w-])`).MatchString(text) {
 			return false
 		}

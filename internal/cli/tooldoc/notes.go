@@ -1,15 +1,13 @@
 package tooldoc
 
+import "maps"
+
 // What the man pages and the completion scripts need to know about each
 // tool that its kong model does not say: the environment it reads, and
-// the values of a flag that kong does not check (evsum --format and --by
-// are checked by evsum, so they have no enum tag). Everything else (the
-// flags, their help, placeholders, enums and defaults, the examples, the
-// exit statuses) comes from the model and the Tool, as --help does.
-//
-// The values here are what evsum accepts; internal/e2e's completion tests
-// check that evsum accepts each, and that every value evsum --help lists
-// is here, so a new value fails a test until it is added.
+// what its first argument is. Everything else (the flags, their help,
+// placeholders, enums and defaults, the examples, the exit statuses, and
+// the values of the flags a tool checks itself: Tool.Words, from the
+// tool's own tables) comes from the model and the Tool, as --help does.
 
 // Notes is what a tool's page and scripts add to its model.
 type Notes struct {
@@ -58,10 +56,6 @@ var (
 	envTZ      = EnvVar{"TZ", "The time zone of the times the pretty view shows."}
 )
 
-// NotesOf is the notes of the tool called name (none for a tool that
-// has none, such as a test's).
-func NotesOf(name string) Notes { return toolNotes[name] }
-
 var toolNotes = map[string]Notes{
 	"zot2gp": {Env: []EnvVar{envNoColor, envTerm, envColumns, envTZ}},
 	"evfilter": {
@@ -82,26 +76,26 @@ var toolNotes = map[string]Notes{
 			{"LINES", "The height of the terminal the live table keeps to, when it is a positive number; otherwise the terminal's height."},
 			{"TZ", "The zone of --tz Local."},
 		},
-		Values: map[string]ValueSpec{
-			"format": {OneOf, []string{"table", "jsonl", "json", "md", "csv", "html"}},
-			"by":     {ListOf, []string{"run", "agent", "tool", "model", "kind", "day", "hour", "week", "month", "none"}},
-			"columns": {ListOf, []string{"group", "run_id", "agent_id", "first", "last", "runs", "events", "outcomes",
-				"model_calls", "model_errors", "tokens", "tokens_in", "tokens_out", "cache_read", "cache_write", "cost",
-				"tool_calls", "failed", "errors", "guardrails", "kills", "wall_p50", "wall_p95", "wall_max", "wall_sum",
-				"latency_p50", "latency_p95", "latency_max", "problems"}},
-			"tz":        {OneOf, []string{"UTC", "Local"}},
-			"breakdown": {OneOf, []string{"model", "none"}},
-			"sort":      {OneOf, sortFields},
-		},
 	},
 }
 
-// sortFields are the fields evsum --help names for --sort, lowest first
-// and (-FIELD) highest first; any numeric field of the record sorts.
-var sortFields = func() []string {
-	f := []string{"runs", "events", "tokens", "tokens.input", "cost_usd", "tool_failures", "errors", "wall_seconds.p50", "latency_ms.p95", "problems"}
-	for _, w := range f[:len(f):len(f)] {
-		f = append(f, "-"+w)
+// NotesOf is the notes of t (none for a tool that has none, such as a
+// test's), with the values of the flags t checks itself (t.Words).
+func NotesOf(t Tool) Notes {
+	n := toolNotes[t.Name]
+	if t.Words == nil {
+		return n
 	}
-	return f
-}()
+	n.Values = maps.Clone(n.Values)
+	if n.Values == nil {
+		n.Values = map[string]ValueSpec{}
+	}
+	for flag, w := range t.Words() {
+		kind := OneOf
+		if w.List {
+			kind = ListOf
+		}
+		n.Values[flag] = ValueSpec{kind, w.Words}
+	}
+	return n
+}

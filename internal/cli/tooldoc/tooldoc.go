@@ -27,6 +27,19 @@ type Tool struct {
 	// Usage, when set, replaces what kong puts after the name on the
 	// "Usage:" line (kong cannot say "EXPR [FILE ...]").
 	Usage string
+	// Vars are the variables of the help texts (${columns}), and Words
+	// the values of the flags the tool checks itself (no enum tag), by
+	// flag name: lists a tool makes from tables of its own, read when
+	// the help, the man page or a completion script is written.
+	Vars  func() map[string]string
+	Words func() map[string]Words
+}
+
+// Words are the values a flag takes: the man page lists them and the
+// completion scripts offer them.
+type Words struct {
+	List  bool // comma-separated words of the list, not one of them
+	Words []string
 }
 
 // HelpText is a flag's help as --help shows it.
