@@ -198,18 +198,7 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 	if opts.MaxCount == 0 {
 		return cli.Status(cli.ExitFound) // grep -m 0: read nothing
 	}
-	// -m and -q stop at a match, --strict at the first bad line: reading
-	// ahead on other cores would read (and report on) input the serial loop
-	// never reaches, and change the status or the reports.
-	stopsEarly := opts.MaxCount > 0 || opts.Quiet || opts.Strict
-	if workers := runtime.GOMAXPROCS(0); !stopsEarly && workers > 1 && jsonl.RegularFiles(files, stdio.In) {
-		err = parallel(f, in, s, workers)
-	} else {
-		err = in.Each(func(rec jsonl.Record) error {
-			ok, err := f.Match(rec.Data)
-			return s.take(rec, ok, err)
-		})
-	}
+	err = s.read(f, files, stdio.In)
 	stopped := errors.Is(err, errStop)
 	if stopped {
 		err = out.Flush()
@@ -218,32 +207,9 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 		fmt.Fprintf(out, "%d\n", s.selected)
 		err = out.Flush()
 	}
-	if s.evalErrs > 0 {
-		plural := "s"
-		if s.evalErrs == 1 {
-			plural = ""
-		}
-		// With -v an event that could not be evaluated is selected (it did
-		// not pass the expression), so the message says what happened to it.
-		fate := "did not pass"
-		if opts.Invert {
-			fate = "were selected by -v"
-			if s.evalErrs == 1 {
-				fate = "was selected by -v"
-			}
-		}
-		in.Errorf("%d event%s could not be evaluated and %s; the first: %s", s.evalErrs, plural, fate, s.first)
-	}
+	s.evalErrors()
 	if s.events > 0 && (err == nil || stopped) {
-		// A bare name read as a field that no event had: a typo, or a
-		// string without its quotes. A warning: the status is unchanged.
-		for _, nf := range f.Nulls(s.clones...) {
-			hint := ""
-			if nf.Compared {
-				hint = fmt.Sprintf("; did you mean %q?", nf.Name)
-			}
-			in.Errorf("warning: %s is read as the field .%s, null in every event%s", nf.Name, nf.Name, hint)
-		}
+		s.typos(f)
 	}
 	switch {
 	case err != nil:
@@ -256,6 +222,54 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 		return cli.Status(cli.ExitFound)
 	}
 	return nil
+}
+
+// read hands s the verdict of f on every record of files, in order.
+func (s *selection) read(f *expr.Filter, files []string, stdin io.Reader) error {
+	// -m and -q stop at a match, --strict at the first bad line: reading
+	// ahead on other cores would read (and report on) input the serial loop
+	// never reaches, and change the status or the reports.
+	stopsEarly := s.opts.MaxCount > 0 || s.opts.Quiet || s.opts.Strict
+	if workers := runtime.GOMAXPROCS(0); !stopsEarly && workers > 1 && jsonl.RegularFiles(files, stdin) {
+		return parallel(f, s.in, s, workers)
+	}
+	return s.in.Each(func(rec jsonl.Record) error {
+		ok, err := f.Match(rec.Data)
+		return s.take(rec, ok, err)
+	})
+}
+
+// evalErrors says how many events could not be evaluated, and the first.
+func (s *selection) evalErrors() {
+	if s.evalErrs == 0 {
+		return
+	}
+	plural := "s"
+	if s.evalErrs == 1 {
+		plural = ""
+	}
+	// With -v an event that could not be evaluated is selected (it did
+	// not pass the expression), so the message says what happened to it.
+	fate := "did not pass"
+	if s.opts.Invert {
+		fate = "were selected by -v"
+		if s.evalErrs == 1 {
+			fate = "was selected by -v"
+		}
+	}
+	s.in.Errorf("%d event%s could not be evaluated and %s; the first: %s", s.evalErrs, plural, fate, s.first)
+}
+
+// typos warns of a bare name read as a field that no event had: a typo,
+// or a string without its quotes. A warning: the status is unchanged.
+func (s *selection) typos(f *expr.Filter) {
+	for _, nf := range f.Nulls(s.clones...) {
+		hint := ""
+		if nf.Compared {
+			hint = fmt.Sprintf("; did you mean %q?", nf.Name)
+		}
+		s.in.Errorf("warning: %s is read as the field .%s, null in every event%s", nf.Name, nf.Name, hint)
+	}
 }
 
 // verdicts are the verdicts of a worker's filter on the records of a
