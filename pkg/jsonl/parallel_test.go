@@ -43,8 +43,9 @@ func blocksRecords(names []string, size, workers int) string {
 	return fmt.Sprintf("%s--\n%s-- err %v, %d bad, %d failed", out.String(), stderr.String(), err, in.BadLines(), in.Failed())
 }
 
-// blockFiles writes blockInputs to files, and adds a missing file, a
-// truncated gzip, a directory and files named twice.
+// blockFiles writes blockInputs to files, and adds several files in order,
+// one missing, a truncated gzip, a directory, the same file twice (a
+// binary one's skipping is its own).
 func blockFiles(t *testing.T) []string {
 	t.Helper()
 	dir := t.TempDir()
