@@ -47,6 +47,9 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, encode fun
 		return b
 	}
 	work := func(b *builder, c *builtRecords) {
+		if c.recs == nil { // a new chunk: its room made once, at its size
+			c.recs, c.ends = make([]Record, 0, builtChunk), make([]int, 0, builtChunk)
+		}
 		c.recs, c.enc, c.ends = c.recs[:0], c.enc[:0], c.ends[:0]
 		for _, r := range c.refs {
 			c.recs = append(c.recs, build(r.key, b))
@@ -75,7 +78,9 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, encode fun
 		}
 		return nil
 	}
-	o := jsonl.NewOrdered(workers, 2*workers, 0, newBuilder, work, take)
+	// Two chunks a worker, the one being written included: each is
+	// built while the one before is written.
+	o := jsonl.NewOrdered(workers, 2*workers-1, 0, newBuilder, work, take)
 	var err error
 	for i := 0; i < len(refs) && err == nil; i += builtChunk {
 		o.Next().refs = refs[i:min(i+builtChunk, len(refs))]
