@@ -200,18 +200,7 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 	if opts.MaxCount == 0 {
 		return cli.Status(cli.ExitFound) // grep -m 0: read nothing
 	}
-	// -m and -q stop at a match, --strict at the first bad line: reading
-	// ahead on other cores would read (and report on) input the serial loop
-	// never reaches, and change the status or the reports.
-	stopsEarly := opts.MaxCount > 0 || opts.Quiet || opts.Strict
-	if workers := runtime.GOMAXPROCS(0); !stopsEarly && workers > 1 && jsonl.RegularFiles(files, stdio.In) {
-		err = parallel(f, in, s, workers)
-	} else {
-		err = in.Each(func(rec jsonl.Record) error {
-			ok, err := f.Match(rec.Data)
-			return s.take(rec, ok, err)
-		})
-	}
+	err = s.read(f, files, stdio.In)
 	stopped := errors.Is(err, errStop)
 	if stopped {
 		err = out.Flush()
@@ -220,32 +209,9 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 		fmt.Fprintf(out, "%d\n", s.selected)
 		err = out.Flush()
 	}
-	if s.evalErrs > 0 {
-		plural := "s"
-		if s.evalErrs == 1 {
-			plural = ""
-		}
-		// With -v an event that could not be evaluated is selected (it did
-		// not pass the expression), so the message says what happened to it.
-		fate := "did not pass"
-		if opts.Invert {
-			fate = "were selected by -v"
-			if s.evalErrs == 1 {
-				fate = "was selected by -v"
-			}
-		}
-		in.Errorf("%d event%s could not be evaluated and %s; the first: %s", s.evalErrs, plural, fate, s.first)
-	}
+	s.evalErrors()
 	if s.events > 0 && (err == nil || stopped) {
-		// A bare name read as a field that no event had: a typo, or a
-		// string without its quotes. A warning: the status is unchanged.
-		for _, nf := range f.Nulls(s.clones...) {
-			hint := ""
-			if nf.Compared {
-				hint = fmt.Sprintf("; did you mean %q?", nf.Name)
-			}
-			in.Errorf("warning: %s is read as the field .%s, null in every event%s", nf.Name, nf.Name, hint)
-		}
+		s.typos(f)
 	}
 	switch {
 	case err != nil:
@@ -260,128 +226,92 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 	return nil
 }
 
-// A batch is a block of lines framed and evaluated by one worker.
-type batch struct {
-	block *jsonl.Block
-	ok    []bool  // the verdict of each record, in the block's order
-	errs  []error // and its error
-	done  chan struct{}
+// read hands s the verdict of f on every record of files, in order.
+func (s *selection) read(f *expr.Filter, files []string, stdin io.Reader) error {
+	// -m and -q stop at a match, --strict at the first bad line: reading
+	// ahead on other cores would read (and report on) input the serial loop
+	// never reaches, and change the status or the reports.
+	stopsEarly := s.opts.MaxCount > 0 || s.opts.Quiet || s.opts.Strict
+	if workers := runtime.GOMAXPROCS(0); !stopsEarly && workers > 1 && jsonl.RegularFiles(files, stdin) {
+		return parallel(f, s.in, s, workers)
+	}
+	return s.in.Each(func(rec jsonl.Record) error {
+		ok, err := f.Match(rec.Data)
+		return s.take(rec, ok, err)
+	})
+}
+
+// evalErrors says how many events could not be evaluated, and the first.
+func (s *selection) evalErrors() {
+	if s.evalErrs == 0 {
+		return
+	}
+	plural := "s"
+	if s.evalErrs == 1 {
+		plural = ""
+	}
+	// With -v an event that could not be evaluated is selected (it did
+	// not pass the expression), so the message says what happened to it.
+	fate := "did not pass"
+	if s.opts.Invert {
+		fate = "were selected by -v"
+		if s.evalErrs == 1 {
+			fate = "was selected by -v"
+		}
+	}
+	s.in.Errorf("%d event%s could not be evaluated and %s; the first: %s", s.evalErrs, plural, fate, s.first)
+}
+
+// typos warns of a bare name read as a field that no event had: a typo,
+// or a string without its quotes. A warning: the status is unchanged.
+func (s *selection) typos(f *expr.Filter) {
+	for _, nf := range f.Nulls(s.clones...) {
+		hint := ""
+		if nf.Compared {
+			hint = fmt.Sprintf("; did you mean %q?", nf.Name)
+		}
+		s.in.Errorf("warning: %s is read as the field .%s, null in every event%s", nf.Name, nf.Name, hint)
+	}
+}
+
+// verdicts are the verdicts of a worker's filter on the records of a
+// block, in the block's order.
+type verdicts struct {
+	ok   []bool
+	errs []error
 }
 
 // blockBytes is the size of the blocks read (a variable: tests make it
 // tiny, so that lines straddle blocks and outgrow them).
-var blockBytes = 256 << 10
-
-// maxInFlight caps the bytes of the blocks read ahead: past it, the
-// verdicts of all but the newest are taken before reading on. Ordinary
-// blocks never reach it (workers+1 blocks of blockBytes); with long lines
-// at most the newest (one long line, being evaluated) and the line being
-// read are held: twice the longest line, not workers+1 times.
-const maxInFlight = 8 << 20
+var blockBytes = jsonl.DefaultBlockSize
 
 // parallel evaluates the records of regular files on several goroutines
 // and takes the verdicts in input order on this one, so the output and
-// the reports are those of the serial loop. This goroutine only reads
-// blocks of whole lines (jsonl.Input.EachBlock) and writes the selected
-// lines; the workers frame the lines of a block (Block.Frame, the
-// serial reader's rules) and evaluate them (the fast path's validating
-// scan, or gojq), the slow part.
+// the reports are those of the serial loop (jsonl.Blocks). This goroutine
+// only reads blocks of whole lines and writes the selected lines; the
+// workers frame the lines of a block and evaluate them (the fast path's
+// validating scan, or gojq), the slow part. Each worker has a clone of f,
+// whose unknown fields f.Nulls adds up.
 func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error {
-	jobs := make(chan *batch, workers)
-	defer close(jobs)
-	for range workers {
-		g := f.Clone()
-		s.clones = append(s.clones, g)
-		go func() {
-			for b := range jobs {
-				b.block.Frame(func(_ int, rec []byte) {
-					ok, err := g.Match(rec)
-					b.ok = append(b.ok, ok)
-					b.errs = append(b.errs, err)
-				})
-				close(b.done)
-			}
-		}()
+	engine := jsonl.Blocks[*expr.Filter, verdicts]{
+		Workers:   workers,
+		BlockSize: blockBytes,
+		NewWorker: func() *expr.Filter {
+			g := f.Clone()
+			s.clones = append(s.clones, g)
+			return g
+		},
+		Work: func(g *expr.Filter, b *jsonl.Block, v *verdicts) {
+			v.ok, v.errs = v.ok[:0], v.errs[:0]
+			b.Frame(func(_ int, rec []byte) {
+				ok, err := g.Match(rec)
+				v.ok = append(v.ok, ok)
+				v.errs = append(v.errs, err)
+			})
+		},
+		Take: func(v *verdicts, i int, rec jsonl.Record) error { return s.take(rec, v.ok[i], v.errs[i]) },
 	}
-	var pending []*batch
-	var free []*batch
-	inFlight := 0 // bytes of the blocks pending
-	take := func(b *batch) error {
-		<-b.done
-		return in.TakeBlock(b.block, func(i int, rec jsonl.Record) error {
-			return s.take(rec, b.ok[i], b.errs[i])
-		})
-	}
-	// takeOldest takes the verdicts of the oldest batch pending.
-	takeOldest := func() error {
-		b := pending[0]
-		pending[0] = nil // not kept alive under the slice
-		pending = pending[1:]
-		inFlight -= len(b.block.Data)
-		err := take(b)
-		b.block = nil
-		free = append(free, b)
-		return err
-	}
-	err := in.EachBlock(blockBytes, func(blk *jsonl.Block) error {
-		if blk.Own {
-			// A huge line (in a buffer of its own, which the reader
-			// hands out for lines longer than a few read buffers) is
-			// evaluated here, without a copy, once the blocks before it
-			// are taken. A worker's filter keeps pointers into the last
-			// line it evaluated: the huge lines go to f alone, so that
-			// while the next one is read only one is held, not one per
-			// worker.
-			for len(pending) > 0 {
-				if err := takeOldest(); err != nil {
-					return err
-				}
-			}
-			var ok bool
-			var err error
-			blk.Frame(func(_ int, rec []byte) { ok, err = f.Match(rec) })
-			size := len(blk.Data)
-			if err := in.TakeBlock(blk, func(_ int, rec jsonl.Record) error { return s.take(rec, ok, err) }); err != nil {
-				return err
-			}
-			// The huge line before this one is garbage now: collected
-			// before the next is read, its memory takes that one (a
-			// collection of a small heap costs less than such a line).
-			if size > maxInFlight {
-				runtime.GC()
-			}
-			return nil
-		}
-		var b *batch
-		if k := len(free); k > 0 {
-			b, free = free[k-1], free[:k-1]
-			b.ok, b.errs = b.ok[:0], b.errs[:0]
-		} else {
-			b = &batch{}
-		}
-		b.block, b.done = blk, make(chan struct{})
-		jobs <- b
-		pending = append(pending, b)
-		inFlight += len(blk.Data)
-		// The bounds only say how much is read ahead (memory); the verdicts
-		// are still taken in input order.
-		for len(pending) > workers || len(pending) > 1 && inFlight > maxInFlight {
-			if err := takeOldest(); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	for _, b := range pending {
-		if err != nil {
-			break
-		}
-		err = take(b)
-	}
-	if err == nil {
-		err = s.out.Flush()
-	}
-	return err
+	return engine.Each(in)
 }
 
 // takeVars removes --arg NAME VALUE and --argjson NAME JSON from args

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -572,114 +571,6 @@ func (s *State) allRuns() []ref {
 		}
 	}
 	return all
-}
-
-// builtChunk is how many records a goroutine of eachBuilt builds at a
-// time (the tests make it small, to build few groups on several cores).
-var builtChunk = 64
-
-// builder is what a goroutine of eachBuilt keeps: its problems' cache
-// and what the caller adds up.
-type builder struct {
-	pc    *problemCache
-	total Group
-
-	// the room frozen groups and runs are decoded into, reused from
-	// record to record
-	group Group
-	runs  []Run
-	own   problemCache
-}
-
-// eachBuilt builds the records of refs on as many goroutines as cores, a
-// chunk at a time, and hands them to fn in refs' order. Building only
-// reads the state. The chunks built ahead of fn are bounded: memory
-// stays that of a few chunks. It returns the builders when they are done.
-func eachBuilt(refs []ref, build func(key string, b *builder) Record, encode func([]byte, *Record) []byte, write func(*Record, []byte) error) ([]*builder, error) {
-	type chunk struct {
-		recs []Record
-		enc  []byte // the records encoded, one after the other
-		ends []int  // where each record's bytes end in enc; -1 for one not encoded
-		done chan struct{}
-	}
-	chunks := make([]chunk, (len(refs)+builtChunk-1)/builtChunk)
-	for i := range chunks {
-		chunks[i].done = make(chan struct{})
-	}
-	workers := min(runtime.GOMAXPROCS(0), len(chunks))
-	ahead := make(chan struct{}, 2*workers) // a slot per chunk built or being built, not yet handed over
-	free := make(chan chunk, 2*workers)     // the room of chunks handed over, for the next
-	stop := make(chan struct{})
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	bs := make([]*builder, workers)
-	for w := range bs {
-		b := &builder{}
-		b.pc = &b.own
-		bs[w] = b
-		wg.Go(func() {
-			for {
-				select {
-				case ahead <- struct{}{}:
-				case <-stop:
-					return
-				}
-				i := int(next.Add(1) - 1)
-				if i >= len(chunks) {
-					return
-				}
-				c := &chunks[i]
-				part := refs[i*builtChunk : min((i+1)*builtChunk, len(refs))]
-				select {
-				case room := <-free:
-					c.recs, c.enc, c.ends = room.recs, room.enc[:0], room.ends[:0]
-				default:
-					c.recs = make([]Record, 0, builtChunk)
-				}
-				c.recs = c.recs[:len(part)]
-				for j, r := range part {
-					c.recs[j] = build(r.key, b)
-					if encode != nil {
-						if e := encode(c.enc, &c.recs[j]); e != nil {
-							c.enc = e
-							c.ends = append(c.ends, len(e))
-						} else {
-							c.ends = append(c.ends, -1)
-						}
-					}
-				}
-				close(c.done)
-			}
-		})
-	}
-	var err error
-	for i := range chunks {
-		c := &chunks[i]
-		<-c.done
-		start := 0
-		for j := range c.recs {
-			var e []byte
-			if encode != nil && c.ends[j] >= 0 {
-				e = c.enc[start:c.ends[j]]
-				start = c.ends[j]
-			}
-			if err = write(&c.recs[j], e); err != nil {
-				break
-			}
-		}
-		select {
-		case free <- chunk{recs: c.recs, enc: c.enc, ends: c.ends}:
-		default:
-		}
-		*c = chunk{}
-		<-ahead
-		if err != nil {
-			break
-		}
-	}
-	close(stop)
-	wg.Wait()
-	return bs, err
 }
 
 // runRefsIn is runRefs decoding the frozen runs into b's room.

@@ -89,22 +89,7 @@ var blockInputs = []string{
 // far the blocks are read ahead of their taking.
 func TestBlocksAreEach(t *testing.T) {
 	defer func(n int) { readBufSize = n }(readBufSize)
-	dir := t.TempDir()
-	var all []string
-	for i, s := range blockInputs {
-		p := filepath.Join(dir, fmt.Sprintf("in%d.jsonl", i))
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, p)
-	}
-	cut := filepath.Join(dir, "cut.jsonl.gz")
-	if err := os.WriteFile(cut, truncatedGzip(300), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// Several files in order, one missing, a truncated gzip, the same
-	// file twice (a binary one's skipping is its own).
-	all = append(all, filepath.Join(dir, "missing.jsonl"), cut, dir, all[9], all[4])
+	all := blockFiles(t)
 	for _, rb := range []int{16, 1000, 256 << 10} {
 		readBufSize = rb
 		for i := range all {

@@ -12,8 +12,22 @@
 //   - a last line without '\n' is a record;
 //   - a UTF-8 byte order mark at the start of a file is ignored.
 //
-// Input.Each hands a tool the records one by one. Input.EachBlock hands it
-// blocks of whole lines instead, for a tool that frames and handles them
-// on several goroutines (Block.Frame) and takes them back in input order
-// (Input.TakeBlock): the same rules, records, line numbers and reports.
+// Input.Each hands a tool the records one by one. Reading on several
+// cores is one engine, with the same rules, records, line numbers and
+// reports as Each, in one of two ways a tool chooses by how its work
+// splits:
+//   - Blocks: when a verdict on a record does not depend on the records
+//     before it (a filter, a validating scan), the reading goroutine reads
+//     blocks of whole lines (Input.EachBlock), workers frame and judge
+//     them (Block.Frame), and the verdicts come back in input order
+//     (Input.TakeBlock), where the tool writes its output;
+//   - Parts: when records depend on the ones before (a summary of runs)
+//     but states of consecutive parts merge, each worker reads a
+//     contiguous part of a regular file into a state of its own, and the
+//     states are merged in input order, the bad lines reported after.
+//
+// Both stand on Ordered, a pool of goroutines whose jobs are taken back in
+// the order sent, with a free list and a bound on the work ahead; the
+// engine owns the lines of many MiB, the numbering and cap of bad lines
+// and the progress meter.
 package jsonl

@@ -94,6 +94,31 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 			in.Out.Flush()
 		}
 	}
+	return in.metered(func() error {
+		for _, name := range names {
+			src, err := open(name, in.Stdin, idle, in.Meter)
+			if err != nil {
+				src = nil // closed by open already
+			}
+			err = read(name, src, err)
+			if src != nil {
+				src.Close()
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if in.Out != nil {
+			return in.Out.Flush()
+		}
+		return nil
+	})
+}
+
+// metered runs read, the reading of the inputs, with the meter on: a
+// signal that stops the tool meanwhile clears it (AtLineEnd), and it is
+// cleared when read returns.
+func (in *Input) metered(read func() error) error {
 	if in.Meter != nil {
 		clear := in.Meter.Clear
 		stopMeter.Store(&clear)
@@ -102,23 +127,7 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 			in.Meter.Clear()
 		}()
 	}
-	for _, name := range names {
-		src, err := open(name, in.Stdin, idle, in.Meter)
-		if err != nil {
-			src = nil // closed by open already
-		}
-		err = read(name, src, err)
-		if src != nil {
-			src.Close()
-		}
-		if err != nil {
-			return err
-		}
-	}
-	if in.Out != nil {
-		return in.Out.Flush()
-	}
-	return nil
+	return read()
 }
 
 func (in *Input) each(src *Source, fn func(Record) error) error {

@@ -1,0 +1,135 @@
+package jsonl
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Ordered runs jobs on goroutines of its own and takes them back, once
+// done, in the order they were sent, on the goroutine that sends them: the
+// work of a tool on several cores whose output must be that of one loop.
+// It keeps the jobs taken to fill again (a job's room is reused, not
+// allocated anew) and bounds the work sent ahead of the taking: at most
+// Ahead jobs, and past MaxBytes of them only the newest.
+//
+// The methods but Close are called on one goroutine, the sending one.
+type Ordered[W, J any] struct {
+	work func(W, *J)
+	take func(*J) error
+
+	ahead    int // jobs pending at most once Send returns
+	maxBytes int // bytes pending past which only the newest job stays
+
+	jobs    chan *orderedJob[J]
+	pending []*orderedJob[J] // sent, not taken, oldest first
+	free    []*orderedJob[J] // taken, to fill again
+	next    *orderedJob[J]   // the job Next returned
+	bytes   int              // the sizes of the pending jobs
+	err     error            // the first error take returned
+	stopped atomic.Bool      // Close was called: the workers skip what is left
+	wg      sync.WaitGroup
+}
+
+type orderedJob[J any] struct {
+	job  J
+	size int
+	done chan struct{} // one token once the job is done; made once, reused
+}
+
+// NewOrdered starts workers goroutines, each with a worker value of its
+// own from newWorker (called here, in order), that run work on the jobs
+// sent; take is called with each job done, in the order sent. ahead (at
+// least workers) bounds the jobs pending, maxBytes (0: no bound) the sum
+// of their sizes as Send is told them.
+func NewOrdered[W, J any](workers, ahead, maxBytes int, newWorker func() W, work func(W, *J), take func(*J) error) *Ordered[W, J] {
+	workers = max(workers, 1)
+	o := &Ordered[W, J]{work: work, take: take, ahead: max(ahead, workers), maxBytes: maxBytes}
+	o.jobs = make(chan *orderedJob[J], o.ahead+1) // never full: Send does not wait for a worker
+	for range workers {
+		w := newWorker()
+		o.wg.Go(func() {
+			for j := range o.jobs {
+				if !o.stopped.Load() {
+					work(w, &j.job)
+				}
+				j.done <- struct{}{}
+			}
+		})
+	}
+	return o
+}
+
+// Next returns the job to fill and send next: one taken before, as take
+// left it, or a new one.
+func (o *Ordered[W, J]) Next() *J {
+	if o.next == nil {
+		if k := len(o.free); k > 0 {
+			o.next = o.free[k-1]
+			o.free[k-1] = nil
+			o.free = o.free[:k-1]
+		} else {
+			o.next = &orderedJob[J]{done: make(chan struct{}, 1)}
+		}
+	}
+	return &o.next.job
+}
+
+// Send hands the job Next returned, of size bytes, to a worker, then takes
+// the oldest jobs until the bounds hold again. It returns the first error
+// take returned: nothing more is taken then.
+func (o *Ordered[W, J]) Send(size int) error {
+	o.Next()
+	j := o.next
+	o.next = nil
+	j.size = size
+	o.pending = append(o.pending, j)
+	o.bytes += size
+	o.jobs <- j
+	for o.err == nil && (len(o.pending) > o.ahead || o.maxBytes > 0 && len(o.pending) > 1 && o.bytes > o.maxBytes) {
+		o.takeOldest()
+	}
+	return o.err
+}
+
+// Here takes every job pending, then runs work on the job Next returned
+// on this goroutine, with w, and takes it: a job too big to have another
+// beside it (a line of many MiB).
+func (o *Ordered[W, J]) Here(w W) error {
+	if err := o.Drain(); err != nil {
+		return err
+	}
+	o.Next()
+	j := o.next
+	o.next = nil
+	o.work(w, &j.job)
+	o.err = o.take(&j.job)
+	o.free = append(o.free, j)
+	return o.err
+}
+
+// Drain takes every job pending, and returns the first error take returned.
+func (o *Ordered[W, J]) Drain() error {
+	for o.err == nil && len(o.pending) > 0 {
+		o.takeOldest()
+	}
+	return o.err
+}
+
+func (o *Ordered[W, J]) takeOldest() {
+	j := o.pending[0]
+	o.pending[0] = nil // not kept alive under the slice
+	o.pending = o.pending[1:]
+	o.bytes -= j.size
+	<-j.done
+	o.err = o.take(&j.job)
+	o.free = append(o.free, j)
+}
+
+// Close stops the workers once they are done with the jobs they hold and
+// waits for them (what the worker values hold may be read afterwards);
+// the jobs pending are left untaken and their work skipped.
+func (o *Ordered[W, J]) Close() {
+	o.stopped.Store(true)
+	close(o.jobs)
+	o.wg.Wait()
+}
