@@ -326,23 +326,84 @@ func (s *State) EachEncoded(encode func(b []byte, r *Record) []byte, write func(
 }
 
 func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Record, []byte) error) error {
-	var buf []byte
-	fn := func(r *Record) error {
-		var b []byte
-		if encode != nil {
-			b = encode(buf[:0], r)
-			if b != nil {
-				buf = b
-			}
+	rp := s.newReporting(encode, write)
+	// What the total says of the runs (outcomes, wall time, problems) is
+	// made on a goroutine of its own meanwhile, when there are many.
+	var totalRuns chan Record
+	if len(s.runs)+len(s.coldRuns) >= 2*builtChunk && runtime.GOMAXPROCS(0) > 1 {
+		totalRuns = make(chan Record, 1)
+		go func() {
+			var pc problemCache
+			var r Record
+			s.runsOf(&pc, &r, s.allRuns(), byRuns)
+			totalRuns <- r
+		}()
+	}
+	order, keys := rp.groupOrder()
+	if rp.nb > 0 {
+		if err := rp.writeGroups(rp.sorted(order)); err != nil {
+			return err
 		}
-		return write(r, b)
 	}
-	names := make([]string, len(s.opt.By))
+	var rec Record
+	if totalRuns != nil {
+		rec = s.record(rp.total, nil, byRuns, nil)
+		runs := <-totalRuns
+		rec.Runs, rec.Outcomes, rec.WallSumUS, rec.Wall, rec.Problems = runs.Runs, runs.Outcomes, runs.WallSumUS, runs.Wall, runs.Problems
+	} else {
+		rec = s.record(rp.total, s.allRuns(), byRuns, nil)
+	}
+	rec.Total = true
+	if rp.breakdown {
+		s.breakdown(&rec, keys, rp.get)
+	}
+	return rp.emit(&rec)
+}
+
+// reporting is one report being made of a state: what building its
+// records needs, and the total they add up to.
+type reporting struct {
+	s      *State
+	encode func([]byte, *Record) []byte
+	write  func(*Record, []byte) error
+	buf    []byte
+
+	names     []string
+	nb        int  // the report's keys
+	breakdown bool // each group broken down, its parts the state's groups
+	// late: each group is decoded once, when its record is built, and
+	// the total takes it in then (no breakdown, some keys)
+	late bool
+	// extra are the tool calls known only from tool_call, by group
+	extra map[string]*Group
+	// parts are the state's groups of each group of the report, with a
+	// breakdown
+	parts       map[string][]string
+	total       *Group
+	mode, agent int
+	serial      *builder
+}
+
+func (s *State) newReporting(encode func([]byte, *Record) []byte, write func(*Record, []byte) error) *reporting {
+	rp := &reporting{s: s, encode: encode, write: write, total: &Group{},
+		nb: len(s.opt.By), breakdown: len(s.opt.Breakdown) > 0, serial: &builder{pc: &s.lastProblems}}
+	rp.names = make([]string, rp.nb)
 	for i, k := range s.opt.By {
-		names[i] = k.Name
+		rp.names[i] = k.Name
 	}
-	// Calls known only from tool_call count now: no tool_execution_start
-	// of theirs turned up. Runs with open calls are never frozen.
+	rp.late = rp.nb > 0 && !rp.breakdown
+	if rp.breakdown {
+		rp.parts = map[string][]string{}
+	}
+	rp.extra = s.deferredCalls()
+	rp.mode, rp.agent = s.runFields()
+	return rp
+}
+
+// deferredCalls are the calls known only from tool_call, by group: no
+// tool_execution_start of theirs turned up, so they count now. Runs with
+// open calls are never frozen.
+func (s *State) deferredCalls() map[string]*Group {
 	extra := map[string]*Group{}
 	for _, r := range s.runs {
 		for _, c := range r.gr().calls {
@@ -362,58 +423,86 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 			}
 		}
 	}
-	// getIn is get decoding a frozen group into b's room (b may be nil).
-	getIn := func(key string, b *builder) *Group {
-		var g *Group
+	return extra
+}
+
+// emit hands a record to the writer, encoded first when it encodes.
+func (rp *reporting) emit(r *Record) error {
+	var b []byte
+	if rp.encode != nil {
+		b = rp.encode(rp.buf[:0], r)
 		if b != nil {
-			g = s.peekGroupIn(key, &b.group)
-		} else {
-			g = s.peekGroup(key)
+			rp.buf = b
 		}
-		x := extra[key]
-		if x == nil {
-			return g
-		}
-		c := *g
-		c.tools = append([]toolCount(nil), g.tools...)
-		c.latency.data = append([]uint64(nil), g.latency.data...)
-		c.merge(x, false)
-		return &c
 	}
-	get := func(key string) *Group { return getIn(key, nil) }
-	breakdown := len(s.opt.Breakdown) > 0
-	nb := len(s.opt.By)
-	// Sort light references, not the groups: frozen ones are decoded one
-	// at a time.
-	total := &Group{}
-	order := make([]ref, 0, len(s.groups)+len(s.coldGroups))
-	// With a breakdown a group of the report is made of the state's
-	// groups of its key and each model: its parts, by its key.
-	var parts map[string][]string
-	if breakdown {
-		parts = map[string][]string{}
-	}
-	// What the total says of the runs (outcomes, wall time, problems) is
-	// made on a goroutine of its own meanwhile, when there are many.
-	var totalRuns chan Record
-	if len(s.runs)+len(s.coldRuns) >= 2*builtChunk && runtime.GOMAXPROCS(0) > 1 {
-		totalRuns = make(chan Record, 1)
-		go func() {
-			var pc problemCache
-			var r Record
-			s.runsOf(&pc, &r, s.allRuns(), byRuns)
-			totalRuns <- r
-		}()
-	}
-	// Each group is decoded once, when its record is built: the total
-	// takes the groups in as the records are written (then the groups
-	// folded into "other"), and the order needs only their first time.
-	late := nb > 0 && !breakdown
-	var keys []string
-	if !late {
-		keys = s.groupKeys()
+	return rp.write(r, b)
+}
+
+// getIn is the state's group of key, decoded into b's room when frozen
+// (b may be nil), with its deferred calls.
+func (rp *reporting) getIn(key string, b *builder) *Group {
+	var g *Group
+	if b != nil {
+		g = rp.s.peekGroupIn(key, &b.group)
 	} else {
-		// (the maps walked rather than looked up key by key)
+		g = rp.s.peekGroup(key)
+	}
+	x := rp.extra[key]
+	if x == nil {
+		return g
+	}
+	c := *g
+	c.tools = append([]toolCount(nil), g.tools...)
+	c.latency.data = append([]uint64(nil), g.latency.data...)
+	c.merge(x, false)
+	return &c
+}
+
+func (rp *reporting) get(key string) *Group { return rp.getIn(key, nil) }
+
+// group is the group of the report with key: with a breakdown its parts
+// merged into one.
+func (rp *reporting) group(key string, b *builder) *Group {
+	if !rp.breakdown {
+		return rp.getIn(key, b)
+	}
+	m := &Group{key: key}
+	for _, k := range rp.parts[key] {
+		m.merge(rp.get(k), true)
+	}
+	return m
+}
+
+// build is the record of a group, made with what b, the builder of the
+// goroutine that builds it, keeps.
+func (rp *reporting) build(key string, runs bool, b *builder) (Record, *Group) {
+	g := rp.group(key, b)
+	vals := g.values(rp.nb)
+	var agents []string
+	if rp.mode == byAgent {
+		agents = vals[rp.agent : rp.agent+1]
+	}
+	var rec Record
+	if runs {
+		rec = rp.s.recordWith(b.pc, g, rp.s.runRefsIn(g, b), rp.mode, agents)
+	} else {
+		rec = rp.s.recordWith(b.pc, g, nil, byNothing, nil)
+	}
+	rec.Names, rec.Vals = rp.names, vals
+	return rec, g
+}
+
+// groupOrder lists the groups of the report by first event time (light
+// references, not the groups: frozen ones are decoded one at a time),
+// and the state's group keys when they are walked now: then the total
+// takes each in here, and with a breakdown each is filed under its
+// group's key.
+func (rp *reporting) groupOrder() (order []ref, keys []string) {
+	s := rp.s
+	order = make([]ref, 0, len(s.groups)+len(s.coldGroups))
+	if rp.late {
+		// only the order's first times: the maps walked rather than
+		// looked up key by key
 		for k, g := range s.groups {
 			order = append(order, ref{key: k, ts: g.firstTS, hasTS: g.hasTS})
 		}
@@ -421,26 +510,29 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 			ts, hasTS := frozenGroupTS(b)
 			order = append(order, ref{key: k, ts: ts, hasTS: hasTS})
 		}
+		sortRefs(order)
+		return order, nil
 	}
+	keys = s.groupKeys()
 	for _, k := range keys {
-		g := get(k)
-		total.merge(g, false)
-		if !breakdown {
+		g := rp.get(k)
+		rp.total.merge(g, false)
+		if !rp.breakdown {
 			order = append(order, ref{key: k, ts: g.firstTS, hasTS: g.hasTS})
 			continue
 		}
-		if nb == 0 {
+		if rp.nb == 0 {
 			continue // only the total, and its breakdown
 		}
 		p := k[:strings.LastIndexByte(k, keySep)]
-		if _, ok := parts[p]; !ok {
+		if _, ok := rp.parts[p]; !ok {
 			order = append(order, ref{key: p})
 		}
-		parts[p] = append(parts[p], k)
+		rp.parts[p] = append(rp.parts[p], k)
 	}
-	if breakdown {
+	if rp.breakdown {
 		for i := range order {
-			for _, k := range parts[order[i].key] {
+			for _, k := range rp.parts[order[i].key] {
 				if g := s.peekGroup(k); g.hasTS && (!order[i].hasTS || g.firstTS < order[i].ts) {
 					order[i].ts, order[i].hasTS = g.firstTS, true
 				}
@@ -448,112 +540,78 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 		}
 	}
 	sortRefs(order)
-	// group is the group of the report with key: with a breakdown its
-	// parts merged into one.
-	group := func(key string, b *builder) *Group {
-		if !breakdown {
-			return getIn(key, b)
-		}
-		m := &Group{key: key}
-		for _, k := range parts[key] {
-			m.merge(get(k), true)
-		}
-		return m
+	return order, keys
+}
+
+// sorted is order as --sort orders it (ties keep their order).
+func (rp *reporting) sorted(order []ref) []ref {
+	f := rp.s.order.Sort
+	if f == nil {
+		return order
 	}
-	mode, agent := s.runFields()
-	// build is the record of a group, made with what b, the builder of
-	// the goroutine that builds it, keeps.
-	serial := &builder{pc: &s.lastProblems}
-	build := func(key string, runs bool, b *builder) (Record, *Group) {
-		g := group(key, b)
-		vals := g.values(nb)
-		var agents []string
-		if mode == byAgent {
-			agents = vals[agent : agent+1]
-		}
-		var rec Record
-		if runs {
-			rec = s.recordWith(b.pc, g, s.runRefsIn(g, b), mode, agents)
-		} else {
-			rec = s.recordWith(b.pc, g, nil, byNothing, nil)
-		}
-		rec.Names, rec.Vals = names, vals
-		return rec, g
+	vs := make([]Value, len(order))
+	for i := range order {
+		r, _ := rp.build(order[i].key, f.runs, rp.serial)
+		vs[i] = f.value(&r)
 	}
-	if nb > 0 {
-		if f := s.order.Sort; f != nil {
-			vs := make([]Value, len(order))
-			for i := range order {
-				r, _ := build(order[i].key, f.runs, serial)
-				vs[i] = f.value(&r)
-			}
-			idx := make([]int, len(order))
-			for i := range idx {
-				idx[i] = i
-			}
-			sort.SliceStable(idx, func(a, b int) bool { return f.compare(vs[idx[a]], vs[idx[b]]) < 0 })
-			sorted := make([]ref, len(order))
-			for i, j := range idx {
-				sorted[i] = order[j]
-			}
-			order = sorted
-		}
-		shown := order
-		if top := s.order.Top; top > 0 && top < len(order) {
-			shown = order[:top]
-		}
-		if late && len(shown) >= 2*builtChunk && runtime.GOMAXPROCS(0) > 1 {
-			// The records are built on every core, handed to fn in order;
-			// each goroutine adds the groups it built up, the total adds
-			// those up.
-			bs, err := eachBuilt(shown, func(key string, b *builder) Record {
-				rec, g := build(key, true, b)
-				b.total.merge(g, false)
-				return rec
-			}, encode, write)
-			for _, b := range bs {
-				total.merge(&b.total, false)
-			}
-			if err != nil {
-				return err
-			}
-		} else {
-			for _, o := range shown {
-				rec, g := build(o.key, true, serial)
-				if late {
-					total.merge(g, false)
-				}
-				if breakdown {
-					s.breakdown(&rec, parts[o.key], get)
-				}
-				if err := fn(&rec); err != nil {
-					return err
-				}
-			}
-		}
-		if rest := order[len(shown):]; len(rest) > 0 {
-			rec, o := s.other(rest, parts, group, get, mode, agent)
-			if late {
-				total.merge(o, false)
-			}
-			if err := fn(&rec); err != nil {
-				return err
-			}
-		}
+	idx := make([]int, len(order))
+	for i := range idx {
+		idx[i] = i
 	}
-	var rec Record
-	if totalRuns != nil {
-		rec = s.record(total, nil, byRuns, nil)
-		runs := <-totalRuns
-		rec.Runs, rec.Outcomes, rec.WallSumUS, rec.Wall, rec.Problems = runs.Runs, runs.Outcomes, runs.WallSumUS, runs.Wall, runs.Problems
+	sort.SliceStable(idx, func(a, b int) bool { return f.compare(vs[idx[a]], vs[idx[b]]) < 0 })
+	sorted := make([]ref, len(order))
+	for i, j := range idx {
+		sorted[i] = order[j]
+	}
+	return sorted
+}
+
+// writeGroups writes the records of the groups in order, past --top the
+// rest folded into one "other" record.
+func (rp *reporting) writeGroups(order []ref) error {
+	shown := order
+	if top := rp.s.order.Top; top > 0 && top < len(order) {
+		shown = order[:top]
+	}
+	if rp.late && len(shown) >= 2*builtChunk && runtime.GOMAXPROCS(0) > 1 {
+		// The records are built on every core, handed over in order;
+		// each goroutine adds the groups it built up, the total adds
+		// those up.
+		bs, err := eachBuilt(shown, func(key string, b *builder) Record {
+			rec, g := rp.build(key, true, b)
+			b.total.merge(g, false)
+			return rec
+		}, rp.encode, rp.write)
+		for _, b := range bs {
+			rp.total.merge(&b.total, false)
+		}
+		if err != nil {
+			return err
+		}
 	} else {
-		rec = s.record(total, s.allRuns(), byRuns, nil)
+		for _, o := range shown {
+			rec, g := rp.build(o.key, true, rp.serial)
+			if rp.late {
+				rp.total.merge(g, false)
+			}
+			if rp.breakdown {
+				rp.s.breakdown(&rec, rp.parts[o.key], rp.get)
+			}
+			if err := rp.emit(&rec); err != nil {
+				return err
+			}
+		}
 	}
-	rec.Total = true
-	if breakdown {
-		s.breakdown(&rec, keys, get)
+	if rest := order[len(shown):]; len(rest) > 0 {
+		rec, o := rp.s.other(rest, rp.parts, rp.group, rp.get, rp.mode, rp.agent)
+		if rp.late {
+			rp.total.merge(o, false)
+		}
+		if err := rp.emit(&rec); err != nil {
+			return err
+		}
 	}
-	return fn(&rec)
+	return nil
 }
 
 // allRuns names every run the state knows.
