@@ -7,8 +7,16 @@ TOOLS := $(notdir $(wildcard cmd/*))
 
 all: build
 
+# build stamps the commit (and the version, at a v* tag) into the tools,
+# as make dist does, so that --version names it even where Go's own VCS
+# stamping is off (GOFLAGS=-buildvcs=false, a copy without .git). VERSION
+# and COMMIT may be given: make build VERSION=1.2.3.
+CLI_PKG := github.com/evtools/evtools/internal/cli
+VERSION ?= $(patsubst v%,%,$(shell git describe --tags --exact-match --match 'v[0-9]*' HEAD 2>/dev/null))
+COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(if $(shell git status --porcelain 2>/dev/null | head -1),-dirty)
+STAMP := $(if $(COMMIT),-X $(CLI_PKG).Commit=$(COMMIT)) $(if $(VERSION),-X $(CLI_PKG).Version=$(VERSION))
 build:
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -ldflags "$(STAMP)" -o $(BIN)/ ./cmd/...
 
 # share writes what the tools say about themselves into $(BIN)/share, laid
 # out as PREFIX/share is: their man pages (TOOL --man) and evtools(7), and

@@ -72,12 +72,10 @@ trap 'rm -rf "$WORK"' EXIT
 
 # --- the host's tools: the version, man pages and completions ---------------
 # make share builds the tools for this machine and has them write share/.
-# The version goes in through GOFLAGS (one -X, no spaces) so that the man
-# pages name the release the archives carry.
-host_goflags=${GOFLAGS:-}
-[ -z "${VERSION:-}" ] || host_goflags+=" -ldflags=-X=$CLI.Version=$VERSION"
+# The version and commit go to make build as they go to the archives'
+# tools, so that the man pages name the release the archives carry.
 SHARE=
-if GOFLAGS="$host_goflags" make -s share BIN="$WORK/host" GO="$GO" >"$WORK/share.log" 2>&1; then
+if make -s share BIN="$WORK/host" GO="$GO" VERSION="${VERSION:-}" COMMIT="$COMMIT" >"$WORK/share.log" 2>&1; then
 	SHARE=$WORK/host/share
 else
 	"$GO" build -o "$WORK/host/" ./cmd/...
@@ -101,7 +99,8 @@ for t in $DIST_TARGETS; do
 	mkdir -p "$stage/bin"
 	CGO_ENABLED=0 GOOS=$os GOARCH=$arch "$GO" build -trimpath -ldflags "$LDFLAGS" -o "$stage/bin/" ./cmd/...
 	[ -z "$SHARE" ] || cp -R "$SHARE" "$stage/share"
-	cp README.md LICENSE "$stage/"
+	# what README.md and the man pages point to: docs/ and examples/
+	cp -R README.md LICENSE docs examples "$stage/"
 	ext=tar.gz
 	[ "$os" != windows ] || ext=zip
 	"$WORK/dist" archive -mtime "$SOURCE_DATE_EPOCH" "$DIST_DIR/$name.$ext" "$stage"

@@ -106,7 +106,8 @@ func TestDistArchive(t *testing.T) {
 			"share/bash-completion/completions/"+tool.Name, "share/zsh/site-functions/_"+tool.Name,
 			"share/fish/vendor_completions.d/"+tool.Name+".fish")
 	}
-	want = append(want, "share/man/man7/evtools.7", "README.md", "LICENSE")
+	// README.md and the man pages point to docs/ and examples/
+	want = append(want, "share/man/man7/evtools.7", "README.md", "LICENSE", "docs/evsum.md", "docs/formats.md", "examples")
 	for _, f := range want {
 		if !slices.Contains(files, name+"/"+f) {
 			t.Errorf("%s has no %s; it holds %q", filepath.Base(archive), f, files)
@@ -130,6 +131,36 @@ func TestDistArchive(t *testing.T) {
 	readme, _ := os.ReadFile("../../README.md")
 	if got, _ := os.ReadFile(filepath.Join(dir, "README.md")); !bytes.Equal(got, readme) {
 		t.Error("the archive's README.md is not the repository's")
+	}
+}
+
+// make build stamps the commit as make dist does, so that --version names
+// it where Go's own VCS stamping is off.
+func TestMakeBuildStampsCommit(t *testing.T) {
+	t.Parallel() // go and make at work, this process waiting
+	for _, need := range []string{"git", "make"} {
+		if _, err := exec.LookPath(need); err != nil {
+			t.Skipf("no %s: make build stamps the commit from git", need)
+		}
+	}
+	head, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	bin := t.TempDir()
+	cmd := exec.Command("make", "-s", "build", "BIN="+bin)
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
+	}
+	v, err := exec.Command(filepath.Join(bin, "evsum"), "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`^evsum \S+ \(` + strings.TrimSpace(string(head)) + `(-dirty)?\)\n$`)
+	if !re.Match(v) {
+		t.Errorf("evsum --version of make build printed %q, want %s", v, re)
 	}
 }
 

@@ -94,7 +94,7 @@ func Page(t tooldoc.Tool, app *kong.Application, version string) string {
 	}
 	line(".PP",
 		roff("evtools(7) also says how every tool prints its completion script (--completion bash, zsh or fish) and this page (--man)."),
-		roff("The source tree's docs/"+t.Name+".md has the whole story, with sessions that its tests run."))
+		roff("docs/"+t.Name+".md, in the release archive and in the source tree, has the whole story, with sessions that the tests run."))
 	return b.String()
 }
 
