@@ -1,0 +1,3 @@
+package evimport
+
+func (c *converter) gemini(f *logFile) []*session { return nil }

@@ -1,0 +1,3 @@
+package evimport
+
+func (c *converter) pi(f *logFile) []*session { return nil }
