@@ -143,9 +143,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window) (session
 		bySource[f.source] = append(bySource[f.source], f)
 	}
 	sessions = append(sessions, conv.claude(bySource["claude"])...)
-	for _, f := range bySource["codex"] {
-		sessions = append(sessions, conv.codex(f)...)
-	}
+	sessions = append(sessions, conv.codexAll(bySource["codex"])...)
 	for _, f := range bySource["pi"] {
 		sessions = append(sessions, conv.pi(f)...)
 	}
