@@ -1,6 +1,8 @@
 package evimport
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -70,12 +72,21 @@ func (o *object) usd(k string, v float64) *object {
 	return o
 }
 
-// raw adds v, which must be one JSON value; nothing when it is empty.
+// raw adds v, which must be one JSON value; nothing when it is empty. A
+// value from a document written over several lines (Gemini CLI's older
+// files) is compacted: an event is one line.
 func (o *object) raw(k string, v []byte) *object {
 	if len(v) == 0 {
 		return o
 	}
 	o.key(k)
+	if bytes.IndexByte(v, '\n') >= 0 || bytes.IndexByte(v, '\r') >= 0 {
+		var buf bytes.Buffer
+		if json.Compact(&buf, v) == nil {
+			o.b = append(o.b, buf.Bytes()...)
+			return o
+		}
+	}
 	o.b = append(o.b, v...)
 	return o
 }
