@@ -80,8 +80,12 @@ func (c *converter) report(w io.Writer) {
 	}
 	sort.Strings(models)
 	for _, m := range models {
-		fmt.Fprintf(w, "%s: no price for model %s (%d calls): their model_result says \"unpriced\":true and has no cost_usd (--prices FILE adds prices)\n",
-			name, m, c.unpriced[m])
+		calls := "calls"
+		if c.unpriced[m] == 1 {
+			calls = "call"
+		}
+		fmt.Fprintf(w, "%s: no price for model %s (%d %s): its model_result events say \"unpriced\":true and have no cost_usd (--prices FILE adds prices)\n",
+			name, m, c.unpriced[m], calls)
 	}
 	if len(c.unknown) == 0 {
 		return
@@ -97,5 +101,9 @@ func (c *converter) report(w io.Writer) {
 	for i, t := range types {
 		parts[i] = fmt.Sprintf("%s (%d)", t, c.unknown[t])
 	}
-	fmt.Fprintf(w, "%s: %d records of unknown types skipped: %s\n", name, total, strings.Join(parts, ", "))
+	what := "records of unknown types"
+	if total == 1 {
+		what = "record of an unknown type"
+	}
+	fmt.Fprintf(w, "%s: %d %s skipped: %s\n", name, total, what, strings.Join(parts, ", "))
 }

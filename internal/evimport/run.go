@@ -199,6 +199,7 @@ func (b *builder) interrupted(ms int64, what string) {
 		return
 	}
 	b.ensureRun(ms)
+	b.lastMS = max(b.lastMS, ms) // the run ends when the user stopped it
 	b.final, b.lastError, b.stopped = false, what, "killed"
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/evcursor"
 	"github.com/evtools/evtools/internal/evfilter"
+	"github.com/evtools/evtools/internal/evimport"
 	"github.com/evtools/evtools/internal/evsum"
 	"github.com/evtools/evtools/internal/zot2gp"
 )
@@ -25,4 +26,5 @@ var All = []Tool{
 	{"evfilter", evfilter.Main},
 	{"evcursor", evcursor.Main},
 	{"evsum", evsum.Main},
+	{"evimport", evimport.Main},
 }
