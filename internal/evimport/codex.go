@@ -196,9 +196,10 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 // so far, which a count must pass to be new.
 type codexState struct {
 	total      int64
-	replay     bool  // in a fork's copy of its parent's history
-	replayTill int64 // ms: records up to this time are the copy
-	open       bool  // a model call without its result yet
+	prev       codexTokens // the totals of the last count
+	replay     bool        // in a fork's copy of its parent's history
+	replayTill int64       // ms: records up to this time are the copy
+	open       bool        // a model call without its result yet
 	thinking   strings.Builder
 }
 
@@ -261,8 +262,8 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 	if st.replay {
 		// The parent's history: its calls are the parent's; its token
 		// counts only set where this rollout's counting starts.
-		if r.typ == "event_msg token_count" && p.Info != nil && p.Info.Total != nil {
-			st.total = max(st.total, p.Info.Total.Total)
+		if r.typ == "event_msg token_count" && p.Info != nil && p.Info.Total != nil && p.Info.Total.Total > st.total {
+			st.total, st.prev = p.Info.Total.Total, *p.Info.Total
 		}
 		return
 	}
@@ -330,13 +331,17 @@ func (c *converter) codexTokens(b *builder, st *codexState, r codexRec) {
 			return
 		}
 		if last == nil {
+			// the step of the totals since the last count
 			step := *info.Total
-			last = &step
 			if info.Total.Total > st.total {
-				last.Total -= st.total
+				step.Input -= st.prev.Input
+				step.Cached -= st.prev.Cached
+				step.Output -= st.prev.Output
+				step.Reasoning -= st.prev.Reasoning
 			}
+			last = &step
 		}
-		st.total = info.Total.Total
+		st.total, st.prev = info.Total.Total, *info.Total
 	}
 	if !st.open {
 		b.modelCall(r.ms)

@@ -29,14 +29,8 @@ type geminiRecord struct {
 		Subject     string `json:"subject"`
 		Description string `json:"description"`
 	} `json:"thoughts"`
-	Tokens *struct {
-		Input    int64 `json:"input"`
-		Output   int64 `json:"output"`
-		Cached   int64 `json:"cached"`
-		Thoughts int64 `json:"thoughts"`
-		Tool     int64 `json:"tool"`
-	} `json:"tokens"`
-	Model     string `json:"model"`
+	Tokens    *geminiTokens `json:"tokens"`
+	Model     string        `json:"model"`
 	ToolCalls []struct {
 		ID     string          `json:"id"`
 		Name   string          `json:"name"`
@@ -52,6 +46,22 @@ type geminiRecord struct {
 		} `json:"result"`
 		Timestamp string `json:"timestamp"`
 	} `json:"toolCalls"`
+}
+
+type geminiTokens struct {
+	Input    int64 `json:"input"`
+	Output   int64 `json:"output"`
+	Cached   int64 `json:"cached"`
+	Thoughts int64 `json:"thoughts"`
+	Tool     int64 `json:"tool"`
+}
+
+// usage maps Gemini's counts: its input (promptTokenCount) holds the
+// cached part; tool-use prompts are counted apart, and thoughts apart
+// from the output: input and output here are the sums.
+func (t *geminiTokens) usage() usage {
+	return usage{input: t.Input + t.Tool, cacheRead: t.Cached, output: t.Output + t.Thoughts,
+		reasoning: t.Thoughts, hasReasoning: true}
 }
 
 // geminiKnown are the message types read or deliberately passed over.
@@ -151,22 +161,16 @@ func geminiMessage(b *builder, m geminiRecord) {
 			}
 			b.toolResult(tms, tc.ID, ok, output)
 		}
-		u := usage{}
-		if t := m.Tokens; t != nil {
-			// Gemini's input (promptTokenCount) holds the cached part;
-			// tool-use prompts are counted apart, and thoughts apart from
-			// the output: input and output here are the sums.
-			u = usage{input: t.Input + t.Tool, cacheRead: t.Cached, output: t.Output + t.Thoughts,
-				reasoning: t.Thoughts, hasReasoning: true}
+		if m.Tokens == nil {
+			return
 		}
+		u := m.Tokens.usage()
 		var th []string
 		for _, t := range m.Thoughts {
 			th = append(th, strings.TrimSpace(t.Subject+": "+t.Description))
 		}
 		u.thinking = strings.Join(th, "\n")
-		if m.Tokens != nil {
-			b.modelResult(ms, u)
-		}
+		b.modelResult(ms, u)
 	}
 }
 
