@@ -11,7 +11,7 @@ const name = "evimport"
 
 // options are evimport's flags and arguments.
 type options struct {
-	Files []string `arg:"" optional:"" name:"PATH" help:"Session files and folders to read (folders are walked for session files; - is stdin). Default: the session folders of every agent found for this user."`
+	Files []string `arg:"" optional:"" name:"FILE" help:"Session files and folders to read (folders are walked for session files; - is stdin). Default: the session folders of every agent found for this user."`
 
 	From   string   `name:"from" enum:"auto,claude,codex,pi,gemini" default:"auto" placeholder:"SOURCE" help:"The agent whose logs these are: claude (Claude Code), codex (OpenAI Codex), pi, gemini (Gemini CLI), or auto: found from each file's content. Default: ${default}."`
 	Since  string   `name:"since" placeholder:"TIME" help:"Only events at or after TIME (RFC 3339, 2026-11-01, @UNIX, or a duration back from now: 24h, 7d); files last modified before it are not read."`
@@ -50,7 +50,7 @@ docs/evimport.md says how. cost_usd is the log's where it records one
 table (cost_source "prices"); a model with no price is "unpriced":true,
 never $0, and named on stderr.
 
-Without PATH evimport reads ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects),
+Without FILE evimport reads ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects),
 ~/.codex/sessions (or $CODEX_HOME/sessions), ~/.pi/agent/sessions (or
 $PI_CODING_AGENT_DIR/sessions) and ~/.gemini/tmp, those that exist. The
 output is the same bytes for the same files: run ids come from the session
