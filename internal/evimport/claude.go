@@ -113,29 +113,19 @@ func (c *converter) claude(files []*logFile) []*session {
 	groups := map[string]*claudeGroup{}
 	var order []string
 	for _, f := range files {
-		for _, r := range f.records {
-			var l claudeLine
-			if err := json.Unmarshal(r.data, &l); err != nil {
-				c.bad(r, err)
-				continue
+		decode(c, f.records, func(_ record, l *claudeLine) {
+			if !c.known("claude", l.Type, claudeKnown) || l.SessionID == "" {
+				return // a summary or snapshot line: no session of its own
 			}
-			if !claudeKnown[l.Type] {
-				c.skip("claude", l.Type)
-				continue
-			}
-			id := l.SessionID
-			if id == "" {
-				continue // a summary or snapshot line: no session of its own
-			}
-			g := groups[id]
+			g := groups[l.SessionID]
 			if g == nil {
-				g = &claudeGroup{id: id, agents: map[string][]claudeRec{}, seen: map[string]bool{}}
-				groups[id] = g
-				order = append(order, id)
+				g = &claudeGroup{id: l.SessionID, agents: map[string][]claudeRec{}, seen: map[string]bool{}}
+				groups[l.SessionID] = g
+				order = append(order, l.SessionID)
 			}
 			g.named = g.named || !f.companion
-			g.add(l)
-		}
+			g.add(*l)
+		})
 	}
 	out := make([]*session, 0, len(order))
 	for _, id := range order {

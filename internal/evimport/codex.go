@@ -163,32 +163,26 @@ func (c *converter) codexAll(files []*logFile) []*session {
 
 func (c *converter) codexDecode(f *logFile) *codexFile {
 	cf := &codexFile{}
-	for _, r := range f.records {
-		var l codexLine
-		if err := json.Unmarshal(r.data, &l); err != nil {
-			c.bad(r, err)
-			continue
-		}
+	decode(c, f.records, func(r record, l *codexLine) {
 		var p codexPayload
 		if len(l.Payload) > 0 && l.Payload[0] == '{' {
 			if err := json.Unmarshal(l.Payload, &p); err != nil {
 				c.bad(r, err)
-				continue
+				return
 			}
 		}
 		typ := l.Type
 		if l.Type == "event_msg" || l.Type == "response_item" {
 			typ += " " + p.Type
 		}
-		if !codexKnown[typ] {
-			c.skip("codex", typ)
-			continue
+		if !c.known("codex", typ, codexKnown) {
+			return
 		}
 		if l.Type == "session_meta" && cf.meta.ID == "" {
 			cf.meta = p
 		}
 		cf.lines = append(cf.lines, codexRec{typ: typ, ms: parseTime(l.Timestamp), p: p})
-	}
+	})
 	return cf
 }
 

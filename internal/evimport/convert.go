@@ -1,6 +1,7 @@
 package evimport
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -31,6 +32,29 @@ func (c *converter) skip(source, typ string) {
 		typ = "(none)"
 	}
 	c.unknown[source+" "+typ]++
+}
+
+// decode decodes each record into a T and hands it to fn; a record that is
+// JSON but not of the shape its agent writes (a number where a string
+// goes) is reported as bad.
+func decode[T any](c *converter, records []record, fn func(r record, v *T)) {
+	for _, r := range records {
+		var v T
+		if err := json.Unmarshal(r.data, &v); err != nil {
+			c.bad(r, err)
+			continue
+		}
+		fn(r, &v)
+	}
+}
+
+// known reports whether typ is in the source's table of known types, and
+// counts it as skipped when it is not.
+func (c *converter) known(source, typ string, table map[string]bool) bool {
+	if !table[typ] {
+		c.skip(source, typ)
+	}
+	return table[typ]
 }
 
 // resultPayload is a model_result's payload: the token counts under the

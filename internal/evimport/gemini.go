@@ -95,12 +95,7 @@ func (c *converter) gemini(f *logFile) []*session {
 			keep(m)
 		}
 	}
-	for _, r := range f.records {
-		var m geminiRecord
-		if err := json.Unmarshal(r.data, &m); err != nil {
-			c.bad(r, err)
-			continue
-		}
+	decode(c, f.records, func(_ record, m *geminiRecord) {
 		switch {
 		case m.RewindTo != nil:
 			if i, ok := index[*m.RewindTo]; ok {
@@ -111,13 +106,11 @@ func (c *converter) gemini(f *logFile) []*session {
 			}
 		case m.Set != nil:
 		case m.SessionID != "" && m.Type == "":
-			head(m)
-		case !geminiKnown[m.Type]:
-			c.skip("gemini", m.Type)
-		default:
-			keep(m)
+			head(*m)
+		case c.known("gemini", m.Type, geminiKnown):
+			keep(*m)
 		}
-	}
+	})
 	if s.project == "" {
 		// ~/.gemini/tmp/<project>/chats/session-...: the folder names it
 		s.project = filepath.Base(filepath.Dir(filepath.Dir(f.name)))

@@ -32,9 +32,6 @@ type logFile struct {
 	companion bool   // found beside a named file, not named itself
 }
 
-// sources are the agents evimport reads, in the order --help lists them.
-var sources = []string{"claude", "codex", "pi", "gemini"}
-
 // defaultFolders are the session folders of every agent, from the
 // environment the agents themselves read.
 func defaultFolders(getenv func(string) string) []string {

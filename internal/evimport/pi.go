@@ -71,15 +71,9 @@ var piKnown = map[string]bool{
 func (c *converter) pi(f *logFile) []*session {
 	s := &session{source: "pi", tools: map[string]int{}}
 	b := newBuilder(c, s, mainAgent, false)
-	for _, r := range f.records {
-		var l piLine
-		if err := json.Unmarshal(r.data, &l); err != nil {
-			c.bad(r, err)
-			continue
-		}
-		if !piKnown[l.Type] {
-			c.skip("pi", l.Type)
-			continue
+	decode(c, f.records, func(_ record, l *piLine) {
+		if !c.known("pi", l.Type, piKnown) {
+			return
 		}
 		ms := parseTime(l.Timestamp)
 		switch l.Type {
@@ -101,7 +95,7 @@ func (c *converter) pi(f *logFile) []*session {
 				c.piMessage(b, ms, l.Message)
 			}
 		}
-	}
+	})
 	if s.id == "" {
 		s.id = strings.TrimSuffix(baseName(f.name), ".jsonl")
 	}
