@@ -419,12 +419,7 @@ func claudeTokens(cu *claudeUsage) usage {
 	if cu == nil {
 		return usage{}
 	}
-	u := usage{
-		input:      cu.InputTokens + cu.CacheCreationInputTokens + cu.CacheReadInputTokens,
-		output:     cu.OutputTokens,
-		cacheRead:  cu.CacheReadInputTokens,
-		cacheWrite: cu.CacheCreationInputTokens,
-	}
+	u := cacheApart(cu.InputTokens, cu.CacheReadInputTokens, cu.CacheCreationInputTokens, cu.OutputTokens)
 	if cc := cu.CacheCreation; cc != nil {
 		u.cacheWrite1h, u.has1h = cc.Ephemeral1h, true
 	}

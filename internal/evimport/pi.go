@@ -145,12 +145,7 @@ func piTokens(pu *piUsage) usage {
 	if pu == nil {
 		return usage{}
 	}
-	u := usage{
-		input:      pu.Input + pu.CacheRead + pu.CacheWrite,
-		output:     pu.Output,
-		cacheRead:  pu.CacheRead,
-		cacheWrite: pu.CacheWrite,
-	}
+	u := cacheApart(pu.Input, pu.CacheRead, pu.CacheWrite, pu.Output)
 	if pu.Cost != nil && pu.Cost.Total != nil && (*pu.Cost.Total != 0 || u.input+u.output == 0) {
 		u.cost, u.hasCost = *pu.Cost.Total, true
 	}

@@ -43,6 +43,12 @@ type usage struct {
 	stop, thinking, responseID, note string
 }
 
+// cacheApart is the usage of an agent whose input count leaves the cache
+// out (Claude's input_tokens, pi's input): input is the sum of the three.
+func cacheApart(uncached, read, write, output int64) usage {
+	return usage{input: uncached + read + write, cacheRead: read, cacheWrite: write, output: output}
+}
+
 // builder turns one thread of a log (a session's own, or a subagent's)
 // into envelope events: runs, model calls, tool calls, replies.
 type builder struct {
