@@ -72,6 +72,7 @@ type builder struct {
 	step            int
 	provider, model string
 	tools           map[string]string // tool call id -> tool name
+	pending         []string          // calls of the response whose result is to come
 }
 
 func newBuilder(c *converter, s *session, agent string, sub bool) *builder {
@@ -153,6 +154,12 @@ func (b *builder) modelResult(ms int64, u usage) {
 	if u.model == "" {
 		u.model = b.model
 	}
+	// A subagent started by a call of this response goes after its
+	// result, so that the response reads whole.
+	for _, id := range b.pending {
+		b.s.tools[id] = len(b.out)
+	}
+	b.pending = b.pending[:0]
 	b.emit(ms, b.agent, "model_result", b.conv.resultPayload(b.step, u))
 }
 
@@ -175,6 +182,7 @@ func (b *builder) toolCall(ms int64, id, tool string, args []byte) {
 	b.tools[id] = tool
 	if b.agent == mainAgent && !b.sub {
 		b.s.tools[id] = len(b.out)
+		b.pending = append(b.pending, id)
 	}
 	b.emit(ms, b.agent, "tool_call", newObject().num("step", int64(b.step)).str("id", id).str("tool", tool).raw("args", args).done())
 }
@@ -282,7 +290,7 @@ func (b *builder) thread(anchor, role, intent string, firstMS int64) {
 }
 
 // splice puts the session's subagent threads into its events: after the
-// tool call that spawned each, else before the first event later than
+// tool call that spawned each (after the result of its response), else before the first event later than
 // the thread's start; the thread's events take the run of the event
 // before them.
 func (s *session) splice() {
