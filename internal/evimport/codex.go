@@ -167,7 +167,7 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 		var p codexPayload
 		if len(l.Payload) > 0 && l.Payload[0] == '{' {
 			if err := json.Unmarshal(l.Payload, &p); err != nil {
-				c.bad(r, err)
+				c.bad(r, shapeError(err))
 				return
 			}
 		}

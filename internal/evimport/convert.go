@@ -2,8 +2,10 @@ package evimport
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -18,7 +20,8 @@ type converter struct {
 	unknown  map[string]int // "source type" -> records skipped
 	// bad reports a record that is JSON but not of the shape its source
 	// writes (a number where a string goes).
-	bad func(r record, reason error)
+	bad  func(r record, reason error)
+	stop error // the error that ends the run (--strict), once bad has said why
 }
 
 func newConverter(table *prices.Table) *converter {
@@ -41,11 +44,36 @@ func decode[T any](c *converter, records []record, fn func(r record, v *T)) {
 	for _, r := range records {
 		var v T
 		if err := json.Unmarshal(r.data, &v); err != nil {
-			c.bad(r, err)
+			c.bad(r, shapeError(err))
 			continue
 		}
 		fn(r, &v)
 	}
+}
+
+// shapeError says in the log's terms what encoding/json found of the wrong
+// type: "timestamp is a number, not a string".
+func shapeError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Errorf("%s is a %s, not a %s", te.Field, te.Value, jsonKind(te.Type.Kind()))
+	}
+	return err
+}
+
+// jsonKind is the JSON name of what a Go kind holds.
+func jsonKind(k reflect.Kind) string {
+	switch {
+	case k == reflect.String:
+		return "string"
+	case k == reflect.Bool:
+		return "boolean"
+	case k >= reflect.Int && k <= reflect.Float64:
+		return "number"
+	case k == reflect.Slice || k == reflect.Array:
+		return "array"
+	}
+	return "object"
 }
 
 // known reports whether typ is in the source's table of known types, and

@@ -88,9 +88,14 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: o.Strict}
 	conv := newConverter(table)
 	conv.bad = func(r record, reason error) {
-		in.Bad(jsonl.Record{File: r.file, Line: r.line}, reason)
+		if err := in.Bad(jsonl.Record{File: r.file, Line: r.line}, reason); err != nil && conv.stop == nil {
+			conv.stop = err // --strict: what is converted so far is not written
+		}
 	}
 	sessions, trouble, err := o.convert(in, conv, win)
+	if err == nil {
+		err = conv.stop
+	}
 	if err == nil {
 		writeSessions(out, sessions, win)
 		err = out.Flush()
