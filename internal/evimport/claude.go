@@ -43,6 +43,10 @@ type claudeMessage struct {
 	StopReason string          `json:"stop_reason"`
 	Content    json.RawMessage `json:"content"` // a string or blocks
 	Usage      *claudeUsage    `json:"usage"`
+
+	// the content decoded, once: the lines are read several times
+	parsed  []block
+	decoded bool
 }
 
 type claudeUsage struct {
@@ -126,6 +130,7 @@ func (c *converter) claude(files []*logFile) []*session {
 			g.named = g.named || !f.companion
 			g.add(*l)
 		})
+		f.records = nil // decoded: what is kept is in the groups
 	}
 	out := make([]*session, 0, len(order))
 	for _, id := range order {
@@ -482,7 +487,10 @@ func blocks(msg *claudeMessage) []block {
 	if msg == nil {
 		return nil
 	}
-	return contentBlocks(msg.Content)
+	if !msg.decoded {
+		msg.parsed, msg.decoded, msg.Content = contentBlocks(msg.Content), true, nil
+	}
+	return msg.parsed
 }
 
 func contentBlocks(raw json.RawMessage) []block {

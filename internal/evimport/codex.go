@@ -183,6 +183,7 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 		}
 		cf.lines = append(cf.lines, codexRec{typ: typ, ms: parseTime(l.Timestamp), p: p})
 	})
+	f.records = nil // decoded: what is kept is in lines
 	return cf
 }
 

@@ -3,7 +3,6 @@ package evimport
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/pkg/jsonl"
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // record is one line of a log, kept until its file's session is
@@ -135,9 +135,6 @@ func companions(name string) []string {
 	return out
 }
 
-// errNotJSON is the reason of a line that is not a JSON value.
-var errNotJSON = errors.New("not JSON")
-
 // read reads f's lines through in (framing, decompression, bad-line
 // reports). A file whose first line is not JSON but which is one JSON
 // document as a whole (Gemini CLI's older session files) is kept whole.
@@ -147,12 +144,12 @@ func read(in *jsonl.Input, f *logFile) error {
 	err := in.Each(func(rec jsonl.Record) error {
 		data := append([]byte(nil), rec.Data...)
 		r := record{data: data, file: rec.File, line: rec.Line}
-		if held != nil || (len(f.records) == 0 && !json.Valid(data) && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))) {
+		if held != nil || (len(f.records) == 0 && jsonscan.Check(data) != nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))) {
 			held = append(held, r)
 			return nil
 		}
-		if !json.Valid(data) {
-			return in.Bad(rec, errNotJSON)
+		if err := jsonscan.Check(data); err != nil {
+			return in.Bad(rec, err)
 		}
 		f.records = append(f.records, r)
 		return nil
@@ -169,8 +166,8 @@ func read(in *jsonl.Input, f *logFile) error {
 		return nil
 	}
 	for _, r := range held {
-		if !json.Valid(r.data) {
-			if err := in.Bad(jsonl.Record{File: r.file, Line: r.line}, errNotJSON); err != nil {
+		if err := jsonscan.Check(r.data); err != nil {
+			if err := in.Bad(jsonl.Record{File: r.file, Line: r.line}, err); err != nil {
 				return err
 			}
 			continue
