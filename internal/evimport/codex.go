@@ -143,16 +143,30 @@ func (c *converter) codexAll(files []*logFile) []*session {
 				continue
 			}
 		}
-		s := c.codexSession(cf, nil, "")
+		s := c.codexSession(cf, nil, "", "")
 		out = append(out, s)
 		if _, ok := byID[s.id]; ok && byID[s.id] == nil {
 			byID[s.id] = s
 		}
 	}
+	spawns := map[string]string{} // agent id -> the parent's call that spawned it
+	for _, cf := range decoded {
+		for _, r := range cf.lines {
+			if r.typ == "response_item function_call_output" {
+				var out struct {
+					AgentID string `json:"agent_id"`
+				}
+				_, text := codexOutput(r.p.Output)
+				if json.Unmarshal([]byte(text), &out) == nil && out.AgentID != "" {
+					spawns[out.AgentID] = r.p.CallID
+				}
+			}
+		}
+	}
 	for _, cf := range children {
 		parent, role := cf.parentThread()
 		if s := byID[parent]; s != nil {
-			c.codexSession(cf, s, role)
+			c.codexSession(cf, s, role, spawns[cf.meta.ID])
 		}
 	}
 	for _, s := range out {
@@ -199,8 +213,9 @@ type codexState struct {
 }
 
 // codexSession converts one rollout: into a session of its own, or, with
-// parent set, into a thread of the parent's session (a spawned agent).
-func (c *converter) codexSession(cf *codexFile, parent *session, role string) *session {
+// parent set, into a thread of the parent's session (a spawned agent),
+// placed after the parent's call anchor when it is known.
+func (c *converter) codexSession(cf *codexFile, parent *session, role, anchor string) *session {
 	s := parent
 	agent := mainAgent
 	if s == nil {
@@ -230,7 +245,7 @@ func (c *converter) codexSession(cf *codexFile, parent *session, role string) *s
 		c.codexRecord(b, st, r)
 	}
 	if parent != nil {
-		b.thread("", role, "", firstMS)
+		b.thread(anchor, role, "", firstMS)
 		return s
 	}
 	b.finish()

@@ -72,6 +72,7 @@ type builder struct {
 	step            int
 	provider, model string
 	tools           map[string]string // tool call id -> tool name
+	intent          string            // a subagent's first prompt: what it was asked
 	pending         []string          // calls of the response whose result is to come
 }
 
@@ -91,6 +92,9 @@ func (b *builder) emit(ms int64, agent, kind string, payload []byte) {
 // prompt starts a run: the user's prompt and the agent's work on it.
 func (b *builder) prompt(ms int64, text string) {
 	if b.sub {
+		if b.intent == "" {
+			b.intent = text
+		}
 		return
 	}
 	b.endRun()
@@ -266,6 +270,9 @@ func (b *builder) finish() {
 // thread ends a subagent's builder: its events bracketed by agent_spawned
 // and agent_finished, to be spliced into the session.
 func (b *builder) thread(anchor, role, intent string, firstMS int64) {
+	if intent == "" {
+		intent = oneLine(b.intent, 200)
+	}
 	spawned := newObject().str("parent_id", mainAgent).str("role", role).strIf("intent", intent).strIf("model", b.model).done()
 	outcome := "ok"
 	if b.lastError != "" {
