@@ -130,7 +130,9 @@ func (c *converter) claude(files []*logFile) []*session {
 			g.named = g.named || !f.companion
 			g.add(*l)
 		})
-		f.records = nil // decoded: what is kept is in the groups
+		if !c.keep {
+			f.records = nil // decoded: what is kept is in the groups
+		}
 	}
 	out := make([]*session, 0, len(order))
 	for _, id := range order {
@@ -183,7 +185,7 @@ func claudeKey(msg *claudeMessage, requestID string) string {
 // claudeSession converts one session: the main thread, then each
 // subagent, spliced after the Task call that started it.
 func (c *converter) claudeSession(g *claudeGroup) *session {
-	s := &session{source: "claude", id: g.id, project: g.project, tools: map[string]int{}}
+	s := &session{source: "claude", id: g.id, project: g.project, tools: map[string]int{}, results: map[string]bool{}}
 	keys := map[string]bool{} // responses the session's own lines hold
 	for _, recs := range append([][]claudeRec{g.main}, agentLists(g)...) {
 		for _, r := range recs {
@@ -316,6 +318,10 @@ func (c *converter) claudeAgent(s *session, g *claudeGroup, agent string, recs [
 	b.thread(anchor, role, oneLine(intent, 200), recs[0].ms)
 }
 
+// lastLine is the key under which claudeThread notes the thread's last
+// line (no response key is empty).
+const lastLine = ""
+
 // claudeResponse is what is known of one API response while its lines
 // are read.
 type claudeResponse struct {
@@ -326,7 +332,7 @@ type claudeResponse struct {
 // claudeThread converts one thread's lines in order; each, when not nil,
 // sees every line first.
 func (c *converter) claudeThread(b *builder, recs []claudeRec, each func(claudeRec)) {
-	last := map[string]int{} // response key -> index of its last line
+	last := map[string]int{lastLine: len(recs) - 1} // response key -> index of its last line
 	for i, r := range recs {
 		if r.line.Type == "assistant" {
 			if k := claudeKey(r.line.Message, r.line.RequestID); k != "" {
@@ -415,6 +421,10 @@ func (c *converter) claudeAssistant(b *builder, r claudeRec, i int, last map[str
 	u.stop, u.responseID, u.thinking = msg.StopReason, msg.ID, resp.thinking.String()
 	delete(responses, key)
 	b.modelResult(r.ms, u)
+	if i == last[lastLine] {
+		// the thread's last line so far: more of the response may come
+		b.unsettle(len(b.out) - 1)
+	}
 }
 
 // claudeTokens maps Claude's usage: its input_tokens leave out the cache,

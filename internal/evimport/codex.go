@@ -197,7 +197,9 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 		}
 		cf.lines = append(cf.lines, codexRec{typ: typ, ms: parseTime(l.Timestamp), p: p})
 	})
-	f.records = nil // decoded: what is kept is in lines
+	if !c.keep {
+		f.records = nil // decoded: what is kept is in lines
+	}
 	return cf
 }
 
@@ -219,7 +221,7 @@ func (c *converter) codexSession(cf *codexFile, parent *session, role, anchor st
 	s := parent
 	agent := mainAgent
 	if s == nil {
-		s = &session{source: "codex", id: cf.meta.ID, project: cf.meta.Cwd, tools: map[string]int{}}
+		s = &session{source: "codex", id: cf.meta.ID, project: cf.meta.Cwd, tools: map[string]int{}, results: map[string]bool{}}
 	} else {
 		agent = role + ":" + cf.meta.ID
 	}

@@ -22,6 +22,7 @@ type converter struct {
 	// writes (a number where a string goes).
 	bad  func(r record, reason error)
 	stop error // the error that ends the run (--strict), once bad has said why
+	keep bool  // keep the files' records once decoded (--follow reads them again)
 }
 
 func newConverter(table *prices.Table) *converter {

@@ -23,6 +23,10 @@ type event struct {
 	agent   string
 	kind    string
 	payload []byte // a JSON object
+	// unsettled: what more lines of the log may still change (the end of
+	// the last run, a response whose last line may be still to come);
+	// --follow holds it back
+	unsettled bool
 }
 
 // object builds a JSON object member by member, in the order they are

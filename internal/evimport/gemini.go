@@ -69,7 +69,7 @@ var geminiKnown = map[string]bool{"user": true, "gemini": true, "info": true, "e
 
 // gemini converts one Gemini CLI session file, of either format.
 func (c *converter) gemini(f *logFile) []*session {
-	s := &session{source: "gemini", tools: map[string]int{}}
+	s := &session{source: "gemini", tools: map[string]int{}, results: map[string]bool{}}
 	var msgs []geminiRecord
 	index := map[string]int{} // message id -> place in msgs
 	keep := func(m geminiRecord) {
@@ -120,8 +120,12 @@ func (c *converter) gemini(f *logFile) []*session {
 	}
 	b := newBuilder(c, s, mainAgent, false)
 	b.setModel("google", "")
-	for _, m := range msgs {
+	for i, m := range msgs {
+		from := len(b.out)
 		geminiMessage(b, m)
+		if i == len(msgs)-1 {
+			b.unsettle(from) // the last message may be written again, grown
+		}
 	}
 	b.finish()
 	return []*session{s}

@@ -86,6 +86,13 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	}
 	out := jsonl.NewWriter(w)
 	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: o.Strict}
+	if o.Follow {
+		err := o.follow(in, out, win, func() *converter { return newConverter(table) })
+		if e := end(); err == nil {
+			err = e
+		}
+		return err
+	}
 	conv := newConverter(table)
 	conv.bad = func(r record, reason error) {
 		if err := in.Bad(jsonl.Record{File: r.file, Line: r.line}, reason); err != nil && conv.stop == nil {
@@ -116,15 +123,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 // convert reads every input and converts it, source by source. trouble
 // is an input that could not be read or is in no known format.
 func (o *options) convert(in *jsonl.Input, conv *converter, win window) (sessions []*session, trouble bool, err error) {
-	paths := o.Files
-	if len(paths) == 0 {
-		for _, dir := range defaultFolders(getenv) {
-			if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-				paths = append(paths, dir)
-			}
-		}
-	}
-	files := expand(paths, win.since, func(p string, err error) {
+	files := expand(o.paths(), win.since, func(p string, err error) {
 		in.Errorf("%v", jsonl.FileError(p, err))
 		trouble = true
 	})
@@ -136,24 +135,50 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window) (session
 		if len(f.records) == 0 && f.document == nil {
 			continue // empty, or only bad lines (reported)
 		}
-		f.source = o.From
-		if f.source == "auto" {
-			f.source = detect(f)
-		}
-		if f.source == "" {
+		if !o.sourceOf(f) {
 			in.Errorf("%s: in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped", cli.Escape(f.name))
 			trouble = true
 			continue
 		}
 		bySource[f.source] = append(bySource[f.source], f)
 	}
-	sessions = append(sessions, conv.claude(bySource["claude"])...)
-	sessions = append(sessions, conv.codexAll(bySource["codex"])...)
+	return conv.all(bySource), trouble, nil
+}
+
+// paths are the files and folders to read: those named, else the default
+// folders that exist.
+func (o *options) paths() []string {
+	if len(o.Files) > 0 {
+		return o.Files
+	}
+	var paths []string
+	for _, dir := range defaultFolders(getenv) {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			paths = append(paths, dir)
+		}
+	}
+	return paths
+}
+
+// sourceOf sets f's source, as --from says or as found from its content;
+// false when it is in no known format.
+func (o *options) sourceOf(f *logFile) bool {
+	f.source = o.From
+	if f.source == "auto" {
+		f.source = detect(f)
+	}
+	return f.source != ""
+}
+
+// all converts the files of each source into sessions.
+func (c *converter) all(bySource map[string][]*logFile) []*session {
+	sessions := c.claude(bySource["claude"])
+	sessions = append(sessions, c.codexAll(bySource["codex"])...)
 	for _, f := range bySource["pi"] {
-		sessions = append(sessions, conv.pi(f)...)
+		sessions = append(sessions, c.pi(f)...)
 	}
 	for _, f := range bySource["gemini"] {
-		sessions = append(sessions, conv.gemini(f)...)
+		sessions = append(sessions, c.gemini(f)...)
 	}
-	return sessions, trouble, nil
+	return sessions
 }

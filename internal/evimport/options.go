@@ -20,6 +20,7 @@ type options struct {
 	TZ     string   `name:"tz" default:"Local" placeholder:"ZONE" help:"The zone of a --since or --until date without one. Default: ${default}."`
 	Format string   `name:"format" enum:"auto,jsonl,pretty" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
 	Strict bool     `name:"strict" help:"Stop at the first bad line."`
+	Follow bool     `name:"follow" short:"F" help:"Keep reading, as tail -F: the files as they grow (through truncation and rotation), and the new session files of the folders given; a response is written once it is complete, a half-written line once it ends. Stop it with Ctrl-C."`
 
 	cli.Terminal `embed:""`
 	redact.Flags `embed:""`
@@ -62,6 +63,7 @@ evimport | evsum --by day                          # tokens and cost of every ag
 evimport ~/.claude/projects/-home-sam-src-app       # one project's sessions, on a terminal: readable
 evimport --since 7d | evsum --by model              # the last week, by model
 evimport session.jsonl | evfilter 'kind=="tool_result" and .payload.ok==false'
+evimport -F ~/.claude/projects/-home-sam-src-app   # live: the session being worked on
 evimport --from codex rollout.jsonl.zst             # say the format instead of finding it
 evimport --prices my-prices.json | evsum            # prices of models the table lacks
 evimport --redact ~/.pi/agent/sessions > share.jsonl
@@ -72,5 +74,5 @@ evimport | evcursor --state daily.cursor | evsum    # cron: what is new since th
 2  usage error, an unreadable input, a file in no known format (named on
    stderr and skipped), or bad input lines (reported as
    evimport: FILE:LINE: reason; the rest is still converted)
-130, 143  stopped by SIGINT or SIGTERM`,
+130, 143  stopped by SIGINT or SIGTERM (the way --follow ends)`,
 }

@@ -69,7 +69,7 @@ var piKnown = map[string]bool{
 // pi converts one pi session file. Every entry is billed once, in file
 // order, whatever branch of the tree it is on: each was a real call.
 func (c *converter) pi(f *logFile) []*session {
-	s := &session{source: "pi", tools: map[string]int{}}
+	s := &session{source: "pi", tools: map[string]int{}, results: map[string]bool{}}
 	b := newBuilder(c, s, mainAgent, false)
 	decode(c, f.records, func(_ record, l *piLine) {
 		if !c.known("pi", l.Type, piKnown) {

@@ -15,7 +15,9 @@ type session struct {
 	project string // the working directory, or what the source has instead
 	events  []event
 	threads []*thread
-	tools   map[string]int // tool_call id -> index in events, for splicing
+	tools   map[string]int  // tool_call id -> index in events, for splicing
+	results map[string]bool // tool_result ids of the session's own thread
+	seqBase int64           // the seq before the first event (--follow writes sessions in parts)
 }
 
 // thread is a subagent's events, spliced into its parent's session after
@@ -74,6 +76,7 @@ type builder struct {
 	tools           map[string]string // tool call id -> tool name
 	intent          string            // a subagent's first prompt: what it was asked
 	pending         []string          // calls of the response whose result is to come
+	closing         bool              // ending the log's last run: its end may change
 }
 
 func newBuilder(c *converter, s *session, agent string, sub bool) *builder {
@@ -86,7 +89,14 @@ func (b *builder) emit(ms int64, agent, kind string, payload []byte) {
 	} else if ms > b.lastMS {
 		b.lastMS = ms
 	}
-	b.out = append(b.out, event{ms: ms, run: b.run, agent: agent, kind: kind, payload: payload})
+	b.out = append(b.out, event{ms: ms, run: b.run, agent: agent, kind: kind, payload: payload, unsettled: b.closing})
+}
+
+// unsettle marks the events from index from on as open to change.
+func (b *builder) unsettle(from int) {
+	for i := from; i < len(b.out); i++ {
+		b.out[i].unsettled = true
+	}
 }
 
 // prompt starts a run: the user's prompt and the agent's work on it.
@@ -194,6 +204,9 @@ func (b *builder) toolCall(ms int64, id, tool string, args []byte) {
 // toolResult is the end of the tool call id.
 func (b *builder) toolResult(ms int64, id string, ok bool, output string) {
 	b.ensureStarted(ms)
+	if b.agent == mainAgent && !b.sub && b.s.results != nil {
+		b.s.results[id] = true
+	}
 	o := newObject().num("step", int64(b.step)).str("id", id).str("tool", b.tools[id]).boolean("ok", ok)
 	if !ok {
 		o.boolean("is_error", true)
@@ -262,7 +275,9 @@ func (b *builder) endRun() {
 
 // finish ends the open run and hands the events to the session.
 func (b *builder) finish() {
+	b.closing = true
 	b.endRun()
+	b.closing = false
 	b.s.events = append(b.s.events, b.out...)
 	b.out = nil
 }
@@ -310,6 +325,7 @@ func (s *session) splice() {
 	}
 	places := make([]place, 0, len(s.threads))
 	for _, th := range s.threads {
+		s.settle(th)
 		at, ok := s.tools[th.anchor]
 		if ok {
 			at++
@@ -349,6 +365,17 @@ func (s *session) splice() {
 	}
 	s.events = append(out, s.events[next:]...)
 	s.threads = nil
+}
+
+// settle marks a subagent's end as open to change while the call that
+// spawned it has no result yet: the agent may still be working.
+func (s *session) settle(th *thread) {
+	if th.anchor == "" || s.results[th.anchor] {
+		return
+	}
+	if n := len(th.events); n > 0 {
+		th.events[n-1].unsettled = true
+	}
 }
 
 // appendRun0 appends a run of its own for the threads that no prompt

@@ -66,7 +66,7 @@ func writeSessions(out *jsonl.Writer, sessions []*session, win window) {
 		c.next++
 		inWindow := (win.since.IsZero() || e.ms >= sinceMS) && (win.until.IsZero() || e.ms < untilMS)
 		if inWindow {
-			line = appendEvent(line[:0], c.s, int64(c.next), e)
+			line = appendEvent(line[:0], c.s, c.s.seqBase+int64(c.next), e)
 			out.WriteLine(line)
 		}
 		if c.advance() {
