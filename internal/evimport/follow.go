@@ -46,8 +46,11 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 	var order []string
 	written := map[string]*sent{}
 	reported := map[string]bool{} // records of the wrong shape, said once
+	missing := func(p string, err error) { in.Errorf("%v", jsonl.FileError(p, err)) }
 	for {
-		for _, f := range expand(o.paths(), win.since, func(string, error) {}) {
+		files := expand(o.paths(), win.since, missing)
+		missing = func(string, error) {} // said once: a path may come and go
+		for _, f := range files {
 			if tails[f.name] == nil && !compressed(f.name) {
 				tails[f.name] = &tail{f: f}
 				order = append(order, f.name)
