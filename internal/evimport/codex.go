@@ -2,6 +2,8 @@ package evimport
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"regexp"
 	"strconv"
 	"strings"
@@ -103,7 +105,8 @@ func (f *codexFile) parentThread() (parent, role string) {
 	role = "subagent"
 	var kinds map[string]json.RawMessage
 	if json.Unmarshal(src.Subagent, &kinds) == nil {
-		for kind, v := range kinds {
+		for _, kind := range slices.Sorted(maps.Keys(kinds)) { // one, but in a fixed order
+			v := kinds[kind]
 			role = kind
 			var spawn struct {
 				Parent string `json:"parent_thread_id"`
