@@ -3,8 +3,8 @@ package evimport
 import (
 	"encoding/json"
 	"maps"
-	"slices"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
