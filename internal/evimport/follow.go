@@ -2,6 +2,7 @@ package evimport
 
 import (
 	"bytes"
+	"encoding/json"
 	"hash/fnv"
 	"io"
 	"os"
@@ -29,6 +30,8 @@ type tail struct {
 	line    int
 	partial []byte // a last line without its '\n' yet
 	failed  bool   // in no known format: said once
+	grew    bool   // since the last conversion
+	key     string // the session it holds (sessionKey)
 }
 
 // sent is what --follow wrote of a session: the hash of each event, in
@@ -59,11 +62,12 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 		changed := false
 		for _, name := range order {
 			t := tails[name]
-			if grew, err := t.poll(in); err != nil {
+			grew, err := t.poll(in)
+			if err != nil {
 				return err
-			} else if grew {
-				changed = true
 			}
+			t.grew = t.grew || grew
+			changed = changed || grew
 		}
 		if changed {
 			conv := newConv()
@@ -91,10 +95,12 @@ func compressed(name string) bool {
 	return strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".zst")
 }
 
-// fresh converts every file again and returns, by session, the settled
-// events not written yet, numbered after those that were.
+// fresh converts again the files of the sessions that grew and returns,
+// by session, the settled events not written yet, numbered after those
+// that were.
 func (o *options) fresh(conv *converter, tails map[string]*tail, order []string, in *jsonl.Input, written map[string]*sent) []*session {
-	bySource := map[string][]*logFile{}
+	grown := map[string]bool{}
+	var ready []*tail
 	for _, name := range order {
 		t := tails[name]
 		if t.failed || len(t.f.records) == 0 && t.f.document == nil {
@@ -105,7 +111,18 @@ func (o *options) fresh(conv *converter, tails map[string]*tail, order []string,
 			t.failed = true
 			continue
 		}
-		bySource[t.f.source] = append(bySource[t.f.source], t.f)
+		if t.key == "" {
+			t.key = sessionKey(t.f)
+		}
+		grown[t.key] = grown[t.key] || t.grew
+		t.grew = false
+		ready = append(ready, t)
+	}
+	bySource := map[string][]*logFile{}
+	for _, t := range ready {
+		if grown[t.key] {
+			bySource[t.f.source] = append(bySource[t.f.source], t.f)
+		}
 	}
 	var out []*session
 	for _, s := range conv.all(bySource) {
@@ -183,6 +200,34 @@ func (e *event) hash() uint64 {
 	h.Write([]byte{0, byte(e.ms), byte(e.ms >> 8), byte(e.ms >> 16), byte(e.ms >> 24), byte(e.ms >> 32), byte(e.ms >> 40)})
 	h.Write(e.payload)
 	return h.Sum64()
+}
+
+// sessionKey names the session a file holds, so that --follow converts
+// again only the files of the sessions that grew: Claude's by sessionId
+// (its subagent files have the parent's), a Codex agent's by its parent's
+// thread, every other file by itself.
+func sessionKey(f *logFile) string {
+	switch f.source {
+	case "claude":
+		for _, r := range f.records {
+			var p probe
+			if json.Unmarshal(r.data, &p) == nil && p.SessionID != "" {
+				return "claude\x00" + p.SessionID
+			}
+		}
+	case "codex":
+		if len(f.records) > 0 {
+			var l codexLine
+			cf := &codexFile{}
+			if json.Unmarshal(f.records[0].data, &l) == nil && l.Type == "session_meta" && json.Unmarshal(l.Payload, &cf.meta) == nil {
+				if parent, _ := cf.parentThread(); parent != "" {
+					return "codex\x00" + parent
+				}
+				return "codex\x00" + cf.meta.ID
+			}
+		}
+	}
+	return f.source + "\x00" + f.name
 }
 
 // poll reads what the file gained since the last look: the lines ended
