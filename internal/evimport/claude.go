@@ -26,14 +26,30 @@ type claudeLine struct {
 	RequestID        string          `json:"requestId"`
 	CostUSD          *float64        `json:"costUSD"`
 	Message          *claudeMessage  `json:"message"`
-	ToolUseResult    json.RawMessage `json:"toolUseResult"`
-	Content          json.RawMessage `json:"content"` // a system record's text
+	ToolUseResult    agentRef        `json:"toolUseResult"`
 	CompactMetadata  *struct {
 		Trigger   string `json:"trigger"`
 		PreTokens int64  `json:"preTokens"`
 	} `json:"compactMetadata"`
 	Data            *claudeProgress `json:"data"`
 	ParentToolUseID string          `json:"parentToolUseID"`
+}
+
+// agentRef is what is read of a user line's toolUseResult: the agentId of
+// the subagent a Task call ran. The rest (often the whole of a file the
+// tool read) is not kept, and a result of another shape (a list, a
+// string) is no error.
+type agentRef struct{ AgentID string }
+
+func (a *agentRef) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '{' {
+		var v struct {
+			AgentID string `json:"agentId"`
+		}
+		json.Unmarshal(data, &v)
+		a.AgentID = v.AgentID
+	}
+	return nil
 }
 
 type claudeMessage struct {
@@ -253,13 +269,10 @@ func (k *claudeLinks) note(r claudeRec) {
 			}
 		}
 	case "user":
-		var res struct {
-			AgentID string `json:"agentId"`
-		}
-		if len(l.ToolUseResult) > 0 && json.Unmarshal(l.ToolUseResult, &res) == nil && res.AgentID != "" {
+		if id := l.ToolUseResult.AgentID; id != "" {
 			for _, bl := range blocks(l.Message) {
 				if bl.Type == "tool_result" {
-					anchors[res.AgentID] = bl.ToolUseID
+					anchors[id] = bl.ToolUseID
 				}
 			}
 		}
