@@ -117,10 +117,7 @@ func (c *converter) resultPayload(step int, u usage) []byte {
 			c.unpriced[name]++
 		}
 	}
-	if u.hasLatency {
-		o.num("latency_ms", u.latencyMS)
-	}
-	o.strIf("stop", u.stop).strIf("response_id", u.responseID).strIf("note", u.note).strIf("thinking", u.thinking)
+	o.strIf("stop", u.stop).strIf("response_id", u.responseID).strIf("thinking", u.thinking)
 	return o.done()
 }
 

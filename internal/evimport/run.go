@@ -33,16 +33,14 @@ type thread struct {
 // cacheWrite1h, its 1-hour part) are parts of it; output is every
 // generated token, reasoning its part.
 type usage struct {
-	provider, model                  string
-	input, output                    int64
-	cacheRead, cacheWrite            int64
-	cacheWrite1h, reasoning          int64
-	has1h, hasReasoning              bool
-	cost                             float64 // recorded in the log, when hasCost
-	hasCost                          bool
-	latencyMS                        int64
-	hasLatency                       bool
-	stop, thinking, responseID, note string
+	provider, model            string
+	input, output              int64
+	cacheRead, cacheWrite      int64
+	cacheWrite1h, reasoning    int64
+	has1h, hasReasoning        bool
+	cost                       float64 // recorded in the log, when hasCost
+	hasCost                    bool
+	stop, thinking, responseID string
 }
 
 // cacheApart is the usage of an agent whose input count leaves the cache
