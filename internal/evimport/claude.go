@@ -11,22 +11,22 @@ import (
 // the mapping.
 
 type claudeLine struct {
-	Type             string          `json:"type"`
-	Subtype          string          `json:"subtype"`
-	UUID             string          `json:"uuid"`
-	SessionID        string          `json:"sessionId"`
-	AgentID          string          `json:"agentId"`
-	IsSidechain      bool            `json:"isSidechain"`
-	IsMeta           bool            `json:"isMeta"`
-	IsCompactSummary bool            `json:"isCompactSummary"`
-	IsAPIError       bool            `json:"isApiErrorMessage"`
-	Cwd              string          `json:"cwd"`
-	Version          string          `json:"version"`
-	Timestamp        string          `json:"timestamp"`
-	RequestID        string          `json:"requestId"`
-	CostUSD          *float64        `json:"costUSD"`
-	Message          *claudeMessage  `json:"message"`
-	ToolUseResult    agentRef        `json:"toolUseResult"`
+	Type             string         `json:"type"`
+	Subtype          string         `json:"subtype"`
+	UUID             string         `json:"uuid"`
+	SessionID        string         `json:"sessionId"`
+	AgentID          string         `json:"agentId"`
+	IsSidechain      bool           `json:"isSidechain"`
+	IsMeta           bool           `json:"isMeta"`
+	IsCompactSummary bool           `json:"isCompactSummary"`
+	IsAPIError       bool           `json:"isApiErrorMessage"`
+	Cwd              string         `json:"cwd"`
+	Version          string         `json:"version"`
+	Timestamp        string         `json:"timestamp"`
+	RequestID        string         `json:"requestId"`
+	CostUSD          *float64       `json:"costUSD"`
+	Message          *claudeMessage `json:"message"`
+	ToolUseResult    agentRef       `json:"toolUseResult"`
 	CompactMetadata  *struct {
 		Trigger   string `json:"trigger"`
 		PreTokens int64  `json:"preTokens"`
