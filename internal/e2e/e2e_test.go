@@ -39,6 +39,7 @@ func TestClosedStdoutEndsQuietly(t *testing.T) {
 		}
 		r.Close()
 		cmd := exec.Command(bin, args[1:]...)
+		cmd.Env = append(agentless(os.Environ()), "HOME="+t.TempDir()) // evimport reads no one's sessions
 		cmd.Stdin = strings.NewReader(in.String())
 		cmd.Stdout = w
 		var stderr bytes.Buffer

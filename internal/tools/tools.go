@@ -12,6 +12,7 @@ import (
 	"github.com/evtools/evtools/internal/cli/tooldoc"
 	"github.com/evtools/evtools/internal/evcursor"
 	"github.com/evtools/evtools/internal/evfilter"
+	"github.com/evtools/evtools/internal/evimport"
 	"github.com/evtools/evtools/internal/evsum"
 	"github.com/evtools/evtools/internal/zot2gp"
 )
@@ -29,6 +30,7 @@ var mains = map[string]func(args []string, stdio cli.Stdio) int{
 	"evfilter": evfilter.Main,
 	"evcursor": evcursor.Main,
 	"evsum":    evsum.Main,
+	"evimport": evimport.Main,
 }
 
 // All is every command, in the order the README lists them: the order of

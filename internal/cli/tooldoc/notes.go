@@ -47,7 +47,7 @@ type ValueSpec struct {
 // the order of each page's SEE ALSO, and of tools.All, which pairs each
 // name with its Main (package tools imports the tools, which import this
 // package: the names are here).
-var Commands = []string{"zot2gp", "evfilter", "evcursor", "evsum"}
+var Commands = []string{"zot2gp", "evfilter", "evcursor", "evsum", "evimport"}
 
 var (
 	envNoColor = EnvVar{"NO_COLOR", "When set to anything but the empty string, --color auto writes no colour (no-color.org)."}
@@ -75,6 +75,15 @@ var toolNotes = map[string]Notes{
 			{"COLUMNS", "The width the table is fitted to on a terminal, when it is a positive number; otherwise the terminal's width (80 when that is not known)."},
 			{"LINES", "The height of the terminal the live table keeps to, when it is a positive number; otherwise the terminal's height."},
 			{"TZ", "The zone of --tz Local."},
+		},
+	},
+	"evimport": {
+		Env: []EnvVar{
+			{"HOME", "With no FILE, the agents' session folders are looked for under it: ~/.claude/projects, ~/.codex/sessions, ~/.pi/agent/sessions and ~/.gemini/tmp."},
+			{"CLAUDE_CONFIG_DIR", "Claude Code's folder, when set: its projects folder is read instead of ~/.claude/projects."},
+			{"CODEX_HOME", "Codex's folder, when set: its sessions folder is read instead of ~/.codex/sessions."},
+			{"PI_CODING_AGENT_DIR", "pi's folder, when set: its sessions folder is read instead of ~/.pi/agent/sessions."},
+			envNoColor, envTerm, envColumns, envTZ,
 		},
 	},
 }

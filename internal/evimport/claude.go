@@ -1,0 +1,543 @@
+package evimport
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Claude Code's session logs: ~/.claude/projects/<project>/<session>.jsonl,
+// one record a line, with its subagents in <session>/subagents/agent-*.jsonl
+// (or, before 2.1, agent-*.jsonl beside the session). docs/formats.md has
+// the mapping.
+
+type claudeLine struct {
+	Type             string         `json:"type"`
+	Subtype          string         `json:"subtype"`
+	UUID             string         `json:"uuid"`
+	SessionID        string         `json:"sessionId"`
+	AgentID          string         `json:"agentId"`
+	IsSidechain      bool           `json:"isSidechain"`
+	IsMeta           bool           `json:"isMeta"`
+	IsCompactSummary bool           `json:"isCompactSummary"`
+	IsAPIError       bool           `json:"isApiErrorMessage"`
+	Cwd              string         `json:"cwd"`
+	Version          string         `json:"version"`
+	Timestamp        string         `json:"timestamp"`
+	RequestID        string         `json:"requestId"`
+	CostUSD          *float64       `json:"costUSD"`
+	Message          *claudeMessage `json:"message"`
+	ToolUseResult    agentRef       `json:"toolUseResult"`
+	CompactMetadata  *struct {
+		Trigger   string `json:"trigger"`
+		PreTokens int64  `json:"preTokens"`
+	} `json:"compactMetadata"`
+	Data            *claudeProgress `json:"data"`
+	ParentToolUseID string          `json:"parentToolUseID"`
+}
+
+// agentRef is what is read of a user line's toolUseResult: the agentId of
+// the subagent a Task call ran. The rest (often the whole of a file the
+// tool read) is not kept, and a result of another shape (a list, a
+// string) is no error.
+type agentRef struct{ AgentID string }
+
+func (a *agentRef) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '{' {
+		var v struct {
+			AgentID string `json:"agentId"`
+		}
+		json.Unmarshal(data, &v)
+		a.AgentID = v.AgentID
+	}
+	return nil
+}
+
+type claudeMessage struct {
+	ID         string          `json:"id"`
+	Model      string          `json:"model"`
+	Role       string          `json:"role"`
+	StopReason string          `json:"stop_reason"`
+	Content    json.RawMessage `json:"content"` // a string or blocks
+	Usage      *claudeUsage    `json:"usage"`
+
+	// the content decoded, once: the lines are read several times
+	parsed  []block
+	decoded bool
+}
+
+type claudeUsage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+	CacheCreation            *struct {
+		Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
+		Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
+}
+
+// claudeProgress is the data of a progress record; agent_progress ones
+// replay a running subagent's messages.
+type claudeProgress struct {
+	Type    string `json:"type"`
+	AgentID string `json:"agentId"`
+	Message *struct {
+		Type      string         `json:"type"`
+		RequestID string         `json:"requestId"`
+		Timestamp string         `json:"timestamp"`
+		Message   *claudeMessage `json:"message"`
+	} `json:"message"`
+}
+
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+// claudeKnown are the record types read or deliberately passed over;
+// any other is counted as unknown.
+var claudeKnown = map[string]bool{
+	"user": true, "assistant": true, "system": true, "summary": true, "progress": true,
+	"file-history-snapshot": true, "queue-operation": true, "custom-title": true, "tag": true,
+}
+
+// claudeRec is a decoded line and its time.
+type claudeRec struct {
+	line claudeLine
+	ms   int64
+}
+
+// claudeGroup is one session: every line of every file with its
+// sessionId, each uuid once (a resumed or copied log repeats lines).
+type claudeGroup struct {
+	id      string
+	project string
+	version string
+	main    []claudeRec
+	agents  map[string][]claudeRec // by agentId
+	order   []string               // agent ids as first seen
+	seen    map[string]bool        // uuids
+	named   bool                   // a line came from a file named, not only from companions
+}
+
+// claude converts Claude Code logs, grouping the lines of all files by
+// session, so that subagent files and a session's copies join it.
+func (c *converter) claude(files []*logFile) []*session {
+	groups := map[string]*claudeGroup{}
+	var order []string
+	for _, f := range files {
+		decode(c, f.records, func(_ record, l *claudeLine) {
+			if !c.known("claude", l.Type, claudeKnown) || l.SessionID == "" {
+				return // a summary or snapshot line: no session of its own
+			}
+			g := groups[l.SessionID]
+			if g == nil {
+				g = &claudeGroup{id: l.SessionID, agents: map[string][]claudeRec{}, seen: map[string]bool{}}
+				groups[l.SessionID] = g
+				order = append(order, l.SessionID)
+			}
+			g.named = g.named || !f.companion
+			g.add(*l)
+		})
+		if !c.keep {
+			f.records = nil // decoded: what is kept is in the groups
+		}
+	}
+	out := make([]*session, 0, len(order))
+	for _, id := range order {
+		if groups[id].named {
+			out = append(out, c.claudeSession(groups[id]))
+		}
+	}
+	return out
+}
+
+func (g *claudeGroup) add(l claudeLine) {
+	if l.UUID != "" {
+		if g.seen[l.UUID] {
+			return
+		}
+		g.seen[l.UUID] = true
+	}
+	if g.project == "" {
+		g.project = l.Cwd
+	}
+	if l.Version != "" {
+		g.version = l.Version
+	}
+	rec := claudeRec{line: l, ms: parseTime(l.Timestamp)}
+	agent := l.AgentID
+	if agent == "" && l.IsSidechain {
+		agent = "sidechain"
+	}
+	if agent == "" {
+		g.main = append(g.main, rec)
+		return
+	}
+	if _, ok := g.agents[agent]; !ok {
+		g.order = append(g.order, agent)
+	}
+	g.agents[agent] = append(g.agents[agent], rec)
+}
+
+// claudeKey is the identity of one API response: Claude Code writes one
+// response as several lines (a content block each) sharing message.id and
+// requestId, with the usage so far on each; without a requestId (older
+// logs, some gateways) message.id alone.
+func claudeKey(msg *claudeMessage, requestID string) string {
+	if msg == nil || msg.ID == "" {
+		return ""
+	}
+	return msg.ID + "\x00" + requestID
+}
+
+// claudeSession converts one session: the main thread, then each
+// subagent, spliced after the Task call that started it.
+func (c *converter) claudeSession(g *claudeGroup) *session {
+	s := &session{source: "claude", id: g.id, project: g.project, tools: map[string]int{}, results: map[string]bool{}}
+	keys := map[string]bool{} // responses the session's own lines hold
+	for _, recs := range append([][]claudeRec{g.main}, agentLists(g)...) {
+		for _, r := range recs {
+			if r.line.Type == "assistant" {
+				keys[claudeKey(r.line.Message, r.line.RequestID)] = true
+			}
+		}
+	}
+	b := newBuilder(c, s, mainAgent, false)
+	b.version = g.version
+	links := &claudeLinks{anchors: map[string]string{}, prompts: map[string]string{}, types: map[string]string{},
+		keys: keys, replays: map[string][]claudeRec{}}
+	c.claudeThread(b, g.main, links.note)
+	b.finish()
+	for _, agent := range g.order {
+		c.claudeAgent(s, g, agent, g.agents[agent], links)
+	}
+	for _, agent := range links.replayOrder {
+		if _, ok := g.agents[agent]; ok {
+			continue
+		}
+		// The subagent's own file is missing: its replayed responses in
+		// the progress records are all that is known of it.
+		c.claudeAgent(s, g, agent, links.replays[agent], links)
+	}
+	s.splice()
+	return s
+}
+
+func agentLists(g *claudeGroup) [][]claudeRec {
+	out := make([][]claudeRec, 0, len(g.order))
+	for _, a := range g.order {
+		out = append(out, g.agents[a])
+	}
+	return out
+}
+
+// claudeLinks is what ties a subagent to the Task call that started it
+// (the call's id by agentId, by prompt; the subagent type by call id),
+// and the replayed responses of subagents, by agentId.
+type claudeLinks struct {
+	anchors, prompts, types map[string]string
+	keys                    map[string]bool // responses counted already
+	replays                 map[string][]claudeRec
+	replayOrder             []string
+}
+
+// note reads one line of the main thread for links.
+func (k *claudeLinks) note(r claudeRec) {
+	anchors, prompts, keys := k.anchors, k.prompts, k.keys
+	l := r.line
+	switch l.Type {
+	case "assistant":
+		for _, bl := range blocks(l.Message) {
+			if bl.Type == "tool_use" && (bl.Name == "Task" || bl.Name == "Agent") {
+				var in struct {
+					Prompt string `json:"prompt"`
+					Type   string `json:"subagent_type"`
+				}
+				json.Unmarshal(bl.Input, &in)
+				if in.Prompt != "" {
+					prompts[in.Prompt] = bl.ID
+				}
+				k.types[bl.ID] = in.Type
+			}
+		}
+	case "user":
+		if id := l.ToolUseResult.AgentID; id != "" {
+			for _, bl := range blocks(l.Message) {
+				if bl.Type == "tool_result" {
+					anchors[id] = bl.ToolUseID
+				}
+			}
+		}
+	case "progress":
+		d := l.Data
+		if d == nil || d.Type != "agent_progress" || d.AgentID == "" {
+			return
+		}
+		if l.ParentToolUseID != "" {
+			anchors[d.AgentID] = l.ParentToolUseID
+		}
+		if m := d.Message; m != nil && m.Type == "assistant" && m.Message != nil {
+			key := claudeKey(m.Message, m.RequestID)
+			if key == "" || keys[key] {
+				return // counted from the subagent's own file
+			}
+			keys[key] = true
+			rl := claudeLine{Type: "assistant", Message: m.Message, RequestID: m.RequestID, Timestamp: m.Timestamp, AgentID: d.AgentID}
+			if _, ok := k.replays[d.AgentID]; !ok {
+				k.replayOrder = append(k.replayOrder, d.AgentID)
+			}
+			k.replays[d.AgentID] = append(k.replays[d.AgentID], claudeRec{line: rl, ms: parseTime(m.Timestamp)})
+		}
+	}
+}
+
+// claudeAgent converts one subagent's lines into a thread of the session.
+func (c *converter) claudeAgent(s *session, g *claudeGroup, agent string, recs []claudeRec, links *claudeLinks) {
+	if len(recs) == 0 {
+		return
+	}
+	anchor := links.anchors[agent]
+	intent := ""
+	for _, r := range recs {
+		if r.line.Type == "user" {
+			if text, ok := claudePromptText(r.line); ok {
+				intent = text
+				if anchor == "" {
+					anchor = links.prompts[text]
+				}
+				break
+			}
+		}
+	}
+	role := links.types[anchor]
+	switch {
+	case role != "":
+	case anchor == "" && strings.TrimSpace(intent) == "Warmup":
+		role = "warmup" // Claude Code's warm-up call before the first prompt
+	default:
+		role = "subagent"
+	}
+	b := newBuilder(c, s, role+":"+agent, true)
+	b.version = g.version
+	c.claudeThread(b, recs, nil)
+	b.thread(anchor, role, oneLine(intent, 200), recs[0].ms)
+}
+
+// lastLine is the key under which claudeThread notes the thread's last
+// line (no response key is empty).
+const lastLine = ""
+
+// claudeResponse is what is known of one API response while its lines
+// are read.
+type claudeResponse struct {
+	thinking strings.Builder
+	seen     map[string]bool // text and tool_use blocks written
+}
+
+// claudeThread converts one thread's lines in order; each, when not nil,
+// sees every line first.
+func (c *converter) claudeThread(b *builder, recs []claudeRec, each func(claudeRec)) {
+	last := map[string]int{lastLine: len(recs) - 1} // response key -> index of its last line
+	for i, r := range recs {
+		if r.line.Type == "assistant" {
+			if k := claudeKey(r.line.Message, r.line.RequestID); k != "" {
+				last[k] = i
+			}
+		}
+	}
+	responses := map[string]*claudeResponse{}
+	for i, r := range recs {
+		if each != nil {
+			each(r)
+		}
+		switch r.line.Type {
+		case "user":
+			claudeUser(b, r)
+		case "assistant":
+			c.claudeAssistant(b, r, i, last, responses)
+		case "system":
+			if m := r.line.CompactMetadata; r.line.Subtype == "compact_boundary" {
+				var trigger string
+				var pre int64
+				if m != nil {
+					trigger, pre = m.Trigger, m.PreTokens
+				}
+				b.compaction(r.ms, trigger, pre, "")
+			}
+		}
+	}
+}
+
+// claudeAssistant converts one line of a response. The model call is at
+// its first line, the result (the usage of the last line, the only
+// complete one) at its last.
+func (c *converter) claudeAssistant(b *builder, r claudeRec, i int, last map[string]int, responses map[string]*claudeResponse) {
+	l, msg := r.line, r.line.Message
+	if msg == nil {
+		return
+	}
+	if l.IsAPIError || msg.Model == "<synthetic>" {
+		text := blocksText(blocks(msg))
+		if l.IsAPIError || strings.HasPrefix(text, "API Error") {
+			b.modelError(r.ms, text, "error")
+		} else {
+			b.text(r.ms, text) // Claude Code's own words, no model call
+		}
+		return
+	}
+	b.setModel("anthropic", msg.Model)
+	key := claudeKey(msg, l.RequestID)
+	final := key == "" || last[key] == i
+	if key == "" {
+		key = "\x00" + l.UUID
+	}
+	resp := responses[key]
+	if resp == nil {
+		resp = &claudeResponse{seen: map[string]bool{}}
+		responses[key] = resp
+		b.modelCall(r.ms)
+	}
+	for _, bl := range blocks(msg) {
+		switch bl.Type {
+		case "thinking":
+			if !resp.seen["\x01"+bl.Thinking] {
+				resp.seen["\x01"+bl.Thinking] = true
+				resp.thinking.WriteString(bl.Thinking)
+			}
+		case "text":
+			if !resp.seen["\x02"+bl.Text] {
+				resp.seen["\x02"+bl.Text] = true
+				b.text(r.ms, bl.Text)
+			}
+		case "tool_use":
+			if !resp.seen["\x03"+bl.ID] {
+				resp.seen["\x03"+bl.ID] = true
+				b.toolCall(r.ms, bl.ID, bl.Name, bl.Input)
+			}
+		}
+	}
+	if !final {
+		return
+	}
+	u := claudeTokens(msg.Usage)
+	if l.CostUSD != nil {
+		u.cost, u.hasCost = *l.CostUSD, true
+	}
+	u.stop, u.responseID, u.thinking = msg.StopReason, msg.ID, resp.thinking.String()
+	delete(responses, key)
+	b.modelResult(r.ms, u)
+	if i == last[lastLine] {
+		// the thread's last line so far: more of the response may come
+		b.unsettle(len(b.out) - 1)
+	}
+}
+
+// claudeTokens maps Claude's usage: its input_tokens leave out the cache,
+// so input is the sum of the three; cache_creation splits the writes by
+// lifetime.
+func claudeTokens(cu *claudeUsage) usage {
+	if cu == nil {
+		return usage{}
+	}
+	u := cacheApart(cu.InputTokens, cu.CacheReadInputTokens, cu.CacheCreationInputTokens, cu.OutputTokens)
+	if cc := cu.CacheCreation; cc != nil {
+		u.cacheWrite1h, u.has1h = cc.Ephemeral1h, true
+	}
+	return u
+}
+
+// claudeUser converts a user line: a prompt, tool results, or Claude
+// Code's note that the user interrupted it.
+func claudeUser(b *builder, r claudeRec) {
+	l := r.line
+	if l.Message == nil || l.IsMeta {
+		return
+	}
+	if l.IsCompactSummary {
+		if n := len(b.out); n == 0 || b.out[n-1].kind != "compaction" {
+			b.compaction(r.ms, "", 0, "")
+		}
+		return
+	}
+	var texts []string
+	results := 0
+	for _, bl := range blocks(l.Message) {
+		switch bl.Type {
+		case "tool_result":
+			results++
+			b.toolResult(r.ms, bl.ToolUseID, !bl.IsError, contentText(bl.Content))
+		case "text":
+			texts = append(texts, bl.Text)
+		}
+	}
+	text := strings.Join(texts, "\n")
+	switch {
+	case strings.HasPrefix(text, "[Request interrupted by user"):
+		b.interrupted(r.ms, "interrupted by the user")
+	case results > 0 || text == "" || strings.HasPrefix(text, "<local-command-std"):
+	default:
+		b.prompt(r.ms, text)
+	}
+}
+
+// claudePromptText is the text of a user line that is a prompt.
+func claudePromptText(l claudeLine) (string, bool) {
+	if l.Message == nil || l.IsMeta || l.IsCompactSummary {
+		return "", false
+	}
+	var texts []string
+	for _, bl := range blocks(l.Message) {
+		if bl.Type == "tool_result" {
+			return "", false
+		}
+		if bl.Type == "text" {
+			texts = append(texts, bl.Text)
+		}
+	}
+	return strings.Join(texts, "\n"), len(texts) > 0
+}
+
+// blocks is a message's content as blocks: a string is one text block.
+func blocks(msg *claudeMessage) []block {
+	if msg == nil {
+		return nil
+	}
+	if !msg.decoded {
+		msg.parsed, msg.decoded, msg.Content = contentBlocks(msg.Content), true, nil
+	}
+	return msg.parsed
+}
+
+func contentBlocks(raw json.RawMessage) []block {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []block{{Type: "text", Text: s}}
+	}
+	var bs []block
+	json.Unmarshal(raw, &bs)
+	return bs
+}
+
+// contentText is the text of a tool result's content: a string, or the
+// text blocks of a list.
+func contentText(raw json.RawMessage) string {
+	return blocksText(contentBlocks(raw))
+}
+
+func blocksText(bs []block) string {
+	var texts []string
+	for _, bl := range bs {
+		if bl.Type == "text" && bl.Text != "" {
+			texts = append(texts, bl.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}

@@ -1,0 +1,423 @@
+package evimport
+
+import (
+	"encoding/json"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// OpenAI Codex's rollouts: ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl,
+// one {"timestamp","type","payload"} record a line. docs/formats.md has
+// the mapping.
+
+type codexLine struct {
+	Timestamp string          `json:"timestamp"`
+	Type      string          `json:"type"`
+	Payload   json.RawMessage `json:"payload"`
+}
+
+// codexPayload holds the members of every payload type evimport reads.
+type codexPayload struct {
+	Type string `json:"type"`
+	// session_meta
+	ID            string          `json:"id"`
+	Timestamp     string          `json:"timestamp"`
+	Cwd           string          `json:"cwd"`
+	CLIVersion    string          `json:"cli_version"`
+	ModelProvider string          `json:"model_provider"`
+	ForkedFromID  string          `json:"forked_from_id"`
+	Source        json.RawMessage `json:"source"`
+	// turn_context
+	Model string `json:"model"`
+	// event_msg
+	Message string          `json:"message"`
+	Info    *codexTokenInfo `json:"info"`
+	Reason  string          `json:"reason"`
+	// response_item
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Summary   json.RawMessage `json:"summary"`
+	Name      string          `json:"name"`
+	Arguments string          `json:"arguments"`
+	Input     string          `json:"input"`
+	CallID    string          `json:"call_id"`
+	Output    json.RawMessage `json:"output"`
+	Action    json.RawMessage `json:"action"`
+}
+
+type codexTokenInfo struct {
+	Total *codexTokens `json:"total_token_usage"`
+	Last  *codexTokens `json:"last_token_usage"`
+}
+
+type codexTokens struct {
+	Input     int64 `json:"input_tokens"`
+	Cached    int64 `json:"cached_input_tokens"`
+	Output    int64 `json:"output_tokens"`
+	Reasoning int64 `json:"reasoning_output_tokens"`
+	Total     int64 `json:"total_tokens"`
+}
+
+// codexKnown are the record and payload types read or deliberately
+// passed over.
+var codexKnown = map[string]bool{
+	"session_meta": true, "turn_context": true, "compacted": true,
+	"event_msg user_message": true, "event_msg agent_message": true, "event_msg agent_reasoning": true,
+	"event_msg token_count": true, "event_msg task_started": true, "event_msg task_complete": true,
+	"event_msg turn_aborted": true, "event_msg error": true, "event_msg context_compacted": true,
+	"event_msg agent_reasoning_raw_content": true, "event_msg exec_command_end": true, "event_msg patch_apply_end": true,
+	"event_msg mcp_tool_call_end": true, "event_msg web_search_end": true, "event_msg entered_review_mode": true,
+	"event_msg exited_review_mode": true, "event_msg item_completed": true, "event_msg thread_settings_applied": true,
+	"event_msg warning": true, "event_msg stream_error": true, "event_msg view_image_tool_call": true,
+	"response_item message": true, "response_item reasoning": true, "response_item function_call": true,
+	"response_item function_call_output": true, "response_item custom_tool_call": true,
+	"response_item custom_tool_call_output": true, "response_item local_shell_call": true,
+	"response_item web_search_call": true, "response_item ghost_snapshot": true,
+}
+
+// codexFile is one rollout, decoded.
+type codexFile struct {
+	meta  codexPayload // the first session_meta
+	lines []codexRec
+}
+
+type codexRec struct {
+	typ string // "event_msg token_count"
+	ms  int64
+	p   codexPayload
+}
+
+// parentThread is the id of the session a spawned agent's rollout
+// belongs to ("" for a session of its own), and the agent's role.
+func (f *codexFile) parentThread() (parent, role string) {
+	if len(f.meta.Source) == 0 || f.meta.Source[0] != '{' {
+		return "", ""
+	}
+	var src struct {
+		Subagent json.RawMessage `json:"subagent"`
+	}
+	if json.Unmarshal(f.meta.Source, &src) != nil || len(src.Subagent) == 0 {
+		return "", ""
+	}
+	role = "subagent"
+	var kinds map[string]json.RawMessage
+	if json.Unmarshal(src.Subagent, &kinds) == nil {
+		for _, kind := range slices.Sorted(maps.Keys(kinds)) { // one, but in a fixed order
+			v := kinds[kind]
+			role = kind
+			var spawn struct {
+				Parent string `json:"parent_thread_id"`
+				Role   string `json:"agent_role"`
+			}
+			if json.Unmarshal(v, &spawn) == nil && spawn.Parent != "" {
+				parent = spawn.Parent
+				if spawn.Role != "" {
+					role = spawn.Role
+				}
+			}
+		}
+	} else {
+		json.Unmarshal(src.Subagent, &role) // "review", "compact"
+	}
+	return parent, role
+}
+
+// codexAll converts rollouts; a spawned agent's rollout whose parent is
+// among them becomes a thread of the parent's session.
+func (c *converter) codexAll(files []*logFile) []*session {
+	decoded := make([]*codexFile, 0, len(files))
+	byID := map[string]*session{}
+	var out []*session
+	for _, f := range files {
+		cf := c.codexDecode(f)
+		decoded = append(decoded, cf)
+		if parent, _ := cf.parentThread(); parent == "" && cf.meta.ID != "" {
+			byID[cf.meta.ID] = nil
+		}
+	}
+	var children []*codexFile
+	for _, cf := range decoded {
+		if parent, _ := cf.parentThread(); parent != "" {
+			if _, ok := byID[parent]; ok {
+				children = append(children, cf)
+				continue
+			}
+		}
+		s := c.codexSession(cf, nil, "", "")
+		out = append(out, s)
+		if _, ok := byID[s.id]; ok && byID[s.id] == nil {
+			byID[s.id] = s
+		}
+	}
+	spawns := map[string]string{} // agent id -> the parent's call that spawned it
+	for _, cf := range decoded {
+		for _, r := range cf.lines {
+			if r.typ == "response_item function_call_output" {
+				var out struct {
+					AgentID string `json:"agent_id"`
+				}
+				_, text := codexOutput(r.p.Output)
+				if json.Unmarshal([]byte(text), &out) == nil && out.AgentID != "" {
+					spawns[out.AgentID] = r.p.CallID
+				}
+			}
+		}
+	}
+	for _, cf := range children {
+		parent, role := cf.parentThread()
+		if s := byID[parent]; s != nil {
+			c.codexSession(cf, s, role, spawns[cf.meta.ID])
+		}
+	}
+	for _, s := range out {
+		s.splice()
+	}
+	return out
+}
+
+func (c *converter) codexDecode(f *logFile) *codexFile {
+	cf := &codexFile{}
+	decode(c, f.records, func(r record, l *codexLine) {
+		var p codexPayload
+		if len(l.Payload) > 0 && l.Payload[0] == '{' {
+			if err := json.Unmarshal(l.Payload, &p); err != nil {
+				c.bad(r, shapeError(err))
+				return
+			}
+		}
+		typ := l.Type
+		if l.Type == "event_msg" || l.Type == "response_item" {
+			typ += " " + p.Type
+		}
+		if !c.known("codex", typ, codexKnown) {
+			return
+		}
+		if l.Type == "session_meta" && cf.meta.ID == "" {
+			cf.meta = p
+		}
+		cf.lines = append(cf.lines, codexRec{typ: typ, ms: parseTime(l.Timestamp), p: p})
+	})
+	if !c.keep {
+		f.records = nil // decoded: what is kept is in lines
+	}
+	return cf
+}
+
+// codexState follows a rollout's token counts: the cumulative total seen
+// so far, which a count must pass to be new.
+type codexState struct {
+	total      int64
+	prev       codexTokens // the totals of the last count
+	replay     bool        // in a fork's copy of its parent's history
+	replayTill int64       // ms: records up to this time are the copy
+	open       bool        // a model call without its result yet
+	thinking   strings.Builder
+}
+
+// codexSession converts one rollout: into a session of its own, or, with
+// parent set, into a thread of the parent's session (a spawned agent),
+// placed after the parent's call anchor when it is known.
+func (c *converter) codexSession(cf *codexFile, parent *session, role, anchor string) *session {
+	s := parent
+	agent := mainAgent
+	if s == nil {
+		s = &session{source: "codex", id: cf.meta.ID, project: cf.meta.Cwd, tools: map[string]int{}, results: map[string]bool{}}
+	} else {
+		agent = role + ":" + cf.meta.ID
+	}
+	b := newBuilder(c, s, agent, parent != nil)
+	b.version = cf.meta.CLIVersion
+	b.setModel(cf.meta.ModelProvider, "")
+	st := &codexState{}
+	if cf.meta.ForkedFromID != "" || forkCopy(cf) {
+		// A fork starts with a copy of its parent's history, its times
+		// those of the original or the fork's creation: up to the end of
+		// the second the fork was made, it is the parent's.
+		st.replay = true
+		st.replayTill = (parseTime(cf.meta.Timestamp)/1000 + 1) * 1000
+	}
+	firstMS := int64(0)
+	for _, r := range cf.lines {
+		if st.replay && r.ms > st.replayTill {
+			st.replay = false
+		}
+		if firstMS == 0 && !st.replay {
+			firstMS = r.ms
+		}
+		c.codexRecord(b, st, r)
+	}
+	if parent != nil {
+		b.thread(anchor, role, "", firstMS)
+		return s
+	}
+	b.finish()
+	return s
+}
+
+// forkCopy reports a rollout that holds a second session's metadata
+// before its first prompt: a fork written without forked_from_id.
+func forkCopy(cf *codexFile) bool {
+	for _, r := range cf.lines {
+		switch {
+		case r.typ == "event_msg user_message":
+			return false
+		case r.typ == "session_meta" && r.p.ID != "" && r.p.ID != cf.meta.ID:
+			return true
+		}
+	}
+	return false
+}
+
+// codexRecord converts one record of a rollout.
+func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
+	p := r.p
+	if st.replay {
+		// The parent's history: its calls are the parent's; its token
+		// counts only set where this rollout's counting starts.
+		if r.typ == "event_msg token_count" && p.Info != nil && p.Info.Total != nil && p.Info.Total.Total > st.total {
+			st.total, st.prev = p.Info.Total.Total, *p.Info.Total
+		}
+		return
+	}
+	switch r.typ {
+	case "turn_context":
+		b.setModel("", p.Model)
+	case "event_msg user_message":
+		st.open = false
+		b.prompt(r.ms, p.Message)
+	case "response_item message":
+		if p.Role == "assistant" {
+			st.call(b, r.ms)
+			b.text(r.ms, blocksText(codexBlocks(p.Content)))
+		}
+	case "response_item reasoning":
+		st.call(b, r.ms)
+		st.thinking.WriteString(blocksText(codexBlocks(p.Summary)))
+	case "response_item function_call":
+		st.call(b, r.ms)
+		b.toolCall(r.ms, p.CallID, p.Name, codexArgs(p.Arguments))
+	case "response_item custom_tool_call":
+		st.call(b, r.ms)
+		b.toolCall(r.ms, p.CallID, p.Name, newObject().str("input", p.Input).done())
+	case "response_item local_shell_call", "response_item web_search_call":
+		st.call(b, r.ms)
+		tool := strings.TrimSuffix(strings.TrimPrefix(r.typ, "response_item "), "_call")
+		b.toolCall(r.ms, p.CallID, tool, p.Action)
+	case "response_item function_call_output", "response_item custom_tool_call_output":
+		st.open = false // the response is over: the next item is a new call
+		ok, text := codexOutput(p.Output)
+		b.toolResult(r.ms, p.CallID, ok, text)
+	case "event_msg token_count":
+		c.codexTokens(b, st, r)
+	case "event_msg turn_aborted":
+		st.open = false
+		b.interrupted(r.ms, "turn aborted: "+p.Reason)
+	case "event_msg error":
+		b.modelError(r.ms, p.Message, "error")
+	case "compacted", "event_msg context_compacted":
+		b.compaction(r.ms, "", 0, p.Message)
+	}
+}
+
+// call opens a model call at the first item of a response.
+func (st *codexState) call(b *builder, ms int64) {
+	if !st.open {
+		st.open = true
+		b.modelCall(ms)
+	}
+}
+
+// codexTokens counts a token_count record. Codex writes one after every
+// response, and again, unchanged, on other occasions (rate-limit
+// updates, a resumed session): a count is new only when the cumulative
+// total_token_usage moves, and it is then the response's
+// last_token_usage (or, without one, the total's step).
+func (c *converter) codexTokens(b *builder, st *codexState, r codexRec) {
+	info := r.p.Info
+	if info == nil || (info.Total == nil && info.Last == nil) {
+		return // a heartbeat: rate limits only
+	}
+	last := info.Last
+	if info.Total != nil {
+		if info.Total.Total == st.total {
+			return
+		}
+		if last == nil {
+			// the step of the totals since the last count
+			step := *info.Total
+			if info.Total.Total > st.total {
+				step.Input -= st.prev.Input
+				step.Cached -= st.prev.Cached
+				step.Output -= st.prev.Output
+				step.Reasoning -= st.prev.Reasoning
+			}
+			last = &step
+		}
+		st.total, st.prev = info.Total.Total, *info.Total
+	}
+	if !st.open {
+		b.modelCall(r.ms)
+	}
+	st.open = false
+	u := usage{input: last.Input, cacheRead: last.Cached, output: last.Output, reasoning: last.Reasoning, hasReasoning: true}
+	u.thinking = st.thinking.String()
+	st.thinking.Reset()
+	b.modelResult(r.ms, u)
+}
+
+// codexBlocks reads a content or summary list ({type: input_text,
+// output_text or summary_text, text}) as text blocks.
+func codexBlocks(raw json.RawMessage) []block {
+	var bs []block
+	json.Unmarshal(raw, &bs)
+	for i := range bs {
+		if strings.HasSuffix(bs[i].Type, "_text") {
+			bs[i].Type = "text"
+		}
+	}
+	return bs
+}
+
+// codexArgs is a function call's arguments, a JSON text: as an object when
+// it is one, else under "input".
+func codexArgs(s string) []byte {
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+		return []byte(t)
+	}
+	return newObject().str("input", s).done()
+}
+
+var exitCode = regexp.MustCompile(`(?m)^Process exited with code (-?\d+)`)
+
+// codexOutput is a tool's output and whether it succeeded: an output
+// string (with Codex's "Process exited with code N" line), or the older
+// {"output", "metadata": {"exit_code"}} object, as JSON or as a JSON text.
+func codexOutput(raw json.RawMessage) (ok bool, text string) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		s = string(raw)
+	}
+	var obj struct {
+		Output   *string `json:"output"`
+		Metadata struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+		Success *bool `json:"success"`
+	}
+	if strings.HasPrefix(strings.TrimSpace(s), "{") && json.Unmarshal([]byte(s), &obj) == nil && obj.Output != nil {
+		ok = obj.Metadata.ExitCode == nil || *obj.Metadata.ExitCode == 0
+		if obj.Success != nil {
+			ok = *obj.Success
+		}
+		return ok, *obj.Output
+	}
+	if m := exitCode.FindStringSubmatch(s); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n == 0, s
+	}
+	return true, s
+}

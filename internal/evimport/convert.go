@@ -1,0 +1,159 @@
+package evimport
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/evtools/evtools/internal/prices"
+)
+
+// converter holds what every source's conversion shares: the price
+// table, and the counts reported on stderr at the end.
+type converter struct {
+	table    *prices.Table
+	unpriced map[string]int // model -> calls with tokens and no price
+	unknown  map[string]int // "source type" -> records skipped
+	// bad reports a record that is JSON but not of the shape its source
+	// writes (a number where a string goes).
+	bad  func(r record, reason error)
+	stop error // the error that ends the run (--strict), once bad has said why
+	keep bool  // keep the files' records once decoded (--follow reads them again)
+}
+
+func newConverter(table *prices.Table) *converter {
+	return &converter{table: table, unpriced: map[string]int{}, unknown: map[string]int{}, bad: func(record, error) {}}
+}
+
+// skip counts a record of a type the source's converter does not know: a
+// type the agent added after this was written. It is not an error.
+func (c *converter) skip(source, typ string) {
+	if typ == "" {
+		typ = "(none)"
+	}
+	c.unknown[source+" "+typ]++
+}
+
+// decode decodes each record into a T and hands it to fn; a record that is
+// JSON but not of the shape its agent writes (a number where a string
+// goes) is reported as bad.
+func decode[T any](c *converter, records []record, fn func(r record, v *T)) {
+	for _, r := range records {
+		var v T
+		if err := json.Unmarshal(r.data, &v); err != nil {
+			c.bad(r, shapeError(err))
+			continue
+		}
+		fn(r, &v)
+	}
+}
+
+// shapeError says in the log's terms what encoding/json found of the wrong
+// type: "timestamp is a number, not a string".
+func shapeError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Errorf("%s is a %s, not a %s", te.Field, te.Value, jsonKind(te.Type.Kind()))
+	}
+	return err
+}
+
+// jsonKind is the JSON name of what a Go kind holds.
+func jsonKind(k reflect.Kind) string {
+	switch {
+	case k == reflect.String:
+		return "string"
+	case k == reflect.Bool:
+		return "boolean"
+	case k >= reflect.Int && k <= reflect.Float64:
+		return "number"
+	case k == reflect.Slice || k == reflect.Array:
+		return "array"
+	}
+	return "object"
+}
+
+// known reports whether typ is in the source's table of known types, and
+// counts it as skipped when it is not.
+func (c *converter) known(source, typ string, table map[string]bool) bool {
+	if !table[typ] {
+		c.skip(source, typ)
+	}
+	return table[typ]
+}
+
+// resultPayload is a model_result's payload: the token counts under the
+// names evsum reads, and the cost, from the log, else from the price
+// table, else marked unpriced (never a silent 0).
+func (c *converter) resultPayload(step int, u usage) []byte {
+	o := newObject().num("step", int64(step)).strIf("provider", u.provider).strIf("model", u.model)
+	o.num("input", u.input).num("output", u.output).num("cache_read", u.cacheRead).num("cache_write", u.cacheWrite)
+	if u.has1h {
+		o.num("cache_write_1h", u.cacheWrite1h)
+	}
+	if u.hasReasoning {
+		o.num("reasoning", u.reasoning)
+	}
+	o.num("total", u.input+u.output)
+	switch {
+	case u.hasCost:
+		o.usd("cost_usd", u.cost).str("cost_source", "log")
+	case u.input+u.output == 0:
+		// nothing used, nothing to price (an aborted call)
+	default:
+		if p, ok := c.table.Lookup(u.provider, u.model); ok {
+			t := prices.Tokens{Input: u.input, Output: u.output, CacheRead: u.cacheRead, CacheWrite: u.cacheWrite, CacheWrite1h: u.cacheWrite1h}
+			o.usd("cost_usd", p.Cost(u.model, t)).str("cost_source", "prices")
+		} else {
+			o.boolean("unpriced", true)
+			name := u.model
+			if name == "" {
+				name = "(no model named)"
+			}
+			c.unpriced[name]++
+		}
+	}
+	o.strIf("stop", u.stop).strIf("response_id", u.responseID).strIf("thinking", u.thinking)
+	return o.done()
+}
+
+// report writes the end-of-run notes: unpriced models, one line each, and
+// the records of unknown types.
+func (c *converter) report(w io.Writer) {
+	models := make([]string, 0, len(c.unpriced))
+	for m := range c.unpriced {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	for _, m := range models {
+		calls := "calls"
+		if c.unpriced[m] == 1 {
+			calls = "call"
+		}
+		fmt.Fprintf(w, "%s: no price for model %s (%d %s): its model_result events say \"unpriced\":true and have no cost_usd (--prices FILE adds prices)\n",
+			name, m, c.unpriced[m], calls)
+	}
+	if len(c.unknown) == 0 {
+		return
+	}
+	types := make([]string, 0, len(c.unknown))
+	total := 0
+	for t, n := range c.unknown {
+		types = append(types, t)
+		total += n
+	}
+	sort.Strings(types)
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = fmt.Sprintf("%s (%d)", t, c.unknown[t])
+	}
+	what := "records of unknown types"
+	if total == 1 {
+		what = "record of an unknown type"
+	}
+	fmt.Fprintf(w, "%s: %d %s skipped: %s\n", name, total, what, strings.Join(parts, ", "))
+}

@@ -1,0 +1,287 @@
+package evimport
+
+import (
+	"bytes"
+	"encoding/json"
+	"hash/fnv"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/pkg/jsonl"
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+// followEvery is how often --follow looks at the files again; followDone,
+// when set (by tests), ends the loop after a look.
+var (
+	followEvery = 250 * time.Millisecond
+	followDone  func() bool
+)
+
+// tail is a file --follow reads as it grows.
+type tail struct {
+	f       *logFile
+	fi      os.FileInfo // at the last read: a new one is a rotation
+	off     int64
+	line    int
+	partial []byte // a last line without its '\n' yet
+	failed  bool   // in no known format: said once
+	grew    bool   // since the last conversion
+	key     string // the session it holds (sessionKey)
+}
+
+// sent is what --follow wrote of a session: the hash of each event, in
+// order, and how many times each hash was written.
+type sent struct {
+	hashes []uint64
+	count  map[uint64]int
+}
+
+// follow is --follow: it reads the files (and the folders' new session
+// files) as they grow, and writes each session's new events once they
+// are settled, until it is stopped.
+func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv func() *converter) error {
+	tails := map[string]*tail{}
+	var order []string
+	written := map[string]*sent{}
+	reported := map[string]bool{} // records of the wrong shape, said once
+	missing := func(p string, err error) { in.Errorf("%v", jsonl.FileError(p, err)) }
+	for {
+		files := expand(o.paths(), win.since, missing)
+		missing = func(string, error) {} // said once: a path may come and go
+		for _, f := range files {
+			if tails[f.name] == nil && !compressed(f.name) {
+				tails[f.name] = &tail{f: f}
+				order = append(order, f.name)
+			}
+		}
+		changed := false
+		for _, name := range order {
+			t := tails[name]
+			grew, err := t.poll(in)
+			if err != nil {
+				return err
+			}
+			t.grew = t.grew || grew
+			changed = changed || grew
+		}
+		if changed {
+			conv := newConv()
+			conv.keep = true
+			conv.bad = func(r record, reason error) {
+				if key := r.file + ":" + strconv.Itoa(r.line); !reported[key] {
+					reported[key] = true
+					in.Bad(jsonl.Record{File: r.file, Line: r.line}, reason)
+				}
+			}
+			writeSessions(out, o.fresh(conv, tails, order, in, written), win)
+			if err := out.Flush(); err != nil {
+				return err
+			}
+		}
+		if followDone != nil && followDone() {
+			return nil
+		}
+		jsonl.Waiting(func() { time.Sleep(followEvery) })
+	}
+}
+
+// compressed files are read once, not followed: they are not appended to.
+func compressed(name string) bool {
+	return strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".zst")
+}
+
+// fresh converts again the files of the sessions that grew and returns,
+// by session, the settled events not written yet, numbered after those
+// that were.
+func (o *options) fresh(conv *converter, tails map[string]*tail, order []string, in *jsonl.Input, written map[string]*sent) []*session {
+	grown := map[string]bool{}
+	var ready []*tail
+	for _, name := range order {
+		t := tails[name]
+		if t.failed || len(t.f.records) == 0 && t.f.document == nil {
+			continue
+		}
+		if t.f.source == "" && !o.sourceOf(t.f) {
+			in.Errorf("%s: in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped", term.Escape(t.f.name))
+			t.failed = true
+			continue
+		}
+		if t.key == "" {
+			t.key = sessionKey(t.f)
+		}
+		grown[t.key] = grown[t.key] || t.grew
+		t.grew = false
+		ready = append(ready, t)
+	}
+	bySource := map[string][]*logFile{}
+	for _, t := range ready {
+		if grown[t.key] {
+			bySource[t.f.source] = append(bySource[t.f.source], t.f)
+		}
+	}
+	var out []*session
+	for _, s := range conv.all(bySource) {
+		key := s.source + "\x00" + s.id
+		w := written[key]
+		if w == nil {
+			w = &sent{count: map[uint64]int{}}
+			written[key] = w
+		}
+		settled := s.events
+		for i, e := range settled {
+			if e.unsettled {
+				settled = settled[:i]
+				break
+			}
+		}
+		fresh := w.add(settled)
+		if len(fresh) > 0 {
+			out = append(out, &session{source: s.source, id: s.id, project: s.project, events: fresh, seqBase: int64(len(w.hashes) - len(fresh))})
+		}
+	}
+	return out
+}
+
+// add notes the events of the session's settled list that were not
+// written yet and returns them: those after the part written, when that
+// part is still the list's beginning (the log grew at its end), else every
+// event not written before (a subagent's events were spliced in).
+func (w *sent) add(events []event) []event {
+	hashes := make([]uint64, len(events))
+	for i := range events {
+		hashes[i] = events[i].hash()
+	}
+	var fresh []event
+	if len(hashes) >= len(w.hashes) && equalHashes(hashes[:len(w.hashes)], w.hashes) {
+		fresh = events[len(w.hashes):]
+		hashes = hashes[len(w.hashes):]
+	} else {
+		seen := map[uint64]int{}
+		var keep []uint64
+		for i, h := range hashes {
+			if seen[h] < w.count[h] {
+				seen[h]++
+				continue
+			}
+			fresh = append(fresh, events[i])
+			keep = append(keep, h)
+		}
+		hashes = keep
+	}
+	for _, h := range hashes {
+		w.count[h]++
+	}
+	w.hashes = append(w.hashes, hashes...)
+	return fresh
+}
+
+func equalHashes(a, b []uint64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// hash identifies an event by everything --follow writes of it but seq.
+func (e *event) hash() uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(e.run))
+	h.Write([]byte{0})
+	h.Write([]byte(e.agent))
+	h.Write([]byte{0})
+	h.Write([]byte(e.kind))
+	h.Write([]byte{0, byte(e.ms), byte(e.ms >> 8), byte(e.ms >> 16), byte(e.ms >> 24), byte(e.ms >> 32), byte(e.ms >> 40)})
+	h.Write(e.payload)
+	return h.Sum64()
+}
+
+// sessionKey names the session a file holds, so that --follow converts
+// again only the files of the sessions that grew: Claude's by sessionId
+// (its subagent files have the parent's), a Codex agent's by its parent's
+// thread, every other file by itself.
+func sessionKey(f *logFile) string {
+	switch f.source {
+	case "claude":
+		for _, r := range f.records {
+			var p probe
+			if json.Unmarshal(r.data, &p) == nil && p.SessionID != "" {
+				return "claude\x00" + p.SessionID
+			}
+		}
+	case "codex":
+		if len(f.records) > 0 {
+			var l codexLine
+			cf := &codexFile{}
+			if json.Unmarshal(f.records[0].data, &l) == nil && l.Type == "session_meta" && json.Unmarshal(l.Payload, &cf.meta) == nil {
+				if parent, _ := cf.parentThread(); parent != "" {
+					return "codex\x00" + parent
+				}
+				return "codex\x00" + cf.meta.ID
+			}
+		}
+	}
+	return f.source + "\x00" + f.name
+}
+
+// poll reads what the file gained since the last look: the lines ended
+// since, as tail -F does (a file that shrank, or a new file under the
+// name, is read again from its start). A whole-document file (Gemini's
+// older format) is read again whole. It reports whether anything changed.
+func (t *tail) poll(in *jsonl.Input) (bool, error) {
+	fi, err := os.Stat(t.f.name)
+	if err != nil {
+		return false, nil // gone for now: it may come back (rotation)
+	}
+	switch {
+	case t.fi != nil && !os.SameFile(t.fi, fi), fi.Size() < t.off:
+		t.off, t.line, t.partial, t.f.records, t.f.document = 0, 0, nil, nil, nil
+	case t.fi != nil && fi.Size() == t.off && fi.ModTime().Equal(t.fi.ModTime()):
+		return false, nil
+	}
+	t.fi = fi
+	if strings.HasSuffix(t.f.name, ".json") {
+		data, err := os.ReadFile(t.f.name)
+		if err != nil || jsonscan.Check(data) != nil {
+			return false, nil // being written: wait for the whole of it
+		}
+		t.off, t.f.document = int64(len(data)), data
+		return true, nil
+	}
+	file, err := os.Open(t.f.name)
+	if err != nil {
+		return false, nil
+	}
+	defer file.Close()
+	if _, err := file.Seek(t.off, io.SeekStart); err != nil {
+		return false, nil
+	}
+	data, _ := io.ReadAll(file)
+	t.off += int64(len(data))
+	data = append(t.partial, data...)
+	end := bytes.LastIndexByte(data, '\n')
+	t.partial = append([]byte(nil), data[end+1:]...) // a half-written line waits for its end
+	grew := false
+	for _, line := range bytes.Split(data[:end+1], []byte("\n"))[:bytes.Count(data[:end+1], []byte("\n"))] {
+		t.line++
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if err := jsonscan.Check(line); err != nil {
+			if err := in.Bad(jsonl.Record{File: t.f.name, Line: t.line}, err); err != nil {
+				return false, err
+			}
+			continue
+		}
+		t.f.records = append(t.f.records, record{data: append([]byte(nil), line...), file: t.f.name, line: t.line})
+		grew = true
+	}
+	return grew, nil
+}

@@ -1,0 +1,138 @@
+package evimport_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// sessionLines are the lines of a fixture's session file.
+func sessionLines(t *testing.T, script, prefix string) []string {
+	t.Helper()
+	a, err := txtar.ParseFile(filepath.Join("testdata", script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range a.Files {
+		if strings.HasPrefix(f.Name, prefix) {
+			lines := strings.SplitAfter(string(f.Data), "\n")
+			return lines[:len(lines)-1] // each with its "\n"
+		}
+	}
+	t.Fatalf("%s: no %s", script, prefix)
+	return nil
+}
+
+// evimport -F on a real process: a session file written a few lines at a
+// time, a half-written line, a new session file in the folder, the file
+// truncated and written again. Each event comes once, when it is settled.
+func TestFollow(t *testing.T) {
+	bin, err := exec.LookPath("evimport") // the test binary, set up by testscript
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	shop := sessionLines(t, "claude.txtar", "home/.claude/projects/-home-ana-src-shop/")
+	notes := sessionLines(t, "claude.txtar", "home/.claude/projects/-home-ana-src-notes/")
+	cmd := exec.Command(bin, "-F", dir)
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var got []string
+	// expect reads events until there are n, and checks that no more come
+	// for a while.
+	expect := func(n int, what string) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for len(got) < n {
+			select {
+			case l := <-lines:
+				got = append(got, l)
+			case <-deadline:
+				t.Fatalf("%s: %d events, want %d:\n%s\nstderr: %s", what, len(got), n, strings.Join(got, "\n"), stderr.String())
+			}
+		}
+		select {
+		case l := <-lines:
+			t.Fatalf("%s: more than %d events: %s", what, n, l)
+		case <-time.After(700 * time.Millisecond):
+		}
+	}
+	file := filepath.Join(dir, "5f1c2a7e-3b9d-4c61-9e0a-2d8f7b4c1a90.jsonl")
+	write := func(s string, flag int) {
+		f, err := os.OpenFile(file, flag|os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(s)
+		f.Close()
+	}
+	write(strings.Join(shop[:3], ""), os.O_TRUNC)
+	// the prompt and the call: the response's usage waits for its last line
+	expect(3, "the first lines")
+	write(strings.Join(shop[3:5], ""), os.O_APPEND)
+	expect(5, "the response's next lines")
+	write(shop[5][:100], os.O_APPEND)
+	expect(5, "a half-written line")
+	write(shop[5][100:], os.O_APPEND)
+	expect(7, "the line's end")
+	write(strings.Join(shop[6:], ""), os.O_APPEND)
+	expect(17, "the rest")
+	os.WriteFile(filepath.Join(dir, "7d3e9b10-55aa-4f2e-8c1d-90b7e6a3f214.jsonl"), []byte(strings.Join(notes, "")), 0o644)
+	expect(22, "a new session file")
+	write(strings.Join(shop, ""), os.O_TRUNC)
+	expect(22, "the file truncated and written again")
+
+	cmd.Process.Signal(syscall.SIGTERM)
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
+		t.Errorf("stopped by SIGTERM: %v, want exit 143", err)
+	}
+	// Each event once: the model results have their final usage, and each
+	// session's seq counts from 1 without a gap.
+	seqs := map[string]int{}
+	for _, l := range got {
+		var e struct {
+			Seq     int
+			Kind    string
+			Session string
+			Payload json.RawMessage
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		var usage struct{ Output int }
+		json.Unmarshal(e.Payload, &usage)
+		seqs[e.Session]++
+		if e.Seq != seqs[e.Session] {
+			t.Errorf("seq %d after %d: %s", e.Seq, seqs[e.Session]-1, l)
+		}
+		if e.Kind == "model_result" && usage.Output == 2 {
+			t.Errorf("a partial usage written: %s", l)
+		}
+	}
+	if stderr.Len() > 0 {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+}

@@ -1,0 +1,192 @@
+package evimport
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+)
+
+// Gemini CLI's chats: ~/.gemini/tmp/<project>/chats/session-*.jsonl, a
+// record of the session's metadata, then its messages, one a line, with
+// a message written again when it changes (the same id: the last one
+// wins), {"$rewindTo": id} when the user rewinds (that message and all
+// after it are gone) and {"$set": {...}} for metadata. Before, the same
+// as one JSON document (session-*.json: the metadata and a "messages"
+// list). docs/formats.md has the mapping.
+
+type geminiRecord struct {
+	SessionID   string          `json:"sessionId"`
+	ProjectHash string          `json:"projectHash"`
+	Messages    json.RawMessage `json:"messages"`
+	RewindTo    *string         `json:"$rewindTo"`
+	Set         json.RawMessage `json:"$set"`
+
+	ID        string          `json:"id"`
+	Timestamp string          `json:"timestamp"`
+	Type      string          `json:"type"`
+	Content   json.RawMessage `json:"content"`
+	Thoughts  []struct {
+		Subject     string `json:"subject"`
+		Description string `json:"description"`
+	} `json:"thoughts"`
+	Tokens    *geminiTokens `json:"tokens"`
+	Model     string        `json:"model"`
+	ToolCalls []struct {
+		ID     string          `json:"id"`
+		Name   string          `json:"name"`
+		Args   json.RawMessage `json:"args"`
+		Status string          `json:"status"`
+		Result []struct {
+			FunctionResponse struct {
+				Response struct {
+					Output string `json:"output"`
+					Error  string `json:"error"`
+				} `json:"response"`
+			} `json:"functionResponse"`
+		} `json:"result"`
+		Timestamp string `json:"timestamp"`
+	} `json:"toolCalls"`
+}
+
+type geminiTokens struct {
+	Input    int64 `json:"input"`
+	Output   int64 `json:"output"`
+	Cached   int64 `json:"cached"`
+	Thoughts int64 `json:"thoughts"`
+	Tool     int64 `json:"tool"`
+}
+
+// usage maps Gemini's counts: its input (promptTokenCount) holds the
+// cached part; tool-use prompts are counted apart, and thoughts apart
+// from the output: input and output here are the sums.
+func (t *geminiTokens) usage() usage {
+	return usage{input: t.Input + t.Tool, cacheRead: t.Cached, output: t.Output + t.Thoughts,
+		reasoning: t.Thoughts, hasReasoning: true}
+}
+
+// geminiKnown are the message types read or deliberately passed over.
+var geminiKnown = map[string]bool{"user": true, "gemini": true, "info": true, "error": true, "warning": true}
+
+// gemini converts one Gemini CLI session file, of either format.
+func (c *converter) gemini(f *logFile) []*session {
+	s := &session{source: "gemini", tools: map[string]int{}, results: map[string]bool{}}
+	var msgs []geminiRecord
+	index := map[string]int{} // message id -> place in msgs
+	keep := func(m geminiRecord) {
+		if i, ok := index[m.ID]; ok && m.ID != "" {
+			msgs[i] = m // the same message again: the last one wins
+			return
+		}
+		index[m.ID] = len(msgs)
+		msgs = append(msgs, m)
+	}
+	head := func(m geminiRecord) {
+		if s.id == "" {
+			s.id, s.project = m.SessionID, m.ProjectHash
+		}
+	}
+	if f.document != nil {
+		var doc geminiRecord
+		json.Unmarshal(f.document, &doc)
+		head(doc)
+		var list []geminiRecord
+		json.Unmarshal(doc.Messages, &list)
+		for _, m := range list {
+			keep(m)
+		}
+	}
+	decode(c, f.records, func(_ record, m *geminiRecord) {
+		switch {
+		case m.RewindTo != nil:
+			if i, ok := index[*m.RewindTo]; ok {
+				for _, gone := range msgs[i:] {
+					delete(index, gone.ID)
+				}
+				msgs = msgs[:i]
+			}
+		case m.Set != nil:
+		case m.SessionID != "" && m.Type == "":
+			head(*m)
+		case c.known("gemini", m.Type, geminiKnown):
+			keep(*m)
+		}
+	})
+	if s.project == "" {
+		// ~/.gemini/tmp/<project>/chats/session-...: the folder names it
+		s.project = filepath.Base(filepath.Dir(filepath.Dir(f.name)))
+	}
+	if s.id == "" {
+		s.id = strings.TrimSuffix(strings.TrimSuffix(baseName(f.name), ".jsonl"), ".json")
+	}
+	b := newBuilder(c, s, mainAgent, false)
+	b.setModel("google", "")
+	for i, m := range msgs {
+		from := len(b.out)
+		geminiMessage(b, m)
+		if i == len(msgs)-1 {
+			b.unsettle(from) // the last message may be written again, grown
+		}
+	}
+	b.finish()
+	return []*session{s}
+}
+
+func geminiMessage(b *builder, m geminiRecord) {
+	ms := parseTime(m.Timestamp)
+	text := geminiText(m.Content)
+	switch m.Type {
+	case "user":
+		b.prompt(ms, text)
+	case "error":
+		b.modelError(ms, text, "error")
+	case "gemini":
+		b.setModel("", m.Model)
+		b.modelCall(ms)
+		b.text(ms, text)
+		for _, tc := range m.ToolCalls {
+			tms := parseTime(tc.Timestamp)
+			b.toolCall(tms, tc.ID, tc.Name, tc.Args)
+			var out, errText []string
+			for _, r := range tc.Result {
+				out = append(out, r.FunctionResponse.Response.Output)
+				errText = append(errText, r.FunctionResponse.Response.Error)
+			}
+			ok := tc.Status == "success" || tc.Status == ""
+			output := strings.Join(out, "\n")
+			if !ok && strings.Join(errText, "") != "" {
+				output = strings.Join(errText, "\n")
+			}
+			b.toolResult(tms, tc.ID, ok, output)
+		}
+		if m.Tokens == nil {
+			return
+		}
+		u := m.Tokens.usage()
+		var th []string
+		for _, t := range m.Thoughts {
+			th = append(th, strings.TrimSpace(t.Subject+": "+t.Description))
+		}
+		u.thinking = strings.Join(th, "\n")
+		b.modelResult(ms, u)
+	}
+}
+
+// geminiText is a message's content: a string, or a list of parts with
+// text.
+func geminiText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	json.Unmarshal(raw, &parts)
+	var texts []string
+	for _, p := range parts {
+		if p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}

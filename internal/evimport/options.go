@@ -1,0 +1,79 @@
+package evimport
+
+import (
+	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/redact"
+	"github.com/evtools/evtools/internal/term"
+)
+
+// The command's name, the prefix of its messages.
+const name = "evimport"
+
+// options are evimport's flags and arguments.
+type options struct {
+	Files []string `arg:"" optional:"" name:"FILE" help:"Session files and folders to read (folders are walked for session files; - is stdin). Default: the session folders of every agent found for this user."`
+
+	From   string   `name:"from" enum:"auto,claude,codex,pi,gemini" default:"auto" placeholder:"SOURCE" help:"The agent whose logs these are: claude (Claude Code), codex (OpenAI Codex), pi, gemini (Gemini CLI), or auto: found from each file's content. Default: ${default}."`
+	Since  string   `name:"since" placeholder:"TIME" help:"Only events at or after TIME (RFC 3339, 2026-11-01, @UNIX, or a duration back from now: 24h, 7d); files last modified before it are not read."`
+	Until  string   `name:"until" placeholder:"TIME" help:"Only events before TIME (the forms of --since)."`
+	Prices []string `name:"prices" placeholder:"FILE" sep:"none" help:"Add or replace model prices with FILE, a JSON table of the shape of the embedded one ({\"providers\":{PROVIDER:{MODEL:{\"input\":3,\"output\":15,...}}}}, USD per million tokens). May be repeated."`
+	TZ     string   `name:"tz" default:"Local" placeholder:"ZONE" help:"The zone of a --since or --until date without one. Default: ${default}."`
+	Format string   `name:"format" enum:"auto,jsonl,pretty" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
+	Strict bool     `name:"strict" help:"Stop at the first bad line."`
+	Follow bool     `name:"follow" short:"F" help:"Keep reading, as tail -F: the files as they grow (through truncation and rotation), and the new session files of the folders given; a response is written once it is complete, a half-written line once it ends. Stop it with Ctrl-C."`
+
+	term.ColorFlag `embed:""`
+	redact.Flags   `embed:""`
+
+	Version kong.VersionFlag `help:"Print the version and exit."`
+}
+
+var tool = cli.Tool{
+	Name:    name,
+	Summary: "Read the session logs of Claude Code, Codex, pi and Gemini CLI as envelope events.",
+	Details: `
+Reads the session logs that coding agents keep on disk and writes them as
+envelope events in the run-log vocabulary (docs/formats.md): one run per
+user prompt (user_message, run_started, model_call, model_result,
+tool_call, tool_result, assistant_message, run_error, run_finished), the
+subagents as agents of their parent's run (agent_spawned ...
+agent_finished), each event with the session, project and source agent as
+top-level members (session, project, source).
+
+Each model_result counts tokens once, under one definition for every
+agent: input is every prompt token, cached or not; cache_read, cache_write
+(and cache_write_1h) are parts of it; output is every generated token,
+reasoning its part. The duplicates the agents write (Claude's streamed
+lines of one response, subagent replays, Codex's repeated and forked
+token counts, Gemini's rewritten and rewound messages) are counted once;
+docs/evimport.md says how. cost_usd is the log's where it records one
+(cost_source "log"), else computed from the embedded models.dev price
+table (cost_source "prices"); a model with no price is "unpriced":true,
+never $0, and named on stderr.
+
+Without FILE evimport reads ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects),
+~/.codex/sessions (or $CODEX_HOME/sessions), ~/.pi/agent/sessions (or
+$PI_CODING_AGENT_DIR/sessions) and ~/.gemini/tmp, those that exist. The
+output is the same bytes for the same files: run ids come from the session
+id and the prompt's place, seq counts each session's events from 1, and
+events of all sessions are written in time order, so evcursor --state
+resumes on it.`,
+	Examples: `
+evimport | evsum --by day                          # tokens and cost of every agent, by day
+evimport ~/.claude/projects/-home-sam-src-app       # one project's sessions, on a terminal: readable
+evimport --since 7d | evsum --by model              # the last week, by model
+evimport session.jsonl | evfilter 'kind=="tool_result" and .payload.ok==false'
+evimport -F ~/.claude/projects/-home-sam-src-app   # live: the session being worked on
+evimport --from codex rollout.jsonl.zst             # say the format instead of finding it
+evimport --prices my-prices.json | evsum            # prices of models the table lacks
+evimport --redact ~/.pi/agent/sessions > share.jsonl
+evimport | evcursor --state daily.cursor | evsum    # cron: what is new since the last run`,
+	Exit: `
+0  all input converted (records of unknown types are skipped and counted
+   on stderr, not an error)
+2  usage error, an unreadable input, a file in no known format (named on
+   stderr and skipped), or bad input lines (reported as
+   evimport: FILE:LINE: reason; the rest is still converted)
+130, 143  stopped by SIGINT or SIGTERM (the way --follow ends)`,
+}

@@ -1,0 +1,167 @@
+package evimport
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// pi's session files: ~/.pi/agent/sessions/<cwd>/<time>_<id>.jsonl, a
+// header record, then entries (messages, model and thinking-level
+// changes, compactions). Since version 2 every entry has an id and a
+// parentId: the file is a tree, each branch a path from the root, all in
+// one file. docs/formats.md has the mapping.
+
+type piLine struct {
+	Type      string      `json:"type"`
+	ID        string      `json:"id"`
+	ParentID  *string     `json:"parentId"`
+	Timestamp string      `json:"timestamp"`
+	Cwd       string      `json:"cwd"`
+	Version   json.Number `json:"version"`
+	Provider  string      `json:"provider"`
+	ModelID   string      `json:"modelId"`
+	Summary   string      `json:"summary"`
+	Tokens    int64       `json:"tokensBefore"`
+	Message   *piMessage  `json:"message"`
+}
+
+type piMessage struct {
+	Role         string          `json:"role"`
+	Content      json.RawMessage `json:"content"`
+	Provider     string          `json:"provider"`
+	Model        string          `json:"model"`
+	Usage        *piUsage        `json:"usage"`
+	StopReason   string          `json:"stopReason"`
+	ErrorMessage string          `json:"errorMessage"`
+	ToolCallID   string          `json:"toolCallId"`
+	ToolName     string          `json:"toolName"`
+	IsError      bool            `json:"isError"`
+	Timestamp    int64           `json:"timestamp"`
+}
+
+type piUsage struct {
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cacheRead"`
+	CacheWrite int64 `json:"cacheWrite"`
+	Cost       *struct {
+		Total *float64 `json:"total"`
+	} `json:"cost"`
+}
+
+// piBlock is a content block of a pi message.
+type piBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// piKnown are the entry types read or deliberately passed over.
+var piKnown = map[string]bool{
+	"session": true, "message": true, "model_change": true, "thinking_level_change": true,
+	"compaction": true, "branch_summary": true, "custom": true, "custom_message": true,
+	"label": true, "session_info": true,
+}
+
+// pi converts one pi session file. Every entry is billed once, in file
+// order, whatever branch of the tree it is on: each was a real call.
+func (c *converter) pi(f *logFile) []*session {
+	s := &session{source: "pi", tools: map[string]int{}, results: map[string]bool{}}
+	b := newBuilder(c, s, mainAgent, false)
+	decode(c, f.records, func(_ record, l *piLine) {
+		if !c.known("pi", l.Type, piKnown) {
+			return
+		}
+		ms := parseTime(l.Timestamp)
+		switch l.Type {
+		case "session":
+			if s.id == "" {
+				s.id, s.project = l.ID, l.Cwd
+				b.version = "session format " + string(l.Version)
+				if l.Version == "" {
+					b.version = ""
+				}
+				b.setModel(l.Provider, l.ModelID)
+			}
+		case "model_change":
+			b.setModel(l.Provider, l.ModelID)
+		case "compaction":
+			b.compaction(ms, "", l.Tokens, l.Summary)
+		case "message":
+			if l.Message != nil {
+				c.piMessage(b, ms, l.Message)
+			}
+		}
+	})
+	if s.id == "" {
+		s.id = strings.TrimSuffix(baseName(f.name), ".jsonl")
+	}
+	b.finish()
+	return []*session{s}
+}
+
+func (c *converter) piMessage(b *builder, ms int64, m *piMessage) {
+	switch m.Role {
+	case "user":
+		b.prompt(ms, blocksText(contentBlocks(m.Content)))
+	case "toolResult":
+		b.toolResult(ms, m.ToolCallID, !m.IsError, blocksText(contentBlocks(m.Content)))
+	case "assistant":
+		b.setModel(m.Provider, m.Model)
+		b.modelCall(ms)
+		var bs []piBlock
+		json.Unmarshal(m.Content, &bs)
+		var thinking strings.Builder
+		for _, bl := range bs {
+			switch bl.Type {
+			case "text":
+				b.text(ms, bl.Text)
+			case "thinking":
+				thinking.WriteString(bl.Thinking)
+			case "toolCall":
+				b.toolCall(ms, bl.ID, bl.Name, bl.Arguments)
+			}
+		}
+		u := piTokens(m.Usage)
+		u.stop, u.thinking = m.StopReason, thinking.String()
+		b.modelResult(ms, u)
+		switch m.StopReason {
+		case "error":
+			b.modelError(ms, m.ErrorMessage, "error")
+		case "aborted":
+			b.modelError(ms, or(m.ErrorMessage, "aborted"), "killed")
+		}
+	}
+}
+
+// piTokens maps pi's usage: its input leaves out the cache (for every
+// provider pi talks to), so input is the sum of the three. The cost pi
+// recorded is used unless it is 0 for a call that used tokens (a model
+// pi had no price for).
+func piTokens(pu *piUsage) usage {
+	if pu == nil {
+		return usage{}
+	}
+	u := cacheApart(pu.Input, pu.CacheRead, pu.CacheWrite, pu.Output)
+	if pu.Cost != nil && pu.Cost.Total != nil && (*pu.Cost.Total != 0 || u.input+u.output == 0) {
+		u.cost, u.hasCost = *pu.Cost.Total, true
+	}
+	return u
+}
+
+func or(s, t string) string {
+	if s != "" {
+		return s
+	}
+	return t
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
