@@ -19,7 +19,7 @@ func Each(data []byte, fn func(key, value []byte) bool) {
 		if i >= len(data) || data[i] != '"' {
 			return
 		}
-		ke := skipString(data, i+1)
+		ke, _ := StringEnd(data, i+1)
 		if ke < 0 {
 			return
 		}
@@ -34,6 +34,32 @@ func Each(data []byte, fn func(key, value []byte) bool) {
 			return
 		}
 		i = skipWS(data, ve)
+		if i >= len(data) || data[i] != ',' {
+			return
+		}
+		i = skipWS(data, i+1)
+	}
+}
+
+// Elements calls fn with the raw value of every element of the array data,
+// in order, until fn returns false. Like Each it trusts data to be valid
+// (an array inside a checked object is) and skips values without
+// validating them; on invalid data it stops early but never panics.
+func Elements(data []byte, fn func(value []byte) bool) {
+	i := skipWS(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return
+	}
+	i = skipWS(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return
+	}
+	for {
+		end := skipValue(data, i)
+		if end < 0 || !fn(data[i:end]) {
+			return
+		}
+		i = skipWS(data, end)
 		if i >= len(data) || data[i] != ',' {
 			return
 		}
