@@ -684,22 +684,29 @@ func (fc *fastCompiler) term(t *gojq.Term, env map[string]constant, calls bool) 
 
 // indexNames returns the keys of a plain path .a.b."c".
 func indexNames(t *gojq.Term) ([]string, bool) {
+	names := indexPrefix(t)
+	return names, names != nil && len(names) == 1+len(t.SuffixList)
+}
+
+// indexPrefix returns the keys of the index term t as far as they are
+// names (.a.b of .a.b[0].c), or nil if its first step is not one.
+func indexPrefix(t *gojq.Term) []string {
 	name, ok := indexName(t.Index)
 	if !ok {
-		return nil, false
+		return nil
 	}
 	names := []string{name}
 	for _, s := range t.SuffixList {
 		if s.Index == nil || s.Iter || s.Optional {
-			return nil, false
+			break
 		}
 		name, ok := indexName(s.Index)
 		if !ok {
-			return nil, false
+			break
 		}
 		names = append(names, name)
 	}
-	return names, true
+	return names
 }
 
 func indexName(ix *gojq.Index) (string, bool) {
