@@ -91,13 +91,13 @@ func guard(fd *gojq.FuncDef) {
 	name := fd.Name
 	fd.Name += depthSuffix // an arity of its own might hide another def
 	fd.Args = append(fd.Args, depthVar)
-	guard, err := gojq.Parse(`if ` + depthVar + ` > ` + strconv.Itoa(maxDepth) + ` then ` + tooDeep + `(` +
+	guarded, err := gojq.Parse(`if ` + depthVar + ` > ` + strconv.Itoa(maxDepth) + ` then ` + tooDeep + `(` +
 		strconv.Quote(name) + `) else . end`)
 	if err != nil {
 		panic(err)
 	}
-	guard.Term.If.Else = fd.Body
-	fd.Body = guard
+	guarded.Term.If.Else = fd.Body
+	fd.Body = guarded
 }
 
 // passDepth makes f, a call of a def guard renamed, call it by its new name

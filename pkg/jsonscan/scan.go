@@ -2,7 +2,9 @@
 // objects. The evtools filters use it on their hot paths instead of decoding
 // whole events: it says whether a line is a JSON object (and, if not, why),
 // lists the object's top-level members as raw sub-slices, and finds a value
-// by path without building anything.
+// by path without building anything. Each and Elements walk an object or an
+// array already checked, and StringEnd finds where a string ends, for the
+// callers that scan JSON text themselves.
 //
 // Acceptance is exactly encoding/json's: Check(data) == nil if and only if
 // json.Valid(data) holds and the value is an object. That means control
