@@ -199,7 +199,16 @@ func (p *fastProg) truth(st *fastState, n *node) verdict {
 	case nStr:
 		return p.stringTest(st, n)
 	case nCmp:
-		return p.comparison(st, n)
+		// The common case, decided here rather than in a call of its own.
+		v, ok := p.path(st, n.l)
+		if !ok {
+			return bail
+		}
+		c, ok := st.compare(v, &n.r.c, n.cmp == gojq.OpEq || n.cmp == gojq.OpNe)
+		if !ok {
+			return bail
+		}
+		return verdictOf(holds(n.cmp, c))
 	}
 	return bail
 }
@@ -229,31 +238,23 @@ func (p *fastProg) stringTest(st *fastState, n *node) verdict {
 	return verdictOf(n.re.Match(s))
 }
 
-// comparison decides an nCmp node: its path's value against the constant.
-func (p *fastProg) comparison(st *fastState, n *node) verdict {
-	v, ok := p.path(st, n.l)
-	if !ok {
-		return bail
-	}
-	c, ok := st.compare(v, &n.r.c, n.cmp == gojq.OpEq || n.cmp == gojq.OpNe)
-	if !ok {
-		return bail
-	}
-	switch n.cmp {
+// holds reports whether op holds of two values that compare as c.
+func holds(op gojq.Operator, c int) bool {
+	switch op {
 	case gojq.OpEq:
-		return verdictOf(c == 0)
+		return c == 0
 	case gojq.OpNe:
-		return verdictOf(c != 0)
+		return c != 0
 	case gojq.OpLt:
-		return verdictOf(c < 0)
+		return c < 0
 	case gojq.OpLe:
-		return verdictOf(c <= 0)
+		return c <= 0
 	case gojq.OpGt:
-		return verdictOf(c > 0)
+		return c > 0
 	case gojq.OpGe:
-		return verdictOf(c >= 0)
+		return c >= 0
 	}
-	return no
+	return false
 }
 
 func verdictOf(b bool) verdict {
