@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"bytes"
 	"encoding/json"
 	"unicode/utf8"
 
@@ -116,33 +115,13 @@ func (d *decoder) value() any {
 // str decodes the string starting at the quote at d.i.
 func (d *decoder) str() string {
 	start := d.i
-	d.i++
-	simple := true
-	for d.i < len(d.data) {
-		c := d.data[d.i]
-		if c == '"' {
-			break
-		}
-		if c == '\\' {
-			simple = false
-			d.i += 2
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			simple = false
-		}
-		d.i++
-	}
-	end := d.i + 1
-	if end > len(d.data) {
-		end = len(d.data)
+	end, escaped := jsonscan.StringEnd(d.data, d.i+1)
+	if end < 0 {
+		end = len(d.data) // not JSON: the result is unspecified, but in bounds
 	}
 	d.i = end
 	raw := d.data[start:end]
-	if simple && len(raw) >= 2 {
-		return string(raw[1 : len(raw)-1])
-	}
-	if len(raw) >= 2 && utf8.Valid(raw) && bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 {
+	if !escaped && len(raw) >= 2 && utf8.Valid(raw[1:len(raw)-1]) {
 		return string(raw[1 : len(raw)-1])
 	}
 	var ok bool

@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/itchyny/gojq"
 )
@@ -29,7 +30,7 @@ const depthSuffix = "__evfilter_depth"
 // a parameter or a named filter of the same name is left alone.
 func boundDepth(q *gojq.Query) {
 	var b depthBounder
-	b.query(q, nil, false)
+	b.visit(q, nil, false)
 }
 
 // tooDeep is the function the guard of a def calls past maxDepth, with the
@@ -58,139 +59,58 @@ func (s *depthScope) user0(name string, arity int) bool {
 
 type depthBounder struct{}
 
-func (b *depthBounder) query(q *gojq.Query, sc *depthScope, inDef bool) {
-	if q == nil {
-		return
-	}
-	for _, fd := range q.FuncDefs {
-		sc = &depthScope{name: fd.Name, arity: len(fd.Args), user: true, parent: sc}
-		body := sc
+// visit bounds the defs of p and of the parts below it, and passes the
+// depth in their calls; inDef says whether p is inside a def's body, where
+// the depth parameter is bound.
+func (b *depthBounder) visit(p part, sc *depthScope, inDef bool) {
+	if fd, ok := p.(*gojq.FuncDef); ok {
 		for _, a := range fd.Args {
-			if len(a) > 0 && a[0] == '$' {
-				a = a[1:]
-			}
-			body = &depthScope{name: a, parent: body}
+			sc = &depthScope{name: strings.TrimPrefix(a, "$"), parent: sc}
 		}
-		b.query(fd.Body, body, true)
-		name := fd.Name
-		fd.Name += depthSuffix // an arity of its own might hide another def
-		fd.Args = append(fd.Args, depthVar)
-		guard, err := gojq.Parse(`if ` + depthVar + ` > ` + strconv.Itoa(maxDepth) + ` then ` + tooDeep + `(` +
-			strconv.Quote(name) + `) else . end`)
-		if err != nil {
-			panic(err)
-		}
-		guard.Term.If.Else = fd.Body
-		fd.Body = guard
+		inDef = true
 	}
-	b.term(q.Term, sc, inDef)
-	b.query(q.Left, sc, inDef)
-	b.query(q.Right, sc, inDef)
-	for _, p := range q.Patterns {
-		b.pattern(p, sc, inDef)
+	eachPart(p, func(c part, _ input) {
+		if fd, ok := c.(*gojq.FuncDef); ok {
+			sc = &depthScope{name: fd.Name, arity: len(fd.Args), user: true, parent: sc}
+		}
+		b.visit(c, sc, inDef)
+	})
+	switch p := p.(type) {
+	case *gojq.FuncDef:
+		guard(p)
+	case *gojq.Term:
+		if p.Type == gojq.TermTypeFunc && sc.user0(p.Func.Name, len(p.Func.Args)) {
+			passDepth(p.Func, inDef)
+		}
 	}
 }
 
-func (b *depthBounder) pattern(p *gojq.Pattern, sc *depthScope, inDef bool) {
-	if p == nil {
-		return
+// guard renames fd and gives it the depth parameter, and makes its body
+// raise an error past maxDepth.
+func guard(fd *gojq.FuncDef) {
+	name := fd.Name
+	fd.Name += depthSuffix // an arity of its own might hide another def
+	fd.Args = append(fd.Args, depthVar)
+	guarded, err := gojq.Parse(`if ` + depthVar + ` > ` + strconv.Itoa(maxDepth) + ` then ` + tooDeep + `(` +
+		strconv.Quote(name) + `) else . end`)
+	if err != nil {
+		panic(err)
 	}
-	for _, e := range p.Array {
-		b.pattern(e, sc, inDef)
-	}
-	for _, o := range p.Object {
-		b.query(o.KeyQuery, sc, inDef)
-		b.str(o.KeyString, sc, inDef)
-		b.pattern(o.Val, sc, inDef)
-	}
+	guarded.Term.If.Else = fd.Body
+	fd.Body = guarded
 }
 
-func (b *depthBounder) str(s *gojq.String, sc *depthScope, inDef bool) {
-	if s == nil {
-		return
+// passDepth makes f, a call of a def guard renamed, call it by its new name
+// with the caller's depth plus one (0 outside any def).
+func passDepth(f *gojq.Func, inDef bool) {
+	depth := "0"
+	if inDef {
+		depth = depthVar + " + 1"
 	}
-	for _, q := range s.Queries {
-		b.query(q, sc, inDef)
+	a, err := gojq.Parse(depth)
+	if err != nil {
+		panic(err)
 	}
-}
-
-func (b *depthBounder) index(ix *gojq.Index, sc *depthScope, inDef bool) {
-	if ix == nil {
-		return
-	}
-	b.str(ix.Str, sc, inDef)
-	b.query(ix.Start, sc, inDef)
-	b.query(ix.End, sc, inDef)
-}
-
-func (b *depthBounder) term(t *gojq.Term, sc *depthScope, inDef bool) {
-	if t == nil {
-		return
-	}
-	switch t.Type {
-	case gojq.TermTypeIndex:
-		b.index(t.Index, sc, inDef)
-	case gojq.TermTypeFunc:
-		f := t.Func
-		for _, a := range f.Args {
-			b.query(a, sc, inDef)
-		}
-		if sc.user0(f.Name, len(f.Args)) {
-			depth := "0"
-			if inDef {
-				depth = depthVar + " + 1"
-			}
-			a, err := gojq.Parse(depth)
-			if err != nil {
-				panic(err)
-			}
-			f.Name += depthSuffix
-			f.Args = append(f.Args, a)
-		}
-	case gojq.TermTypeObject:
-		for _, kv := range t.Object.KeyVals {
-			b.str(kv.KeyString, sc, inDef)
-			b.query(kv.KeyQuery, sc, inDef)
-			b.query(kv.Val, sc, inDef)
-		}
-	case gojq.TermTypeArray:
-		b.query(t.Array.Query, sc, inDef)
-	case gojq.TermTypeUnary:
-		b.term(t.Unary.Term, sc, inDef)
-	case gojq.TermTypeFormat, gojq.TermTypeString:
-		b.str(t.Str, sc, inDef)
-	case gojq.TermTypeIf:
-		b.query(t.If.Cond, sc, inDef)
-		b.query(t.If.Then, sc, inDef)
-		for _, e := range t.If.Elif {
-			b.query(e.Cond, sc, inDef)
-			b.query(e.Then, sc, inDef)
-		}
-		b.query(t.If.Else, sc, inDef)
-	case gojq.TermTypeTry:
-		b.query(t.Try.Body, sc, inDef)
-		b.query(t.Try.Catch, sc, inDef)
-	case gojq.TermTypeReduce:
-		b.query(t.Reduce.Query, sc, inDef)
-		for _, p := range t.Reduce.Patterns {
-			b.pattern(p, sc, inDef)
-		}
-		b.query(t.Reduce.Start, sc, inDef)
-		b.query(t.Reduce.Update, sc, inDef)
-	case gojq.TermTypeForeach:
-		b.query(t.Foreach.Query, sc, inDef)
-		for _, p := range t.Foreach.Patterns {
-			b.pattern(p, sc, inDef)
-		}
-		b.query(t.Foreach.Start, sc, inDef)
-		b.query(t.Foreach.Update, sc, inDef)
-		b.query(t.Foreach.Extract, sc, inDef)
-	case gojq.TermTypeLabel:
-		b.query(t.Label.Body, sc, inDef)
-	case gojq.TermTypeQuery:
-		b.query(t.Query, sc, inDef)
-	}
-	for _, s := range t.SuffixList {
-		b.index(s.Index, sc, inDef)
-	}
+	f.Name += depthSuffix
+	f.Args = append(f.Args, a)
 }

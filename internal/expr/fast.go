@@ -197,34 +197,9 @@ func (p *fastProg) truth(st *fastState, n *node) verdict {
 			return v // bail, or empty: `empty | not` is empty
 		}
 	case nStr:
-		v, ok := p.path(st, n.l)
-		if !ok {
-			return bail
-		}
-		if jsonscan.KindOf(v) != jsonscan.String {
-			if n.only {
-				return empty
-			}
-			return bail // gojq raises "cannot be applied to" on anything but a string
-		}
-		s, ok := st.text(v)
-		if !ok {
-			return bail
-		}
-		var r bool
-		switch n.test {
-		case tStarts:
-			r = bytes.HasPrefix(s, []byte(n.c.str))
-		case tEnds:
-			r = bytes.HasSuffix(s, []byte(n.c.str))
-		default:
-			r = n.re.Match(s)
-		}
-		if r {
-			return yes
-		}
-		return no
+		return p.stringTest(st, n)
 	case nCmp:
+		// The common case, decided here rather than in a call of its own.
 		v, ok := p.path(st, n.l)
 		if !ok {
 			return bail
@@ -233,27 +208,60 @@ func (p *fastProg) truth(st *fastState, n *node) verdict {
 		if !ok {
 			return bail
 		}
-		var r bool
-		switch n.cmp {
-		case gojq.OpEq:
-			r = c == 0
-		case gojq.OpNe:
-			r = c != 0
-		case gojq.OpLt:
-			r = c < 0
-		case gojq.OpLe:
-			r = c <= 0
-		case gojq.OpGt:
-			r = c > 0
-		case gojq.OpGe:
-			r = c >= 0
-		}
-		if r {
-			return yes
-		}
-		return no
+		return verdictOf(holds(n.cmp, c))
 	}
 	return bail
+}
+
+// stringTest decides an nStr node: its path's string against the test.
+func (p *fastProg) stringTest(st *fastState, n *node) verdict {
+	v, ok := p.path(st, n.l)
+	if !ok {
+		return bail
+	}
+	if jsonscan.KindOf(v) != jsonscan.String {
+		if n.only {
+			return empty
+		}
+		return bail // gojq raises "cannot be applied to" on anything but a string
+	}
+	s, ok := st.text(v)
+	if !ok {
+		return bail
+	}
+	switch n.test {
+	case tStarts:
+		return verdictOf(bytes.HasPrefix(s, []byte(n.c.str)))
+	case tEnds:
+		return verdictOf(bytes.HasSuffix(s, []byte(n.c.str)))
+	}
+	return verdictOf(n.re.Match(s))
+}
+
+// holds reports whether op holds of two values that compare as c.
+func holds(op gojq.Operator, c int) bool {
+	switch op {
+	case gojq.OpEq:
+		return c == 0
+	case gojq.OpNe:
+		return c != 0
+	case gojq.OpLt:
+		return c < 0
+	case gojq.OpLe:
+		return c <= 0
+	case gojq.OpGt:
+		return c > 0
+	case gojq.OpGe:
+		return c >= 0
+	}
+	return false
+}
+
+func verdictOf(b bool) verdict {
+	if b {
+		return yes
+	}
+	return no
 }
 
 // path returns the raw value of a path, nil when it is null or missing;
@@ -475,99 +483,121 @@ func (fc *fastCompiler) query(q *gojq.Query, env map[string]constant, calls bool
 		}
 		return &node{op: op, l: l, r: r}
 	case gojq.OpEq, gojq.OpNe, gojq.OpLt, gojq.OpLe, gojq.OpGt, gojq.OpGe:
-		l := fc.query(q.Left, env, calls)
-		r := fc.query(q.Right, env, calls)
-		if l == nil || r == nil {
-			return nil
-		}
-		op := q.Op
-		if l.op == nConst && r.op == nPath {
-			l, r = r, l
-			op = mirror(op)
-		}
-		if l.op != nPath || r.op != nConst {
-			return nil
-		}
-		return &node{op: nCmp, cmp: op, l: l, r: r}
+		return fc.comparison(q, env, calls)
 	case gojq.OpPipe:
-		if n := fc.stringsPipe(q, env, calls); n != nil {
-			return n
-		}
-		l := fc.query(q.Left, env, calls)
-		if l == nil || q.Right == nil || q.Right.Term == nil || q.Right.Term.Type != gojq.TermTypeFunc ||
-			len(q.Right.Term.SuffixList) > 0 || len(q.Right.FuncDefs) > 0 {
-			return nil
-		}
-		f := q.Right.Term.Func
-		if fc.lib.lookup(f.Name, len(f.Args)) != nil {
-			return nil // a library def hides the builtin
-		}
-		switch {
-		case f.Name == "not" && len(f.Args) == 0:
-			return &node{op: nNot, l: l}
-		case f.Name == "IN" && len(f.Args) == 1 && l.op == nPath:
-			// IN(s): any output of s equals the input.
-			var alts []*gojq.Query
-			if !commaList(f.Args[0], &alts) {
-				return nil
-			}
-			var or *node
-			for _, a := range alts {
-				c := fc.query(a, env, calls)
-				if c == nil || c.op != nConst {
-					return nil
-				}
-				eq := &node{op: nCmp, cmp: gojq.OpEq, l: l, r: c}
-				if or == nil {
-					or = eq
-				} else {
-					or = &node{op: nOr, l: or, r: eq}
-				}
-			}
-			return or
-		case l.op == nPath && (f.Name == "startswith" || f.Name == "endswith") && len(f.Args) == 1:
-			c := fc.query(f.Args[0], env, calls)
-			if c == nil || c.op != nConst || c.c.rank != 4 {
-				return nil // gojq raises an error on a non-string argument
-			}
-			t := tStarts
-			if f.Name == "endswith" {
-				t = tEnds
-			}
-			return &node{op: nStr, l: l, c: c.c, test: t}
-		case l.op == nPath && f.Name == "test" && (len(f.Args) == 1 || len(f.Args) == 2):
-			// test(re) and test(re; flags) as gojq compiles them
-			// (compileRegexp): Go's regexp, "i" as (?i), "m" as (?s), "g"
-			// ignored by test.
-			re := fc.query(f.Args[0], env, calls)
-			if re == nil || re.op != nConst || re.c.rank != 4 {
-				return nil
-			}
-			src := re.c.str
-			if len(f.Args) == 2 {
-				fl := fc.query(f.Args[1], env, calls)
-				if fl == nil || fl.op != nConst || (fl.c.rank != 4 && fl.c.rank != 0) {
-					return nil
-				}
-				flags := fl.c.str
-				if strings.Trim(flags, "gim") != "" {
-					return nil // gojq raises an error
-				}
-				if strings.ContainsRune(flags, 'i') {
-					src = "(?i)" + src
-				}
-				if strings.ContainsRune(flags, 'm') {
-					src = "(?s)" + src
-				}
-			}
-			rx, err := regexp.Compile(src)
-			if err != nil {
-				return nil // gojq raises an error
-			}
-			return &node{op: nStr, l: l, test: tRegexp, re: rx}
-		}
+		return fc.pipe(q, env, calls)
 	}
 	return nil
+}
+
+// comparison compiles PATH op CONSTANT, either way round.
+func (fc *fastCompiler) comparison(q *gojq.Query, env map[string]constant, calls bool) *node {
+	l := fc.query(q.Left, env, calls)
+	r := fc.query(q.Right, env, calls)
+	if l == nil || r == nil {
+		return nil
+	}
+	op := q.Op
+	if l.op == nConst && r.op == nPath {
+		l, r = r, l
+		op = mirror(op)
+	}
+	if l.op != nPath || r.op != nConst {
+		return nil
+	}
+	return &node{op: nCmp, cmp: op, l: l, r: r}
+}
+
+// pipe compiles X | not, PATH | IN(constants), PATH | startswith(c),
+// endswith(c), test(re[; flags]), and those behind `strings`.
+func (fc *fastCompiler) pipe(q *gojq.Query, env map[string]constant, calls bool) *node {
+	if n := fc.stringsPipe(q, env, calls); n != nil {
+		return n
+	}
+	l := fc.query(q.Left, env, calls)
+	if l == nil || q.Right == nil || q.Right.Term == nil || q.Right.Term.Type != gojq.TermTypeFunc ||
+		len(q.Right.Term.SuffixList) > 0 || len(q.Right.FuncDefs) > 0 {
+		return nil
+	}
+	f := q.Right.Term.Func
+	if fc.lib.lookup(f.Name, len(f.Args)) != nil {
+		return nil // a library def hides the builtin
+	}
+	switch {
+	case f.Name == "not" && len(f.Args) == 0:
+		return &node{op: nNot, l: l}
+	case l.op != nPath:
+		return nil
+	case f.Name == "IN" && len(f.Args) == 1:
+		return fc.in(l, f.Args[0], env, calls)
+	case (f.Name == "startswith" || f.Name == "endswith") && len(f.Args) == 1:
+		c := fc.query(f.Args[0], env, calls)
+		if c == nil || c.op != nConst || c.c.rank != 4 {
+			return nil // gojq raises an error on a non-string argument
+		}
+		t := tStarts
+		if f.Name == "endswith" {
+			t = tEnds
+		}
+		return &node{op: nStr, l: l, c: c.c, test: t}
+	case f.Name == "test" && (len(f.Args) == 1 || len(f.Args) == 2):
+		return fc.test(l, f.Args, env, calls)
+	}
+	return nil
+}
+
+// in compiles PATH | IN(s): any output of s equals the input.
+func (fc *fastCompiler) in(path *node, set *gojq.Query, env map[string]constant, calls bool) *node {
+	var alts []*gojq.Query
+	if !commaList(set, &alts) {
+		return nil
+	}
+	var or *node
+	for _, a := range alts {
+		c := fc.query(a, env, calls)
+		if c == nil || c.op != nConst {
+			return nil
+		}
+		eq := &node{op: nCmp, cmp: gojq.OpEq, l: path, r: c}
+		if or == nil {
+			or = eq
+		} else {
+			or = &node{op: nOr, l: or, r: eq}
+		}
+	}
+	return or
+}
+
+// test compiles PATH | test(re) and test(re; flags) as gojq compiles them
+// (compileRegexp): Go's regexp, "i" as (?i), "m" as (?s), "g" ignored by
+// test.
+func (fc *fastCompiler) test(path *node, args []*gojq.Query, env map[string]constant, calls bool) *node {
+	re := fc.query(args[0], env, calls)
+	if re == nil || re.op != nConst || re.c.rank != 4 {
+		return nil
+	}
+	src := re.c.str
+	if len(args) == 2 {
+		fl := fc.query(args[1], env, calls)
+		if fl == nil || fl.op != nConst || (fl.c.rank != 4 && fl.c.rank != 0) {
+			return nil
+		}
+		flags := fl.c.str
+		if strings.Trim(flags, "gim") != "" {
+			return nil // gojq raises an error
+		}
+		if strings.ContainsRune(flags, 'i') {
+			src = "(?i)" + src
+		}
+		if strings.ContainsRune(flags, 'm') {
+			src = "(?s)" + src
+		}
+	}
+	rx, err := regexp.Compile(src)
+	if err != nil {
+		return nil // gojq raises an error
+	}
+	return &node{op: nStr, l: path, test: tRegexp, re: rx}
 }
 
 // stringsPipe compiles PATH | strings | TEST, TEST a string test: `strings`
@@ -684,22 +714,29 @@ func (fc *fastCompiler) term(t *gojq.Term, env map[string]constant, calls bool) 
 
 // indexNames returns the keys of a plain path .a.b."c".
 func indexNames(t *gojq.Term) ([]string, bool) {
+	names := indexPrefix(t)
+	return names, names != nil && len(names) == 1+len(t.SuffixList)
+}
+
+// indexPrefix returns the keys of the index term t as far as they are
+// names (.a.b of .a.b[0].c), or nil if its first step is not one.
+func indexPrefix(t *gojq.Term) []string {
 	name, ok := indexName(t.Index)
 	if !ok {
-		return nil, false
+		return nil
 	}
 	names := []string{name}
 	for _, s := range t.SuffixList {
 		if s.Index == nil || s.Iter || s.Optional {
-			return nil, false
+			break
 		}
 		name, ok := indexName(s.Index)
 		if !ok {
-			return nil, false
+			break
 		}
 		names = append(names, name)
 	}
-	return names, true
+	return names
 }
 
 func indexName(ix *gojq.Index) (string, bool) {

@@ -112,11 +112,7 @@ func (l *Library) Add(source, src string) error {
 	descs := descriptions(src)
 	var r rewriter
 	for _, fd := range q.FuncDefs {
-		sc := l.scope().with(fd.Name, len(fd.Args))
-		for _, a := range fd.Args {
-			sc = sc.with(strings.TrimPrefix(a, "$"), 0)
-		}
-		r.query(fd.Body, sc, true)
+		r.visit(fd, l.scope().with(fd.Name, len(fd.Args)), true)
 		d := &Def{Name: fd.Name, Params: fd.Args, Source: source, def: fd}
 		// The first description not taken yet of a def of that name: a
 		// nested def or an indented one does not shift the others.

@@ -119,115 +119,40 @@ var inputFree = map[string]bool{"empty": true, "not": true, "now": true, "env": 
 
 // term walks a term whose input may be the event.
 func (a *inputAnalysis) term(t *gojq.Term) bool {
-	ret := false
+	var ret bool
 	switch t.Type {
 	case gojq.TermTypeIndex:
-		names, ok := indexNames(t)
-		if !ok {
-			// A path with a computed key or a non-name step: take its names
-			// as far as they go if the head is a name.
-			name, ok := indexName(t.Index)
-			if !ok {
-				a.whole = true
-				return true
-			}
-			names = []string{name}
-			for _, s := range t.SuffixList {
-				if s.Index == nil || s.Iter || s.Optional {
-					break
-				}
-				n, ok := indexName(s.Index)
-				if !ok {
-					break
-				}
-				names = append(names, n)
-			}
+		if !a.path(t) {
+			return true
 		}
-		a.paths.add(names)
-		for _, s := range t.SuffixList {
-			if s.Index != nil { // .a[.b]: .b reads the event too
-				a.str(s.Index.Str)
-				a.query(s.Index.Start, true)
-				a.query(s.Index.End, true)
-			}
-		}
+		a.below(t)
 		return false
-	case gojq.TermTypeNull, gojq.TermTypeTrue, gojq.TermTypeFalse, gojq.TermTypeNumber, gojq.TermTypeBreak:
-	case gojq.TermTypeString:
-		a.str(t.Str)
+	case gojq.TermTypeNull, gojq.TermTypeTrue, gojq.TermTypeFalse, gojq.TermTypeNumber, gojq.TermTypeBreak,
+		gojq.TermTypeString, gojq.TermTypeArray, gojq.TermTypeUnary:
+		a.below(t)
+		return false
 	case gojq.TermTypeFormat:
 		if t.Str == nil {
 			a.whole = true // @csv and friends format the input
 			return true
 		}
-		a.str(t.Str)
-	case gojq.TermTypeFunc:
-		f := t.Func
-		switch {
-		case len(f.Name) > 0 && f.Name[0] == '$':
-		case a.lib.lookup(f.Name, len(f.Args)) != nil:
-			// A named filter, which may hide a builtin of the lists
-			// below (def first(f): ...): its body may read any field.
-			a.whole = true
-			return true
-		case len(f.Args) == 0 && inputFree[f.Name]:
-		default:
-			key := f.Name + "/" + string(rune('0'+len(f.Args)))
-			r, ok := sameInput[key]
-			if !ok || len(f.Args) > 9 {
-				a.whole = true
-				return true
-			}
-			for i, arg := range f.Args {
-				if a.query(arg, true) && (r == i) {
-					ret = true
-				}
-			}
-			if r == -2 {
-				ret = true
-			}
-		}
+		a.below(t)
+		return false
 	case gojq.TermTypeObject:
-		for _, kv := range t.Object.KeyVals {
-			switch {
-			case kv.Val == nil && kv.Key != "" && kv.Key[0] != '$':
-				a.paths.add([]string{kv.Key}) // {kind}
-			case kv.Val == nil && kv.KeyString != nil && kv.KeyString.Queries == nil:
-				a.paths.add([]string{kv.KeyString.Str})
-			case kv.Val == nil && kv.Key == "":
-				a.whole = true
-				return true
-			}
-			a.str(kv.KeyString)
-			if a.query(kv.KeyQuery, true) || a.query(kv.Val, true) {
-				a.whole = true
-			}
+		if !a.shortMembers(t.Object) {
+			return true
 		}
-	case gojq.TermTypeArray:
-		if a.query(t.Array.Query, true) {
-			a.whole = true
-		}
-	case gojq.TermTypeUnary:
-		if a.term(t.Unary.Term) {
-			a.whole = true
-		}
+		a.below(t)
+		return false
+	case gojq.TermTypeFunc:
+		ret = a.call(t.Func)
 	case gojq.TermTypeIf:
-		a.query(t.If.Cond, true)
-		ret = a.query(t.If.Then, true)
-		for _, e := range t.If.Elif {
-			a.query(e.Cond, true)
-			ret = a.query(e.Then, true) || ret
-		}
-		if t.If.Else == nil {
-			ret = true
-		} else {
-			ret = a.query(t.If.Else, true) || ret
-		}
+		ret = a.branches(t.If)
 	case gojq.TermTypeTry:
 		ret = a.query(t.Try.Body, true)
 		if t.Try.Catch != nil {
-			ret = true // the catch sees an error message, which may show the event
-			a.whole = true
+			a.whole = true // the catch sees an error message, which may show the event
+			return true
 		}
 	case gojq.TermTypeLabel:
 		ret = a.query(t.Label.Body, true)
@@ -237,32 +162,115 @@ func (a *inputAnalysis) term(t *gojq.Term) bool {
 		a.whole = true
 		return true
 	}
-	if len(t.SuffixList) > 0 {
-		// (expr).x, f[0]: the suffixes read the term's output.
-		for _, s := range t.SuffixList {
-			if s.Index != nil {
-				a.str(s.Index.Str)
-				a.query(s.Index.Start, true)
-				a.query(s.Index.End, true)
-			}
+	if len(t.SuffixList) == 0 {
+		return ret
+	}
+	// (expr).x, f[0]: the suffixes read the term's output.
+	for _, s := range t.SuffixList {
+		if s.Index != nil {
+			a.below(s.Index)
 		}
-		if ret {
+	}
+	if ret {
+		a.whole = true
+	}
+	return false
+}
+
+// below walks the parts directly below p, each on p's input: one whose
+// output may hold the event uses it whole (in a string, a constructed
+// value, a computed key).
+func (a *inputAnalysis) below(p part) {
+	eachPart(p, func(c part, _ input) {
+		var held bool
+		switch c := c.(type) {
+		case *gojq.Query:
+			held = a.query(c, true)
+		case *gojq.Term:
+			held = a.term(c)
+		case *gojq.Index:
+			a.below(c)
+		default:
+			held = true
+		}
+		if held {
 			a.whole = true
 		}
+	})
+}
+
+// path adds the field path an index term reads: with a computed key or a
+// step that is not a name, its names as far as they go. It returns false,
+// having marked the event whole, when even the first step is not a name.
+func (a *inputAnalysis) path(t *gojq.Term) bool {
+	names := indexPrefix(t)
+	if names == nil {
+		a.whole = true
 		return false
+	}
+	a.paths.add(names)
+	return true
+}
+
+// shortMembers adds the paths an object's members without a value read
+// ({kind}, {"kind"}); it returns false, having marked the event whole, for
+// one whose key is computed.
+func (a *inputAnalysis) shortMembers(o *gojq.Object) bool {
+	for _, kv := range o.KeyVals {
+		switch {
+		case kv.Val == nil && kv.Key != "" && kv.Key[0] != '$':
+			a.paths.add([]string{kv.Key}) // {kind}
+		case kv.Val == nil && kv.KeyString != nil && kv.KeyString.Queries == nil:
+			a.paths.add([]string{kv.KeyString.Str})
+		case kv.Val == nil && kv.Key == "":
+			a.whole = true
+			return false
+		}
+	}
+	return true
+}
+
+// call walks a call whose input may be the event.
+func (a *inputAnalysis) call(f *gojq.Func) bool {
+	switch {
+	case len(f.Name) > 0 && f.Name[0] == '$':
+		return false
+	case a.lib.lookup(f.Name, len(f.Args)) != nil:
+		// A named filter, which may hide a builtin of the lists
+		// below (def first(f): ...): its body may read any field.
+		a.whole = true
+		return true
+	case len(f.Args) == 0 && inputFree[f.Name]:
+		return false
+	}
+	key := f.Name + "/" + string(rune('0'+len(f.Args)))
+	r, ok := sameInput[key]
+	if !ok || len(f.Args) > 9 {
+		a.whole = true
+		return true
+	}
+	ret := r == -2
+	for i, arg := range f.Args {
+		if a.query(arg, true) && r == i {
+			ret = true
+		}
 	}
 	return ret
 }
 
-func (a *inputAnalysis) str(s *gojq.String) {
-	if s == nil {
-		return
+// branches walks an if whose input may be the event: its output is a
+// branch's, or its input where there is no else.
+func (a *inputAnalysis) branches(i *gojq.If) bool {
+	a.query(i.Cond, true)
+	ret := a.query(i.Then, true)
+	for _, e := range i.Elif {
+		a.query(e.Cond, true)
+		ret = a.query(e.Then, true) || ret
 	}
-	for _, q := range s.Queries {
-		if a.query(q, true) {
-			a.whole = true
-		}
+	if i.Else == nil {
+		return true
 	}
+	return a.query(i.Else, true) || ret
 }
 
 // frozen is a pathSet as slices, quicker to walk per member.

@@ -56,6 +56,8 @@ func TestNeeds(t *testing.T) {
 		{`@json | test("x")`, `whole`},
 		{`[.] | .[0].kind == "x"`, `whole`},
 		{`select(true) + {} | keys`, `whole`},
+		{`payload[select(kind == "x")] == 1`, `whole`}, // the event is the key
+		{`payload[.k:select(true)] == 1`, `whole`},
 	}
 	for _, tt := range tests {
 		f := mustCompile(t, tt.expr, nil)
@@ -89,6 +91,19 @@ func checkPartial(t testing.TB, f *Filter, expr string, line []byte) {
 	b, berr := f.matchGojq(line)
 	if a != b || fmt.Sprint(aerr) != fmt.Sprint(berr) {
 		t.Fatalf("%s on %s: partial %v %v, whole %v %v", expr, line, a, aerr, b, berr)
+	}
+}
+
+// An index whose key may be the event itself gets the event whole, so that
+// gojq's error shows all of it, as it does without partial decoding.
+func TestPartialComputedKey(t *testing.T) {
+	line := []byte(`{"kind":"x","a":{"b":1},"z":2}`)
+	for _, expr := range []string{`.a[select(.kind == "x")]`, `.a[first(select(.kind == "x"))] == 1`} {
+		f := mustCompile(t, expr, nil)
+		checkPartial(t, f, expr, line)
+		if _, err := f.Match(line); err == nil || !strings.Contains(err.Error(), `"z":2`) {
+			t.Errorf("%s: error %v, want one showing the whole event", expr, err)
+		}
 	}
 }
 

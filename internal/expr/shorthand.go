@@ -122,7 +122,7 @@ type Field struct {
 // the rules.
 func Rewrite(q *gojq.Query, lib *Library) {
 	var r rewriter
-	r.query(q, lib.scope(), true)
+	r.visit(q, lib.scope(), true)
 }
 
 // rewrite is Rewrite that also returns the bare names read as fields of
@@ -130,7 +130,7 @@ func Rewrite(q *gojq.Query, lib *Library) {
 // arguments.
 func rewrite(q *gojq.Query, lib *Library) ([]Field, error) {
 	r := rewriter{compared: map[string]bool{}}
-	r.query(q, lib.scope(), true)
+	r.visit(q, lib.scope(), true)
 	return r.fields, errors.Join(r.errs...)
 }
 
@@ -146,175 +146,82 @@ func bareName(q *gojq.Query) (string, bool) {
 	return t.Func.Name, true
 }
 
-// query walks q; event says whether q's input is the event itself.
-func (r *rewriter) query(q *gojq.Query, sc *scope, event bool) {
-	if q == nil {
-		return
-	}
-	for _, fd := range q.FuncDefs {
-		sc = sc.withParams(fd.Name, fd.Args)
-		body := sc
-		for _, a := range fd.Args {
-			if strings.HasPrefix(a, "$") {
-				body = body.with(a[1:], 0) // a $param is also a filter
-			} else {
-				body = body.with(a, 0)
-			}
+// visit rewrites p and the parts below it; event says whether p's input
+// is the event itself.
+func (r *rewriter) visit(p part, sc *scope, event bool) {
+	args := false // whether the arguments of a call see the event
+	switch p := p.(type) {
+	case *gojq.Query:
+		r.compare(p)
+	case *gojq.FuncDef:
+		for _, a := range p.Args {
+			sc = sc.with(strings.TrimPrefix(a, "$"), 0) // a $param is also a filter
 		}
 		// A def is written for its input, usually an event: its body reads
 		// like a top-level expression.
+		event = true
 		r.inDef++
-		r.query(fd.Body, body, true)
-		r.inDef--
-	}
-	if q.Op == gojq.OpEq || q.Op == gojq.OpNe {
-		// `kind == tool_call`: one of the two was meant as a string.
-		l, lok := bareName(q.Left)
-		rn, rok := bareName(q.Right)
-		if lok && rok && r.compared != nil {
-			r.compared[l], r.compared[rn] = true, true
+		defer func() { r.inDef-- }()
+	case *gojq.Term:
+		if p.Type == gojq.TermTypeFunc {
+			args = r.fn(p, sc, event)
 		}
 	}
-	r.term(q.Term, sc, event)
-	r.query(q.Left, sc, event)
-	switch q.Op {
-	case gojq.OpPipe:
-		// A binding (`kind as $k | ...`) keeps the input; a plain pipe
-		// changes it.
-		r.query(q.Right, sc, event && len(q.Patterns) > 0)
-	case gojq.OpModify, gojq.OpUpdateAdd, gojq.OpUpdateSub, gojq.OpUpdateMul,
-		gojq.OpUpdateDiv, gojq.OpUpdateMod, gojq.OpUpdateAlt:
-		r.query(q.Right, sc, false)
-	default:
-		r.query(q.Right, sc, event)
-	}
-	for _, p := range q.Patterns {
-		r.pattern(p, sc, event)
-	}
+	eachPart(p, func(c part, in input) {
+		if fd, ok := c.(*gojq.FuncDef); ok {
+			sc = sc.withParams(fd.Name, fd.Args)
+		}
+		switch in {
+		case inputSame:
+			r.visit(c, sc, event)
+		case inputArg:
+			r.visit(c, sc, args)
+		default:
+			r.visit(c, sc, false)
+		}
+	})
 }
 
-func (r *rewriter) pattern(p *gojq.Pattern, sc *scope, event bool) {
-	if p == nil {
+// compare notes the bare names compared with each other: in
+// `kind == tool_call` one of the two was meant as a string.
+func (r *rewriter) compare(q *gojq.Query) {
+	if r.compared == nil || q.Op != gojq.OpEq && q.Op != gojq.OpNe {
 		return
 	}
-	for _, e := range p.Array {
-		r.pattern(e, sc, event)
-	}
-	for _, o := range p.Object {
-		r.query(o.KeyQuery, sc, event)
-		r.str(o.KeyString, sc, event)
-		r.pattern(o.Val, sc, event)
-	}
-}
-
-func (r *rewriter) str(s *gojq.String, sc *scope, event bool) {
-	if s == nil {
-		return
-	}
-	for _, q := range s.Queries {
-		r.query(q, sc, event)
-	}
-}
-
-func (r *rewriter) index(ix *gojq.Index, sc *scope, event bool) {
-	if ix == nil {
-		return
-	}
-	r.str(ix.Str, sc, event)
-	r.query(ix.Start, sc, event)
-	r.query(ix.End, sc, event)
-}
-
-func (r *rewriter) term(t *gojq.Term, sc *scope, event bool) {
-	if t == nil {
-		return
-	}
-	switch t.Type {
-	case gojq.TermTypeIndex:
-		r.index(t.Index, sc, event)
-	case gojq.TermTypeFunc:
-		r.fn(t, sc, event)
-	case gojq.TermTypeObject:
-		for _, kv := range t.Object.KeyVals {
-			r.str(kv.KeyString, sc, event)
-			r.query(kv.KeyQuery, sc, event)
-			r.query(kv.Val, sc, event)
-		}
-	case gojq.TermTypeArray:
-		r.query(t.Array.Query, sc, event)
-	case gojq.TermTypeUnary:
-		r.term(t.Unary.Term, sc, event)
-	case gojq.TermTypeFormat, gojq.TermTypeString:
-		r.str(t.Str, sc, event)
-	case gojq.TermTypeIf:
-		r.query(t.If.Cond, sc, event)
-		r.query(t.If.Then, sc, event)
-		for _, e := range t.If.Elif {
-			r.query(e.Cond, sc, event)
-			r.query(e.Then, sc, event)
-		}
-		r.query(t.If.Else, sc, event)
-	case gojq.TermTypeTry:
-		r.query(t.Try.Body, sc, event)
-		r.query(t.Try.Catch, sc, false) // its input is the error
-	case gojq.TermTypeReduce:
-		r.query(t.Reduce.Query, sc, event)
-		for _, p := range t.Reduce.Patterns {
-			r.pattern(p, sc, event)
-		}
-		r.query(t.Reduce.Start, sc, event)
-		r.query(t.Reduce.Update, sc, false)
-	case gojq.TermTypeForeach:
-		r.query(t.Foreach.Query, sc, event)
-		for _, p := range t.Foreach.Patterns {
-			r.pattern(p, sc, event)
-		}
-		r.query(t.Foreach.Start, sc, event)
-		r.query(t.Foreach.Update, sc, false)
-		r.query(t.Foreach.Extract, sc, false)
-	case gojq.TermTypeLabel:
-		r.query(t.Label.Body, sc, event)
-	case gojq.TermTypeQuery:
-		r.query(t.Query, sc, event)
-	}
-	for _, s := range t.SuffixList {
-		r.index(s.Index, sc, event)
+	l, lok := bareName(q.Left)
+	rn, rok := bareName(q.Right)
+	if lok && rok {
+		r.compared[l], r.compared[rn] = true, true
 	}
 }
 
 // fn resolves a function term: a call stays a call, a bare name that means
-// nothing else becomes a field read.
-func (r *rewriter) fn(t *gojq.Term, sc *scope, event bool) {
+// nothing else becomes a field read. It returns whether the call's
+// arguments see the event.
+func (r *rewriter) fn(t *gojq.Term, sc *scope, event bool) bool {
 	f := t.Func
 	name := f.Name
 	if len(f.Args) > 0 {
-		args := false
-		if sc.defines(name, len(f.Args)) {
-			args = event // a named filter's arguments are read on its input
-		} else if sameInputArgs[name] {
-			args = event
-		}
-		for _, a := range f.Args {
-			r.query(a, sc, args)
-		}
-		return
+		// A named filter's arguments are read on its input, and so are
+		// those of the builtins that keep it.
+		return event && (sc.defines(name, len(f.Args)) || sameInputArgs[name])
 	}
 	if strings.HasPrefix(name, "$") || strings.Contains(name, "::") || sc.defines(name, 0) {
-		return
+		return false
 	}
 	if jqBuiltins[name] && name != "input" && !(event && slices.Contains(EventFields, name)) {
-		return
+		return false
 	}
 	// Where the input is the event, a name only a filter with parameters
 	// defines is that filter without its arguments (`evfilter tool`), not
 	// a field; after a pipe it is the field (`payload | tool`).
 	if d := sc.needsArgs(name); d != nil && event {
-		args := "an argument"
+		need := "an argument"
 		if d.arity > 1 {
-			args = fmt.Sprintf("%d arguments", d.arity)
+			need = fmt.Sprintf("%d arguments", d.arity)
 		}
-		r.errs = append(r.errs, fmt.Errorf("%s needs %s: %s", name, args, d.sig))
-		return
+		r.errs = append(r.errs, fmt.Errorf("%s needs %s: %s", name, need, d.sig))
+		return false
 	}
 	if event && r.inDef == 0 && r.compared != nil && !slices.ContainsFunc(r.fields, func(f Field) bool { return f.Name == name }) {
 		r.fields = append(r.fields, Field{Name: name, Compared: r.compared[name]})
@@ -322,4 +229,5 @@ func (r *rewriter) fn(t *gojq.Term, sc *scope, event bool) {
 	t.Type = gojq.TermTypeIndex
 	t.Index = &gojq.Index{Name: name}
 	t.Func = nil
+	return false
 }

@@ -336,34 +336,8 @@ func (r *Redactor) option(s []byte, i int) (rule, start, end int, ok bool) {
 // value reads the value of a NAME of kind from s[k] (spaces, then a value
 // quoted or not) and says whether it is a secret.
 func (r *Redactor) value(s []byte, k int, kind nameKind, strict bool) (rule, start, end int, ok bool) {
-	for n := 0; n < 4 && k < len(s) && (s[k] == ' ' || s[k] == '\t'); n++ {
-		k++
-	}
-	if k < len(s) && s[k] == '\\' && k+1 < len(s) && (s[k+1] == '"' || s[k+1] == '\'') {
-		k++
-	}
-	vs, ve, limit := k, k, len(s)
-	quoted := k < len(s) && (s[k] == '"' || s[k] == '\'')
-	if quoted {
-		q := s[k]
-		vs = k + 1
-		ve = vs
-		for ve < len(s) && s[ve] != q && s[ve] != '\n' && ve-vs < 4096 {
-			ve++
-		}
-		if ve >= len(s) || s[ve] != q {
-			return 0, 0, 0, false
-		}
-		if s[ve-1] == '\\' { // an escaped quote: \"value\"
-			ve--
-		}
-		limit = ve
-	} else {
-		for ve < len(s) && !valueStop[s[ve]] {
-			ve++
-		}
-	}
-	if vs >= len(s) {
+	vs, ve, limit, ok := valueAt(s, k)
+	if !ok {
 		return 0, 0, 0, false
 	}
 	switch kind {
@@ -382,6 +356,41 @@ func (r *Redactor) value(s []byte, k int, kind nameKind, strict bool) (rule, sta
 		return 0, 0, 0, false
 	}
 	return ruleAssignment, vs, ve, true
+}
+
+// valueAt finds the value that starts at s[k] after up to four spaces: a
+// quoted one up to its quote on the same line (at most 4096 bytes, an
+// escaped quote as \"value\" too), where limit is its end, or else one up
+// to a byte that ends a value, where limit is len(s). ok is false when there
+// is none, or its quote is not closed.
+func valueAt(s []byte, k int) (vs, ve, limit int, ok bool) {
+	for n := 0; n < 4 && k < len(s) && (s[k] == ' ' || s[k] == '\t'); n++ {
+		k++
+	}
+	if k < len(s) && s[k] == '\\' && k+1 < len(s) && (s[k+1] == '"' || s[k+1] == '\'') {
+		k++
+	}
+	vs, ve, limit = k, k, len(s)
+	if k < len(s) && (s[k] == '"' || s[k] == '\'') {
+		q := s[k]
+		vs = k + 1
+		ve = vs
+		for ve < len(s) && s[ve] != q && s[ve] != '\n' && ve-vs < 4096 {
+			ve++
+		}
+		if ve >= len(s) || s[ve] != q {
+			return 0, 0, 0, false
+		}
+		if s[ve-1] == '\\' { // an escaped quote: \"value\"
+			ve--
+		}
+		limit = ve
+	} else {
+		for ve < len(s) && !valueStop[s[ve]] {
+			ve++
+		}
+	}
+	return vs, ve, limit, vs < len(s)
 }
 
 // member reports a secret that is the whole value v of a JSON member whose

@@ -18,10 +18,8 @@ package redact
 import (
 	"bytes"
 	"cmp"
-	"encoding/binary"
 	"fmt"
 	"io"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -198,10 +196,11 @@ func (r *Redactor) Line(dst, line []byte) (out []byte, changed bool) {
 		if q == len(line) {
 			break
 		}
-		end, escaped := stringEnd(line, q+1)
-		if end < 0 {
+		past, escaped := jsonscan.StringEnd(line, q+1)
+		if past < 0 {
 			break // not JSON: the rest stays as it is
 		}
+		end := past - 1 // the closing quote
 		j := end + 1
 		for j < len(line) && (line[j] == ' ' || line[j] == '\t' || line[j] == '\r' || line[j] == '\n') {
 			j++
@@ -275,46 +274,6 @@ func (r *Redactor) replace(dst, text []byte, fs []finding) []byte {
 		r.tmp = nil
 	}
 	return jsontext.AppendString(dst, t)
-}
-
-const (
-	lsb = 0x0101010101010101
-	msb = 0x8080808080808080
-)
-
-// stringEnd returns the index of the quote that ends the string whose
-// content starts at line[i], or -1, and whether the content has an
-// escape. It reads eight bytes at a time.
-func stringEnd(line []byte, i int) (end int, escaped bool) {
-	n := len(line)
-	for {
-		for i+8 <= n {
-			x := binary.LittleEndian.Uint64(line[i:])
-			q := x ^ (lsb * '"')
-			b := x ^ (lsb * '\\')
-			// The lowest byte flagged is exact: a '"' or a '\\'.
-			if m := ((q-lsb)&^q | (b-lsb)&^b) & msb; m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				goto special
-			}
-			i += 8
-		}
-		for i < n && line[i] != '"' && line[i] != '\\' {
-			i++
-		}
-		if i >= n {
-			return -1, escaped
-		}
-	special:
-		if line[i] == '"' {
-			return i, escaped
-		}
-		escaped = true
-		i += 2
-		if i > n {
-			return -1, escaped
-		}
-	}
 }
 
 func blank(b []byte) bool {

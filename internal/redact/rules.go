@@ -141,102 +141,115 @@ func token(s []byte, i int, p string, c *class, min, max int) int {
 // rule and end; ok is false when there is none. The first byte says
 // which rules to try, so that most bytes cost one table look-up.
 func (r *Redactor) tokenAt(s []byte, i int) (rule, end int, ok bool) {
-	try := func(rule, e int) bool {
-		if e < 0 || r.off[rule] {
-			return false
-		}
-		end = e
-		return true
-	}
+	var rules []tokenRule
 	switch s[i] {
 	case 's':
-		if !hasPrefixAt(s, i, "sk") || len(s)-i < 12 {
-			return 0, 0, false
-		}
-		if s[i+2] == '_' {
-			if try(ruleStripe, stripe(s, i)) {
-				return ruleStripe, end, true
-			}
-			return 0, 0, false
-		}
-		if s[i+2] != '-' {
-			return 0, 0, false
-		}
-		if try(ruleAnthropicAdmin, token(s, i, "sk-ant-admin01-", &word, 32, 0)) {
-			return ruleAnthropicAdmin, end, true
-		}
-		if try(ruleAnthropic, anthropic(s, i)) {
-			return ruleAnthropic, end, true
-		}
-		if try(ruleOpenAI, openAI(s, i)) {
-			return ruleOpenAI, end, true
-		}
-		if try(ruleOpenRouter, token(s, i, "sk-or-v1-", &hexLower, 32, 0)) {
-			return ruleOpenRouter, end, true
-		}
-		if e := token(s, i, "sk-", &alnum, 32, 32); e >= 0 && !contains(&notHexLower, s[i+3:e]) && try(ruleDeepSeek, e) {
-			return ruleDeepSeek, end, true
-		}
-		if e := token(s, i, "sk-", &alnum, 32, 0); e >= 0 && (e == len(s) || !word[s[e]]) && contains(&digits, s[i+3:e]) && try(ruleSK, e) {
-			return ruleSK, end, true
-		}
-	case 'r':
-		if hasPrefixAt(s, i, "rk_") && try(ruleStripe, stripe(s, i)) {
-			return ruleStripe, end, true
-		}
-	case 'A':
-		if try(ruleGoogle, token(s, i, "AIza", &word, 35, 35)) {
-			return ruleGoogle, end, true
-		}
-		if try(ruleAWSKeyID, awsKeyID(s, i)) {
-			return ruleAWSKeyID, end, true
-		}
-	case 'G':
-		if try(ruleGoogleOAuth, token(s, i, "GOCSPX-", &word, 24, 0)) {
-			return ruleGoogleOAuth, end, true
-		}
-		if try(ruleGitLab, token(s, i, "GR1348941", &wordDot, 20, 0)) {
-			return ruleGitLab, end, true
-		}
+		rules = skRules(s, i)
 	case 'g':
-		if len(s)-i < 8 {
-			return 0, 0, false
-		}
-		switch s[i+1] {
-		case 'h', 'i':
-			if try(ruleGitHub, gitHub(s, i)) {
-				return ruleGitHub, end, true
-			}
-		case 'l':
-			if try(ruleGitLab, gitLab(s, i)) {
-				return ruleGitLab, end, true
-			}
-		case 's':
-			if try(ruleGroq, token(s, i, "gsk_", &alnum, 52, 52)) {
-				return ruleGroq, end, true
-			}
-		}
-	case 'x':
-		if try(ruleSlack, slack(s, i)) {
-			return ruleSlack, end, true
-		}
-		if try(ruleXAI, token(s, i, "xai-", &alnum, 80, 80)) {
-			return ruleXAI, end, true
-		}
-	case 'n':
-		if try(ruleNPM, token(s, i, "npm_", &alnum, 36, 36)) {
-			return ruleNPM, end, true
-		}
-	case 'h':
-		if try(ruleHuggingFace, token(s, i, "hf_", &letters, 34, 34)) {
-			return ruleHuggingFace, end, true
-		}
-	case 'e':
-		if try(ruleJWT, jwt(s, i)) {
-			return ruleJWT, end, true
+		rules = gRules(s, i)
+	default:
+		rules = tokenRules[s[i]]
+	}
+	for _, t := range rules {
+		if e := t.match(s, i); e >= 0 && !r.off[t.rule] {
+			return t.rule, e, true
 		}
 	}
 	return 0, 0, false
+}
+
+// tokenRule is a built-in rule that a token gives away by itself, and
+// the function that finds one at s[i]: its end, or -1.
+type tokenRule struct {
+	rule  int
+	match func(s []byte, i int) int
+}
+
+// tokenRules are the token rules by the first byte of their tokens, each
+// list in the order its rules are tried: a key that fits two rules is the
+// first's. The rules of 's' and 'g' are skRules' and gRules'.
+var tokenRules = [256][]tokenRule{
+	'r': {{ruleStripe, stripe}},
+	'A': {
+		{ruleGoogle, func(s []byte, i int) int { return token(s, i, "AIza", &word, 35, 35) }},
+		{ruleAWSKeyID, awsKeyID},
+	},
+	'G': {
+		{ruleGoogleOAuth, func(s []byte, i int) int { return token(s, i, "GOCSPX-", &word, 24, 0) }},
+		{ruleGitLab, func(s []byte, i int) int { return token(s, i, "GR1348941", &wordDot, 20, 0) }},
+	},
+	'x': {
+		{ruleSlack, slack},
+		{ruleXAI, func(s []byte, i int) int { return token(s, i, "xai-", &alnum, 80, 80) }},
+	},
+	'n': {{ruleNPM, func(s []byte, i int) int { return token(s, i, "npm_", &alnum, 36, 36) }}},
+	'h': {{ruleHuggingFace, func(s []byte, i int) int { return token(s, i, "hf_", &letters, 34, 34) }}},
+	'e': {{ruleJWT, jwt}},
+}
+
+// skRules picks the rules of a token at s[i] that starts with 's' by its
+// third byte: Stripe's keys are sk_, the others sk-, and none is shorter
+// than 12 bytes, so that the many words starting with sk cost little.
+func skRules(s []byte, i int) []tokenRule {
+	if !hasPrefixAt(s, i, "sk") || len(s)-i < 12 {
+		return nil
+	}
+	switch s[i+2] {
+	case '_':
+		return stripeRules
+	case '-':
+		return skDashRules
+	}
+	return nil
+}
+
+// gRules picks the rules of a token at s[i] that starts with 'g' by its
+// second byte; none is shorter than 8 bytes.
+func gRules(s []byte, i int) []tokenRule {
+	if len(s)-i < 8 {
+		return nil
+	}
+	switch s[i+1] {
+	case 'h', 'i':
+		return gitHubRules
+	case 'l':
+		return gitLabRules
+	case 's':
+		return groqRules
+	}
+	return nil
+}
+
+var (
+	gitHubRules = []tokenRule{{ruleGitHub, gitHub}}
+	gitLabRules = []tokenRule{{ruleGitLab, gitLab}}
+	groqRules   = []tokenRule{{ruleGroq, func(s []byte, i int) int { return token(s, i, "gsk_", &alnum, 52, 52) }}}
+	stripeRules = []tokenRule{{ruleStripe, stripe}}
+	skDashRules = []tokenRule{
+		{ruleAnthropicAdmin, func(s []byte, i int) int { return token(s, i, "sk-ant-admin01-", &word, 32, 0) }},
+		{ruleAnthropic, anthropic},
+		{ruleOpenAI, openAI},
+		{ruleOpenRouter, func(s []byte, i int) int { return token(s, i, "sk-or-v1-", &hexLower, 32, 0) }},
+		{ruleDeepSeek, deepSeek},
+		{ruleSK, otherSK},
+	}
+)
+
+// deepSeek: sk- and exactly 32 lowercase hex digits.
+func deepSeek(s []byte, i int) int {
+	if e := token(s, i, "sk-", &alnum, 32, 32); e >= 0 && !contains(&notHexLower, s[i+3:e]) {
+		return e
+	}
+	return -1
+}
+
+// otherSK: sk- and 32 or more letters and digits, at least one a digit,
+// that no other byte of a word follows.
+func otherSK(s []byte, i int) int {
+	if e := token(s, i, "sk-", &alnum, 32, 0); e >= 0 && (e == len(s) || !word[s[e]]) && contains(&digits, s[i+3:e]) {
+		return e
+	}
+	return -1
 }
 
 var notHexLower = func() (c class) {

@@ -293,22 +293,20 @@ func appendMillis(dst []byte, ms int64) []byte {
 // nestsAtLeast reports whether the valid JSON text b has a value depth
 // levels down (the top level being 1). Brackets inside strings do not count.
 func nestsAtLeast(b []byte, depth int) bool {
-	d, inString := 0, false
+	d := 0
 	for i := 0; i < len(b); i++ {
-		switch c := b[i]; {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
+		switch b[i] {
+		case '"':
+			end, _ := jsonscan.StringEnd(b, i+1)
+			if end < 0 {
+				return false
 			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
+			i = end - 1
+		case '{', '[':
 			if d++; d >= depth {
 				return true
 			}
-		case c == '}' || c == ']':
+		case '}', ']':
 			d--
 		}
 	}

@@ -1,7 +1,6 @@
 package zot2gp
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -740,14 +739,9 @@ func compact(dst, t []byte) []byte {
 		c := t[i]
 		switch {
 		case c == '"':
-			j := i + 1
-			for ; t[j] != '"'; j++ {
-				if t[j] == '\\' {
-					j++
-				}
-			}
-			dst = append(dst, t[i:j+1]...)
-			i = j
+			end, _ := jsonscan.StringEnd(t, i+1)
+			dst = append(dst, t[i:end]...)
+			i = end - 1
 		case isSpace(c):
 		default:
 			dst = append(dst, c)
@@ -901,7 +895,7 @@ func (p *piConverter) bareMessage(reason string, errMsg []byte, ms int64) {
 func (p *piConverter) appendZotContent(dst, content []byte) ([]byte, []piCall) {
 	var calls []piCall
 	n := 0
-	elements(content, func(el []byte) {
+	jsonscan.Elements(content, func(el []byte) bool {
 		typ, _ := jsonscan.Lookup(el, "type")
 		var block []byte
 		switch {
@@ -920,13 +914,14 @@ func (p *piConverter) appendZotContent(dst, content []byte) ([]byte, []piCall) {
 			block = appendToolCall(block, call.id, call.name, call.args, argsErr)
 			calls = append(calls, call)
 		default:
-			return
+			return true
 		}
 		if n > 0 {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, block...)
 		n++
+		return true
 	})
 	return dst, calls
 }
@@ -1102,10 +1097,10 @@ func (p *piConverter) appendTextBlocks(dst, raw []byte) []byte {
 		dst = append(dst, '}')
 	case jsonscan.Array:
 		n := 0
-		elements(raw, func(el []byte) {
-			typ, t := members2(el, "type", "text")
+		jsonscan.Elements(raw, func(el []byte) bool {
+			typ, t := twoMembers(el, "type", "text")
 			if !jsonscan.StringEquals(typ, event.ZotBlockText) {
-				return
+				return true
 			}
 			if n > 0 {
 				dst = append(dst, ',')
@@ -1114,67 +1109,15 @@ func (p *piConverter) appendTextBlocks(dst, raw []byte) []byte {
 			dst = jsontext.AppendString(dst, p.text(t))
 			dst = append(dst, '}')
 			n++
+			return true
 		})
 	}
 	return append(dst, ']')
 }
 
-// elements calls fn with each element of the valid JSON array arr.
-func elements(arr []byte, fn func(el []byte)) {
-	arr = trimSpace(arr)
-	if len(arr) < 2 || arr[0] != '[' {
-		return
-	}
-	body := arr[1 : len(arr)-1]
-	depth, start := 0, -1
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		switch {
-		case c == '"':
-			if start < 0 {
-				start = i
-			}
-			i = stringEnd(body, i+1)
-		case c == '{' || c == '[':
-			if start < 0 {
-				start = i
-			}
-			depth++
-		case c == '}' || c == ']':
-			depth--
-		case c == ',' && depth == 0:
-			fn(trimSpace(body[start:i]))
-			start = -1
-		case isSpace(c):
-		case start < 0:
-			start = i
-		}
-	}
-	if start >= 0 {
-		fn(trimSpace(body[start:]))
-	}
-}
-
-// stringEnd returns the index of the closing quote of the valid JSON
-// string whose content begins at i.
-func stringEnd(b []byte, i int) int {
-	for {
-		j := bytes.IndexByte(b[i:], '"') + i
-		k := j - 1
-		for k >= i && b[k] == '\\' {
-			k--
-		}
-		// An even number of backslashes before it.
-		if (j-k)%2 == 1 {
-			return j
-		}
-		i = j + 1
-	}
-}
-
-// members2 returns the raw values of two members of the object obj (the
+// twoMembers returns the raw values of two members of the object obj (the
 // last of each, nil when absent), in one pass.
-func members2(obj []byte, a, b string) (va, vb []byte) {
+func twoMembers(obj []byte, a, b string) (va, vb []byte) {
 	jsonscan.Each(obj, func(key, value []byte) bool {
 		switch {
 		case jsonscan.KeyIs(key, a):

@@ -48,22 +48,8 @@ func TestPiClock(t *testing.T) {
 	}
 }
 
-// elements splits a JSON array into its elements, whatever they hold.
-func TestPiElements(t *testing.T) {
-	for in, want := range map[string]string{
-		`[]`: "",
-		` [ 1 , "a,]" , {"b":[1,2]}, [[]], null ] `: `1|"a,]"|{"b":[1,2]}|[[]]|null`,
-		`["\"",  "\\"]`:      `"\""|"\\"`,
-		`{"not":"an array"}`: "",
-		`["a\\", "b"]`:       `"a\\"|"b"`,
-		`["x\\\"y", "\\\\"]`: `"x\\\"y"|"\\\\"`,
-	} {
-		var got []string
-		elements([]byte(in), func(el []byte) { got = append(got, string(el)) })
-		if strings.Join(got, "|") != want {
-			t.Errorf("elements(%s) = %q, want %q", in, got, want)
-		}
-	}
+// compact drops the whitespace of a JSON text, and only that.
+func TestPiCompact(t *testing.T) {
 	for in, want := range map[string]string{
 		"{ \"a\" : [ 1, 2 ] ,\n\t\"b\":\"x y\\\" z\" }": `{"a":[1,2],"b":"x y\" z"}`,
 		`{}`: `{}`,

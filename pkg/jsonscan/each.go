@@ -7,19 +7,11 @@ package jsonscan
 // without validating them, which makes it several times faster than
 // Members. On invalid data it stops early but never panics.
 func Each(data []byte, fn func(key, value []byte) bool) {
-	i := skipWS(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return
-	}
-	i = skipWS(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		return
-	}
-	for {
+	for i := first(data, '{', '}'); i >= 0; {
 		if i >= len(data) || data[i] != '"' {
 			return
 		}
-		ke := skipString(data, i+1)
+		ke, _ := StringEnd(data, i+1)
 		if ke < 0 {
 			return
 		}
@@ -33,10 +25,45 @@ func Each(data []byte, fn func(key, value []byte) bool) {
 		if ve < 0 || !fn(k, data[vs:ve]) {
 			return
 		}
-		i = skipWS(data, ve)
-		if i >= len(data) || data[i] != ',' {
+		i = next(data, ve)
+	}
+}
+
+// Elements calls fn with the raw value of every element of the array data,
+// in order, until fn returns false. Like Each it trusts data to be valid
+// (an array inside a checked object is) and skips values without
+// validating them; on invalid data it stops early but never panics.
+func Elements(data []byte, fn func(value []byte) bool) {
+	for i := first(data, '[', ']'); i >= 0; {
+		end := skipValue(data, i)
+		if end < 0 || !fn(data[i:end]) {
 			return
 		}
-		i = skipWS(data, i+1)
+		i = next(data, end)
 	}
+}
+
+// first returns where the first member or element of the object or array
+// data starts (open and close are its brackets), or -1 if data is empty
+// or something else.
+func first(data []byte, open, close byte) int {
+	i := skipWS(data, 0)
+	if i >= len(data) || data[i] != open {
+		return -1
+	}
+	i = skipWS(data, i+1)
+	if i < len(data) && data[i] == close {
+		return -1
+	}
+	return i
+}
+
+// next returns where the member or element after the one that ends at
+// data[end] starts, or -1 if no comma follows it.
+func next(data []byte, end int) int {
+	i := skipWS(data, end)
+	if i >= len(data) || data[i] != ',' {
+		return -1
+	}
+	return skipWS(data, i+1)
 }

@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -50,4 +51,86 @@ func FuzzEach(f *testing.F) {
 			t.Fatalf("%q: Each %q, Members %q", s, got, want)
 		}
 	})
+}
+
+func TestElements(t *testing.T) {
+	for in, want := range map[string]string{
+		`[]`:   "",
+		` [ ]`: "",
+		` [ 1 , "a,]" , {"b":[1,2]}, [[]], null ] `: `1|"a,]"|{"b":[1,2]}|[[]]|null`,
+		`["\"",  "\\"]`:       `"\""|"\\"`,
+		`["a\\", "b"]`:        `"a\\"|"b"`,
+		`["x\\\"y", "\\\\"]`:  `"x\\\"y"|"\\\\"`,
+		`[-1.5e3,true,false]`: `-1.5e3|true|false`,
+		`{"not":"an array"}`:  "",
+		`"s"`:                 "",
+		``:                    "",
+		`[1,`:                 "1", // invalid: stops, no panic
+		`["unterminated`:      "",
+	} {
+		var got []string
+		Elements([]byte(in), func(v []byte) bool { got = append(got, string(v)); return true })
+		if strings.Join(got, "|") != want {
+			t.Errorf("Elements(%s) = %q, want %q", in, got, want)
+		}
+	}
+	n := 0
+	Elements([]byte(`[1,2,3]`), func(v []byte) bool { n++; return string(v) != "2" })
+	if n != 2 {
+		t.Errorf("Elements went on after fn returned false: %d calls", n)
+	}
+}
+
+// FuzzElements: on a valid array, Elements sees exactly the elements
+// encoding/json does, byte for byte.
+func FuzzElements(f *testing.F) {
+	f.Add(`[1,"a,]",{"b":[1,{"c":"]"}]}, [[]] ,null,"\"","\\"]`)
+	f.Fuzz(func(t *testing.T, s string) {
+		var want []json.RawMessage
+		if json.Unmarshal([]byte(s), &want) != nil || !strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "[") {
+			Elements([]byte(s), func([]byte) bool { return true }) // no panic on anything
+			return
+		}
+		var got []string
+		Elements([]byte(s), func(v []byte) bool { got = append(got, string(v)); return true })
+		if len(got) != len(want) {
+			t.Fatalf("%q: Elements %q, encoding/json %q", s, got, want)
+		}
+		for i := range got {
+			if got[i] != string(want[i]) {
+				t.Fatalf("%q: element %d is %q, encoding/json says %q", s, i, got[i], want[i])
+			}
+		}
+	})
+}
+
+// StringEnd finds the quote that ends a string, past escapes, with or
+// without the eight-byte steps, and says whether it passed an escape.
+func TestStringEnd(t *testing.T) {
+	for _, tc := range []struct {
+		in      string // the content after the opening quote, and what follows
+		end     int
+		escaped bool
+	}{
+		{`"`, 1, false},
+		{`abc",1`, 4, false},
+		{`a\"b"`, 5, true},
+		{`a\\"b"`, 4, true},
+		{`\\\"x"`, 6, true},
+		{`0123456789abcdef"`, 17, false},
+		{`01234567\"9abcdef"x`, 18, true},
+		{`0123456789abcdef\\"`, 19, true},
+		{`no end`, -1, false},
+		{`ends in \`, -1, true},
+		{`0123456789 ends in \`, -1, true},
+		{``, -1, false},
+	} {
+		end, escaped := StringEnd([]byte(tc.in), 0)
+		if end != tc.end || escaped != tc.escaped {
+			t.Errorf("StringEnd(%q) = %d, %v; want %d, %v", tc.in, end, escaped, tc.end, tc.escaped)
+		}
+	}
+	if end, _ := StringEnd([]byte(`{"kind":"x"}`), 2); end != 7 {
+		t.Errorf("StringEnd from an offset = %d, want 7", end)
+	}
 }

@@ -94,7 +94,7 @@ func lookupIn(data []byte, i int, path []string) (value []byte, found bool, end 
 		if i >= len(data) || data[i] != '"' {
 			return nil, false, -1
 		}
-		ke := skipString(data, i+1)
+		ke, _ := StringEnd(data, i+1)
 		if ke < 0 {
 			return nil, false, -1
 		}
@@ -139,15 +139,19 @@ func lookupIn(data []byte, i int, path []string) (value []byte, found bool, end 
 	}
 }
 
-// skipString returns the index just past the closing quote of a string whose
-// content starts at i, without validating it, or -1 if there is none.
-func skipString(data []byte, i int) int {
+// StringEnd returns the index just past the closing quote of the JSON
+// string whose content starts at data[i] (just after its opening quote),
+// or -1 if the string does not end; escaped reports whether the content
+// holds a backslash. Like Lookup it trusts data to be JSON and does not
+// validate the content, which lets it read eight bytes at a time.
+func StringEnd(data []byte, i int) (end int, escaped bool) {
 	n := len(data)
 	for {
 		for i+8 <= n {
 			x := binary.LittleEndian.Uint64(data[i:])
 			q := x ^ (lsb * '"')
 			b := x ^ (lsb * '\\')
+			// The lowest byte flagged is exact: a '"' or a '\\'.
 			if m := ((q-lsb)&^q | (b-lsb)&^b) & msb; m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				goto special
@@ -158,15 +162,16 @@ func skipString(data []byte, i int) int {
 			i++
 		}
 		if i >= n {
-			return -1
+			return -1, escaped
 		}
 	special:
 		if data[i] == '"' {
-			return i + 1
+			return i + 1, escaped
 		}
+		escaped = true
 		i += 2 // the escaped byte cannot end the string
 		if i > n {
-			return -1
+			return -1, escaped
 		}
 	}
 }
@@ -180,13 +185,14 @@ func skipValue(data []byte, i int) int {
 	}
 	switch data[i] {
 	case '"':
-		return skipString(data, i+1)
+		end, _ := StringEnd(data, i+1)
+		return end
 	case '{', '[':
 		depth := 0
 		for i < n {
 			switch data[i] {
 			case '"':
-				if i = skipString(data, i+1); i < 0 {
+				if i, _ = StringEnd(data, i+1); i < 0 {
 					return -1
 				}
 				continue

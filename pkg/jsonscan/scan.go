@@ -2,7 +2,9 @@
 // objects. The evtools filters use it on their hot paths instead of decoding
 // whole events: it says whether a line is a JSON object (and, if not, why),
 // lists the object's top-level members as raw sub-slices, and finds a value
-// by path without building anything.
+// by path without building anything. Each and Elements walk an object or an
+// array already checked, and StringEnd finds where a string ends, for the
+// callers that scan JSON text themselves.
 //
 // Acceptance is exactly encoding/json's: Check(data) == nil if and only if
 // json.Valid(data) holds and the value is an object. That means control
@@ -213,6 +215,9 @@ func digitsEnd(data []byte, i int) int {
 	return i
 }
 
+// literals are the literal values by their first byte.
+var literals = [256]string{'t': "true", 'f': "false", 'n': "null"}
+
 // scanLiteral checks that lit starts at data[i].
 func scanLiteral(data []byte, i int, lit string) (int, errCode) {
 	if i+len(lit) <= len(data) && string(data[i:i+len(lit)]) == lit {
@@ -357,12 +362,8 @@ func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(ke
 			}
 		case '[':
 			i, code = scanContainer(data, i, st, d)
-		case 't':
-			i, code = scanLiteral(data, i, "true")
-		case 'f':
-			i, code = scanLiteral(data, i, "false")
-		case 'n':
-			i, code = scanLiteral(data, i, "null")
+		case 't', 'f', 'n':
+			i, code = scanLiteral(data, i, literals[c])
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 			i, code = scanNumber(data, i)
 		default:
@@ -424,29 +425,31 @@ func colon(data []byte, i int) (int, errCode) {
 func scanContainer(data []byte, i int, st *stack, base int) (int, errCode) {
 	n := len(data)
 	depth := base
-	var (
-		c    byte
-		code errCode
-	)
-	if data[i] == '[' {
-		goto openArray
-	}
+	var c byte
+	var code errCode
 
-openObject: // data[i] == '{'
+open: // data[i] is '{' or '['
 	depth++
 	if depth > MaxDepth {
 		return i, codeDepth
 	}
-	st.pushObject(depth)
+	if c = data[i]; c == '{' {
+		st.pushObject(depth)
+	} else {
+		st.pushArray(depth)
+	}
 	i = skipWS(data, i+1)
 	if i >= n {
 		return n, codeEOF
 	}
-	c = data[i]
-	if c == '}' {
+	if data[i] == c+2 { // '}' is '{'+2, and ']' is '['+2
+		c = data[i]
 		goto closeContainer
 	}
-	if c != '"' {
+	if c == '[' {
+		goto value
+	}
+	if data[i] != '"' {
 		return i, codeChar
 	}
 
@@ -467,16 +470,10 @@ value:
 	switch c = data[i]; c {
 	case '"':
 		i, code = scanString(data, i+1)
-	case '{':
-		goto openObject
-	case '[':
-		goto openArray
-	case 't':
-		i, code = scanLiteral(data, i, "true")
-	case 'f':
-		i, code = scanLiteral(data, i, "false")
-	case 'n':
-		i, code = scanLiteral(data, i, "null")
+	case '{', '[':
+		goto open
+	case 't', 'f', 'n':
+		i, code = scanLiteral(data, i, literals[c])
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		i, code = scanNumber(data, i)
 	default:
@@ -509,21 +506,6 @@ afterValue: // i is just past a complete value at the current depth
 	default:
 		return i, codeChar
 	}
-
-openArray: // data[i] == '['
-	depth++
-	if depth > MaxDepth {
-		return i, codeDepth
-	}
-	st.pushArray(depth)
-	i = skipWS(data, i+1)
-	if i >= n {
-		return n, codeEOF
-	}
-	if c = data[i]; c == ']' {
-		goto closeContainer
-	}
-	goto value
 
 closeContainer: // data[i] == c is '}' or ']'
 	if (c == '}') != st.isObject(depth) {
