@@ -58,6 +58,11 @@ var groupings = []struct {
 	{"hour", Key{Kind: KeyHour, Name: "hour"}},
 	{"week", Key{Kind: KeyWeek, Name: "week"}},
 	{"month", Key{Kind: KeyMonth, Name: "month"}},
+	// the members evimport writes on every event: the agent's session,
+	// its working directory and which agent wrote the log
+	{"session", Key{Kind: KeyPath, Path: []string{"session"}, Name: "session"}},
+	{"project", Key{Kind: KeyPath, Path: []string{"project"}, Name: "project"}},
+	{"source", Key{Kind: KeyPath, Path: []string{"source"}, Name: "source"}},
 }
 
 // keyWords are the groupings by word; byWords their words, in order.
@@ -121,9 +126,9 @@ func editDistance(a, b string) int {
 	return d[len(a)][len(b)]
 }
 
-// ParseBy reads a --by value: comma-separated words (run, agent, tool,
-// model, kind, day, hour, week, month, none) or field paths such as payload.model. A
-// path has a dot: any other word is refused, with the nearest grouping.
+// ParseBy reads a --by value: comma-separated words (those of groupings,
+// or none) or field paths such as payload.model. A path has a dot: any
+// other word is refused, with the nearest grouping.
 // none alone means one group: only the total is reported.
 func ParseBy(s string) ([]Key, error) {
 	var keys []Key
