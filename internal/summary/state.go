@@ -198,16 +198,6 @@ const (
 	numRunCounters
 )
 
-// runCounters are the run counters' members in the partial state, in the
-// order they are written.
-var runCounters = [numRunCounters]string{
-	rFinished:   "finished",
-	rEndMarks:   "end_marks",
-	rToolsOpen:  "tools_open",
-	rTurnStarts: "turn_starts",
-	rTurnEnds:   "turn_ends",
-}
-
 // glassRun is what a run of the glasspane vocabulary adds.
 type glassRun struct {
 	glassError bool // an error event
@@ -218,6 +208,11 @@ type glassRun struct {
 }
 
 var noGlass glassRun
+
+// empty says whether g says nothing: a run with it is as one without.
+func (g *glassRun) empty() bool {
+	return !g.glassError && !g.agentEnd && g.agentEndTS == 0 && g.turns == (turnSeg{}) && len(g.calls) == 0
+}
 
 // gr is the run's glasspane part for reading (never nil, never written).
 func (r *Run) gr() *glassRun {
@@ -687,7 +682,8 @@ func (s *State) turnEnd(g *Group, r *Run) {
 		if t.openHasTS && e.hasTS {
 			g.latency.Add(float64(e.ts-t.openTS) / 1000)
 		}
-		t.open = false
+		// a closed turn's start means nothing more: it is not saved
+		t.open, t.openTS, t.openHasTS = false, 0, false
 	case !t.any:
 		t.orphan, t.orphanTS, t.orphanHasT, t.orphanGrp = true, e.ts, e.hasTS, g.key
 	}
