@@ -2,6 +2,7 @@ package summary
 
 import (
 	"bytes"
+	"io"
 	"testing"
 
 	"github.com/evtools/evtools/internal/corpus"
@@ -51,6 +52,57 @@ func BenchmarkReport(b *testing.B) {
 			return b
 		}, func([]byte, *Record) error { return nil })
 		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMerge is evsum --merge's hot path: the lines of a generated
+// run log's partial state (by run) read back into a state.
+func BenchmarkMerge(b *testing.B) {
+	var buf bytes.Buffer
+	if err := corpus.Envelope(&buf, 8<<20, 1); err != nil {
+		b.Fatal(err)
+	}
+	s := New(Options{By: []Key{keyWords["run"]}})
+	for _, l := range bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n")) {
+		if err := s.Add(l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var partial bytes.Buffer
+	if err := s.WritePartial(&partial); err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(partial.Bytes(), []byte("\n")), []byte("\n"))
+	b.SetBytes(int64(partial.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		m := NewMerger()
+		for _, l := range lines {
+			if err := m.Add(l); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkWritePartial is evsum --partial's end: the state of a generated
+// run log (by run, most of it frozen) written as a partial state.
+func BenchmarkWritePartial(b *testing.B) {
+	var buf bytes.Buffer
+	if err := corpus.Envelope(&buf, 8<<20, 1); err != nil {
+		b.Fatal(err)
+	}
+	s := New(Options{By: []Key{keyWords["run"]}})
+	for _, l := range bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n")) {
+		if err := s.Add(l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.WritePartial(io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}

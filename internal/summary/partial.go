@@ -468,7 +468,7 @@ func (m *Merger) AddFrom(file string, n int, line []byte) error {
 		}
 		// A state whose header is bad or does not fit is refused whole:
 		// its lines would be merged under another state's settings.
-		h, err := m.header1(line, at)
+		h, err := m.readHeader(line, at)
 		if err != nil {
 			return m.refuse(err)
 		}
@@ -523,63 +523,95 @@ func (h *pHeader) settings() []string {
 	return []string{"--by " + h.By, "--tz " + h.TZ, window("--since", h.Since, h.SinceArg), window("--until", h.Until, h.UntilArg), breakdown}
 }
 
-func (m *Merger) header1(line []byte, at string) (pHeader, error) {
+// readHeader reads a state's header: the first one read makes the merged
+// state, each other one must have been made with the same settings.
+func (m *Merger) readHeader(line []byte, at string) (pHeader, error) {
 	var h pHeader
 	if err := decodeStrict(line, &h); err != nil {
 		return h, err
 	}
+	opt, err := h.options()
+	if err != nil {
+		return h, err
+	}
+	h.By = ByString(opt.By)
+	if m.State != nil {
+		return h, m.fits(&h)
+	}
+	if opt.Loc, err = LoadLocation(h.TZ); err != nil {
+		return h, err
+	}
+	m.State = New(opt)
+	m.first, m.firstAt = h, at
+	return h, nil
+}
+
+// options checks a header and returns the options it says its state was
+// made with, but its zone.
+func (h *pHeader) options() (Options, error) {
+	if err := h.checkVersion(); err != nil {
+		return Options{}, err
+	}
+	since, err := windowBound(h.Since)
+	if err != nil {
+		return Options{}, err
+	}
+	until, err := windowBound(h.Until)
+	if err != nil {
+		return Options{}, err
+	}
+	if !since.IsZero() && !until.IsZero() && !until.After(since) {
+		return Options{}, errors.New("bad partial state header: until is not after since")
+	}
+	by, err := ParseBy(h.By)
+	if err != nil {
+		return Options{}, err
+	}
+	bd, err := ParseBreakdown(h.Breakdown)
+	if err != nil || h.Breakdown == "none" {
+		return Options{}, fmt.Errorf("bad partial state header: breakdown %q", h.Breakdown)
+	}
+	return Options{By: by, Breakdown: bd, TZName: h.TZ, Since: since, Until: until,
+		WindowOn: !since.IsZero() || !until.IsZero(), SinceArg: h.SinceArg, UntilArg: h.UntilArg}, nil
+}
+
+// checkVersion says why the header is not one of a version this evsum
+// reads, with what that version has, nil when it is.
+func (h *pHeader) checkVersion() error {
 	if h.Evsum != "partial" || h.Version != 1 && h.Version != PartialVersion {
-		return h, fmt.Errorf("partial state version %q %d, this evsum reads partial 1 and %d", h.Evsum, h.Version, PartialVersion)
+		return fmt.Errorf("partial state version %q %d, this evsum reads partial 1 and %d", h.Evsum, h.Version, PartialVersion)
 	}
 	v1 := h.Version == 1
 	switch {
 	case v1 && (h.Lines != nil || h.Since != "" || h.Until != "" || h.SinceArg != "" || h.UntilArg != ""):
-		return h, errors.New("bad partial state header: version 1 has no lines, since or until")
+		return errors.New("bad partial state header: version 1 has no lines, since or until")
 	case v1 && h.Breakdown != "":
-		return h, errors.New("bad partial state header: version 1 has no breakdown")
+		return errors.New("bad partial state header: version 1 has no breakdown")
 	case !v1 && (h.Lines == nil || *h.Lines < 0):
-		return h, errors.New(`bad partial state header: no "lines", or a negative count`)
+		return errors.New(`bad partial state header: no "lines", or a negative count`)
 	case !v1 && (h.SinceArg != "" && h.Since == "" || h.UntilArg != "" && h.Until == ""):
-		return h, errors.New("bad partial state header: a duration without its time")
+		return errors.New("bad partial state header: a duration without its time")
 	}
-	var since, until time.Time
-	for _, w := range []struct {
-		s string
-		t *time.Time
-	}{{h.Since, &since}, {h.Until, &until}} {
-		if w.s == "" {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339Nano, w.s)
-		if err != nil {
-			return h, fmt.Errorf("bad partial state header: window %q is not an RFC 3339 time", w.s)
-		}
-		*w.t = t
+	return nil
+}
+
+// windowBound reads a bound of the header's window: zero for none.
+func windowBound(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
 	}
-	if !since.IsZero() && !until.IsZero() && !until.After(since) {
-		return h, errors.New("bad partial state header: until is not after since")
-	}
-	by, err := ParseBy(h.By)
+	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return h, err
+		return time.Time{}, fmt.Errorf("bad partial state header: window %q is not an RFC 3339 time", s)
 	}
-	h.By = ByString(by)
-	bd, err := ParseBreakdown(h.Breakdown)
-	if err != nil || h.Breakdown == "none" {
-		return h, fmt.Errorf("bad partial state header: breakdown %q", h.Breakdown)
-	}
-	if m.State == nil {
-		loc, err := LoadLocation(h.TZ)
-		if err != nil {
-			return h, err
-		}
-		m.State = New(Options{By: by, Breakdown: bd, Loc: loc, TZName: h.TZ, Since: since, Until: until,
-			WindowOn: !since.IsZero() || !until.IsZero(), SinceArg: h.SinceArg, UntilArg: h.UntilArg})
-		m.first, m.firstAt = h, at
-		return h, nil
-	}
+	return t, nil
+}
+
+// fits says why a state of header h cannot merge with the first state
+// read, nil when it can.
+func (m *Merger) fits(h *pHeader) error {
 	if h.Version != m.first.Version {
-		return h, fmt.Errorf("partial state version %d cannot merge with the state at %s, version %d (make the states again with one evsum)",
+		return fmt.Errorf("partial state version %d cannot merge with the state at %s, version %d (make the states again with one evsum)",
 			h.Version, m.firstAt, m.first.Version)
 	}
 	// Only what differs is named: the two states' settings side by side.
@@ -591,10 +623,10 @@ func (m *Merger) header1(line []byte, at string) (pHeader, error) {
 		}
 	}
 	if len(mine) > 0 {
-		return h, fmt.Errorf("partial state made with %s cannot merge with the state at %s, made with %s",
+		return fmt.Errorf("partial state made with %s cannot merge with the state at %s, made with %s",
 			strings.Join(mine, " "), m.firstAt, strings.Join(theirs, " "))
 	}
-	return h, nil
+	return nil
 }
 
 func (p *pSketch) sketch() (Sketch, error) {

@@ -521,31 +521,7 @@ func (s *State) str(raw []byte) ([]byte, bool) {
 func (s *State) add() {
 	e := &s.ev
 	s.lastProblems.ok = false
-	runID, _ := s.str(e.RunID)
-
-	var r *Run
-	if c := s.lastRun; c != nil && c.id == string(runID) {
-		r = c
-	} else {
-		r = s.runs[string(runID)]
-	}
-	s.runKey = ""
-	if r == nil {
-		if _, cold := s.coldRuns[string(runID)]; cold {
-			r = s.getRun(string(runID))
-		}
-		if r == nil {
-			if plainString(e.RunID) {
-				// the group of the run (--by run) is keyed by the
-				// quoted id: the run's id is the inside of that key
-				s.runKey = string(e.RunID)
-				r = s.newRun(s.runKey[1 : len(s.runKey)-1])
-			} else {
-				r = s.newRun(string(runID))
-			}
-			s.runs[r.id] = r
-		}
-	}
+	r := s.runOfEvent()
 	s.lastRun = r
 	if e.hasTS {
 		widen(&r.hasTS, &r.minTS, &r.maxTS, e.ts, e.ts)
@@ -564,7 +540,50 @@ func (s *State) add() {
 	if runLog {
 		r.runLog = true
 	}
+	s.count(g, r, seq, runLog)
+	if e.Flags&event.Final != 0 {
+		r.n[rEndMarks]++
+		r.endSeq = min(r.endSeq, seq)
+	}
+	s.maybeFreeze(g, r)
+	s.runKey = ""
+	if cap(s.keyBuf) > 1<<20 {
+		s.keyBuf = nil // a huge key's buffer goes with its line
+	}
+}
 
+// runOfEvent finds or makes the run of the event being added: the last
+// line's run, most often, without a look at the maps.
+func (s *State) runOfEvent() *Run {
+	e := &s.ev
+	s.runKey = ""
+	runID, _ := s.str(e.RunID)
+	if c := s.lastRun; c != nil && c.id == string(runID) {
+		return c
+	}
+	if r := s.runs[string(runID)]; r != nil {
+		return r
+	}
+	if _, cold := s.coldRuns[string(runID)]; cold {
+		return s.getRun(string(runID))
+	}
+	var r *Run
+	if plainString(e.RunID) {
+		// the group of the run (--by run) is keyed by the quoted id:
+		// the run's id is the inside of that key
+		s.runKey = string(e.RunID)
+		r = s.newRun(s.runKey[1 : len(s.runKey)-1])
+	} else {
+		r = s.newRun(string(runID))
+	}
+	s.runs[r.id] = r
+	return r
+}
+
+// count counts the event in its group g and its run r by its meaning: a
+// flat switch, one case per meaning.
+func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
+	e := &s.ev
 	switch e.Meaning {
 	case event.ModelCall:
 		g.n[ModelCalls]++
@@ -604,69 +623,92 @@ func (s *State) add() {
 	case event.Guardrail:
 		g.n[Guardrails]++
 	case event.AgentStart:
-		if a := s.agent(r); a != nil {
-			if e.hasTS && (!a.startHasTS || e.ts < a.startTS) {
-				a.startTS, a.startHasTS = e.ts, true
-			}
-			a.spawned = true
-		}
+		s.agentStart(r)
 	case event.AgentEnd:
-		if a := s.agent(r); a != nil {
-			// the first end by seq gives the outcome, as for run_finished
-			a.ends++
-			if seq < a.endSeq || a.ends == 1 {
-				a.endSeq, a.outcome, a.endTS, a.endHasTS = seq, "", 0, e.hasTS
-				if e.hasTS {
-					a.endTS = e.ts
-				}
-				if o, ok := e.FieldString(event.Outcome, &s.nameBuf); ok {
-					a.outcome = s.intern(o)
-				}
-			}
-		}
+		s.agentEnd(r, seq)
 	case event.RunEnd:
-		if runLog {
-			s.runFinished(r, seq)
-			break
-		}
-		// agentEndTS 0 is "no time", as for ts: an end without one ends
-		// the run but gives it no wall time.
-		gl := r.gw()
-		if e.hasTS && (gl.agentEndTS == 0 || e.ts > gl.agentEndTS) {
-			gl.agentEndTS = e.ts
-		}
-		gl.agentEnd = true
+		s.runEnd(r, seq, runLog)
 	case event.ToolStart:
-		if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
-			s.callStart(g, r, id, e.Flags&event.Restated == 0)
-		} else if runLog {
-			// Calls without ids are paired by count: tool_call minus
-			// tool_result.
-			name := s.toolName()
-			g.n[ToolCalls]++
-			g.tool(name).calls++
-			r.n[rToolsOpen]++
-		}
+		s.toolStart(g, r, runLog)
 	case event.ToolEnd:
-		if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
-			s.callEnd(g, r, id, e.Failed())
-		} else if runLog {
-			r.n[rToolsOpen]--
-			if e.Failed() {
-				name := s.toolName()
-				g.n[ToolFailures]++
-				g.tool(name).failed++
-			}
+		s.toolEnd(g, r, runLog)
+	}
+}
+
+// agentStart records an agent_spawned: the agent's earliest start.
+func (s *State) agentStart(r *Run) {
+	e := &s.ev
+	if a := s.agent(r); a != nil {
+		if e.hasTS && (!a.startHasTS || e.ts < a.startTS) {
+			a.startTS, a.startHasTS = e.ts, true
+		}
+		a.spawned = true
+	}
+}
+
+// agentEnd records an agent_finished: the first end by seq gives the
+// outcome, as for run_finished.
+func (s *State) agentEnd(r *Run, seq int64) {
+	e := &s.ev
+	a := s.agent(r)
+	if a == nil {
+		return
+	}
+	a.ends++
+	if seq < a.endSeq || a.ends == 1 {
+		a.endSeq, a.outcome, a.endTS, a.endHasTS = seq, "", 0, e.hasTS
+		if e.hasTS {
+			a.endTS = e.ts
+		}
+		if o, ok := e.FieldString(event.Outcome, &s.nameBuf); ok {
+			a.outcome = s.intern(o)
 		}
 	}
-	if e.Flags&event.Final != 0 {
-		r.n[rEndMarks]++
-		r.endSeq = min(r.endSeq, seq)
+}
+
+// runEnd ends the run: run_finished in a Strict vocabulary, else (an
+// agent_end) its last end gives the run's wall time.
+func (s *State) runEnd(r *Run, seq int64, runLog bool) {
+	e := &s.ev
+	if runLog {
+		s.runFinished(r, seq)
+		return
 	}
-	s.maybeFreeze(g, r)
-	s.runKey = ""
-	if cap(s.keyBuf) > 1<<20 {
-		s.keyBuf = nil // a huge key's buffer goes with its line
+	// agentEndTS 0 is "no time", as for ts: an end without one ends the
+	// run but gives it no wall time.
+	gl := r.gw()
+	if e.hasTS && (gl.agentEndTS == 0 || e.ts > gl.agentEndTS) {
+		gl.agentEndTS = e.ts
+	}
+	gl.agentEnd = true
+}
+
+// toolStart sees a tool call begin: by its id (zot), or, in the run log,
+// by count (tool_call minus tool_result).
+func (s *State) toolStart(g *Group, r *Run, runLog bool) {
+	e := &s.ev
+	if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
+		s.callStart(g, r, id, e.Flags&event.Restated == 0)
+	} else if runLog {
+		name := s.toolName()
+		g.n[ToolCalls]++
+		g.tool(name).calls++
+		r.n[rToolsOpen]++
+	}
+}
+
+// toolEnd sees a tool call end, as toolStart its start.
+func (s *State) toolEnd(g *Group, r *Run, runLog bool) {
+	e := &s.ev
+	if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
+		s.callEnd(g, r, id, e.Failed())
+	} else if runLog {
+		r.n[rToolsOpen]--
+		if e.Failed() {
+			name := s.toolName()
+			g.n[ToolFailures]++
+			g.tool(name).failed++
+		}
 	}
 }
 
