@@ -33,16 +33,7 @@ func BenchmarkSummary(b *testing.B) {
 // as --format jsonl encodes it: records built on every core, the total's
 // sketches merged, the runs sorted.
 func BenchmarkReport(b *testing.B) {
-	var buf bytes.Buffer
-	if err := corpus.Envelope(&buf, 8<<20, 1); err != nil {
-		b.Fatal(err)
-	}
-	s := New(Options{By: []Key{keyWords["run"]}})
-	for _, l := range bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n")) {
-		if err := s.Add(l); err != nil {
-			b.Fatal(err)
-		}
-	}
+	s := byRunState(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		err := s.EachEncoded(func(b []byte, r *Record) []byte {
@@ -57,9 +48,8 @@ func BenchmarkReport(b *testing.B) {
 	}
 }
 
-// BenchmarkMerge is evsum --merge's hot path: the lines of a generated
-// run log's partial state (by run) read back into a state.
-func BenchmarkMerge(b *testing.B) {
+// byRunState is the state of a generated run log of 8 MB, by run.
+func byRunState(b *testing.B) *State {
 	var buf bytes.Buffer
 	if err := corpus.Envelope(&buf, 8<<20, 1); err != nil {
 		b.Fatal(err)
@@ -70,8 +60,14 @@ func BenchmarkMerge(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	return s
+}
+
+// BenchmarkMerge is evsum --merge's hot path: the lines of a generated
+// run log's partial state (by run) read back into a state.
+func BenchmarkMerge(b *testing.B) {
 	var partial bytes.Buffer
-	if err := s.WritePartial(&partial); err != nil {
+	if err := byRunState(b).WritePartial(&partial); err != nil {
 		b.Fatal(err)
 	}
 	lines := bytes.Split(bytes.TrimSuffix(partial.Bytes(), []byte("\n")), []byte("\n"))
@@ -90,16 +86,7 @@ func BenchmarkMerge(b *testing.B) {
 // BenchmarkWritePartial is evsum --partial's end: the state of a generated
 // run log (by run, most of it frozen) written as a partial state.
 func BenchmarkWritePartial(b *testing.B) {
-	var buf bytes.Buffer
-	if err := corpus.Envelope(&buf, 8<<20, 1); err != nil {
-		b.Fatal(err)
-	}
-	s := New(Options{By: []Key{keyWords["run"]}})
-	for _, l := range bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n")) {
-		if err := s.Add(l); err != nil {
-			b.Fatal(err)
-		}
-	}
+	s := byRunState(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := s.WritePartial(io.Discard); err != nil {

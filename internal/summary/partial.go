@@ -115,6 +115,13 @@ func (o *obj) open(name string, c byte) {
 
 func (o *obj) close(c byte) { o.b = append(o.b, c) }
 
+// next separates element i of an array or object from the one before.
+func (o *obj) next(i int) {
+	if i > 0 {
+		o.b = append(o.b, ',')
+	}
+}
+
 // counters writes the counters of a group from c up to the next special
 // member, in Counter order: a counter of an object (tokens) as an array
 // element.
@@ -235,9 +242,7 @@ func (w *partialWriter) id(name string, v *string) { w.obj.str(name, *v, true) }
 func (w *partialWriter) keys(name string, g *Group) {
 	w.open(name, '[')
 	for i, v := range g.values(w.nkeys) {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
+		w.next(i)
 		w.b = append(w.b, v...)
 	}
 	w.close(']')
@@ -268,9 +273,7 @@ func (w *partialWriter) tools(name string, g *Group) {
 	sort.Slice(ts, func(i, j int) bool { return ts[i].name < ts[j].name })
 	w.open(name, '{')
 	for i, t := range ts {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
+		w.next(i)
 		w.b = jsontext.AppendString(w.b, t.name)
 		w.b = append(w.b, ':', '[')
 		w.b = strconv.AppendInt(w.b, t.calls, 10)
@@ -298,9 +301,7 @@ func (w *partialWriter) runs(name string, g *Group) {
 	sort.Strings(runs)
 	w.open(name, '[')
 	for i, r := range runs {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
+		w.next(i)
 		w.b = jsontext.AppendString(w.b, r)
 	}
 	w.close(']')
@@ -334,9 +335,7 @@ func writeMembers[T interface{ save(saver) }](w *partialWriter, name string, m m
 	sort.Strings(ids)
 	w.open(name, '{')
 	for i, id := range ids {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
+		w.next(i)
 		w.b = jsontext.AppendString(w.b, id)
 		w.b = append(w.b, ':', '{')
 		m[id].save(w)
