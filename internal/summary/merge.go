@@ -107,7 +107,7 @@ func (s *State) mergeRun(r, o *Run) {
 	if o.glass == nil {
 		return
 	}
-	rg, og := r.gw(), o.glass
+	rg, og := r.glassToFill(), o.glass
 	rg.glassError = rg.glassError || og.glassError
 	if og.agentEnd && (rg.agentEndTS == 0 || og.agentEndTS > rg.agentEndTS) {
 		rg.agentEndTS = og.agentEndTS

@@ -105,9 +105,9 @@ func (r *Run) outcomeName(rn running) string {
 			return "unknown"
 		}
 		return r.outcome
-	case r.gr().glassError:
+	case r.glassOrEmpty().glassError:
 		return "error"
-	case r.gr().agentEnd:
+	case r.glassOrEmpty().agentEnd:
 		return "ok"
 	case rn.is(r):
 		return "running"
@@ -124,7 +124,7 @@ type running struct {
 
 // is reports whether r has no end yet and is still going.
 func (rn running) is(r *Run) bool {
-	return rn.on && r.hasTS && r.maxTS >= rn.from && r.n[rFinished] == 0 && !r.gr().agentEnd
+	return rn.on && r.hasTS && r.maxTS >= rn.from && r.n[rFinished] == 0 && !r.glassOrEmpty().agentEnd
 }
 
 // SetRunning makes the report tell runs still going from runs cut off: a
@@ -142,7 +142,7 @@ func (r *Run) wall() (int64, bool) {
 	if r.n[rFinished] > 0 {
 		return r.wallUS, r.hasWall
 	}
-	if g := r.gr(); g.agentEnd && g.agentEndTS != 0 && r.hasTS {
+	if g := r.glassOrEmpty(); g.agentEnd && g.agentEndTS != 0 && r.hasTS {
 		return g.agentEndTS - r.minTS, true
 	}
 	return 0, false
@@ -173,7 +173,7 @@ func (r *Run) problems(rn running) []string {
 	}
 	var ps []string
 	if r.n[rFinished] <= 1 && !(r.runLog && r.n[rFinished] == 0) && !(r.n[rFinished] > 0 && (r.n[rEndMarks] == 0 || r.endSeq > r.finishSeq)) &&
-		r.n[rToolsOpen] <= 0 && len(r.gr().calls) == 0 && r.n[rTurnStarts] <= r.n[rTurnEnds] {
+		r.n[rToolsOpen] <= 0 && len(r.glassOrEmpty().calls) == 0 && r.n[rTurnStarts] <= r.n[rTurnEnds] {
 		return nil // no problem: no name to quote (a run_id may be huge)
 	}
 	// Each sentence is made in one piece: "run " and the quoted id
@@ -207,7 +207,7 @@ func (r *Run) problems(rn running) []string {
 		ps = append(ps, name(fmt.Sprintf(" has %s without a tool_result", plural(r.n[rToolsOpen], "tool_call"))))
 	}
 	var open []string
-	for id, c := range r.gr().calls {
+	for id, c := range r.glassOrEmpty().calls {
 		if c.started && !c.ended {
 			open = append(open, name(fmt.Sprintf(": tool call %s (%s) started and never ended", strconv.Quote(id), c.name)))
 		}
@@ -288,7 +288,7 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 	// of theirs turned up. Runs with open calls are never frozen.
 	extra := map[string]*Group{}
 	for _, r := range s.runs {
-		for _, c := range r.gr().calls {
+		for _, c := range r.glassOrEmpty().calls {
 			if !c.deferred {
 				continue
 			}

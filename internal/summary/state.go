@@ -214,16 +214,17 @@ func (g *glassRun) empty() bool {
 	return !g.glassError && !g.agentEnd && g.agentEndTS == 0 && g.turns == (turnSeg{}) && len(g.calls) == 0
 }
 
-// gr is the run's glasspane part for reading (never nil, never written).
-func (r *Run) gr() *glassRun {
+// glassOrEmpty is the run's glasspane part to read: never nil, never
+// written.
+func (r *Run) glassOrEmpty() *glassRun {
 	if r.glass == nil {
 		return &noGlass
 	}
 	return r.glass
 }
 
-// gw is the run's glasspane part for writing, made on first use.
-func (r *Run) gw() *glassRun {
+// glassToFill is the run's glasspane part to write, made on first use.
+func (r *Run) glassToFill() *glassRun {
 	if r.glass == nil {
 		r.glass = &glassRun{}
 	}
@@ -587,7 +588,7 @@ func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
 		g.n[ModelCalls]++
 		if e.Flags&event.Turn != 0 {
 			r.n[rTurnStarts]++
-			t := &r.gw().turns
+			t := &r.glassToFill().turns
 			t.any = true
 			t.open, t.openTS, t.openHasTS = true, e.ts, e.hasTS
 		}
@@ -613,7 +614,7 @@ func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
 	case event.Error:
 		g.n[Errors]++
 		if !runLog {
-			r.gw().glassError = true
+			r.glassToFill().glassError = true
 		}
 	case event.Kill:
 		g.n[Errors]++
@@ -674,7 +675,7 @@ func (s *State) runEnd(r *Run, seq int64, runLog bool) {
 	}
 	// agentEndTS 0 is "no time", as for ts: an end without one ends the
 	// run but gives it no wall time.
-	gl := r.gw()
+	gl := r.glassToFill()
 	if e.hasTS && (gl.agentEndTS == 0 || e.ts > gl.agentEndTS) {
 		gl.agentEndTS = e.ts
 	}
@@ -716,7 +717,7 @@ func (s *State) toolEnd(g *Group, r *Run, runLog bool) {
 func (s *State) turnEnd(g *Group, r *Run) {
 	e := &s.ev
 	r.n[rTurnEnds]++
-	t := &r.gw().turns
+	t := &r.glassToFill().turns
 	switch {
 	case t.open:
 		if t.openHasTS && e.hasTS {
@@ -761,18 +762,18 @@ func (s *State) toolName() string {
 // tool_execution_start of that id turns up, in this part or a merged one.
 // So each call counts once however the stream was cut.
 func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
-	c := r.gr().calls[string(id)]
+	c := r.glassOrEmpty().calls[string(id)]
 	if c != nil && (c.counted() || c.deferred && !primary) {
 		return // seen starting already
 	}
 	name := s.toolName()
-	if r.gw().calls == nil {
-		r.gw().calls = map[string]*call{}
+	if r.glassToFill().calls == nil {
+		r.glassToFill().calls = map[string]*call{}
 	}
 	if !primary {
 		if c == nil {
 			c = &call{}
-			r.gw().calls[string(id)] = c
+			r.glassToFill().calls[string(id)] = c
 		}
 		c.name, c.group, c.started, c.deferred = name, g.key, true, true
 		return
@@ -784,29 +785,29 @@ func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
 			g.n[ToolFailures]++
 			g.tool(name).failed++
 		}
-		delete(r.gw().calls, string(id))
+		delete(r.glassToFill().calls, string(id))
 		return
 	}
-	r.gw().calls[string(id)] = &call{name: name, group: g.key, started: true}
+	r.glassToFill().calls[string(id)] = &call{name: name, group: g.key, started: true}
 }
 
 // callEnd closes a zot tool call; a failure counts in the group the call
 // was counted in.
 func (s *State) callEnd(g *Group, r *Run, id []byte, failed bool) {
-	c := r.gr().calls[string(id)]
+	c := r.glassOrEmpty().calls[string(id)]
 	switch {
 	case c == nil:
-		if r.gw().calls == nil {
-			r.gw().calls = map[string]*call{}
+		if r.glassToFill().calls == nil {
+			r.glassToFill().calls = map[string]*call{}
 		}
-		r.gw().calls[string(id)] = &call{ended: true, failed: failed, endGroup: g.key}
+		r.glassToFill().calls[string(id)] = &call{ended: true, failed: failed, endGroup: g.key}
 	case c.ended:
 		// a second end: nothing more to count
 	case c.deferred:
 		c.ended, c.failed = true, failed
 	default:
 		s.closeCall(c, failed)
-		delete(r.gw().calls, string(id))
+		delete(r.glassToFill().calls, string(id))
 	}
 }
 
