@@ -24,9 +24,49 @@ func (s *State) getGroup(key string) *Group {
 		return nil
 	}
 	delete(s.coldGroups, key)
-	g := decodeGroup(key, b)
+	g := decodeGroupInto(s.newGroup(""), key, b)
 	s.groups[key] = g
 	return g
+}
+
+// newGroup is a group keyed key, one frozen before when there is one: a
+// freeze leaves a thousand groups and runs behind, which new ones take
+// the place of instead of being allocated (and collected) again.
+func (s *State) newGroup(key string) *Group {
+	n := len(s.freeGroups)
+	if n == 0 {
+		return &Group{key: key}
+	}
+	g := s.freeGroups[n-1]
+	s.freeGroups = s.freeGroups[:n-1]
+	g.key = key
+	return g
+}
+
+// recycleGroup keeps g, frozen, for newGroup, with the room of its
+// slices. Nothing else refers to it: the state's groups are found by key.
+func (s *State) recycleGroup(g *Group) {
+	clear(g.tools)
+	*g = Group{tools: g.tools[:0], latency: Sketch{data: g.latency.data[:0]}}
+	s.freeGroups = append(s.freeGroups, g)
+}
+
+// newRun and recycleRun do for runs what newGroup and recycleGroup do
+// for groups.
+func (s *State) newRun(id string) *Run {
+	n := len(s.freeRuns)
+	if n == 0 {
+		return newRun(id)
+	}
+	r := s.freeRuns[n-1]
+	s.freeRuns = s.freeRuns[:n-1]
+	*r = Run{id: id, finishSeq: noSeq, endSeq: noSeq}
+	return r
+}
+
+func (s *State) recycleRun(r *Run) {
+	*r = Run{}
+	s.freeRuns = append(s.freeRuns, r)
 }
 
 // peekGroup returns the group with key without thawing it for good.
@@ -41,7 +81,7 @@ func (s *State) getRun(id string) *Run {
 		return nil
 	}
 	delete(s.coldRuns, id)
-	r := decodeRun(id, b)
+	r := decodeRunInto(s.newRun(""), id, b)
 	s.runs[id] = r
 	return r
 }
@@ -143,6 +183,7 @@ func (s *State) freeze(keepGroup *Group, keepRun *Run) {
 			if g != keepGroup {
 				s.coldGroups[k] = encodeGroup(g, &s.encBuf)
 				delete(s.groups, k)
+				s.recycleGroup(g)
 			}
 		}
 	}
@@ -155,6 +196,7 @@ func (s *State) freeze(keepGroup *Group, keepRun *Run) {
 			if r != keepRun && (r.glass == nil || len(r.glass.calls) == 0) {
 				s.coldRuns[id] = encodeRun(r, &s.encBuf)
 				delete(s.runs, id)
+				s.recycleRun(r)
 			}
 		}
 		s.pinned = len(s.runs)

@@ -47,7 +47,7 @@ func (s *State) group(r *Run) *Group {
 	} else {
 		key = string(b)
 	}
-	g := &Group{key: key}
+	g := s.newGroup(key)
 	s.groups[g.key] = g
 	s.lastGroup = g
 	return g

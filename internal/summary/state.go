@@ -258,8 +258,8 @@ type State struct {
 
 	// The run and group of the line added last, which the next line
 	// most often shares: found without hashing the run_id twice. Both
-	// are in groups and runs: freeze, which takes objects out of them,
-	// forgets these.
+	// are in groups and runs: freeze, which takes objects out of them
+	// (and reuses them), forgets these.
 	lastRun   *Run
 	lastGroup *Group
 
@@ -274,6 +274,8 @@ type State struct {
 	// copy (a run_id may be huge). Any change to the state drops them.
 	lastProblems problemCache
 	encBuf       []byte // where a group or run is encoded when frozen
+	freeGroups   []*Group
+	freeRuns     []*Run // groups and runs frozen, for new ones (see newGroup)
 	// byRunOnly: groups are keyed by run_id alone (--by run, the default)
 	byRunOnly bool
 	idBuf     []byte            // a call id decoded
@@ -571,9 +573,9 @@ func (s *State) runOfEvent() *Run {
 		// the group of the run (--by run) is keyed by the quoted id:
 		// the run's id is the inside of that key
 		s.runKey = string(e.RunID)
-		r = newRun(s.runKey[1 : len(s.runKey)-1])
+		r = s.newRun(s.runKey[1 : len(s.runKey)-1])
 	} else {
-		r = newRun(string(runID))
+		r = s.newRun(string(runID))
 	}
 	s.runs[r.id] = r
 	return r
