@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+	"sync"
 )
 
 // hotLimit is how many groups (and runs) stay decoded. Past it, all but the
@@ -181,7 +182,7 @@ func (s *State) freeze(keepGroup *Group, keepRun *Run) {
 		}
 		for k, g := range s.groups {
 			if g != keepGroup {
-				s.coldGroups[k] = encodeGroup(g, &s.encBuf)
+				s.coldGroups[k] = s.freezer.group(g)
 				delete(s.groups, k)
 				s.recycleGroup(g)
 			}
@@ -194,7 +195,7 @@ func (s *State) freeze(keepGroup *Group, keepRun *Run) {
 		}
 		for id, r := range s.runs {
 			if r != keepRun && (r.glass == nil || len(r.glass.calls) == 0) {
-				s.coldRuns[id] = encodeRun(r, &s.encBuf)
+				s.coldRuns[id] = s.freezer.run(r)
 				delete(s.runs, id)
 				s.recycleRun(r)
 			}
@@ -313,36 +314,36 @@ func (d *dec) counts(c []int64) {
 	}
 }
 
-// keepBuf keeps b in *buf for the next encoding, unless a huge value
-// (a run_id) made it huge.
-func keepBuf(buf *[]byte, b []byte) {
-	if cap(b) > 1<<20 {
-		b = nil
-	}
-	*buf = b
-}
-
 // freezer is the saver that writes the frozen form of a group or a run:
 // each field as varints, in the order of its save. Numbers that are often
 // zero cost a byte; times are kept from the record's first time (its
-// span's lo), which is near, so they are short.
+// span's lo), which is near, so they are short. A state keeps one, with
+// its buffer, for all its freezes.
 type freezer struct {
 	enc
 	base int64 // the span's lo
 }
 
-func encodeGroup(g *Group, buf *[]byte) string {
-	f := freezer{enc: enc{b: (*buf)[:0]}}
-	g.save(&f)
-	keepBuf(buf, f.b)
-	return string(f.b)
+func (f *freezer) group(g *Group) string {
+	f.b = f.b[:0]
+	g.save(f)
+	return f.done()
 }
 
-func encodeRun(r *Run, buf *[]byte) string {
-	f := freezer{enc: enc{b: (*buf)[:0]}}
-	r.save(&f)
-	keepBuf(buf, f.b)
-	return string(f.b)
+func (f *freezer) run(r *Run) string {
+	f.b = f.b[:0]
+	r.save(f)
+	return f.done()
+}
+
+// done is the frozen form written; the buffer is kept for the next one,
+// unless a huge value (a run_id) made it huge.
+func (f *freezer) done() string {
+	s := string(f.b)
+	if cap(f.b) > 1<<20 {
+		f.b = nil
+	}
+	return s
 }
 
 // The key and the id are the frozen form's key in its map.
@@ -447,6 +448,7 @@ type thawer struct {
 	dec
 	base   int64
 	mapKey string // the frozen form's key in its map
+	room   Run    // where a run is decoded
 }
 
 func decodeGroup(key string, b string) *Group { return decodeGroupInto(&Group{}, key, b) }
@@ -455,17 +457,36 @@ func decodeGroup(key string, b string) *Group { return decodeGroupInto(&Group{},
 func decodeGroupInto(g *Group, key string, b string) *Group {
 	tools, data := g.tools[:0], g.latency.data[:0]
 	*g = Group{tools: tools, latency: Sketch{data: data}}
-	g.save(&thawer{dec: dec{b: b}, mapKey: key})
+	d := thaw(key, b)
+	g.save(d)
+	thawers.Put(d)
 	return g
 }
 
 func decodeRun(id string, b string) *Run { return decodeRunInto(&Run{}, id, b) }
 
-// decodeRunInto decodes into r.
+// decodeRunInto decodes into r. The run is decoded in the thawer's room
+// and copied: r, the report's room on its stack, is then not handed to
+// the saver, and stays on the stack.
 func decodeRunInto(r *Run, id string, b string) *Run {
-	*r = Run{}
-	r.save(&thawer{dec: dec{b: b}, mapKey: id})
+	d := thaw(id, b)
+	d.room.save(d)
+	*r = d.room
+	d.room = Run{}
+	thawers.Put(d)
 	return r
+}
+
+// thawers hold the thawers not in use: a saver is given to save as an
+// interface, so it would be allocated at each thaw, and the report thaws
+// every group and run (on several goroutines).
+var thawers = sync.Pool{New: func() any { return new(thawer) }}
+
+// thaw is a thawer from thawers reading b, the frozen form keyed key.
+func thaw(key, b string) *thawer {
+	d := thawers.Get().(*thawer)
+	d.dec, d.base, d.mapKey = dec{b: b}, 0, key
+	return d
 }
 
 func (d *thawer) id(_ string, v *string)  { *v = d.mapKey }

@@ -668,25 +668,6 @@ func (p *pSketch) sketch() (Sketch, error) {
 	return s, nil
 }
 
-// members calls fn with each member of a partial state line, its name
-// unescaped, and stops at fn's first error.
-func members(line []byte, fn func(name string, v []byte) error) error {
-	var err error
-	jsonscan.Members(line, func(key, v []byte) {
-		if err != nil {
-			return
-		}
-		name := key
-		if bytes.IndexByte(key, '\\') >= 0 {
-			if u, ok := jsonscan.Unquote(nil, append(append([]byte{'"'}, key...), '"')); ok {
-				name = u
-			}
-		}
-		err = fn(string(name), v)
-	})
-	return err
-}
-
 // value decodes one member's value, refusing unknown members of objects.
 func value(v []byte, dst any) error {
 	return decodeStrict(v, dst)
@@ -730,9 +711,15 @@ const (
 // keys a group has.
 func (rd *partialReader) start(line []byte, s *State) {
 	*rd = partialReader{members: rd.members[:0], state: s}
-	members(line, func(name string, v []byte) error {
-		rd.members = append(rd.members, member{name: name, value: v})
-		return nil
+	jsonscan.Members(line, func(key, v []byte) {
+		name := key
+		if bytes.IndexByte(key, '\\') >= 0 {
+			// any JSON tool may write the names escaped
+			if u, ok := jsonscan.Unquote(nil, append(append([]byte{'"'}, key...), '"')); ok {
+				name = u
+			}
+		}
+		rd.members = append(rd.members, member{name: string(name), value: v})
 	})
 }
 

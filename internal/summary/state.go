@@ -273,7 +273,7 @@ type State struct {
 	// report: a run's group and the total say the same sentences, in one
 	// copy (a run_id may be huge). Any change to the state drops them.
 	lastProblems problemCache
-	encBuf       []byte // where a group or run is encoded when frozen
+	freezer      freezer // encodes the groups and runs frozen
 	freeGroups   []*Group
 	freeRuns     []*Run // groups and runs frozen, for new ones (see newGroup)
 	// byRunOnly: groups are keyed by run_id alone (--by run, the default)
