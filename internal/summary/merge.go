@@ -7,7 +7,7 @@ package summary
 // first unmatched end). o must not be used afterwards.
 func (s *State) Merge(o *State) {
 	s.lastProblems.ok = false
-	// ReadPartial checks that the bounds fit before it merges; states
+	// The Merger checks that the bounds fit before it merges; states
 	// that Add built are far from them (see Fits).
 	for i := range s.sums {
 		s.sums[i].merge(o.sums[i])

@@ -6,12 +6,14 @@
 // The state is a monoid: Add folds one event in, Merge combines two states,
 // and the empty State is the identity, so a log can be summarised in parts
 // (on several cores or hosts), the parts' states written with WritePartial,
-// read back with ReadPartial and merged, giving the report a single pass
+// read back and merged by a Merger, giving the report a single pass
 // gives. Counts and sums are exact integers (cost in nano-dollars, time in
 // microseconds), so they do not depend on the order of merging.
 //
 // Memory grows with the number of groups and runs, never with the number
-// of events.
+// of events: past the last ones touched, they are frozen (freeze.go).
+// What is saved of a group and a run, in the partial state and frozen,
+// is named once, by Group.save and Run.save (saved.go).
 package summary
 
 import (
@@ -116,7 +118,8 @@ type call struct {
 
 // Run holds what is known of one run_id. Its counters are in n, indexed
 // by runCounter; the other fields each need a merge of their own (see
-// mergeRun), and the frozen form and the partial state write each one.
+// mergeRun). Run.save names what the partial state and the frozen form
+// keep of it.
 type Run struct {
 	id           string
 	minTS, maxTS int64
