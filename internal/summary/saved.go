@@ -9,7 +9,10 @@ package summary
 // group or a run is a line here, then its merge (merge.go).
 //
 // The fields are listed in the order the partial state writes them; the
-// frozen form keeps the same order.
+// frozen form keeps the same order. The members that are objects (turns,
+// agents, pending calls, the sketch) are read by encoding/json into their
+// JSON shapes (pTurns, pAgent, pCall, pSketch in partial.go), whose
+// messages --merge has always given for a value of the wrong type.
 
 // saver writes each field it is given, or reads it into place.
 type saver interface {
