@@ -132,14 +132,15 @@ func (o *obj) counter(n *counts, c Counter) {
 	}
 	o.open(c.partialName(), '[')
 	for i := c; i < c.span(); i++ {
-		if i > c {
-			o.b = append(o.b, ',')
-		}
+		o.next(int(i - c))
 		o.b = strconv.AppendInt(o.b, n[i], 10)
 	}
 	o.close(']')
 }
 
+// pTurns, pAgent and pCall are the JSON shapes of a run's turns, of an
+// agent and of a pending call, which --merge reads with encoding/json
+// (Run.save names what is written).
 type pTurns struct {
 	Any      bool   `json:"any,omitempty"`
 	Open     bool   `json:"open,omitempty"`
@@ -954,8 +955,13 @@ func (rd *partialReader) calls(name string, m *map[string]*call) {
 		if *m == nil {
 			*m = map[string]*call{}
 		}
-		(*m)[id] = &call{name: c.Name, group: c.Group, started: c.Started, deferred: c.Deferred, ended: c.Ended, failed: c.Failed, endGroup: c.EndGroup}
+		(*m)[id] = c.call()
 	}
+}
+
+// call is the pending call a partial state describes.
+func (c *pCall) call() *call {
+	return &call{name: c.Name, group: c.Group, started: c.Started, deferred: c.Deferred, ended: c.Ended, failed: c.Failed, endGroup: c.EndGroup}
 }
 
 // span is the agent a partial state describes; false when no run could
