@@ -33,7 +33,7 @@ func BenchmarkSummary(b *testing.B) {
 // as --format jsonl encodes it: records built on every core, the total's
 // sketches merged, the runs sorted.
 func BenchmarkReport(b *testing.B) {
-	s := runState(b)
+	s := byRunState(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		err := s.EachEncoded(func(b []byte, r *Record) []byte {
@@ -52,7 +52,7 @@ func BenchmarkReport(b *testing.B) {
 // generated run log's report by run appended as JSON, the records built
 // once beforehand.
 func BenchmarkWriteJSON(b *testing.B) {
-	s := runState(b)
+	s := byRunState(b)
 	recs := s.Report()
 	var out []byte
 	b.ReportAllocs()
@@ -64,8 +64,8 @@ func BenchmarkWriteJSON(b *testing.B) {
 	b.ReportMetric(float64(len(recs)), "records")
 }
 
-// runState is the state of a generated run log of 8 MB, by run.
-func runState(b *testing.B) *State {
+// byRunState is the state of a generated run log of 8 MB, by run.
+func byRunState(b *testing.B) *State {
 	var buf bytes.Buffer
 	if err := corpus.Envelope(&buf, 8<<20, 1); err != nil {
 		b.Fatal(err)
@@ -77,4 +77,36 @@ func runState(b *testing.B) *State {
 		}
 	}
 	return s
+}
+
+// BenchmarkMerge is evsum --merge's hot path: the lines of a generated
+// run log's partial state (by run) read back into a state.
+func BenchmarkMerge(b *testing.B) {
+	var partial bytes.Buffer
+	if err := byRunState(b).WritePartial(&partial); err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSuffix(partial.Bytes(), []byte("\n")), []byte("\n"))
+	b.SetBytes(int64(partial.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		m := NewMerger()
+		for _, l := range lines {
+			if err := m.Add(l); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkWritePartial is evsum --partial's end: the state of a generated
+// run log (by run, most of it frozen) written as a partial state.
+func BenchmarkWritePartial(b *testing.B) {
+	s := byRunState(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.WritePartial(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -105,13 +105,3 @@ func (c Counter) span() Counter {
 	}
 	return e
 }
-
-// counterByPartial finds a counter (the first of its object) by its
-// partial-state member.
-var counterByPartial = func() map[string]Counter {
-	m := map[string]Counter{}
-	for c := Counter(0); c < NumCounters; c = c.span() {
-		m[c.partialName()] = c
-	}
-	return m
-}()

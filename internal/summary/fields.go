@@ -211,7 +211,7 @@ func (f *Field) AppendNumber(b []byte, v Value) []byte {
 // schemaIndex is what is derived from Fields once: the JSON record's
 // members with the bytes before each, and the names --sort takes.
 type schemaIndex struct {
-	members []member
+	members []recordMember
 	tail    string // closes the last object
 	// sortFields are the fields --sort takes, by path; sortAliases their
 	// columns' names where these differ, mapped to the path; sortNames
@@ -224,9 +224,9 @@ type schemaIndex struct {
 	outcomes, tools string
 }
 
-// member is one field in the JSON record: lead is what comes before its
+// recordMember is one field in the JSON record: lead is what comes before its
 // value (the comma, the objects closed and opened, its name).
-type member struct {
+type recordMember struct {
 	lead  string
 	field *Field
 }
@@ -249,7 +249,7 @@ func newSchemaIndex() *schemaIndex {
 			open = o
 		}
 		l := lead + `"` + f.memberName() + `":`
-		x.members = append(x.members, member{lead: l, field: f})
+		x.members = append(x.members, recordMember{lead: l, field: f})
 		switch f.Shape {
 		case ShapeOutcomes:
 			x.outcomes = f.Path

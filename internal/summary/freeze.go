@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+	"sync"
 )
 
 // hotLimit is how many groups (and runs) stay decoded. Past it, all but the
@@ -121,14 +122,14 @@ func (s *State) peekRun(id string) *Run { return s.peekRunIn(id, nil) }
 func frozenGroupTS(b string) (int64, bool) {
 	d := dec{b: b}
 	for mask := d.u(); mask != 0; mask &= mask - 1 {
-		d.i()
+		d.i() // the counters, frozen before the span
 	}
 	hasTS := d.flag()
 	return d.i(), hasTS
 }
 
 func frozenRunTS(b string) (int64, bool) {
-	d := dec{b: b}
+	d := dec{b: b} // the span is the first field Run.save freezes
 	hasTS := d.flag()
 	return d.i(), hasTS
 }
@@ -181,7 +182,7 @@ func (s *State) freeze(keepGroup *Group, keepRun *Run) {
 		}
 		for k, g := range s.groups {
 			if g != keepGroup {
-				s.coldGroups[k] = encodeGroup(g, &s.encBuf)
+				s.coldGroups[k] = s.freezer.group(g)
 				delete(s.groups, k)
 				s.recycleGroup(g)
 			}
@@ -194,7 +195,7 @@ func (s *State) freeze(keepGroup *Group, keepRun *Run) {
 		}
 		for id, r := range s.runs {
 			if r != keepRun && (r.glass == nil || len(r.glass.calls) == 0) {
-				s.coldRuns[id] = encodeRun(r, &s.encBuf)
+				s.coldRuns[id] = s.freezer.run(r)
 				delete(s.runs, id)
 				s.recycleRun(r)
 			}
@@ -313,51 +314,141 @@ func (d *dec) counts(c []int64) {
 	}
 }
 
-// keepBuf keeps b in *buf for the next encoding, unless a huge value
-// (a run_id) made it huge.
-func keepBuf(buf *[]byte, b []byte) {
-	if cap(b) > 1<<20 {
-		b = nil
-	}
-	*buf = b
+// freezer is the saver that writes the frozen form of a group or a run:
+// each field as varints, in the order of its save. Numbers that are often
+// zero cost a byte; times are kept from the record's first time (its
+// span's lo), which is near, so they are short. A state keeps one, with
+// its buffer, for all its freezes.
+type freezer struct {
+	enc
+	base int64 // the span's lo
 }
 
-func encodeGroup(g *Group, buf *[]byte) string {
-	e := enc{b: (*buf)[:0]}
-	defer func() { keepBuf(buf, e.b) }()
-	e.counts(g.n[:])
-	e.flag(g.hasTS)
-	e.i(g.firstTS)
-	e.i(g.lastTS - g.firstTS)
-	e.u(uint64(len(g.tools)))
-	for _, t := range g.tools {
-		e.s(t.name)
-		e.i(t.calls)
-		e.i(t.failed)
+func (f *freezer) group(g *Group) string {
+	f.b = f.b[:0]
+	g.save(f)
+	return f.done()
+}
+
+func (f *freezer) run(r *Run) string {
+	f.b = f.b[:0]
+	r.save(f)
+	return f.done()
+}
+
+// done is the frozen form written; the buffer is kept for the next one,
+// unless a huge value (a run_id) made it huge.
+func (f *freezer) done() string {
+	s := string(f.b)
+	if cap(f.b) > 1<<20 {
+		f.b = nil
 	}
-	l := &g.latency
-	e.u(l.n)
+	return s
+}
+
+// The key and the id are the frozen form's key in its map.
+func (f *freezer) id(string, *string)  {}
+func (f *freezer) keys(string, *Group) {}
+
+func (f *freezer) span(_, _ string, lo, hi *int64, has *bool) {
+	f.enc.flag(*has)
+	f.i(*lo)
+	f.i(*hi - *lo)
+	f.base = *lo
+}
+
+// counter freezes all the counters at the first, together: most groups
+// leave several at zero, which then take no room.
+func (f *freezer) counter(c Counter, n *counts) {
+	if c == 0 {
+		f.counts(n[:])
+	}
+}
+
+func (f *freezer) count(_ string, v *int64)  { f.i(*v) }
+func (f *freezer) signed(_ string, v *int64) { f.i(*v) }
+func (f *freezer) seq(_ string, v *int64)    { f.i(*v) }
+
+func (f *freezer) time(_ string, v *int64, has *bool) {
+	f.enc.flag(*has)
+	if *has {
+		f.i(*v - f.base)
+	}
+}
+
+func (f *freezer) value(_ string, v *int64, has *bool) {
+	f.enc.flag(*has)
+	if *has {
+		f.i(*v)
+	}
+}
+
+func (f *freezer) flag(_ string, v *bool)  { f.enc.flag(*v) }
+func (f *freezer) str(_ string, v *string) { f.s(*v) }
+func (f *freezer) key(_ string, v *string) { f.s(*v) }
+
+func (f *freezer) tools(_ string, g *Group) {
+	f.u(uint64(len(g.tools)))
+	for _, t := range g.tools {
+		f.s(t.name)
+		f.i(t.calls)
+		f.i(t.failed)
+	}
+}
+
+func (f *freezer) sketch(_ string, l *Sketch) {
+	f.u(l.n)
 	if l.n > 0 {
-		e.u(l.zero)
-		e.f(l.min)
-		e.f(l.max)
-		e.u(uint64(len(l.data)))
+		f.u(l.zero)
+		f.f(l.min)
+		f.f(l.max)
+		f.u(uint64(len(l.data)))
 		for _, x := range l.data {
-			e.value(x, !l.bucketed())
+			f.enc.value(x, !l.bucketed())
 		}
 	}
+}
+
+func (f *freezer) runs(_ string, g *Group) {
 	// by run, the group's one run is its key: do not store it twice
 	if g.run != "" && len(g.key) == len(g.run)+2 && g.key[1:len(g.key)-1] == g.run {
-		e.flag(true)
+		f.enc.flag(true)
 	} else {
-		e.flag(false)
-		e.s(g.run)
+		f.enc.flag(false)
+		f.s(g.run)
 	}
-	e.u(uint64(len(g.runs)))
+	f.u(uint64(len(g.runs)))
 	for r := range g.runs {
-		e.s(r)
+		f.s(r)
 	}
-	return string(e.b)
+}
+
+// glass says whether the run has a glasspane part: most runs of a run
+// log have none, and its fields take no room then.
+func (f *freezer) glass(p **glassRun) *glassRun {
+	f.enc.flag(*p != nil)
+	return *p
+}
+
+func (f *freezer) turns(_ string, t *turnSeg) { t.save(f) }
+
+func (f *freezer) agents(_ string, m *map[string]*agentSpan) { freezeMembers(f, *m) }
+func (f *freezer) calls(_ string, m *map[string]*call)       { freezeMembers(f, *m) }
+
+func freezeMembers[T interface{ save(saver) }](f *freezer, m map[string]T) {
+	f.u(uint64(len(m)))
+	for id, v := range m {
+		f.s(id)
+		v.save(f)
+	}
+}
+
+// thawer is the saver that reads what freezer wrote, into place.
+type thawer struct {
+	dec
+	base   int64
+	mapKey string // the frozen form's key in its map
+	room   Run    // where a run is decoded
 }
 
 func decodeGroup(key string, b string) *Group { return decodeGroupInto(&Group{}, key, b) }
@@ -365,32 +456,101 @@ func decodeGroup(key string, b string) *Group { return decodeGroupInto(&Group{},
 // decodeGroupInto decodes into g, reusing the room of its slices.
 func decodeGroupInto(g *Group, key string, b string) *Group {
 	tools, data := g.tools[:0], g.latency.data[:0]
-	d := dec{b: b}
-	*g = Group{key: key}
-	d.counts(g.n[:])
-	g.hasTS = d.flag()
-	g.firstTS = d.i()
-	g.lastTS = g.firstTS + d.i()
+	*g = Group{tools: tools, latency: Sketch{data: data}}
+	d := thaw(key, b)
+	g.save(d)
+	thawers.Put(d)
+	return g
+}
+
+func decodeRun(id string, b string) *Run { return decodeRunInto(&Run{}, id, b) }
+
+// decodeRunInto decodes into r. The run is decoded in the thawer's room
+// and copied: r, the report's room on its stack, is then not handed to
+// the saver, and stays on the stack.
+func decodeRunInto(r *Run, id string, b string) *Run {
+	d := thaw(id, b)
+	d.room.save(d)
+	*r = d.room
+	d.room = Run{}
+	thawers.Put(d)
+	return r
+}
+
+// thawers hold the thawers not in use: a saver is given to save as an
+// interface, so it would be allocated at each thaw, and the report thaws
+// every group and run (on several goroutines).
+var thawers = sync.Pool{New: func() any { return new(thawer) }}
+
+// thaw is a thawer from thawers reading b, the frozen form keyed key.
+func thaw(key, b string) *thawer {
+	d := thawers.Get().(*thawer)
+	d.dec, d.base, d.mapKey = dec{b: b}, 0, key
+	return d
+}
+
+func (d *thawer) id(_ string, v *string)  { *v = d.mapKey }
+func (d *thawer) keys(_ string, g *Group) { g.key = d.mapKey }
+
+func (d *thawer) span(_, _ string, lo, hi *int64, has *bool) {
+	*has = d.dec.flag()
+	*lo = d.i()
+	*hi = *lo + d.i()
+	d.base = *lo
+}
+
+func (d *thawer) counter(c Counter, n *counts) {
+	if c == 0 {
+		d.counts(n[:])
+	}
+}
+
+func (d *thawer) count(_ string, v *int64)  { *v = d.i() }
+func (d *thawer) signed(_ string, v *int64) { *v = d.i() }
+func (d *thawer) seq(_ string, v *int64)    { *v = d.i() }
+
+func (d *thawer) time(_ string, v *int64, has *bool) {
+	if *has = d.dec.flag(); *has {
+		*v = d.base + d.i()
+	}
+}
+
+func (d *thawer) value(_ string, v *int64, has *bool) {
+	if *has = d.dec.flag(); *has {
+		*v = d.i()
+	}
+}
+
+func (d *thawer) flag(_ string, v *bool)  { *v = d.dec.flag() }
+func (d *thawer) str(_ string, v *string) { *v = d.s() }
+func (d *thawer) key(_ string, v *string) { *v = d.s() }
+
+func (d *thawer) tools(_ string, g *Group) {
 	if n := int(d.u()); n > 0 {
-		g.tools = slices.Grow(tools, n)[:n]
+		g.tools = slices.Grow(g.tools, n)[:n]
 		for i := range g.tools {
 			g.tools[i] = toolCount{name: d.s(), calls: d.i(), failed: d.i()}
 		}
 	}
-	l := &g.latency
+}
+
+func (d *thawer) sketch(_ string, l *Sketch) {
 	l.n = d.u()
 	if l.n > 0 {
 		l.zero = d.u()
 		l.min = d.f()
 		l.max = d.f()
 		n := int(d.u())
-		l.data = slices.Grow(data, n)[:n]
+		l.data = slices.Grow(l.data, n)[:n]
 		for i := range l.data {
-			l.data[i] = d.value(!l.bucketed())
+			l.data[i] = d.dec.value(!l.bucketed())
 		}
 	}
-	if d.flag() {
-		g.run = key[1 : len(key)-1]
+}
+
+func (d *thawer) runs(_ string, g *Group) {
+	if d.dec.flag() {
+		g.run = d.mapKey[1 : len(d.mapKey)-1]
 	} else {
 		g.run = d.s()
 	}
@@ -400,104 +560,35 @@ func decodeGroupInto(g *Group, key string, b string) *Group {
 			g.runs[d.s()] = struct{}{}
 		}
 	}
-	return g
 }
 
-func encodeRun(r *Run, buf *[]byte) string {
-	e := enc{b: (*buf)[:0]}
-	defer func() { keepBuf(buf, e.b) }()
-	e.flag(r.hasTS)
-	e.i(r.minTS)
-	e.i(r.maxTS - r.minTS)
-	e.flag(r.runLog)
-	e.counts(r.n[:])
-	e.i(r.finishSeq)
-	e.s(r.outcome)
-	e.flag(r.hasWall)
-	e.i(r.wallUS)
-	e.i(r.endSeq)
-	e.flag(r.glass != nil)
-	if g := r.glass; g != nil {
-		e.flag(g.glassError)
-		e.flag(g.agentEnd)
-		e.i(g.agentEndTS)
-		t := &g.turns
-		e.flag(t.any)
-		e.flag(t.open)
-		e.i(t.openTS)
-		e.flag(t.openHasTS)
-		e.flag(t.orphan)
-		e.i(t.orphanTS)
-		e.flag(t.orphanHasT)
-		e.s(t.orphanGrp)
+func (d *thawer) glass(p **glassRun) *glassRun {
+	if d.dec.flag() {
+		*p = &glassRun{}
 	}
-	e.u(uint64(len(r.agents)))
-	for id, a := range r.agents {
-		// times from the run's first, which is near: short varints
-		e.s(id)
-		e.flag(a.spawned)
-		e.flag(a.startHasTS)
-		e.i(a.startTS - r.minTS)
-		e.i(a.ends)
-		if a.ends > 0 {
-			e.i(a.endSeq)
-			e.s(a.outcome)
-			e.flag(a.endHasTS)
-			e.i(a.endTS - r.minTS)
-		}
-	}
-	return string(e.b)
+	return *p
 }
 
-func decodeRun(id string, b string) *Run { return decodeRunInto(&Run{}, id, b) }
+func (d *thawer) turns(_ string, t *turnSeg) { t.save(d) }
 
-// decodeRunInto decodes into r.
-func decodeRunInto(r *Run, id string, b string) *Run {
-	d := dec{b: b}
-	*r = Run{id: id}
-	r.hasTS = d.flag()
-	r.minTS = d.i()
-	r.maxTS = r.minTS + d.i()
-	r.runLog = d.flag()
-	d.counts(r.n[:])
-	r.finishSeq = d.i()
-	r.outcome = d.s()
-	r.hasWall = d.flag()
-	r.wallUS = d.i()
-	r.endSeq = d.i()
-	if d.flag() {
-		g := &glassRun{}
-		g.glassError = d.flag()
-		g.agentEnd = d.flag()
-		g.agentEndTS = d.i()
-		t := &g.turns
-		t.any = d.flag()
-		t.open = d.flag()
-		t.openTS = d.i()
-		t.openHasTS = d.flag()
-		t.orphan = d.flag()
-		t.orphanTS = d.i()
-		t.orphanHasT = d.flag()
-		t.orphanGrp = d.s()
-		r.glass = g
+func (d *thawer) agents(_ string, m *map[string]*agentSpan) {
+	thawMembers(d, m, func() *agentSpan { return &agentSpan{} })
+}
+
+func (d *thawer) calls(_ string, m *map[string]*call) {
+	thawMembers(d, m, func() *call { return &call{} })
+}
+
+func thawMembers[T interface{ save(saver) }](d *thawer, m *map[string]T, fresh func() T) {
+	n := int(d.u())
+	if n == 0 {
+		return
 	}
-	if n := int(d.u()); n > 0 {
-		r.agents = make(map[string]*agentSpan, n)
-		for range n {
-			id := d.s()
-			a := &agentSpan{endSeq: noSeq}
-			a.spawned = d.flag()
-			a.startHasTS = d.flag()
-			a.startTS = r.minTS + d.i()
-			a.ends = d.i()
-			if a.ends > 0 {
-				a.endSeq = d.i()
-				a.outcome = d.s()
-				a.endHasTS = d.flag()
-				a.endTS = r.minTS + d.i()
-			}
-			r.agents[id] = a
-		}
+	*m = make(map[string]T, n)
+	for range n {
+		id := d.s()
+		v := fresh()
+		v.save(d)
+		(*m)[id] = v
 	}
-	return r
 }

@@ -99,7 +99,7 @@ func (s *State) appendKey(b []byte, i int, k Key, r *Run) []byte {
 		}
 		if e.Meaning == event.ToolUpdate || e.Meaning == event.ToolEnd {
 			if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
-				if c := r.gr().calls[string(id)]; c != nil && c.started {
+				if c := r.glassOrEmpty().calls[string(id)]; c != nil && c.started {
 					return jsontext.AppendString(b, c.name)
 				}
 			}

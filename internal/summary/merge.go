@@ -7,7 +7,7 @@ package summary
 // first unmatched end). o must not be used afterwards.
 func (s *State) Merge(o *State) {
 	s.lastProblems.ok = false
-	// ReadPartial checks that the bounds fit before it merges; states
+	// The Merger checks that the bounds fit before it merges; states
 	// that Add built are far from them (see Fits).
 	for i := range s.sums {
 		s.sums[i].merge(o.sums[i])
@@ -80,6 +80,7 @@ func (s *State) Fits(o *State) bool {
 	return w.merge(o.wall)
 }
 
+// mergeRun folds o, the same run in a later part, into r.
 func (s *State) mergeRun(r, o *Run) {
 	if o.hasTS {
 		widen(&r.hasTS, &r.minTS, &r.maxTS, o.minTS, o.maxTS)
@@ -106,14 +107,21 @@ func (s *State) mergeRun(r, o *Run) {
 	if o.glass == nil {
 		return
 	}
-	rg, og := r.gw(), o.glass
+	rg, og := r.glassToFill(), o.glass
 	rg.glassError = rg.glassError || og.glassError
 	if og.agentEnd && (rg.agentEndTS == 0 || og.agentEndTS > rg.agentEndTS) {
 		rg.agentEndTS = og.agentEndTS
 	}
 	rg.agentEnd = rg.agentEnd || og.agentEnd
+	s.mergeTurns(&rg.turns, &og.turns)
+	for id, c := range og.calls {
+		s.mergeCall(rg, id, c)
+	}
+}
 
-	a, b := &rg.turns, &og.turns
+// mergeTurns folds b, the turns of a run in a later part, into a: a's
+// last open turn ends with b's first orphan end.
+func (s *State) mergeTurns(a, b *turnSeg) {
 	if a.open && b.orphan && a.openHasTS && b.orphanHasT {
 		if g := s.getGroup(b.orphanGrp); g != nil {
 			g.latency.Add(float64(b.orphanTS-a.openTS) / 1000)
@@ -127,47 +135,50 @@ func (s *State) mergeRun(r, o *Run) {
 		merged.open, merged.openTS, merged.openHasTS = b.open, b.openTS, b.openHasTS
 	}
 	merged.any = a.any || b.any
-	rg.turns = merged
+	*a = merged
+}
 
-	for id, c2 := range og.calls {
-		c1 := rg.calls[id]
-		if c1 == nil {
-			if rg.calls == nil {
-				rg.calls = map[string]*call{}
-			}
-			rg.calls[id] = c2
-			continue
+// mergeCall folds c2, a call pending at the end of a later part, into the
+// run's calls: a call counted in both parts counts once, and one both
+// counted and ended is closed.
+func (s *State) mergeCall(rg *glassRun, id string, c2 *call) {
+	c1 := rg.calls[id]
+	if c1 == nil {
+		if rg.calls == nil {
+			rg.calls = map[string]*call{}
 		}
-		// an end seen first is the earlier part's: the later part's end
-		// found an entry in one pass and would have noted none
-		endGroup := c1.endGroup
-		if c1.counted() && c2.counted() {
-			// counted in both parts: once is right
-			if g := s.getGroup(c2.group); g != nil {
-				g.n[ToolCalls]--
-				g.tool(c2.name).calls--
-			}
-			c2 = &call{ended: c2.ended, failed: c2.failed}
-		}
-		if c2.counted() {
-			c1, c2 = c2, c1
-		}
-		// c1 is the counted start if there is one
-		merged := *c1
-		if !merged.started {
-			merged.name, merged.group, merged.started, merged.deferred = c2.name, c2.group, c2.started, c2.deferred
-		}
-		if !merged.ended && c2.ended {
-			merged.ended, merged.failed = true, c2.failed
-		}
-		merged.endGroup = endGroup
-		if merged.counted() && merged.ended {
-			s.closeCall(&merged, merged.failed)
-			delete(rg.calls, id)
-			continue
-		}
-		rg.calls[id] = &merged
+		rg.calls[id] = c2
+		return
 	}
+	// an end seen first is the earlier part's: the later part's end
+	// found an entry in one pass and would have noted none
+	endGroup := c1.endGroup
+	if c1.counted() && c2.counted() {
+		// counted in both parts: once is right
+		if g := s.getGroup(c2.group); g != nil {
+			g.n[ToolCalls]--
+			g.tool(c2.name).calls--
+		}
+		c2 = &call{ended: c2.ended, failed: c2.failed}
+	}
+	if c2.counted() {
+		c1, c2 = c2, c1
+	}
+	// c1 is the counted start if there is one
+	merged := *c1
+	if !merged.started {
+		merged.name, merged.group, merged.started, merged.deferred = c2.name, c2.group, c2.started, c2.deferred
+	}
+	if !merged.ended && c2.ended {
+		merged.ended, merged.failed = true, c2.failed
+	}
+	merged.endGroup = endGroup
+	if merged.counted() && merged.ended {
+		s.closeCall(&merged, merged.failed)
+		delete(rg.calls, id)
+		return
+	}
+	rg.calls[id] = &merged
 }
 
 func (s *State) closeCall(c *call, failed bool) {

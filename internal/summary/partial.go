@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,6 +115,13 @@ func (o *obj) open(name string, c byte) {
 
 func (o *obj) close(c byte) { o.b = append(o.b, c) }
 
+// next separates element i of an array or object from the one before.
+func (o *obj) next(i int) {
+	if i > 0 {
+		o.b = append(o.b, ',')
+	}
+}
+
 // counters writes the counters of a group from c up to the next special
 // member, in Counter order: a counter of an object (tokens) as an array
 // element.
@@ -124,14 +132,15 @@ func (o *obj) counter(n *counts, c Counter) {
 	}
 	o.open(c.partialName(), '[')
 	for i := c; i < c.span(); i++ {
-		if i > c {
-			o.b = append(o.b, ',')
-		}
+		o.next(int(i - c))
 		o.b = strconv.AppendInt(o.b, n[i], 10)
 	}
 	o.close(']')
 }
 
+// pTurns, pAgent and pCall are the JSON shapes of a run's turns, of an
+// agent and of a pending call, which --merge reads with encoding/json
+// (Run.save names what is written).
 type pTurns struct {
 	Any      bool   `json:"any,omitempty"`
 	Open     bool   `json:"open,omitempty"`
@@ -177,7 +186,7 @@ func (s *Sketch) partial() *pSketch {
 	return p
 }
 
-// WritePartial writes the state as JSON Lines for ReadPartial and --merge.
+// WritePartial writes the state as JSON Lines for --merge (Merger).
 // Groups and runs are written sorted by key, so the same state always
 // gives the same bytes.
 func (s *State) WritePartial(w io.Writer) error {
@@ -192,11 +201,11 @@ func (s *State) WritePartial(w io.Writer) error {
 	enc.Encode(pHeader{Evsum: "partial", Version: PartialVersion, By: ByString(s.opt.By), TZ: s.opt.TZName,
 		Since: rfc3339(s.opt.Since), SinceArg: s.opt.SinceArg, Until: rfc3339(s.opt.Until), UntilArg: s.opt.UntilArg,
 		Breakdown: breakdownString(s.opt.Breakdown), Lines: &lines})
-	var o obj
+	pw := &partialWriter{nkeys: len(s.keys)}
 	flush := func() error {
-		o.b = append(o.b, '}', '\n')
-		buf.Write(o.b)
-		o.b = o.b[:0]
+		pw.b = append(pw.b, '}', '\n')
+		buf.Write(pw.b)
+		pw.b = pw.b[:0]
 		if buf.Len() >= 64<<10 {
 			_, err := w.Write(buf.Bytes())
 			buf.Reset()
@@ -205,13 +214,15 @@ func (s *State) WritePartial(w io.Writer) error {
 		return nil
 	}
 	for _, k := range keys {
-		s.peekGroup(k).appendPartial(&o, len(s.keys))
+		pw.b = append(pw.b, '{')
+		s.peekGroup(k).save(pw)
 		if err := flush(); err != nil {
 			return err
 		}
 	}
 	for _, id := range ids {
-		s.peekRun(id).appendPartial(&o)
+		pw.b = append(pw.b, '{')
+		s.peekRun(id).save(pw)
 		if err := flush(); err != nil {
 			return err
 		}
@@ -220,146 +231,118 @@ func (s *State) WritePartial(w io.Writer) error {
 	return err
 }
 
-// appendPartial writes the group's line but its closing brace.
-func (g *Group) appendPartial(o *obj, nkeys int) {
-	o.b = append(o.b, '{')
-	o.open("group", '[')
-	for i, v := range g.values(nkeys) {
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		o.b = append(o.b, v...)
+// partialWriter is the saver that writes a group's or a run's line of the
+// partial state, member by member, but its closing brace.
+type partialWriter struct {
+	obj
+	nkeys int // the number of key values of a group
+}
+
+func (w *partialWriter) id(name string, v *string) { w.obj.str(name, *v, true) }
+
+func (w *partialWriter) keys(name string, g *Group) {
+	w.open(name, '[')
+	for i, v := range g.values(w.nkeys) {
+		w.next(i)
+		w.b = append(w.b, v...)
 	}
-	o.close(']')
-	for c := Counter(0); c < NumCounters; c = c.span() {
-		o.counter(&g.n, c)
-		switch c {
-		case Events:
-			o.opt("first_us", g.firstTS, g.hasTS)
-			o.opt("last_us", g.lastTS, g.hasTS)
-		case ToolFailures:
-			if len(g.tools) > 0 {
-				ts := append([]toolCount(nil), g.tools...)
-				sort.Slice(ts, func(i, j int) bool { return ts[i].name < ts[j].name })
-				o.open("tools", '{')
-				for i, t := range ts {
-					if i > 0 {
-						o.b = append(o.b, ',')
-					}
-					o.b = jsontext.AppendString(o.b, t.name)
-					o.b = append(o.b, ':', '[')
-					o.b = strconv.AppendInt(o.b, t.calls, 10)
-					o.b = append(o.b, ',')
-					o.b = strconv.AppendInt(o.b, t.failed, 10)
-					o.b = append(o.b, ']')
-				}
-				o.close('}')
-			}
-		}
+	w.close(']')
+}
+
+func (w *partialWriter) span(first, last string, lo, hi *int64, has *bool) {
+	w.opt(first, *lo, *has)
+	w.opt(last, *hi, *has)
+}
+
+func (w *partialWriter) counter(c Counter, n *counts) { w.obj.counter(n, c) }
+func (w *partialWriter) count(name string, v *int64)  { w.int(name, *v, false) }
+func (w *partialWriter) signed(name string, v *int64) { w.int(name, *v, false) }
+func (w *partialWriter) seq(name string, v *int64)    { w.obj.seq(name, *v) }
+
+func (w *partialWriter) time(name string, v *int64, has *bool)  { w.opt(name, *v, *has) }
+func (w *partialWriter) value(name string, v *int64, has *bool) { w.opt(name, *v, *has) }
+
+func (w *partialWriter) flag(name string, v *bool)  { w.obj.flag(name, *v) }
+func (w *partialWriter) str(name string, v *string) { w.obj.str(name, *v, false) }
+func (w *partialWriter) key(name string, v *string) { w.obj.str(name, *v, true) }
+
+func (w *partialWriter) tools(name string, g *Group) {
+	if len(g.tools) == 0 {
+		return
 	}
-	if p := g.latency.partial(); p != nil {
-		o.key("latency_ms")
+	ts := append([]toolCount(nil), g.tools...)
+	sort.Slice(ts, func(i, j int) bool { return ts[i].name < ts[j].name })
+	w.open(name, '{')
+	for i, t := range ts {
+		w.next(i)
+		w.b = jsontext.AppendString(w.b, t.name)
+		w.b = append(w.b, ':', '[')
+		w.b = strconv.AppendInt(w.b, t.calls, 10)
+		w.b = append(w.b, ',')
+		w.b = strconv.AppendInt(w.b, t.failed, 10)
+		w.b = append(w.b, ']')
+	}
+	w.close('}')
+}
+
+func (w *partialWriter) sketch(name string, s *Sketch) {
+	if p := s.partial(); p != nil {
+		w.obj.key(name)
 		v, _ := json.Marshal(p) // numbers only
-		o.b = append(o.b, v...)
-	}
-	var runs []string
-	g.eachRun(func(r string) { runs = append(runs, r) })
-	if len(runs) > 0 {
-		sort.Strings(runs)
-		o.open("runs", '[')
-		for i, r := range runs {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = jsontext.AppendString(o.b, r)
-		}
-		o.close(']')
+		w.b = append(w.b, v...)
 	}
 }
 
-// appendPartial writes the run's line but its closing brace.
-func (r *Run) appendPartial(o *obj) {
-	o.b = append(o.b, '{')
-	o.str("run", r.id, true)
-	o.opt("min_us", r.minTS, r.hasTS)
-	o.opt("max_us", r.maxTS, r.hasTS)
-	o.flag("run_log", r.runLog)
-	gl := r.gr()
-	for i, name := range runCounters {
-		o.int(name, r.n[i], false)
-		switch runCounter(i) {
-		case rFinished:
-			o.seq("finish_seq", r.finishSeq)
-			o.str("outcome", r.outcome, false)
-			o.opt("wall_us", r.wallUS, r.hasWall)
-		case rEndMarks:
-			o.seq("end_seq", r.endSeq)
-		case rToolsOpen:
-			o.flag("error", gl.glassError)
-			o.opt("agent_end_us", gl.agentEndTS, gl.agentEnd)
-		}
+func (w *partialWriter) runs(name string, g *Group) {
+	var runs []string
+	g.eachRun(func(r string) { runs = append(runs, r) })
+	if len(runs) == 0 {
+		return
 	}
-	if t := gl.turns; t.any {
-		o.open("turns", '{')
-		o.flag("any", true)
-		o.flag("open", t.open)
-		o.opt("open_us", t.openTS, t.open && t.openHasTS)
-		o.flag("orphan", t.orphan)
-		o.opt("orphan_us", t.orphanTS, t.orphan && t.orphanHasT)
-		o.str("orphan_group", t.orphanGrp, false)
-		o.close('}')
+	sort.Strings(runs)
+	w.open(name, '[')
+	for i, r := range runs {
+		w.next(i)
+		w.b = jsontext.AppendString(w.b, r)
 	}
-	if len(r.agents) > 0 {
-		ids := make([]string, 0, len(r.agents))
-		for id := range r.agents {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		o.open("agents", '{')
-		for i, id := range ids {
-			a := r.agents[id]
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = jsontext.AppendString(o.b, id)
-			o.b = append(o.b, ':', '{')
-			o.flag("spawned", a.spawned)
-			o.opt("start_us", a.startTS, a.spawned && a.startHasTS)
-			o.int("ends", a.ends, false)
-			if a.ends > 0 {
-				o.seq("end_seq", a.endSeq)
-				o.str("outcome", a.outcome, false)
-				o.opt("end_us", a.endTS, a.endHasTS)
-			}
-			o.close('}')
-		}
-		o.close('}')
+	w.close(']')
+}
+
+// glass writes a run's glasspane fields only when it has them: the fields
+// of an empty part are all left out anyway.
+func (w *partialWriter) glass(p **glassRun) *glassRun { return *p }
+
+func (w *partialWriter) turns(name string, t *turnSeg) {
+	if t.any {
+		w.open(name, '{')
+		t.save(w)
+		w.close('}')
 	}
-	if len(gl.calls) > 0 {
-		ids := make([]string, 0, len(gl.calls))
-		for id := range gl.calls {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		o.open("calls", '{')
-		for i, id := range ids {
-			c := gl.calls[id]
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = jsontext.AppendString(o.b, id)
-			o.b = append(o.b, ':', '{')
-			o.str("name", c.name, false)
-			o.str("group", c.group, true)
-			o.flag("started", c.started)
-			o.flag("deferred", c.deferred)
-			o.flag("ended", c.ended)
-			o.flag("failed", c.failed)
-			o.str("end_group", c.endGroup, false)
-			o.close('}')
-		}
-		o.close('}')
+}
+
+func (w *partialWriter) agents(name string, m *map[string]*agentSpan) { writeMembers(w, name, *m) }
+func (w *partialWriter) calls(name string, m *map[string]*call)       { writeMembers(w, name, *m) }
+
+// writeMembers writes an object of saved values by id, sorted by id; nothing
+// when there are none.
+func writeMembers[T interface{ save(saver) }](w *partialWriter, name string, m map[string]T) {
+	if len(m) == 0 {
+		return
 	}
+	ids := make([]string, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	w.open(name, '{')
+	for i, id := range ids {
+		w.next(i)
+		w.b = jsontext.AppendString(w.b, id)
+		w.b = append(w.b, ':', '{')
+		m[id].save(w)
+		w.b = append(w.b, '}')
+	}
+	w.close('}')
 }
 
 // Merger reads partial states line by line into one State.
@@ -379,7 +362,8 @@ type Merger struct {
 	cur     *part   // the state being read
 	refused int
 
-	file fileCount // the file being read
+	file   fileCount     // the file being read
+	reader partialReader // reads its group and run lines
 }
 
 // part is one state being read.
@@ -484,7 +468,7 @@ func (m *Merger) AddFrom(file string, n int, line []byte) error {
 		}
 		// A state whose header is bad or does not fit is refused whole:
 		// its lines would be merged under another state's settings.
-		h, err := m.header1(line, at)
+		h, err := m.readHeader(line, at)
 		if err != nil {
 			return m.refuse(err)
 		}
@@ -539,63 +523,95 @@ func (h *pHeader) settings() []string {
 	return []string{"--by " + h.By, "--tz " + h.TZ, window("--since", h.Since, h.SinceArg), window("--until", h.Until, h.UntilArg), breakdown}
 }
 
-func (m *Merger) header1(line []byte, at string) (pHeader, error) {
+// readHeader reads a state's header: the first one read makes the merged
+// state, each other one must have been made with the same settings.
+func (m *Merger) readHeader(line []byte, at string) (pHeader, error) {
 	var h pHeader
 	if err := decodeStrict(line, &h); err != nil {
 		return h, err
 	}
+	opt, err := h.options()
+	if err != nil {
+		return h, err
+	}
+	h.By = ByString(opt.By)
+	if m.State != nil {
+		return h, m.fits(&h)
+	}
+	if opt.Loc, err = LoadLocation(h.TZ); err != nil {
+		return h, err
+	}
+	m.State = New(opt)
+	m.first, m.firstAt = h, at
+	return h, nil
+}
+
+// options checks a header and returns the options it says its state was
+// made with, but its zone.
+func (h *pHeader) options() (Options, error) {
+	if err := h.checkVersion(); err != nil {
+		return Options{}, err
+	}
+	since, err := windowBound(h.Since)
+	if err != nil {
+		return Options{}, err
+	}
+	until, err := windowBound(h.Until)
+	if err != nil {
+		return Options{}, err
+	}
+	if !since.IsZero() && !until.IsZero() && !until.After(since) {
+		return Options{}, errors.New("bad partial state header: until is not after since")
+	}
+	by, err := ParseBy(h.By)
+	if err != nil {
+		return Options{}, err
+	}
+	bd, err := ParseBreakdown(h.Breakdown)
+	if err != nil || h.Breakdown == "none" {
+		return Options{}, fmt.Errorf("bad partial state header: breakdown %q", h.Breakdown)
+	}
+	return Options{By: by, Breakdown: bd, TZName: h.TZ, Since: since, Until: until,
+		WindowOn: !since.IsZero() || !until.IsZero(), SinceArg: h.SinceArg, UntilArg: h.UntilArg}, nil
+}
+
+// checkVersion says why the header is not one of a version this evsum
+// reads, with what that version has, nil when it is.
+func (h *pHeader) checkVersion() error {
 	if h.Evsum != "partial" || h.Version != 1 && h.Version != PartialVersion {
-		return h, fmt.Errorf("partial state version %q %d, this evsum reads partial 1 and %d", h.Evsum, h.Version, PartialVersion)
+		return fmt.Errorf("partial state version %q %d, this evsum reads partial 1 and %d", h.Evsum, h.Version, PartialVersion)
 	}
 	v1 := h.Version == 1
 	switch {
 	case v1 && (h.Lines != nil || h.Since != "" || h.Until != "" || h.SinceArg != "" || h.UntilArg != ""):
-		return h, errors.New("bad partial state header: version 1 has no lines, since or until")
+		return errors.New("bad partial state header: version 1 has no lines, since or until")
 	case v1 && h.Breakdown != "":
-		return h, errors.New("bad partial state header: version 1 has no breakdown")
+		return errors.New("bad partial state header: version 1 has no breakdown")
 	case !v1 && (h.Lines == nil || *h.Lines < 0):
-		return h, errors.New(`bad partial state header: no "lines", or a negative count`)
+		return errors.New(`bad partial state header: no "lines", or a negative count`)
 	case !v1 && (h.SinceArg != "" && h.Since == "" || h.UntilArg != "" && h.Until == ""):
-		return h, errors.New("bad partial state header: a duration without its time")
+		return errors.New("bad partial state header: a duration without its time")
 	}
-	var since, until time.Time
-	for _, w := range []struct {
-		s string
-		t *time.Time
-	}{{h.Since, &since}, {h.Until, &until}} {
-		if w.s == "" {
-			continue
-		}
-		t, err := time.Parse(time.RFC3339Nano, w.s)
-		if err != nil {
-			return h, fmt.Errorf("bad partial state header: window %q is not an RFC 3339 time", w.s)
-		}
-		*w.t = t
+	return nil
+}
+
+// windowBound reads a bound of the header's window: zero for none.
+func windowBound(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
 	}
-	if !since.IsZero() && !until.IsZero() && !until.After(since) {
-		return h, errors.New("bad partial state header: until is not after since")
-	}
-	by, err := ParseBy(h.By)
+	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return h, err
+		return time.Time{}, fmt.Errorf("bad partial state header: window %q is not an RFC 3339 time", s)
 	}
-	h.By = ByString(by)
-	bd, err := ParseBreakdown(h.Breakdown)
-	if err != nil || h.Breakdown == "none" {
-		return h, fmt.Errorf("bad partial state header: breakdown %q", h.Breakdown)
-	}
-	if m.State == nil {
-		loc, err := LoadLocation(h.TZ)
-		if err != nil {
-			return h, err
-		}
-		m.State = New(Options{By: by, Breakdown: bd, Loc: loc, TZName: h.TZ, Since: since, Until: until,
-			WindowOn: !since.IsZero() || !until.IsZero(), SinceArg: h.SinceArg, UntilArg: h.UntilArg})
-		m.first, m.firstAt = h, at
-		return h, nil
-	}
+	return t, nil
+}
+
+// fits says why a state of header h cannot merge with the first state
+// read, nil when it can.
+func (m *Merger) fits(h *pHeader) error {
 	if h.Version != m.first.Version {
-		return h, fmt.Errorf("partial state version %d cannot merge with the state at %s, version %d (make the states again with one evsum)",
+		return fmt.Errorf("partial state version %d cannot merge with the state at %s, version %d (make the states again with one evsum)",
 			h.Version, m.firstAt, m.first.Version)
 	}
 	// Only what differs is named: the two states' settings side by side.
@@ -607,10 +623,10 @@ func (m *Merger) header1(line []byte, at string) (pHeader, error) {
 		}
 	}
 	if len(mine) > 0 {
-		return h, fmt.Errorf("partial state made with %s cannot merge with the state at %s, made with %s",
+		return fmt.Errorf("partial state made with %s cannot merge with the state at %s, made with %s",
 			strings.Join(mine, " "), m.firstAt, strings.Join(theirs, " "))
 	}
-	return h, nil
+	return nil
 }
 
 func (p *pSketch) sketch() (Sketch, error) {
@@ -653,25 +669,6 @@ func (p *pSketch) sketch() (Sketch, error) {
 	return s, nil
 }
 
-// members calls fn with each member of a partial state line, its name
-// unescaped, and stops at fn's first error.
-func members(line []byte, fn func(name string, v []byte) error) error {
-	var err error
-	jsonscan.Members(line, func(key, v []byte) {
-		if err != nil {
-			return
-		}
-		name := key
-		if bytes.IndexByte(key, '\\') >= 0 {
-			if u, ok := jsonscan.Unquote(nil, append(append([]byte{'"'}, key...), '"')); ok {
-				name = u
-			}
-		}
-		err = fn(string(name), v)
-	})
-	return err
-}
-
 // value decodes one member's value, refusing unknown members of objects.
 func value(v []byte, dst any) error {
 	return decodeStrict(v, dst)
@@ -681,53 +678,119 @@ func unknown(name string) error {
 	return fmt.Errorf("bad partial state line: unknown field %q", name)
 }
 
-func (m *Merger) group(line []byte) error {
-	g := &Group{}
-	var (
-		keys        []json.RawMessage
-		first, last *int64
-		tools       map[string][2]int64
-		latency     *pSketch
-		runs        []string
-	)
-	err := members(line, func(name string, v []byte) error {
-		if c, ok := counterByPartial[name]; ok {
-			if Counters[c].Object == "" {
-				return value(v, &g.n[c])
+// partialReader is the saver that reads a group's or a run's line of the
+// partial state: each field takes the members of its name, wherever they
+// are in the line. A line is refused for its first member (in the line)
+// that does not decode or that no field takes; failing that, for its
+// first fault, in the order --merge has always checked them: the group's
+// keys, the time spans, the counts, then the members that are objects.
+type partialReader struct {
+	members []member
+	faults  [numFaults]error // the first fault of each kind
+	state   *State
+	glassIn glassRun // what the line says of the run's glasspane part
+}
+
+// A member is one member of the line read, and what reading it gave.
+type member struct {
+	name  string
+	value []byte
+	taken bool  // a field took it
+	err   error // it did not decode
+}
+
+// The kinds of faults a line read can have, in the order they are named.
+const (
+	faultKeys = iota
+	faultSpan
+	faultCount
+	faultObject
+	numFaults
+)
+
+// start makes the reader read line; the state's settings say how many
+// keys a group has.
+func (rd *partialReader) start(line []byte, s *State) {
+	*rd = partialReader{members: rd.members[:0], state: s}
+	jsonscan.Members(line, func(key, v []byte) {
+		name := key
+		if bytes.IndexByte(key, '\\') >= 0 {
+			// any JSON tool may write the names escaped
+			if u, ok := jsonscan.Unquote(nil, append(append([]byte{'"'}, key...), '"')); ok {
+				name = u
 			}
-			a := make([]int64, c.span()-c)
-			if err := value(v, &a); err != nil {
-				return err
-			}
-			copy(g.n[c:c.span()], a)
-			return nil
 		}
-		switch name {
-		case "group":
-			return value(v, &keys)
-		case "first_us":
-			return value(v, &first)
-		case "last_us":
-			return value(v, &last)
-		case "tools":
-			return value(v, &tools)
-		case "latency_ms":
-			return value(v, &latency)
-		case "runs":
-			return value(v, &runs)
-		}
-		return unknown(name)
+		rd.members = append(rd.members, member{name: string(name), value: v})
 	})
-	if err != nil {
-		return err
+}
+
+// fault notes a fault of kind, unless one came before.
+func (rd *partialReader) fault(kind int, err error) {
+	if rd.faults[kind] == nil {
+		rd.faults[kind] = err
 	}
-	s := m.State
+}
+
+// err is why the line is refused, nil when it is not.
+func (rd *partialReader) err() error {
+	for _, m := range rd.members {
+		switch {
+		case m.err != nil:
+			return m.err
+		case !m.taken:
+			return unknown(m.name)
+		}
+	}
+	for _, err := range rd.faults {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// each calls fn with the value of each member called name, in the order of
+// the line, and notes the member's first error; false when there is none.
+func (rd *partialReader) each(name string, fn func(v []byte) error) bool {
+	found := false
+	for i := range rd.members {
+		m := &rd.members[i]
+		if m.name != name {
+			continue
+		}
+		found, m.taken = true, true
+		if err := fn(m.value); err != nil && m.err == nil {
+			m.err = err
+		}
+	}
+	return found
+}
+
+// decode decodes each member called name into dst (the last one stays).
+func (rd *partialReader) decode(name string, dst any) {
+	rd.each(name, func(v []byte) error { return value(v, dst) })
+}
+
+// optional decodes the number called name: nil when there is none (or
+// null).
+func (rd *partialReader) optional(name string) *int64 {
+	var p *int64
+	rd.decode(name, &p)
+	return p
+}
+
+func (rd *partialReader) id(name string, v *string) { rd.decode(name, v) }
+
+func (rd *partialReader) keys(name string, g *Group) {
+	var keys []json.RawMessage
+	rd.decode(name, &keys)
+	s := rd.state
 	if len(keys) != len(s.keys) {
 		by := ByString(s.opt.By)
 		if b := breakdownString(s.opt.Breakdown); b != "" {
 			by += " --breakdown " + b
 		}
-		return fmt.Errorf("bad partial state line: group has %d keys, --by %s has %d", len(keys), by, len(s.keys))
+		rd.fault(faultKeys, fmt.Errorf("bad partial state line: group has %d keys, --by %s has %d", len(keys), by, len(s.keys)))
 	}
 	var kb []byte
 	for i, v := range keys {
@@ -737,29 +800,85 @@ func (m *Merger) group(line []byte) error {
 		kb = appendCanon(kb, v)
 	}
 	g.key = string(kb)
-	if (first == nil) != (last == nil) {
-		return errors.New("bad partial state line: first_us without last_us")
+}
+
+func (rd *partialReader) span(first, last string, lo, hi *int64, has *bool) {
+	a, b := rd.optional(first), rd.optional(last)
+	switch {
+	case (a == nil) != (b == nil):
+		rd.fault(faultSpan, fmt.Errorf("bad partial state line: %s without %s", first, last))
+	case a != nil && *a > *b:
+		rd.fault(faultSpan, fmt.Errorf("bad partial state line: %s is after %s", first, last))
+	case a != nil:
+		*lo, *hi, *has = *a, *b, true
 	}
-	if first != nil && *first > *last {
-		return errors.New("bad partial state line: first_us is after last_us")
+}
+
+func (rd *partialReader) counter(c Counter, n *counts) {
+	name := c.partialName()
+	if Counters[c].Object == "" {
+		rd.decode(name, &n[c])
+	} else {
+		// the counters of an object are an array, in Counter order
+		a := make([]int64, c.span()-c)
+		rd.each(name, func(v []byte) error {
+			err := value(v, &a)
+			copy(n[c:c.span()], a)
+			return err
+		})
 	}
-	for _, c := range countCounters {
-		if g.n[c] < 0 {
-			return fmt.Errorf("bad partial state line: %s is negative", c.Column())
-		}
+	if slices.Contains(countCounters, c) && n[c] < 0 {
+		rd.fault(faultCount, fmt.Errorf("bad partial state line: %s is negative", c.Column()))
 	}
+}
+
+// countCounters are the counters that count events, never negative
+// (tokens and cost are sums of the values the events give).
+var countCounters = []Counter{Events, ModelCalls, ModelErrors, ToolCalls, ToolFailures, Errors, Guardrails, Kills}
+
+func (rd *partialReader) count(name string, v *int64) {
+	rd.decode(name, v)
+	if *v < 0 {
+		rd.fault(faultCount, fmt.Errorf("bad partial state line: %s is negative", name))
+	}
+}
+
+func (rd *partialReader) signed(name string, v *int64) { rd.decode(name, v) }
+
+func (rd *partialReader) seq(name string, v *int64) {
+	if p := rd.optional(name); p != nil {
+		*v = *p
+	}
+}
+
+func (rd *partialReader) time(name string, v *int64, has *bool) { rd.value(name, v, has) }
+
+func (rd *partialReader) value(name string, v *int64, has *bool) {
+	if p := rd.optional(name); p != nil {
+		*v, *has = *p, true
+	}
+}
+
+func (rd *partialReader) flag(name string, v *bool)  { rd.decode(name, v) }
+func (rd *partialReader) str(name string, v *string) { rd.decode(name, v) }
+func (rd *partialReader) key(name string, v *string) { rd.decode(name, v) }
+
+// tools reads the group's tools, which must add up to its tool calls and
+// failures (read before them: the partial state writes them after).
+func (rd *partialReader) tools(name string, g *Group) {
+	var tools map[string][2]int64
+	rd.decode(name, &tools)
 	var calls, failed int64
 	for _, c := range tools {
 		if c[0] < 0 || c[1] < 0 {
-			return errors.New("bad partial state line: a tool's count is negative")
+			rd.fault(faultObject, errors.New("bad partial state line: a tool's count is negative"))
+			return
 		}
 		calls, failed = calls+c[0], failed+c[1]
 	}
 	if calls != g.n[ToolCalls] || failed != g.n[ToolFailures] {
-		return errors.New("bad partial state line: the tools' calls or failures do not add up to tool_calls or tool_failures")
-	}
-	if first != nil {
-		g.firstTS, g.lastTS, g.hasTS = *first, *last, true
+		rd.fault(faultObject, errors.New("bad partial state line: the tools' calls or failures do not add up to tool_calls or tool_failures"))
+		return
 	}
 	names := make([]string, 0, len(tools))
 	for name := range tools {
@@ -770,12 +889,111 @@ func (m *Merger) group(line []byte) error {
 		c := tools[name]
 		g.tools = append(g.tools, toolCount{name, c[0], c[1]})
 	}
-	if g.latency, err = latency.sketch(); err != nil {
-		return err
+}
+
+func (rd *partialReader) sketch(name string, s *Sketch) {
+	var p *pSketch
+	rd.decode(name, &p)
+	var err error
+	if *s, err = p.sketch(); err != nil {
+		rd.fault(faultObject, err)
 	}
+}
+
+func (rd *partialReader) runs(name string, g *Group) {
+	var runs []string
+	rd.decode(name, &runs)
 	for _, r := range runs {
 		g.touch(r)
 	}
+}
+
+// glass reads the run's glasspane fields aside: the run gets them (see
+// Merger.run) only when they say something.
+func (rd *partialReader) glass(p **glassRun) *glassRun { return &rd.glassIn }
+
+func (rd *partialReader) turns(name string, t *turnSeg) {
+	var p *pTurns
+	rd.decode(name, &p)
+	if p == nil {
+		return
+	}
+	// a start time is kept for an open turn only, an end's for an orphan
+	*t = turnSeg{any: p.Any, open: p.Open, orphan: p.Orphan, orphanGrp: p.Group}
+	if p.OpenUS != nil && p.Open {
+		t.openTS, t.openHasTS = *p.OpenUS, true
+	}
+	if p.OrphanUS != nil && p.Orphan {
+		t.orphanTS, t.orphanHasT = *p.OrphanUS, true
+	}
+}
+
+func (rd *partialReader) agents(name string, m *map[string]*agentSpan) {
+	var agents map[string]*pAgent
+	rd.decode(name, &agents)
+	for id, a := range agents {
+		sp, ok := a.span()
+		if !ok {
+			rd.fault(faultObject, errors.New("bad partial state line: impossible agent"))
+			return
+		}
+		if *m == nil {
+			*m = map[string]*agentSpan{}
+		}
+		(*m)[id] = sp
+	}
+}
+
+func (rd *partialReader) calls(name string, m *map[string]*call) {
+	var calls map[string]*pCall
+	rd.decode(name, &calls)
+	for id, c := range calls {
+		if c == nil || !c.Started && !c.Ended || c.Deferred && !c.Started || c.Started && !c.Deferred && c.Ended {
+			rd.fault(faultObject, errors.New("bad partial state line: impossible pending tool call"))
+			return
+		}
+		if *m == nil {
+			*m = map[string]*call{}
+		}
+		(*m)[id] = c.call()
+	}
+}
+
+// call is the pending call a partial state describes.
+func (c *pCall) call() *call {
+	return &call{name: c.Name, group: c.Group, started: c.Started, deferred: c.Deferred, ended: c.Ended, failed: c.Failed, endGroup: c.EndGroup}
+}
+
+// span is the agent a partial state describes; false when no run could
+// have it (an end before any agent_finished, a start without a spawn).
+func (a *pAgent) span() (*agentSpan, bool) {
+	if a == nil || a.Ends < 0 || !a.Spawned && a.StartUS != nil ||
+		a.Ends == 0 && (a.EndSeq != nil || a.Outcome != "" || a.EndUS != nil) || !a.Spawned && a.Ends == 0 {
+		return nil, false
+	}
+	sp := &agentSpan{spawned: a.Spawned, ends: a.Ends, endSeq: noSeq, outcome: a.Outcome}
+	if a.StartUS != nil {
+		sp.startTS, sp.startHasTS = *a.StartUS, true
+	}
+	if a.EndSeq != nil {
+		sp.endSeq = *a.EndSeq
+	}
+	if a.EndUS != nil {
+		sp.endTS, sp.endHasTS = *a.EndUS, true
+	}
+	return sp, true
+}
+
+// group reads a group line and merges the group into the state.
+func (m *Merger) group(line []byte) error {
+	rd := &m.reader
+	rd.start(line, m.State)
+	g := &Group{}
+	g.save(rd)
+	if err := rd.err(); err != nil {
+		return err
+	}
+	s := m.State
 	o := &State{opt: s.opt, groups: map[string]*Group{g.key: g}}
 	for c := range g.n {
 		sum := s.sums[c]
@@ -787,136 +1005,18 @@ func (m *Merger) group(line []byte) error {
 	return nil
 }
 
-// countCounters are the counters that count events, never negative
-// (tokens and cost are sums of the values the events give).
-var countCounters = []Counter{Events, ModelCalls, ModelErrors, ToolCalls, ToolFailures, Errors, Guardrails, Kills}
-
-// runCounterByName finds a run counter by its partial-state member.
-var runCounterByName = func() map[string]runCounter {
-	m := map[string]runCounter{}
-	for i, name := range runCounters {
-		m[name] = runCounter(i)
-	}
-	return m
-}()
-
+// run reads a run line and merges the run into the state.
 func (m *Merger) run(line []byte) error {
+	rd := &m.reader
+	rd.start(line, m.State)
 	r := newRun("")
-	var (
-		id                              string
-		minTS, maxTS, finishSeq, wallUS *int64
-		endSeq, agentEnd                *int64
-		glassError                      bool
-		turns                           *pTurns
-		calls                           map[string]*pCall
-		agents                          map[string]*pAgent
-	)
-	err := members(line, func(name string, v []byte) error {
-		if c, ok := runCounterByName[name]; ok {
-			return value(v, &r.n[c])
-		}
-		switch name {
-		case "run":
-			return value(v, &id)
-		case "min_us":
-			return value(v, &minTS)
-		case "max_us":
-			return value(v, &maxTS)
-		case "run_log":
-			return value(v, &r.runLog)
-		case "finish_seq":
-			return value(v, &finishSeq)
-		case "outcome":
-			return value(v, &r.outcome)
-		case "wall_us":
-			return value(v, &wallUS)
-		case "end_seq":
-			return value(v, &endSeq)
-		case "error":
-			return value(v, &glassError)
-		case "agent_end_us":
-			return value(v, &agentEnd)
-		case "turns":
-			return value(v, &turns)
-		case "calls":
-			return value(v, &calls)
-		case "agents":
-			return value(v, &agents)
-		}
-		return unknown(name)
-	})
-	if err != nil {
+	r.save(rd)
+	if err := rd.err(); err != nil {
 		return err
 	}
-	r.id = id
-	if (minTS == nil) != (maxTS == nil) {
-		return errors.New("bad partial state line: min_us without max_us")
-	}
-	if minTS != nil && *minTS > *maxTS {
-		return errors.New("bad partial state line: min_us is after max_us")
-	}
-	for i, name := range runCounters {
-		// tools_open is tool_call minus tool_result: a part may end a
-		// call the part before it began
-		if runCounter(i) != rToolsOpen && r.n[i] < 0 {
-			return fmt.Errorf("bad partial state line: %s is negative", name)
-		}
-	}
-	if minTS != nil {
-		r.minTS, r.maxTS, r.hasTS = *minTS, *maxTS, true
-	}
-	if finishSeq != nil {
-		r.finishSeq = *finishSeq
-	}
-	if wallUS != nil {
-		r.wallUS, r.hasWall = *wallUS, true
-	}
-	if endSeq != nil {
-		r.endSeq = *endSeq
-	}
-	if glassError || agentEnd != nil || turns != nil || len(calls) > 0 {
-		r.gw().glassError = glassError
-	}
-	if agentEnd != nil {
-		r.glass.agentEnd, r.glass.agentEndTS = true, *agentEnd
-	}
-	if t := turns; t != nil {
-		r.glass.turns = turnSeg{any: t.Any, open: t.Open, orphan: t.Orphan, orphanGrp: t.Group}
-		if t.OpenUS != nil {
-			r.glass.turns.openTS, r.glass.turns.openHasTS = *t.OpenUS, true
-		}
-		if t.OrphanUS != nil {
-			r.glass.turns.orphanTS, r.glass.turns.orphanHasT = *t.OrphanUS, true
-		}
-	}
-	for aid, a := range agents {
-		if a == nil || a.Ends < 0 || !a.Spawned && a.StartUS != nil ||
-			a.Ends == 0 && (a.EndSeq != nil || a.Outcome != "" || a.EndUS != nil) || !a.Spawned && a.Ends == 0 {
-			return errors.New("bad partial state line: impossible agent")
-		}
-		sp := &agentSpan{spawned: a.Spawned, ends: a.Ends, endSeq: noSeq, outcome: a.Outcome}
-		if a.StartUS != nil {
-			sp.startTS, sp.startHasTS = *a.StartUS, true
-		}
-		if a.EndSeq != nil {
-			sp.endSeq = *a.EndSeq
-		}
-		if a.EndUS != nil {
-			sp.endTS, sp.endHasTS = *a.EndUS, true
-		}
-		if r.agents == nil {
-			r.agents = map[string]*agentSpan{}
-		}
-		r.agents[aid] = sp
-	}
-	for cid, c := range calls {
-		if c == nil || !c.Started && !c.Ended || c.Deferred && !c.Started || c.Started && !c.Deferred && c.Ended {
-			return errors.New("bad partial state line: impossible pending tool call")
-		}
-		if r.glass.calls == nil {
-			r.glass.calls = map[string]*call{}
-		}
-		r.glass.calls[cid] = &call{name: c.Name, group: c.Group, started: c.Started, deferred: c.Deferred, ended: c.Ended, failed: c.Failed, endGroup: c.EndGroup}
+	if !rd.glassIn.empty() {
+		gl := rd.glassIn
+		r.glass = &gl
 	}
 	s := m.State
 	o := &State{opt: s.opt, groups: map[string]*Group{}, runs: map[string]*Run{r.id: r}}

@@ -210,3 +210,29 @@ func TestMergerVersions(t *testing.T) {
 		t.Error("a version 2 header without lines is accepted")
 	}
 }
+
+// A line with several faults is refused for one of them, always the same:
+// the first member (in the line) that does not decode or is unknown, else
+// the first fault in the order the group's keys, the time spans, the
+// counts and the members that are objects are checked.
+func TestMergerNamesFirstFault(t *testing.T) {
+	header := `{"evsum":"partial","version":2,"by":"run","tz":"UTC","lines":1}`
+	for _, tt := range []struct{ line, want string }{
+		{`{"group":["r"],"events":-1,"first_us":2,"last_us":1}`, "first_us is after last_us"},
+		{`{"group":["r","x"],"events":-1,"first_us":2}`, "group has 2 keys, --by run has 1"},
+		{`{"group":["r"],"kills":-1,"tools":{"ls":[1,0]}}`, "kills is negative"},
+		{`{"group":["r"],"events":-1,"colour":1,"kills":"x"}`, `unknown field "colour"`},
+		{`{"group":["r"],"kills":"x","colour":1}`, "cannot unmarshal string into Go value of type int64"},
+		{`{"run":"r","agents":{"a":{"outcome":"ok"}},"turn_ends":-1,"max_us":1}`, "min_us without max_us"},
+		{`{"run":"r","calls":{"c":{"group":""}},"agents":{"a":{"outcome":"ok"}}}`, "impossible agent"},
+	} {
+		m := NewMerger()
+		if err := m.AddFrom("f", 1, []byte(header)); err != nil {
+			t.Fatal(err)
+		}
+		err := m.AddFrom("f", 2, []byte(tt.line))
+		if want := "f:1"; err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", tt.line, err, tt.want)
+		}
+	}
+}

@@ -132,9 +132,9 @@ func (r *Run) outcomeName(rn running) string {
 			return "unknown"
 		}
 		return r.outcome
-	case r.gr().glassError:
+	case r.glassOrEmpty().glassError:
 		return "error"
-	case r.gr().agentEnd:
+	case r.glassOrEmpty().agentEnd:
 		return "ok"
 	case rn.is(r):
 		return "running"
@@ -151,7 +151,7 @@ type running struct {
 
 // is reports whether r has no end yet and is still going.
 func (rn running) is(r *Run) bool {
-	return rn.on && r.hasTS && r.maxTS >= rn.from && r.n[rFinished] == 0 && !r.gr().agentEnd
+	return rn.on && r.hasTS && r.maxTS >= rn.from && r.n[rFinished] == 0 && !r.glassOrEmpty().agentEnd
 }
 
 // SetRunning makes the report tell runs still going from runs cut off: a
@@ -169,7 +169,7 @@ func (r *Run) wall() (int64, bool) {
 	if r.n[rFinished] > 0 {
 		return r.wallUS, r.hasWall
 	}
-	if g := r.gr(); g.agentEnd && g.agentEndTS != 0 && r.hasTS {
+	if g := r.glassOrEmpty(); g.agentEnd && g.agentEndTS != 0 && r.hasTS {
 		return g.agentEndTS - r.minTS, true
 	}
 	return 0, false
@@ -237,7 +237,7 @@ func (r *Run) problems(rn running) []Problem {
 		add(CallsWithoutResult, r.n[rToolsOpen])
 	}
 	open := len(ps)
-	for id, c := range r.gr().calls {
+	for id, c := range r.glassOrEmpty().calls {
 		if c.started && !c.ended {
 			ps = append(ps, Problem{Run: r.id, Kind: OpenCall, Call: id, Tool: c.name})
 		}
@@ -406,7 +406,7 @@ func (s *State) newReporting(encode func([]byte, *Record) []byte, write func(*Re
 func (s *State) deferredCalls() map[string]*Group {
 	extra := map[string]*Group{}
 	for _, r := range s.runs {
-		for _, c := range r.gr().calls {
+		for _, c := range r.glassOrEmpty().calls {
 			if !c.deferred {
 				continue
 			}
@@ -928,7 +928,7 @@ func (r *Record) AppendJSON(b []byte) []byte {
 
 // appendMember appends one field's member: what comes before its value,
 // and its value.
-func (r *Record) appendMember(b []byte, m *member) []byte {
+func (r *Record) appendMember(b []byte, m *recordMember) []byte {
 	b = append(b, m.lead...)
 	f := m.field
 	switch {

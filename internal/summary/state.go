@@ -6,12 +6,14 @@
 // The state is a monoid: Add folds one event in, Merge combines two states,
 // and the empty State is the identity, so a log can be summarised in parts
 // (on several cores or hosts), the parts' states written with WritePartial,
-// read back with ReadPartial and merged, giving the report a single pass
+// read back and merged by a Merger, giving the report a single pass
 // gives. Counts and sums are exact integers (cost in nano-dollars, time in
 // microseconds), so they do not depend on the order of merging.
 //
 // Memory grows with the number of groups and runs, never with the number
-// of events.
+// of events: past the last ones touched, they are frozen (freeze.go).
+// What is saved of a group and a run, in the partial state and frozen,
+// is named once, by Group.save and Run.save (saved.go).
 package summary
 
 import (
@@ -116,7 +118,8 @@ type call struct {
 
 // Run holds what is known of one run_id. Its counters are in n, indexed
 // by runCounter; the other fields each need a merge of their own (see
-// mergeRun), and the frozen form and the partial state write each one.
+// mergeRun). Run.save names what the partial state and the frozen form
+// keep of it.
 type Run struct {
 	id           string
 	minTS, maxTS int64
@@ -198,16 +201,6 @@ const (
 	numRunCounters
 )
 
-// runCounters are the run counters' members in the partial state, in the
-// order they are written.
-var runCounters = [numRunCounters]string{
-	rFinished:   "finished",
-	rEndMarks:   "end_marks",
-	rToolsOpen:  "tools_open",
-	rTurnStarts: "turn_starts",
-	rTurnEnds:   "turn_ends",
-}
-
 // glassRun is what a run of the glasspane vocabulary adds.
 type glassRun struct {
 	glassError bool // an error event
@@ -219,16 +212,22 @@ type glassRun struct {
 
 var noGlass glassRun
 
-// gr is the run's glasspane part for reading (never nil, never written).
-func (r *Run) gr() *glassRun {
+// empty says whether g says nothing: a run with it is as one without.
+func (g *glassRun) empty() bool {
+	return !g.glassError && !g.agentEnd && g.agentEndTS == 0 && g.turns == (turnSeg{}) && len(g.calls) == 0
+}
+
+// glassOrEmpty is the run's glasspane part to read: never nil, never
+// written.
+func (r *Run) glassOrEmpty() *glassRun {
 	if r.glass == nil {
 		return &noGlass
 	}
 	return r.glass
 }
 
-// gw is the run's glasspane part for writing, made on first use.
-func (r *Run) gw() *glassRun {
+// glassToFill is the run's glasspane part to write, made on first use.
+func (r *Run) glassToFill() *glassRun {
 	if r.glass == nil {
 		r.glass = &glassRun{}
 	}
@@ -277,7 +276,7 @@ type State struct {
 	// report: a run's group and the total say the same sentences, in one
 	// copy (a run_id may be huge). Any change to the state drops them.
 	lastProblems problemCache
-	encBuf       []byte // where a group or run is encoded when frozen
+	freezer      freezer // encodes the groups and runs frozen
 	freeGroups   []*Group
 	freeRuns     []*Run // groups and runs frozen, for new ones (see newGroup)
 	// byRunOnly: groups are keyed by run_id alone (--by run, the default)
@@ -526,31 +525,7 @@ func (s *State) str(raw []byte) ([]byte, bool) {
 func (s *State) add() {
 	e := &s.ev
 	s.lastProblems.ok = false
-	runID, _ := s.str(e.RunID)
-
-	var r *Run
-	if c := s.lastRun; c != nil && c.id == string(runID) {
-		r = c
-	} else {
-		r = s.runs[string(runID)]
-	}
-	s.runKey = ""
-	if r == nil {
-		if _, cold := s.coldRuns[string(runID)]; cold {
-			r = s.getRun(string(runID))
-		}
-		if r == nil {
-			if plainString(e.RunID) {
-				// the group of the run (--by run) is keyed by the
-				// quoted id: the run's id is the inside of that key
-				s.runKey = string(e.RunID)
-				r = s.newRun(s.runKey[1 : len(s.runKey)-1])
-			} else {
-				r = s.newRun(string(runID))
-			}
-			s.runs[r.id] = r
-		}
-	}
+	r := s.runOfEvent()
 	s.lastRun = r
 	if e.hasTS {
 		widen(&r.hasTS, &r.minTS, &r.maxTS, e.ts, e.ts)
@@ -569,13 +544,56 @@ func (s *State) add() {
 	if runLog {
 		r.runLog = true
 	}
+	s.count(g, r, seq, runLog)
+	if e.Flags&event.Final != 0 {
+		r.n[rEndMarks]++
+		r.endSeq = min(r.endSeq, seq)
+	}
+	s.maybeFreeze(g, r)
+	s.runKey = ""
+	if cap(s.keyBuf) > 1<<20 {
+		s.keyBuf = nil // a huge key's buffer goes with its line
+	}
+}
 
+// runOfEvent finds or makes the run of the event being added: the last
+// line's run, most often, without a look at the maps.
+func (s *State) runOfEvent() *Run {
+	e := &s.ev
+	s.runKey = ""
+	runID, _ := s.str(e.RunID)
+	if c := s.lastRun; c != nil && c.id == string(runID) {
+		return c
+	}
+	if r := s.runs[string(runID)]; r != nil {
+		return r
+	}
+	if _, cold := s.coldRuns[string(runID)]; cold {
+		return s.getRun(string(runID))
+	}
+	var r *Run
+	if plainString(e.RunID) {
+		// the group of the run (--by run) is keyed by the quoted id:
+		// the run's id is the inside of that key
+		s.runKey = string(e.RunID)
+		r = s.newRun(s.runKey[1 : len(s.runKey)-1])
+	} else {
+		r = s.newRun(string(runID))
+	}
+	s.runs[r.id] = r
+	return r
+}
+
+// count counts the event in its group g and its run r by its meaning: a
+// flat switch, one case per meaning.
+func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
+	e := &s.ev
 	switch e.Meaning {
 	case event.ModelCall:
 		g.n[ModelCalls]++
 		if e.Flags&event.Turn != 0 {
 			r.n[rTurnStarts]++
-			t := &r.gw().turns
+			t := &r.glassToFill().turns
 			t.any = true
 			t.open, t.openTS, t.openHasTS = true, e.ts, e.hasTS
 		}
@@ -601,7 +619,7 @@ func (s *State) add() {
 	case event.Error:
 		g.n[Errors]++
 		if !runLog {
-			r.gw().glassError = true
+			r.glassToFill().glassError = true
 		}
 	case event.Kill:
 		g.n[Errors]++
@@ -609,69 +627,92 @@ func (s *State) add() {
 	case event.Guardrail:
 		g.n[Guardrails]++
 	case event.AgentStart:
-		if a := s.agent(r); a != nil {
-			if e.hasTS && (!a.startHasTS || e.ts < a.startTS) {
-				a.startTS, a.startHasTS = e.ts, true
-			}
-			a.spawned = true
-		}
+		s.agentStart(r)
 	case event.AgentEnd:
-		if a := s.agent(r); a != nil {
-			// the first end by seq gives the outcome, as for run_finished
-			a.ends++
-			if seq < a.endSeq || a.ends == 1 {
-				a.endSeq, a.outcome, a.endTS, a.endHasTS = seq, "", 0, e.hasTS
-				if e.hasTS {
-					a.endTS = e.ts
-				}
-				if o, ok := e.FieldString(event.Outcome, &s.nameBuf); ok {
-					a.outcome = s.intern(o)
-				}
-			}
-		}
+		s.agentEnd(r, seq)
 	case event.RunEnd:
-		if runLog {
-			s.runFinished(r, seq)
-			break
-		}
-		// agentEndTS 0 is "no time", as for ts: an end without one ends
-		// the run but gives it no wall time.
-		gl := r.gw()
-		if e.hasTS && (gl.agentEndTS == 0 || e.ts > gl.agentEndTS) {
-			gl.agentEndTS = e.ts
-		}
-		gl.agentEnd = true
+		s.runEnd(r, seq, runLog)
 	case event.ToolStart:
-		if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
-			s.callStart(g, r, id, e.Flags&event.Restated == 0)
-		} else if runLog {
-			// Calls without ids are paired by count: tool_call minus
-			// tool_result.
-			name := s.toolName()
-			g.n[ToolCalls]++
-			g.tool(name).calls++
-			r.n[rToolsOpen]++
-		}
+		s.toolStart(g, r, runLog)
 	case event.ToolEnd:
-		if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
-			s.callEnd(g, r, id, e.Failed())
-		} else if runLog {
-			r.n[rToolsOpen]--
-			if e.Failed() {
-				name := s.toolName()
-				g.n[ToolFailures]++
-				g.tool(name).failed++
-			}
+		s.toolEnd(g, r, runLog)
+	}
+}
+
+// agentStart records an agent_spawned: the agent's earliest start.
+func (s *State) agentStart(r *Run) {
+	e := &s.ev
+	if a := s.agent(r); a != nil {
+		if e.hasTS && (!a.startHasTS || e.ts < a.startTS) {
+			a.startTS, a.startHasTS = e.ts, true
+		}
+		a.spawned = true
+	}
+}
+
+// agentEnd records an agent_finished: the first end by seq gives the
+// outcome, as for run_finished.
+func (s *State) agentEnd(r *Run, seq int64) {
+	e := &s.ev
+	a := s.agent(r)
+	if a == nil {
+		return
+	}
+	a.ends++
+	if seq < a.endSeq || a.ends == 1 {
+		a.endSeq, a.outcome, a.endTS, a.endHasTS = seq, "", 0, e.hasTS
+		if e.hasTS {
+			a.endTS = e.ts
+		}
+		if o, ok := e.FieldString(event.Outcome, &s.nameBuf); ok {
+			a.outcome = s.intern(o)
 		}
 	}
-	if e.Flags&event.Final != 0 {
-		r.n[rEndMarks]++
-		r.endSeq = min(r.endSeq, seq)
+}
+
+// runEnd ends the run: run_finished in a Strict vocabulary, else (an
+// agent_end) its last end gives the run's wall time.
+func (s *State) runEnd(r *Run, seq int64, runLog bool) {
+	e := &s.ev
+	if runLog {
+		s.runFinished(r, seq)
+		return
 	}
-	s.maybeFreeze(g, r)
-	s.runKey = ""
-	if cap(s.keyBuf) > 1<<20 {
-		s.keyBuf = nil // a huge key's buffer goes with its line
+	// agentEndTS 0 is "no time", as for ts: an end without one ends the
+	// run but gives it no wall time.
+	gl := r.glassToFill()
+	if e.hasTS && (gl.agentEndTS == 0 || e.ts > gl.agentEndTS) {
+		gl.agentEndTS = e.ts
+	}
+	gl.agentEnd = true
+}
+
+// toolStart sees a tool call begin: by its id (zot), or, in the run log,
+// by count (tool_call minus tool_result).
+func (s *State) toolStart(g *Group, r *Run, runLog bool) {
+	e := &s.ev
+	if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
+		s.callStart(g, r, id, e.Flags&event.Restated == 0)
+	} else if runLog {
+		name := s.toolName()
+		g.n[ToolCalls]++
+		g.tool(name).calls++
+		r.n[rToolsOpen]++
+	}
+}
+
+// toolEnd sees a tool call end, as toolStart its start.
+func (s *State) toolEnd(g *Group, r *Run, runLog bool) {
+	e := &s.ev
+	if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
+		s.callEnd(g, r, id, e.Failed())
+	} else if runLog {
+		r.n[rToolsOpen]--
+		if e.Failed() {
+			name := s.toolName()
+			g.n[ToolFailures]++
+			g.tool(name).failed++
+		}
 	}
 }
 
@@ -681,13 +722,14 @@ func (s *State) add() {
 func (s *State) turnEnd(g *Group, r *Run) {
 	e := &s.ev
 	r.n[rTurnEnds]++
-	t := &r.gw().turns
+	t := &r.glassToFill().turns
 	switch {
 	case t.open:
 		if t.openHasTS && e.hasTS {
 			g.latency.Add(float64(e.ts-t.openTS) / 1000)
 		}
-		t.open = false
+		// a closed turn's start means nothing more: it is not saved
+		t.open, t.openTS, t.openHasTS = false, 0, false
 	case !t.any:
 		t.orphan, t.orphanTS, t.orphanHasT, t.orphanGrp = true, e.ts, e.hasTS, g.key
 	}
@@ -725,18 +767,18 @@ func (s *State) toolName() string {
 // tool_execution_start of that id turns up, in this part or a merged one.
 // So each call counts once however the stream was cut.
 func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
-	c := r.gr().calls[string(id)]
+	c := r.glassOrEmpty().calls[string(id)]
 	if c != nil && (c.counted() || c.deferred && !primary) {
 		return // seen starting already
 	}
 	name := s.toolName()
-	if r.gw().calls == nil {
-		r.gw().calls = map[string]*call{}
+	if r.glassToFill().calls == nil {
+		r.glassToFill().calls = map[string]*call{}
 	}
 	if !primary {
 		if c == nil {
 			c = &call{}
-			r.gw().calls[string(id)] = c
+			r.glassToFill().calls[string(id)] = c
 		}
 		c.name, c.group, c.started, c.deferred = name, g.key, true, true
 		return
@@ -748,29 +790,29 @@ func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
 			g.n[ToolFailures]++
 			g.tool(name).failed++
 		}
-		delete(r.gw().calls, string(id))
+		delete(r.glassToFill().calls, string(id))
 		return
 	}
-	r.gw().calls[string(id)] = &call{name: name, group: g.key, started: true}
+	r.glassToFill().calls[string(id)] = &call{name: name, group: g.key, started: true}
 }
 
 // callEnd closes a zot tool call; a failure counts in the group the call
 // was counted in.
 func (s *State) callEnd(g *Group, r *Run, id []byte, failed bool) {
-	c := r.gr().calls[string(id)]
+	c := r.glassOrEmpty().calls[string(id)]
 	switch {
 	case c == nil:
-		if r.gw().calls == nil {
-			r.gw().calls = map[string]*call{}
+		if r.glassToFill().calls == nil {
+			r.glassToFill().calls = map[string]*call{}
 		}
-		r.gw().calls[string(id)] = &call{ended: true, failed: failed, endGroup: g.key}
+		r.glassToFill().calls[string(id)] = &call{ended: true, failed: failed, endGroup: g.key}
 	case c.ended:
 		// a second end: nothing more to count
 	case c.deferred:
 		c.ended, c.failed = true, failed
 	default:
 		s.closeCall(c, failed)
-		delete(r.gw().calls, string(id))
+		delete(r.glassToFill().calls, string(id))
 	}
 }
 

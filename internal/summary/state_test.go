@@ -112,3 +112,32 @@ func TestBound(t *testing.T) {
 		}
 	}
 }
+
+// The report orders frozen groups and runs by their first time, read
+// from the frozen form without thawing it: it is the time thawing gives.
+func TestFrozenFirstTime(t *testing.T) {
+	defer func(n int) { hotLimit = n }(hotLimit)
+	hotLimit = 1
+	for _, by := range []string{"run", "agent", "day"} {
+		keys, err := ParseBy(by)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := summarise(t, Options{By: keys}, lines(gpCorpus(t, 64<<10, 3, false)))
+		if len(s.coldGroups) == 0 || len(s.coldRuns) == 0 {
+			t.Fatalf("--by %s: nothing frozen", by)
+		}
+		for k, b := range s.coldGroups {
+			g := decodeGroup(k, b)
+			if ts, has := frozenGroupTS(b); ts != g.firstTS || has != g.hasTS {
+				t.Errorf("--by %s: group %q: frozen first time %d %v, thawed %d %v", by, k, ts, has, g.firstTS, g.hasTS)
+			}
+		}
+		for id, b := range s.coldRuns {
+			r := decodeRun(id, b)
+			if ts, has := frozenRunTS(b); ts != r.minTS || has != r.hasTS {
+				t.Errorf("--by %s: run %q: frozen first time %d %v, thawed %d %v", by, id, ts, has, r.minTS, r.hasTS)
+			}
+		}
+	}
+}
