@@ -14,6 +14,34 @@ import (
 // error, like any other evaluation error.
 const maxDepth = 10000
 
+// maxNesting bounds how deep an expression's syntax tree may nest (every
+// bracket, call and pipe is a level or two). gojq parses any depth, but
+// its compiler, like the walkers here, recurses once a level: 500,000
+// nested [ overflow the stack and kill the process.
+const maxNesting = 10000
+
+// checkNesting refuses a tree nested deeper than maxNesting. It walks the
+// tree with a stack of its own, so that it cannot overflow where the
+// recursive walks would.
+func checkNesting(q *gojq.Query) error {
+	type level struct {
+		p     part
+		depth int
+	}
+	stack := []level{{q, 1}}
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if l.depth > maxNesting {
+			return fmt.Errorf("expression nested too deeply (more than %d levels)", maxNesting)
+		}
+		eachPart(l.p, func(child part, _ input) {
+			stack = append(stack, level{child, l.depth + 1})
+		})
+	}
+	return nil
+}
+
 // depthVar is the parameter added to every def of the expression: how deep
 // its calls are nested.
 const depthVar = "$__evfilter_depth"

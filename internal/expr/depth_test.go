@@ -33,3 +33,31 @@ func TestDepthBound(t *testing.T) {
 		}
 	}
 }
+
+// An expression nested past maxNesting is refused with a message, not a
+// stack overflow of the process (gojq's compiler recurses once a level);
+// one nested a few thousand levels deep still compiles and runs.
+func TestNestedTooDeeply(t *testing.T) {
+	for _, src := range []string{
+		strings.Repeat("[", 500000) + "." + strings.Repeat("]", 500000),
+		strings.Repeat("(", 500000) + `kind=="x"` + strings.Repeat(")", 500000),
+		strings.Repeat("{a:", 200000) + "." + strings.Repeat("}", 200000),
+		strings.Repeat(".a|", 300000) + ".",
+	} {
+		_, err := Compile(src, Options{})
+		if err == nil || !strings.Contains(err.Error(), "nested too deeply") {
+			t.Errorf("Compile(%.20q...): %v; want an error saying it is nested too deeply", src, err)
+		}
+	}
+	f, err := Compile(strings.Repeat("[", 2000)+"kind"+strings.Repeat("]", 2000)+` | flatten[0]=="x"`, Options{})
+	if err != nil {
+		t.Fatalf("2,000 levels: %v", err)
+	}
+	if ok, err := f.Match([]byte(`{"kind":"x"}`)); !ok || err != nil {
+		t.Errorf("2,000 levels: match %v, %v; want true", ok, err)
+	}
+	var lib Library
+	if err := lib.Add("deep.jq", "def f: "+strings.Repeat("[", 500000)+"."+strings.Repeat("]", 500000)+";"); err == nil || !strings.Contains(err.Error(), "deep.jq: expression nested too deeply") {
+		t.Errorf("a filters file nested too deeply: %v", err)
+	}
+}

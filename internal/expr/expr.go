@@ -99,6 +99,9 @@ func Compile(src string, opts Options) (*Filter, error) {
 	if len(q.Imports) > 0 {
 		return nil, errors.New("bad expression: import and include are not supported")
 	}
+	if err := checkNesting(q); err != nil {
+		return nil, fmt.Errorf("bad expression: %w", err)
+	}
 	if err := alwaysPasses(q); err != nil {
 		return nil, &MisuseError{err}
 	}

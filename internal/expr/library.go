@@ -109,6 +109,9 @@ func (l *Library) Add(source, src string) error {
 	if q.Term == nil || q.Term.Type != gojq.TermTypeIdentity || q.Left != nil || len(q.Imports) > 0 {
 		return fmt.Errorf("%s: a filters file holds only defs", source)
 	}
+	if err := checkNesting(q); err != nil {
+		return fmt.Errorf("%s: %v", source, err)
+	}
 	descs := descriptions(src)
 	var r rewriter
 	for _, fd := range q.FuncDefs {
