@@ -355,14 +355,7 @@ func bars(id, title, unit string, items []item, ss []series, format func(float64
 	const labelW, valueW, rowH, top = 170.0, 150.0, 24.0, 28.0
 	plotW := chartW - labelW - valueW
 	c := chart{ID: id, Title: title, W: chartW}
-	max := 0.0
-	for _, it := range items {
-		max = math.Max(max, total(it.values))
-	}
-	scale := 0.0
-	if max > 0 {
-		scale = plotW / max
-	}
+	max, scale := axisScale(items, plotW, total)
 	y := top
 	var desc []string
 	for _, it := range items {
@@ -380,13 +373,7 @@ func bars(id, title, unit string, items []item, ss []series, format func(float64
 		desc = append(desc, it.label+" "+format(total(it.values)))
 		y += rowH
 	}
-	c.Axes = append(c.Axes, line{labelW, top - 4, labelW, y}, line{labelW, y, labelW + plotW, y})
-	c.Labels = append(c.Labels,
-		text{X: labelW, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
-		text{X: labelW + plotW, Y: y + 16, Text: format(max), Anchor: "middle", Class: "tick"},
-		text{X: labelW + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
-	)
-	c.H = y + 40
+	c.xAxis(labelW, plotW, top, y, format(max), unit)
 	if len(ss) > 1 {
 		c.Legend = legend(ss, labelW, 8)
 	}
@@ -399,16 +386,7 @@ func grouped(id, title, unit string, items []item, ss []series) chart {
 	const labelW, valueW, barH, top = 170.0, 90.0, 10.0, 28.0
 	plotW := chartW - labelW - valueW
 	c := chart{ID: id, Title: title, W: chartW}
-	max := 0.0
-	for _, it := range items {
-		for _, v := range it.values {
-			max = math.Max(max, v)
-		}
-	}
-	scale := 0.0
-	if max > 0 {
-		scale = plotW / max
-	}
+	max, scale := axisScale(items, plotW, largest)
 	y := top
 	var desc []string
 	for _, it := range items {
@@ -425,13 +403,7 @@ func grouped(id, title, unit string, items []item, ss []series) chart {
 		desc = append(desc, it.label+" "+strings.Join(parts, ", "))
 		y += 8
 	}
-	c.Axes = append(c.Axes, line{labelW, top - 4, labelW, y}, line{labelW, y, labelW + plotW, y})
-	c.Labels = append(c.Labels,
-		text{X: labelW, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
-		text{X: labelW + plotW, Y: y + 16, Text: num(max), Anchor: "middle", Class: "tick"},
-		text{X: labelW + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
-	)
-	c.H = y + 40
+	c.xAxis(labelW, plotW, top, y, num(max), unit)
 	c.Legend = legend(ss, labelW, 8)
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
 	return c
@@ -443,14 +415,7 @@ func columns(id, title, unit string, items []item, ss []series, format func(floa
 	const left, right, top, plotH = 70.0, 10.0, 30.0, 170.0
 	plotW := chartW - left - right
 	c := chart{ID: id, Title: title, W: chartW, Vertical: true}
-	max := 0.0
-	for _, it := range items {
-		max = math.Max(max, total(it.values))
-	}
-	scale := 0.0
-	if max > 0 {
-		scale = plotH / max
-	}
+	max, scale := axisScale(items, plotH, total)
 	slot := plotW / float64(max1(len(items)))
 	bw := math.Min(48, math.Max(1, slot*0.7))
 	base := top + plotH
@@ -486,6 +451,32 @@ func columns(id, title, unit string, items []item, ss []series, format func(floa
 	return c
 }
 
+// axisScale returns the largest measure of the items' values, which the end
+// of an axis of the given length stands for, and the length one unit of
+// value takes on that axis (0 when nothing is above 0).
+func axisScale(items []item, length float64, measure func([]float64) float64) (max, scale float64) {
+	for _, it := range items {
+		max = math.Max(max, measure(it.values))
+	}
+	if max > 0 {
+		scale = length / max
+	}
+	return max, scale
+}
+
+// xAxis draws a horizontal chart's axes, from the rows' top to y below the
+// last row and from the labels' edge labelW across the plot, with 0 and
+// maxText under the plot's ends and the unit under its middle.
+func (c *chart) xAxis(labelW, plotW, top, y float64, maxText, unit string) {
+	c.Axes = append(c.Axes, line{labelW, top - 4, labelW, y}, line{labelW, y, labelW + plotW, y})
+	c.Labels = append(c.Labels,
+		text{X: labelW, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
+		text{X: labelW + plotW, Y: y + 16, Text: maxText, Anchor: "middle", Class: "tick"},
+		text{X: labelW + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
+	)
+	c.H = y + 40
+}
+
 func legend(ss []series, x, y float64) []legendItem {
 	var out []legendItem
 	for _, s := range ss {
@@ -493,6 +484,16 @@ func legend(ss []series, x, y float64) []legendItem {
 		x += 20 + 8*float64(len(s.name)) + 14
 	}
 	return out
+}
+
+// largest is the largest of vs, 0 for none: the measure of a chart whose
+// series stand side by side.
+func largest(vs []float64) float64 {
+	m := 0.0
+	for _, v := range vs {
+		m = math.Max(m, v)
+	}
+	return m
 }
 
 func total(vs []float64) float64 {
