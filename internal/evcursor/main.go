@@ -241,15 +241,11 @@ func (j *job) state() error {
 	if err != nil {
 		return err
 	}
-	unlock, err := lock(given, path, "nothing passed")
+	st, unlock, err := lockAndLoad(given, path, "nothing passed")
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	st, err := loadState(given, path)
-	if err != nil {
-		return err
-	}
 	// A --defer run withdraws the pending cursor an earlier run left before
 	// it passes anything, so that however it ends (a bad line, a consumer
 	// gone, SIGKILL or SIGPIPE) "... && evcursor --commit" can only commit a
@@ -352,15 +348,11 @@ func newer(n int) string {
 // run passed nothing) is success: there is nothing to lose. given is the
 // state file as the user gave it, path the real file it names.
 func commit(given, path string) error {
-	unlock, err := lock(given, path, "nothing committed")
+	st, unlock, err := lockAndLoad(given, path, "nothing committed")
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	st, err := loadState(given, path)
-	if err != nil {
-		return err
-	}
 	if st.Pending == nil {
 		cursor.RemoveHandover(path)
 		return nil
@@ -402,6 +394,20 @@ func lock(given, path, notDone string) (unlock func(), err error) {
 	cursor.RemoveStaleTemps(path)
 	cursor.RemoveStaleTemps(cursor.HandoverPath(path))
 	return unlock, nil
+}
+
+// lockAndLoad locks the state file at path (see lock) and reads it (see
+// loadState), as every run that may change it does first. On an error
+// nothing is left locked.
+func lockAndLoad(given, path, notDone string) (st *cursor.State, unlock func(), err error) {
+	if unlock, err = lock(given, path, notDone); err != nil {
+		return nil, nil, err
+	}
+	if st, err = loadState(given, path); err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return st, unlock, nil
 }
 
 // resolve follows the symlinks of the state file given to the real file
