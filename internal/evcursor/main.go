@@ -16,7 +16,6 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/cursor"
 	"github.com/evtools/evtools/internal/jsontext"
-	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -43,12 +42,8 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		}
 		return commit(o.Commit, real)
 	}
-	format, err := cli.ParseFormat(o.Format, stdio.Out, "jsonl", "jsonl", "pretty")
+	w, end, err := o.Flags.Events(name, stdio, o.Format, o.Color)
 	if err != nil {
-		return err
-	}
-	w, end := pretty.Output(stdio.Out, format == "pretty", o.Color)
-	if w, end, err = o.Flags.Output(name, w, end, stdio.Err); err != nil {
 		return err
 	}
 	defer func() {
