@@ -57,6 +57,20 @@ type out struct {
 	err     error
 }
 
+// newOut is an output buffer on w, with room for the longest line past
+// flushAt, so that a line is never split across writes.
+func newOut(w io.Writer) out { return out{w: w, b: make([]byte, 0, flushAt+64<<10)} }
+
+// writeRuns calls run, which writes one whole run, until at least n bytes
+// are written or a write fails, then writes out the rest.
+func (o *out) writeRuns(n int64, run func()) error {
+	for o.total() < n && o.err == nil {
+		run()
+	}
+	o.flush()
+	return o.err
+}
+
 // total is the number of bytes produced so far, buffered or written.
 func (o *out) total() int64 { return o.written + int64(len(o.b)) }
 
