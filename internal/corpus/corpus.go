@@ -57,6 +57,20 @@ type out struct {
 	err     error
 }
 
+// gen is what every generator has: its output, its random source, and its
+// clock in Unix milliseconds, which starts within an hour after its epoch.
+type gen struct {
+	out
+	r  rng
+	ms int64
+}
+
+func newGen(w io.Writer, seed uint64, epoch int64) gen {
+	g := gen{out: newOut(w), r: rng{s: seed}}
+	g.ms = epoch + int64(g.r.intn(3600_000))
+	return g
+}
+
 // newOut is an output buffer on w, with room for the longest line past
 // flushAt, so that a line is never split across writes.
 func newOut(w io.Writer) out { return out{w: w, b: make([]byte, 0, flushAt+64<<10)} }
