@@ -352,14 +352,12 @@ func (p *Page) statsChart(id, title, unit string, stat func(*summary.Record) sum
 
 // bars draws horizontal bars, one row per item, its series stacked.
 func bars(id, title, unit string, items []item, ss []series, format func(float64) string) chart {
-	const labelW, valueW, rowH, top = 170.0, 150.0, 24.0, 28.0
-	plotW := chartW - labelW - valueW
-	c := chart{ID: id, Title: title, W: chartW}
-	max, scale := axisScale(items, plotW, total)
-	y := top
+	const valueW, rowH = 150.0, 24.0
+	c, plotW, max, scale := horizontal(id, title, valueW, items, total)
+	y := hTop
 	var desc []string
 	for _, it := range items {
-		x := labelW
+		x := hLabelW
 		for si, v := range it.values {
 			w := v * scale
 			if v > 0 {
@@ -368,14 +366,14 @@ func bars(id, title, unit string, items []item, ss []series, format func(float64
 			}
 			x += w
 		}
-		c.Labels = append(c.Labels, text{X: labelW - 6, Y: y + rowH/2 + 4, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
+		c.Labels = append(c.Labels, text{X: hLabelW - 6, Y: y + rowH/2 + 4, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
 		c.Labels = append(c.Labels, text{X: x + 6, Y: y + rowH/2 + 4, Text: format(total(it.values)), Anchor: "start", Class: "value"})
 		desc = append(desc, it.label+" "+format(total(it.values)))
 		y += rowH
 	}
-	c.xAxis(labelW, plotW, top, y, format(max), unit)
+	c.xAxis(plotW, y, format(max), unit)
 	if len(ss) > 1 {
-		c.Legend = legend(ss, labelW, 8)
+		c.Legend = legend(ss, hLabelW, 8)
 	}
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
 	return c
@@ -383,28 +381,26 @@ func bars(id, title, unit string, items []item, ss []series, format func(float64
 
 // grouped draws horizontal bars, one row per item and series (p50, p95).
 func grouped(id, title, unit string, items []item, ss []series) chart {
-	const labelW, valueW, barH, top = 170.0, 90.0, 10.0, 28.0
-	plotW := chartW - labelW - valueW
-	c := chart{ID: id, Title: title, W: chartW}
-	max, scale := axisScale(items, plotW, largest)
-	y := top
+	const valueW, barH = 90.0, 10.0
+	c, plotW, max, scale := horizontal(id, title, valueW, items, largest)
+	y := hTop
 	var desc []string
 	for _, it := range items {
-		c.Labels = append(c.Labels, text{X: labelW - 6, Y: y + float64(len(ss))*barH/2 + 6, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
+		c.Labels = append(c.Labels, text{X: hLabelW - 6, Y: y + float64(len(ss))*barH/2 + 6, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
 		var parts []string
 		for si, v := range it.values {
 			w := v * scale
-			c.Bars = append(c.Bars, bar{X: labelW, Y: y + 2, W: w, H: barH - 2, Value: v, Color: ss[si].color, Series: ss[si].name,
+			c.Bars = append(c.Bars, bar{X: hLabelW, Y: y + 2, W: w, H: barH - 2, Value: v, Color: ss[si].color, Series: ss[si].name,
 				Title: fmt.Sprintf("%s: %s %s", it.label, ss[si].name, num(v))})
-			c.Labels = append(c.Labels, text{X: labelW + w + 4, Y: y + barH - 1, Text: num(v), Anchor: "start", Class: "value small"})
+			c.Labels = append(c.Labels, text{X: hLabelW + w + 4, Y: y + barH - 1, Text: num(v), Anchor: "start", Class: "value small"})
 			parts = append(parts, ss[si].name+" "+num(v))
 			y += barH
 		}
 		desc = append(desc, it.label+" "+strings.Join(parts, ", "))
 		y += 8
 	}
-	c.xAxis(labelW, plotW, top, y, num(max), unit)
-	c.Legend = legend(ss, labelW, 8)
+	c.xAxis(plotW, y, num(max), unit)
+	c.Legend = legend(ss, hLabelW, 8)
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
 	return c
 }
@@ -464,15 +460,28 @@ func axisScale(items []item, length float64, measure func([]float64) float64) (m
 	return max, scale
 }
 
+// The frame of a horizontal chart: a column of labels hLabelW wide on the
+// left, the plot, a column of values on the right; rows start at hTop.
+const hLabelW, hTop = 170.0, 28.0
+
+// horizontal starts a horizontal chart whose value column is valueW wide:
+// the chart, its plot's width, and the items' largest measure with the
+// scale the plot draws it at (see axisScale).
+func horizontal(id, title string, valueW float64, items []item, measure func([]float64) float64) (c chart, plotW, max, scale float64) {
+	plotW = chartW - hLabelW - valueW
+	max, scale = axisScale(items, plotW, measure)
+	return chart{ID: id, Title: title, W: chartW}, plotW, max, scale
+}
+
 // xAxis draws a horizontal chart's axes, from the rows' top to y below the
-// last row and from the labels' edge labelW across the plot, with 0 and
-// maxText under the plot's ends and the unit under its middle.
-func (c *chart) xAxis(labelW, plotW, top, y float64, maxText, unit string) {
-	c.Axes = append(c.Axes, line{labelW, top - 4, labelW, y}, line{labelW, y, labelW + plotW, y})
+// last row and across the plot, with 0 and maxText under the plot's ends
+// and the unit under its middle.
+func (c *chart) xAxis(plotW, y float64, maxText, unit string) {
+	c.Axes = append(c.Axes, line{hLabelW, hTop - 4, hLabelW, y}, line{hLabelW, y, hLabelW + plotW, y})
 	c.Labels = append(c.Labels,
-		text{X: labelW, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
-		text{X: labelW + plotW, Y: y + 16, Text: maxText, Anchor: "middle", Class: "tick"},
-		text{X: labelW + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
+		text{X: hLabelW, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
+		text{X: hLabelW + plotW, Y: y + 16, Text: maxText, Anchor: "middle", Class: "tick"},
+		text{X: hLabelW + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
 	)
 	c.H = y + 40
 }
