@@ -1,6 +1,7 @@
 package evsum
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,25 +11,30 @@ import (
 // A live table is drawn only while an input may still grow: a pipe among
 // the inputs, not stored files nor a stdin that is no file.
 func TestLiveInput(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "log.jsonl")
-	os.WriteFile(f, []byte("{}\n"), 0o644)
-	r, w, err := os.Pipe()
+	stored, err := os.CreateTemp(t.TempDir(), "log")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
-	defer w.Close()
-	buffer := strings.NewReader("{}\n")
-	if liveInput([]string{f}, buffer) {
-		t.Error("a stored file is live")
+	defer stored.Close()
+	pipe, writer, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if liveInput(nil, buffer) {
-		t.Error("a stdin that is no file is live")
-	}
-	if !liveInput([]string{f, "-"}, r) {
-		t.Error("a pipe on stdin is not live")
-	}
-	if !liveInput([]string{filepath.Join(filepath.Dir(f), "missing"), "-"}, r) {
-		t.Error("a missing file hides the pipe after it")
+	t.Cleanup(func() { pipe.Close(); writer.Close() })
+	missing := filepath.Join(filepath.Dir(stored.Name()), "missing")
+	for _, c := range []struct {
+		names []string
+		stdin io.Reader
+		live  bool
+	}{
+		{[]string{stored.Name()}, strings.NewReader(""), false},
+		{nil, strings.NewReader("{}\n"), false},
+		{nil, stored, false},
+		{[]string{stored.Name(), "-"}, pipe, true},
+		{[]string{missing, "-"}, pipe, true},
+	} {
+		if got := liveInput(c.names, c.stdin); got != c.live {
+			t.Errorf("liveInput(%v, %T) = %v", c.names, c.stdin, got)
+		}
 	}
 }
