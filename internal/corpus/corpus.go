@@ -57,6 +57,34 @@ type out struct {
 	err     error
 }
 
+// gen is what every generator has: its output, its random source, and its
+// clock in Unix milliseconds, which starts within an hour after its epoch.
+type gen struct {
+	out
+	r  rng
+	ms int64
+}
+
+func newGen(w io.Writer, seed uint64, epoch int64) gen {
+	g := gen{out: newOut(w), r: rng{s: seed}}
+	g.ms = epoch + int64(g.r.intn(3600_000))
+	return g
+}
+
+// newOut is an output buffer on w, with room for the longest line past
+// flushAt, so that a line is never split across writes.
+func newOut(w io.Writer) out { return out{w: w, b: make([]byte, 0, flushAt+64<<10)} }
+
+// writeRuns calls run, which writes one whole run, until at least n bytes
+// are written or a write fails, then writes out the rest.
+func (o *out) writeRuns(n int64, run func()) error {
+	for o.total() < n && o.err == nil {
+		run()
+	}
+	o.flush()
+	return o.err
+}
+
 // total is the number of bytes produced so far, buffered or written.
 func (o *out) total() int64 { return o.written + int64(len(o.b)) }
 

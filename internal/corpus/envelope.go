@@ -27,20 +27,13 @@ var Kinds = []string{
 // some agents meet a guardrail. Every run ends with exactly one
 // run_finished, right after its assistant_message or run_error.
 func Envelope(w io.Writer, n int64, seed uint64) error {
-	g := &envGen{out: out{w: w, b: make([]byte, 0, flushAt+64<<10)}, r: rng{s: seed}}
-	g.ms = envEpoch + int64(g.r.intn(3600_000))
-	for g.total() < n && g.err == nil {
-		g.run()
-	}
-	g.flush()
-	return g.err
+	g := &envGen{gen: newGen(w, seed, envEpoch)}
+	return g.writeRuns(n, g.run)
 }
 
 type envGen struct {
-	out
-	r      rng
+	gen
 	seq    int64
-	ms     int64 // clock, Unix milliseconds
 	runID  string
 	tokens int // tokens spent by the current run
 	model  modelRef

@@ -25,19 +25,12 @@ var zotEpoch = time.Date(2026, 6, 21, 8, 0, 0, 0, time.UTC).UnixMilli()
 // `response` success:false (that run is the single line). Keys are sorted
 // as zot writes them.
 func Zot(w io.Writer, n int64, seed uint64) error {
-	g := &zotGen{out: out{w: w, b: make([]byte, 0, flushAt+64<<10)}, r: rng{s: seed}}
-	g.ms = zotEpoch + int64(g.r.intn(3600_000))
-	for g.total() < n && g.err == nil {
-		g.run()
-	}
-	g.flush()
-	return g.err
+	g := &zotGen{gen: newGen(w, seed, zotEpoch)}
+	return g.writeRuns(n, g.run)
 }
 
 type zotGen struct {
-	out
-	r      rng
-	ms     int64 // the session clock, Unix milliseconds
+	gen
 	prompt int   // the last prompt id
 	cum    usage // totals of the current run
 	ctx    int   // tokens in the model's context

@@ -16,7 +16,6 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/cursor"
 	"github.com/evtools/evtools/internal/jsontext"
-	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -43,12 +42,8 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		}
 		return commit(o.Commit, real)
 	}
-	format, err := cli.ParseFormat(o.Format, stdio.Out, "jsonl", "jsonl", "pretty")
+	w, end, err := o.Flags.Events(name, stdio, o.Format, o.Color)
 	if err != nil {
-		return err
-	}
-	w, end := pretty.Output(stdio.Out, format == "pretty", o.Color)
-	if w, end, err = o.Flags.Output(name, w, end, stdio.Err); err != nil {
 		return err
 	}
 	defer func() {
@@ -241,15 +236,11 @@ func (j *job) state() error {
 	if err != nil {
 		return err
 	}
-	unlock, err := lock(given, path, "nothing passed")
+	st, unlock, err := lockAndLoad(given, path, "nothing passed")
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	st, err := loadState(given, path)
-	if err != nil {
-		return err
-	}
 	// A --defer run withdraws the pending cursor an earlier run left before
 	// it passes anything, so that however it ends (a bad line, a consumer
 	// gone, SIGKILL or SIGPIPE) "... && evcursor --commit" can only commit a
@@ -352,15 +343,11 @@ func newer(n int) string {
 // run passed nothing) is success: there is nothing to lose. given is the
 // state file as the user gave it, path the real file it names.
 func commit(given, path string) error {
-	unlock, err := lock(given, path, "nothing committed")
+	st, unlock, err := lockAndLoad(given, path, "nothing committed")
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	st, err := loadState(given, path)
-	if err != nil {
-		return err
-	}
 	if st.Pending == nil {
 		cursor.RemoveHandover(path)
 		return nil
@@ -402,6 +389,20 @@ func lock(given, path, notDone string) (unlock func(), err error) {
 	cursor.RemoveStaleTemps(path)
 	cursor.RemoveStaleTemps(cursor.HandoverPath(path))
 	return unlock, nil
+}
+
+// lockAndLoad locks the state file at path (see lock) and reads it (see
+// loadState), as every run that may change it does first. On an error
+// nothing is left locked.
+func lockAndLoad(given, path, notDone string) (st *cursor.State, unlock func(), err error) {
+	if unlock, err = lock(given, path, notDone); err != nil {
+		return nil, nil, err
+	}
+	if st, err = loadState(given, path); err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return st, unlock, nil
 }
 
 // resolve follows the symlinks of the state file given to the real file

@@ -18,7 +18,6 @@ import (
 	"github.com/evtools/evtools/filters"
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/expr"
-	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -180,8 +179,8 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 		return err
 	}
 	// -c and -q write no events: nothing to render.
-	w, end := pretty.Output(stdio.Out, format == "pretty" && !opts.Count && !opts.Quiet, opts.Color)
-	if w, end, err = opts.Flags.Output(name, w, end, stdio.Err); err != nil {
+	w, end, err := opts.Flags.Stdout(name, stdio, format == "pretty" && !opts.Count && !opts.Quiet, opts.Color)
+	if err != nil {
 		return err
 	}
 	defer func() {

@@ -7,9 +7,9 @@ import (
 	"io"
 	"reflect"
 	"sort"
-	"strings"
 
 	"github.com/evtools/evtools/internal/prices"
+	"github.com/evtools/evtools/internal/textfmt"
 )
 
 // converter holds what every source's conversion shares: the price
@@ -140,20 +140,10 @@ func (c *converter) report(w io.Writer) {
 	if len(c.unknown) == 0 {
 		return
 	}
-	types := make([]string, 0, len(c.unknown))
-	total := 0
-	for t, n := range c.unknown {
-		types = append(types, t)
-		total += n
-	}
-	sort.Strings(types)
-	parts := make([]string, len(types))
-	for i, t := range types {
-		parts[i] = fmt.Sprintf("%s (%d)", t, c.unknown[t])
-	}
+	list, total := textfmt.Tally(c.unknown, false, nil)
 	what := "records of unknown types"
 	if total == 1 {
 		what = "record of an unknown type"
 	}
-	fmt.Fprintf(w, "%s: %d %s skipped: %s\n", name, total, what, strings.Join(parts, ", "))
+	fmt.Fprintf(w, "%s: %d %s skipped: %s\n", name, total, what, list)
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/internal/prices"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
@@ -77,12 +76,8 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	if err != nil {
 		return err
 	}
-	format, err := cli.ParseFormat(o.Format, stdio.Out, "jsonl", "jsonl", "pretty")
+	w, end, err := o.Flags.Events(name, stdio, o.Format, o.Color)
 	if err != nil {
-		return err
-	}
-	w, end := pretty.Output(stdio.Out, format == "pretty", o.Color)
-	if w, end, err = o.Flags.Output(name, w, end, stdio.Err); err != nil {
 		return err
 	}
 	out := jsonl.NewWriter(w)

@@ -77,6 +77,12 @@ func writeSessions(out *jsonl.Writer, sessions []*session, win window) {
 	}
 }
 
+// appendStr appends a string member: key (with its comma, as in
+// `,"kind":`), then v as a JSON string.
+func appendStr(dst []byte, key, v string) []byte {
+	return jsontext.AppendString(append(dst, key...), v)
+}
+
 // appendEvent writes one envelope line: the six envelope members, then
 // the session, project and source, which every event carries so that a
 // filter or a report can group by them.
@@ -85,19 +91,13 @@ func appendEvent(dst []byte, s *session, seq int64, e *event) []byte {
 	dst = strconv.AppendInt(dst, seq, 10)
 	dst = append(dst, `,"ts":`...)
 	dst = jsontext.AppendFixed(dst, e.ms, 3)
-	dst = append(dst, `,"run_id":`...)
-	dst = jsontext.AppendString(dst, e.run)
-	dst = append(dst, `,"agent_id":`...)
-	dst = jsontext.AppendString(dst, e.agent)
-	dst = append(dst, `,"kind":`...)
-	dst = jsontext.AppendString(dst, e.kind)
+	dst = appendStr(dst, `,"run_id":`, e.run)
+	dst = appendStr(dst, `,"agent_id":`, e.agent)
+	dst = appendStr(dst, `,"kind":`, e.kind)
 	dst = append(dst, `,"payload":`...)
 	dst = append(dst, e.payload...)
-	dst = append(dst, `,"session":`...)
-	dst = jsontext.AppendString(dst, s.id)
-	dst = append(dst, `,"project":`...)
-	dst = jsontext.AppendString(dst, s.project)
-	dst = append(dst, `,"source":`...)
-	dst = jsontext.AppendString(dst, s.source)
+	dst = appendStr(dst, `,"session":`, s.id)
+	dst = appendStr(dst, `,"project":`, s.project)
+	dst = appendStr(dst, `,"source":`, s.source)
 	return append(dst, '}')
 }

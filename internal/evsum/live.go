@@ -11,6 +11,7 @@ import (
 
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/pkg/jsonl"
 )
 
 // How often a live table is redrawn at most, and at least while nothing
@@ -269,17 +270,7 @@ func liveInput(names []string, stdin io.Reader) bool {
 		names = []string{"-"}
 	}
 	for _, n := range names {
-		var fi os.FileInfo
-		var err error
-		if n == "-" {
-			f, ok := stdin.(*os.File)
-			if !ok {
-				continue
-			}
-			fi, err = f.Stat()
-		} else {
-			fi, err = os.Stat(n)
-		}
+		fi, err := jsonl.StatInput(n, stdin)
 		if err == nil && fi.Mode()&(os.ModeNamedPipe|os.ModeCharDevice|os.ModeSocket) != 0 {
 			return true
 		}

@@ -231,6 +231,19 @@ func (r *report) write(out *jsonl.Writer, st *summary.State, overwrite bool) (st
 	return status, nil
 }
 
+// windowEnd reads a --since or --until value: the time it names (a
+// duration counts back from t) and, for a duration, its text, which the
+// report repeats.
+func windowEnd(flag, value string, t time.Time, loc *time.Location) (at time.Time, arg string, err error) {
+	if at, err = summary.ParseTime(value, t, loc); err != nil {
+		return at, "", fmt.Errorf("%s: %v", flag, err)
+	}
+	if summary.IsDuration(value) {
+		arg = strings.TrimSpace(value)
+	}
+	return at, arg, nil
+}
+
 // summaryOptions turns the flags into summary options; an error is the
 // user's (a usage error).
 func summaryOptions(opts *options) (summary.Options, error) {
@@ -250,22 +263,16 @@ func summaryOptions(opts *options) (summary.Options, error) {
 	o = summary.Options{By: by, Breakdown: bd, Loc: loc, TZName: opts.TZ}
 	t := now()
 	if opts.Since != "" {
-		if o.Since, err = summary.ParseTime(opts.Since, t, loc); err != nil {
-			return o, fmt.Errorf("--since: %v", err)
+		if o.Since, o.SinceArg, err = windowEnd("--since", opts.Since, t, loc); err != nil {
+			return o, err
 		}
 		o.WindowOn = true
-		if summary.IsDuration(opts.Since) {
-			o.SinceArg = strings.TrimSpace(opts.Since)
-		}
 	}
 	if opts.Until != "" {
-		if o.Until, err = summary.ParseTime(opts.Until, t, loc); err != nil {
-			return o, fmt.Errorf("--until: %v", err)
+		if o.Until, o.UntilArg, err = windowEnd("--until", opts.Until, t, loc); err != nil {
+			return o, err
 		}
 		o.WindowOn = true
-		if summary.IsDuration(opts.Until) {
-			o.UntilArg = strings.TrimSpace(opts.Until)
-		}
 	}
 	if o.WindowOn && !o.Since.IsZero() && !o.Until.IsZero() && !o.Until.After(o.Since) {
 		return o, fmt.Errorf("--until %s is not after --since %s", o.Until.Format(time.RFC3339), o.Since.Format(time.RFC3339))

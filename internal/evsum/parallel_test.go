@@ -215,3 +215,29 @@ func BenchmarkFile(b *testing.B) {
 		}
 	}
 }
+
+// A live table is drawn only while an input may still grow: a pipe among
+// the inputs, not stored files nor a stdin that is no file.
+func TestLiveInput(t *testing.T) {
+	pipe, writer, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pipe.Close(); writer.Close() })
+	stored := os.Args[0] // the test binary, a regular file
+	missing := filepath.Join(t.TempDir(), "missing")
+	for _, c := range []struct {
+		names []string
+		stdin io.Reader
+		live  bool
+	}{
+		{[]string{stored}, strings.NewReader(""), false},
+		{nil, strings.NewReader("{}\n"), false},
+		{[]string{stored, "-"}, pipe, true},
+		{[]string{missing, "-"}, pipe, true},
+	} {
+		if got := liveInput(c.names, c.stdin); got != c.live {
+			t.Errorf("liveInput(%v, %T) = %v", c.names, c.stdin, got)
+		}
+	}
+}

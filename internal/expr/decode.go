@@ -35,6 +35,18 @@ func (d *decoder) ws() {
 	}
 }
 
+// more steps past what follows a member or an element: true past a ',',
+// false past the closing bracket or at the end of the input.
+func (d *decoder) more() bool {
+	d.ws()
+	if d.i >= len(d.data) {
+		return false
+	}
+	c := d.data[d.i]
+	d.i++
+	return c == ','
+}
+
 func (d *decoder) value() any {
 	d.ws()
 	if d.i >= len(d.data) {
@@ -55,16 +67,9 @@ func (d *decoder) value() any {
 			d.ws()
 			d.i++ // ':'
 			m[k] = d.value()
-			d.ws()
-			if d.i >= len(d.data) {
+			if !d.more() {
 				break
 			}
-			if d.data[d.i] == ',' {
-				d.i++
-				continue
-			}
-			d.i++ // '}'
-			break
 		}
 		return m
 	case '[':
@@ -77,16 +82,9 @@ func (d *decoder) value() any {
 		}
 		for d.i < len(d.data) {
 			a = append(a, d.value())
-			d.ws()
-			if d.i >= len(d.data) {
+			if !d.more() {
 				break
 			}
-			if d.data[d.i] == ',' {
-				d.i++
-				continue
-			}
-			d.i++ // ']'
-			break
 		}
 		return a
 	case '"':

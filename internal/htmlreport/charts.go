@@ -352,21 +352,12 @@ func (p *Page) statsChart(id, title, unit string, stat func(*summary.Record) sum
 
 // bars draws horizontal bars, one row per item, its series stacked.
 func bars(id, title, unit string, items []item, ss []series, format func(float64) string) chart {
-	const labelW, valueW, rowH, top = 170.0, 150.0, 24.0, 28.0
-	plotW := chartW - labelW - valueW
-	c := chart{ID: id, Title: title, W: chartW}
-	max := 0.0
-	for _, it := range items {
-		max = math.Max(max, total(it.values))
-	}
-	scale := 0.0
-	if max > 0 {
-		scale = plotW / max
-	}
-	y := top
+	const valueW, rowH = 150.0, 24.0
+	c, plotW, max, scale := horizontal(id, title, valueW, items, total)
+	y := hTop
 	var desc []string
 	for _, it := range items {
-		x := labelW
+		x := hLabelW
 		for si, v := range it.values {
 			w := v * scale
 			if v > 0 {
@@ -375,20 +366,14 @@ func bars(id, title, unit string, items []item, ss []series, format func(float64
 			}
 			x += w
 		}
-		c.Labels = append(c.Labels, text{X: labelW - 6, Y: y + rowH/2 + 4, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
+		c.Labels = append(c.Labels, text{X: hLabelW - 6, Y: y + rowH/2 + 4, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
 		c.Labels = append(c.Labels, text{X: x + 6, Y: y + rowH/2 + 4, Text: format(total(it.values)), Anchor: "start", Class: "value"})
 		desc = append(desc, it.label+" "+format(total(it.values)))
 		y += rowH
 	}
-	c.Axes = append(c.Axes, line{labelW, top - 4, labelW, y}, line{labelW, y, labelW + plotW, y})
-	c.Labels = append(c.Labels,
-		text{X: labelW, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
-		text{X: labelW + plotW, Y: y + 16, Text: format(max), Anchor: "middle", Class: "tick"},
-		text{X: labelW + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
-	)
-	c.H = y + 40
+	c.xAxis(plotW, y, format(max), unit)
 	if len(ss) > 1 {
-		c.Legend = legend(ss, labelW, 8)
+		c.Legend = legend(ss, hLabelW, 8)
 	}
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
 	return c
@@ -396,43 +381,26 @@ func bars(id, title, unit string, items []item, ss []series, format func(float64
 
 // grouped draws horizontal bars, one row per item and series (p50, p95).
 func grouped(id, title, unit string, items []item, ss []series) chart {
-	const labelW, valueW, barH, top = 170.0, 90.0, 10.0, 28.0
-	plotW := chartW - labelW - valueW
-	c := chart{ID: id, Title: title, W: chartW}
-	max := 0.0
-	for _, it := range items {
-		for _, v := range it.values {
-			max = math.Max(max, v)
-		}
-	}
-	scale := 0.0
-	if max > 0 {
-		scale = plotW / max
-	}
-	y := top
+	const valueW, barH = 90.0, 10.0
+	c, plotW, max, scale := horizontal(id, title, valueW, items, largest)
+	y := hTop
 	var desc []string
 	for _, it := range items {
-		c.Labels = append(c.Labels, text{X: labelW - 6, Y: y + float64(len(ss))*barH/2 + 6, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
+		c.Labels = append(c.Labels, text{X: hLabelW - 6, Y: y + float64(len(ss))*barH/2 + 6, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
 		var parts []string
 		for si, v := range it.values {
 			w := v * scale
-			c.Bars = append(c.Bars, bar{X: labelW, Y: y + 2, W: w, H: barH - 2, Value: v, Color: ss[si].color, Series: ss[si].name,
+			c.Bars = append(c.Bars, bar{X: hLabelW, Y: y + 2, W: w, H: barH - 2, Value: v, Color: ss[si].color, Series: ss[si].name,
 				Title: fmt.Sprintf("%s: %s %s", it.label, ss[si].name, num(v))})
-			c.Labels = append(c.Labels, text{X: labelW + w + 4, Y: y + barH - 1, Text: num(v), Anchor: "start", Class: "value small"})
+			c.Labels = append(c.Labels, text{X: hLabelW + w + 4, Y: y + barH - 1, Text: num(v), Anchor: "start", Class: "value small"})
 			parts = append(parts, ss[si].name+" "+num(v))
 			y += barH
 		}
 		desc = append(desc, it.label+" "+strings.Join(parts, ", "))
 		y += 8
 	}
-	c.Axes = append(c.Axes, line{labelW, top - 4, labelW, y}, line{labelW, y, labelW + plotW, y})
-	c.Labels = append(c.Labels,
-		text{X: labelW, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
-		text{X: labelW + plotW, Y: y + 16, Text: num(max), Anchor: "middle", Class: "tick"},
-		text{X: labelW + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
-	)
-	c.H = y + 40
-	c.Legend = legend(ss, labelW, 8)
+	c.xAxis(plotW, y, num(max), unit)
+	c.Legend = legend(ss, hLabelW, 8)
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
 	return c
 }
@@ -443,14 +411,7 @@ func columns(id, title, unit string, items []item, ss []series, format func(floa
 	const left, right, top, plotH = 70.0, 10.0, 30.0, 170.0
 	plotW := chartW - left - right
 	c := chart{ID: id, Title: title, W: chartW, Vertical: true}
-	max := 0.0
-	for _, it := range items {
-		max = math.Max(max, total(it.values))
-	}
-	scale := 0.0
-	if max > 0 {
-		scale = plotH / max
-	}
+	max, scale := axisScale(items, plotH, total)
 	slot := plotW / float64(max1(len(items)))
 	bw := math.Min(48, math.Max(1, slot*0.7))
 	base := top + plotH
@@ -486,6 +447,45 @@ func columns(id, title, unit string, items []item, ss []series, format func(floa
 	return c
 }
 
+// axisScale returns the largest measure of the items' values, which the end
+// of an axis of the given length stands for, and the length one unit of
+// value takes on that axis (0 when nothing is above 0).
+func axisScale(items []item, length float64, measure func([]float64) float64) (max, scale float64) {
+	for _, it := range items {
+		max = math.Max(max, measure(it.values))
+	}
+	if max > 0 {
+		scale = length / max
+	}
+	return max, scale
+}
+
+// The frame of a horizontal chart: a column of labels hLabelW wide on the
+// left, the plot, a column of values on the right; rows start at hTop.
+const hLabelW, hTop = 170.0, 28.0
+
+// horizontal starts a horizontal chart whose value column is valueW wide:
+// the chart, its plot's width, and the items' largest measure with the
+// scale the plot draws it at (see axisScale).
+func horizontal(id, title string, valueW float64, items []item, measure func([]float64) float64) (c chart, plotW, max, scale float64) {
+	plotW = chartW - hLabelW - valueW
+	max, scale = axisScale(items, plotW, measure)
+	return chart{ID: id, Title: title, W: chartW}, plotW, max, scale
+}
+
+// xAxis draws a horizontal chart's axes, from the rows' top to y below the
+// last row and across the plot, with 0 and maxText under the plot's ends
+// and the unit under its middle.
+func (c *chart) xAxis(plotW, y float64, maxText, unit string) {
+	c.Axes = append(c.Axes, line{hLabelW, hTop - 4, hLabelW, y}, line{hLabelW, y, hLabelW + plotW, y})
+	c.Labels = append(c.Labels,
+		text{X: hLabelW, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
+		text{X: hLabelW + plotW, Y: y + 16, Text: maxText, Anchor: "middle", Class: "tick"},
+		text{X: hLabelW + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
+	)
+	c.H = y + 40
+}
+
 func legend(ss []series, x, y float64) []legendItem {
 	var out []legendItem
 	for _, s := range ss {
@@ -493,6 +493,16 @@ func legend(ss []series, x, y float64) []legendItem {
 		x += 20 + 8*float64(len(s.name)) + 14
 	}
 	return out
+}
+
+// largest is the largest of vs, 0 for none: the measure of a chart whose
+// series stand side by side.
+func largest(vs []float64) float64 {
+	m := 0.0
+	for _, v := range vs {
+		m = math.Max(m, v)
+	}
+	return m
 }
 
 func total(vs []float64) float64 {

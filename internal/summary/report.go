@@ -978,6 +978,16 @@ func (r *Record) appendBreakdown(b []byte) []byte {
 	return append(b, '}')
 }
 
+// appendKey starts the i-th member of an object whose names are any
+// text: a comma after the first, then the name as a JSON string and ':'.
+func appendKey(b []byte, i int, name string) []byte {
+	if i > 0 {
+		b = append(b, ',')
+	}
+	b = jsontext.AppendString(b, name)
+	return append(b, ':')
+}
+
 func appendName(b []byte, name string) []byte {
 	b = append(b, '"')
 	b = append(b, name...)
@@ -987,11 +997,7 @@ func appendName(b []byte, name string) []byte {
 func (r *Record) appendOutcomes(b []byte) []byte {
 	b = append(b, '{')
 	for i, o := range r.Outcomes {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsontext.AppendString(b, o.Name)
-		b = append(b, ':')
+		b = appendKey(b, i, o.Name)
 		b = strconv.AppendInt(b, o.N, 10)
 	}
 	return append(b, '}')
@@ -1000,11 +1006,8 @@ func (r *Record) appendOutcomes(b []byte) []byte {
 func (r *Record) appendTools(b []byte) []byte {
 	b = append(b, '{')
 	for i, t := range r.Tools {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsontext.AppendString(b, t.Name)
-		b = append(b, `:{"calls":`...)
+		b = appendKey(b, i, t.Name)
+		b = append(b, `{"calls":`...)
 		b = strconv.AppendInt(b, t.Calls, 10)
 		b = append(b, `,"failed":`...)
 		b = strconv.AppendInt(b, t.Failed, 10)
@@ -1022,11 +1025,7 @@ func (r *Record) AppendGroup(b []byte) []byte {
 		b = strconv.AppendInt(b, r.Other, 10)
 	} else if !r.Total {
 		for i, n := range r.Names {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsontext.AppendString(b, n)
-			b = append(b, ':')
+			b = appendKey(b, i, n)
 			b = append(b, r.Vals[i]...)
 		}
 	}

@@ -4,8 +4,11 @@
 package textfmt
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Plural is n and word, with an s unless n is 1: "1 turn", "3 turns".
@@ -24,6 +27,31 @@ func count(digits string, n int64, word string) string {
 		return digits + " " + word
 	}
 	return digits + " " + word + "s"
+}
+
+// Tally writes counts by name as "a (2), b (1)", each name as show writes
+// it (as it is when show is nil), by name or, when mostFirst, by count and
+// then by name; it returns their total too, for the sentence around them.
+func Tally(counts map[string]int, mostFirst bool, show func(string) string) (list string, total int) {
+	names := make([]string, 0, len(counts))
+	for name, n := range counts {
+		names = append(names, name)
+		total += n
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if c := cmp.Compare(counts[b], counts[a]); mostFirst && c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	if show == nil {
+		show = func(name string) string { return name }
+	}
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = fmt.Sprintf("%s (%d)", show(name), counts[name])
+	}
+	return strings.Join(parts, ", "), total
 }
 
 // Thousands writes n with a comma between groups of three digits:

@@ -47,3 +47,18 @@ func TestSeconds(t *testing.T) {
 		}
 	}
 }
+
+// Tally lists by name, or most first with ties by name, and totals.
+func TestTally(t *testing.T) {
+	counts := map[string]int{"b": 1, "c": 3, "a": 1}
+	if list, total := Tally(counts, false, nil); list != "a (1), b (1), c (3)" || total != 5 {
+		t.Errorf("by name: %q, %d", list, total)
+	}
+	quote := func(s string) string { return `"` + s + `"` }
+	if list, _ := Tally(counts, true, quote); list != `"c" (3), "a" (1), "b" (1)` {
+		t.Errorf("most first: %q", list)
+	}
+	if list, total := Tally(nil, true, nil); list != "" || total != 0 {
+		t.Errorf("none: %q, %d", list, total)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -53,8 +52,8 @@ func run(opts *options, stdio cli.Stdio) error {
 	if err != nil {
 		return err
 	}
-	w, end := pretty.Output(stdio.Out, format == "pretty", opts.Color)
-	if w, end, err = opts.Flags.Output(name, w, end, stdio.Err); err != nil {
+	w, end, err := opts.Flags.Stdout(name, stdio, format == "pretty", opts.Color)
+	if err != nil {
 		return err
 	}
 	out := jsonl.NewWriter(w)

@@ -1,13 +1,11 @@
 package zot2gp
 
 import (
-	"cmp"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/internal/zot"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -236,27 +234,8 @@ func (p *piConverter) report(stderr io.Writer) {
 	if len(p.dropped) == 0 {
 		return
 	}
-	types := make([]string, 0, len(p.dropped))
-	total := 0
-	for t, n := range p.dropped {
-		types = append(types, t)
-		total += n
-	}
-	slices.SortFunc(types, func(a, b string) int { // most first, then by name
-		if c := cmp.Compare(p.dropped[b], p.dropped[a]); c != 0 {
-			return c
-		}
-		return strings.Compare(a, b)
-	})
-	parts := make([]string, len(types))
-	for i, t := range types {
-		parts[i] = fmt.Sprintf("%s (%d)", typeName(t), p.dropped[t])
-	}
-	noun := "events"
-	if total == 1 {
-		noun = "event"
-	}
-	fmt.Fprintf(stderr, "%s: --format pi: dropped %d %s of types pi has no event for: %s\n", name, total, noun, strings.Join(parts, ", "))
+	list, total := textfmt.Tally(p.dropped, true, typeName)
+	fmt.Fprintf(stderr, "%s: --format pi: dropped %s of types pi has no event for: %s\n", name, textfmt.Plural(int64(total), "event"), list)
 }
 
 // typeName shows a zot type in a message: as it is when it is a plain

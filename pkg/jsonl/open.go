@@ -281,20 +281,26 @@ func RegularFiles(names []string, stdin io.Reader) bool {
 		names = []string{"-"}
 	}
 	for _, n := range names {
-		var st os.FileInfo
-		var err error
-		if n == "-" {
-			f, ok := stdin.(*os.File)
-			if !ok {
-				return false
-			}
-			st, err = f.Stat()
-		} else {
-			st, err = os.Stat(n)
-		}
+		st, err := StatInput(n, stdin)
 		if err != nil || !st.Mode().IsRegular() {
 			return false
 		}
 	}
 	return true
+}
+
+// errStdinNotFile is StatInput's error for a stdin that is no *os.File (a
+// test's buffer): there is nothing to stat.
+var errStdinNotFile = errors.New("stdin is not a file")
+
+// StatInput stats the input named name, where "-" is stdin.
+func StatInput(name string, stdin io.Reader) (fs.FileInfo, error) {
+	if name != "-" {
+		return os.Stat(name)
+	}
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return nil, errStdinNotFile
+	}
+	return f.Stat()
 }

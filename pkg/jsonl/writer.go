@@ -23,23 +23,15 @@ func NewWriter(w io.Writer) *Writer {
 }
 
 // Write buffers p.
-func (w *Writer) Write(p []byte) (int, error) {
-	if w.err != nil {
-		return 0, w.err
-	}
-	n, err := w.bw.Write(p)
-	if err != nil {
-		w.err = err
-	}
-	return n, err
-}
+func (w *Writer) Write(p []byte) (int, error) { return w.keep(w.bw.Write(p)) }
 
 // WriteString buffers s.
-func (w *Writer) WriteString(s string) (int, error) {
-	if w.err != nil {
-		return 0, w.err
-	}
-	n, err := w.bw.WriteString(s)
+func (w *Writer) WriteString(s string) (int, error) { return w.keep(w.bw.WriteString(s)) }
+
+// keep remembers a write's error for Err. Once bufio.Writer has failed it
+// refuses every later write with that same first error, so no check of
+// w.err is needed before writing.
+func (w *Writer) keep(n int, err error) (int, error) {
 	if err != nil {
 		w.err = err
 	}

@@ -5,14 +5,13 @@ import (
 	"unicode/utf8"
 )
 
-// plain marks bytes that stand for themselves in a JSON string: printable
-// ASCII other than '"' and '\\'. Bytes >= 0x80 need a UTF-8 check first.
+// plain marks bytes that stand for themselves in a JSON string: the ASCII
+// bytes that do not stop the scanner's string loop (strStop). Bytes >= 0x80
+// need a UTF-8 check first.
 var plain = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = true
+	for c := 0; c < 0x80; c++ {
+		t[c] = !strStop[c]
 	}
-	t['"'] = false
-	t['\\'] = false
 	return t
 }()
 

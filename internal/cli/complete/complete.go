@@ -196,51 +196,56 @@ _evtools_filters() {
 }
 `
 
+// script is a completion script being written; w adds to it as
+// fmt.Fprintf does.
+type script struct{ strings.Builder }
+
+func (s *script) w(format string, a ...any) { fmt.Fprintf(s, format, a...) }
+
 func (m compModel) bash() string {
 	fn := "_evtools_" + fnName(m.name)
-	var b strings.Builder
-	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	w("# bash completion for %s, written by `%s --completion bash`: its flags, their\n", m.name, m.name)
-	w("# values, and its arguments. Source it, or put it in a folder of\n")
-	w("# bash-completion's (share/bash-completion/completions/%s).\n\n", m.name)
+	var b script
+	b.w("# bash completion for %s, written by `%s --completion bash`: its flags, their\n", m.name, m.name)
+	b.w("# values, and its arguments. Source it, or put it in a folder of\n")
+	b.w("# bash-completion's (share/bash-completion/completions/%s).\n\n", m.name)
 	b.WriteString(bashHelpers)
-	w("\n%s() {\n", fn)
-	w("\tlocal cur=${COMP_WORDS[COMP_CWORD]} w flag= i=1 j need=0 npos=0 dashdash= firstrest=\n")
-	w("\tCOMPREPLY=()\n")
-	w("\t# The words before the cursor: flags, their values (bash splits\n")
-	w("\t# --flag=VALUE at the =), arguments.\n")
-	w("\twhile (( i < COMP_CWORD )); do\n")
-	w("\t\tw=${COMP_WORDS[i]}\n")
-	w("\t\t(( i++ ))\n")
-	w("\t\tif (( need > 0 )); then\n")
-	w("\t\t\t[[ $w == = ]] || (( need-- ))\n")
-	w("\t\t\tcontinue\n")
-	w("\t\tfi\n")
-	w("\t\tif [[ -n $dashdash || $w != -?* ]]; then\n")
-	w("\t\t\t(( npos++ ))\n")
-	w("\t\t\tcontinue\n")
-	w("\t\tfi\n")
-	w("\t\tcase $w in\n")
-	w("\t\t--) dashdash=1 ;;\n")
+	b.w("\n%s() {\n", fn)
+	b.w("\tlocal cur=${COMP_WORDS[COMP_CWORD]} w flag= i=1 j need=0 npos=0 dashdash= firstrest=\n")
+	b.w("\tCOMPREPLY=()\n")
+	b.w("\t# The words before the cursor: flags, their values (bash splits\n")
+	b.w("\t# --flag=VALUE at the =), arguments.\n")
+	b.w("\twhile (( i < COMP_CWORD )); do\n")
+	b.w("\t\tw=${COMP_WORDS[i]}\n")
+	b.w("\t\t(( i++ ))\n")
+	b.w("\t\tif (( need > 0 )); then\n")
+	b.w("\t\t\t[[ $w == = ]] || (( need-- ))\n")
+	b.w("\t\t\tcontinue\n")
+	b.w("\t\tfi\n")
+	b.w("\t\tif [[ -n $dashdash || $w != -?* ]]; then\n")
+	b.w("\t\t\t(( npos++ ))\n")
+	b.w("\t\t\tcontinue\n")
+	b.w("\t\tfi\n")
+	b.w("\t\tcase $w in\n")
+	b.w("\t\t--) dashdash=1 ;;\n")
 	for args := 1; args <= 2; args++ {
 		if long, _ := m.valueFlags(args); len(long) > 0 {
-			w("\t\t%s) flag=$w need=%d ;;\n", strings.Join(long, "|"), args)
+			b.w("\t\t%s) flag=$w need=%d ;;\n", strings.Join(long, "|"), args)
 		}
 	}
-	w("\t\t--*) ;;\n")
-	w("\t\t*) # short flags, maybe bundled: the first that takes a value takes the\n")
-	w("\t\t   # rest of the word, or the next word\n")
-	w("\t\t\tfor (( j = 1; j < ${#w}; j++ )); do\n")
-	w("\t\t\t\tcase ${w:j:1} in\n")
+	b.w("\t\t--*) ;;\n")
+	b.w("\t\t*) # short flags, maybe bundled: the first that takes a value takes the\n")
+	b.w("\t\t   # rest of the word, or the next word\n")
+	b.w("\t\t\tfor (( j = 1; j < ${#w}; j++ )); do\n")
+	b.w("\t\t\t\tcase ${w:j:1} in\n")
 	if letters := m.shortValueLetters(); letters != "" {
-		w("\t\t\t\t[%s])\n", letters)
-		w("\t\t\t\t\tflag=-${w:j:1}\n")
-		w("\t\t\t\t\t(( j == ${#w} - 1 )) && need=1\n")
-		w("\t\t\t\t\tbreak ;;\n")
+		b.w("\t\t\t\t[%s])\n", letters)
+		b.w("\t\t\t\t\tflag=-${w:j:1}\n")
+		b.w("\t\t\t\t\t(( j == ${#w} - 1 )) && need=1\n")
+		b.w("\t\t\t\t\tbreak ;;\n")
 	}
-	w("\t\t\t\tesac\n")
-	w("\t\t\tdone ;;\n")
-	w("\t\tesac\n")
+	b.w("\t\t\t\tesac\n")
+	b.w("\t\t\tdone ;;\n")
+	b.w("\t\tesac\n")
 	if len(m.firstUnless) > 0 {
 		var pats []string
 		for _, l := range m.firstUnless {
@@ -249,12 +254,12 @@ func (m compModel) bash() string {
 				pats = append(pats, "-"+string(f.short))
 			}
 		}
-		w("\t\tcase $flag in %s) firstrest=1 ;; esac\n", strings.Join(pats, "|"))
+		b.w("\t\tcase $flag in %s) firstrest=1 ;; esac\n", strings.Join(pats, "|"))
 	}
-	w("\tdone\n")
-	w("\t[[ $cur == = ]] && cur=\n")
-	w("\tif (( need > 0 )); then\n")
-	w("\t\tcase $flag in\n")
+	b.w("\tdone\n")
+	b.w("\t[[ $cur == = ]] && cur=\n")
+	b.w("\tif (( need > 0 )); then\n")
+	b.w("\t\tcase $flag in\n")
 	for _, f := range m.flags {
 		if f.args == 0 {
 			continue
@@ -264,31 +269,31 @@ func (m compModel) bash() string {
 			pat += "|-" + string(f.short)
 		}
 		if action := bashAction(f.values, f.args); action != "" {
-			w("\t\t%s) %s ;;\n", pat, action)
+			b.w("\t\t%s) %s ;;\n", pat, action)
 		}
 	}
-	w("\t\tesac\n")
-	w("\t\treturn\n")
-	w("\tfi\n")
+	b.w("\t\tesac\n")
+	b.w("\t\treturn\n")
+	b.w("\tfi\n")
 	var longs []string
 	for _, f := range m.flags {
 		longs = append(longs, "--"+f.long)
 	}
-	w("\tif [[ -z $dashdash && $cur == -* ]]; then\n")
-	w("\t\t_evtools_words %q\n", strings.Join(longs, " "))
-	w("\t\treturn\n")
-	w("\tfi\n")
+	b.w("\tif [[ -z $dashdash && $cur == -* ]]; then\n")
+	b.w("\t\t_evtools_words %q\n", strings.Join(longs, " "))
+	b.w("\t\treturn\n")
+	b.w("\tfi\n")
 	if m.first.Kind != m.rest.Kind {
-		w("\tif (( npos == 0 )) && [[ -z $firstrest ]]; then\n")
-		w("\t\t%s\n", or(bashAction(m.first, 1), ":"))
-		w("\t\treturn\n")
-		w("\tfi\n")
+		b.w("\tif (( npos == 0 )) && [[ -z $firstrest ]]; then\n")
+		b.w("\t\t%s\n", or(bashAction(m.first, 1), ":"))
+		b.w("\t\treturn\n")
+		b.w("\tfi\n")
 	}
 	if a := bashAction(m.rest, 1); a != "" {
-		w("\t%s\n", a)
+		b.w("\t%s\n", a)
 	}
-	w("}\n")
-	w("complete -F %s %s\n", fn, m.name)
+	b.w("}\n")
+	b.w("complete -F %s %s\n", fn, m.name)
 	return b.String()
 }
 
@@ -356,17 +361,16 @@ _evtools_filters() {
 
 func (m compModel) zsh() string {
 	fn := "_" + fnName(m.name)
-	var b strings.Builder
-	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	w("#compdef %s\n", m.name)
-	w("# zsh completion for %s, written by `%s --completion zsh`: its flags, their\n", m.name, m.name)
-	w("# values, and its arguments. Put it in a folder of $fpath as %s, or source it.\n\n", fn)
+	var b script
+	b.w("#compdef %s\n", m.name)
+	b.w("# zsh completion for %s, written by `%s --completion zsh`: its flags, their\n", m.name, m.name)
+	b.w("# values, and its arguments. Put it in a folder of $fpath as %s, or source it.\n\n", fn)
 	if m.first.Kind == tooldoc.FilterNames || m.rest.Kind == tooldoc.FilterNames {
 		b.WriteString(zshFilters + "\n")
 	}
-	w("%s() {\n", fn)
-	w("\tlocal -a args\n")
-	w("\targs=(\n")
+	b.w("%s() {\n", fn)
+	b.w("\tlocal -a args\n")
+	b.w("\targs=(\n")
 	for _, f := range m.flags {
 		var excl []string
 		switch {
@@ -415,20 +419,20 @@ func (m compModel) zsh() string {
 			spec += zshQuote(zshAction(v, h))
 		}
 		spec += "'"
-		w("\t\t%s\n", spec)
+		b.w("\t\t%s\n", spec)
 	}
 	if m.first.Kind != m.rest.Kind {
-		w("\t\t'1%s'\n", zshQuote(zshAction(m.first, m.firstName)))
+		b.w("\t\t'1%s'\n", zshQuote(zshAction(m.first, m.firstName)))
 	}
-	w("\t\t'*%s'\n", zshQuote(zshAction(m.rest, m.restName)))
-	w("\t)\n")
-	w("\t_arguments -s -S $args\n")
-	w("}\n\n")
-	w("if [[ $zsh_eval_context[-1] == loadautofunc ]]; then\n")
-	w("\t%s \"$@\"\n", fn)
-	w("else\n")
-	w("\tcompdef %s %s\n", fn, m.name)
-	w("fi\n")
+	b.w("\t\t'*%s'\n", zshQuote(zshAction(m.rest, m.restName)))
+	b.w("\t)\n")
+	b.w("\t_arguments -s -S $args\n")
+	b.w("}\n\n")
+	b.w("if [[ $zsh_eval_context[-1] == loadautofunc ]]; then\n")
+	b.w("\t%s \"$@\"\n", fn)
+	b.w("else\n")
+	b.w("\tcompdef %s %s\n", fn, m.name)
+	b.w("fi\n")
 	return b.String()
 }
 
@@ -457,21 +461,20 @@ end
 `
 
 func (m compModel) fish() string {
-	var b strings.Builder
-	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	w("# fish completion for %s, written by `%s --completion fish`: its flags,\n", m.name, m.name)
-	w("# their values, and its arguments. Put it in a folder of fish's\n")
-	w("# (share/fish/vendor_completions.d/%s.fish), or source it.\n\n", m.name)
+	var b script
+	b.w("# fish completion for %s, written by `%s --completion fish`: its flags,\n", m.name, m.name)
+	b.w("# their values, and its arguments. Put it in a folder of fish's\n")
+	b.w("# (share/fish/vendor_completions.d/%s.fish), or source it.\n\n", m.name)
 	b.WriteString(fishHelpers)
 	first := ""
 	if m.first.Kind != m.rest.Kind {
 		first = "__evtools_" + fnName(m.name) + "_first"
 		m.fishFirst(&b, first)
 	}
-	w("\n")
+	b.w("\n")
 	c := "complete -c " + m.name
 	if m.rest.Kind != tooldoc.FileValues {
-		w("%s -f\n", c)
+		b.w("%s -f\n", c)
 	}
 	for _, f := range m.flags {
 		s := c
@@ -496,14 +499,14 @@ func (m compModel) fish() string {
 			}
 		}
 		s += " -d " + fishQuote(f.desc)
-		w("%s\n", s)
+		b.w("%s\n", s)
 	}
 	if first != "" {
 		switch m.first.Kind {
 		case tooldoc.FilterNames:
-			w("%s -n %s -f -a '(__evtools_filters)'\n", c, first)
+			b.w("%s -n %s -f -a '(__evtools_filters)'\n", c, first)
 		case tooldoc.OneOf:
-			w("%s -n %s -f -a %s\n", c, first, fishQuote(strings.Join(m.first.Words, " ")))
+			b.w("%s -n %s -f -a %s\n", c, first, fishQuote(strings.Join(m.first.Words, " ")))
 		}
 	}
 	return b.String()
@@ -512,25 +515,24 @@ func (m compModel) fish() string {
 // fishFirst writes the fish function first, which says whether the word
 // under the cursor is the tool's first argument: past the flags and their
 // values, and not after a flag of firstUnless.
-func (m compModel) fishFirst(b *strings.Builder, first string) {
-	w := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
-	w("# %s: whether the word under the cursor is %s's first argument.\n", first, m.name)
-	w("function %s\n", first)
-	w("\tset -l words (commandline -opc)\n")
-	w("\tset -e words[1]\n")
-	w("\tset -l need 0\n")
-	w("\tset -l npos 0\n")
-	w("\tset -l dashdash\n")
-	w("\tfor w in $words\n")
-	w("\t\tif test $need -gt 0\n")
-	w("\t\t\tset need (math $need - 1)\n")
-	w("\t\t\tcontinue\n")
-	w("\t\tend\n")
-	w("\t\tif test -z \"$dashdash\"\n")
-	w("\t\t\tswitch $w\n")
-	w("\t\t\t\tcase --\n")
-	w("\t\t\t\t\tset dashdash 1\n")
-	w("\t\t\t\t\tcontinue\n")
+func (m compModel) fishFirst(b *script, first string) {
+	b.w("# %s: whether the word under the cursor is %s's first argument.\n", first, m.name)
+	b.w("function %s\n", first)
+	b.w("\tset -l words (commandline -opc)\n")
+	b.w("\tset -e words[1]\n")
+	b.w("\tset -l need 0\n")
+	b.w("\tset -l npos 0\n")
+	b.w("\tset -l dashdash\n")
+	b.w("\tfor w in $words\n")
+	b.w("\t\tif test $need -gt 0\n")
+	b.w("\t\t\tset need (math $need - 1)\n")
+	b.w("\t\t\tcontinue\n")
+	b.w("\t\tend\n")
+	b.w("\t\tif test -z \"$dashdash\"\n")
+	b.w("\t\t\tswitch $w\n")
+	b.w("\t\t\t\tcase --\n")
+	b.w("\t\t\t\t\tset dashdash 1\n")
+	b.w("\t\t\t\t\tcontinue\n")
 	var unlessLong []string
 	unlessShort := ""
 	for _, l := range m.firstUnless {
@@ -540,31 +542,31 @@ func (m compModel) fishFirst(b *strings.Builder, first string) {
 		}
 	}
 	if len(unlessLong) > 0 {
-		w("\t\t\t\tcase %s\n", strings.Join(unlessLong, " "))
-		w("\t\t\t\t\treturn 1\n")
+		b.w("\t\t\t\tcase %s\n", strings.Join(unlessLong, " "))
+		b.w("\t\t\t\t\treturn 1\n")
 	}
 	for args := 1; args <= 2; args++ {
 		if long, _ := m.valueFlags(args); len(long) > 0 {
-			w("\t\t\t\tcase %s\n", strings.Join(long, " "))
-			w("\t\t\t\t\tset need %d\n", args)
-			w("\t\t\t\t\tcontinue\n")
+			b.w("\t\t\t\tcase %s\n", strings.Join(long, " "))
+			b.w("\t\t\t\t\tset need %d\n", args)
+			b.w("\t\t\t\t\tcontinue\n")
 		}
 	}
-	w("\t\t\t\tcase '--*'\n")
-	w("\t\t\t\t\tcontinue\n")
-	w("\t\t\t\tcase '-?*'\n")
+	b.w("\t\t\t\tcase '--*'\n")
+	b.w("\t\t\t\t\tcontinue\n")
+	b.w("\t\t\t\tcase '-?*'\n")
 	letters := m.shortValueLetters()
 	if unlessShort != "" {
-		w("\t\t\t\t\tstring match -qr -- %s $w; and return 1\n", fishQuote("^-[^-"+letters+"]*["+unlessShort+"]"))
+		b.w("\t\t\t\t\tstring match -qr -- %s $w; and return 1\n", fishQuote("^-[^-"+letters+"]*["+unlessShort+"]"))
 	}
 	if letters != "" {
-		w("\t\t\t\t\tstring match -qr -- %s $w; and set need 1\n", fishQuote("^-[^-"+letters+"]*["+letters+"]$"))
+		b.w("\t\t\t\t\tstring match -qr -- %s $w; and set need 1\n", fishQuote("^-[^-"+letters+"]*["+letters+"]$"))
 	}
-	w("\t\t\t\t\tcontinue\n")
-	w("\t\t\tend\n")
-	w("\t\tend\n")
-	w("\t\tset npos (math $npos + 1)\n")
-	w("\tend\n")
-	w("\ttest $need -eq 0 -a $npos -eq 0\n")
-	w("end\n")
+	b.w("\t\t\t\t\tcontinue\n")
+	b.w("\t\t\tend\n")
+	b.w("\t\tend\n")
+	b.w("\t\tset npos (math $npos + 1)\n")
+	b.w("\tend\n")
+	b.w("\ttest $need -eq 0 -a $npos -eq 0\n")
+	b.w("end\n")
 }
