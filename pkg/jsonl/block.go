@@ -50,13 +50,10 @@ type blockInput struct {
 // record holding a NUL byte: TakeBlock reports the binary data and skips
 // the rest of the input. Frame may run on any goroutine, once per block,
 // before TakeBlock.
+//
+// While fn runs, b's line count is the line of the record, counted in
+// b.Data from 1 (parts.go numbers its records by it).
 func (b *Block) Frame(fn func(i int, rec []byte)) {
-	b.frame(func(i, _ int, rec []byte) { fn(i, rec) })
-}
-
-// frame is Frame telling fn each record's line too, counted in b.Data
-// from 1.
-func (b *Block) frame(fn func(i, line int, rec []byte)) {
 	b.recs, b.lines, b.binary = b.recs[:0], 0, 0
 	data := b.Data
 	// Most blocks hold no NUL byte at all: one look at the whole block
@@ -75,7 +72,7 @@ func (b *Block) frame(fn func(i, line int, rec []byte)) {
 				b.binary = b.lines
 				return
 			}
-			fn(len(b.recs), b.lines, rec)
+			fn(len(b.recs), rec)
 			b.recs = append(b.recs, span{off + from, off + to, b.lines})
 		}
 		off = end

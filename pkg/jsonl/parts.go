@@ -276,7 +276,8 @@ func (r *partReader) frame(lines []byte, fn func(line int, rec []byte)) bool {
 	b := &r.block
 	b.Data, b.first = lines, r.first
 	r.first = false
-	b.frame(func(_, line int, rec []byte) { fn(r.lines+line, rec) })
+	// b.lines is the record's line while the record is handed over
+	b.Frame(func(_ int, rec []byte) { fn(r.lines+b.lines, rec) })
 	r.lines += b.lines
 	return b.binary == 0
 }
