@@ -51,9 +51,14 @@ func HandoverPath(path string) string { return path + ".handover" }
 func RemoveHandover(path string) { os.Remove(HandoverPath(path)) }
 
 // WriteHandover hands the pending cursor c over to the commit that this
-// process's caller runs next. Call it with the lock held.
+// process's caller runs next; c nil says the run passed nothing, so that
+// a --commit finding no state file knows that is expected (and not a typo
+// in its name). Call it with the lock held.
 func WriteHandover(path string, c *Cursor) error {
-	h := Handover{Pending: c.Hash, Seq: string(c.Seq), Invocation: os.Getenv("INVOCATION_ID"), Caller: proc(os.Getppid())}
+	h := Handover{Invocation: os.Getenv("INVOCATION_ID"), Caller: proc(os.Getppid())}
+	if c != nil {
+		h.Pending, h.Seq = c.Hash, string(c.Seq)
+	}
 	data, err := json.MarshalIndent(&h, "", "  ")
 	if err != nil {
 		return err
@@ -66,8 +71,13 @@ func WriteHandover(path string, c *Cursor) error {
 var ErrNotHandedOver = errors.New("not handed over to this --commit")
 
 // CheckHandover reports whether this process may commit the pending cursor
-// c of the state file at path: nil, or an error saying why not.
+// c of the state file at path (c nil: whether the run before it passed
+// nothing): nil, or an error saying why not.
 func CheckHandover(path string, c *Cursor) error {
+	var hash, seq string
+	if c != nil {
+		hash, seq = c.Hash, string(c.Seq)
+	}
 	data, err := os.ReadFile(HandoverPath(path))
 	if errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("%w: no --defer run completed since the last run started", ErrNotHandedOver)
@@ -77,7 +87,7 @@ func CheckHandover(path string, c *Cursor) error {
 	}
 	var h Handover
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&h); err != nil || h.Pending != c.Hash || h.Seq != string(c.Seq) {
+	if err := dec.Decode(&h); err != nil || h.Pending != hash || h.Seq != seq {
 		return fmt.Errorf("%w: the handover does not name the pending cursor", ErrNotHandedOver)
 	}
 	inv := os.Getenv("INVOCATION_ID")

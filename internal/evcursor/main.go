@@ -35,10 +35,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 			return err
 		}
 		if _, err := os.Stat(real); errors.Is(err, fs.ErrNotExist) {
-			// Nothing was ever saved there (an empty first run, or a typo):
-			// say so, and leave no lock file behind.
-			fmt.Fprintf(stdio.Err, "%s: %s: no state file, nothing to commit\n", name, term.Escape(o.Commit))
-			return nil
+			return commitNoState(o.Commit, real, stdio)
 		}
 		return commit(o.Commit, real)
 	}
@@ -307,6 +304,13 @@ func (j *job) state() error {
 		}
 	}
 	if next.Equal(st) {
+		if j.o.Defer && passed == 0 {
+			// nothing new: the file is not touched, but the --commit
+			// after learns that nothing passed
+			if err := cursor.WriteHandover(path, nil); err != nil {
+				return fmt.Errorf("%s: telling --commit that nothing passed: %w", given, err)
+			}
+		}
 		return nil // nothing new: the file is not touched
 	}
 	if err := cursor.SaveState(path, &next); err != nil {
@@ -318,6 +322,19 @@ func (j *job) state() error {
 		}
 	}
 	return nil
+}
+
+// commitNoState is --commit of a state file that does not exist, leaving
+// no lock file behind: expected after a --defer run that passed nothing
+// (its handover says so), else a typo in a cron line, which must not pass
+// unseen while the real cursor never moves.
+func commitNoState(given, real string, stdio cli.Stdio) error {
+	if cursor.CheckHandover(real, nil) == nil {
+		cursor.RemoveHandover(real)
+		fmt.Fprintf(stdio.Err, "%s: %s: no state file, nothing to commit: the --defer run before passed nothing\n", name, term.Escape(given))
+		return nil
+	}
+	return fmt.Errorf("%s: no state file, nothing committed: no --defer run just before this --commit saved a cursor there (a typo in the name?)", term.Escape(given))
 }
 
 // escaped keeps control and bidi characters of the data (a seq or run_id
