@@ -53,8 +53,15 @@ func TestBuiltinFlags(t *testing.T) {
 	if code, _, stderr := run("--completion", "tcsh"); code != ExitError || !strings.Contains(stderr, `--completion "tcsh": one of bash, zsh, fish`) {
 		t.Errorf("--completion tcsh: status %d, %q", code, stderr)
 	}
-	if code, out, _ := run("--help"); code != 0 || strings.Contains(out, "completion") || strings.Contains(out, "--man") {
-		t.Errorf("--help lists a builtin flag:\n%s", out)
+	// --help lists no builtin among the flags, and says in its last line
+	// where the manual and the scripts are
+	code, help, _ := run("--help")
+	flags, last, _ := strings.Cut(help, "\nExamples:")
+	if code != 0 || strings.Contains(flags, "completion") || strings.Contains(flags, "--man") {
+		t.Errorf("--help lists a builtin flag:\n%s", help)
+	}
+	if !strings.HasSuffix(last, "\nevtest --man prints the manual page, evtest --completion bash|zsh|fish a completion script.\n") {
+		t.Errorf("--help does not end by naming --man and --completion:\n%s", help)
 	}
 	var out bytes.Buffer
 	if err := Parse(doctest.Tool, []string{"--man"}, Stdio{Out: failWriter{}, Err: &out}, &doctest.Options{}); err == nil {

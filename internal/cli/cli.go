@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"reflect"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli/tooldoc"
+	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -168,6 +171,7 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 			if t.Exit != "" {
 				fmt.Fprintf(w, "\nExit status:\n%s\n", indent(t.Exit))
 			}
+			fmt.Fprintf(w, "\n%s --man prints the manual page, %s --completion bash|zsh|fish a completion script.\n", t.Name, t.Name)
 			return nil
 		}),
 	)
@@ -175,10 +179,72 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 		panic(err) // a bug in the tool's option struct
 	}
 	flags := parser.Model.AllFlags(false)
-	if _, err := parser.Parse(hoistDashDash(joinDashValues(args, flags), flags)); err != nil {
+	ctx, err := parser.Parse(hoistDashDash(joinDashValues(args, flags), flags))
+	if err != nil {
+		return Usage(kongMessage(err))
+	}
+	if err := emptyFiles(ctx); err != nil {
 		return Usage(err)
 	}
 	return b.run(t, parser.Model, stdio.Out)
+}
+
+// Two of kong's messages said the other way round from the tools' own: a
+// value not of an enum, and an unknown flag with a list of near ones.
+var (
+	enumMessage = regexp.MustCompile(`^(--[\w-]+) must be one of ((?:"[^"]*",?)+) but got ("[^"]*")$`)
+	flagMessage = regexp.MustCompile(`^unknown flag (--?[\w-]+), did you mean (?:one of )?(.*)\?$`)
+	quoted      = regexp.MustCompile(`"([^"]*)"`)
+)
+
+// kongMessage is err said as the tools say their own usage errors:
+// `--format "x": one of a, b` (as evsum's --format), and one suggestion,
+// the nearest long flag, for an unknown one.
+func kongMessage(err error) error {
+	msg := err.Error()
+	if m := enumMessage.FindStringSubmatch(msg); m != nil {
+		var words []string
+		for _, q := range quoted.FindAllStringSubmatch(m[2], -1) {
+			words = append(words, q[1])
+		}
+		return fmt.Errorf("%s %s: one of %s", m[1], m[3], strings.Join(words, ", "))
+	}
+	if m := flagMessage.FindStringSubmatch(msg); m != nil {
+		var long []string
+		for _, q := range quoted.FindAllStringSubmatch(m[2], -1) {
+			if w, ok := strings.CutPrefix(q[1], "--"); ok {
+				long = append(long, w)
+			}
+		}
+		if w := textfmt.NearestWord(strings.TrimLeft(m[1], "-"), long); w != "" {
+			return fmt.Errorf("unknown flag %s, did you mean --%s?", m[1], w)
+		}
+		return fmt.Errorf("unknown flag %s", m[1])
+	}
+	return err
+}
+
+// emptyFiles refuses a flag that names a file given an empty name, as a
+// cron line with an unset variable gives it (--state "$CURSOR"): left to
+// the tool, "" would read as the flag not given at all.
+func emptyFiles(ctx *kong.Context) error {
+	for _, el := range ctx.Path {
+		f := el.Flag
+		if f == nil || tooldoc.Placeholder(f) != "FILE" {
+			continue
+		}
+		v := f.Target
+		empty := v.Kind() == reflect.String && v.String() == ""
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.String {
+			for i := range v.Len() {
+				empty = empty || v.Index(i).String() == ""
+			}
+		}
+		if empty {
+			return fmt.Errorf("--%s: an empty file name (an unset variable?)", f.Name)
+		}
+	}
+	return nil
 }
 
 // fixHelp corrects what kong's help says wrongly for these tools: the usage

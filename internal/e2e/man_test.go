@@ -77,6 +77,11 @@ func section(text, heading string) string {
 	if i := regexp.MustCompile(`\n[A-Z][A-Za-z ]*:?\n`).FindStringIndex(rest); i != nil {
 		rest = rest[:i[0]]
 	}
+	// a section's lines are indented: an unindented paragraph after it
+	// (--help's last line, on --man and --completion) is not of it
+	if i := regexp.MustCompile(`\n\n[^ \n]`).FindStringIndex(rest); i != nil {
+		rest = rest[:i[0]]
+	}
 	return rest + "\n"
 }
 

@@ -16,7 +16,7 @@ const name = "evfilter"
 type options struct {
 	Invert   bool     `short:"v" name:"invert-match" help:"Select the events that do not pass (with -v, an event whose evaluation failed is selected)."`
 	Count    bool     `short:"c" name:"count" help:"Print only the number of selected events."`
-	MaxCount int      `short:"m" name:"max-count" default:"-1" placeholder:"N" help:"Stop after N selected events, and stop reading."`
+	MaxCount int      `short:"m" name:"max-count" default:"-1" placeholder:"N" help:"Stop after N selected events, and stop reading (by default, never)."`
 	Quiet    bool     `short:"q" name:"quiet" help:"Print nothing; stop at the first selected event. The exit status says whether there was one."`
 	FromFile string   `short:"f" name:"from-file" placeholder:"FILE" help:"Read the expression from FILE; every argument is then an input file."`
 	Arg      []string `name:"arg" placeholder:"NAME VALUE" help:"Bind $NAME to the string VALUE."`

@@ -33,8 +33,8 @@ type options struct {
 	Running   time.Duration `default:"10m" placeholder:"WINDOW" help:"A run without its end whose last event is at most WINDOW before now is running, not incomplete, and no problem; 0 turns it off. Default: ${default}."`
 	Strict    bool          `help:"Stop at the first bad input line."`
 
-	term.ColorFlag `embed:""`
-	Files          []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised); none or - is stdin."`
+	term.TableColorFlag `embed:""`
+	Files               []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised); none or - is stdin."`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 }

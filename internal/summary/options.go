@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/textfmt"
 )
 
 // Key is one grouping dimension of --by.
@@ -87,44 +88,9 @@ func nearest(w string) string {
 	return NearestWord(w, ByWords())
 }
 
-// NearestWord is the word of words that w is most likely a misspelling
-// of: at most two edits away, and fewer edits than w has letters; "" when
-// none is. Case is ignored in w; words are lower case.
-func NearestWord(w string, words []string) string {
-	best, bestD := "", 3
-	for _, c := range words {
-		if d := editDistance(strings.ToLower(w), c); d < bestD && d < len(w) {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the optimal string alignment distance between a and b,
-// byte-wise: insertions, deletions, substitutions and swaps of neighbours.
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
-}
+// NearestWord is textfmt.NearestWord, the measure of every suggestion the
+// tools make.
+func NearestWord(w string, words []string) string { return textfmt.NearestWord(w, words) }
 
 // ParseBy reads a --by value: comma-separated words (those of groupings,
 // or none) or field paths such as payload.model. A path has a dot: any

@@ -18,7 +18,13 @@ import (
 // pretty view and the tables are in colour. Tools that write events embed
 // it, and hand its value to UseColor.
 type ColorFlag struct {
-	Color string `name:"color" enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour in the pretty view and tables: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never. Default: ${default}."`
+	Color string `name:"color" enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour in the pretty view: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never. Default: ${default}."`
+}
+
+// TableColorFlag is ColorFlag for a tool whose view for people is a table
+// (evsum), which has no pretty view.
+type TableColorFlag struct {
+	Color string `name:"color" enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour in the table: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never. Default: ${default}."`
 }
 
 // IsTerminal reports whether w is a terminal.

@@ -1,5 +1,6 @@
 // Package textfmt writes counts and durations for people to read: "3
-// tool calls", "12,345", "1m05s". It imports nothing of the project's, so that every package,
+// tool calls", "12,345", "1m05s", and finds the word a typo is most likely
+// of (NearestWord). It imports nothing of the project's, so that every package,
 // pkg/jsonl's included, can say a number the same way.
 package textfmt
 
@@ -78,4 +79,43 @@ func Seconds(n int64) string {
 		return fmt.Sprintf("%dm%02ds", n/60, n%60)
 	}
 	return fmt.Sprintf("%dh%02dm", n/3600, n%3600/60)
+}
+
+// NearestWord is the word of words that w is most likely a misspelling
+// of: at most two edits away, and fewer edits than w has letters; "" when
+// none is. Case is ignored in w; words are lower case.
+func NearestWord(w string, words []string) string {
+	best, bestD := "", 3
+	for _, c := range words {
+		if d := editDistance(strings.ToLower(w), c); d < bestD && d < len(w) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b,
+// byte-wise: insertions, deletions, substitutions and swaps of neighbours.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }

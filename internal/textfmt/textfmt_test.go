@@ -62,3 +62,17 @@ func TestTally(t *testing.T) {
 		t.Errorf("none: %q, %d", list, total)
 	}
 }
+
+func TestEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		d    int
+	}{
+		{"", "", 0}, {"run", "run", 0}, {"runs", "run", 1}, {"agnet", "agent", 1},
+		{"hour", "our", 1}, {"tol", "tool", 1}, {"month", "model", 3}, {"", "day", 3}, {"ab", "ba", 1},
+	} {
+		if d := editDistance(tt.a, tt.b); d != tt.d {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, d, tt.d)
+		}
+	}
+}
