@@ -82,7 +82,6 @@ func TestBashCompletionFunctions(t *testing.T) {
 		{"evsum --format ", "table jsonl json md csv html"},
 		{"evsum --format = ", "table jsonl json md csv html"},
 		{"evsum --format = j", "jsonl json"},
-		{"evsum -f m", "md"},
 		{"evsum --by d", "day"},
 		{"evsum --by agent,t", "agent,tool"},
 		{"evsum -b run,w", "run,week"},

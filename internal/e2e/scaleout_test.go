@@ -80,7 +80,7 @@ func TestParallelRecipes(t *testing.T) {
 		cookbook[0]: "evsum < big.jsonl",
 		cookbook[1]: "evsum < big.jsonl",
 		pipe:        "evsum --by agent < events.jsonl",
-		files:       "evsum --by day -f md logs/*.jsonl.gz",
+		files:       "evsum --by day --format md logs/*.jsonl.gz",
 		hosts:       "evsum --by day --since 7d < events.jsonl",
 		sendFiles:   "evsum logs/*.jsonl.zst",
 	}

@@ -22,7 +22,7 @@ type options struct {
 	Since     string        `placeholder:"TIME" help:"Count only events at or after TIME: RFC 3339, 2026-11-01, @UNIX, or a duration back from now (24h, 7d)."`
 	Until     string        `placeholder:"TIME" help:"Count only events before TIME (same forms as --since)."`
 	TZ        string        `name:"tz" default:"UTC" placeholder:"ZONE" help:"Time zone for day, hour, week and month groups and for dates without a zone (IANA name, UTC, Local). Default: ${default}."`
-	Format    string        `short:"f" placeholder:"FORMAT" help:"Output format: ${format} (html: a self-contained page with charts; default: table on a terminal or with --columns, --width, --wide or --live always; jsonl otherwise)."`
+	Format    string        `placeholder:"FORMAT" help:"Output format: ${format} (html: a self-contained page with charts; default: table on a terminal or with --columns, --width, --wide or --live always; jsonl otherwise)."`
 	Columns   string        `placeholder:"LIST" help:"The table's (and md's and html's) columns, comma-separated, in this order: group (or ${keys}, ...), ${columns}."`
 	Width     int           `placeholder:"N" help:"Fit the table to N columns, as it is fitted to a terminal's width (least important columns dropped, long values condensed)."`
 	Wide      bool          `help:"Every column of the table, not fitted to the terminal's width (as in a pipe)."`

@@ -25,7 +25,7 @@ func TestTerminalGetsNoRawControls(t *testing.T) {
 		got := make(chan []byte, 1)
 		go func() { b, _ := io.ReadAll(m); got <- b }()
 		var stderr bytes.Buffer
-		code := evsum.Main([]string{"-f", format, "--by", "run,agent,tool"}, cli.Stdio{In: strings.NewReader(in), Out: s, Err: &stderr})
+		code := evsum.Main([]string{"--format", format, "--by", "run,agent,tool"}, cli.Stdio{In: strings.NewReader(in), Out: s, Err: &stderr})
 		s.Close()
 		out := <-got
 		m.Close()
@@ -60,7 +60,7 @@ func TestTerminalJSONEscapesObjectKeys(t *testing.T) {
 		got := make(chan []byte, 1)
 		go func() { b, _ := io.ReadAll(m); got <- b }()
 		var stderr bytes.Buffer
-		code := evsum.Main([]string{"-f", format, "--by", "payload.args"}, cli.Stdio{In: strings.NewReader(in), Out: s, Err: &stderr})
+		code := evsum.Main([]string{"--format", format, "--by", "payload.args"}, cli.Stdio{In: strings.NewReader(in), Out: s, Err: &stderr})
 		s.Close()
 		out := <-got
 		m.Close()

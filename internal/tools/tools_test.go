@@ -3,6 +3,7 @@ package tools
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -58,5 +59,29 @@ func TestPairRefusesAMismatch(t *testing.T) {
 	}
 	if got := pair([]string{"b", "a"}, map[string]func([]string, cli.Stdio) int{"a": main, "b": main}); got[0].Name != "b" || got[1].Name != "a" {
 		t.Errorf("pair kept the map's order, not the names': %v", got)
+	}
+}
+
+// A short flag means one thing in every tool that has it: -f is jq's (the
+// file of an expression), -F tail -F's follow; evsum's --format has none.
+func TestShortFlagsMeanOneThing(t *testing.T) {
+	short := regexp.MustCompile(`(?m)^\s+-(\w), (--[\w-]+)`)
+	meaning := map[string]string{} // -x: --long (tool)
+	for _, tool := range All {
+		var out strings.Builder
+		tool.Main([]string{"--help"}, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &out})
+		for _, m := range short.FindAllStringSubmatch(out.String(), -1) {
+			flag, long := "-"+m[1], m[2]
+			if prev, ok := meaning[flag]; ok && !strings.HasPrefix(prev, long+" ") {
+				t.Errorf("%s is %s in %s but %s", flag, long, tool.Name, prev)
+				continue
+			}
+			if _, ok := meaning[flag]; !ok {
+				meaning[flag] = long + " (" + tool.Name + ")"
+			}
+		}
+	}
+	if !strings.HasPrefix(meaning["-f"], "--from-file ") || !strings.HasPrefix(meaning["-F"], "--follow ") {
+		t.Errorf("-f is %q, -F %q; want --from-file and --follow", meaning["-f"], meaning["-F"])
 	}
 }
