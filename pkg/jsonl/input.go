@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"strings"
 	"time"
 
 	"github.com/evtools/evtools/internal/textfmt"
+	"github.com/mattn/go-isatty"
 )
 
 // MaxBadReports is how many bad records of one input are reported one by
@@ -88,6 +91,7 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 	names := in.Names
 	if len(names) == 0 {
 		names = []string{"-"}
+		in.stdinNotice()
 	}
 	idle := func() {
 		if in.Out != nil {
@@ -113,6 +117,21 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 		}
 		return nil
 	})
+}
+
+// stdinNotice says once, when no file was named and standard input is a
+// terminal, that the tool reads what is typed there and how to end it:
+// else it would wait in silence, as if hung.
+func (in *Input) stdinNotice() {
+	f, ok := in.Stdin.(*os.File)
+	if !ok || in.Stderr == nil || !isatty.IsTerminal(f.Fd()) && !isatty.IsCygwinTerminal(f.Fd()) {
+		return
+	}
+	end := "Ctrl-D"
+	if runtime.GOOS == "windows" {
+		end = "Ctrl-Z, then Enter"
+	}
+	fmt.Fprintf(in.Stderr, "%s: reading standard input, this terminal (end it with %s, or name a FILE)\n", in.Tool, end)
 }
 
 // metered runs read, the reading of the inputs, with the meter on: a
