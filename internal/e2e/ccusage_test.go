@@ -3,8 +3,6 @@ package e2e
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha512"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,25 +78,9 @@ func fetchCCUsage() (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	cmd := exec.Command("npm", "pack", ccusagePackage, "--json", "--prefer-offline", "--pack-destination", tmp)
-	cmd.Dir = tmp
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("npm pack %s: %v: %s (offline? the test fetches it once, then runs from the cache)", ccusagePackage, err, strings.TrimSpace(stderr.String()))
-	}
-	var packed []struct{ Filename string }
-	if err := json.Unmarshal(out, &packed); err != nil || len(packed) != 1 {
-		return "", fmt.Errorf("npm pack %s: unexpected output %q", ccusagePackage, out)
-	}
-	tgz, err := os.ReadFile(filepath.Join(tmp, filepath.Base(packed[0].Filename)))
+	tgz, err := npmPack(tmp, ccusagePackage, ccusageIntegrity)
 	if err != nil {
 		return "", err
-	}
-	h := sha512.Sum512(tgz)
-	if got := "sha512-" + base64.StdEncoding.EncodeToString(h[:]); got != ccusageIntegrity {
-		return "", fmt.Errorf("npm pack %s: integrity %s, pinned %s", ccusagePackage, got, ccusageIntegrity)
 	}
 	unpacked := filepath.Join(tmp, "pkg")
 	if err := untar(tgz, unpacked); err != nil {

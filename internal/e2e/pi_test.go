@@ -108,27 +108,9 @@ func fetchPi() (string, error) {
 	defer os.RemoveAll(tmp)
 	for _, p := range pins.Packages {
 		spec := p.Name + "@" + p.Version
-		cmd := exec.Command("npm", "pack", spec, "--json", "--prefer-offline", "--pack-destination", tmp)
-		cmd.Dir = tmp
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("npm pack %s: %v: %s (offline? the tests fetch it once, then run from the cache)", spec, err, strings.TrimSpace(stderr.String()))
-		}
-		var packed []struct{ Filename string }
-		if err := json.Unmarshal(out, &packed); err != nil || len(packed) != 1 {
-			return "", fmt.Errorf("npm pack %s: unexpected output %q", spec, out)
-		}
-		file := filepath.Join(tmp, filepath.Base(packed[0].Filename))
-		tgz, err := os.ReadFile(file)
+		tgz, err := npmPack(tmp, spec, p.Integrity)
 		if err != nil {
 			return "", err
-		}
-		os.Remove(file)
-		h := sha512.Sum512(tgz)
-		if got := "sha512-" + base64.StdEncoding.EncodeToString(h[:]); got != p.Integrity {
-			return "", fmt.Errorf("npm pack %s: integrity %s, pinned %s", spec, got, p.Integrity)
 		}
 		if err := untar(tgz, filepath.Join(tmp, "node_modules", filepath.FromSlash(p.Name))); err != nil {
 			return "", fmt.Errorf("%s: %v", spec, err)
@@ -144,6 +126,35 @@ func fetchPi() (string, error) {
 		// another test process made it meanwhile
 	}
 	return mods, nil
+}
+
+// npmPack fetches the npm package spec as its tarball into dir (no
+// install script runs), checks it against its pinned integrity and
+// returns it; the file is removed.
+func npmPack(dir, spec, integrity string) ([]byte, error) {
+	cmd := exec.Command("npm", "pack", spec, "--json", "--prefer-offline", "--pack-destination", dir)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("npm pack %s: %v: %s (offline? the tests fetch it once, then run from the cache)", spec, err, strings.TrimSpace(stderr.String()))
+	}
+	var packed []struct{ Filename string }
+	if err := json.Unmarshal(out, &packed); err != nil || len(packed) != 1 {
+		return nil, fmt.Errorf("npm pack %s: unexpected output %q", spec, out)
+	}
+	file := filepath.Join(dir, filepath.Base(packed[0].Filename))
+	tgz, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(file)
+	h := sha512.Sum512(tgz)
+	if got := "sha512-" + base64.StdEncoding.EncodeToString(h[:]); got != integrity {
+		return nil, fmt.Errorf("npm pack %s: integrity %s, pinned %s", spec, got, integrity)
+	}
+	return tgz, nil
 }
 
 // untar unpacks an npm tarball (its files under package/) into dir.
