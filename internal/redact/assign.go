@@ -417,10 +417,19 @@ func (r *Redactor) member(key, v []byte) (rule, start, end int, ok bool) {
 // urlCredentials reports the password of scheme://user:password@host at
 // s[i] (the ':' of "://"): its start and end, equal when there is none.
 func urlCredentials(s []byte, i int) (int, int) {
-	if i == 0 || !alnum[s[i-1]] || !hasPrefixAt(s, i, "://") {
+	if i == 0 || !alnum[s[i-1]] {
 		return 0, 0
 	}
 	a := i + 3
+	switch {
+	case hasPrefixAt(s, i, "://"):
+	case hasPrefixAt(s, i, `:\/\/`):
+		// JSON within the string, its slashes escaped as PHP writes
+		// them: mysql:\/\/root:pw@host\/db
+		a = i + 5
+	default:
+		return 0, 0
+	}
 	ae := a
 	at := -1
 	for ae < len(s) && ae-a < 512 {

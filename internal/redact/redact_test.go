@@ -112,6 +112,10 @@ func TestEscapes(t *testing.T) {
 			`{"a":"caf\u00e9 \/x","b":"[REDACTED:aws-access-key-id] café/x"}`},
 		{`{"b":"AKIAFAKE4EXAM\u0050LE7KEY"}`, `{"b":"[REDACTED:aws-access-key-id]"}`},
 		{`{"u":"https:\/\/me:s3cr3t-pw@host\/"}`, `{"u":"https://me:[REDACTED:url-credentials]@host/"}`},
+		// JSON inside a string with its slashes escaped, as PHP writes
+		// it: the string holds mysql:\/\/root:...@host\/db itself.
+		{`{"out":"{\"dsn\":\"mysql:\\/\\/root:Pw-9f3k2@db.internal\\/shop\"}"}`,
+			`{"out":"{\"dsn\":\"mysql:\\/\\/root:[REDACTED:url-credentials]@db.internal\\/shop\"}"}`},
 		// A tab before the token, and a control character after it.
 		{`{"t":"k=\tghp_FAKEa1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6\u0001"}`, `{"t":"k=\t[REDACTED:github-token]\u0001"}`},
 		// JSON inside a string, its newlines escaped once more.
