@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -83,5 +84,61 @@ func TestShortFlagsMeanOneThing(t *testing.T) {
 	}
 	if !strings.HasPrefix(meaning["-f"], "--from-file ") || !strings.HasPrefix(meaning["-F"], "--follow ") {
 		t.Errorf("-f is %q, -F %q; want --from-file and --follow", meaning["-f"], meaning["-F"])
+	}
+}
+
+// One NUL byte is one bad line in every tool: reported with its file and
+// line, exit 2, and the 20,976 lines around it processed (it used to drop
+// the rest of the file).
+func TestNULIsOneBadLine(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, line func(i int) string) string {
+		var b strings.Builder
+		for i := 1; i <= 20977; i++ {
+			if i == 100 {
+				b.WriteString("{\"seq\":100,\"kind\":\"x\",\"payload\":{\"t\":\"a\x00b\"}}\n")
+				continue
+			}
+			b.WriteString(line(i) + "\n")
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	env := write("env.jsonl", func(i int) string {
+		return fmt.Sprintf(`{"seq":%d,"ts":%d,"run_id":"r","kind":"tool_call","payload":{"tool":"bash"}}`, i, 1758800000+i)
+	})
+	zot := write("zot.jsonl", func(int) string { return `{"delta":"x","type":"text_delta"}` })
+	mains := map[string]func([]string, cli.Stdio) int{}
+	for _, tool := range All {
+		mains[tool.Name] = tool.Main
+	}
+	for _, c := range []struct {
+		tool string
+		args []string
+		want string // in stdout
+	}{
+		{"evfilter", []string{"true", env}, ""},
+		{"evcursor", []string{env}, ""},
+		{"evcursor", []string{"--check", env}, ""},
+		{"zot2gp", []string{"--format", "envelope", zot}, ""},
+		{"evsum", []string{"--by", "none", "--format", "jsonl", env}, `"events":20976,`},
+	} {
+		var out, stderr strings.Builder
+		code := mains[c.tool](c.args, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &stderr})
+		name := c.tool + " " + strings.Join(c.args[:len(c.args)-1], " ")
+		file := c.args[len(c.args)-1]
+		if code != cli.ExitError || !strings.Contains(stderr.String(), file+":100: a NUL byte") {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and line 100 named", name, code, stderr.String())
+		}
+		if c.want != "" {
+			if !strings.Contains(out.String(), c.want) {
+				t.Errorf("%s: %.200s; want %s", name, out.String(), c.want)
+			}
+		} else if n := strings.Count(out.String(), "\n"); n != 20976 {
+			t.Errorf("%s: %d lines out, want 20976", name, n)
+		}
 	}
 }

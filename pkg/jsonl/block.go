@@ -31,25 +31,28 @@ type Block struct {
 	// found by Frame
 	recs   []span // the records, in order
 	lines  int    // lines in Data, blank ones included
-	binary int    // the line (counted in Data from 1) of a record with a NUL byte; 0: none
+	binary int    // the line (counted in Data from 1) of the first record with a NUL byte; 0: none
 }
 
-// span is where a record lies in Block.Data, and its line in the block.
-type span struct{ from, to, line int }
+// span is where a record lies in Block.Data, and its line in the block;
+// nul: it holds a NUL byte, a bad line (ErrNUL).
+type span struct {
+	from, to, line int
+	nul            bool
+}
 
 // blockInput is what EachBlock and TakeBlock share about one input.
 type blockInput struct {
-	lines int  // lines in the blocks taken so far
-	skip  bool // binary data was taken: the rest is neither read nor taken
+	lines int // lines in the blocks taken so far
 }
 
 // Frame finds the records of b's lines by the rules Reader.Next and Each
 // apply (see record and binary: the BOM of an input's first line, '\n'
 // and "\r\n", blank lines skipped but counted) and calls fn with each, in
-// order, i counting them from 0; rec lies in b.Data. It stops before a
-// record holding a NUL byte: TakeBlock reports the binary data and skips
-// the rest of the input. Frame may run on any goroutine, once per block,
-// before TakeBlock.
+// order, i counting them from 0; rec lies in b.Data. A record holding a
+// NUL byte is handed to fn too, and TakeBlock reports it as a bad line
+// (ErrNUL) instead of handing it over. Frame may run on any goroutine,
+// once per block, before TakeBlock.
 //
 // While fn runs, b's line count is the line of the record, counted in
 // b.Data from 1 (parts.go numbers its records by it).
@@ -68,12 +71,12 @@ func (b *Block) Frame(fn func(i int, rec []byte)) {
 		from, to, blank := record(data[off:end], b.first && b.lines == 1)
 		if !blank {
 			rec := data[off+from : off+to]
-			if !clean && binary(rec) {
+			nul := !clean && binary(rec)
+			if nul && b.binary == 0 {
 				b.binary = b.lines
-				return
 			}
 			fn(len(b.recs), rec)
-			b.recs = append(b.recs, span{off + from, off + to, b.lines})
+			b.recs = append(b.recs, span{off + from, off + to, b.lines, nul})
 		}
 		off = end
 	}
@@ -89,8 +92,7 @@ func (b *Block) Frame(fn func(i int, rec []byte)) {
 // TakeBlock, on this goroutine, during EachBlock or after it returns:
 // TakeBlock hands over the records as Each would, with their line
 // numbers, and reports at their place in the input what Each reports
-// (an input that cannot be opened or read, binary data). An input whose
-// binary data was taken is read no further.
+// (an input that cannot be opened or read, a line with a NUL byte).
 //
 // EachBlock returns the first error fn returns, or an output error (see
 // IsClosed), and nil otherwise. It does not hold back growing lines: with
@@ -130,7 +132,7 @@ func (in *Input) eachBlock(src *Source, st *blockInput, fn func(*Block) error) e
 	b.first = true
 	defer func() { in.release(b) }() // the block being read into, if not given
 	n := 0                           // bytes read into b
-	for !st.skip {
+	for {
 		buf := b.Data[:cap(b.Data)]
 		m, err := src.readBlock(buf[n:])
 		n += m
@@ -151,7 +153,7 @@ func (in *Input) eachBlock(src *Source, st *blockInput, fn func(*Block) error) e
 				b.Data = data[:cut]
 				given := b
 				b = nil
-				if err := in.give(fn, given); err != nil || st.skip {
+				if err := in.give(fn, given); err != nil {
 					return err
 				}
 			}
@@ -191,7 +193,6 @@ func (in *Input) eachBlock(src *Source, st *blockInput, fn func(*Block) error) e
 			return err
 		}
 	}
-	return nil
 }
 
 // readBlock reads into p until it is full, the input ends (io.EOF) or a
@@ -239,18 +240,15 @@ func (in *Input) release(b *Block) {
 
 // TakeBlock takes the records of b, a block EachBlock gave and Frame
 // framed, handing each to fn as Each would (i is its index in Frame's
-// order), and reports what ended b's input at this place, as Each would:
-// the input could not be opened or read further, or binary data (the
-// input's later blocks are then skipped). Blocks are taken in the order
-// EachBlock gave them, on its goroutine; b must not be used afterwards.
-// TakeBlock returns the first error fn returns, an output error (see
-// IsClosed), or ErrStrict for binary data with Strict.
+// order), and reports at their place what Each reports: a line with a
+// NUL byte (a bad line, ErrNUL), an input that could not be opened or
+// read further. Blocks are taken in the order EachBlock gave them, on its
+// goroutine; b must not be used afterwards. TakeBlock returns the first
+// error fn returns, an output error (see IsClosed), or ErrStrict for a
+// bad line with Strict.
 func (in *Input) TakeBlock(b *Block, fn func(i int, rec Record) error) error {
 	defer in.release(b)
 	st := b.input
-	if st.skip {
-		return nil
-	}
 	if b.err != nil {
 		in.Errorf("%v", b.err)
 		in.failed++
@@ -258,7 +256,14 @@ func (in *Input) TakeBlock(b *Block, fn func(i int, rec Record) error) error {
 	}
 	base := st.lines
 	for i, r := range b.recs {
-		if err := fn(i, Record{Data: b.Data[r.from:r.to], File: b.File, Line: base + r.line, Own: b.Own}); err != nil {
+		rec := Record{Data: b.Data[r.from:r.to], File: b.File, Line: base + r.line, Own: b.Own}
+		if r.nul {
+			if err := in.Bad(rec, ErrNUL); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := fn(i, rec); err != nil {
 			return err
 		}
 		if in.Out != nil && in.Out.err != nil {
@@ -266,9 +271,5 @@ func (in *Input) TakeBlock(b *Block, fn func(i int, rec Record) error) error {
 		}
 	}
 	st.lines += b.lines
-	if b.binary > 0 {
-		st.skip = true
-		return in.binaryData(b.File, base+b.binary)
-	}
 	return nil
 }

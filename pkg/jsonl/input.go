@@ -161,7 +161,10 @@ func (in *Input) each(src *Source, fn func(Record) error) error {
 			break
 		}
 		if binary(data) {
-			return in.binaryData(src.Name, r.Line())
+			if err := in.Bad(Record{Data: data, File: src.Name, Line: r.Line()}, ErrNUL); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := fn(Record{Data: data, File: src.Name, Line: r.Line(), Own: r.Own()}); err != nil {
 			return err
@@ -177,22 +180,11 @@ func (in *Input) each(src *Source, fn func(Record) error) error {
 	return nil
 }
 
-// binaryData reports the binary data found on line of the input name
-// (binary): like grep, a binary input gets one message, not one per
-// "line", and the caller skips the rest of it. With Strict it returns
-// ErrStrict.
-func (in *Input) binaryData(name string, line int) error {
-	in.badLines++
-	if line == 1 {
-		in.Errorf("%s: binary file, skipped", name)
-	} else {
-		in.Errorf("%s:%d: binary data, the rest of the file skipped", name, line)
-	}
-	if in.Strict {
-		return ErrStrict
-	}
-	return nil
-}
+// ErrNUL is why a line holding a NUL byte is bad: no line of JSON text
+// holds one. It is a bad line like any other (reported with its file and
+// line, the rest processed, a flood of them cut short per file as every
+// bad line's is), so that one NUL byte never drops the rest of a file.
+var ErrNUL = errors.New("a NUL byte, which no line of JSON text holds (binary data?)")
 
 // Bad reports rec as bad input and counts it; with Strict it returns
 // ErrStrict, which the caller returns to end the run.

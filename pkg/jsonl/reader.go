@@ -234,8 +234,7 @@ func record(line []byte, first bool) (from, to int, blank bool) {
 }
 
 // binary reports whether a record holds a NUL byte, which no line of
-// JSON text does: the input is binary, and like grep the tool says so
-// once and skips the rest of it (Input.binaryData).
+// JSON text does: a bad line (ErrNUL).
 func binary(rec []byte) bool { return bytes.IndexByte(rec, 0) >= 0 }
 
 func isBlank(b []byte) bool {

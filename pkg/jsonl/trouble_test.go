@@ -159,7 +159,8 @@ func TestWriterWritesEverything(t *testing.T) {
 
 // A flood of bad records is cut short: the first MaxBadReports of an input
 // are reported, the rest summarised in one line; a hint (the reason's last
-// part in parentheses) is printed once; a binary input gets one message.
+// part in parentheses) is printed once; a line with a NUL byte is a bad
+// line like any other, and the lines after it are read.
 func TestBadFloodIsSummarised(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.jsonl")
@@ -181,22 +182,24 @@ func TestBadFloodIsSummarised(t *testing.T) {
 		fmt.Fprintf(&want, "evx: %s:%d: not an event\n", p, i)
 	}
 	fmt.Fprintf(&want, "evx: ... and 12,335 more bad lines in %s\n", p)
-	fmt.Fprintf(&want, "evx: %s: binary file, skipped\n", q)
+	fmt.Fprintf(&want, "evx: %s:1: a NUL byte, which no line of JSON text holds (binary data?)\n", q)
+	fmt.Fprintf(&want, "evx: %s:2: a NUL byte, which no line of JSON text holds\n", q)
+	fmt.Fprintf(&want, "evx: %s:3: not an event\n", q)
 	if stderr.String() != want.String() {
 		t.Errorf("stderr\n%s\nwant\n%s", stderr.String(), want.String())
 	}
-	if in.BadLines() != 12346 || !trouble {
-		t.Errorf("%d bad lines, trouble %v; want 12346, true", in.BadLines(), trouble)
+	if in.BadLines() != 12348 || !trouble {
+		t.Errorf("%d bad lines, trouble %v; want 12348, true", in.BadLines(), trouble)
 	}
 }
 
-// With Strict the first bad record ends the run, binary or not.
+// With Strict the first bad record ends the run, a NUL byte's too.
 func TestStrictBinary(t *testing.T) {
 	var stderr bytes.Buffer
 	in := &Input{Tool: "evx", Stdin: strings.NewReader("{}\n\x00\x01\n{}\n"), Stderr: &stderr, Strict: true}
 	n := 0
 	err := in.Each(func(Record) error { n++; return nil })
-	if err != ErrStrict || n != 1 || stderr.String() != "evx: "+StdinName+":2: binary data, the rest of the file skipped\n" {
+	if err != ErrStrict || n != 1 || stderr.String() != "evx: "+StdinName+":2: a NUL byte, which no line of JSON text holds (binary data?)\n" {
 		t.Errorf("err %v, %d records, stderr %q", err, n, stderr.String())
 	}
 }
