@@ -49,13 +49,15 @@ func run(opts *options, stdio cli.Stdio) error {
 	overwrite := false // the final table goes over a live frame
 	if set.states {
 		st, err = mergeStates(in)
+		if st != nil {
+			st.SetOrder(set.order) // the summarised state has it from the start
+		}
 	} else {
 		st, overwrite, err = r.summarise(in, held)
 	}
 	if err != nil {
 		return err
 	}
-	st.SetOrder(set.order)
 	out := jsonl.NewWriter(stdio.Out)
 	status, err := r.write(out, st, overwrite)
 	if err != nil {

@@ -4,13 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"time"
 
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/internal/textfmt"
-	"github.com/mattn/go-isatty"
 )
 
 // MaxBadReports is how many bad records of one input are reported one by
@@ -123,8 +122,7 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 // terminal, that the tool reads what is typed there and how to end it:
 // else it would wait in silence, as if hung.
 func (in *Input) stdinNotice() {
-	f, ok := in.Stdin.(*os.File)
-	if !ok || in.Stderr == nil || !isatty.IsTerminal(f.Fd()) && !isatty.IsCygwinTerminal(f.Fd()) {
+	if in.Stderr == nil || !term.IsTerminal(in.Stdin) {
 		return
 	}
 	end := "Ctrl-D"
