@@ -23,7 +23,9 @@ func BenchmarkClaude(b *testing.B) {
 			parent, session, kind, uuid, ts, body)
 	}
 	for i := range 2000 {
-		ts := func(k int) string { return fmt.Sprintf("2026-03-02T%02d:%02d:%02d.%03dZ", 9+i/3600%10, i/60%60, i%60, k) }
+		ts := func(k int) string {
+			return fmt.Sprintf("2026-03-02T%02d:%02d:%02d.%03dZ", 9+i/3600%10, i/60%60, i%60, k)
+		}
 		id := func(k int) string { return fmt.Sprintf("a1%06d-0000-4000-8000-%012d", i, k) }
 		line("user", id(1), "null", ts(1), `"message":{"role":"user","content":"run the checkout test and tell me why it fails on a fresh clone"}`)
 		line("assistant", id(2), `"`+id(1)+`"`, ts(2), fmt.Sprintf(`"requestId":"req_%d_a","message":{"model":"claude-sonnet-4-5-20250929","id":"msg_%d_a","type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_%d","name":"Bash","input":{"command":"go test ./checkout/..."}}],"stop_reason":"tool_use","usage":{"input_tokens":3,"cache_creation_input_tokens":1200,"cache_read_input_tokens":14000,"output_tokens":60}}`, i, i, i))
