@@ -10,6 +10,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/cli/tooldoc"
+	"github.com/evtools/evtools/internal/ev2otlp"
 	"github.com/evtools/evtools/internal/evcursor"
 	"github.com/evtools/evtools/internal/evfilter"
 	"github.com/evtools/evtools/internal/evimport"
@@ -31,6 +32,7 @@ var mains = map[string]func(args []string, stdio cli.Stdio) int{
 	"evcursor": evcursor.Main,
 	"evsum":    evsum.Main,
 	"evimport": evimport.Main,
+	"ev2otlp":  ev2otlp.Main,
 }
 
 // All is every command, in the order the README lists them: the order of

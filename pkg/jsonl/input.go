@@ -44,6 +44,12 @@ type Input struct {
 	Out    *Writer   // flushed before every blocking read; may be nil
 	Strict bool      // stop at the first bad record
 
+	// Idle, when not nil, is called before every read of an input, before
+	// Out is flushed: a tool that holds output back until it has enough
+	// (ev2otlp's batches of spans) writes what it holds there, so that a
+	// live pipe sees it before the tool waits.
+	Idle func()
+
 	// Growing, when above zero, holds back a last line without '\n' in a
 	// file that is still being written (Source.StillWritten(Growing)): it
 	// is not yet complete, so it is neither handed to fn nor reported,
@@ -93,6 +99,9 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 		in.stdinNotice()
 	}
 	idle := func() {
+		if in.Idle != nil {
+			in.Idle()
+		}
 		if in.Out != nil {
 			in.Out.Flush()
 		}

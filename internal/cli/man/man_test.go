@@ -32,7 +32,7 @@ func TestManPageFromModel(t *testing.T) {
 		".SH ARGUMENTS\n.TP\n\\fIFILE\\fR\nInputs.\n",
 		".SH EXIT STATUS\n.TP\n.B 0\nfine\n.TP\n.B 2\nbad\ninput\n.PP\nA note that\ngoes on.\n.TP\n.B 130, 143\nstopped\n",
 		".SH EXAMPLES\n.nf\nevtest \\-o out in            # a comment\n\\&.hidden \\-x\n.fi\n",
-		".SH SEE ALSO\n.BR zot2gp (1),\n.BR evfilter (1),\n.BR evcursor (1),\n.BR evsum (1),\n.BR evimport (1),\n.BR evtools (7)\n",
+		".SH SEE ALSO\n.BR zot2gp (1),\n.BR evfilter (1),\n.BR evcursor (1),\n.BR evsum (1),\n.BR evimport (1),\n.BR ev2otlp (1),\n.BR evtools (7)\n",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q:\n%s", want, page)
@@ -51,7 +51,7 @@ func TestManPageNotes(t *testing.T) {
 	tool := doctest.Tool
 	tool.Name = "evfilter"
 	page := Page(tool, doctest.Model(t, tool.Name, &doctest.Options{}), "1.2.3")
-	for _, want := range []string{".SH ENVIRONMENT\n.TP\n.B EVTOOLS_FILTERS\n", ".BR evimport (1),\n.BR evtools (7),\n.BR jq (1)\n"} {
+	for _, want := range []string{".SH ENVIRONMENT\n.TP\n.B EVTOOLS_FILTERS\n", ".BR ev2otlp (1),\n.BR evtools (7),\n.BR jq (1)\n"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("evfilter's page lacks %q", want)
 		}

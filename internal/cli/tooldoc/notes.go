@@ -47,7 +47,7 @@ type ValueSpec struct {
 // the order of each page's SEE ALSO, and of tools.All, which pairs each
 // name with its Main (package tools imports the tools, which import this
 // package: the names are here).
-var Commands = []string{"zot2gp", "evfilter", "evcursor", "evsum", "evimport"}
+var Commands = []string{"zot2gp", "evfilter", "evcursor", "evsum", "evimport", "ev2otlp"}
 
 var (
 	envNoColor = EnvVar{"NO_COLOR", "When set to anything but the empty string, --color auto writes no colour (no-color.org)."}
@@ -84,6 +84,13 @@ var toolNotes = map[string]Notes{
 			{"CODEX_HOME", "Codex's folder, when set: its sessions folder is read instead of ~/.codex/sessions."},
 			{"PI_CODING_AGENT_DIR", "pi's folder, when set: its sessions folder is read instead of ~/.pi/agent/sessions."},
 			envNoColor, envTerm, envColumns, envTZ,
+		},
+	},
+	"ev2otlp": {
+		Env: []EnvVar{
+			{"OTEL_SERVICE_NAME", "The service.name of the traces when --service does not say it, as in every OpenTelemetry SDK."},
+			{"OTEL_EXPORTER_OTLP_HEADERS", "With --endpoint, headers of every request, as the OpenTelemetry exporters read them: NAME=VALUE pairs separated by commas, the values URL-encoded. A --header of the same name wins. Keeps a key off the command line, where ps shows it."},
+			{"OTEL_EXPORTER_OTLP_TRACES_HEADERS", "The same, for traces only; it wins over OTEL_EXPORTER_OTLP_HEADERS."},
 		},
 	},
 }

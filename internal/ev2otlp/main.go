@@ -1,0 +1,153 @@
+// Package ev2otlp is the ev2otlp command: it reads envelope events and
+// writes each run as an OpenTelemetry trace following the GenAI semantic
+// conventions, as OTLP/JSON lines or to an OTLP/HTTP receiver. See
+// docs/ev2otlp.md, and docs/formats.md for the mapping.
+package ev2otlp
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/progress"
+	"github.com/evtools/evtools/pkg/jsonl"
+)
+
+// getenv is the environment (OTEL_SERVICE_NAME, the header variables),
+// replaced by tests.
+var getenv = os.Getenv
+
+// Main runs ev2otlp with args (without the program name) on stdio and
+// returns the exit status.
+func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, export) }
+
+// exitRefused is the status when spans were not delivered: the receiver
+// refused them or could not be reached.
+const exitRefused = 1
+
+func export(o *options, stdio cli.Stdio) error {
+	if o.Batch < 1 {
+		return cli.Usage(fmt.Errorf("--batch: %d is not a number of spans (1 or more)", o.Batch))
+	}
+	redactor, err := o.Flags.Redactor()
+	if err != nil {
+		return cli.Usage(err)
+	}
+	service := o.Service
+	if service == "" {
+		service = getenv("OTEL_SERVICE_NAME")
+	}
+	cfg := config{service: service, content: o.Content, redactor: redactor, batch: o.Batch}
+	var c *converter
+	var snd *sender
+	var out *jsonl.Writer
+	wait := func() error { return nil }
+	if o.Endpoint != "" {
+		// one request at a time, each sent before the next batch is
+		// made: a receiver that stops the sending stops the reading
+		if snd, err = newSender(o, stdio.Err); err != nil {
+			return err
+		}
+		c = newConverter(cfg, snd.send)
+	} else {
+		out = jsonl.NewWriter(stdio.Out)
+		var line []byte
+		hand, done := writeAsync(func(b *batch) error {
+			line = appendJSON(line[:0], b)
+			out.WriteLine(line)
+			return out.Flush()
+		})
+		c, wait = newHandingConverter(cfg, hand), done
+	}
+	// Out is not the Input's to flush: the writing goroutine owns it.
+	in := &jsonl.Input{Tool: name, Names: o.Files, Stdin: stdio.In, Stderr: stdio.Err, Strict: o.Strict,
+		Meter: progress.New(name, stdio, o.Files)}
+	if !jsonl.RegularFiles(o.Files, stdio.In) {
+		// A pipe may pause: what has ended goes out before the wait, so
+		// that a live run shows up as it goes. A file does not pause, and
+		// its lines are cut only by --batch: the same file gives the same
+		// lines.
+		in.Idle = c.flush
+	}
+	err = in.Each(func(rec jsonl.Record) error {
+		if bad := c.line(rec.Data); bad != nil {
+			if c.err != nil {
+				return c.err
+			}
+			return in.Bad(rec, bad)
+		}
+		return nil
+	})
+	if err == nil || errors.Is(err, jsonl.ErrStrict) {
+		// what was read is written: the runs it began are cut off
+		if e := c.finish(); err == nil {
+			err = e
+		}
+	}
+	if e := wait(); err == nil {
+		err = e
+	}
+	if jsonl.IsClosed(err) {
+		return err
+	}
+	if redactor != nil {
+		redactor.Report(name, stdio.Err)
+	}
+	trouble := in.Trouble()
+	if snd != nil {
+		snd.report()
+		if err == nil && snd.refused > 0 && !trouble {
+			return cli.Status(exitRefused)
+		}
+		if errors.Is(err, errStopped) {
+			err = cli.Status(exitRefused)
+		}
+	}
+	if err == nil && trouble {
+		return cli.Status(cli.ExitError)
+	}
+	return err
+}
+
+// writeAsync writes batches with write on a goroutine of its own, so that
+// encoding the spans of one batch takes the other core while the next
+// batch is read: hand gives it a batch and takes back the one written
+// before (two go round), done waits for the last and returns the first
+// error.
+func writeAsync(write func(*batch) error) (hand func(*batch) (*batch, error), done func() error) {
+	todo, back := make(chan *batch), make(chan *batch, 1)
+	back <- &batch{}
+	var mu sync.Mutex
+	var werr error
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for b := range todo {
+			if err := write(b); err != nil {
+				mu.Lock()
+				if werr == nil {
+					werr = err
+				}
+				mu.Unlock()
+			}
+			back <- b
+		}
+	}()
+	failed := func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		return werr
+	}
+	hand = func(b *batch) (*batch, error) {
+		todo <- b
+		return <-back, failed()
+	}
+	done = func() error {
+		close(todo)
+		<-finished
+		return failed()
+	}
+	return hand, done
+}

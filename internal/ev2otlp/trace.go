@@ -1,0 +1,723 @@
+package ev2otlp
+
+import (
+	"strconv"
+
+	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/redact"
+	"github.com/evtools/evtools/pkg/event"
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+// The mapping from events to spans (docs/formats.md, "Traces"): every
+// event is read through pkg/event's vocabularies, so a run of zot2gp's
+// glasspane kinds, of a run log or of evimport's output becomes the same
+// tree: a run is a trace whose root is invoke_agent, a model call is a
+// chat span, a tool call an execute_tool span, a subagent an invoke_agent
+// span under the call that spawned it.
+
+// config is what the flags say about the spans.
+type config struct {
+	service  string // --service: the resource's service.name, else the events' source
+	content  bool   // --content: tool arguments and results as attributes
+	redactor *redact.Redactor
+	batch    int // spans per line or request
+}
+
+// run is one run being read: its root span and the spans still open.
+type run struct {
+	key    string // its run id, or #N for events without one
+	anon   bool   // it has no run id of its own
+	trace  [16]byte
+	root   *span
+	res    *resource
+	main   string          // the agent the run is of: its first agent that was not spawned
+	subs   map[string]bool // agents spawned in the run
+	open   []*span         // model calls, tool calls and subagents still open, in the order they began
+	places int64           // events read: the place of an event without seq
+	last   int64           // the time of its last event, Unix nanoseconds
+
+	model, provider string // from run_started
+	session         string
+	outcome         string
+	errText         string
+	failed          bool // an error event was seen
+}
+
+// converter turns events into spans and hands batches of ended spans to
+// write.
+type converter struct {
+	cfg  config
+	hand func(*batch) (*batch, error) // writes a batch (or has it written), returns an empty one
+	err  error                        // the first error writing: the reading stops
+
+	runs  map[string]*run
+	order []*run // runs open, in the order they began: cut off in that order at the end
+	anon  int    // runs without a run id so far
+	batch *batch
+	free  []*span
+	names map[string]string // interned names: agents, tools, models
+
+	ev  event.Event
+	buf []byte
+}
+
+func newConverter(cfg config, write func(*batch) error) *converter {
+	return newHandingConverter(cfg, func(b *batch) (*batch, error) { return b, write(b) })
+}
+
+// newHandingConverter is a converter that hands each batch to hand, which
+// writes it or has it written (on another goroutine: see writeAsync) and
+// gives back an empty batch, or one written, whose spans are reused.
+func newHandingConverter(cfg config, hand func(*batch) (*batch, error)) *converter {
+	if cfg.batch <= 0 {
+		cfg.batch = defaultBatch
+	}
+	return &converter{cfg: cfg, hand: hand, batch: &batch{}, runs: map[string]*run{}, names: map[string]string{}}
+}
+
+// defaultBatch is the spans a line or a request holds at most: the
+// OpenTelemetry SDKs' batch span processor sends 512 at a time, a size
+// every receiver takes.
+const defaultBatch = 512
+
+// line reads one input line; the error is why it is not an event.
+func (c *converter) line(data []byte) error {
+	ev := &c.ev
+	if err := ev.Read(data); err != nil {
+		return err
+	}
+	r := c.runOf(ev)
+	r.places++
+	seq, ok := ev.SeqInt()
+	if !ok {
+		seq = r.places
+	}
+	ts := r.last
+	if us, known, _ := ev.Micros(); known {
+		ts = us * 1000
+		if r.root.start == 0 || ts < r.root.start {
+			r.root.start = ts
+		}
+		r.last = max(r.last, ts)
+	}
+	if r.places == 1 {
+		r.root.id = spanID(r.key, seq)
+	}
+	agent := c.agentOf(ev, r)
+	switch ev.Meaning {
+	case event.RunStart:
+		c.runStart(r)
+	case event.ModelCall:
+		c.modelCall(r, agent, seq, ts)
+	case event.ModelResult:
+		c.modelResult(r, agent, seq, ts)
+	case event.ModelEnd:
+		if ch := r.find(opChat, agent, ""); ch != nil && ch.turn {
+			if stop := c.field(event.Stop); stop != "" {
+				ch.attrs.strs("gen_ai.response.finish_reasons", stop)
+			}
+			if ev.Failed() {
+				c.fail(ch, "model_error", c.text(event.Body))
+			}
+			c.end(r, ch, ts)
+		}
+	case event.ModelError:
+		ch := r.find(opChat, agent, "")
+		if ch == nil {
+			ch = c.chat(r, agent, seq, ts)
+		}
+		c.fail(ch, "model_error", c.text(event.Body))
+		c.end(r, ch, ts)
+	case event.ToolStart:
+		c.toolStart(r, agent, seq, ts)
+	case event.ToolUpdate:
+		if c.cfg.content {
+			if t := r.find(opTool, agent, c.callKey(agent)); t != nil {
+				if ev.Flags&event.Delta != 0 {
+					if v, ok := ev.FieldString(event.Args, &c.buf); ok {
+						t.args = append(t.args, v...)
+					}
+				}
+				if v, ok := ev.FieldString(event.Body, &c.buf); ok {
+					t.output = append(t.output, v...)
+				}
+			}
+		}
+	case event.ToolEnd:
+		c.toolEnd(r, agent, seq, ts)
+	case event.AgentStart:
+		c.agentStart(r, agent, seq, ts)
+	case event.AgentEnd:
+		a := r.find(opAgent, agent, "")
+		if a == nil {
+			// never spawned (skipped: the run stopped before it): an
+			// instant, so that the trace still shows it
+			a = c.agentStart(r, agent, seq, ts)
+		}
+		c.closeAgent(r, a, ts)
+	case event.Error:
+		text := c.text(event.Body)
+		if ev.Flags&event.Final != 0 {
+			r.outcome = c.field(event.Outcome)
+		}
+		r.failed, r.errText = true, text
+		c.spanOf(r, agent).addEvent(ts, "exception", func(a *attrs) { a.str("exception.message", text) })
+	case event.Ack:
+		if ev.Failed() {
+			text := c.text(event.Body)
+			r.failed, r.errText = true, text
+			c.spanOf(r, agent).addEvent(ts, "exception", func(a *attrs) { a.str("exception.message", text) })
+		}
+	case event.Kill:
+		text := c.text(event.Body)
+		c.spanOf(r, agent).addEvent(ts, "evtools.kill", func(a *attrs) { a.str("evtools.reason", text) })
+	case event.Guardrail:
+		tool, rule, action := c.field(event.Name), c.text(event.Body), c.field(event.Outcome)
+		c.spanOf(r, agent).addEvent(ts, "evtools.guardrail", func(a *attrs) {
+			a.str("evtools.rule", rule)
+			a.str("gen_ai.tool.name", tool)
+			a.str("evtools.action", action)
+		})
+	case event.Decision:
+		decision, reason := c.field(event.Outcome), c.text(event.Body)
+		c.spanOf(r, agent).addEvent(ts, "evtools.decision", func(a *attrs) {
+			a.str("evtools.decision", decision)
+			a.str("evtools.reason", reason)
+		})
+	case event.RunEnd:
+		if o := c.field(event.Outcome); o != "" {
+			r.outcome = o
+		}
+		c.endRun(r, ts, false)
+	}
+	if c.batch.n >= c.cfg.batch {
+		c.flush()
+	}
+	return c.err
+}
+
+// runOf returns the run the event belongs to, begun by it if it is the
+// run's first.
+func (c *converter) runOf(ev *event.Event) *run {
+	var key string
+	anon := false
+	if id, ok := event.String(ev.RunID, &c.buf); ok && len(id) > 0 {
+		r := c.runs[string(id)]
+		if r != nil {
+			return r
+		}
+		key = string(id)
+	} else {
+		// Events without a run id (raw zot lines) are a run until its end.
+		key, anon = "#"+strconv.Itoa(c.anon+1), true
+		if r := c.runs[key]; r != nil {
+			return r
+		}
+	}
+	r := &run{key: key, anon: anon, trace: traceID(key), res: &resource{service: c.cfg.service}}
+	if r.res.service == "" {
+		r.res.service = c.lookup(ev.Line, "source")
+	}
+	if r.res.service == "" {
+		r.res.service = "evtools"
+	}
+	r.res.workspace = c.lookup(ev.Line, "project")
+	r.session = c.lookup(ev.Line, "session")
+	r.root = c.newSpan(r, opAgent, "", [8]byte{}, 0)
+	r.root.kind = kindInternal
+	c.runs[key] = r
+	c.order = append(c.order, r)
+	return r
+}
+
+// agentOf is the event's agent, noted as the run's main agent when it is
+// the first that no agent_spawned began.
+func (c *converter) agentOf(ev *event.Event, r *run) string {
+	id, ok := event.String(ev.AgentID, &c.buf)
+	if !ok || len(id) == 0 {
+		return ""
+	}
+	agent := c.intern(id)
+	if r.main == "" && ev.Meaning != event.AgentStart && !r.subs[agent] {
+		r.main = agent
+	}
+	return agent
+}
+
+// runStart reads the run's model, the agent's version and its workspace.
+func (c *converter) runStart(r *run) {
+	model := c.ev.Field(event.Model)
+	if jsonscan.KindOf(model) == jsonscan.Object {
+		v, _ := jsonscan.Lookup(model, "provider")
+		r.provider = c.internRaw(v)
+		model, _ = jsonscan.Lookup(model, "model")
+	}
+	if m := c.internRaw(model); m != "" {
+		r.model = m
+	}
+	// The run log's run_started names them; no vocabulary field does, as
+	// no other view needs them. A new resource, not a change to the old:
+	// spans that ended hold it, and may be being written.
+	res := *r.res
+	if v := c.lookup(c.ev.Body, "version"); v != "" {
+		res.version = v
+	}
+	if v := c.lookup(c.ev.Body, "workspace"); v != "" {
+		res.workspace = v
+	}
+	if res != *r.res {
+		r.res = &res
+	}
+}
+
+// chat opens a chat span for a model call of agent.
+func (c *converter) chat(r *run, agent string, seq, ts int64) *span {
+	ch := c.newSpan(r, opChat, agent, c.spanOf(r, agent).id, ts)
+	ch.kind = kindClient
+	ch.id = spanID(r.key, seq)
+	model := c.field(event.Model)
+	if model == "" {
+		model = r.model
+	}
+	provider := c.field(event.Provider)
+	if provider == "" {
+		provider = r.provider
+	}
+	ch.name = "chat"
+	if model != "" {
+		ch.name = "chat " + model
+	}
+	ch.attrs.str("gen_ai.operation.name", "chat")
+	ch.attrs.str("gen_ai.provider.name", provider)
+	ch.attrs.str("gen_ai.request.model", model)
+	if step, ok := c.integer(event.Step); ok {
+		ch.attrs.int("evtools.step", step)
+	}
+	// A call after one that failed is a retry: the agent's span says so.
+	for _, s := range r.open {
+		if s.op == opChat && s.agent == agent {
+			c.end(r, s, ts) // a call never answered: its end is the next call
+			break
+		}
+	}
+	if r.retry(agent) {
+		c.spanOf(r, agent).addEvent(ts, "evtools.retry", func(a *attrs) { a.str("gen_ai.request.model", model) })
+	}
+	r.open = append(r.open, ch)
+	return ch
+}
+
+// retry reports whether agent's last model call failed, and forgets it.
+func (r *run) retry(agent string) bool {
+	for _, s := range r.open {
+		if s.op == opAgent && s.agent == agent {
+			was := s.failed
+			s.failed = false
+			return was
+		}
+	}
+	was := r.root.failed && agent == r.main
+	r.root.failed = false
+	return was
+}
+
+func (c *converter) modelCall(r *run, agent string, seq, ts int64) {
+	ch := c.chat(r, agent, seq, ts)
+	ch.turn = c.ev.Flags&event.Turn != 0
+}
+
+// modelResult sets the open call's tokens and cost; a result without a
+// call is a span of its own, begun its latency before.
+func (c *converter) modelResult(r *run, agent string, seq, ts int64) {
+	ch := r.find(opChat, agent, "")
+	if ch == nil {
+		u := c.ev.Usage()
+		start := ts
+		if u.HasLatency {
+			start -= u.LatencyUS * 1000
+		}
+		ch = c.chat(r, agent, seq, start)
+	}
+	u := c.ev.Usage()
+	if m := c.field(event.Model); m != "" {
+		ch.attrs.str("gen_ai.response.model", m)
+	}
+	ch.attrs.int("gen_ai.usage.input_tokens", u.Tokens[event.TokInput])
+	ch.attrs.int("gen_ai.usage.output_tokens", u.Tokens[event.TokOutput])
+	if n := u.Tokens[event.TokCacheRead]; n > 0 {
+		ch.attrs.int("gen_ai.usage.cache_read.input_tokens", n)
+	}
+	if n := u.Tokens[event.TokCacheWrite]; n > 0 {
+		ch.attrs.int("gen_ai.usage.cache_creation.input_tokens", n)
+	}
+	if u.HasCost {
+		ch.attrs.double("evtools.cost_usd", float64(u.CostNano)/1e9)
+	}
+	if stop := c.field(event.Stop); stop != "" {
+		ch.attrs.strs("gen_ai.response.finish_reasons", stop)
+	}
+	if !ch.turn {
+		c.end(r, ch, ts)
+	}
+}
+
+// callKey is the key a tool call's start and end are joined on: its id,
+// else its agent and tool name (a run log's calls have no id).
+func (c *converter) callKey(agent string) string {
+	if id, ok := c.ev.FieldString(event.ID, &c.buf); ok && len(id) > 0 {
+		return "#" + string(id)
+	}
+	return agent + "/" + c.field(event.Name)
+}
+
+func (c *converter) toolStart(r *run, agent string, seq, ts int64) {
+	key := c.callKey(agent)
+	if t := r.find(opTool, agent, key); t != nil && c.ev.Flags&event.Restated != 0 {
+		// zot's complete call after its start: only its arguments, whole
+		if c.cfg.content {
+			if args := c.ev.Field(event.Args); args != nil {
+				t.args = append(t.args[:0], args...)
+			}
+		}
+		return
+	}
+	c.openTool(r, agent, key, seq, ts)
+}
+
+func (c *converter) openTool(r *run, agent, key string, seq, ts int64) *span {
+	t := c.newSpan(r, opTool, agent, c.spanOf(r, agent).id, ts)
+	t.kind = kindInternal
+	t.id = spanID(r.key, seq)
+	t.key = key
+	name := c.field(event.Name)
+	t.name = "execute_tool"
+	if name != "" {
+		t.name = "execute_tool " + name
+	}
+	t.attrs.str("gen_ai.operation.name", "execute_tool")
+	t.attrs.str("gen_ai.tool.name", name)
+	if id, ok := c.ev.FieldString(event.ID, &c.buf); ok {
+		t.attrs.str("gen_ai.tool.call.id", string(id))
+	}
+	if c.cfg.content {
+		if args := c.ev.Field(event.Args); args != nil {
+			if s, ok := event.String(args, &c.buf); ok && c.ev.Flags&event.Delta != 0 {
+				args = s
+			}
+			t.args = append(t.args[:0], args...)
+		}
+	}
+	r.open = append(r.open, t)
+	return t
+}
+
+func (c *converter) toolEnd(r *run, agent string, seq, ts int64) {
+	key := c.callKey(agent)
+	t := r.find(opTool, agent, key)
+	if t == nil {
+		t = c.openTool(r, agent, key, seq, ts) // its start is missing: an instant
+	}
+	if c.cfg.content {
+		if out := c.text(event.Body); out != "" {
+			t.output = append(t.output[:0], out...)
+		}
+	}
+	if c.ev.Failed() {
+		c.fail(t, "tool_error", "")
+	}
+	c.end(r, t, ts)
+}
+
+// agentStart opens a subagent's span, under the oldest call of the run's
+// main agent still open that has no subagent yet (the call that spawned
+// it: Claude Code's Task), else under the root.
+func (c *converter) agentStart(r *run, agent string, seq, ts int64) *span {
+	if old := r.find(opAgent, agent, ""); old != nil {
+		c.closeAgent(r, old, ts)
+	}
+	if r.subs == nil {
+		r.subs = map[string]bool{}
+	}
+	r.subs[agent] = true
+	parent := r.root
+	for _, s := range r.open {
+		if s.op == opTool && s.agent == r.main && !s.claimed {
+			s.claimed = true
+			parent = s
+			break
+		}
+	}
+	a := c.newSpan(r, opAgent, agent, parent.id, ts)
+	a.kind = kindInternal
+	a.id = spanID(r.key, seq)
+	role := c.field(event.Name)
+	if role == "" {
+		role = agent
+	}
+	a.name = "invoke_agent " + role
+	a.attrs.str("gen_ai.operation.name", "invoke_agent")
+	a.attrs.str("gen_ai.agent.name", role)
+	a.attrs.str("gen_ai.agent.id", agent)
+	if m := c.field(event.Model); m != "" {
+		a.attrs.str("gen_ai.request.model", m)
+	}
+	r.open = append(r.open, a)
+	return a
+}
+
+// closeAgent ends a subagent's span with its outcome, and before it the
+// calls it left open.
+func (c *converter) closeAgent(r *run, a *span, ts int64) {
+	for i := len(r.open) - 1; i >= 0; i-- {
+		if s := r.open[i]; s != a && s.agent == a.agent {
+			c.cutOff(r, s, ts)
+		}
+	}
+	outcome := c.field(event.Outcome)
+	if outcome != "" {
+		a.attrs.str("evtools.outcome", outcome)
+	}
+	if outcome != "" && outcome != "ok" && outcome != "skipped" {
+		c.fail(a, outcome, c.text(event.Body))
+	}
+	c.end(r, a, ts)
+}
+
+// endRun ends the run: the spans still open first (cut off: the log says
+// no more of them), then the root, with the run's outcome. cut is true
+// at the end of the input, where the run itself is cut off.
+func (c *converter) endRun(r *run, ts int64, cut bool) {
+	for i := len(r.open) - 1; i >= 0; i-- {
+		c.cutOff(r, r.open[i], ts)
+	}
+	root := r.root
+	root.name = "invoke_agent"
+	if r.main != "" {
+		root.name += " " + r.main
+	}
+	a := &root.attrs
+	a.str("gen_ai.operation.name", "invoke_agent")
+	a.str("gen_ai.agent.name", r.main)
+	a.str("gen_ai.conversation.id", r.session)
+	a.str("gen_ai.provider.name", r.provider)
+	a.str("gen_ai.request.model", r.model)
+	a.str("evtools.run_id", r.key)
+	outcome := r.outcome
+	switch {
+	case cut:
+		a.boolean("evtools.cut_off", true)
+	case outcome == "" && r.failed:
+		outcome = "error"
+	case outcome == "":
+		outcome = "ok"
+	}
+	if outcome != "" {
+		a.str("evtools.outcome", outcome)
+	}
+	if !cut && outcome != "ok" {
+		c.fail(root, outcome, r.errText)
+	}
+	if root.start == 0 {
+		root.start = ts
+	}
+	c.end(r, root, ts)
+	delete(c.runs, r.key)
+	for i, o := range c.order {
+		if o == r {
+			c.order = append(c.order[:i], c.order[i+1:]...)
+			break
+		}
+	}
+	if r.anon {
+		c.anon++
+	}
+}
+
+// finish ends the runs still open at the end of the input, at their last
+// event, cut off, and writes what is left.
+func (c *converter) finish() error {
+	for len(c.order) > 0 {
+		r := c.order[0]
+		c.endRun(r, r.last, true)
+	}
+	c.flush()
+	return c.err
+}
+
+// cutOff ends a span the log never ended: status unset, and an attribute
+// that says so.
+func (c *converter) cutOff(r *run, s *span, ts int64) {
+	s.attrs.boolean("evtools.cut_off", true)
+	c.end(r, s, ts)
+}
+
+// fail sets a span's status to ERROR with error.type.
+func (c *converter) fail(s *span, errType, message string) {
+	s.status = statusError
+	s.message = message
+	s.attrs.str("error.type", errType)
+	if s.op == opChat {
+		s.failed = true
+	}
+}
+
+// end ends s at ts: out of the run's open spans, into the batch.
+func (c *converter) end(r *run, s *span, ts int64) {
+	s.end = max(ts, s.start)
+	s.res = r.res // the run's resource as it is now: what run_started said
+	for i, o := range r.open {
+		if o == s {
+			r.open = append(r.open[:i], r.open[i+1:]...)
+			break
+		}
+	}
+	if s.op == opChat && s.failed {
+		// the agent's next call is a retry
+		if a := r.find(opAgent, s.agent, ""); a != nil {
+			a.failed = true
+		} else if s.agent == r.main {
+			r.root.failed = true
+		}
+	}
+	if s.op == opTool && c.cfg.content {
+		s.attrs.str("gen_ai.tool.call.arguments", c.redact(s.args))
+		s.attrs.str("gen_ai.tool.call.result", c.redact(s.output))
+	}
+	c.batch.add(s)
+}
+
+// flush hands the batch to write, unless it is empty or writing failed.
+func (c *converter) flush() {
+	if c.batch.n == 0 {
+		return
+	}
+	next, err := c.hand(c.batch)
+	if c.err == nil {
+		c.err = err
+	}
+	c.batch = next
+	c.batch.take(func(s *span) {
+		s.reset()
+		c.free = append(c.free, s)
+	})
+}
+
+func (c *converter) newSpan(r *run, o op, agent string, parent [8]byte, ts int64) *span {
+	var s *span
+	if n := len(c.free); n > 0 {
+		s, c.free = c.free[n-1], c.free[:n-1]
+	} else {
+		s = &span{}
+	}
+	s.trace, s.res, s.op, s.agent, s.start = r.trace, r.res, o, agent, ts
+	s.parent, s.hasParent = parent, parent != [8]byte{}
+	return s
+}
+
+// find returns the open span of the operation for agent (and key, for a
+// tool call), the first begun.
+func (r *run) find(o op, agent, key string) *span {
+	for _, s := range r.open {
+		if s.op == o && s.agent == agent && (key == "" || s.key == key) {
+			return s
+		}
+	}
+	return nil
+}
+
+// spanOf is the span an agent's events go under: its subagent span while
+// it runs, else the run's root.
+func (c *converter) spanOf(r *run, agent string) *span {
+	if agent != "" && agent != r.main {
+		if a := r.find(opAgent, agent, ""); a != nil {
+			return a
+		}
+	}
+	return r.root
+}
+
+func (s *span) addEvent(ts int64, name string, set func(*attrs)) {
+	s.events = append(s.events, spanEvent{time: ts, name: name})
+	set(&s.events[len(s.events)-1].attrs)
+}
+
+// field is a field of the event as an interned string ("" when absent or
+// not a string): names, models, outcomes, few and repeated.
+func (c *converter) field(f event.Field) string {
+	return c.internRaw(c.ev.Field(f))
+}
+
+// text is a field of the event as text: a string, or the text blocks of
+// a content array joined; redacted with --redact. Free text, not interned.
+func (c *converter) text(f event.Field) string {
+	raw := c.ev.Field(f)
+	switch jsonscan.KindOf(raw) {
+	case jsonscan.String:
+		s, _ := event.String(raw, &c.buf)
+		return c.redact(s)
+	case jsonscan.Array:
+		var out []byte
+		jsonscan.Elements(raw, func(v []byte) bool {
+			if t, ok := jsonscan.Lookup(v, "text"); ok {
+				if s, ok := event.String(t, &c.buf); ok {
+					out = append(out, s...)
+				}
+			}
+			return true
+		})
+		return c.redact(out)
+	}
+	return ""
+}
+
+// redact is text as a string, its secrets replaced with --redact.
+func (c *converter) redact(text []byte) string {
+	if c.cfg.redactor == nil || len(text) == 0 {
+		return string(text)
+	}
+	q := jsontext.AppendString(nil, text)
+	out, changed := c.cfg.redactor.Line(nil, q)
+	if !changed {
+		return string(text)
+	}
+	s, _ := event.String(out, &c.buf)
+	return string(s)
+}
+
+func (c *converter) integer(f event.Field) (int64, bool) {
+	v := c.ev.Field(f)
+	if jsonscan.KindOf(v) != jsonscan.Number {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	return n, err == nil
+}
+
+// lookup is a top-level member of obj as a string, interned.
+func (c *converter) lookup(obj []byte, name string) string {
+	v, _ := jsonscan.Lookup(obj, name)
+	return c.internRaw(v)
+}
+
+func (c *converter) internRaw(raw []byte) string {
+	s, ok := event.String(raw, &c.buf)
+	if !ok {
+		return ""
+	}
+	return c.intern(s)
+}
+
+// intern returns b as a string, the same string for the same bytes while
+// the table has room: names repeat on every event, and a string made once
+// costs no allocation after.
+func (c *converter) intern(b []byte) string {
+	if s, ok := c.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(c.names) < 4096 {
+		c.names[s] = s
+	}
+	return s
+}
