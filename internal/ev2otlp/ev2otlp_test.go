@@ -314,3 +314,22 @@ func TestCutOff(t *testing.T) {
 		}
 	}
 }
+
+// The shipped traces (examples/output: the multi-agent example and the
+// recorded uname run, made by the commands examples/README.md gives, which
+// internal/e2e runs) are OTLP the Collector reads, span for span what the
+// tool writes now.
+func TestExampleTraces(t *testing.T) {
+	for _, c := range []struct{ golden, input string }{
+		{"../../examples/output/events/multiagent.traces.jsonl", "../../examples/events/multiagent.jsonl"},
+		{"../../examples/output/zot/uname.traces.jsonl", "../../examples/output/zot/uname.gp.jsonl"},
+	} {
+		golden := readFile(t, c.golden)
+		if n := len(decodeAll(t, golden)); n != 1 {
+			t.Errorf("%s: %d lines, want 1", c.golden, n)
+		}
+		if out, _, _ := ev2otlp(t, nil, c.input); out != string(golden) {
+			t.Errorf("%s is not what ev2otlp %s writes now", c.golden, c.input)
+		}
+	}
+}
