@@ -1139,18 +1139,10 @@ func cost(nano int64) string {
 	}
 }
 
-// duration is a time span, short: 850ms, 2.37s, 1m52s, 1h02m.
+// duration is a time span to the step its size chooses, as every view
+// writes one (textfmt's rule): 850ms, 8.39s, 34.6s, 1m52s.
 func duration(us int64) string {
-	switch {
-	case us < 1000:
-		return fmt.Sprintf("%dµs", us)
-	case us < 1_000_000:
-		return fmt.Sprintf("%dms", us/1000)
-	case us < 60_000_000:
-		return fmt.Sprintf("%.2fs", float64(us)/1e6)
-	default:
-		return textfmt.Seconds(us / 1_000_000)
-	}
+	return textfmt.Duration(us, textfmt.StepOf(us))
 }
 
 // seconds is a number of seconds (a JSON number) as a duration.
