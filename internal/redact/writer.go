@@ -120,8 +120,21 @@ type Flags struct {
 // On reports whether the flags ask for redaction.
 func (f *Flags) On() bool { return f.Redact || len(f.RedactRules) > 0 }
 
-// Redactor is the Redactor the flags ask for, with the rules of their
-// files; nil when they ask for none.
+// Output puts redaction over w, the writer a tool's events go to (stdout,
+// or the pretty view on it), when the flags ask for it; end is what
+// finishes w. The end returned writes out a last line, finishes w, and
+// reports the counts on stderr as "tool: redacted ..." (nothing when none
+// was found, or when the reader of the output went away). Without the
+// flags it returns w and end as they are.
+func (f *Flags) Output(tool string, w io.Writer, end func() error, stderr io.Writer) (io.Writer, func() error, error) {
+	r, err := f.Redactor()
+	if err != nil {
+		return nil, nil, err
+	}
+	return output(tool, w, end, stderr, r)
+}
+
+// Redactor is the Redactor the flags ask for, nil when they ask for none.
 func (f *Flags) Redactor() (*Redactor, error) {
 	if !f.On() {
 		return nil, nil
@@ -135,16 +148,10 @@ func (f *Flags) Redactor() (*Redactor, error) {
 	return r, nil
 }
 
-// Output puts redaction over w, the writer a tool's events go to (stdout,
-// or the pretty view on it), when the flags ask for it; end is what
-// finishes w. The end returned writes out a last line, finishes w, and
-// reports the counts on stderr as "tool: redacted ..." (nothing when none
-// was found, or when the reader of the output went away). Without the
-// flags it returns w and end as they are.
-func (f *Flags) Output(tool string, w io.Writer, end func() error, stderr io.Writer) (io.Writer, func() error, error) {
-	r, err := f.Redactor()
-	if err != nil || r == nil {
-		return w, end, err
+// output is Output with the Redactor made (nil: no redaction).
+func output(tool string, w io.Writer, end func() error, stderr io.Writer, r *Redactor) (io.Writer, func() error, error) {
+	if r == nil {
+		return w, end, nil
 	}
 	rw := NewWriter(w, r)
 	return rw, func() error {
