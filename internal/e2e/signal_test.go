@@ -27,55 +27,14 @@ func TestSignalFinishesTheLine(t *testing.T) {
 		code int
 	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}} {
 		for run := range 3 {
-			cmd := exec.Command(bin) // re-numbers stdin
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			fed := make(chan struct{})
-			go func() { // input as fast as it is taken, until the tool is gone
-				defer close(fed)
-				for {
-					if _, err := io.WriteString(stdin, block); err != nil {
-						return
-					}
-				}
-			}()
-			// Handshake: the tool is mid-stream once 1 MB came out.
-			var out bytes.Buffer
-			if _, err := io.CopyN(&out, stdout, 1<<20); err != nil {
-				t.Fatal(err)
-			}
-			cmd.Process.Signal(tc.sig)
-			got := make(chan error, 1)
-			go func() {
-				_, err := io.Copy(&out, stdout)
-				got <- err
-			}()
-			select {
-			case <-got:
-			case <-time.After(10 * time.Second):
-				cmd.Process.Kill()
-				<-got
-				t.Errorf("%v: the tool did not stop within 10 s", tc.sig)
-			}
-			err = cmd.Wait()
-			stdin.Close()
-			<-fed
+			b, err := signalMidStream(t, bin, tc.sig, func(stdin io.Writer) error { // re-numbers stdin
+				_, err := io.WriteString(stdin, block)
+				return err
+			})
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != tc.code {
 				t.Errorf("%v run %d: %v, want exit status %d", tc.sig, run, err, tc.code)
 			}
-			b := out.Bytes()
 			if n := len(b); n == 0 || b[n-1] != '\n' {
 				t.Errorf("%v run %d: output ends inside a line: ...%q", tc.sig, run, b[max(0, n-40):])
 			}
@@ -87,4 +46,94 @@ func TestSignalFinishesTheLine(t *testing.T) {
 			}
 		}
 	}
+}
+
+// ev2otlp encodes its lines on a goroutine of its own: a signal still
+// ends it between two lines, each a whole TracesData.
+func TestSignalEv2otlpFinishesTheLine(t *testing.T) {
+	bin, err := exec.LookPath("ev2otlp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(n int) string {
+		var b strings.Builder
+		for i, k := range []string{`"user_message","payload":{"text":"hi"}`, `"model_call","payload":{"model":"m"}`,
+			`"model_result","payload":{"input":5,"output":7,"pad":"` + strings.Repeat("y", 300) + `"}`,
+			`"tool_call","payload":{"tool":"bash"}`, `"tool_result","payload":{"tool":"bash","ok":true}`, `"run_finished","payload":{"outcome":"ok"}`} {
+			fmt.Fprintf(&b, `{"seq":%d,"ts":%d.5,"run_id":"r_%d","agent_id":"a","kind":%s}`+"\n", n*6+i+1, 1758800000+n, n, k)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}} {
+		n := 0
+		b, err := signalMidStream(t, bin, tc.sig, func(stdin io.Writer) error {
+			n++
+			_, err := io.WriteString(stdin, run(n))
+			return err
+		})
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != tc.code {
+			t.Errorf("%v: %v, want exit status %d", tc.sig, err, tc.code)
+		}
+		if n := len(b); n == 0 || b[n-1] != '\n' {
+			t.Fatalf("%v: output ends inside a line: ...%q", tc.sig, b[max(0, n-40):])
+		}
+		for i, l := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+			if !bytes.HasPrefix(l, []byte(`{"resourceSpans":[`)) || !bytes.HasSuffix(l, []byte(`]}`)) {
+				t.Errorf("%v: line %d is not a whole TracesData: %.60q", tc.sig, i+1, l)
+				break
+			}
+		}
+	}
+}
+
+// signalMidStream starts bin with stdin fed by feed (called again and
+// again while the tool takes it), sends sig once 1 MB came out, and
+// returns all it wrote and how it ended.
+func signalMidStream(t *testing.T, bin string, sig syscall.Signal, feed func(io.Writer) error) ([]byte, error) {
+	cmd := exec.Command(bin)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	fed := make(chan struct{})
+	go func() { // input as fast as it is taken, until the tool is gone
+		defer close(fed)
+		for feed(stdin) == nil {
+		}
+	}()
+	// Handshake: the tool is mid-stream once 1 MB came out.
+	var out bytes.Buffer
+	if _, err := io.CopyN(&out, stdout, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(sig)
+	got := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(&out, stdout)
+		got <- err
+	}()
+	select {
+	case <-got:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-got
+		t.Errorf("%v: the tool did not stop within 10 s", sig)
+	}
+	err = cmd.Wait()
+	stdin.Close()
+	<-fed
+	return out.Bytes(), err
 }

@@ -53,9 +53,7 @@ func export(o *options, stdio cli.Stdio) error {
 		c = newConverter(cfg, snd.send)
 	} else {
 		out = jsonl.NewWriter(stdio.Out)
-		var line []byte
-		hand, done := writeAsync(func(b *batch) error {
-			line = appendJSON(line[:0], b)
+		hand, done := writeAsync(appendJSON, func(line []byte) error {
 			out.WriteLine(line)
 			return out.Flush()
 		})
@@ -111,12 +109,15 @@ func export(o *options, stdio cli.Stdio) error {
 	return err
 }
 
-// writeAsync writes batches with write on a goroutine of its own, so that
-// encoding the spans of one batch takes the other core while the next
-// batch is read: hand gives it a batch and takes back the one written
-// before (two go round), done waits for the last and returns the first
-// error.
-func writeAsync(write func(*batch) error) (hand func(*batch) (*batch, error), done func() error) {
+// writeAsync has batches encoded and written on a goroutine of its own,
+// so that encoding the spans of one batch takes the other core while the
+// next batch is read: hand gives it a batch and takes back the one handed
+// before, encoded (two go round); done waits for the last line and
+// returns the first error. encode appends a batch's line to a buffer and
+// write writes it out: write holds the output guard, which the reading
+// goroutine lets go only while it waits (for input, or in hand), so that a
+// signal stops the tool between two lines, never inside one.
+func writeAsync(encode func([]byte, *batch) []byte, write func([]byte) error) (hand func(*batch) (*batch, error), done func() error) {
 	todo, back := make(chan *batch), make(chan *batch, 1)
 	back <- &batch{}
 	var mu sync.Mutex
@@ -124,15 +125,19 @@ func writeAsync(write func(*batch) error) (hand func(*batch) (*batch, error), do
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
+		var line []byte
 		for b := range todo {
-			if err := write(b); err != nil {
-				mu.Lock()
-				if werr == nil {
-					werr = err
+			line = encode(line[:0], b)
+			back <- b // encoded: the spans may be reused while the line goes out
+			jsonl.Writing(func() {
+				if err := write(line); err != nil {
+					mu.Lock()
+					if werr == nil {
+						werr = err
+					}
+					mu.Unlock()
 				}
-				mu.Unlock()
-			}
-			back <- b
+			})
 		}
 	}()
 	failed := func() error {
@@ -140,13 +145,18 @@ func writeAsync(write func(*batch) error) (hand func(*batch) (*batch, error), do
 		defer mu.Unlock()
 		return werr
 	}
-	hand = func(b *batch) (*batch, error) {
-		todo <- b
-		return <-back, failed()
+	hand = func(b *batch) (next *batch, err error) {
+		jsonl.Waiting(func() {
+			todo <- b
+			next = <-back
+		})
+		return next, failed()
 	}
 	done = func() error {
-		close(todo)
-		<-finished
+		jsonl.Waiting(func() {
+			close(todo)
+			<-finished
+		})
 		return failed()
 	}
 	return hand, done

@@ -14,6 +14,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/pkg/jsonl"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -136,7 +137,7 @@ func (s *sender) send(b *batch) error {
 			if wait <= 0 {
 				wait = min(backoff<<attempt, maxWait)
 			}
-			time.Sleep(wait)
+			jsonl.Waiting(func() { time.Sleep(wait) }) // a signal may stop it meanwhile
 			continue
 		}
 		s.refused += b.n
@@ -173,7 +174,8 @@ func (s *sender) post() (status int, msg string, rejected int64, wait time.Durat
 		return 0, "", 0, 0, err
 	}
 	req.Header = s.header.Clone()
-	resp, err := s.client.Do(req)
+	var resp *http.Response
+	jsonl.Waiting(func() { resp, err = s.client.Do(req) }) // writes nothing: a signal may stop it
 	if err != nil {
 		return 0, "", 0, 0, err
 	}

@@ -59,3 +59,16 @@ func Waiting(wait func()) {
 	}
 	wait()
 }
+
+// Writing runs write, which writes output, on a goroutine other than the
+// reading one, holding the output guard: it waits until the reading
+// goroutine waits (for input, or in Waiting), and a signal meanwhile stops
+// the tool after write, not in the middle of a line. (ev2otlp encodes
+// its lines on a goroutine of its own.)
+func Writing(write func()) {
+	if mu := guard.Load(); mu != nil {
+		mu.Lock()
+		defer mu.Unlock()
+	}
+	write()
+}
