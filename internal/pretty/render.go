@@ -1078,7 +1078,11 @@ func bestArg(args []byte) string {
 			}
 			switch jsonscan.KindOf(v) {
 			case jsonscan.String:
-				return oneLine(textOf(v))
+				text := textOf(v)
+				if files := patchFiles(text); files != "" {
+					return files // Codex's apply_patch: what it changes
+				}
+				return oneLine(text)
 			case jsonscan.Array: // an argv: its words
 				var words []string
 				if json.Unmarshal(v, &words) == nil && len(words) > 0 {
