@@ -190,6 +190,11 @@ func TestScenarios(t *testing.T) {
 			want:  []string{"             ok     cat  main.go: a file …"},
 		},
 		{
+			name:  "an empty line of a text stays empty",
+			lines: []string{`{"type":"text_delta","delta":"one\n\ntwo"}`},
+			want:  []string{"             one", "", "             two"},
+		},
+		{
 			name:  "a patch is the files it changes",
 			lines: []string{env("0", "a", "tool_call", `{"tool":"apply_patch","args":{"input":"*** Begin Patch\n*** Update File: main.go\n@@\n-a\n+b\n*** Add File: flags.go\n+package main\n*** End Patch"}}`)},
 			want:  []string{"             tool   apply_patch  update main.go, add flags.go"},
