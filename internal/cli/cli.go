@@ -21,6 +21,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli/tooldoc"
+	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -335,7 +336,8 @@ func Run[O any](t Tool, args []string, stdio Stdio, run func(*O, Stdio) error) i
 //   - output whose reader went away (| head, jsonl.IsClosed) is a quiet
 //     ExitOK: there is nobody left to tell;
 //   - jsonl.ErrStrict is a quiet ExitError: the bad line is reported;
-//   - a Status is its code, quietly;
+//   - a Status is its code, quietly, and so is a signal that stopped the
+//     run (stop.Error: 130 or 143);
 //   - a usage error is ExitError, with a pointer to --help;
 //   - any other error is its ExitCode (ExitCoder), else ExitError.
 //
@@ -359,7 +361,8 @@ func report(tool string, stderr io.Writer, err error) {
 		}
 		return
 	}
-	if e, ok := err.(*Error); ok && e.Err == nil || errors.Is(err, jsonl.ErrStrict) {
+	var sig *stop.Error
+	if e, ok := err.(*Error); ok && e.Err == nil || errors.Is(err, jsonl.ErrStrict) || errors.As(err, &sig) {
 		return
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", tool, err)
@@ -378,7 +381,12 @@ func report(tool string, stderr io.Writer, err error) {
 func Exec(tool func(args []string, stdio Stdio) int) {
 	signal.Ignore(syscall.SIGPIPE)
 	stopOnSignal()
-	os.Exit(tool(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+	code := tool(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	if e := stop.Err(); e != nil {
+		// A signal came while the tool ended: it is obeyed all the same.
+		code = e.(*stop.Error).ExitCode()
+	}
+	os.Exit(code)
 }
 
 // flagIndex finds a tool's flags by the words that name them on a command
@@ -469,23 +477,13 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 // lines, never inside one: it waits (up to 2 s, for output that is not
 // blocked) until the tool waits for input with its output flushed, then
 // exits 130 or 143 (128 + the signal), as a shell reports a process killed
-// by it. A second signal ends it at once.
+// by it. A second signal ends it at once. A signal that comes as the input
+// ends finds the tool past its last wait: stop.Err, which the tool asks
+// before it writes a report or saves a cursor, then ends the run instead.
 func stopOnSignal() {
 	jsonl.GuardOutput()
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	go func() {
-		sig := <-sigs
-		code := 128 + int(sig.(syscall.Signal))
-		done := make(chan struct{})
-		go func() {
-			jsonl.AtLineEnd(2 * time.Second)
-			close(done)
-		}()
-		select {
-		case <-done:
-		case <-sigs:
-		}
-		os.Exit(code)
-	}()
+	stop.Watch(func(e *stop.Error) {
+		jsonl.AtLineEnd(2 * time.Second)
+		os.Exit(e.ExitCode())
+	})
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/progress"
+	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -54,6 +55,11 @@ func run(opts *options, stdio cli.Stdio) error {
 		}
 	} else {
 		st, overwrite, err = r.summarise(in, held)
+	}
+	if err == nil {
+		// A report (or a state) is not written after a signal: its input
+		// may have been cut short by whatever sent it.
+		err = stop.Err()
 	}
 	if err != nil {
 		return err
