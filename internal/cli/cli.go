@@ -382,8 +382,10 @@ func Exec(tool func(args []string, stdio Stdio) int) {
 	signal.Ignore(syscall.SIGPIPE)
 	stopOnSignal()
 	code := tool(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
-	if e := stop.Err(); e != nil {
+	if e := stop.Received(); e != nil {
 		// A signal came while the tool ended: it is obeyed all the same.
+		// (What the tool commits, it commits after stop.Err, which waits
+		// for a signal on its way; here one is only looked at.)
 		code = e.(*stop.Error).ExitCode()
 	}
 	os.Exit(code)

@@ -27,3 +27,16 @@ func TestErrWaitsForASignalOnItsWay(t *testing.T) {
 		<-firsts
 	}
 }
+
+// What the barrier costs a run: Err is asked once at the end of a pipe,
+// once before a report or a cursor is saved, and once at exit.
+func BenchmarkErr(b *testing.B) {
+	if !watching.Load() {
+		Watch(func(*Error) {})
+	}
+	for b.Loop() {
+		if err := Err(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
