@@ -56,6 +56,11 @@ type Input struct {
 	// on Stderr: see Meter.
 	Meter Meter
 
+	// Idle, when not nil, is called before every blocking read, on the
+	// goroutine that calls fn, before Out is flushed: what a tool held
+	// back for more input can go out while the input pauses.
+	Idle func()
+
 	held int
 
 	blockSize int      // of EachBlock's blocks
@@ -96,6 +101,9 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 		in.stdinNotice()
 	}
 	idle := func() {
+		if in.Idle != nil {
+			in.Idle()
+		}
 		if in.Out != nil {
 			in.Out.Flush()
 		}
