@@ -49,12 +49,12 @@ type converter struct {
 	// (--ts auto on a pipe), so each recorded time says whether the clock
 	// is this stream's time (see judgeClock); judged: one was seen.
 	judge, judged bool
-	at     int64 // when set, the clock's reading to use: a held event's arrival (see holder)
-	nowMS  int64 // the clock's last reading, Unix milliseconds
-	nowTS  []byte // nowMS formatted
-	tsBuf  []byte
-	strBuf []byte
-	now    func() time.Time
+	at            int64  // when set, the clock's reading to use: a held event's arrival (see holder)
+	nowMS         int64  // the clock's last reading, Unix milliseconds
+	nowTS         []byte // nowMS formatted
+	tsBuf         []byte
+	strBuf        []byte
+	now           func() time.Time
 
 	f zot.Fields
 
