@@ -22,6 +22,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli/tooldoc"
 	"github.com/evtools/evtools/internal/stop"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -65,6 +66,15 @@ type Stdio struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
+}
+
+// Safe is stdio with stderr made safe for a terminal (term.SafeFor):
+// messages carry data and file names, whose control characters must not
+// reach a terminal raw, whoever writes them. A tool's own control
+// sequences (the progress line) go round it through term.Raw.
+func (s Stdio) Safe() Stdio {
+	s.Err = term.SafeFor(s.Err)
+	return s
 }
 
 // Tool describes a command for its help text, its man page and its
@@ -320,6 +330,7 @@ func indent(s string) string {
 // Run is the Main of a tool whose flags kong parses alone: it parses args
 // into a new O, calls run with it, and reports the outcome (see Report).
 func Run[O any](t Tool, args []string, stdio Stdio, run func(*O, Stdio) error) int {
+	stdio = stdio.Safe()
 	var opts O
 	err := Parse(t, args, stdio, &opts)
 	if err == nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/pretty"
+	"github.com/evtools/evtools/internal/term"
 )
 
 // Stdout opens where a tool's events go: stdout, rendered for reading when
@@ -12,7 +13,14 @@ import (
 // when the flags ask for it (see Output). The tool calls end once, at the
 // end, to write everything out.
 func (f *Flags) Stdout(tool string, stdio cli.Stdio, render bool, color string) (w io.Writer, end func() error, err error) {
-	w, end = pretty.Output(stdio.Out, render, color)
+	out := stdio.Out
+	if !render {
+		// JSON on a terminal: the data's raw bidi controls, DEL and C1
+		// escaped (JSON's \u escapes: it stays JSON); the pretty view
+		// escapes what it shows.
+		out = term.SafeFor(out)
+	}
+	w, end = pretty.Output(out, render, color)
 	return f.Output(tool, w, end, stdio.Err)
 }
 
