@@ -92,11 +92,11 @@ func (h *holder) end() error {
 func (h *holder) convert(rec jsonl.Record) error {
 	buf, written, bad := h.conv(h.buf[:0], rec.Data)
 	h.buf = buf
+	if written {
+		h.out.Write(buf) // a bad line's repair (--format pi), before its report
+	}
 	if bad != nil {
 		return h.in.Bad(rec, bad)
-	}
-	if written {
-		h.out.Write(buf)
 	}
 	if cap(h.buf) > 1<<20 {
 		h.buf = nil // a huge line was converted: do not keep its buffer for the rest of the run
