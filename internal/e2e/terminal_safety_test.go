@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -50,13 +51,14 @@ func TestTerminalGetsNoRawControls(t *testing.T) {
 	type run struct {
 		input string
 		args  []string
+		stdin bool // the input on stdin, a pipe (evsum's live table)
 	}
 	runs := map[string][]run{
-		"zot2gp":   {{"zot", nil}},
-		"evfilter": {{"envelope", []string{"true"}}, {"envelope", []string{"error(payload.text)"}}, {"envelope", []string{"-c", `kind=="tool_call"`}}},
-		"evcursor": {{"envelope", nil}, {"envelope", []string{"--check"}}, {"envelope", []string{"--state", filepath.Join(dir, "c\x1b]0;T\x07")}}},
-		"evsum":    {{"envelope", []string{"--by", "run,agent,tool"}}, {"envelope", []string{"--by", "payload.tool"}}},
-		"evimport": {{"pi", []string{"--from", "pi"}}},
+		"zot2gp":   {{input: "zot"}},
+		"evfilter": {{input: "envelope", args: []string{"true"}}, {input: "envelope", args: []string{"error(payload.text)"}}, {input: "envelope", args: []string{"-c", `kind=="tool_call"`}}},
+		"evcursor": {{input: "envelope"}, {input: "envelope", args: []string{"--check"}}, {input: "envelope", args: []string{"--state", filepath.Join(dir, "c\x1b]0;T\x07")}}},
+		"evsum":    {{input: "envelope", args: []string{"--by", "run,agent,tool"}}, {input: "envelope", args: []string{"--by", "payload.tool"}}, {input: "envelope", args: []string{"--by", "run,agent,tool"}, stdin: true}},
+		"evimport": {{input: "pi", args: []string{"--from", "pi"}}},
 	}
 	checked := 0
 	for _, tool := range tools.All {
@@ -78,9 +80,17 @@ func TestTerminalGetsNoRawControls(t *testing.T) {
 				if tool.Name == "evfilter" && args[len(args)-1] != "true" && format != "jsonl" {
 					continue // the other expressions once, in jsonl
 				}
-				args = append(args, inputs[r.input], missing)
+				var stdin []byte
+				if r.stdin {
+					if stdin, err = os.ReadFile(inputs[r.input]); err != nil {
+						t.Fatal(err)
+					}
+					args = append(args, "-", missing)
+				} else {
+					args = append(args, inputs[r.input], missing)
+				}
 				for _, color := range []string{"never", "always"} {
-					out, errs := onTerminals(t, bin, append([]string{"--color", color}, args...), dir)
+					out, errs := onTerminals(t, bin, append([]string{"--color", color}, args...), dir, stdin)
 					name := fmt.Sprintf("%s --color %s %q", tool.Name, color, args)
 					if color == "always" {
 						// The tools' own colours are let through; only they.
@@ -129,8 +139,8 @@ func formatsOf(t *testing.T, bin string) []string {
 }
 
 // onTerminals runs bin with stdout on a terminal and stderr on another,
-// stdin empty, and returns what each terminal got.
-func onTerminals(t *testing.T, bin string, args []string, dir string) (stdout, stderr []byte) {
+// stdin a pipe that gives stdin, and returns what each terminal got.
+func onTerminals(t *testing.T, bin string, args []string, dir string, stdin []byte) (stdout, stderr []byte) {
 	t.Helper()
 	om, os_ := ptytest.Open(t)
 	em, es := ptytest.Open(t)
@@ -139,6 +149,7 @@ func onTerminals(t *testing.T, bin string, args []string, dir string) (stdout, s
 	cmd.Dir = dir
 	cmd.Env = append(agentless(os.Environ()), "HOME="+dir, "TERM=xterm-256color", "TZ=UTC")
 	cmd.Stdout, cmd.Stderr = os_, es
+	cmd.Stdin = bytes.NewReader(stdin) // a pipe, not a terminal
 	got := func(m *os.File) chan []byte {
 		c := make(chan []byte, 1)
 		go func() { b, _ := io.ReadAll(m); c <- b }()
