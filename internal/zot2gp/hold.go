@@ -11,8 +11,10 @@ import (
 // clock is theirs. A zot run starts with a response that has no time,
 // before the user_message that has one; given the clock at once, the
 // response of a replayed run would lie months from the rest of the run.
-// They wait at most until the input pauses (a live stream then shows them
-// as they came), maxHeld of them, or the input's end.
+// They wait at most until the input pauses (a live stream: shown as they
+// came), the input's end, or maxHeld of them; after a pause or maxHeld,
+// the input gets the clock until a recorded time says otherwise, and
+// nothing waits any more.
 type holder struct {
 	c    *converter
 	conv func(dst, line []byte) ([]byte, bool, error)
@@ -41,7 +43,12 @@ func (h *holder) record(rec jsonl.Record) error {
 	if h.err != nil {
 		return h.err
 	}
-	if h.c.undecided() && len(h.held) < maxHeld && h.size+len(rec.Data) <= maxHeldBytes && zot.Scan(rec.Data, &h.f) == nil {
+	if h.c.undecided() && (len(h.held) >= maxHeld || h.size+len(rec.Data) > maxHeldBytes) {
+		// So many events and no time: the clock it is, and no more
+		// waiting (each event would be read twice and copied).
+		h.c.judged = true
+	}
+	if h.c.undecided() && zot.Scan(rec.Data, &h.f) == nil {
 		ts, timed := appendTime(h.ts[:0], h.f.Time, &h.str)
 		h.ts = ts
 		if !timed {
@@ -74,9 +81,11 @@ func (h *holder) release() error {
 }
 
 // pause is called when the input is about to wait: the events held came
-// on a live stream, as they are shown.
+// on a live stream, which gets the clock (until a recorded time says
+// otherwise), and they go out as they are.
 func (h *holder) pause() {
 	if h.err == nil && len(h.held) > 0 {
+		h.c.judged = true
 		h.err = h.release()
 	}
 }
