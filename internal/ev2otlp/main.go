@@ -12,6 +12,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/progress"
+	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -78,6 +79,9 @@ func export(o *options, stdio cli.Stdio) error {
 		}
 		return nil
 	})
+	if err == nil {
+		err = stop.Err() // a signal with the end of the input: nothing more is written
+	}
 	if err == nil || errors.Is(err, jsonl.ErrStrict) {
 		// what was read is written: the runs it began are cut off
 		if e := c.finish(); err == nil {
