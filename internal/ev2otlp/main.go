@@ -13,6 +13,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/stop"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -53,7 +54,9 @@ func export(o *options, stdio cli.Stdio) error {
 		}
 		c = newConverter(cfg, snd.send)
 	} else {
-		out = jsonl.NewWriter(stdio.Out)
+		// on a terminal, the data's controls (bidi overrides, which JSON
+		// may hold raw) are escaped: JSON stays JSON
+		out = jsonl.NewWriter(term.SafeFor(stdio.Out))
 		hand, done := writeAsync(appendJSON, func(line []byte) error {
 			out.WriteLine(line)
 			return out.Flush()
