@@ -23,7 +23,7 @@ type options struct {
 	ArgJSON  []string `name:"argjson" placeholder:"NAME JSON" help:"Bind $NAME to the JSON value JSON."`
 	List     bool     `name:"list" help:"List the named filters: how to call each, where it comes from, what it selects."`
 	Strict   bool     `name:"strict" help:"Stop at the first bad line or evaluation error."`
-	Format   string   `name:"format" enum:"auto,jsonl,pretty" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
+	Format   string   `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), pretty (for people: one line per event, text joined), html (a transcript of their runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
 
 	term.ColorFlag `embed:""`
 	redact.Flags   `embed:""`

@@ -25,7 +25,7 @@ func TestFlagsEvents(t *testing.T) {
 	} {
 		var out, errw bytes.Buffer
 		f := Flags{Redact: c.redact}
-		w, end, err := f.Events("evcursor", cli.Stdio{Out: &out, Err: &errw}, c.format, "never")
+		w, end, err := f.Events("evcursor", cli.Stdio{Out: &out, Err: &errw}, c.format, "never", nil)
 		if err != nil {
 			t.Fatalf("%q: %v", c.format, err)
 		}
@@ -38,7 +38,7 @@ func TestFlagsEvents(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if _, _, err := (&Flags{}).Events("evcursor", cli.Stdio{Out: &out, Err: &out}, "csv", "never"); err == nil || out.Len() != 0 {
+	if _, _, err := (&Flags{}).Events("evcursor", cli.Stdio{Out: &out, Err: &out}, "csv", "never", nil); err == nil || out.Len() != 0 {
 		t.Errorf("--format csv: %v, wrote %q", err, out.String())
 	}
 }
