@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# bench.sh: evtools side by side with jq, gojq, Miller and DuckDB on generated corpora.
+# bench.sh: evtools side by side with jq, gojq, Miller, DuckDB and ccusage on generated corpora.
 #
 #   bash scripts/bench.sh                 # 100 MB corpora
 #   BENCH_SIZE=8M bash scripts/bench.sh   # a quick run
 #
-# It installs the peers from Debian when missing (DuckDB from npm, into the
-# cache, skipped with a note when that fails), builds the tools into a
+# It installs the peers from Debian when missing (DuckDB and ccusage from npm,
+# into the cache, skipped with a note when that fails), builds the tools into a
 # temporary bin, generates the corpora once (cached in .bench/, keyed by size),
 # times each row of bench/rows.tsv with hyperfine, measures the evtools
 # command's and the peer's max RSS with /usr/bin/time, prints a table and
@@ -108,6 +108,34 @@ JS
 	chmod +x "$BIN/duckdb-runs"
 fi
 
+# --- ccusage (npm @ccusage/ccusage-linux-x64), the peer of evimport -----------------
+# The pinned binary package, fetched with npm pack, its integrity checked and
+# unpacked into the cache (no install script runs), as internal/e2e's
+# differential test does (whose cache it reuses); run --offline.
+CCUSAGE_PACKAGE=@ccusage/ccusage-linux-x64@20.0.24
+CCUSAGE_INTEGRITY=sha512-ydXM6AEUTO/T5dZK04GFGy6ePYBOjv3euQmJt0mDNg+/8SJDLWpg5GCtF9pnBrRR2GVA6b4PGouHe+ObLokBIw==
+CCUSAGE=$CACHE/ccusage-20.0.24
+e2e=${XDG_CACHE_HOME:-$HOME/.cache}/evtools/ccusage-20.0.24
+if [ ! -x "$CCUSAGE/bin/ccusage" ] && [ -x "$e2e/bin/ccusage" ]; then
+	mkdir -p "$CACHE" && cp -r "$e2e" "$CCUSAGE"
+fi
+if [ ! -x "$CCUSAGE/bin/ccusage" ] && [ "$(uname -sm)" = "Linux x86_64" ] && command -v npm >/dev/null; then
+	note "installing $CCUSAGE_PACKAGE into $CCUSAGE"
+	mkdir -p "$TMP/cc"
+	if tgz=$(cd "$TMP/cc" && npm pack "$CCUSAGE_PACKAGE" --silent --pack-destination "$TMP/cc" 2>/dev/null | tail -1) &&
+		[ "sha512-$(openssl dgst -sha512 -binary "$TMP/cc/$tgz" | base64 -w0)" = "$CCUSAGE_INTEGRITY" ]; then
+		tar -xzf "$TMP/cc/$tgz" -C "$TMP/cc" && chmod +x "$TMP/cc/package/bin/ccusage" && mkdir -p "$CACHE" && mv "$TMP/cc/package" "$CCUSAGE"
+	else
+		note "ccusage could not be installed (npm pack or its integrity failed): the evimport rows time evtools alone"
+	fi
+fi
+if [ -x "$CCUSAGE/bin/ccusage" ]; then
+	# the agents' own variables would point ccusage away from the corpus's HOME
+	# ccusage-in: ccusage on the logs of the home folder $IN (a row's corpus)
+	printf '#!/bin/sh\nexec env -u CLAUDE_CONFIG_DIR -u CODEX_HOME -u PI_CODING_AGENT_DIR HOME="$IN" %q "$@"\n' "$CCUSAGE/bin/ccusage" >"$BIN/ccusage-in"
+	chmod +x "$BIN/ccusage-in"
+fi
+
 # --- corpora -------------------------------------------------------------------
 mkdir -p "$CACHE"
 declare -A CORPUS
@@ -118,6 +146,17 @@ for kind in zot envelope; do
 		evgen -kind "$kind" -size "$SIZE" -o "$f.tmp" && mv "$f.tmp" "$f"
 	fi
 	CORPUS[$kind]=$f
+done
+# The session logs of other agents (evimport's rows): a home folder each,
+# laid out as the agent lays out its logs.
+for kind in claude codex pi gemini; do
+	d=$CACHE/home-$kind-$SIZE
+	if [ ! -d "$d" ]; then
+		note "generating $d"
+		rm -rf "$d.tmp"
+		evgen -kind "$kind" -size "$SIZE" -o "$d.tmp" && mv "$d.tmp" "$d"
+	fi
+	CORPUS[$kind]=$d
 done
 
 # Derived corpora come from "corpus" lines of the rows file: a name, the
@@ -164,7 +203,7 @@ while IFS=$'\t' read -r name corpus ev peer peercmd _; do
 		continue
 	fi
 	export IN=$in
-	bytes=$(stat -c %s "$in")
+	bytes=$(du -sb "$in" | cut -f1) # a folder's too: the agents' logs
 	args=(--warmup 1 --runs "$RUNS" --style basic --export-json "$TMP/h.json" -n "$name" "$ev")
 	havepeer=
 	if [ -n "${peercmd:-}" ] && command -v "${peercmd%% *}" >/dev/null; then
@@ -249,7 +288,7 @@ mdtable() {
 	echo -n "corpora:"
 	sep=
 	for c in $(printf '%s\n' "${!CORPUS[@]}" | sort); do
-		echo -n "$sep $c $(awk -v b="$(stat -c %s "${CORPUS[$c]}")" 'BEGIN { printf "%.0f MB", b / 1e6 }')"
+		echo -n "$sep $c $(awk -v b="$(du -sb "${CORPUS[$c]}" | cut -f1)" 'BEGIN { printf "%.0f MB", b / 1e6 }')"
 		sep=,
 	done
 	echo ". Median of $RUNS hyperfine runs after one warm-up; ratio is how many times faster evtools is than the peer, time ratio evtools' time over the peer's (the form of issue 14's targets)."

@@ -3,12 +3,14 @@ package evimport
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/corpus"
 )
 
 // BenchmarkClaude converts a Claude Code session of 2,000 prompts, each
@@ -44,5 +46,34 @@ func BenchmarkClaude(b *testing.B) {
 		if code := Main([]string{"--from", "claude", p}, cli.Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &stderr}); code != 0 {
 			b.Fatalf("exit %d: %s", code, stderr.String())
 		}
+	}
+}
+
+// BenchmarkAgents converts 8 MB of each agent's generated logs (evgen's,
+// internal/corpus: subagents, forks, the duplicates of each format), the
+// folder as `evimport DIR` reads it.
+func BenchmarkAgents(b *testing.B) {
+	for _, kind := range corpus.AgentKinds {
+		b.Run(kind, func(b *testing.B) {
+			home := b.TempDir()
+			if err := corpus.Agents(home, kind, 8<<20, 1); err != nil {
+				b.Fatal(err)
+			}
+			size := int64(0)
+			filepath.WalkDir(home, func(_ string, d fs.DirEntry, _ error) error {
+				if fi, err := d.Info(); err == nil && !d.IsDir() {
+					size += fi.Size()
+				}
+				return nil
+			})
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				var stderr strings.Builder
+				if code := Main([]string{home}, cli.Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &stderr}); code != 0 {
+					b.Fatalf("exit %d: %s", code, stderr.String())
+				}
+			}
+		})
 	}
 }

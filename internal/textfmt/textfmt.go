@@ -2,11 +2,26 @@
 // tool calls", "12,345", "1m05s", and finds the word a typo is most likely
 // of (NearestWord). It imports nothing of the project's, so that every package,
 // pkg/jsonl's included, can say a number the same way.
+//
+// The rule every view for people follows (the table, Markdown, the HTML
+// report, the pretty view; JSON and CSV keep exact digits):
+//
+//   - A count is written whole with its digits grouped by commas
+//     (Thousands: 2,304 and 34,120). Only a column too narrow for that
+//     condenses (Compact: 2.3k and 34k), and then all of it, so that no
+//     column holds 2304 beside 34k.
+//   - A duration is written to a step (Step) that its size chooses
+//     (StepOf: 850ms, 8.39s, 34.6s, 1m52s, 2h05m, 3d04h); a column of them
+//     takes the step of its largest, so that every cell has the same
+//     precision (0.85s beside 8.39s, not 850ms).
+//   - A value a record does not have is "-"; a group of events that have
+//     no value of the key is "(no KEY)": (no model), (no agent).
 package textfmt
 
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,6 +82,116 @@ func Thousands(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return sign + s
+}
+
+// Compact condenses a count for a narrow column: under 1,000 as it is,
+// then in thousands, millions, billions or trillions with one decimal
+// below 10 of the unit and none from 10 on: 2.3k, 34k, 627k, 1.2M, 12M.
+func Compact(n int64) string {
+	if n > -1000 && n < 1000 {
+		return strconv.FormatInt(n, 10)
+	}
+	if n < 0 {
+		if n == math.MinInt64 {
+			n++ // its condensed form is the same
+		}
+		return "-" + Compact(-n)
+	}
+	f := float64(n)
+	units := []struct {
+		v float64
+		s string
+	}{{1e3, "k"}, {1e6, "M"}, {1e9, "B"}, {1e12, "T"}}
+	for i, u := range units {
+		x := f / u.v
+		if i+1 < len(units) && math.Round(x) >= 1000 {
+			continue // 999,950 is 1.0M, not 1000k
+		}
+		if r := math.Round(x*10) / 10; r < 10 {
+			return strconv.FormatFloat(r, 'f', 1, 64) + u.s
+		}
+		return strconv.FormatFloat(math.Round(x), 'f', 0, 64) + u.s
+	}
+	panic("not reached")
+}
+
+// A Step is the precision a duration is written to, in microseconds: the
+// unit of its last digit.
+type Step int64
+
+// The steps of Duration, from the finest.
+const (
+	StepTenthMilli Step = 100            // 3.2ms
+	StepMilli      Step = 1000           // 850ms
+	StepCenti      Step = 10_000         // 8.39s
+	StepDeci       Step = 100_000        // 34.6s
+	StepSecond     Step = 1_000_000      // 1m52s
+	StepMinute     Step = 60 * 1_000_000 // 2h05m
+	StepHour       Step = 3600 * 1_000_000
+)
+
+// steps are the steps with the durations below which each is taken.
+var steps = []struct {
+	step  Step
+	below int64
+}{
+	{StepTenthMilli, 10_000}, {StepMilli, 1_000_000}, {StepCenti, 10_000_000},
+	{StepDeci, 60_000_000}, {StepSecond, 3600_000_000}, {StepMinute, 24 * 3600_000_000},
+}
+
+// StepOf is the step a duration of us microseconds is written to: alone,
+// its own; in a column, the largest's, for all of them. A duration that
+// rounds up to the next unit takes that unit's step (9.996 s is 10.0s).
+func StepOf(us int64) Step {
+	if us < 0 {
+		us = -us
+	}
+	for _, s := range steps {
+		if roundTo(us, s.step) < s.below {
+			return s.step
+		}
+	}
+	return StepHour
+}
+
+// roundTo rounds us (not negative) to a multiple of step, halves up.
+func roundTo(us int64, step Step) int64 {
+	s := int64(step)
+	return (us + s/2) / s * s
+}
+
+// Duration writes us microseconds to step: 3.2ms, 850ms, 8.39s, 34.6s,
+// 35s and 1m52s, 35m and 2h05m, 5h and 3d04h; larger units are left out
+// when they are 0.
+func Duration(us int64, step Step) string {
+	if us < 0 {
+		return "-" + Duration(-us, step)
+	}
+	r := roundTo(us, step)
+	switch step {
+	case StepTenthMilli:
+		return strconv.FormatFloat(float64(r)/1000, 'f', 1, 64) + "ms"
+	case StepMilli:
+		return strconv.FormatInt(r/1000, 10) + "ms"
+	case StepCenti:
+		return strconv.FormatFloat(float64(r)/1e6, 'f', 2, 64) + "s"
+	case StepDeci:
+		return strconv.FormatFloat(float64(r)/1e6, 'f', 1, 64) + "s"
+	case StepSecond:
+		return twoUnits(r/1_000_000, 60, "m", "s")
+	case StepMinute:
+		return twoUnits(r/60_000_000, 60, "h", "m")
+	}
+	return twoUnits(roundTo(us, StepHour)/3600_000_000, 24, "d", "h")
+}
+
+// twoUnits writes n small units as big ones (of per small ones each) and
+// the rest: 1m52s, or 35s when there is no big one.
+func twoUnits(n, per int64, big, small string) string {
+	if n < per {
+		return strconv.FormatInt(n, 10) + small
+	}
+	return fmt.Sprintf("%d%s%02d%s", n/per, big, n%per, small)
 }
 
 // Seconds writes a duration of whole seconds as a clock does, to the

@@ -76,3 +76,64 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestCompact(t *testing.T) {
+	for n, want := range map[int64]string{
+		0: "0", 999: "999", 1000: "1.0k", 2304: "2.3k", 9949: "9.9k", 9950: "10k", 34120: "34k",
+		627_400: "627k", 999_499: "999k", 999_500: "1.0M", 1_234_567: "1.2M", 12_345_678: "12M",
+		3_400_000_000: "3.4B", 5e15: "5000T", -2304: "-2.3k", math.MinInt64: "-9223372T",
+	} {
+		if got := Compact(n); got != want {
+			t.Errorf("Compact(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// A duration takes the step its size chooses; written to a coarser step
+// (a column's largest), it keeps that precision.
+func TestDuration(t *testing.T) {
+	for _, c := range []struct {
+		us   int64
+		step Step
+		want string
+	}{
+		{0, StepTenthMilli, "0.0ms"},
+		{3_240, StepTenthMilli, "3.2ms"},
+		{9_960, StepMilli, "10ms"},
+		{850_400, StepMilli, "850ms"},
+		{999_600, StepCenti, "1.00s"},
+		{2_885_000, StepCenti, "2.89s"},
+		{9_994_000, StepCenti, "9.99s"},
+		{9_996_000, StepDeci, "10.0s"},
+		{34_620_000, StepDeci, "34.6s"},
+		{59_960_000, StepSecond, "1m00s"},
+		{112_350_000, StepSecond, "1m52s"},
+		{3_599_400_000, StepSecond, "59m59s"},
+		{3_599_600_000, StepMinute, "1h00m"},
+		{7_500_000_000, StepMinute, "2h05m"},
+		{86_399_000_000, StepHour, "1d00h"},
+		{100 * 3600_000_000, StepHour, "4d04h"},
+		{-2_885_000, StepCenti, "-2.89s"},
+	} {
+		if got := StepOf(c.us); got != c.step {
+			t.Errorf("StepOf(%d) = %d, want %d", c.us, got, c.step)
+		}
+		if got := Duration(c.us, c.step); got != c.want {
+			t.Errorf("Duration(%d, %d) = %q, want %q", c.us, c.step, got, c.want)
+		}
+	}
+	// in a column whose largest is 34.6s, at its step
+	for us, want := range map[int64]string{850_000: "0.9s", 2_885_000: "2.9s", 0: "0.0s"} {
+		if got := Duration(us, StepDeci); got != want {
+			t.Errorf("Duration(%d, StepDeci) = %q, want %q", us, got, want)
+		}
+	}
+	for us, want := range map[int64]string{35_000_000: "35s", 1_400_000: "1s"} {
+		if got := Duration(us, StepSecond); got != want {
+			t.Errorf("Duration(%d, StepSecond) = %q, want %q", us, got, want)
+		}
+	}
+	if got := Duration(2_100_000_000, StepMinute); got != "35m" {
+		t.Errorf("35 minutes at StepMinute: %q", got)
+	}
+}

@@ -1,8 +1,12 @@
 // Command evgen writes a generated corpus for benchmarks and cross-checks:
 //
 //	go run ./internal/cmd/evgen -kind zot|envelope -size 100M [-seed N] [-o FILE]
+//	go run ./internal/cmd/evgen -kind claude|codex|pi|gemini -size 100M [-seed N] -o HOME
 //
-// The same kind, size and seed always give the same bytes.
+// The second form writes the session logs of another agent under the folder
+// HOME, laid out as that agent lays them out in a user's home (what
+// evimport and ccusage read). The same kind, size and seed always give the
+// same bytes.
 package main
 
 import (
@@ -13,6 +17,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,7 +31,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("evgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	kind := fs.String("kind", "zot", "corpus kind: zot or envelope")
+	kind := fs.String("kind", "zot", "corpus kind: zot, envelope, or an agent's session logs: claude, codex, pi, gemini (-o names the home folder to write them under)")
 	size := fs.String("size", "1M", "minimum size: bytes, or with a K, M or G suffix (powers of 1024)")
 	seed := fs.Uint64("seed", 1, "generator seed; the same seed gives the same bytes")
 	outPath := fs.String("o", "", "output file (default stdout)")
@@ -42,6 +47,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "evgen: -size: %v\n", err)
 		return 2
 	}
+	if slices.Contains(corpus.AgentKinds, *kind) {
+		if *outPath == "" || *outPath == "-" {
+			fmt.Fprintf(stderr, "evgen: -kind %s writes a folder of session files: -o names it\n", *kind)
+			return 2
+		}
+		if err := corpus.Agents(*outPath, *kind, n, *seed); err != nil {
+			fmt.Fprintf(stderr, "evgen: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	var gen func(io.Writer, int64, uint64) error
 	switch *kind {
 	case "zot":
@@ -49,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "envelope":
 		gen = corpus.Envelope
 	default:
-		fmt.Fprintf(stderr, "evgen: -kind: %q is neither zot nor envelope\n", *kind)
+		fmt.Fprintf(stderr, "evgen: -kind: %q is none of zot, envelope, %s\n", *kind, strings.Join(corpus.AgentKinds, ", "))
 		return 2
 	}
 	w := stdout

@@ -73,7 +73,15 @@ func TestRun(t *testing.T) {
 		t.Fatalf("envelope: exit %d, output %.80s", code, stdout.String())
 	}
 
-	for _, args := range [][]string{{"-kind", "csv"}, {"-size", "lots"}, {"extra"}} {
+	home := t.TempDir()
+	if code := run([]string{"-kind", "codex", "-size", "64K", "-o", home}, &stdout, &stderr); code != 0 {
+		t.Fatalf("codex: exit %d: %s", code, stderr.String())
+	}
+	if rollouts, _ := filepath.Glob(filepath.Join(home, ".codex/sessions/*/*/*/rollout-*.jsonl")); len(rollouts) == 0 {
+		t.Fatal("codex: no rollout where Codex keeps them")
+	}
+
+	for _, args := range [][]string{{"-kind", "csv"}, {"-size", "lots"}, {"extra"}, {"-kind", "claude"}} {
 		stderr.Reset()
 		if code := run(args, &stdout, &stderr); code != 2 || !strings.HasPrefix(stderr.String(), "evgen: ") && !strings.Contains(stderr.String(), "flag") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr.String())

@@ -1,0 +1,108 @@
+package evimport
+
+import (
+	"bufio"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/corpus"
+)
+
+// TestGeneratedLogs converts the logs evgen writes for the benchmarks:
+// they are in formats evimport knows whole (no bad line, no record of an
+// unknown type), every tool call has its result, and Claude's responses
+// written as several lines, and replayed in progress lines, are each one
+// model call.
+func TestGeneratedLogs(t *testing.T) {
+	for _, kind := range corpus.AgentKinds {
+		t.Run(kind, func(t *testing.T) {
+			home := t.TempDir()
+			if err := corpus.Agents(home, kind, 1<<20, 2); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr strings.Builder
+			if code := Main([]string{home}, cli.Stdio{In: strings.NewReader(""), Out: &stdout, Err: &stderr}); code != 0 || stderr.Len() > 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			calls, results := map[string]bool{}, map[string]bool{}
+			responses := map[string]int{}
+			agents := map[string]bool{}
+			for _, line := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+				var e struct {
+					Kind    string
+					AgentID string `json:"agent_id"`
+					Payload struct {
+						ID         string
+						ResponseID string `json:"response_id"`
+					}
+				}
+				if err := json.Unmarshal([]byte(line), &e); err != nil {
+					t.Fatal(err)
+				}
+				agents[e.AgentID] = true
+				switch e.Kind {
+				case "tool_call":
+					calls[e.Payload.ID] = true
+				case "tool_result":
+					results[e.Payload.ID] = true
+				case "model_result":
+					responses[e.Payload.ResponseID]++
+				}
+			}
+			for id := range calls {
+				if !results[id] {
+					t.Errorf("tool call %s has no result", id)
+				}
+			}
+			if kind != "pi" && kind != "gemini" && len(agents) < 3 {
+				t.Errorf("agents %v: no subagent", agents)
+			}
+			if kind == "claude" {
+				want := claudeResponses(t, home)
+				if len(responses) != len(want) {
+					t.Errorf("%d responses converted, the logs hold %d", len(responses), len(want))
+				}
+				for id, n := range responses {
+					if n != 1 || !want[id] {
+						t.Errorf("response %s: %d model_result events", id, n)
+					}
+				}
+			}
+		})
+	}
+}
+
+// claudeResponses are the message ids of the assistant lines in the
+// Claude Code files under home.
+func claudeResponses(t *testing.T, home string) map[string]bool {
+	ids := map[string]bool{}
+	filepath.WalkDir(home, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			var l struct {
+				Type    string
+				Message struct{ ID string }
+			}
+			json.Unmarshal(sc.Bytes(), &l)
+			if l.Type == "assistant" {
+				ids[l.Message.ID] = true
+			}
+		}
+		return nil
+	})
+	return ids
+}
