@@ -51,7 +51,8 @@ evcursor --state seen.cursor events.jsonl   # on a terminal: what is new, for pe
 evcursor --state daily.cursor events.jsonl | evsum
 evcursor --state S --defer events.jsonl | evsum > report && evcursor --commit S
 evcursor --check events.jsonl > /dev/null   # gaps, repeats, restarts on stderr
-evcursor --redact run.jsonl > share.jsonl   # re-numbered, secrets out: [REDACTED:RULE]`,
+evcursor --redact run.jsonl > share.jsonl   # re-numbered, secrets out: [REDACTED:RULE]
+evcursor --format html --state S events.jsonl > new.html   # what is new, as a page`,
 	Exit: `
 0  success (--check: no anomaly)
 1  --check found an anomaly

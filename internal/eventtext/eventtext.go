@@ -159,18 +159,10 @@ func Cost(nano int64) string {
 	}
 }
 
-// Duration is a time span in µs, short: 850ms, 2.37s, 1m52s, 1h02m.
+// Duration is a time span in µs, written to the step its size chooses,
+// as every view for people writes one (textfmt): 850ms, 2.37s, 34.6s, 1m52s.
 func Duration(us int64) string {
-	switch {
-	case us < 1000:
-		return fmt.Sprintf("%dµs", us)
-	case us < 1_000_000:
-		return fmt.Sprintf("%dms", us/1000)
-	case us < 60_000_000:
-		return fmt.Sprintf("%.2fs", float64(us)/1e6)
-	default:
-		return textfmt.Seconds(us / 1_000_000)
-	}
+	return textfmt.Duration(us, textfmt.StepOf(us))
 }
 
 // Seconds is a number of seconds (a JSON number) as a Duration; "" when

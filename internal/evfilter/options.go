@@ -72,6 +72,7 @@ evfilter -f long-filter.jq run.jsonl
 evfilter --redact failed run.jsonl > issue.jsonl  # secrets out: [REDACTED:RULE]
 evfilter 'run_id=="r_7"' log.jsonl                # on a terminal: the run as a transcript
 evfilter --format pretty --color always failed log.jsonl | less -R
+evfilter --format html 'run_id=="r_7"' log.jsonl > r_7.html   # the run as a page
 EVTOOLS_FILTERS=~/.evfilters evfilter --list`,
 	Exit: `
 0  an event was selected (with -q, also when there were errors)

@@ -68,6 +68,7 @@ evimport -F ~/.claude/projects/-home-sam-src-app   # live: the session being wor
 evimport --from codex rollout.jsonl.zst             # say the format instead of finding it
 evimport --prices my-prices.json | evsum            # prices of models the table lacks
 evimport --redact ~/.pi/agent/sessions > share.jsonl
+evimport --format html session.jsonl > session.html   # the session as a page to read
 evimport | evcursor --state daily.cursor | evsum    # cron: what is new since the last run`,
 	Exit: `
 0  all input converted (records of unknown types are skipped and counted

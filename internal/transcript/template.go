@@ -70,7 +70,7 @@ details.think>summary{color:var(--dim);font-size:13px}
 .agent>details>ol.entries{margin-top:4px}
 footer{margin-top:28px;color:#8a939d;font-size:12.5px}
 @media (max-width:600px){body{font-size:14px}main{padding:12px 8px 30px}section.run{padding:10px}li.e{padding-left:7px}}
-@media print{body{background:#fff}main{max-width:none;padding:0}section.run{content-visibility:visible;border:0;padding:0;break-inside:auto}li.e{break-inside:avoid}pre{background:#f6f6f6}nav.runs{break-after:page}}
+@media print{body{background:#fff;-webkit-print-color-adjust:exact;print-color-adjust:exact}main{max-width:none;padding:0}section.run{content-visibility:visible;border:0;padding:0;break-inside:auto}li.e{break-inside:avoid}pre{background:#f6f6f6}nav.runs{break-after:page}}
 `
 
 // pageHTML is the page around the sections. Only html/template puts data

@@ -55,6 +55,7 @@ zot2gp --seq-start 1001 --agent coder run.jsonl       # continue a log, name the
 zot2gp --format bare run.jsonl                        # zot objects, type = kind
 zot2gp --redact run.jsonl > share.gp.jsonl            # secrets out: [REDACTED:RULE]
 zot2gp --format pretty --color always run.jsonl | less -R
+zot --rpc < prompts.jsonl | zot2gp --format html > session.html   # a page to read it in
 sh -c 'zot --rpc | zot2gp --format pi'                # zot as an agent of any pi RPC client`,
 	Exit: `
 0  all input converted (or the reader of stdout went away: | head)
