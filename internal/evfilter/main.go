@@ -182,7 +182,7 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 	if opts.Count || opts.Quiet {
 		format = "jsonl"
 	}
-	w, end, err := opts.Flags.Stdout(name, stdio, format, opts.Color, files)
+	w, end, err := opts.Flags.Stdout(name, stdio, format, opts.ViewFlags, files)
 	if err != nil {
 		return err
 	}

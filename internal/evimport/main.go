@@ -81,7 +81,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	if err != nil {
 		return err
 	}
-	w, end, err := o.Flags.Events(name, stdio, o.Format, o.Color, o.Files)
+	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
 	if err != nil {
 		return err
 	}

@@ -9,27 +9,37 @@ import (
 )
 
 // Stdout opens where a tool's events go: stdout as JSON Lines, or the
-// events for people: the pretty view (format "pretty", coloured as color
-// says) or the HTML transcript (format "html", written at the end, of the
-// runs in files); under redaction when the flags ask for it (see Output),
-// so that a view shows no more than the JSON Lines would. The tool calls
-// end once, at the end, to write everything out.
-func (f *Flags) Stdout(tool string, stdio cli.Stdio, format, color string, files []string) (w io.Writer, end func() error, err error) {
+// events for people: the pretty view (format "pretty", as the view's flags
+// say) or the HTML transcript (format "html", the runs of the events as one
+// page written at the end; files are the inputs it names); under
+// redaction when the flags ask for it (see Output). A view then redacts
+// with the same Redactor the text it joins from pieces, which the lines
+// it is given had in pieces, and its finds are in the count. The tool
+// calls end once, at the end, to write everything out.
+func (f *Flags) Stdout(tool string, stdio cli.Stdio, format string, view pretty.ViewFlags, files []string) (w io.Writer, end func() error, err error) {
+	r, err := f.redactor()
+	if err != nil {
+		return nil, nil, err
+	}
+	var pr pretty.Redactor
+	if r != nil {
+		pr = r // not a nil *Redactor in the interface
+	}
 	switch format {
 	case "html":
-		w, end = transcript.Output(stdio.Out, transcript.Options{Tool: tool, Version: cli.Version, Files: files})
+		w, end = transcript.Output(stdio.Out, transcript.Options{Tool: tool, Version: cli.Version, Files: files, Redact: pr})
 	default:
-		w, end = pretty.Output(stdio.Out, format == "pretty", color)
+		w, end = pretty.Output(stdio.Out, format == "pretty", view, pr)
 	}
-	return f.Output(tool, w, end, stdio.Err)
+	return output(tool, w, end, stdio.Err, r)
 }
 
 // Events is Stdout for a tool whose --format is jsonl, pretty or html
 // ("" and auto: pretty on a terminal, jsonl elsewhere).
-func (f *Flags) Events(tool string, stdio cli.Stdio, format, color string, files []string) (io.Writer, func() error, error) {
+func (f *Flags) Events(tool string, stdio cli.Stdio, format string, view pretty.ViewFlags, files []string) (io.Writer, func() error, error) {
 	format, err := cli.ParseFormat(format, stdio.Out, "jsonl", "jsonl", "pretty", "html")
 	if err != nil {
 		return nil, nil, err
 	}
-	return f.Stdout(tool, stdio, format, color, files)
+	return f.Stdout(tool, stdio, format, view, files)
 }

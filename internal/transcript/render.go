@@ -84,10 +84,25 @@ func (t *Writer) finish(r *run) {
 		v.HiddenCmd = "evfilter --format pretty " + shellQuote("run_id=="+string(jsontext.AppendString(nil, h.id)))
 	}
 	v.Timeline = t.timeline(r)
+	if t.o.Redact != nil {
+		t.redact(r.items)
+	}
 	v.Entries = t.entries(r.items)
 	h.entriesShown = r.entries - r.hidden
 	if err := runTemplate.Execute(&t.sections, v); err != nil && t.err == nil {
 		t.err = err
+	}
+}
+
+// redact takes the secrets out of the texts joined from pieces.
+func (t *Writer) redact(items []*item) {
+	for _, it := range items {
+		for _, c := range []*clip{&it.text, &it.args, &it.progress} {
+			if len(c.b) > 0 {
+				c.b = t.o.Redact.Text(nil, c.b)
+			}
+		}
+		t.redact(it.children)
 	}
 }
 

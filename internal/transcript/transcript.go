@@ -40,6 +40,18 @@ type Options struct {
 	// arguments or output, MaxEntries the most entries shown of one run,
 	// MaxBars the most bars of one lane of a timeline.
 	MaxText, MaxLines, MaxEntries, MaxBars int
+
+	// Redact, when set, takes the secrets out of the texts the page
+	// joins from pieces (a reply's text deltas, a call's argument pieces,
+	// a tool's progress): the lines were redacted one by one, and a secret
+	// split between two of them passed whole through that.
+	Redact Redactor
+}
+
+// Redactor is what the page needs of internal/redact's Redactor (which
+// imports this package).
+type Redactor interface {
+	Text(dst, text []byte) []byte
 }
 
 // The defaults of the limits.

@@ -52,7 +52,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	if err != nil {
 		return err
 	}
-	w, end, err := opts.Flags.Stdout(name, stdio, format, opts.Color, opts.Files)
+	w, end, err := opts.Flags.Stdout(name, stdio, format, opts.ViewFlags, opts.Files)
 	if err != nil {
 		return err
 	}
