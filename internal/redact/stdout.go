@@ -5,6 +5,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/pretty"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/internal/transcript"
 )
 
@@ -25,11 +26,17 @@ func (f *Flags) Stdout(tool string, stdio cli.Stdio, format string, view pretty.
 	if r != nil {
 		pr = r // not a nil *Redactor in the interface
 	}
+	out := stdio.Out
 	switch format {
 	case "html":
-		w, end = transcript.Output(stdio.Out, transcript.Options{Tool: tool, Version: cli.Version, Files: files, Redact: pr})
+		w, end = transcript.Output(out, transcript.Options{Tool: tool, Version: cli.Version, Files: files, Redact: pr})
+	case "pretty":
+		w, end = pretty.Output(out, true, view, pr)
 	default:
-		w, end = pretty.Output(stdio.Out, format == "pretty", view, pr)
+		// JSON on a terminal: the data's raw bidi controls, DEL and C1
+		// escaped (JSON's \u escapes: it stays JSON); the views escape
+		// what they show.
+		w, end = pretty.Output(term.SafeFor(out), false, view, pr)
 	}
 	return output(tool, w, end, stdio.Err, r)
 }
