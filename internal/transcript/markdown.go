@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"html/template"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/evtools/evtools/internal/term"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -157,52 +157,27 @@ func allowedURL(url []byte) bool {
 }
 
 // visible shows the characters that would change how the text around them
-// reads (the bidirectional overrides and isolates) or that a page shows as
-// nothing (C0 and C1 controls but tab, newline and carriage return) as escapes, as the
-// pretty view does: a log cannot reorder what a reader sees.
+// reads (the bidirectional controls) or that a page or a terminal shows as
+// nothing or acts on (control characters but tab and newline, the line
+// and paragraph separators) as escapes, \u202e, \x1b, as the pretty view
+// does (term.Escape): a log cannot reorder what a reader sees, nor reach a
+// terminal the page is written to raw. A carriage return before a newline
+// is dropped.
 func visible(s string) string {
-	if !needsVisible(s) {
-		return s
-	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var b strings.Builder
-	for _, c := range s {
-		if hidden(c) {
-			b.WriteString(escapeRune(c))
-			continue
+	for {
+		i := strings.IndexAny(s, "\n\t")
+		if i < 0 {
+			break
 		}
-		b.WriteRune(c)
+		b.WriteString(term.Escape(s[:i]))
+		b.WriteByte(s[i])
+		s = s[i+1:]
 	}
+	if b.Len() == 0 {
+		return term.Escape(s)
+	}
+	b.WriteString(term.Escape(s))
 	return b.String()
-}
-
-func needsVisible(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 && c != '\n' && c != '\t' && c != '\r' || c == 0x7f || c >= utf8.RuneSelf {
-			return strings.IndexFunc(s, hidden) >= 0
-		}
-	}
-	return false
-}
-
-func hidden(c rune) bool {
-	switch {
-	case c < 0x20:
-		return c != '\n' && c != '\t' && c != '\r'
-	case c == 0x7f, c >= 0x80 && c < 0xa0:
-		return true
-	case c >= 0x202a && c <= 0x202e, c >= 0x2066 && c <= 0x2069, c == 0x200e, c == 0x200f, c == 0x061c:
-		return true
-	case c == utf8.RuneError:
-		return false
-	}
-	return false
-}
-
-func escapeRune(c rune) string {
-	const hex = "0123456789abcdef"
-	if c < 0x100 {
-		return `\x` + string(hex[c>>4]) + string(hex[c&15])
-	}
-	return `\u` + string(hex[c>>12&15]) + string(hex[c>>8&15]) + string(hex[c>>4&15]) + string(hex[c&15])
 }

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"io"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -476,7 +477,16 @@ func (t *Writer) writePage() error {
 		p.Notes = append(p.Notes, textfmt.PluralThousands(int64(t.badLines), "line")+" of the input were not events and are not shown.")
 	}
 	p.Sections = template.HTML(t.sections.String())
-	return pageTemplate.Execute(t.w, p)
+	t.sections = bytes.Buffer{}
+	var b strings.Builder
+	if err := pageTemplate.Execute(&b, p); err != nil {
+		return err
+	}
+	// Whatever value was not shown through visible on its way, no control
+	// character of the data reaches the page (or the terminal it may be
+	// written to): the page's own markup has none.
+	_, err := io.WriteString(t.w, visible(b.String()))
+	return err
 }
 
 // span is the time the page covers.
