@@ -2,10 +2,10 @@ package transcript
 
 import (
 	"bytes"
-	"io"
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"io"
 	"strconv"
 	"strings"
 	"time"
