@@ -15,50 +15,6 @@ import (
 	"github.com/evtools/evtools/internal/summary"
 )
 
-func TestDurationAndCountTexts(t *testing.T) {
-	for _, c := range []struct {
-		f    func(float64) string
-		in   float64
-		want string
-	}{
-		{durText, 0, "0.00s"},
-		{durText, 2.89, "2.89s"},
-		{durText, 9.994, "9.99s"},
-		{durText, 9.996, "10.0s"},
-		{durText, 34.62, "34.6s"},
-		{durText, 59.96, "1m00s"},
-		{durText, 112.35, "1m52s"},
-		{durText, 3599.4, "59m59s"},
-		{durText, 3599.6, "1h00m"},
-		{durText, 7500, "2h05m"},
-		{durText, 90000, "1d01h"},
-		{msText, 0.44, "0.4ms"},
-		{msText, 2.5, "2.5ms"},
-		{msText, 12, "12ms"},
-		{msText, 850, "850ms"},
-		{msText, 999.4, "999ms"},
-		{msText, 999.6, "1.00s"},
-		{msText, 1726, "1.73s"},
-		{msText, 61000, "1m01s"},
-	} {
-		if got := c.f(c.in); got != c.want {
-			t.Errorf("%v: %q, want %q", c.in, got, c.want)
-		}
-	}
-	for _, c := range []struct {
-		in   int64
-		want string
-	}{
-		{0, "0"}, {9999, "9999"}, {10000, "10k"}, {62670, "63k"}, {99_949, "100k"},
-		{999_499, "999k"}, {999_500, "1.0M"}, {1_234_567, "1.2M"}, {9_960_000, "10M"},
-		{12_345_678, "12M"}, {3_400_000_000, "3.4B"}, {-25_000, "-25k"},
-	} {
-		if got := siText(c.in); got != c.want {
-			t.Errorf("%d: %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 func TestCellWidthAndCut(t *testing.T) {
 	for _, c := range []struct {
 		s     string

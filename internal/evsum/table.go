@@ -256,6 +256,9 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 		each, more = frameRecords(st, spec.height)
 	}
 	cols := spec.cols
+	if spec.fit {
+		cols = withSteps(cols, each)
+	}
 	w0, w1, w2 := measure(cols, each, cx, spec.fit)
 	var l layout
 	if spec.fit {
