@@ -111,6 +111,10 @@ func (r *report) spec(st *summary.State) (tableSpec, *cellCtx, error) {
 				return tableSpec{}, nil, err
 			}
 		}
+		r.cols = c
+	}
+	if r.opts.Columns == "" {
+		c = shownColumns(c, st)
 	}
 	t := tableSpec{cols: c, fit: r.set.fitted, color: r.set.color}
 	if r.set.fitted {
@@ -160,11 +164,9 @@ func (r *report) summarise(in *jsonl.Input, held *heldWriter) (st *summary.State
 	st.SetOrder(r.set.order)
 	// The columns are known before the input is read, but with --merge,
 	// whose keys come from the states.
-	t, _, err := r.spec(st)
-	if err != nil {
+	if _, _, err := r.spec(st); err != nil {
 		return nil, false, cli.Usage(err)
 	}
-	r.cols = t.cols
 	if r.set.live {
 		lv := startLive(st, r.stdio.Out, held, r.terminalWidth, r.frame)
 		err = in.Each(func(rec jsonl.Record) error {

@@ -240,7 +240,13 @@ func (p *Page) cards() []card {
 		runs.BadNote = true
 	}
 	cards = append(cards, runs)
-	cards = append(cards, card{Metric: "cost", Label: "Cost", Value: "$" + summary.CostText(n[summary.CostNano])})
+	cost := card{Metric: "cost", Label: "Cost", Value: "$" + summary.CostText(n[summary.CostNano])}
+	if u := n[summary.UnpricedCalls]; u > 0 {
+		// a cost that leaves calls out says so where it is read
+		cost.Note = fmt.Sprintf("%s (%s tokens) not in the cost: no price", textfmt.PluralThousands(u, "unpriced call"), num(n[summary.UnpricedTokens]))
+		cost.BadNote = true
+	}
+	cards = append(cards, cost)
 	tok := card{Metric: "tokens", Label: "Tokens", Value: num(n[summary.TokTotal])}
 	if in := n[summary.TokInput]; in > 0 {
 		tok.Note = fmt.Sprintf("%s%% of input from cache", percent(n[summary.TokCacheRead], in))

@@ -52,7 +52,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	if err != nil {
 		return err
 	}
-	w, end, err := opts.Flags.Stdout(name, stdio, format == "pretty", opts.Color)
+	w, end, err := opts.Flags.Stdout(name, stdio, format == "pretty", opts.ViewFlags)
 	if err != nil {
 		return err
 	}
@@ -66,11 +66,11 @@ func run(opts *options, stdio cli.Stdio) error {
 		var written bool
 		var bad error
 		buf, written, bad = conv(buf[:0], rec.Data)
+		if written {
+			out.Write(buf) // a bad line's repair (--format pi), before its report
+		}
 		if bad != nil {
 			return in.Bad(rec, bad)
-		}
-		if written {
-			out.Write(buf)
 		}
 		if cap(buf) > 1<<20 {
 			buf = nil // a huge line was converted: do not keep its buffer for the rest of the run

@@ -3,8 +3,8 @@ package zot2gp
 import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/internal/redact"
-	"github.com/evtools/evtools/internal/term"
 )
 
 // The command's name, the prefix of its messages.
@@ -20,8 +20,8 @@ type options struct {
 	TS       string `name:"ts" enum:"auto,now,recorded,stable" default:"auto" placeholder:"MODE" help:"ts of events without a time of their own: auto (recorded for a regular file, named or redirected to stdin; now for a pipe or terminal), now (the moment the event is read), recorded (0: no time known), stable (the last time seen in the same input, else 0; same input gives the same output). Default: ${default}."`
 	Strict   bool   `name:"strict" help:"Stop at the first bad line."`
 
-	term.ColorFlag `embed:""`
-	redact.Flags   `embed:""`
+	pretty.ViewFlags `embed:""`
+	redact.Flags     `embed:""`
 
 	Files []string `arg:"" optional:"" name:"FILE" help:"zot RPC JSONL files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
 
@@ -59,6 +59,7 @@ sh -c 'zot --rpc | zot2gp --format pi'                # zot as an agent of any p
 	Exit: `
 0  all input converted (or the reader of stdout went away: | head)
 2  usage error, an unreadable input, or bad input lines (reported as
-   zot2gp: FILE:LINE: reason; the others are still converted)
+   zot2gp: FILE:LINE: reason; the others are still converted); with
+   --format pi, lines out of zot's order too (reported, dropped or repaired)
 130, 143  stopped by SIGINT or SIGTERM, after the last whole line`,
 }
