@@ -32,6 +32,25 @@ type col struct {
 	// step: a column of durations in a fitted table writes every cell to
 	// the step of its largest (withSteps), so that all have one precision.
 	step textfmt.Step
+	// drop and condense, when not 0, are the fitting steps of the column
+	// in its grouping (groupingColumns), over its field's.
+	drop, condense int
+}
+
+// dropRank is the step at which a narrow table drops the column.
+func (c *col) dropRank() int {
+	if c.drop > 0 {
+		return c.drop
+	}
+	return c.field.Column.Drop
+}
+
+// condenseRank is the step at which a narrow table condenses it.
+func (c *col) condenseRank() int {
+	if c.condense > 0 {
+		return c.condense
+	}
+	return c.field.Column.Condense
 }
 
 // cellCtx is what cells need besides their record.
@@ -232,10 +251,68 @@ func (c *col) cell(r *summary.Record, cx *cellCtx, level int) string {
 	return c.fieldText(r, cx, level)
 }
 
-// defaultColumns are the keys' columns and then every standard column.
-func defaultColumns(names []string) []col {
-	std, _ := fieldColumns()
-	return append(keyColumns(names), std...)
+// defaultColumns are the keys' columns and then the columns the grouping
+// fills (groupingColumns), or every standard column.
+func defaultColumns(names []string, by []summary.Key) []col {
+	std, extra := fieldColumns()
+	pick := groupingColumns(by)
+	if pick == nil {
+		return append(keyColumns(names), std...)
+	}
+	cols := keyColumns(names)
+	for _, p := range pick {
+		for _, c := range append(std, extra...) {
+			if c.name == p.name {
+				c.drop, c.condense = p.drop, p.condense
+				cols = append(cols, c)
+			}
+		}
+	}
+	return cols
+}
+
+// picked is a column of groupingColumns, with the steps a narrow table
+// drops and condenses it at, which are the grouping's (see
+// summary.Column's Drop): 0, its field's.
+type picked struct {
+	name           string
+	drop, condense int
+}
+
+// groupingColumns are the columns a grouping of events rather than runs
+// fills, in their order; nil for the groupings of runs (run, agent, the
+// periods, none), which fill every standard column. By tool, kind, model
+// or a field, a group's outcomes and wall times are none (a run's would
+// only repeat in each of its groups): those columns would be empty on
+// every row, and took the room of what the grouping is for, which a
+// narrow table now keeps longest: the tool calls, failures and events of
+// each tool, each kind's events, each model's calls, tokens, cost and
+// latency. The unpriced calls, where there are some, follow the cost as
+// in the standard table.
+func groupingColumns(by []summary.Key) []picked {
+	has := func(kind summary.KeyKind) bool {
+		return slices.ContainsFunc(by, func(k summary.Key) bool { return k.Kind == kind })
+	}
+	switch {
+	case has(summary.KeyTool):
+		return []picked{{"first", 100, 50}, {"runs", 150, 0}, {"events", 200, 0}, {"tool_calls", 350, 0}, {"failed", 300, 0}, {"errors", 250, 0}}
+	case has(summary.KeyKindField):
+		return []picked{{"first", 100, 50}, {"last", 90, 60}, {"runs", 150, 0}, {"events", 350, 0}, {"tool_calls", 300, 0}, {"failed", 250, 0}, {"errors", 200, 0}}
+	case has(summary.KeyModel):
+		return []picked{{"first", 100, 50}, {"runs", 150, 0}, {"events", 160, 0}, {"model_calls", 320, 0}, {"model_errors", 180, 0},
+			{"tokens", 300, 130}, {"cost", 350, 0}, {"unpriced_calls", 0, 0}, {"unpriced_tokens", 0, 0},
+			{"latency_p50", 190, 0}, {"latency_p95", 170, 0}, {"errors", 200, 0}}
+	case has(summary.KeyPath):
+		// session, project, source (evimport), payload.x: as the
+		// standard table, less the outcomes and wall times
+		var cols []picked
+		for _, n := range []string{"first", "runs", "events", "model_calls", "tokens", "cost", "unpriced_calls", "unpriced_tokens",
+			"tool_calls", "failed", "errors", "latency_p50", "latency_p95", "problems"} {
+			cols = append(cols, picked{name: n})
+		}
+		return cols
+	}
+	return nil
 }
 
 // shownColumns are the default columns cols that st has something to
