@@ -12,6 +12,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/prices"
+	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -98,6 +99,9 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	sessions, trouble, err := o.convert(in, conv, win)
 	if err == nil {
 		err = conv.stop
+	}
+	if err == nil {
+		err = stop.Err() // nothing is written after a signal
 	}
 	if err == nil {
 		writeSessions(out, sessions, win)

@@ -52,9 +52,9 @@ type Record struct {
 // KeyText is the record's value of its key k as people read it (see
 // ValueText), but for the events that have no value of the key, which are
 // "(no KEY)" in every view (textfmt's rule): null, and the empty agent_id
-// of the session's own events, (no agent).
+// (or role) of the session's own events, (no agent).
 func (r *Record) KeyText(k int) string {
-	if k < len(r.Names) && (r.Vals[k] == "null" || r.Vals[k] == `""` && r.Names[k] == "agent_id") {
+	if k < len(r.Names) && (r.Vals[k] == "null" || r.Vals[k] == `""` && (r.Names[k] == "agent_id" || r.Names[k] == "role")) {
 		return NoValue(r.Names[k])
 	}
 	return ValueText(r.Vals[k])
@@ -787,7 +787,7 @@ func (s *State) runFields() (mode int, agent int) {
 	mode = byRuns
 	for i, k := range s.opt.By {
 		switch k.Kind {
-		case KeyKindField, KeyTool, KeyModel, KeyPath:
+		case KeyKindField, KeyTool, KeyModel, KeyPath, KeyRole:
 			return byNothing, 0
 		case KeyAgent:
 			mode, agent = byAgent, i
