@@ -13,6 +13,7 @@ require (
 	github.com/mattn/go-isatty v0.0.24
 	github.com/mattn/go-runewidth v0.0.31
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/yuin/goldmark v1.8.7
 	go.opentelemetry.io/collector/pdata v1.71.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0

@@ -6,8 +6,10 @@
 package evimport
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
@@ -69,6 +71,10 @@ func (o *options) table() (*prices.Table, error) {
 }
 
 func run(o *options, stdio cli.Stdio) (err error) {
+	if o.Follow && o.Format == "html" {
+		// The page is written when the input ends, which a follow never does.
+		return cli.Usage(errors.New("--format html writes its page at the end of input: not with --follow, which has none"))
+	}
 	win, err := o.window()
 	if err != nil {
 		return err
@@ -77,12 +83,18 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	if err != nil {
 		return err
 	}
-	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags)
+	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
 	if err != nil {
 		return err
 	}
 	out := jsonl.NewWriter(w)
 	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: o.Strict}
+	if len(o.Files) == 0 && len(o.paths()) == 0 {
+		// nothing to read is not an error (a machine with no agent yet),
+		// but an empty output must not pass for "no sessions"
+		fmt.Fprintf(stdio.Err, "%s: no agent's session folder found (%s); name files or folders, or - for standard input\n",
+			name, strings.Join(defaultFolders(getenv), ", "))
+	}
 	if o.Follow {
 		err := o.follow(in, out, win, func() *converter { return newConverter(table) })
 		if e := end(); err == nil {
@@ -177,8 +189,5 @@ func (c *converter) all(bySource map[string][]*logFile) []*session {
 	for _, f := range bySource["pi"] {
 		sessions = append(sessions, c.pi(f)...)
 	}
-	for _, f := range bySource["gemini"] {
-		sessions = append(sessions, c.gemini(f)...)
-	}
-	return sessions
+	return append(sessions, c.geminiAll(bySource["gemini"])...)
 }

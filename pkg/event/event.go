@@ -111,6 +111,8 @@ const (
 	IsError                   // true when the call or command failed
 	OK                        // false when the call or command failed
 	Latency                   // the model's latency in milliseconds
+	Thinking                  // the model's reasoning, as text, where the log keeps it
+	Parent                    // the agent that spawned a sub-agent
 	Provider                  // the model's provider (deepseek, anthropic, ...)
 	numFields
 )
