@@ -126,6 +126,9 @@ func expand(paths []string, since time.Time, missing func(string, error)) []*log
 // layout before Claude Code 2.1). Those of other sessions are dropped
 // when their lines are read (their sessionId is another).
 func companions(name string) []string {
+	if g := geminiCompanions(name); g != nil {
+		return g
+	}
 	if !strings.HasSuffix(name, ".jsonl") || strings.HasPrefix(filepath.Base(name), "agent-") {
 		return nil
 	}

@@ -177,8 +177,5 @@ func (c *converter) all(bySource map[string][]*logFile) []*session {
 	for _, f := range bySource["pi"] {
 		sessions = append(sessions, c.pi(f)...)
 	}
-	for _, f := range bySource["gemini"] {
-		sessions = append(sessions, c.gemini(f)...)
-	}
-	return sessions
+	return append(sessions, c.geminiAll(bySource["gemini"])...)
 }
