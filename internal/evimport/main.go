@@ -6,6 +6,7 @@
 package evimport
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -69,6 +70,10 @@ func (o *options) table() (*prices.Table, error) {
 }
 
 func run(o *options, stdio cli.Stdio) (err error) {
+	if o.Follow && o.Format == "html" {
+		// The page is written when the input ends, which a follow never does.
+		return cli.Usage(errors.New("--format html writes its page at the end of input: not with --follow, which has none"))
+	}
 	win, err := o.window()
 	if err != nil {
 		return err
@@ -77,7 +82,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	if err != nil {
 		return err
 	}
-	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags)
+	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
 	if err != nil {
 		return err
 	}
