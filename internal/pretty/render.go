@@ -121,6 +121,9 @@ func (r *Renderer) draw(line []byte) {
 		return
 	}
 	if q := r.quiet(ev, rn, agent); q == said || q == quietLine && !r.o.All {
+		if ev.Meaning == event.ModelEnd && r.open == textLine && r.openKey == key {
+			r.endLine() // the turn is over, and so is its text: its last word need not wait
+		}
 		return
 	}
 	r.endLine()
