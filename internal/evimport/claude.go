@@ -125,23 +125,25 @@ type claudeGroup struct {
 	order   []string               // agent ids as first seen
 	seen    map[string]bool        // uuids
 	named   bool                   // a line came from a file named, not only from companions
+	at      order                  // where its first line is
 }
 
 // claude converts Claude Code logs, grouping the lines of all files by
 // session, so that subagent files and a session's copies join it.
 func (c *converter) claude(files []*logFile) []*session {
 	groups := map[string]*claudeGroup{}
-	var order []string
+	var ids []string // the sessions, as first seen
 	for _, f := range files {
-		decode(c, f.records, func(_ record, l *claudeLine) {
+		decode(c, f.records, func(r record, l *claudeLine) {
 			if !c.known("claude", l.Type, claudeKnown) || l.SessionID == "" {
 				return // a summary or snapshot line: no session of its own
 			}
 			g := groups[l.SessionID]
 			if g == nil {
-				g = &claudeGroup{id: l.SessionID, agents: map[string][]claudeRec{}, seen: map[string]bool{}}
+				g = &claudeGroup{id: l.SessionID, agents: map[string][]claudeRec{}, seen: map[string]bool{},
+					at: order{source: sourceRank["claude"], file: f.index, line: r.line}}
 				groups[l.SessionID] = g
-				order = append(order, l.SessionID)
+				ids = append(ids, l.SessionID)
 			}
 			g.named = g.named || !f.companion
 			g.add(*l)
@@ -150,8 +152,8 @@ func (c *converter) claude(files []*logFile) []*session {
 			f.records = nil // decoded: what is kept is in the groups
 		}
 	}
-	out := make([]*session, 0, len(order))
-	for _, id := range order {
+	out := make([]*session, 0, len(ids))
+	for _, id := range ids {
 		if groups[id].named {
 			out = append(out, c.claudeSession(groups[id]))
 		}
@@ -201,7 +203,7 @@ func claudeKey(msg *claudeMessage, requestID string) string {
 // claudeSession converts one session: the main thread, then each
 // subagent, spliced after the Task call that started it.
 func (c *converter) claudeSession(g *claudeGroup) *session {
-	s := &session{source: "claude", id: g.id, project: g.project, tools: map[string]int{}, results: map[string]bool{}}
+	s := &session{source: "claude", id: g.id, project: g.project, tools: map[string]int{}, results: map[string]bool{}, at: g.at}
 	keys := map[string]bool{} // responses the session's own lines hold
 	for _, recs := range append([][]claudeRec{g.main}, agentLists(g)...) {
 		for _, r := range recs {

@@ -82,6 +82,7 @@ var codexKnown = map[string]bool{
 type codexFile struct {
 	meta  codexPayload // the first session_meta
 	lines []codexRec
+	index int // of its file among the inputs
 }
 
 type codexRec struct {
@@ -147,6 +148,7 @@ func (c *converter) codexAll(files []*logFile) []*session {
 			}
 		}
 		s := c.codexSession(cf, nil, "", "")
+		s.at = order{source: sourceRank["codex"], file: cf.index}
 		out = append(out, s)
 		if _, ok := byID[s.id]; ok && byID[s.id] == nil {
 			byID[s.id] = s
@@ -179,7 +181,7 @@ func (c *converter) codexAll(files []*logFile) []*session {
 }
 
 func (c *converter) codexDecode(f *logFile) *codexFile {
-	cf := &codexFile{}
+	cf := &codexFile{index: f.index}
 	decode(c, f.records, func(r record, l *codexLine) {
 		var p codexPayload
 		if len(l.Payload) > 0 && l.Payload[0] == '{' {

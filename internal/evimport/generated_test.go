@@ -106,3 +106,32 @@ func claudeResponses(t *testing.T, home string) map[string]bool {
 	})
 	return ids
 }
+
+// TestBoundedMemoryKeepsBytes converts the same logs of every agent with
+// the events spooled to a file and every Claude and Codex file let go
+// after its first lines and read again with its group, as a large input
+// is: the output is the same bytes as when everything is held.
+func TestBoundedMemoryKeepsBytes(t *testing.T) {
+	home := t.TempDir()
+	for i, kind := range corpus.AgentKinds {
+		if err := corpus.Agents(home, kind, 300<<10, uint64(i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	convert := func() string {
+		var stdout, stderr strings.Builder
+		if code := Main([]string{home}, cli.Stdio{In: strings.NewReader(""), Out: &stdout, Err: &stderr}); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		return stdout.String()
+	}
+	held := convert()
+	defer func(s int64, r int) { spoolInMemory, recordBudget = s, r }(spoolInMemory, recordBudget)
+	spoolInMemory, recordBudget = 0, 0
+	if bounded := convert(); bounded != held {
+		t.Fatalf("bounded memory changes the output: %d bytes against %d", len(bounded), len(held))
+	}
+	if strings.Count(held, "\n") < 1000 {
+		t.Fatalf("only %d events", strings.Count(held, "\n"))
+	}
+}

@@ -95,12 +95,16 @@ func run(o *options, stdio cli.Stdio) (err error) {
 			conv.stop = err // --strict: what is converted so far is not written
 		}
 	}
-	sessions, trouble, err := o.convert(in, conv, win)
+	var sp spool
+	defer sp.close()
+	trouble, err := o.convert(in, conv, win, &sp)
 	if err == nil {
 		err = conv.stop
 	}
 	if err == nil {
-		writeSessions(out, sessions, win)
+		err = sp.writeTo(out)
+	}
+	if err == nil {
 		err = out.Flush()
 	}
 	if e := end(); err == nil {
@@ -116,17 +120,38 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	return err
 }
 
-// convert reads every input and converts it, source by source. trouble
+// The sources, in the order their sessions are placed among events of
+// the same time.
+var sourceRank = map[string]int{"claude": 0, "codex": 1, "pi": 2, "gemini": 3}
+
+// convert reads every input, converts it and spools its sessions, so
+// that what is held at a time is one group of files that must be read
+// together: a pi or Gemini file alone, a Claude Code session's files (its
+// subagents', its copies: the files that share a sessionId), a Codex
+// rollout with its spawned agents'. Claude and Codex files are read
+// first to find their groups; their lines are kept until their group is
+// converted while they fit in recordBudget, else read again then. trouble
 // is an input that could not be read or is in no known format.
-func (o *options) convert(in *jsonl.Input, conv *converter, win window) (sessions []*session, trouble bool, err error) {
+func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spool) (trouble bool, err error) {
 	files := expand(o.paths(), win.since, func(p string, err error) {
 		in.Errorf("%v", jsonl.FileError(p, err))
 		trouble = true
 	})
-	bySource := map[string][]*logFile{}
-	for _, f := range files {
-		if err := read(in, f); err != nil {
-			return nil, trouble, err
+	var later []*logFile // Claude and Codex files, converted by group
+	held := 0
+	// light lets a large Claude or Codex file go after its first lines,
+	// once what is held would pass recordBudget
+	light := func(f *logFile) bool {
+		if f.name == "-" || !o.sourceOf(f) || f.source == "pi" || f.source == "gemini" {
+			return true
+		}
+		fi, err := os.Stat(f.name)
+		return err != nil || held+int(fi.Size()) <= recordBudget
+	}
+	for i, f := range files {
+		f.index = i
+		if err := read(in, f, light); err != nil {
+			return trouble, err
 		}
 		if len(f.records) == 0 && f.document == nil {
 			continue // empty, or only bad lines (reported)
@@ -136,9 +161,73 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window) (session
 			trouble = true
 			continue
 		}
-		bySource[f.source] = append(bySource[f.source], f)
+		switch {
+		case f.source == "pi" || f.source == "gemini":
+			if err := spoolAll(sp, conv.one(f), win); err != nil {
+				return trouble, err
+			}
+		case f.partial:
+			f.records = nil
+			later = append(later, f)
+		default:
+			f.groupKeys()
+			held += f.size()
+			later = append(later, f)
+		}
 	}
-	return conv.all(bySource), trouble, nil
+	for _, group := range groups(later) {
+		for _, f := range group {
+			if f.partial {
+				reread(in, f)
+			}
+		}
+		if err := spoolAll(sp, conv.group(group), win); err != nil {
+			return trouble, err
+		}
+	}
+	return trouble, nil
+}
+
+// recordBudget is how many bytes of Claude and Codex lines convert keeps
+// from the first reading; a variable for tests.
+var recordBudget = 8 << 20
+
+func spoolAll(sp *spool, sessions []*session, win window) error {
+	for _, s := range sessions {
+		if err := sp.add(s, s.at, win); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// one converts a pi or Gemini file.
+func (c *converter) one(f *logFile) []*session {
+	var ss []*session
+	if f.source == "pi" {
+		ss = c.pi(f)
+	} else {
+		ss = c.gemini(f)
+	}
+	f.records, f.document = nil, nil
+	for _, s := range ss {
+		s.at = order{source: sourceRank[f.source], file: f.index}
+	}
+	return ss
+}
+
+// group converts a group of Claude or Codex files (groups).
+func (c *converter) group(files []*logFile) []*session {
+	var ss []*session
+	if files[0].source == "claude" {
+		ss = c.claude(files)
+	} else {
+		ss = c.codexAll(files)
+	}
+	for _, f := range files {
+		f.records = nil
+	}
+	return ss
 }
 
 // paths are the files and folders to read: those named, else the default
