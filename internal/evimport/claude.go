@@ -27,10 +27,7 @@ type claudeLine struct {
 	CostUSD          *float64       `json:"costUSD"`
 	Message          *claudeMessage `json:"message"`
 	ToolUseResult    agentRef       `json:"toolUseResult"`
-	CompactMetadata  *struct {
-		Trigger   string `json:"trigger"`
-		PreTokens int64  `json:"preTokens"`
-	} `json:"compactMetadata"`
+	CompactMetadata  *compactMetadata `json:"compactMetadata"`
 	Data            *claudeProgress `json:"data"`
 	ParentToolUseID string          `json:"parentToolUseID"`
 }
@@ -41,15 +38,9 @@ type claudeLine struct {
 // string) is no error.
 type agentRef struct{ AgentID string }
 
-func (a *agentRef) UnmarshalJSON(data []byte) error {
-	if len(data) > 0 && data[0] == '{' {
-		var v struct {
-			AgentID string `json:"agentId"`
-		}
-		json.Unmarshal(data, &v)
-		a.AgentID = v.AgentID
-	}
-	return nil
+type compactMetadata struct {
+	Trigger   string `json:"trigger"`
+	PreTokens int64  `json:"preTokens"`
 }
 
 type claudeMessage struct {
@@ -70,10 +61,12 @@ type claudeUsage struct {
 	OutputTokens             int64 `json:"output_tokens"`
 	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
 	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-	CacheCreation            *struct {
-		Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
-		Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
-	} `json:"cache_creation"`
+	CacheCreation            *cacheCreation `json:"cache_creation"`
+}
+
+type cacheCreation struct {
+	Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
+	Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
 }
 
 // claudeProgress is the data of a progress record; agent_progress ones
@@ -81,12 +74,14 @@ type claudeUsage struct {
 type claudeProgress struct {
 	Type    string `json:"type"`
 	AgentID string `json:"agentId"`
-	Message *struct {
-		Type      string         `json:"type"`
-		RequestID string         `json:"requestId"`
-		Timestamp string         `json:"timestamp"`
-		Message   *claudeMessage `json:"message"`
-	} `json:"message"`
+	Message *progressMessage `json:"message"`
+}
+
+type progressMessage struct {
+	Type      string         `json:"type"`
+	RequestID string         `json:"requestId"`
+	Timestamp string         `json:"timestamp"`
+	Message   *claudeMessage `json:"message"`
 }
 
 type block struct {
@@ -518,14 +513,20 @@ func blocks(msg *claudeMessage) []block {
 	return msg.parsed
 }
 
+// contentBlocks reads content that is a string (null is an empty one) or
+// a list of blocks.
 func contentBlocks(raw json.RawMessage) []block {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return []block{{Type: "text", Text: s}}
+	switch {
+	case len(raw) == 0:
+		return nil
+	case raw[0] == '"':
+		return []block{{Type: "text", Text: unquote(raw)}}
+	case raw[0] == 'n':
+		return []block{{Type: "text"}}
+	case raw[0] == '[':
+		return blockList(raw)
 	}
-	var bs []block
-	json.Unmarshal(raw, &bs)
-	return bs
+	return nil
 }
 
 // contentText is the text of a tool result's content: a string, or the

@@ -182,11 +182,13 @@ func (c *converter) codexAll(files []*logFile) []*session {
 
 func (c *converter) codexDecode(f *logFile) *codexFile {
 	cf := &codexFile{index: f.index}
+	var d fields
 	decode(c, f.records, func(r record, l *codexLine) {
 		var p codexPayload
 		if len(l.Payload) > 0 && l.Payload[0] == '{' {
-			if err := json.Unmarshal(l.Payload, &p); err != nil {
-				c.bad(r, shapeError(err))
+			d.err = nil
+			if p.decode(&d, l.Payload); d.err != nil {
+				c.bad(r, d.err)
 				return
 			}
 		}

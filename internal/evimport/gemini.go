@@ -1,9 +1,12 @@
 package evimport
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // Gemini CLI's chats: ~/.gemini/tmp/<project>/chats/session-*.jsonl, a
@@ -25,27 +28,33 @@ type geminiRecord struct {
 	Timestamp string          `json:"timestamp"`
 	Type      string          `json:"type"`
 	Content   json.RawMessage `json:"content"`
-	Thoughts  []struct {
-		Subject     string `json:"subject"`
-		Description string `json:"description"`
-	} `json:"thoughts"`
-	Tokens    *geminiTokens `json:"tokens"`
-	Model     string        `json:"model"`
-	ToolCalls []struct {
-		ID     string          `json:"id"`
-		Name   string          `json:"name"`
-		Args   json.RawMessage `json:"args"`
-		Status string          `json:"status"`
-		Result []struct {
-			FunctionResponse struct {
-				Response struct {
-					Output string `json:"output"`
-					Error  string `json:"error"`
-				} `json:"response"`
-			} `json:"functionResponse"`
-		} `json:"result"`
-		Timestamp string `json:"timestamp"`
-	} `json:"toolCalls"`
+	Thoughts  []geminiThought  `json:"thoughts"`
+	Tokens    *geminiTokens    `json:"tokens"`
+	Model     string           `json:"model"`
+	ToolCalls []geminiToolCall `json:"toolCalls"`
+}
+
+type geminiThought struct {
+	Subject     string `json:"subject"`
+	Description string `json:"description"`
+}
+
+type geminiToolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Args      json.RawMessage `json:"args"`
+	Status    string          `json:"status"`
+	Result    []geminiResult  `json:"result"`
+	Timestamp string          `json:"timestamp"`
+}
+
+type geminiResult struct {
+	FunctionResponse struct {
+		Response struct {
+			Output string `json:"output"`
+			Error  string `json:"error"`
+		} `json:"response"`
+	} `json:"functionResponse"`
 }
 
 type geminiTokens struct {
@@ -86,14 +95,20 @@ func (c *converter) gemini(f *logFile) []*session {
 		}
 	}
 	if f.document != nil {
+		// read as encoding/json read it, whose errors were not looked at
 		var doc geminiRecord
-		json.Unmarshal(f.document, &doc)
+		var d fields
+		doc.decode(&d, bytes.TrimSpace(f.document))
 		head(doc)
-		var list []geminiRecord
-		json.Unmarshal(doc.Messages, &list)
-		for _, m := range list {
+		jsonscan.Elements(doc.Messages, func(v []byte) bool {
+			var m geminiRecord
+			d.err = nil
+			if len(v) > 0 && v[0] == '{' {
+				m.decode(&d, v)
+			}
 			keep(m)
-		}
+			return true
+		})
 	}
 	decode(c, f.records, func(_ record, m *geminiRecord) {
 		switch {

@@ -8,6 +8,7 @@ package evimport
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
@@ -130,13 +131,39 @@ var sourceRank = map[string]int{"claude": 0, "codex": 1, "pi": 2, "gemini": 3}
 // subagents', its copies: the files that share a sessionId), a Codex
 // rollout with its spawned agents'. Claude and Codex files are read
 // first to find their groups; their lines are kept until their group is
-// converted while they fit in recordBudget, else read again then. trouble
-// is an input that could not be read or is in no known format.
+// converted while they fit in recordBudget, else read again then. The
+// groups are converted on every core and spooled in the order they were
+// sent, so that the output and stderr are those of one loop. trouble is
+// an input that could not be read or is in no known format.
 func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spool) (trouble bool, err error) {
 	files := expand(o.paths(), win.since, func(p string, err error) {
 		in.Errorf("%v", jsonl.FileError(p, err))
 		trouble = true
 	})
+	var workers []*converter
+	pool := jsonl.NewOrdered(runtime.GOMAXPROCS(0), 4, 8<<20,
+		func() *converter {
+			w := newConverter(conv.table)
+			workers = append(workers, w)
+			return w
+		},
+		func(w *converter, j *convJob) { j.convert(w, win) },
+		func(j *convJob) error { return j.take(in, conv, sp) })
+	defer func() {
+		pool.Close()
+		for _, w := range workers {
+			conv.merge(w)
+		}
+	}()
+	send := func(group []*logFile) error {
+		j := pool.Next()
+		j.files = group
+		size := 0
+		for _, f := range group {
+			size += f.size()
+		}
+		return pool.Send(size)
+	}
 	var later []*logFile // Claude and Codex files, converted by group
 	held := 0
 	// light lets a large Claude or Codex file go after its first lines,
@@ -163,7 +190,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		}
 		switch {
 		case f.source == "pi" || f.source == "gemini":
-			if err := spoolAll(sp, conv.one(f), win); err != nil {
+			if err := send([]*logFile{f}); err != nil {
 				return trouble, err
 			}
 		case f.partial:
@@ -178,14 +205,58 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 	for _, group := range groups(later) {
 		for _, f := range group {
 			if f.partial {
-				reread(in, f)
+				reread(in, f) // here: jsonl reads on the goroutine that writes
 			}
 		}
-		if err := spoolAll(sp, conv.group(group), win); err != nil {
+		if err := send(group); err != nil {
 			return trouble, err
 		}
 	}
-	return trouble, nil
+	return trouble, pool.Drain()
+}
+
+// convJob is a group of files to convert (convert), and what came of it:
+// the lines of its events, and the records of the wrong shape to report.
+type convJob struct {
+	files []*logFile
+	out   spool
+	bad   []badRecord
+}
+
+type badRecord struct {
+	r      record
+	reason error
+}
+
+// convert converts the job's files with w, a converter of the worker's
+// own: its counts are added up at the end (merge), its bad records are
+// reported when the job is taken.
+func (j *convJob) convert(w *converter, win window) {
+	w.bad = func(r record, reason error) { j.bad = append(j.bad, badRecord{r, reason}) }
+	var ss []*session
+	if f := j.files[0]; f.source == "pi" || f.source == "gemini" {
+		ss = w.one(f)
+	} else {
+		ss = w.group(j.files)
+	}
+	j.out.inMemory = true
+	for _, s := range ss {
+		j.out.add(s, s.at, win) // in memory: no error
+	}
+}
+
+// take reports the job's bad records and spools its events.
+func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool) error {
+	for _, b := range j.bad {
+		conv.bad(b.r, b.reason)
+	}
+	err := sp.append(&j.out)
+	mem := j.out.mem[:0]
+	if cap(mem) > 4<<20 {
+		mem = nil // a large group's: not kept for the next
+	}
+	*j = convJob{out: spool{mem: mem, segs: j.out.segs[:0]}}
+	return err
 }
 
 // recordBudget is how many bytes of Claude and Codex lines convert keeps

@@ -44,9 +44,11 @@ type piUsage struct {
 	Output     int64 `json:"output"`
 	CacheRead  int64 `json:"cacheRead"`
 	CacheWrite int64 `json:"cacheWrite"`
-	Cost       *struct {
-		Total *float64 `json:"total"`
-	} `json:"cost"`
+	Cost       *piCost `json:"cost"`
+}
+
+type piCost struct {
+	Total *float64 `json:"total"`
 }
 
 // piBlock is a content block of a pi message.
@@ -112,8 +114,7 @@ func (c *converter) piMessage(b *builder, ms int64, m *piMessage) {
 	case "assistant":
 		b.setModel(m.Provider, m.Model)
 		b.modelCall(ms)
-		var bs []piBlock
-		json.Unmarshal(m.Content, &bs)
+		bs := piBlocks(m.Content)
 		var thinking strings.Builder
 		for _, bl := range bs {
 			switch bl.Type {

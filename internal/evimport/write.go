@@ -24,6 +24,9 @@ type spool struct {
 	w    *bufio.Writer // on file
 	size int64
 	segs []segment
+	// inMemory: never to a file (a job's events, appended to the spool
+	// of all)
+	inMemory bool
 }
 
 // spoolInMemory is how many bytes of events the spool keeps in memory
@@ -93,7 +96,7 @@ func (sp *spool) add(s *session, at order, win window) error {
 
 func (sp *spool) write(rec []byte) error {
 	sp.size += int64(len(rec))
-	if sp.file == nil && int64(len(sp.mem)+len(rec)) <= spoolInMemory {
+	if sp.file == nil && (sp.inMemory || int64(len(sp.mem)+len(rec)) <= spoolInMemory) {
 		sp.mem = append(sp.mem, rec...)
 		return nil
 	}
@@ -111,6 +114,19 @@ func (sp *spool) write(rec []byte) error {
 	}
 	_, err := sp.w.Write(rec)
 	return err
+}
+
+// append spools the events of another spool, which is in memory.
+func (sp *spool) append(o *spool) error {
+	for _, seg := range o.segs {
+		at := sp.size
+		if err := sp.write(o.mem[seg.off:seg.end]); err != nil {
+			return err
+		}
+		seg.off, seg.end = at, sp.size
+		sp.segs = append(sp.segs, seg)
+	}
+	return nil
 }
 
 // close lets the temporary file go.
