@@ -11,25 +11,25 @@ import (
 // the mapping.
 
 type claudeLine struct {
-	Type             string         `json:"type"`
-	Subtype          string         `json:"subtype"`
-	UUID             string         `json:"uuid"`
-	SessionID        string         `json:"sessionId"`
-	AgentID          string         `json:"agentId"`
-	IsSidechain      bool           `json:"isSidechain"`
-	IsMeta           bool           `json:"isMeta"`
-	IsCompactSummary bool           `json:"isCompactSummary"`
-	IsAPIError       bool           `json:"isApiErrorMessage"`
-	Cwd              string         `json:"cwd"`
-	Version          string         `json:"version"`
-	Timestamp        string         `json:"timestamp"`
-	RequestID        string         `json:"requestId"`
-	CostUSD          *float64       `json:"costUSD"`
-	Message          *claudeMessage `json:"message"`
-	ToolUseResult    agentRef       `json:"toolUseResult"`
+	Type             string           `json:"type"`
+	Subtype          string           `json:"subtype"`
+	UUID             string           `json:"uuid"`
+	SessionID        string           `json:"sessionId"`
+	AgentID          string           `json:"agentId"`
+	IsSidechain      bool             `json:"isSidechain"`
+	IsMeta           bool             `json:"isMeta"`
+	IsCompactSummary bool             `json:"isCompactSummary"`
+	IsAPIError       bool             `json:"isApiErrorMessage"`
+	Cwd              string           `json:"cwd"`
+	Version          string           `json:"version"`
+	Timestamp        string           `json:"timestamp"`
+	RequestID        string           `json:"requestId"`
+	CostUSD          *float64         `json:"costUSD"`
+	Message          *claudeMessage   `json:"message"`
+	ToolUseResult    agentRef         `json:"toolUseResult"`
 	CompactMetadata  *compactMetadata `json:"compactMetadata"`
-	Data            *claudeProgress `json:"data"`
-	ParentToolUseID string          `json:"parentToolUseID"`
+	Data             *claudeProgress  `json:"data"`
+	ParentToolUseID  string           `json:"parentToolUseID"`
 }
 
 // agentRef is what is read of a user line's toolUseResult: the agentId of
@@ -57,10 +57,10 @@ type claudeMessage struct {
 }
 
 type claudeUsage struct {
-	InputTokens              int64 `json:"input_tokens"`
-	OutputTokens             int64 `json:"output_tokens"`
-	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+	InputTokens              int64          `json:"input_tokens"`
+	OutputTokens             int64          `json:"output_tokens"`
+	CacheCreationInputTokens int64          `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64          `json:"cache_read_input_tokens"`
 	CacheCreation            *cacheCreation `json:"cache_creation"`
 }
 
@@ -72,8 +72,8 @@ type cacheCreation struct {
 // claudeProgress is the data of a progress record; agent_progress ones
 // replay a running subagent's messages.
 type claudeProgress struct {
-	Type    string `json:"type"`
-	AgentID string `json:"agentId"`
+	Type    string           `json:"type"`
+	AgentID string           `json:"agentId"`
 	Message *progressMessage `json:"message"`
 }
 

@@ -24,10 +24,10 @@ type geminiRecord struct {
 	RewindTo    *string         `json:"$rewindTo"`
 	Set         json.RawMessage `json:"$set"`
 
-	ID        string          `json:"id"`
-	Timestamp string          `json:"timestamp"`
-	Type      string          `json:"type"`
-	Content   json.RawMessage `json:"content"`
+	ID        string           `json:"id"`
+	Timestamp string           `json:"timestamp"`
+	Type      string           `json:"type"`
+	Content   json.RawMessage  `json:"content"`
 	Thoughts  []geminiThought  `json:"thoughts"`
 	Tokens    *geminiTokens    `json:"tokens"`
 	Model     string           `json:"model"`
