@@ -189,19 +189,22 @@ func geminiMessage(b *builder, m geminiRecord) {
 // geminiText is a message's content: a string, or a list of parts with
 // text.
 func geminiText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
+	switch {
+	case len(raw) == 0 || raw[0] == 'n':
+		return ""
+	case raw[0] == '"':
+		return unquote(raw)
+	case raw[0] != '[':
+		return ""
 	}
-	var parts []struct {
-		Text string `json:"text"`
-	}
-	json.Unmarshal(raw, &parts)
 	var texts []string
-	for _, p := range parts {
-		if p.Text != "" {
-			texts = append(texts, p.Text)
+	jsonscan.Elements(raw, func(v []byte) bool {
+		if t, ok := jsonscan.Lookup(v, "text"); ok && len(t) > 1 && t[0] == '"' && len(v) > 0 && v[0] == '{' {
+			if s := unquote(t); s != "" {
+				texts = append(texts, s)
+			}
 		}
-	}
+		return true
+	})
 	return strings.Join(texts, "\n")
 }
