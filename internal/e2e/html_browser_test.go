@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -162,7 +163,7 @@ func checkPage(t *testing.T, actx context.Context, page string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bars, err := chromedp.Run(ctx, chromedp.Evaluate[[]barBox](`[...document.querySelectorAll('figure[data-chart] rect.bar')].map(r => { const b = r.getBoundingClientRect(); const f = r.closest('figure'); return {chart: f.dataset.chart, axis: f.dataset.axis, value: +r.dataset.value, width: b.width, height: b.height} })`))
+	bars, err := chromedp.Run(ctx, chromedp.Evaluate[[]barBox](`[...document.querySelectorAll('figure[data-chart] rect.bar')].filter(r => r.getClientRects().length).map(r => { const b = r.getBoundingClientRect(); const f = r.closest('figure'); return {chart: f.dataset.chart, axis: f.dataset.axis, value: +r.dataset.value, width: b.width, height: b.height} })`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,3 +279,81 @@ func checkPage(t *testing.T, actx context.Context, page string) {
 		}
 	}
 }
+
+// An A4 page printed with Chromium's default margins of 1 cm is 717 CSS
+// px wide: 8.27 in less 0.8 in, at 96 px an inch.
+const a4Width = 717
+
+// The report fits where people read it: on a 1280-pixel screen and on a
+// printed A4 page no cell of the group table is cut off or hidden behind
+// a scrollbar (each box's scroll width is its client width), the page
+// does not scroll sideways down to a 390-pixel phone, and the text of
+// the charts is at least 11 CSS px tall at every width (its font size
+// times the scale its SVG is drawn at).
+func TestHTMLReportFits(t *testing.T) {
+	exe := chromium(t)
+	pages, _ := filepath.Glob("../evsum/testdata/html/*.html")
+	if len(pages) == 0 {
+		t.Fatal("no golden pages in internal/evsum/testdata/html")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1280, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	for _, page := range pages {
+		t.Run(filepath.Base(page), func(t *testing.T) {
+			abs, _ := filepath.Abs(page)
+			ctx, cancel := startBrowser(t, actx)
+			defer cancel()
+			ctx, cancel2 := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel2()
+			if err := chromedp.Do(ctx, chromedp.Navigate("file://"+abs), chromedp.WaitReady("body")); err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range []struct {
+				media string
+				width int64
+			}{{"screen", 1280}, {"print", a4Width}, {"screen", 700}, {"screen", 390}} {
+				where := fmt.Sprintf("%s at %d px", v.media, v.width)
+				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: v.media}); err != nil {
+					t.Fatal(err)
+				}
+				if err := chromedp.Do(ctx, chromedp.EmulateViewport(v.width, 900)); err != nil {
+					t.Fatal(err)
+				}
+				if v.width >= a4Width {
+					clipped, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](clippedJS))
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, c := range clipped {
+						t.Errorf("%s: cut off: %s", where, c)
+					}
+				}
+				if w, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); err != nil || w > float64(v.width) {
+					t.Errorf("%s: the page is %v px wide (%v)", where, w, err)
+				}
+				small, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](smallTextJS))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(small) > 0 {
+					t.Errorf("%s: %d chart texts under 11 px, as %s", where, len(small), small[0])
+				}
+			}
+		})
+	}
+}
+
+// clippedJS lists the boxes of the group tables and their cells whose
+// content is wider than what they show.
+const clippedJS = `[...document.querySelectorAll('.table, table, th, td')]
+	.filter(e => e.getClientRects().length && e.scrollWidth > e.clientWidth)
+	.map(e => e.tagName.toLowerCase() + ' "' + e.textContent.trim().slice(0, 30) + '": ' + e.scrollWidth + ' px in ' + e.clientWidth)`
+
+// smallTextJS lists the shown texts of the charts drawn under 11 CSS px.
+const smallTextJS = `[...document.querySelectorAll('svg text')]
+	.filter(t => t.getClientRects().length)
+	.map(t => { const m = t.getScreenCTM(); return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)] })
+	.filter(([, px]) => px < 10.99)
+	.map(([s, px]) => '"' + s + '" at ' + px.toFixed(1) + ' px')`

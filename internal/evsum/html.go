@@ -11,9 +11,9 @@ import (
 // charts, the table with md's columns, and the problems.
 func writeHTML(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) error {
 	heads := make([]string, len(cols))
-	right := make([]bool, len(cols))
+	right, wrap := make([]bool, len(cols)), make([]bool, len(cols))
 	for i, c := range cols {
-		heads[i], right[i] = c.header(false), c.numeric()
+		heads[i], right[i], wrap[i] = c.header(false), c.numeric(), c.cut()
 	}
 	p := htmlreport.New(htmlreport.Options{
 		Keys:    st.Options().By,
@@ -22,6 +22,7 @@ func writeHTML(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) er
 		Files:   cx.inputs,
 		Head:    heads,
 		Right:   right,
+		Wrap:    wrap,
 		Version: cli.Version,
 		Sorted:  cx.sorted,
 		Cells: func(r *summary.Record) []string {

@@ -15,14 +15,54 @@ import (
 // A chart is an SVG drawing with its title and a text alternative. The
 // geometry is computed here; the template only places it, so every value
 // from the data reaches the page through the template's escaping.
+//
+// Each chart is drawn twice, for a wide page and for a phone (Narrow), and
+// the page's style shows one: an SVG drawn at its own size in CSS pixels,
+// never scaled, keeps its text at the 11 px it is written in, where one
+// drawing scaled down to a phone's width had text 5 px tall.
 type chart struct {
 	ID, Title, Desc string
-	W, H            float64
 	Vertical        bool // bars stand up (over time); else they lie along x
-	Bars            []bar
-	Labels          []text
-	Axes            []line
-	Legend          []legendItem
+	drawing              // wide
+	Narrow          drawing
+}
+
+// drawing is a chart's SVG at one size.
+type drawing struct {
+	W, H   float64
+	Bars   []bar
+	Labels []text
+	Axes   []line
+	Legend []legendItem
+	g      geom
+}
+
+// geom is the size a chart is drawn at: its width, the column of labels
+// on the left of a horizontal chart and of values on its right (bars,
+// and the side by side bars of percentiles), the longest label in
+// characters, and the most period labels under a chart over time.
+type geom struct {
+	w, labelW, valueW, statValueW float64
+	labelChars, ticks             int
+}
+
+// The two sizes: wide fits two charts side by side in a 1280-pixel window
+// and one on an A4 page; narrow fits a 390-pixel phone.
+var (
+	wideGeom   = geom{w: 540, labelW: 150, valueW: 130, statValueW: 70, labelChars: 22, ticks: 12}
+	narrowGeom = geom{w: 340, labelW: 100, valueW: 110, statValueW: 60, labelChars: 14, ticks: 6}
+)
+
+// view is one drawing of a chart as the template writes it: its class
+// (which the style shows or hides) and the ids of its title and text.
+type view struct {
+	Class, ID, Title, Desc string
+	drawing
+}
+
+// Views are the chart's two drawings.
+func (c chart) Views() []view {
+	return []view{{"wide", c.ID, c.Title, c.Desc, c.drawing}, {"narrow", c.ID + "-n", c.Title, c.Desc, c.Narrow}}
 }
 
 // bar is one rectangle: Value is what its length shows (data-value), in
@@ -61,14 +101,22 @@ type item struct {
 type series struct{ name, color string }
 
 const (
-	chartW   = 640.0
 	barColor = "#3f6fb5"
 	p95Color = "#9db7e0"
 	badColor = "#c62828"
 )
 
-// charts picks the charts that fit the grouping.
+// charts are the charts that fit the grouping, each drawn at both sizes.
 func (p *Page) charts() []chart {
+	cs := p.drawCharts(wideGeom)
+	for i, n := range p.drawCharts(narrowGeom) {
+		cs[i].Narrow = n.drawing
+	}
+	return cs
+}
+
+// drawCharts draws the charts at one size.
+func (p *Page) drawCharts(g geom) []chart {
 	var cs []chart
 	if p.overTime() && len(p.groups) > 0 {
 		periods, folded := p.periods()
@@ -77,15 +125,15 @@ func (p *Page) charts() []chart {
 			note = fmt.Sprintf(" The %d earliest periods are left out.", folded)
 		}
 		cs = append(cs,
-			columns("cost", "Cost per "+p.o.Keys[0].Name, "cost, USD", costItems(periods), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }, note),
-			columns("tokens", "Tokens per "+p.o.Keys[0].Name, "tokens", tokenItems(periods), []series{{"tokens", barColor}}, intText, note),
+			columns(g, "cost", "Cost per "+p.o.Keys[0].Name, "cost, USD", costItems(periods), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }, note),
+			columns(g, "tokens", "Tokens per "+p.o.Keys[0].Name, "tokens", tokenItems(periods), []series{{"tokens", barColor}}, intText, note),
 		)
-		cs = append(cs, columns("runs", "Runs per "+p.o.Keys[0].Name+", by outcome", "runs", runItems(periods, p.outcomeNames()), p.outcomeSeries(), intText, note))
+		cs = append(cs, columns(g, "runs", "Runs per "+p.o.Keys[0].Name+", by outcome", "runs", runItems(periods, p.outcomeNames()), p.outcomeSeries(), intText, note))
 	} else if len(p.groups) > 1 {
 		top := p.top(func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) })
-		cs = append(cs, bars("cost", "Cost per group, costliest first", "cost, USD", p.foldBy(top, func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) / 1e9 }), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }))
+		cs = append(cs, bars(g, "cost", "Cost per group, costliest first", "cost, USD", p.foldBy(top, func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) / 1e9 }), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }))
 		topT := p.top(func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) })
-		cs = append(cs, bars("tokens", "Tokens per group, most first", "tokens", p.foldBy(topT, func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }), []series{{"tokens", barColor}}, intText))
+		cs = append(cs, bars(g, "tokens", "Tokens per group, most first", "tokens", p.foldBy(topT, func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }), []series{{"tokens", barColor}}, intText))
 	}
 	if t := p.total; len(t.Breakdown) > 1 {
 		// the total's breakdown: what each model cost, and its tokens
@@ -98,21 +146,21 @@ func (p *Page) charts() []chart {
 		cost := func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) }
 		tokens := func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }
 		cs = append(cs,
-			bars("cost-per-"+name, "Cost per "+name+", costliest first", "cost, USD", p.foldBy(byMeasure(gs, cost), func(r *summary.Record) float64 { return cost(r) / 1e9 }), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }),
-			bars("tokens-per-"+name, "Tokens per "+name+", most first", "tokens", p.foldBy(byMeasure(gs, tokens), tokens), []series{{"tokens", barColor}}, intText),
+			bars(g, "cost-per-"+name, "Cost per "+name+", costliest first", "cost, USD", p.foldBy(byMeasure(gs, cost), func(r *summary.Record) float64 { return cost(r) / 1e9 }), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }),
+			bars(g, "tokens-per-"+name, "Tokens per "+name+", most first", "tokens", p.foldBy(byMeasure(gs, tokens), tokens), []series{{"tokens", barColor}}, intText),
 		)
 	}
-	if c, ok := p.toolsChart(); ok {
+	if c, ok := p.toolsChart(g); ok {
 		cs = append(cs, c)
 	}
 	per := "group"
 	if p.overTime() {
 		per = p.o.Keys[0].Name
 	}
-	if c, ok := p.statsChart("latency", "Model latency per "+per, "latency, ms", func(r *summary.Record) summary.Stats { return r.Latency }); ok {
+	if c, ok := p.statsChart(g, "latency", "Model latency per "+per, "latency, ms", func(r *summary.Record) summary.Stats { return r.Latency }); ok {
 		cs = append(cs, c)
 	}
-	if c, ok := p.statsChart("wall", "Run wall time per "+per, "wall time, s", func(r *summary.Record) summary.Stats { return r.Wall }); ok {
+	if c, ok := p.statsChart(g, "wall", "Run wall time per "+per, "wall time, s", func(r *summary.Record) summary.Stats { return r.Wall }); ok {
 		cs = append(cs, c)
 	}
 	return cs
@@ -262,7 +310,7 @@ func (p *Page) foldBy(gs []*summary.Record, value func(*summary.Record) float64)
 
 // toolsChart shows the tools most called, split into calls that went
 // well and calls that failed.
-func (p *Page) toolsChart() (chart, bool) {
+func (p *Page) toolsChart(g geom) (chart, bool) {
 	ts := slices.Clone(p.total.Tools)
 	if len(ts) == 0 {
 		return chart{}, false
@@ -281,7 +329,7 @@ func (p *Page) toolsChart() (chart, bool) {
 	if len(ts) > p.o.MaxBars {
 		items = append(items, item{fmt.Sprintf("other (%d)", len(ts)-p.o.MaxBars), []float64{float64(rest.Calls - rest.Failed), float64(rest.Failed)}})
 	}
-	c := bars("tools", "Tools by calls, with their failures", "calls", items, []series{{"ok", barColor}, {"failed", badColor}}, intText)
+	c := bars(g, "tools", "Tools by calls, with their failures", "calls", items, []series{{"ok", barColor}, {"failed", badColor}}, intText)
 	// The value beside each bar says the failure share too.
 	for i := range c.Labels {
 		if c.Labels[i].Class != "value" {
@@ -311,7 +359,7 @@ func valueIndex(labels []text) int {
 
 // statsChart shows p50 and p95 per group (the groups with most runs, or
 // the latest periods), when any group has the figure.
-func (p *Page) statsChart(id, title, unit string, stat func(*summary.Record) summary.Stats) (chart, bool) {
+func (p *Page) statsChart(g geom, id, title, unit string, stat func(*summary.Record) summary.Stats) (chart, bool) {
 	var gs []*summary.Record
 	if p.overTime() {
 		gs = slices.Clone(p.groups)
@@ -347,17 +395,17 @@ func (p *Page) statsChart(id, title, unit string, stat func(*summary.Record) sum
 	if len(items) == 0 {
 		return chart{}, false
 	}
-	return grouped(id, title, unit, items, []series{{"p50", barColor}, {"p95", p95Color}}), true
+	return grouped(g, id, title, unit, items, []series{{"p50", barColor}, {"p95", p95Color}}), true
 }
 
 // bars draws horizontal bars, one row per item, its series stacked.
-func bars(id, title, unit string, items []item, ss []series, format func(float64) string) chart {
-	const valueW, rowH = 150.0, 24.0
-	c, plotW, max, scale := horizontal(id, title, valueW, items, total)
+func bars(g geom, id, title, unit string, items []item, ss []series, format func(float64) string) chart {
+	const rowH = 24.0
+	c, plotW, max, scale := horizontal(g, id, title, g.valueW, items, total)
 	y := hTop
 	var desc []string
 	for _, it := range items {
-		x := hLabelW
+		x := g.labelW
 		for si, v := range it.values {
 			w := v * scale
 			if v > 0 {
@@ -366,33 +414,33 @@ func bars(id, title, unit string, items []item, ss []series, format func(float64
 			}
 			x += w
 		}
-		c.Labels = append(c.Labels, text{X: hLabelW - 6, Y: y + rowH/2 + 4, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
+		c.Labels = append(c.Labels, text{X: g.labelW - 6, Y: y + rowH/2 + 4, Text: cut(it.label, g.labelChars), Anchor: "end", Class: "label"})
 		c.Labels = append(c.Labels, text{X: x + 6, Y: y + rowH/2 + 4, Text: format(total(it.values)), Anchor: "start", Class: "value"})
 		desc = append(desc, it.label+" "+format(total(it.values)))
 		y += rowH
 	}
 	c.xAxis(plotW, y, format(max), unit)
 	if len(ss) > 1 {
-		c.Legend = legend(ss, hLabelW, 8)
+		c.Legend = legend(ss, g.labelW, 8)
 	}
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
 	return c
 }
 
 // grouped draws horizontal bars, one row per item and series (p50, p95).
-func grouped(id, title, unit string, items []item, ss []series) chart {
-	const valueW, barH = 90.0, 10.0
-	c, plotW, max, scale := horizontal(id, title, valueW, items, largest)
+func grouped(g geom, id, title, unit string, items []item, ss []series) chart {
+	const barH = 14.0
+	c, plotW, max, scale := horizontal(g, id, title, g.statValueW, items, largest)
 	y := hTop
 	var desc []string
 	for _, it := range items {
-		c.Labels = append(c.Labels, text{X: hLabelW - 6, Y: y + float64(len(ss))*barH/2 + 6, Text: cut(it.label, 26), Anchor: "end", Class: "label"})
+		c.Labels = append(c.Labels, text{X: g.labelW - 6, Y: y + float64(len(ss))*barH/2 + 4, Text: cut(it.label, g.labelChars), Anchor: "end", Class: "label"})
 		var parts []string
 		for si, v := range it.values {
 			w := v * scale
-			c.Bars = append(c.Bars, bar{X: hLabelW, Y: y + 2, W: w, H: barH - 2, Value: v, Color: ss[si].color, Series: ss[si].name,
+			c.Bars = append(c.Bars, bar{X: g.labelW, Y: y + 2, W: w, H: barH - 3, Value: v, Color: ss[si].color, Series: ss[si].name,
 				Title: fmt.Sprintf("%s: %s %s", it.label, ss[si].name, num(v))})
-			c.Labels = append(c.Labels, text{X: hLabelW + w + 4, Y: y + barH - 1, Text: num(v), Anchor: "start", Class: "value small"})
+			c.Labels = append(c.Labels, text{X: g.labelW + w + 4, Y: y + barH - 2, Text: num(v), Anchor: "start", Class: "value"})
 			parts = append(parts, ss[si].name+" "+num(v))
 			y += barH
 		}
@@ -400,22 +448,22 @@ func grouped(id, title, unit string, items []item, ss []series) chart {
 		y += 8
 	}
 	c.xAxis(plotW, y, num(max), unit)
-	c.Legend = legend(ss, hLabelW, 8)
+	c.Legend = legend(ss, g.labelW, 8)
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
 	return c
 }
 
 // columns draws vertical bars over time, one per period, its series
 // stacked.
-func columns(id, title, unit string, items []item, ss []series, format func(float64) string, note string) chart {
+func columns(g geom, id, title, unit string, items []item, ss []series, format func(float64) string, note string) chart {
 	const left, right, top, plotH = 70.0, 10.0, 30.0, 170.0
-	plotW := chartW - left - right
-	c := chart{ID: id, Title: title, W: chartW, Vertical: true}
+	plotW := g.w - left - right
+	c := chart{ID: id, Title: title, drawing: drawing{W: g.w, g: g}, Vertical: true}
 	max, scale := axisScale(items, plotH, total)
 	slot := plotW / float64(max1(len(items)))
 	bw := math.Min(48, math.Max(1, slot*0.7))
 	base := top + plotH
-	every := max1(len(items) / 12) // at most about 12 period labels
+	every := max1(len(items) / g.ticks) // at most about g.ticks period labels
 	var desc []string
 	for i, it := range items {
 		x := left + float64(i)*slot + (slot-bw)/2
@@ -441,7 +489,7 @@ func columns(id, title, unit string, items []item, ss []series, format func(floa
 	)
 	c.H = base + 90
 	if len(ss) > 1 {
-		c.Legend = legend(ss, left+140, 8)
+		c.Legend = legend(ss, left, 8)
 	}
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "." + note
 	return c
@@ -460,28 +508,29 @@ func axisScale(items []item, length float64, measure func([]float64) float64) (m
 	return max, scale
 }
 
-// The frame of a horizontal chart: a column of labels hLabelW wide on the
-// left, the plot, a column of values on the right; rows start at hTop.
-const hLabelW, hTop = 170.0, 28.0
+// The frame of a horizontal chart: a column of labels geom.labelW wide on
+// the left, the plot, a column of values on the right; rows start at hTop.
+const hTop = 28.0
 
 // horizontal starts a horizontal chart whose value column is valueW wide:
 // the chart, its plot's width, and the items' largest measure with the
 // scale the plot draws it at (see axisScale).
-func horizontal(id, title string, valueW float64, items []item, measure func([]float64) float64) (c chart, plotW, max, scale float64) {
-	plotW = chartW - hLabelW - valueW
+func horizontal(g geom, id, title string, valueW float64, items []item, measure func([]float64) float64) (c chart, plotW, max, scale float64) {
+	plotW = g.w - g.labelW - valueW
 	max, scale = axisScale(items, plotW, measure)
-	return chart{ID: id, Title: title, W: chartW}, plotW, max, scale
+	return chart{ID: id, Title: title, drawing: drawing{W: g.w, g: g}}, plotW, max, scale
 }
 
 // xAxis draws a horizontal chart's axes, from the rows' top to y below the
 // last row and across the plot, with 0 and maxText under the plot's ends
 // and the unit under its middle.
-func (c *chart) xAxis(plotW, y float64, maxText, unit string) {
-	c.Axes = append(c.Axes, line{hLabelW, hTop - 4, hLabelW, y}, line{hLabelW, y, hLabelW + plotW, y})
+func (c *drawing) xAxis(plotW, y float64, maxText, unit string) {
+	l := c.g.labelW
+	c.Axes = append(c.Axes, line{l, hTop - 4, l, y}, line{l, y, l + plotW, y})
 	c.Labels = append(c.Labels,
-		text{X: hLabelW, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
-		text{X: hLabelW + plotW, Y: y + 16, Text: maxText, Anchor: "middle", Class: "tick"},
-		text{X: hLabelW + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
+		text{X: l, Y: y + 16, Text: "0", Anchor: "middle", Class: "tick"},
+		text{X: l + plotW, Y: y + 16, Text: maxText, Anchor: "middle", Class: "tick"},
+		text{X: l + plotW/2, Y: y + 32, Text: unit, Anchor: "middle", Class: "axis"},
 	)
 	c.H = y + 40
 }

@@ -23,12 +23,15 @@ import (
 
 // Options describe the report.
 type Options struct {
-	Keys    []summary.Key  // the grouping (--by)
-	Loc     *time.Location // the zone of the times shown (--tz)
-	TZName  string
-	Files   []string // the inputs, for the evfilter commands of the problems
-	Head    []string // the table's columns, as --format md heads them
-	Right   []bool   // per column: numbers, aligned right
+	Keys   []summary.Key  // the grouping (--by)
+	Loc    *time.Location // the zone of the times shown (--tz)
+	TZName string
+	Files  []string // the inputs, for the evfilter commands of the problems
+	Head   []string // the table's columns, as --format md heads them
+	Right  []bool   // per column: numbers, aligned right
+	// Wrap, per column: text that may break anywhere to fit (group keys,
+	// outcomes), where numbers and times keep to one line.
+	Wrap    []bool
 	Cells   func(*summary.Record) []string
 	Version string
 	// Sorted: the groups come in an order of their own (--sort), which
@@ -131,6 +134,7 @@ type outcomeCount struct {
 type headCell struct {
 	Text  string
 	Right bool
+	Wrap  bool
 }
 
 type row struct {
@@ -177,7 +181,7 @@ func (p *Page) data() *data {
 	}
 	d.Charts = p.charts()
 	for i, h := range p.o.Head {
-		d.Head = append(d.Head, headCell{h, i < len(p.o.Right) && p.o.Right[i]})
+		d.Head = append(d.Head, p.cell(i, h))
 	}
 	d.Rows, d.Folded = p.rows()
 	for _, r := range d.Rows {
@@ -282,7 +286,7 @@ func (p *Page) rows() ([]row, string) {
 	cells := func(r *summary.Record, total, other bool) row {
 		var cs []headCell
 		for i, c := range p.o.Cells(r) {
-			cs = append(cs, headCell{c, i < len(p.o.Right) && p.o.Right[i]})
+			cs = append(cs, p.cell(i, c))
 		}
 		return row{Cells: cs, Total: total, Other: other || r.Other > 0, Part: r.Nested}
 	}
@@ -319,6 +323,11 @@ func (p *Page) rows() ([]row, string) {
 	}
 	add(p.total, true)
 	return rows, note
+}
+
+// cell is column i's cell of text s.
+func (p *Page) cell(i int, s string) headCell {
+	return headCell{s, i < len(p.o.Right) && p.o.Right[i], i < len(p.o.Wrap) && p.o.Wrap[i]}
 }
 
 // sum adds records up into one: counters, runs, outcomes, tools and the

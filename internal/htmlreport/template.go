@@ -25,18 +25,20 @@ h2{font-size:16px;margin:28px 0 10px}
 .outcomes li{font-size:13px}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px;vertical-align:baseline}
 .charts{display:flex;flex-wrap:wrap;gap:14px}
-figure{background:#fff;border:1px solid #dde1e6;border-radius:6px;margin:0;padding:10px 12px;flex:1 1 520px;max-width:100%;box-sizing:border-box}
+figure{background:#fff;border:1px solid #dde1e6;border-radius:6px;margin:0;padding:10px;flex:1 1 562px;max-width:100%;box-sizing:border-box;overflow-x:auto}
 figcaption{font-weight:600;margin-bottom:4px}
-svg{display:block;width:100%;max-width:640px;height:auto}
+svg{display:block;max-width:none}
 svg text{font-size:11px;fill:#1d232b}
 svg .tick,svg .axis{fill:#5b6572}
 svg .axis{font-style:italic}
-svg .small{font-size:9px}
+svg.narrow{display:none}
+@media screen and (max-width:599px){main{padding:14px 8px 30px}figure{flex-basis:auto}svg.wide{display:none}svg.narrow{display:block}td:first-child{position:sticky;left:0;background:#fff}th:first-child{position:sticky;left:0}}
 svg line{stroke:#9aa3ad;stroke-width:1}
 .table{overflow-x:auto;background:#fff;border:1px solid #dde1e6;border-radius:6px}
 table{border-collapse:collapse;font-size:12.5px;font-variant-numeric:tabular-nums;width:100%}
-th,td{padding:5px 8px;border-bottom:1px solid #eceff2;text-align:left;white-space:nowrap}
-th{background:#f0f2f5;font-weight:600}
+th,td{padding:5px 6px;border-bottom:1px solid #eceff2;text-align:left;white-space:nowrap}
+th{background:#f0f2f5;font-weight:600;white-space:normal;vertical-align:bottom}
+td.wrap{white-space:normal;overflow-wrap:anywhere;min-width:6em}
 td.num,th.num{text-align:right}
 tr.total td{font-weight:700;border-top:2px solid #c5cbd3}
 tr.other td{color:#5b6572;font-style:italic}{{if .Parts}}
@@ -47,7 +49,7 @@ ol.problems{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:1
 ol.problems li{margin:4px 0}
 code{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f0f2f5;padding:1px 4px;border-radius:3px;word-break:break-all}
 footer{margin-top:30px;color:#8a939d;font-size:12px}
-@media print{body{background:#fff}main{max-width:none;padding:0}.card,figure,.table,ol.problems{border-color:#bbb;break-inside:avoid}}
+@media print{body{background:#fff}main{max-width:none;padding:0}.card,figure,ol.problems{border-color:#bbb;break-inside:avoid}.table{border-color:#bbb}table{font-size:10px}th,td{padding:3px 4px}td{white-space:normal}thead{display:table-header-group}tr{break-inside:avoid}}
 </style>
 </head>
 <body>
@@ -76,7 +78,8 @@ footer{margin-top:30px;color:#8a939d;font-size:12px}
 {{- range .Charts}}
 <figure id="chart-{{.ID}}" data-chart="{{.ID}}" data-axis="{{if .Vertical}}y{{else}}x{{end}}">
 <figcaption>{{.Title}}</figcaption>
-<svg viewBox="0 0 {{attr .W}} {{attr .H}}" role="img" aria-labelledby="t-{{.ID}} d-{{.ID}}">
+{{- range .Views}}
+<svg class="{{.Class}}" width="{{attr .W}}" height="{{attr .H}}" viewBox="0 0 {{attr .W}} {{attr .H}}" role="img" aria-labelledby="t-{{.ID}} d-{{.ID}}">
 <title id="t-{{.ID}}">{{.Title}}</title>
 <desc id="d-{{.ID}}">{{.Desc}}</desc>
 {{- range .Legend}}
@@ -92,6 +95,7 @@ footer{margin-top:30px;color:#8a939d;font-size:12px}
 <text class="{{.Class}}" x="{{attr .X}}" y="{{attr .Y}}" text-anchor="{{.Anchor}}"{{if .Rotate}} transform="rotate(-40 {{attr .X}} {{attr .Y}})"{{end}}>{{.Text}}</text>
 {{- end}}
 </svg>
+{{- end}}
 </figure>
 {{- end}}
 </section>
@@ -104,7 +108,7 @@ footer{margin-top:30px;color:#8a939d;font-size:12px}
 <thead><tr>{{range .Head}}<th{{if .Right}} class="num"{{end}}>{{.Text}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
-<tr{{if .Total}} class="total"{{else if .Other}} class="other"{{else if .Part}} class="part"{{end}}>{{range .Cells}}<td{{if .Right}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
+<tr{{if .Total}} class="total"{{else if .Other}} class="other"{{else if .Part}} class="part"{{end}}>{{range .Cells}}<td{{if .Right}} class="num"{{else if .Wrap}} class="wrap"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
 </table>
