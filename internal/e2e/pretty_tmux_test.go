@@ -41,7 +41,9 @@ func TestTmuxPrettyByDefault(t *testing.T) {
 
 // A live feed through a FIFO: each event is on the screen within half a
 // second of its write, without waiting for the next one or the end; text
-// pieces appear as they are written, on the line they continue.
+// pieces appear as they are written, on the line they continue, up to
+// their last space: the word after it waits for the next piece or event,
+// to be placed whole.
 func TestTmuxPrettyLiveFeed(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "feed")
 	if err := exec.Command("mkfifo", fifo).Run(); err != nil {
@@ -51,8 +53,8 @@ func TestTmuxPrettyLiveFeed(t *testing.T) {
 	w := openFIFO(t, fifo)
 	steps := []struct{ line, want string }{
 		{`{"seq":1,"ts":1793524443.2,"run_id":"r_1","agent_id":"coder","kind":"tool_call","payload":{"tool":"bash","args":{"command":"make test"}}}`, "tool   bash  make test"},
-		{`{"seq":2,"ts":1793524444.2,"run_id":"r_1","agent_id":"coder","kind":"message_update","payload":{"type":"text_delta","delta":"All tests"}}`, "All tests"},
-		{`{"seq":3,"ts":1793524444.3,"run_id":"r_1","agent_id":"coder","kind":"message_update","payload":{"type":"text_delta","delta":" pass."}}`, "All tests pass."},
+		{`{"seq":2,"ts":1793524444.2,"run_id":"r_1","agent_id":"coder","kind":"message_update","payload":{"type":"text_delta","delta":"All tests "}}`, "All tests"},
+		{`{"seq":3,"ts":1793524444.3,"run_id":"r_1","agent_id":"coder","kind":"message_update","payload":{"type":"text_delta","delta":"pass. Ship"}}`, "All tests pass."},
 		{`{"seq":4,"ts":1793524445.2,"run_id":"r_1","agent_id":"coder","kind":"error","payload":{"message":"disk full"}}`, "ERROR  disk full"},
 	}
 	for _, st := range steps {
@@ -62,5 +64,11 @@ func TestTmuxPrettyLiveFeed(t *testing.T) {
 		s, took := p.waitFor(500*time.Millisecond, fmt.Sprintf("%q", st.want), func(s string) bool { return strings.Contains(s, st.want) })
 		t.Logf("%q on the screen after %v", st.want, took.Round(time.Millisecond))
 		p.checkWidth(s)
+		if strings.Contains(st.want, "pass.") && strings.Contains(s, "Ship") {
+			t.Errorf("a word that may go on in the next piece is drawn:\n%s", s)
+		}
+		if strings.Contains(st.want, "ERROR") && !strings.Contains(s, "All tests pass. Ship") {
+			t.Errorf("the word held is not drawn when the next event comes:\n%s", s)
+		}
 	}
 }

@@ -39,7 +39,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		}
 		return commit(o.Commit, real)
 	}
-	w, end, err := o.Flags.Events(name, stdio, o.Format, o.Color)
+	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags)
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,8 @@ package evcursor
 import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/internal/redact"
-	"github.com/evtools/evtools/internal/term"
 )
 
 // The command's name, the prefix of its messages.
@@ -24,8 +24,8 @@ type options struct {
 	Strict bool   `help:"Stop at the first bad line."`
 	Format string `name:"format" enum:"auto,jsonl,pretty" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
 
-	term.ColorFlag `embed:""`
-	redact.Flags   `embed:""`
+	pretty.ViewFlags `embed:""`
+	redact.Flags     `embed:""`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 }

@@ -179,7 +179,7 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 		return err
 	}
 	// -c and -q write no events: nothing to render.
-	w, end, err := opts.Flags.Stdout(name, stdio, format == "pretty" && !opts.Count && !opts.Quiet, opts.Color)
+	w, end, err := opts.Flags.Stdout(name, stdio, format == "pretty" && !opts.Count && !opts.Quiet, opts.ViewFlags)
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,8 @@ package evfilter
 import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/internal/redact"
-	"github.com/evtools/evtools/internal/term"
 )
 
 // The command's name, the prefix of its messages.
@@ -25,8 +25,8 @@ type options struct {
 	Strict   bool     `name:"strict" help:"Stop at the first bad line or evaluation error."`
 	Format   string   `name:"format" enum:"auto,jsonl,pretty" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
 
-	term.ColorFlag `embed:""`
-	redact.Flags   `embed:""`
+	pretty.ViewFlags `embed:""`
+	redact.Flags     `embed:""`
 
 	Args []string `arg:"" optional:"" name:"EXPR [FILE]" help:"The jq expression, then the files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
 

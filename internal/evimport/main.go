@@ -77,7 +77,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	if err != nil {
 		return err
 	}
-	w, end, err := o.Flags.Events(name, stdio, o.Format, o.Color)
+	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags)
 	if err != nil {
 		return err
 	}

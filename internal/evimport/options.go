@@ -3,8 +3,8 @@ package evimport
 import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/internal/redact"
-	"github.com/evtools/evtools/internal/term"
 )
 
 // The command's name, the prefix of its messages.
@@ -23,8 +23,8 @@ type options struct {
 	Strict bool     `name:"strict" help:"Stop at the first bad line."`
 	Follow bool     `name:"follow" short:"F" help:"Keep reading, as tail -F: the files as they grow (through truncation and rotation), and the new session files of the folders given; a response is written once it is complete, a half-written line once it ends. Stop it with Ctrl-C."`
 
-	term.ColorFlag `embed:""`
-	redact.Flags   `embed:""`
+	pretty.ViewFlags `embed:""`
+	redact.Flags     `embed:""`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 }

@@ -2,7 +2,6 @@ package pretty
 
 import (
 	"io"
-	"os"
 	"testing"
 	"time"
 )
@@ -12,11 +11,7 @@ import (
 func BenchmarkRender(b *testing.B) {
 	var data []byte
 	for _, in := range inputs {
-		d, err := os.ReadFile(in.path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		data = append(data, d...)
+		data = append(data, readInput(b, in.path, in.section)...)
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()

@@ -35,6 +35,9 @@ func (r *Renderer) put(st, s string) {
 		return
 	}
 	r.fresh = false
+	if strings.IndexByte(s, '\t') >= 0 {
+		s = untab(s, r.col)
+	}
 	var w int
 	if plainASCII(s) {
 		w = len(s) // nothing to escape, a column a byte
@@ -98,7 +101,7 @@ func (r *Renderer) styled(st, s string) {
 // newline ends the line being written.
 func (r *Renderer) newline() {
 	r.out = append(r.out, '\n')
-	r.col, r.cut, r.fresh, r.gap = 0, false, false, false
+	r.col, r.cut, r.fresh, r.gap, r.lineStart = 0, false, false, 0, false
 }
 
 // cutTo returns the longest prefix of s at most w columns wide.
@@ -145,4 +148,25 @@ func plainASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// tabStop is the width of a tab, as terminals and pagers set it.
+const tabStop = 8
+
+// untab is s with each tab turned into the spaces up to the next tab
+// stop, counting columns from col: a tab shown as \t, or passed to the
+// terminal to move the cursor, is not what the writer of the text saw.
+func untab(s string, col int) string {
+	var b strings.Builder
+	for _, c := range s {
+		if c == '\t' {
+			n := tabStop - col%tabStop
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(c)
+		col += max(0, runewidth.RuneWidth(c))
+	}
+	return b.String()
 }

@@ -28,6 +28,36 @@ type Options struct {
 	Width int            // columns; lines are cut (or text wrapped) to it; <= 0 is 80
 	Color bool           // SGR colours and weights
 	Loc   *time.Location // the zone of the times shown; nil is time.Local
+
+	// All shows every event on a line of its own: turn starts and ends,
+	// model steps, progress lines, acknowledgements and the markers a
+	// protocol writes, dim. Without it they are left out, or folded into
+	// the line they belong to (a model step into its result).
+	All bool
+
+	// Redact, when set, takes the secrets out of the text the view joins
+	// itself (text and argument pieces, the blocks of a message): each
+	// piece was redacted alone, and a secret split between two pieces
+	// passed whole through that.
+	Redact Redactor
+}
+
+// Redactor is what the view needs of internal/redact's Redactor (which
+// imports this package, so it is named here by what it does).
+type Redactor interface {
+	// Text appends text to dst with its secrets replaced.
+	Text(dst, text []byte) []byte
+	// Line appends a JSON text with the secrets in its strings replaced;
+	// changed is false (and dst as it was) when there was none.
+	Line(dst, line []byte) (out []byte, changed bool)
+}
+
+// ViewFlags are the options of the pretty view every tool that has one
+// takes (zot2gp, evfilter, evcursor, evimport), so that they mean the
+// same in each.
+type ViewFlags struct {
+	term.ColorFlag `embed:""`
+	All            bool `name:"all" help:"Show every event in the pretty view: turn starts and ends, model steps, progress lines and acknowledgements too (dim). By default they are left out, or folded into the line they belong to."`
 }
 
 // Renderer renders JSON Lines written to it onto w.
@@ -37,6 +67,9 @@ type Renderer struct {
 	err error
 
 	pending []byte // the start of a line not yet ended by '\n'
+	held    []byte // the stream's first event, untimed: it waits for the next one's date (see render)
+	dayHint int64  // the time whose date heads the held event's line
+	seen    bool   // an event was read
 	out     []byte // the rendering of one Write, written to w at its end
 	ev      event.Event
 	sbuf    []byte // decoded strings
@@ -49,20 +82,23 @@ type Renderer struct {
 	col     int
 	cut     bool   // the line reached the width: the rest of it is not written
 	fresh   bool   // right after a tag: the next field needs no separator
-	gap     bool   // a space of a flow not written yet: it goes before the next word on the same line
+	gap     int    // spaces of a flow not written yet: they go before the next word on the same line
 	lastDay string // the date of the last time shown
+	lastRun *run   // the run of the last line shown: a line of another one is headed by its number
+	runNum  int    // the runs seen, numbered from 1
 
-	// A flow of text: its lines start at indent; spaced says the last
-	// thing written was a space (or the start), so a word may move to
-	// the next line whole.
+	// A flow of text: its lines start at indent; lineStart says the
+	// cursor is at the start of one of its lines but the first, where
+	// spaces are the text's own indentation. flowText is the text of the
+	// open flow not drawn yet: the word not ended (it is placed whole
+	// once it is), or, redacting, all of it (a secret may be in pieces).
 	indent    int
-	spaced    bool
+	lineStart bool
 	flowStyle string
+	flowText  []byte
+	redacted  []byte
 
-	runs   map[string]*run
-	agents map[string]bool // every run/agent pair seen, keyed run + "\x00" + agent
-	many   bool            // several runs or agents: lines say whose they are
-	manyRn bool            // several runs: the label names the run
+	runs map[string]*run
 }
 
 type openKind uint8
@@ -84,7 +120,7 @@ func New(w io.Writer, o Options) *Renderer {
 	if o.Loc == nil {
 		o.Loc = time.Local
 	}
-	return &Renderer{w: w, o: o, runs: map[string]*run{}, agents: map[string]bool{}}
+	return &Renderer{w: w, o: o, runs: map[string]*run{}}
 }
 
 // Write renders the complete lines in p, keeps an unfinished last line for
@@ -133,6 +169,7 @@ func (r *Renderer) Close() error {
 		r.render(r.pending)
 		r.pending = r.pending[:0]
 	}
+	r.drawHeld(0)
 	r.endLine()
 	r.flush()
 	return r.err
@@ -153,13 +190,13 @@ func (r *Renderer) flush() bool {
 
 // Output is where a tool writes its events: stdout itself for JSON Lines,
 // or a Renderer on it for the pretty format, fitted to the terminal's
-// width and coloured as --color says (when is its value). end finishes
-// the rendering (a last open line) once the tool's output is flushed; it
-// does nothing for JSON Lines.
-func Output(stdout io.Writer, pretty bool, when string) (w io.Writer, end func() error) {
+// width, coloured and in full as the flags say, redacting with red when
+// it is not nil. end finishes the rendering (a last open line) once the
+// tool's output is flushed; it does nothing for JSON Lines.
+func Output(stdout io.Writer, pretty bool, f ViewFlags, red Redactor) (w io.Writer, end func() error) {
 	if !pretty {
 		return stdout, func() error { return nil }
 	}
-	r := New(stdout, Options{Width: term.Width(stdout), Color: term.UseColor(when, stdout)})
+	r := New(stdout, Options{Width: term.Width(stdout), Color: term.UseColor(f.Color, stdout), All: f.All, Redact: red})
 	return r, r.Close
 }

@@ -15,25 +15,63 @@ import (
 
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/mattn/go-runewidth"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden renderings in testdata/golden")
 
-// The inputs of the golden tests: one per vocabulary, and one of data
-// meant to break a terminal.
-var inputs = []struct{ name, path string }{
-	{"zot", "../../examples/zot/uname.jsonl"},
-	{"zot-error", "../../examples/zot/auth-401.jsonl"},
-	{"glasspane", "../../examples/output/zot/uname.gp.jsonl"},
-	{"glasspane-error", "../../examples/output/zot/auth-401.gp.jsonl"},
-	{"runlog", "../../examples/events/multiagent.jsonl"},
-	{"hostile", "testdata/hostile.jsonl"},
+// The inputs of the golden tests: one per vocabulary, one of data meant to
+// break a terminal, and what evimport writes of the sessions of Claude
+// Code (with subagents), Codex (with a spawned agent) and pi (with a
+// compaction): the expected outputs of evimport's own tests (a file of a
+// txtar archive when section is set).
+var inputs = []struct{ name, path, section string }{
+	{"zot", "../../examples/zot/uname.jsonl", ""},
+	{"zot-error", "../../examples/zot/auth-401.jsonl", ""},
+	{"glasspane", "../../examples/output/zot/uname.gp.jsonl", ""},
+	{"glasspane-error", "../../examples/output/zot/auth-401.gp.jsonl", ""},
+	{"runlog", "../../examples/events/multiagent.jsonl", ""},
+	{"hostile", "testdata/hostile.jsonl", ""},
+	{"claude", "../evimport/testdata/claude.txtar", "want-shop.jsonl"},
+	{"claude-subagents", "../evimport/testdata/claude-subagents.txtar", "want.jsonl"},
+	{"codex", "../evimport/testdata/codex.txtar", "want.jsonl"},
+	{"codex-agents", "../evimport/testdata/codex-agents.txtar", "want.jsonl"},
+	{"pi", "../evimport/testdata/pi.txtar", "want.jsonl"},
+}
+
+// readInput reads an input of the golden tests.
+func readInput(t testing.TB, path, section string) []byte {
+	t.Helper()
+	if section == "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	a, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range a.Files {
+		if f.Name == section {
+			return f.Data
+		}
+	}
+	t.Fatalf("%s has no file %s", path, section)
+	return nil
 }
 
 func render(t *testing.T, in []byte, width int, color bool) []byte {
 	t.Helper()
+	return renderWith(t, in, Options{Width: width, Color: color})
+}
+
+func renderWith(t *testing.T, in []byte, o Options) []byte {
+	t.Helper()
 	var out bytes.Buffer
-	r := New(&out, Options{Width: width, Color: color, Loc: time.UTC})
+	o.Loc = time.UTC
+	r := New(&out, o)
 	if _, err := r.Write(in); err != nil {
 		t.Fatal(err)
 	}
@@ -43,40 +81,39 @@ func render(t *testing.T, in []byte, width int, color bool) []byte {
 	return out.Bytes()
 }
 
-// Every input renders as its golden file says, at 60 and 120 columns,
-// with and without colour. go test ./internal/pretty -update rewrites
-// them; read the diff before committing it.
+// Every input renders as its golden file says, at 60, 80 and 120
+// columns, in colour at 120, and with every event (Options.All) at 80.
+// go test ./internal/pretty -update rewrites them; read the diff before
+// committing it.
 func TestGolden(t *testing.T) {
 	for _, in := range inputs {
-		data, err := os.ReadFile(in.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, width := range []int{60, 120} {
-			for _, color := range []bool{false, true} {
-				name := fmt.Sprintf("%s.w%d", in.name, width)
-				if color {
-					name += ".color"
-				}
-				t.Run(name, func(t *testing.T) {
-					got := render(t, data, width, color)
-					golden := filepath.Join("testdata", "golden", name+".txt")
-					if *update {
-						os.MkdirAll(filepath.Dir(golden), 0o755)
-						if err := os.WriteFile(golden, got, 0o644); err != nil {
-							t.Fatal(err)
-						}
-						return
-					}
-					want, err := os.ReadFile(golden)
-					if err != nil {
-						t.Fatalf("%v (run go test -update to write it)", err)
-					}
-					if !bytes.Equal(got, want) {
-						t.Errorf("rendering differs from %s (go test -update rewrites it):\n%s", golden, diffLines(string(want), string(got)))
-					}
-				})
+		data := readInput(t, in.path, in.section)
+		for _, o := range []Options{{Width: 60}, {Width: 80}, {Width: 120}, {Width: 120, Color: true}, {Width: 80, All: true}} {
+			name := fmt.Sprintf("%s.w%d", in.name, o.Width)
+			if o.Color {
+				name += ".color"
 			}
+			if o.All {
+				name += ".all"
+			}
+			t.Run(name, func(t *testing.T) {
+				got := renderWith(t, data, o)
+				golden := filepath.Join("testdata", "golden", name+".txt")
+				if *update {
+					os.MkdirAll(filepath.Dir(golden), 0o755)
+					if err := os.WriteFile(golden, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test -update to write it)", err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("rendering differs from %s (go test -update rewrites it):\n%s", golden, diffLines(string(want), string(got)))
+				}
+			})
 		}
 	}
 }
@@ -88,10 +125,7 @@ var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
 // and colour only when asked for.
 func TestNothingEscapesOrOverflows(t *testing.T) {
 	for _, in := range inputs {
-		data, err := os.ReadFile(in.path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readInput(t, in.path, in.section)
 		for _, width := range []int{30, 60, 80, 120} {
 			for _, color := range []bool{false, true} {
 				out := string(render(t, data, width, color))
@@ -134,10 +168,7 @@ func TestEscapesShownEscaped(t *testing.T) {
 func TestInputsCoverEveryKind(t *testing.T) {
 	seen := map[*event.Entry]bool{}
 	for _, in := range inputs {
-		data, err := os.ReadFile(in.path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readInput(t, in.path, in.section)
 		var ev event.Event
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			if ev.Read(line) == nil && ev.Entry != nil {
@@ -182,10 +213,7 @@ func diffLines(want, got string) string {
 // character of the data, and keeps every line within the width.
 func FuzzRender(f *testing.F) {
 	for _, in := range inputs {
-		data, err := os.ReadFile(in.path)
-		if err != nil {
-			f.Fatal(err)
-		}
+		data := readInput(f, in.path, in.section)
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			f.Add(line, uint8(40))
 		}

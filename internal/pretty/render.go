@@ -17,13 +17,21 @@ import (
 )
 
 // run is what the renderer remembers of a run: whose lines are whose, the
-// tool calls in flight, and the totals its end shows.
+// tool calls in flight, what was said, and the totals its end shows.
 type run struct {
-	main   string          // the first agent named: the parent
-	subs   map[string]bool // agents spawned by it, or named after it
-	first  int64           // the time of its first event (µs), 0 unknown
-	turnAt map[string]int64
-	calls  map[string]*call
+	id      string
+	num     int             // its number in the stream, from 1: the heading of its lines
+	headed  bool            // its heading was shown, with its id
+	main    string          // its own agent, unlabelled: the first one named, when the run was seen from its start
+	begun   bool            // its first event was the session's: the run was seen from its start
+	agents  map[string]bool // every agent seen in it
+	labels  map[string]string
+	first   int64 // the time of its first event (µs), 0 unknown
+	turnAt  map[string]int64
+	calls   map[string]*call
+	said    map[string]uint64 // per agent, a digest of the text shown in pieces since its last whole text
+	lastErr string            // the last failure shown: an event of another meaning saying the same is not shown again
+	errFrom event.Meaning     // the meaning of the event that said it
 
 	models, tools, toolFails, errors int
 	tokens, costNano                 int64
@@ -32,21 +40,66 @@ type run struct {
 
 // call is a tool call in flight.
 type call struct {
-	name  string
-	at    int64  // its start (µs), 0 unknown
-	args  []byte // its arguments, joined from their pieces
-	shown bool   // its arguments were shown
+	name     string
+	at       int64  // its start (µs), 0 unknown
+	args     []byte // its arguments, joined from their pieces
+	shown    bool   // its arguments were shown
+	progress string // the last progress line shown
 }
 
 const timeWidth = len("15:04:05.000")
 
-// render draws one line of the input.
+// render draws one line of the input. The stream's first event, when it
+// has no time (zot's acknowledgement of the prompt), waits for the next
+// one: the date that heads the view is then the next one's, and goes
+// above it, not below.
 func (r *Renderer) render(line []byte) {
+	if r.held != nil {
+		t := int64(0)
+		if err := r.ev.Read(line); err == nil || err == event.ErrNotEvent {
+			t = r.timeOf(&r.ev)
+		}
+		r.drawHeld(t)
+	} else if !r.seen {
+		r.seen = true
+		if err := r.ev.Read(line); err == nil && r.timeOf(&r.ev) == 0 && holdable(&r.ev) {
+			r.held = append([]byte(nil), line...)
+			return
+		}
+	}
+	r.draw(line)
+}
+
+// holdable says whether an event may wait for the next one: an event
+// drawn on a line of its own, not a piece of a flow or a call that a
+// later event completes.
+func holdable(ev *event.Event) bool {
+	switch ev.Meaning {
+	case event.Text, event.ToolStart, event.ToolUpdate:
+		return false
+	}
+	return true
+}
+
+// drawHeld draws the held first event, under the date of t.
+func (r *Renderer) drawHeld(t int64) {
+	if r.held == nil {
+		return
+	}
+	held := r.held
+	r.held = nil
+	r.dayHint = t
+	r.draw(held)
+	r.dayHint = 0
+}
+
+// draw draws one event.
+func (r *Renderer) draw(line []byte) {
 	ev := &r.ev
 	if err := ev.Read(line); err != nil && err != event.ErrNotEvent {
 		// Not a JSON object: shown as it is, escaped, never dropped.
 		r.endLine()
-		r.prefix(0, "", "")
+		r.prefix(0, nil, "")
 		r.put(sOther, "?")
 		r.field(sNone, string(line))
 		r.newline()
@@ -58,35 +111,36 @@ func (r *Renderer) render(line []byte) {
 	key := runID + "\x00" + agent
 	switch ev.Meaning {
 	case event.Text:
-		r.text(ev, t, runID, agent, key)
+		r.text(ev, t, rn, agent, key)
 		return
 	case event.ToolStart:
-		r.toolStart(ev, t, rn, runID, agent, key)
+		r.toolStart(ev, t, rn, agent, key)
 		return
 	case event.ToolUpdate:
-		r.toolUpdate(ev, t, rn, runID, agent, key)
+		r.toolUpdate(ev, t, rn, agent, key)
+		return
+	}
+	if q := r.quiet(ev, rn, agent); q == said || q == quietLine && !r.o.All {
 		return
 	}
 	r.endLine()
-	r.prefix(t, runID, agent)
+	r.prefix(t, rn, agent)
 	switch ev.Meaning {
 	case event.UserMessage:
 		r.tag(sUser, "user")
-		r.paragraph(sNone, textOf(ev.Field(event.Body)))
+		r.paragraph(sNone, r.joined(textOf(ev.Field(event.Body))))
 		return
 	case event.ModelCall:
-		r.modelCall(ev, t, rn, agent)
+		r.modelCall(ev)
 	case event.ModelResult:
 		r.modelResult(ev, t, rn, agent)
 	case event.ModelEnd:
-		r.modelEnd(ev, rn, agent)
+		r.modelEnd(ev)
 	case event.ModelError:
-		rn.errors++
 		r.tag(sBad, "ERROR")
 		r.put(sNone, "model")
 		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
 	case event.Error:
-		rn.errors++
 		r.tag(sBad, "ERROR")
 		r.put(sNone, oneLine(textOf(ev.Field(event.Body))))
 	case event.Kill:
@@ -102,13 +156,13 @@ func (r *Renderer) render(line []byte) {
 		r.field(sDim, r.strField(ev, event.Outcome))
 	case event.AgentStart:
 		r.tag(sAgent, "agent")
-		r.put(sBold, nonEmpty(r.strField(ev, event.Name), agent))
+		r.put(sBold, r.role(rn, agent, r.strField(ev, event.Name)))
 		r.field(sNone, "started")
 		r.field(sDim, modelName(ev.Field(event.Model)))
 		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
 	case event.AgentEnd:
 		r.tag(sAgent, "agent")
-		r.put(sBold, agent)
+		r.put(sBold, r.role(rn, agent, ""))
 		r.outcome(nonEmpty(r.strField(ev, event.Outcome), "ended"))
 		r.field(sDim, seconds(ev.Field(event.Wall)))
 		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
@@ -117,7 +171,7 @@ func (r *Renderer) render(line []byte) {
 		r.put(sBold, r.strField(ev, event.Outcome))
 		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
 	case event.Ack:
-		r.ack(ev, rn)
+		r.ack(ev)
 	case event.RunStart:
 		r.tag(sRun, "run")
 		r.put(sNone, "started")
@@ -127,51 +181,116 @@ func (r *Renderer) render(line []byte) {
 	case event.RunEnd:
 		r.runEnd(ev, t, rn, runID)
 	default:
-		r.generic(ev, line)
+		r.other(ev, line)
 	}
 	r.newline()
 }
 
-// modelCall shows a turn's or a model call's start, and notes when the
-// agent's turn began.
-func (r *Renderer) modelCall(ev *event.Event, t int64, rn *run, agent string) {
+// How much an event has to say.
+type news uint8
+
+const (
+	newsLine  news = iota // a line of its own
+	quietLine             // a line only in full (Options.All), dim
+	said                  // nothing: another event just said it
+)
+
+// quiet says whether an event is one the view leaves out unless asked to
+// show all (Options.All), and notes what it says for the lines it is
+// folded into.
+func (r *Renderer) quiet(ev *event.Event, rn *run, agent string) news {
+	switch ev.Meaning {
+	case event.ModelCall:
+		// Its time is the start of the latency its result shows.
+		if t := r.timeOf(ev); t != 0 {
+			rn.turnAt[agent] = t
+		}
+		delete(rn.said, agent)
+		return quietLine
+	case event.ModelEnd:
+		delete(rn.turnAt, agent)
+		if ev.Failed() {
+			return r.failure(rn, ev)
+		}
+		return quietLine
+	case event.ModelError, event.Error:
+		return r.failure(rn, ev)
+	case event.Ack:
+		if ev.Failed() {
+			return r.failure(rn, ev)
+		}
+		return quietLine
+	case event.Other:
+		// A kind a vocabulary names without a meaning (an assistant
+		// message's start, a piece of thinking): a protocol's marker,
+		// not news. A kind no vocabulary knows is shown.
+		if ev.Entry != nil {
+			return quietLine
+		}
+	}
+	return newsLine
+}
+
+// failure counts a failure once, and says whether another event just said
+// it in its run (zot's failed turn is followed by an error event with the
+// same message): then it is not shown again, even in full. The same event
+// repeated (a retry loop) is shown each time.
+func (r *Renderer) failure(rn *run, ev *event.Event) news {
+	msg := oneLine(textOf(ev.Field(event.Body)))
+	if msg != "" && msg == rn.lastErr && ev.Meaning != rn.errFrom {
+		rn.lastErr = ""
+		return said
+	}
+	rn.errors++
+	rn.lastErr, rn.errFrom = msg, ev.Meaning
+	return newsLine
+}
+
+// role is what an agent's start or end line calls the agent: nothing when
+// its label says it already, else its role (or its id).
+func (r *Renderer) role(rn *run, agent, role string) string {
+	role = nonEmpty(role, agent)
+	if l := r.label(rn, agent); l != "" && (role == agent || strings.HasPrefix(agent, role)) {
+		return ""
+	}
+	return role
+}
+
+// modelCall shows a turn's or a model call's start (only in full: it is
+// folded into the result's line).
+func (r *Renderer) modelCall(ev *event.Event) {
 	if ev.Flags&event.Turn != 0 {
-		r.tag(sModel, "turn")
+		r.tag(sDim, "turn")
 	} else {
-		r.tag(sModel, "model")
-		r.put(sNone, modelName(ev.Field(event.Model)))
+		r.tag(sDim, "model")
+		r.put(sDim, modelName(ev.Field(event.Model)))
 	}
 	if s := r.num(ev.Field(event.Step)); s != "" {
 		r.field(sDim, "step "+s)
 	}
-	if t != 0 {
-		rn.turnAt[agent] = t
-	}
 }
 
-// modelEnd shows a turn's end: an error when it failed, else its stop
-// reason.
-func (r *Renderer) modelEnd(ev *event.Event, rn *run, agent string) {
+// modelEnd shows a turn's end: an error when it failed, else (in full) its
+// stop reason.
+func (r *Renderer) modelEnd(ev *event.Event) {
 	if ev.Failed() {
-		rn.errors++
 		r.tag(sBad, "ERROR")
 		r.put(sNone, "turn failed")
 		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
-	} else {
-		r.tag(sModel, "turn")
-		r.put(sDim, "end")
-		if stop := r.strField(ev, event.Stop); stop != "" {
-			r.field(sDim, "stop "+stop)
-		}
+		return
 	}
-	delete(rn.turnAt, agent)
+	r.tag(sDim, "turn")
+	r.put(sDim, "end")
+	if stop := r.strField(ev, event.Stop); stop != "" {
+		r.field(sDim, "stop "+stop)
+	}
 }
 
-// ack shows a command's acknowledgement: quiet, unless it failed.
-func (r *Renderer) ack(ev *event.Event, rn *run) {
+// ack shows a command's acknowledgement: an error when it failed, else
+// (in full) the command.
+func (r *Renderer) ack(ev *event.Event) {
 	cmd := r.lookupString(ev.Body, "command")
 	if ev.Failed() {
-		rn.errors++
 		r.tag(sBad, "ERROR")
 		r.put(sNone, nonEmpty(cmd, "command")+" failed")
 		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
@@ -181,12 +300,33 @@ func (r *Renderer) ack(ev *event.Event, rn *run) {
 	r.put(sDim, cmd)
 }
 
-// generic shows an event no meaning covers: its kind (or type) and its
-// payload (or the whole raw line), compact.
-func (r *Renderer) generic(ev *event.Event, line []byte) {
+// other shows an event no meaning covers. A kind the tools write (a
+// context's compaction, which evimport writes) has its own line; a
+// protocol's marker (only in full) its kind and type; any other event its
+// kind (or type) and its payload (or the whole raw line), compact: an
+// event is never dropped.
+func (r *Renderer) other(ev *event.Event, line []byte) {
 	name := string(ev.Name())
 	if name == "" {
 		name = "event"
+	}
+	switch {
+	case !ev.Raw && name == "compaction":
+		r.tag(sDecide, "compact")
+		r.put(sNone, "context summarised")
+		if v, _ := jsonscan.Lookup(ev.Body, "pre_tokens"); jsonscan.KindOf(v) == jsonscan.Number {
+			if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+				r.field(sNone, "from "+textfmt.Thousands(n)+" tokens")
+			}
+		}
+		r.field(sDim, r.lookupString(ev.Body, "trigger"))
+		r.field(sNone, oneLine(r.lookupString(ev.Body, "summary")))
+		return
+	case ev.Entry != nil:
+		// The payload's type says more than the kind (zot's
+		// assistant_start, under glasspane's message_start).
+		r.put(sDim, nonEmpty(r.lookupString(ev.Body, "type"), name))
+		return
 	}
 	r.tag(sOther, name)
 	body := ev.Payload
@@ -196,40 +336,98 @@ func (r *Renderer) generic(ev *event.Event, line []byte) {
 	r.put(sDim, compact(body))
 }
 
-// prefix starts a line: the time (and the date, on a line of its own,
-// when it changes), then whose event it is when the stream has several
-// runs or agents.
-func (r *Renderer) prefix(t int64, runID, agent string) {
+// prefix starts a line: a heading when the date or the run changes, the
+// time, then whose event it is when the run's own agent does not say it.
+func (r *Renderer) prefix(t int64, rn *run, agent string) {
+	if r.held != nil {
+		r.drawHeld(t)
+	}
+	r.heading(t, rn)
 	if t != 0 {
-		tm := time.UnixMicro(t).In(r.o.Loc)
-		if day := tm.Format("2006-01-02 Mon"); day != r.lastDay {
-			r.lastDay = day
-			r.put(sBold, "── "+day+" ")
-			r.put(sDim, strings.Repeat("─", max(0, r.o.Width-r.col)))
-			r.newline()
-		}
-		r.put(sDim, tm.Format("15:04:05.000"))
+		r.put(sDim, time.UnixMicro(t).In(r.o.Loc).Format("15:04:05.000"))
 	} else {
 		r.space(timeWidth)
 	}
 	r.space(1)
-	if !r.many {
-		return
-	}
-	if r.manyRn {
-		r.put(sDim, fit(runID, 10))
+	if l := r.label(rn, agent); l != "" {
+		r.space(2)
+		r.put(agentStyle(agent), fit(l, r.labelWidth()))
 		r.space(1)
 	}
-	rn := r.runs[runID]
-	who := agent
-	if rn != nil && rn.subs[agent] {
-		who = "└ " + agent
-		if !r.o.Color {
-			who = "  " + agent
+}
+
+// heading writes the line that goes above a line whose date differs from
+// the last one shown, or whose run differs from the last line's: the
+// date, and the run's number (with its id, and its agent when it is not
+// known to be the run's own, the first time).
+func (r *Renderer) heading(t int64, rn *run) {
+	day := ""
+	if t == 0 {
+		t = r.dayHint
+	}
+	if t != 0 {
+		if d := time.UnixMicro(t).In(r.o.Loc).Format("2006-01-02 Mon"); d != r.lastDay {
+			day, r.lastDay = d, d
 		}
 	}
-	r.put(agentStyle(agent), fit(who, min(18, max(10, r.o.Width/6))))
-	r.space(1)
+	var head string
+	if rn != nil && rn.id != "" && rn != r.lastRun {
+		r.lastRun = rn
+		head = "run " + strconv.Itoa(rn.num)
+		if !rn.headed {
+			rn.headed = true
+			head += " · " + rn.id
+			if !rn.begun && rn.main != "" {
+				head += " · " + rn.main
+			}
+		}
+	}
+	if day == "" && head == "" {
+		return
+	}
+	r.put(sDim, "── ")
+	if day != "" {
+		r.put(sBold, day+" ")
+		if head != "" {
+			r.put(sDim, "── ")
+		}
+	}
+	if head != "" {
+		r.put(sRun, head+" ")
+	}
+	r.put(sDim, strings.Repeat("─", max(0, r.o.Width-r.col)))
+	r.newline()
+}
+
+// labelWidth is the width of an agent's label: a sixth of the line, so
+// that the text has the rest.
+func (r *Renderer) labelWidth() int { return min(16, max(8, r.o.Width/6)) }
+
+// label is what a line of agent says of whose it is: nothing for the
+// run's own agent and the session, else a name that tells the run's agents
+// apart (a Claude subagent's "Explore:a7f3c21" is "Explore" until a second
+// Explore comes), the same for all its lines.
+func (r *Renderer) label(rn *run, agent string) string {
+	if rn == nil || agent == "" || agent == rn.main {
+		return ""
+	}
+	if l, ok := rn.labels[agent]; ok {
+		return l
+	}
+	l := agent
+	if role, _, ok := strings.Cut(agent, ":"); ok && role != "" && runewidth.StringWidth(agent) > r.labelWidth() {
+		l = role
+		for _, other := range rn.labels {
+			if other == role {
+				l = agent
+			}
+		}
+	}
+	if rn.labels == nil {
+		rn.labels = map[string]string{}
+	}
+	rn.labels[agent] = l
+	return l
 }
 
 // fit pads or cuts s to w columns.
@@ -275,34 +473,29 @@ func (r *Renderer) outcome(o string) {
 	}
 }
 
-// track notes the event's run and agent, and whether the stream now has
-// several of them.
+// track notes the event's run and agent: a run is numbered when it first
+// appears; its own agent is the first one named after the session's
+// events began it (an agent spawned is never its own), and unknown when
+// the stream shows the run from the middle (a filtered log), where every
+// agent's lines are labelled.
 func (r *Renderer) track(runID, agent string, t int64) *run {
 	rn := r.runs[runID]
 	if rn == nil {
-		rn = &run{subs: map[string]bool{}, turnAt: map[string]int64{}, calls: map[string]*call{}}
+		rn = &run{id: runID, begun: agent == "", agents: map[string]bool{},
+			turnAt: map[string]int64{}, calls: map[string]*call{}, said: map[string]uint64{}}
+		if runID != "" {
+			r.runNum++
+			rn.num = r.runNum
+		}
 		r.runs[runID] = rn
-		if len(r.runs) > 1 {
-			r.many, r.manyRn = true, true
+		if agent != "" && r.ev.Meaning != event.AgentStart {
+			rn.main = agent // named in its heading
 		}
 	}
-	if agent != "" {
-		k := runID + "\x00" + agent
-		if !r.agents[k] {
-			r.agents[k] = true
-			if len(r.agents) > 1 {
-				r.many = true
-			}
-			switch {
-			case r.ev.Meaning == event.AgentStart:
-				// Spawned: a sub-agent, even when the stream shows
-				// it before its parent (a log read from the middle).
-				rn.subs[agent] = true
-			case rn.main == "":
-				rn.main = agent
-			default:
-				rn.subs[agent] = true
-			}
+	if agent != "" && !rn.agents[agent] {
+		rn.agents[agent] = true
+		if rn.main == "" && rn.begun && r.ev.Meaning != event.AgentStart {
+			rn.main = agent
 		}
 	}
 	if t != 0 && rn.first == 0 {
@@ -314,14 +507,16 @@ func (r *Renderer) track(runID, agent string, t int64) *run {
 // endLine ends an open line: a text flow, or a tool call whose arguments
 // did not come.
 func (r *Renderer) endLine() {
-	if r.open == closed {
+	switch r.open {
+	case closed:
 		return
-	}
-	if r.open == toolLine {
+	case textLine:
+		r.flowEnd()
+	case toolLine:
 		if rn := r.runs[strings.SplitN(r.openKey, "\x00", 2)[0]]; rn != nil {
 			if c := rn.calls[r.openID]; c != nil && len(c.args) > 0 && !c.shown {
 				c.shown = true
-				r.field(sNone, bestArg(c.args))
+				r.field(sNone, r.bestArg(c.args))
 			}
 		}
 	}
@@ -330,94 +525,186 @@ func (r *Renderer) endLine() {
 }
 
 // text draws assistant text: a piece joins the text flowing on the open
-// line of its agent; the whole text after its pieces ends that line; a
+// line of its agent; the whole text after its pieces is not shown again
+// (zot sends the pieces, then the usage, then the whole message); a
 // whole text without pieces is a paragraph.
-func (r *Renderer) text(ev *event.Event, t int64, runID, agent, key string) {
+func (r *Renderer) text(ev *event.Event, t int64, rn *run, agent, key string) {
 	s := textOf(ev.Field(event.Body))
 	if ev.Flags&event.Delta != 0 {
 		if r.open != textLine || r.openKey != key {
 			r.endLine()
-			r.prefix(t, runID, agent)
+			r.prefix(t, rn, agent)
 			r.open, r.openKey = textLine, key
 			r.indent = min(r.col, r.o.Width/2)
-			r.spaced = true
+			r.lineStart = false
 		}
-		r.flow(s)
+		rn.said[agent] = digest(rn.said[agent], s)
+		r.flowAdd(s)
 		return
 	}
-	if r.open == textLine && r.openKey == key {
-		r.endLine() // the text was shown as it came
+	said, ok := rn.said[agent]
+	delete(rn.said, agent)
+	if ok && said == digest(emptyDigest, s) {
+		if r.open == textLine && r.openKey == key {
+			r.endLine() // the text was shown as it came
+		}
 		return
 	}
-	r.endLine()
-	r.prefix(t, runID, agent)
 	if strings.TrimSpace(s) == "" {
-		// A reply of tool calls only: name them.
+		// A reply of tool calls only, whose lines name them.
+		if !r.o.All {
+			return
+		}
+		r.endLine()
+		r.prefix(t, rn, agent)
 		r.tag(sDim, "reply")
 		r.put(sDim, callsOf(ev.Field(event.Body)))
 		r.newline()
 		return
 	}
-	r.paragraph(sNone, s)
+	r.endLine()
+	r.prefix(t, rn, agent)
+	r.paragraph(sNone, r.joined(s))
+}
+
+// emptyDigest is the digest of no text.
+const emptyDigest = 14695981039346656037
+
+// digest adds s to d, a digest of the text's words: the whole text equals
+// its pieces when the words are the same, whatever the spaces around them.
+func digest(d uint64, s string) uint64 {
+	if d == 0 {
+		d = emptyDigest
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			d = (d ^ uint64(c)) * 1099511628211
+		}
+	}
+	return d
+}
+
+// joined is text the view joined from blocks, redacted when asked.
+func (r *Renderer) joined(s string) string {
+	if r.o.Redact == nil {
+		return s
+	}
+	r.redacted = r.o.Redact.Text(r.redacted[:0], []byte(s))
+	return string(r.redacted)
 }
 
 // paragraph writes s wrapped to the width, its lines aligned at the
 // cursor's column, and ends the line.
 func (r *Renderer) paragraph(st string, s string) {
-	r.indent, r.spaced = min(r.col, r.o.Width/2), true
+	r.indent, r.lineStart = min(r.col, r.o.Width/2), false
 	r.flowStyle = st
 	r.flow(s)
 	r.flowStyle = sNone
 	r.newline()
 }
 
-// flow writes text as a stream: words wrap at the width, lines of the text
-// start new lines at the indent. A word cut between two pieces may be
-// broken where the width falls, since what was written stays written.
+// maxFlowText bounds the text of a flow held back while redacting: past
+// it, its lines so far are drawn.
+const maxFlowText = 1 << 20
+
+// flowAdd adds a piece of text to the open flow and draws what is sure:
+// up to its last space, since the word after it may go on in the next
+// piece and must then move to the next line whole. Redacting, the text
+// waits for its end (flowEnd), since a secret may come in pieces.
+func (r *Renderer) flowAdd(s string) {
+	r.flowText = append(r.flowText, s...)
+	sure := -1
+	if r.o.Redact == nil {
+		sure = bytes.LastIndexAny(r.flowText, " \t\n")
+	} else if len(r.flowText) > maxFlowText {
+		sure = bytes.LastIndexByte(r.flowText, '\n')
+	}
+	if sure < 0 {
+		return
+	}
+	r.flow(r.redact(r.flowText[:sure+1]))
+	n := copy(r.flowText, r.flowText[sure+1:])
+	r.flowText = r.flowText[:n]
+}
+
+// flowEnd draws the rest of the open flow.
+func (r *Renderer) flowEnd() {
+	if len(r.flowText) > 0 {
+		r.flow(r.redact(r.flowText))
+	}
+	r.flowText = r.flowText[:0]
+	if cap(r.flowText) > maxFlowText {
+		r.flowText = nil
+	}
+}
+
+// redact is text with its secrets replaced, when redacting.
+func (r *Renderer) redact(text []byte) string {
+	if r.o.Redact == nil {
+		return string(text)
+	}
+	r.redacted = r.o.Redact.Text(r.redacted[:0], text)
+	return string(r.redacted)
+}
+
+// flow writes text whose words are whole: they wrap at the width (a word
+// longer than a line is broken), and the lines of the text start new
+// lines at the indent, keeping their own indentation. A tab is the spaces
+// to the next tab stop.
 func (r *Renderer) flow(s string) {
 	for s != "" {
 		c, n := utf8.DecodeRuneInString(s)
 		switch {
-		case c == '\n':
-			r.gap = false
+		case c == '\n' || c == '\r' && strings.HasPrefix(s, "\r\n"):
+			if c == '\r' {
+				n = 2
+			}
 			r.newline()
 			r.space(r.indent)
-			r.spaced = true
+			r.lineStart = true
 		case c == ' ' || c == '\t':
-			// Written before the next word, if it fits on this line.
-			r.gap = r.gap || r.col > r.indent
-			r.spaced = true
+			w := 1
+			if c == '\t' {
+				w = tabStop - (r.col+r.gap-r.indent)%tabStop
+			}
+			switch {
+			case r.lineStart:
+				r.space(w) // the text's own indentation
+			case r.col > r.indent:
+				r.gap += w // written before the next word, if it fits on this line
+			}
 		default:
-			// A word: up to the next space or newline.
+			// A word: up to the next space or line end.
 			end := strings.IndexAny(s, " \t\n")
 			if end < 0 {
 				end = len(s)
 			}
+			if end == 0 {
+				end = n // a lone \r
+			}
 			n = end
 			r.word(s[:end])
-			r.spaced = false
+			r.lineStart = false
 		}
 		s = s[n:]
 	}
 }
 
 // word writes a word of a flow, on the next line when it does not fit and
-// starts there; a word longer than a line is broken.
+// something is on this one; a word longer than a line is broken.
 func (r *Renderer) word(w string) {
 	esc := escapeText(w)
 	wd := runewidth.StringWidth(esc)
-	gap := 0
-	if r.gap {
-		gap = 1
-	}
-	if r.spaced && r.col > r.indent && r.col+gap+wd > r.o.Width {
+	if r.col > r.indent && !r.lineStart && r.col+r.gap+wd > r.o.Width {
 		r.newline()
 		r.space(r.indent)
-	} else if r.gap {
-		r.out = append(r.out, ' ')
-		r.col++
+	} else {
+		for ; r.gap > 0 && r.col < r.o.Width; r.gap-- {
+			r.out = append(r.out, ' ')
+			r.col++
+		}
 	}
-	r.gap = false
+	r.gap = 0
 	for esc != "" {
 		part := cutTo(esc, r.o.Width-r.col)
 		if part == "" {
@@ -436,7 +723,7 @@ func (r *Renderer) word(w string) {
 // toolStart draws a tool call's start: its name and the argument that
 // says most. When the arguments come later in pieces, the line stays open
 // for them; a call restating one already shown draws nothing new.
-func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, runID, agent, key string) {
+func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, agent, key string) {
 	name := r.strField(ev, event.Name)
 	id := callKey(r.strField(ev, event.ID), agent, name)
 	args := ev.Field(event.Args)
@@ -444,7 +731,7 @@ func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, runID, agent, ke
 	if ev.Flags&event.Restated != 0 && c != nil {
 		// The call was drawn at its start; its arguments complete it.
 		if !c.shown && args != nil {
-			r.completeTool(c, nonEmpty(name, c.name), args, t, runID, agent, key, id)
+			r.completeTool(c, nonEmpty(name, c.name), args, t, rn, agent, key, id)
 		}
 		return
 	}
@@ -454,7 +741,7 @@ func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, runID, agent, ke
 		rn.tools++
 	}
 	r.endLine()
-	r.prefix(t, runID, agent)
+	r.prefix(t, rn, agent)
 	r.tag(sTool, "tool")
 	r.put(sBold, nonEmpty(name, "?"))
 	if args != nil {
@@ -468,25 +755,38 @@ func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, runID, agent, ke
 
 // completeTool shows a call's arguments once they are whole: on its
 // start's line when that is still open, else on a line of their own.
-func (r *Renderer) completeTool(c *call, name string, args []byte, t int64, runID, agent, key, id string) {
+func (r *Renderer) completeTool(c *call, name string, args []byte, t int64, rn *run, agent, key, id string) {
 	c.shown = true
 	if r.open == toolLine && r.openID == id && r.openKey == key {
-		r.field(sNone, bestArg(args))
+		r.field(sNone, r.bestArg(args))
 		r.open, r.openKey, r.openID = closed, "", ""
 		r.newline()
 		return
 	}
 	r.endLine()
-	r.prefix(t, runID, agent)
+	r.prefix(t, rn, agent)
 	r.tag(sTool, "tool")
 	r.put(sBold, name)
-	r.field(sNone, bestArg(args))
+	r.field(sNone, r.bestArg(args))
 	r.newline()
 }
 
-// toolUpdate draws a piece of a call's output; a piece of its arguments
-// joins the others, and the end of the pieces completes the call's line.
-func (r *Renderer) toolUpdate(ev *event.Event, t int64, rn *run, runID, agent, key string) {
+// bestArg is bestArg of arguments the view joined from their pieces,
+// redacted when asked.
+func (r *Renderer) bestArg(args []byte) string {
+	if r.o.Redact != nil {
+		if out, changed := r.o.Redact.Line(r.redacted[:0], args); changed {
+			r.redacted = out
+			args = out
+		}
+	}
+	return bestArg(args)
+}
+
+// toolUpdate draws a piece of a call's output (only in full: its end
+// shows the output); a piece of its arguments joins the others, and the
+// end of the pieces completes the call's line.
+func (r *Renderer) toolUpdate(ev *event.Event, t int64, rn *run, agent, key string) {
 	id := callKey(r.strField(ev, event.ID), agent, r.strField(ev, event.Name))
 	c := rn.calls[id]
 	if piece := ev.Field(event.Args); piece != nil && ev.Flags&event.Delta != 0 {
@@ -498,32 +798,41 @@ func (r *Renderer) toolUpdate(ev *event.Event, t int64, rn *run, runID, agent, k
 		c.args = append(c.args, s...)
 		return
 	}
-	if ev.Flags&event.Delta == 0 && ev.Field(event.Body) == nil {
+	body := ev.Field(event.Body)
+	end := ev.Flags&event.Delta == 0 && body == nil
+	if end && c != nil && !c.shown && len(c.args) > 0 {
 		// The end of the arguments.
-		if c != nil && !c.shown && len(c.args) > 0 {
-			r.completeTool(c, nonEmpty(c.name, "?"), c.args, t, runID, agent, key, id)
-			return
-		}
+		r.completeTool(c, nonEmpty(c.name, "?"), c.args, t, rn, agent, key, id)
+		return
+	}
+	if !r.o.All {
+		return
 	}
 	r.endLine()
-	r.prefix(t, runID, agent)
+	r.prefix(t, rn, agent)
 	r.tag(sDim, "…")
 	name := "?"
 	if c != nil && c.name != "" {
 		name = c.name
 	}
 	r.put(sDim, name)
-	if body := ev.Field(event.Body); body != nil {
+	switch {
+	case body != nil:
 		out, _ := firstLine(textOf(body))
 		r.field(sDim, out)
-	} else {
-		r.field(sDim, compact(ev.Body))
+		if c != nil {
+			c.progress = out
+		}
+	case end:
+		r.field(sDim, "arguments complete")
+	default:
+		r.field(sDim, r.lookupString(ev.Body, "type"))
 	}
 	r.newline()
 }
 
 // toolEnd draws a call's end: ok or FAILED, how long it took, and the
-// first line of its output.
+// first line of its output, unless its last progress line just said it.
 func (r *Renderer) toolEnd(ev *event.Event, t int64, rn *run, agent string) {
 	name := r.strField(ev, event.Name)
 	id := callKey(r.strField(ev, event.ID), agent, name)
@@ -545,7 +854,10 @@ func (r *Renderer) toolEnd(ev *event.Event, t int64, rn *run, agent string) {
 	if c != nil && c.at != 0 && t > c.at {
 		r.field(sDim, duration(t-c.at))
 	}
-	out, more := firstOutput(textOf(ev.Field(event.Body)))
+	out, more := firstOutput(r.joined(textOf(ev.Field(event.Body))))
+	if c != nil && out == c.progress && !more {
+		return
+	}
 	if more {
 		out += " …"
 	}
@@ -741,7 +1053,8 @@ func modelName(raw []byte) string {
 }
 
 // argKeys are the arguments that say most about a call, best first.
-var argKeys = []string{"command", "cmd", "argv", "path", "file_path", "filename", "file", "pattern", "query", "url", "glob", "regex", "dir", "directory", "root", "name"}
+var argKeys = []string{"command", "cmd", "argv", "path", "file_path", "filename", "file", "pattern", "query", "url", "glob", "regex", "dir", "directory", "root", "name",
+	"description", "message", "prompt", "input"}
 
 // bestArg is the argument that says most about a call (its command, its
 // path, its pattern), else the arguments compact; arguments that are not
@@ -826,18 +1139,10 @@ func cost(nano int64) string {
 	}
 }
 
-// duration is a time span, short: 850ms, 2.37s, 1m52s, 1h02m.
+// duration is a time span to the step its size chooses, as every view
+// writes one (textfmt's rule): 850ms, 8.39s, 34.6s, 1m52s.
 func duration(us int64) string {
-	switch {
-	case us < 1000:
-		return fmt.Sprintf("%dµs", us)
-	case us < 1_000_000:
-		return fmt.Sprintf("%dms", us/1000)
-	case us < 60_000_000:
-		return fmt.Sprintf("%.2fs", float64(us)/1e6)
-	default:
-		return textfmt.Seconds(us / 1_000_000)
-	}
+	return textfmt.Duration(us, textfmt.StepOf(us))
 }
 
 // seconds is a number of seconds (a JSON number) as a duration.

@@ -3,7 +3,6 @@ package pretty
 import (
 	"bytes"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -70,13 +69,14 @@ func TestScenarios(t *testing.T) {
 		{
 			name: "a spawned agent is a sub-agent even before its parent shows",
 			lines: []string{
+				env("1793524442", "", "user_message", `{"text":"go"}`),
 				env("1793524443", "helper", "agent_spawned", `{"role":"helper"}`),
-				env("1793524444", "parent", "model_call", `{"step":1}`),
-				env("1793524445", "helper", "model_call", `{"step":1}`),
+				env("1793524444", "parent", "model_result", `{"input":1,"output":2}`),
+				env("1793524445", "helper", "model_result", `{"input":1,"output":2}`),
 			},
 			want: []string{
-				"09:14:04.000 parent           model  step 1",
-				"09:14:05.000   helper         model  step 1",
+				"09:14:04.000 model  in 1 out 2",
+				"09:14:05.000   helper           model  in 1 out 2",
 			},
 		},
 		{
@@ -122,7 +122,7 @@ func TestScenarios(t *testing.T) {
 				env("0", "a", "message_update", `{"type":"text_delta","delta":"from a"}`),
 				env("0", "b", "message_end", `{"content":[{"type":"text","text":"from b"}]}`),
 			},
-			want: []string{"             from a", "               b              from b"},
+			want: []string{"             from a", "               b                from b"},
 		},
 		{
 			name: "the whole text after its pieces is not shown twice",
@@ -230,10 +230,7 @@ func TestFlowIndentAtMostHalf(t *testing.T) {
 // a line may arrive in pieces, and the last one without its newline.
 func TestChunkedWrites(t *testing.T) {
 	for _, in := range inputs {
-		data, err := os.ReadFile(in.path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readInput(t, in.path, in.section)
 		want := render(t, data, 80, true)
 		for _, size := range []int{1, 7, 100, 4096} {
 			var out bytes.Buffer
@@ -265,16 +262,21 @@ func TestEachWriteIsDrawn(t *testing.T) {
 	if !strings.Contains(out.String(), "ERROR  first") {
 		t.Fatalf("after one write: %q", out.String())
 	}
-	r.Write([]byte(`{"type":"text_delta","delta":"half`))
+	r.Write([]byte(`{"type":"text_delta","delta":"half way`))
 	if strings.Contains(out.String(), "half") {
 		t.Errorf("a line without its end was drawn: %q", out.String())
 	}
 	r.Write([]byte("\"}\n"))
 	if !strings.HasSuffix(out.String(), "half") {
-		t.Errorf("a text piece waits for more: %q", out.String())
+		t.Errorf("the words of a text piece wait for more: %q", out.String())
+	}
+	// The last word may go on in the next piece: it waits for it, to be
+	// placed whole.
+	if strings.Contains(out.String(), "way") {
+		t.Errorf("the last word of a piece was drawn before its end: %q", out.String())
 	}
 	r.Close()
-	if !strings.HasSuffix(out.String(), "half\n") {
+	if !strings.HasSuffix(out.String(), "half way\n") {
 		t.Errorf("Close does not end the open line: %q", out.String())
 	}
 }

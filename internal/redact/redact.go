@@ -258,22 +258,36 @@ func (r *Redactor) Line(dst, line []byte) (out []byte, changed bool) {
 // replace appends text as a JSON string with the findings replaced, and
 // counts them.
 func (r *Redactor) replace(dst, text []byte, fs []finding) []byte {
-	t := r.tmp[:0]
-	prev := 0
-	for _, f := range fs {
-		t = append(t, text[prev:f.start]...)
-		t = append(t, "[REDACTED:"...)
-		t = append(t, r.names[f.rule]...)
-		t = append(t, ']')
-		prev = f.end
-		r.counts[f.rule]++
-	}
-	t = append(t, text[prev:]...)
-	r.tmp = t
+	r.tmp = r.replaced(r.tmp[:0], text, fs)
+	dst = jsontext.AppendString(dst, r.tmp)
 	if cap(r.tmp) > 1<<20 {
 		r.tmp = nil
 	}
-	return jsontext.AppendString(dst, t)
+	return dst
+}
+
+// replaced appends text with the findings replaced, and counts them.
+func (r *Redactor) replaced(dst, text []byte, fs []finding) []byte {
+	prev := 0
+	for _, f := range fs {
+		dst = append(dst, text[prev:f.start]...)
+		dst = append(dst, "[REDACTED:"...)
+		dst = append(dst, r.names[f.rule]...)
+		dst = append(dst, ']')
+		prev = f.end
+		r.counts[f.rule]++
+	}
+	return append(dst, text[prev:]...)
+}
+
+// Text appends text, plain text rather than JSON, to dst with its secrets
+// replaced, and counts them: for text a reader joined from pieces that
+// were redacted one by one (the pretty view's text deltas), where a
+// secret split between two pieces is whole again.
+func (r *Redactor) Text(dst, text []byte) []byte {
+	fs := r.find(text, r.found[:0])
+	r.found = fs
+	return r.replaced(dst, text, fs)
 }
 
 func blank(b []byte) bool {

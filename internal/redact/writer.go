@@ -127,14 +127,31 @@ func (f *Flags) On() bool { return f.Redact || len(f.RedactRules) > 0 }
 // was found, or when the reader of the output went away). Without the
 // flags it returns w and end as they are.
 func (f *Flags) Output(tool string, w io.Writer, end func() error, stderr io.Writer) (io.Writer, func() error, error) {
+	r, err := f.redactor()
+	if err != nil {
+		return nil, nil, err
+	}
+	return output(tool, w, end, stderr, r)
+}
+
+// redactor is the Redactor the flags ask for, nil when they ask for none.
+func (f *Flags) redactor() (*Redactor, error) {
 	if !f.On() {
-		return w, end, nil
+		return nil, nil
 	}
 	r := New()
 	for _, name := range f.RedactRules {
 		if err := r.LoadFile(name); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
+	}
+	return r, nil
+}
+
+// output is Output with the Redactor made (nil: no redaction).
+func output(tool string, w io.Writer, end func() error, stderr io.Writer, r *Redactor) (io.Writer, func() error, error) {
+	if r == nil {
+		return w, end, nil
 	}
 	rw := NewWriter(w, r)
 	return rw, func() error {

@@ -52,7 +52,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	if err != nil {
 		return err
 	}
-	w, end, err := opts.Flags.Stdout(name, stdio, format == "pretty", opts.Color)
+	w, end, err := opts.Flags.Stdout(name, stdio, format == "pretty", opts.ViewFlags)
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,8 @@ package zot2gp
 import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/pretty"
 	"github.com/evtools/evtools/internal/redact"
-	"github.com/evtools/evtools/internal/term"
 )
 
 // The command's name, the prefix of its messages.
@@ -20,8 +20,8 @@ type options struct {
 	TS       string `name:"ts" enum:"auto,now,recorded,stable" default:"auto" placeholder:"MODE" help:"ts of events without a time of their own: auto (recorded for a regular file, named or redirected to stdin; now for a pipe or terminal), now (the moment the event is read), recorded (0: no time known), stable (the last time seen in the same input, else 0; same input gives the same output). Default: ${default}."`
 	Strict   bool   `name:"strict" help:"Stop at the first bad line."`
 
-	term.ColorFlag `embed:""`
-	redact.Flags   `embed:""`
+	pretty.ViewFlags `embed:""`
+	redact.Flags     `embed:""`
 
 	Files []string `arg:"" optional:"" name:"FILE" help:"zot RPC JSONL files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
 

@@ -15,7 +15,7 @@ var RunLog = register(&Vocabulary{
 		{Kind: "model_call", Meaning: ModelCall, Members: Members{Model: "model", Step: "step"}},
 		{Kind: "model_result", Meaning: ModelResult, Members: Members{Model: "model", Step: "step", Latency: "latency_ms"}},
 		{Kind: "tool_call", Meaning: ToolStart, Members: Members{ID: "id", Name: "tool", Args: "args", Step: "step"}},
-		{Kind: "tool_result", Meaning: ToolEnd, Members: Members{ID: "id", Name: "tool", OK: "ok", IsError: "is_error", Step: "step"}},
+		{Kind: "tool_result", Meaning: ToolEnd, Members: Members{ID: "id", Name: "tool", OK: "ok", IsError: "is_error", Step: "step", Body: "output|error"}},
 		{Kind: "guardrail", Meaning: Guardrail, Members: Members{Name: "tool", Body: "rule", Outcome: "action", Step: "step"}},
 		{Kind: "model_error", Meaning: ModelError, Members: Members{Body: "message|error", Model: "model", Step: "step"}},
 		{Kind: "killed", Meaning: Kill, Members: Members{Body: "reason", Step: "step"}},
