@@ -146,14 +146,19 @@ func (d *fields) int(v []byte, name string, dst *int64) {
 	}
 	n, err := strconv.ParseInt(string(v), 10, 64)
 	if err != nil {
-		// as encoding/json says a number that is no int64
-		if d.err == nil {
-			d.wrong(v, name, "number")
-			d.err = errors.New(strings.Replace(d.err.Error(), " a number,", " a number "+string(v)+",", 1))
-		}
+		d.badNumber(v, name)
 		return
 	}
 	*dst = n
+}
+
+// badNumber notes a number that is no int64 (or float64), in the words
+// of encoding/json: "input_tokens is a number 1.5, not a number".
+func (d *fields) badNumber(v []byte, name string) {
+	if d.err == nil {
+		d.wrong(v, name, "number")
+		d.err = errors.New(strings.Replace(d.err.Error(), " a number,", " a number "+string(v)+",", 1))
+	}
 }
 
 func (d *fields) float(v []byte, name string, dst **float64) {
@@ -166,7 +171,7 @@ func (d *fields) float(v []byte, name string, dst **float64) {
 	}
 	f, err := strconv.ParseFloat(string(v), 64)
 	if err != nil {
-		d.wrong(v, name, "number")
+		d.badNumber(v, name)
 		return
 	}
 	*dst = &f

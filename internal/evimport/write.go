@@ -77,11 +77,14 @@ func (sp *spool) add(s *session, at order, win window) error {
 		if first {
 			seg.firstKey, first = key, false
 		}
-		rec = binary.LittleEndian.AppendUint64(rec[:0], uint64(key))
-		rec = binary.LittleEndian.AppendUint64(rec, uint64(s.seqBase+int64(i)+1))
-		rec = append(rec, 0, 0, 0, 0)
-		rec = appendEventRest(rec, s, e)
-		binary.LittleEndian.PutUint32(rec[16:20], uint32(len(rec)-20))
+		if sp.inMemory {
+			// straight into the spool: no copy through rec
+			at := len(sp.mem)
+			sp.mem = appendRecord(sp.mem, key, s.seqBase+int64(i)+1, s, e)
+			sp.size += int64(len(sp.mem) - at)
+			continue
+		}
+		rec = appendRecord(rec[:0], key, s.seqBase+int64(i)+1, s, e)
 		if err := sp.write(rec); err != nil {
 			return err
 		}
@@ -92,6 +95,17 @@ func (sp *spool) add(s *session, at order, win window) error {
 	}
 	s.events = nil
 	return nil
+}
+
+// appendRecord appends the spool's record of event e of s.
+func appendRecord(dst []byte, key, seq int64, s *session, e *event) []byte {
+	at := len(dst)
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(key))
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(seq))
+	dst = append(dst, 0, 0, 0, 0)
+	dst = appendEventRest(dst, s, e)
+	binary.LittleEndian.PutUint32(dst[at+16:at+20], uint32(len(dst)-at-20))
+	return dst
 }
 
 func (sp *spool) write(rec []byte) error {
