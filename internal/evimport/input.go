@@ -155,6 +155,7 @@ func read(in *jsonl.Input, f *logFile, light func(*logFile) bool) error {
 	var held []record // lines of what may be one document
 	asked := light == nil
 	claude := false
+	var chunk []byte // the lines are copied into chunks: one allocation for many
 	err := in.Each(func(rec jsonl.Record) error {
 		if f.partial {
 			if err := jsonscan.Check(rec.Data); err != nil {
@@ -165,7 +166,11 @@ func read(in *jsonl.Input, f *logFile, light func(*logFile) bool) error {
 			}
 			return nil
 		}
-		data := append([]byte(nil), rec.Data...)
+		if len(chunk)+len(rec.Data) > cap(chunk) {
+			chunk = make([]byte, 0, max(64<<10, len(rec.Data)))
+		}
+		chunk = append(chunk, rec.Data...)
+		data := chunk[len(chunk)-len(rec.Data) : len(chunk) : len(chunk)]
 		r := record{data: data, file: rec.File, line: rec.Line}
 		if held != nil || (len(f.records) == 0 && jsonscan.Check(data) != nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))) {
 			held = append(held, r)
