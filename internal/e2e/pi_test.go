@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/corpus"
+	"github.com/evtools/evtools/internal/picheck"
 	"github.com/evtools/evtools/internal/tools"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -385,76 +387,34 @@ func piLines(t *testing.T, file string, args ...string) []piEvent {
 	return events
 }
 
-// checkPiOrder checks the order of pi's events in one run, as pi writes
-// them: agent_start first, agent_end then agent_settled last; turns do not
-// overlap; a message's start and end enclose its updates; each tool call
-// starts, updates and ends in that order, within its turn, before its
-// toolResult message.
+// checkPiOrder checks one run's events, as pi's client received them, by
+// every rule of pi's protocol (picheck): agent_start first, agent_end then
+// agent_settled last; turns and messages nested; each tool call started,
+// updated and ended in that order within its turn, before its toolResult
+// message; texts the joined deltas.
 func checkPiOrder(t *testing.T, name string, events []piEvent) {
 	t.Helper()
 	n := len(events)
-	if n < 4 || events[0]["type"] != "agent_start" || events[n-2]["type"] != "agent_end" || events[n-1]["type"] != "agent_settled" {
-		t.Errorf("%s: the events do not begin with agent_start and end with agent_end, agent_settled", name)
+	if n < 4 || events[0]["type"] != "agent_start" || events[n-1]["type"] != "agent_settled" {
+		t.Errorf("%s: the events do not begin with agent_start and end with agent_settled", name)
 		return
 	}
-	inTurn, inMessage := false, ""
-	tools := map[string]string{} // toolCallId -> the last of its events
-	for i, e := range events[1 : n-2] {
-		typ, _ := e["type"].(string)
-		bad := func(why string) { t.Errorf("%s: event %d (%s): %s", name, i+1, typ, why) }
-		switch typ {
-		case "turn_start":
-			if inTurn {
-				bad("a turn starts inside a turn")
-			}
-			inTurn = true
-		case "turn_end":
-			if !inTurn || inMessage != "" {
-				bad("a turn ends outside a turn, or inside a message")
-			}
-			inTurn = false
-		case "message_start":
-			if !inTurn || inMessage != "" {
-				bad("a message starts outside a turn or inside a message")
-			}
-			inMessage = str(e, "message", "role")
-			if id := str(e, "message", "toolCallId"); id != "" && tools[id] != "end" {
-				bad("a toolResult message before its tool's end")
-			}
-		case "message_update":
-			if inMessage != "assistant" {
-				bad("an update outside an assistant message")
-			}
-		case "message_end":
-			if inMessage != str(e, "message", "role") {
-				bad("a message ends that did not start")
-			}
-			inMessage = ""
-		case "tool_execution_start", "tool_execution_update", "tool_execution_end":
-			id := str(e, "toolCallId")
-			step := strings.TrimPrefix(typ, "tool_execution_")
-			prev, ok := tools[id]
-			switch {
-			case !inTurn || inMessage != "":
-				bad("a tool event outside a turn, or inside a message")
-			case step == "start" && ok, step != "start" && (!ok || prev == "end"):
-				bad("tool call " + id + " out of order")
-			}
-			tools[id] = step
-		default:
-			bad("an event a run does not have")
+	var st picheck.Stream
+	for i, e := range events {
+		if err := st.Event(e); err != nil {
+			t.Errorf("%s: event %d (%v): %v", name, i+1, e["type"], err)
+			return
 		}
 	}
-	for id, last := range tools {
-		if last != "end" {
-			t.Errorf("%s: tool call %s never ended", name, id)
-		}
+	if err := st.End(); err != nil || st.Runs != 1 {
+		t.Errorf("%s: %d runs: %v", name, st.Runs, err)
 	}
 }
 
 // TestPiTypes: every line zot2gp --format pi writes for the shipped
 // transcripts, for the inputs of its golden scripts (the messy ones
-// included) and for a generated stream type-checks against pi's
+// included), for a generated stream and for those streams with lines
+// dropped, doubled, swapped or cut (picheck.Mutate) type-checks against pi's
 // declarations: each event is assigned to JsonAgentSessionEvent (what pi's
 // RPC mode writes: AgentEvent and the session events, message_update
 // without its snapshots) and each response to RpcResponse (a response
@@ -494,6 +454,16 @@ func TestPiTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs["generated"] = gen.Bytes()
+	// Streams with lines dropped, doubled, swapped or cut: what zot2gp
+	// writes when it repairs them is pi's too.
+	r := rand.New(rand.NewPCG(21, 7))
+	for i := range 40 {
+		src := gen.Bytes()
+		if i%2 == 0 {
+			src = inputs[filepath.Base(files[i/2%len(files)])]
+		}
+		inputs[fmt.Sprintf("mutated %d", i)] = picheck.Mutate(r, src)
+	}
 
 	var ts strings.Builder
 	ts.WriteString(`import type { JsonAgentSessionEvent, RpcResponse } from "@earendil-works/pi-coding-agent";

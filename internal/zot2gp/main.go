@@ -66,11 +66,11 @@ func run(opts *options, stdio cli.Stdio) error {
 		var written bool
 		var bad error
 		buf, written, bad = conv(buf[:0], rec.Data)
+		if written {
+			out.Write(buf) // a bad line's repair (--format pi), before its report
+		}
 		if bad != nil {
 			return in.Bad(rec, bad)
-		}
-		if written {
-			out.Write(buf)
 		}
 		if cap(buf) > 1<<20 {
 			buf = nil // a huge line was converted: do not keep its buffer for the rest of the run

@@ -59,6 +59,7 @@ sh -c 'zot --rpc | zot2gp --format pi'                # zot as an agent of any p
 	Exit: `
 0  all input converted (or the reader of stdout went away: | head)
 2  usage error, an unreadable input, or bad input lines (reported as
-   zot2gp: FILE:LINE: reason; the others are still converted)
+   zot2gp: FILE:LINE: reason; the others are still converted); with
+   --format pi, lines out of zot's order too (reported, dropped or repaired)
 130, 143  stopped by SIGINT or SIGTERM, after the last whole line`,
 }

@@ -1,6 +1,7 @@
 package zot2gp
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -58,6 +59,7 @@ type piConverter struct {
 
 	model   []byte         // the model's name as a JSON string
 	dropped map[string]int // zot type -> events dropped
+	faults  []byte         // what the line being converted broke, and what was done (fault)
 	ms      int64          // the timestamp of the event being converted
 
 	strBuf, idBuf, encBuf, buf, content []byte
@@ -70,6 +72,11 @@ type piRun struct {
 	msgs    []byte // the run's messages, comma-separated, for agent_end
 	nmsgs   int
 	failed  bool // the run's last assistant message has stopReason error
+
+	// ended holds the ids (as written) of the calls of the run's turns
+	// that ended, and of the last run's until the next one starts: zot's
+	// events for them come too late for pi, whose call is over.
+	ended map[string]bool
 }
 
 // piTurn is the state of one turn: turn_start to turn_end.
@@ -113,7 +120,7 @@ type piBlock struct {
 }
 
 func newPiConverter(c *converter) *piConverter {
-	return &piConverter{c: c, model: []byte(piNoModel), dropped: map[string]int{}}
+	return &piConverter{c: c, model: []byte(piNoModel), dropped: map[string]int{}, run: piRun{ended: map[string]bool{}}}
 }
 
 // format returns the functions that convert one line and end the input in
@@ -140,15 +147,18 @@ func (c *converter) format(format string, stderr io.Writer) (
 }
 
 // convert appends the pi lines for one zot line to dst. written is false
-// when the event gives none. A non-nil error is the reason the line is not
-// a zot event; nothing is appended and the state is unchanged.
+// when the event gives none. A non-nil error is the reason the line is
+// bad: a line that is not a zot event appends nothing and leaves the state
+// unchanged; an event that breaks zot's protocol (a call's result twice,
+// its progress after its turn) is dropped or repaired so that pi's
+// protocol holds, and what is appended is to be written all the same.
 func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err error) {
 	f := &p.f
 	if err := zot.Scan(line, f); err != nil {
 		return dst, false, err
 	}
 	ms := millis(p.c.ts(f.Time))
-	p.out, p.ms = dst, ms
+	p.out, p.ms, p.faults = dst, ms, p.faults[:0]
 	p.ev.Classify(f.Name, line, true)
 	switch event.PiStepOf(f.Name) {
 	case event.PiResponse:
@@ -165,18 +175,21 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 	case event.PiTextDelta:
 		p.textDelta(ms)
 	case event.PiToolCallStart:
+		if id := p.ev.Field(event.ID); p.callKnown(id) {
+			p.fault("tool_use_start of call %s, which began already: dropped", p.idOf(id))
+			break
+		}
 		p.ensureMessage(ms)
 		p.closeTextBlock()
 		p.addCall(p.ev.Field(event.ID), p.ev.Field(event.Name))
 	case event.PiToolCallDelta:
-		p.ensureMessage(ms)
-		b := p.callBlock(p.ev.Field(event.ID))
-		delta := p.text(p.ev.Field(event.Args))
-		b.text = append(b.text, delta...)
-		p.update(`{"type":"toolcall_delta","contentIndex":`, p.blockIndex(b), `,"delta":`, p.encode(delta))
+		if b := p.callBlock(ms, p.ev.Field(event.ID), "tool_use_args"); b != nil {
+			delta := p.text(p.ev.Field(event.Args))
+			b.text = append(b.text, delta...)
+			p.update(`{"type":"toolcall_delta","contentIndex":`, p.blockIndex(b), `,"delta":`, p.encode(delta))
+		}
 	case event.PiToolCallEnd:
-		p.ensureMessage(ms)
-		if b := p.callBlock(p.ev.Field(event.ID)); b.open {
+		if b := p.callBlock(ms, p.ev.Field(event.ID), "tool_use_end"); b != nil {
 			p.closeBlock(b)
 		}
 	case event.PiUsage:
@@ -201,7 +214,19 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 	default:
 		p.dropped[string(f.Name)]++
 	}
-	return p.out, len(p.out) > len(dst), nil
+	if len(p.faults) > 0 {
+		err = errors.New(string(p.faults))
+	}
+	return p.out, len(p.out) > len(dst), err
+}
+
+// fault says what the line being converted broke of zot's protocol and
+// what zot2gp did instead, for the line's report on stderr.
+func (p *piConverter) fault(format string, args ...any) {
+	if len(p.faults) > 0 {
+		p.faults = append(p.faults, "; "...)
+	}
+	p.faults = fmt.Appendf(p.faults, format, args...)
 }
 
 // finish appends what the end of the input gives: a run left open (its
@@ -263,7 +288,8 @@ func (p *piConverter) ensureRun() {
 	if p.run.active {
 		return
 	}
-	p.run = piRun{active: true, msgs: p.run.msgs[:0]}
+	clear(p.run.ended)
+	p.run = piRun{active: true, msgs: p.run.msgs[:0], ended: p.run.ended}
 	p.turn = piTurn{calls: p.turn.calls[:0], message: p.turn.message[:0]}
 	p.line(`{"type":"agent_start"}`)
 }
@@ -347,6 +373,9 @@ func (p *piConverter) endTurn() {
 		}
 	}
 	p.out = append(p.out, "]}\n"...)
+	for i := range p.turn.calls {
+		p.run.ended[string(p.turn.calls[i].id)] = true
+	}
 	p.turn.open, p.turn.held, p.turn.fresh = false, false, false
 }
 
@@ -428,6 +457,9 @@ func (p *piConverter) response(line []byte) {
 		disposition = `"handled"` // no run started for it
 	}
 	if ok && prompt && disposition == `"started"` {
+		if p.run.active {
+			p.fault("zot began a prompt before the run's done: zot2gp ended that run")
+		}
 		p.abandon(errPiPrompt)
 	}
 	p.out = append(p.out, '{')
@@ -638,16 +670,50 @@ func (p *piConverter) addCall(id, toolName []byte) *piBlock {
 	return b
 }
 
-// callBlock returns the block of the call with the raw id (the last call
-// when the id is absent), added when there is none.
-func (p *piConverter) callBlock(id []byte) *piBlock {
-	if b := p.findBlock(id); b != nil {
+// callBlock returns the open block of the call with the raw id (the last
+// call when the id is absent) for zot's event what, started (with no name)
+// when zot never said the call began; nil when the event is to be dropped:
+// the call's arguments are complete, or its message has ended.
+func (p *piConverter) callBlock(ms int64, id []byte, what string) *piBlock {
+	b := p.findBlock(id)
+	switch {
+	case b != nil && b.open:
 		return b
+	case b != nil:
+		p.fault("%s of call %s after its tool_use_end: dropped", what, p.idOf(id))
+		return nil
+	case p.callKnown(id):
+		p.fault("%s of call %s after its message: dropped", what, p.idOf(id))
+		return nil
 	}
+	p.fault("%s of call %s, which zot never began: begun without a name", what, p.idOf(id))
+	p.ensureMessage(ms)
 	return p.addCall(id, nil)
 }
 
+// callKnown reports whether zot began the call with the raw id before,
+// in this run: in the message being written, or in the turn, or in a turn
+// that ended. An absent id is never known.
+func (p *piConverter) callKnown(id []byte) bool {
+	if id == nil {
+		return false
+	}
+	return p.findBlock(id) != nil || p.findCall(id) != nil || p.run.ended[string(p.idOf(id))]
+}
+
+// idOf returns the raw id as written (a JSON string), valid until the next
+// call of idOf or sameID.
+func (p *piConverter) idOf(raw []byte) []byte {
+	p.idBuf = jsontext.AppendString(p.idBuf[:0], p.text(raw))
+	return p.idBuf
+}
+
+// findBlock returns the open message's block of the call with the raw id
+// (the last call when the id is absent), or nil.
 func (p *piConverter) findBlock(id []byte) *piBlock {
+	if !p.msg.open {
+		return nil
+	}
 	for i := len(p.msg.blocks) - 1; i >= 0; i-- {
 		b := &p.msg.blocks[i]
 		if b.call && (id == nil || p.sameID(b.id, id)) {
@@ -659,8 +725,7 @@ func (p *piConverter) findBlock(id []byte) *piBlock {
 
 // sameID reports whether a JSON string as written equals a raw id.
 func (p *piConverter) sameID(written, raw []byte) bool {
-	p.idBuf = jsontext.AppendString(p.idBuf[:0], p.text(raw))
-	return string(written) == string(p.idBuf)
+	return string(written) == string(p.idOf(raw))
 }
 
 // closeBlock writes text_end or toolcall_end.
@@ -732,7 +797,7 @@ func compact(dst, t []byte) []byte {
 func (p *piConverter) usage(ms int64, line []byte) {
 	if !p.msg.open {
 		if len(p.turn.message) > 0 {
-			p.dropped[string(p.f.Name)]++ // after the message it was for
+			p.fault("usage after the message it was for: dropped")
 			return
 		}
 		p.openMessage(ms)
@@ -770,9 +835,18 @@ func (p *piConverter) endMessage(reason string, errMsg, raw, zotContent []byte, 
 	// The content and its calls.
 	c := append(p.content[:0], '[')
 	var calls []piCall
+	streamed := false
 	if fromZot && jsonscan.KindOf(zotContent) == jsonscan.Array {
-		c, calls = p.appendZotContent(c, zotContent)
-	} else {
+		var same bool
+		c, calls, same = p.appendZotContent(c, zotContent)
+		if !same {
+			// pi's final message is what it streamed: a client has shown
+			// the deltas, and they are not taken back.
+			p.fault("the message differs from what zot streamed of it: the streamed one is kept")
+			c, calls, streamed = append(c[:0], '['), calls[:0], true
+		}
+	}
+	if !fromZot || streamed || jsonscan.KindOf(zotContent) != jsonscan.Array {
 		for i := range p.msg.blocks {
 			b := &p.msg.blocks[i]
 			if i > 0 {
@@ -801,6 +875,10 @@ func (p *piConverter) endMessage(reason string, errMsg, raw, zotContent []byte, 
 		return // pi runs no tool of a failed message
 	}
 	for _, call := range calls {
+		if p.run.ended[string(call.id)] {
+			p.fault("the message calls %s again, whose turn has ended: not run again", call.id)
+			continue
+		}
 		p.startCall(call.id, call.name, call.args)
 	}
 }
@@ -870,9 +948,11 @@ func (p *piConverter) bareMessage(reason string, errMsg []byte, ms int64) {
 
 // appendZotContent appends the content blocks of zot's message as pi's:
 // text and toolCall blocks (other types are left out), and returns its
-// calls.
-func (p *piConverter) appendZotContent(dst, content []byte) ([]byte, []piCall) {
-	var calls []piCall
+// calls. same is false when the blocks streamed of the message are not
+// the first blocks of its content: a text that differs, a call of another
+// id, a block missing.
+func (p *piConverter) appendZotContent(dst, content []byte) (_ []byte, calls []piCall, same bool) {
+	same = true
 	n := 0
 	jsonscan.Elements(content, func(el []byte) bool {
 		typ, _ := jsonscan.Lookup(el, "type")
@@ -882,6 +962,10 @@ func (p *piConverter) appendZotContent(dst, content []byte) ([]byte, []piCall) {
 			t, _ := jsonscan.Lookup(el, "text")
 			block = append(block, `{"type":"text","text":`...)
 			block = jsontext.AppendString(block, p.text(t))
+			if n < len(p.msg.blocks) {
+				b := &p.msg.blocks[n]
+				same = same && !b.call && string(b.text) == string(block[len(`{"type":"text","text":"`):len(block)-1])
+			}
 			block = append(block, '}')
 		case jsonscan.StringEquals(typ, event.ZotBlockToolCall):
 			id, _ := jsonscan.Lookup(el, "id")
@@ -892,6 +976,10 @@ func (p *piConverter) appendZotContent(dst, content []byte) ([]byte, []piCall) {
 			call.args, argsErr = p.argsValue(a)
 			block = appendToolCall(block, call.id, call.name, call.args, argsErr)
 			calls = append(calls, call)
+			if n < len(p.msg.blocks) {
+				b := &p.msg.blocks[n]
+				same = same && b.call && string(b.id) == string(call.id)
+			}
 		default:
 			return true
 		}
@@ -902,7 +990,7 @@ func (p *piConverter) appendZotContent(dst, content []byte) ([]byte, []piCall) {
 		n++
 		return true
 	})
-	return dst, calls
+	return dst, calls, same && n >= len(p.msg.blocks)
 }
 
 // argsValue makes a call's arguments of zot's decoded args: an object as
@@ -942,8 +1030,11 @@ func (p *piConverter) startCall(id, toolName, args []byte) *piCall {
 	return &p.turn.calls[len(p.turn.calls)-1]
 }
 
-// findCall returns the turn's call with the raw id, or nil.
+// findCall returns the open turn's call with the raw id, or nil.
 func (p *piConverter) findCall(raw []byte) *piCall {
+	if !p.turn.open {
+		return nil
+	}
 	for i := range p.turn.calls {
 		if p.sameID(p.turn.calls[i].id, raw) {
 			return &p.turn.calls[i]
@@ -952,13 +1043,24 @@ func (p *piConverter) findCall(raw []byte) *piCall {
 	return nil
 }
 
-// call returns the turn's call with the raw id, started (with no arguments
-// known) if zot never said it began.
-func (p *piConverter) call(raw []byte) *piCall {
+// call returns the turn's running call with the raw id for zot's event
+// what, started (with no name or arguments known) if zot never said it
+// began; nil when the event is to be dropped: the call has its result, or
+// its turn has ended, and pi says nothing of a call after its end.
+func (p *piConverter) call(raw []byte, what string) *piCall {
+	if p.run.ended[string(p.idOf(raw))] {
+		p.fault("%s of call %s after its turn ended: dropped", what, p.idOf(raw))
+		return nil
+	}
 	p.closeMessage()
 	if c := p.findCall(raw); c != nil {
+		if c.ended {
+			p.fault("%s of call %s after its result: dropped", what, c.id)
+			return nil
+		}
 		return c
 	}
+	p.fault("%s of call %s, which zot never began: begun without a name", what, p.idOf(raw))
 	if !p.turn.open {
 		p.writeTurnStart(false)
 	}
@@ -968,6 +1070,9 @@ func (p *piConverter) call(raw []byte) *piCall {
 
 func (p *piConverter) toolCall() {
 	id := p.ev.Field(event.ID)
+	if id != nil && p.run.ended[string(p.idOf(id))] {
+		return // restated after its turn
+	}
 	if p.msg.open {
 		if p.findBlock(id) != nil && id != nil {
 			return // streamed
@@ -986,7 +1091,10 @@ func (p *piConverter) toolCall() {
 }
 
 func (p *piConverter) toolProgress() {
-	c := p.call(p.ev.Field(event.ID))
+	c := p.call(p.ev.Field(event.ID), "tool_progress")
+	if c == nil {
+		return
+	}
 	c.output = append(c.output, p.encode(p.text(p.ev.Field(event.Body)))...) // kept encoded
 	p.out = append(p.out, `{"type":"tool_execution_update","toolCallId":`...)
 	p.out = append(p.out, c.id...)
@@ -1000,7 +1108,10 @@ func (p *piConverter) toolProgress() {
 }
 
 func (p *piConverter) toolResult() {
-	c := p.call(p.ev.Field(event.ID))
+	c := p.call(p.ev.Field(event.ID), "tool_result")
+	if c == nil {
+		return
+	}
 	p.content = p.appendTextBlocks(p.content[:0], p.ev.Field(event.Body))
 	p.endCall(c, p.content, p.ev.Failed())
 	if p.allEnded() {

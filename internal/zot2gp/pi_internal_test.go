@@ -1,12 +1,12 @@
 package zot2gp
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/evtools/evtools/internal/picheck"
 )
 
 func piConvert(t testing.TB, cfg config, clock bool, input string) (out string, p *piConverter) {
@@ -88,8 +88,9 @@ func TestPiModel(t *testing.T) {
 }
 
 // FuzzPi: whatever zot lines come, in whatever order, --format pi writes
-// one JSON object a line, every run it starts ends (agent_start, then
-// agent_end and agent_settled), and turns and messages nest.
+// what pi's protocol allows (every rule of picheck: one JSON object a
+// line, runs, turns and messages nested and ended, each call started,
+// ended and given its result once, texts the joined deltas).
 func FuzzPi(f *testing.F) {
 	seeds, _ := filepath.Glob("../../examples/zot/*.jsonl")
 	for _, s := range seeds {
@@ -101,39 +102,22 @@ func FuzzPi(f *testing.F) {
 	}
 	f.Add([]byte("{\"type\":\"tool_result\",\"id\":\"x\"}\n{\"type\":\"tool_use_args\",\"delta\":\"{\\\"a\\\":1}\"}\n{\"type\":\"error\"}\n"))
 	f.Add([]byte("{\"type\":\"assistant_message\",\"content\":[{\"type\":\"tool_call\",\"id\":\"a\",\"args\":\"{}\"},{\"type\":\"tool_call\",\"id\":\"a\"}]}\n{\"type\":\"turn_end\",\"stop\":7}\n"))
+	// The three faults of issue 21: progress after done, a result twice,
+	// a result after the next turn_start.
+	f.Add([]byte(`{"type":"tool_use_start","id":"c","name":"bash"}
+{"type":"assistant_message","content":[{"type":"tool_call","id":"c","name":"bash"}]}
+{"type":"turn_end","stop":"tool_use"}
+{"type":"tool_result","id":"c","content":"a"}
+{"type":"tool_result","id":"c","content":"a"}
+{"type":"turn_start","step":2}
+{"type":"tool_result","id":"c","content":"a"}
+{"type":"done"}
+{"type":"tool_progress","id":"c","text":"a"}
+`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		out, _ := piConvert(t, config{SeqStart: "1", Agent: "zot", Stable: true}, false, string(data))
-		var runs, turns int
-		message := false
-		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-			if l == "" {
-				continue
-			}
-			var e struct{ Type string }
-			d := json.NewDecoder(bytes.NewReader([]byte(l)))
-			if err := d.Decode(&e); err != nil || d.More() || l[0] != '{' {
-				t.Fatalf("not one JSON object: %q (%v)", l, err)
-			}
-			switch e.Type {
-			case "agent_start":
-				runs++
-			case "agent_settled":
-				runs--
-			case "turn_start":
-				turns++
-			case "turn_end":
-				turns--
-			case "message_start":
-				message = true
-			case "message_end":
-				message = false
-			}
-			if runs < 0 || runs > 1 || turns < 0 || turns > 1 {
-				t.Fatalf("runs %d, turns %d after %q", runs, turns, l)
-			}
-		}
-		if runs != 0 || turns != 0 || message {
-			t.Fatalf("at the end: runs %d, turns %d, a message open %v\n%s", runs, turns, message, out)
+		if err := picheck.Check([]byte(out)); err != nil {
+			t.Fatalf("%v\n%s", err, out)
 		}
 	})
 }

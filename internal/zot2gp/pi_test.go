@@ -11,6 +11,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/corpus"
+	"github.com/evtools/evtools/internal/picheck"
 	"github.com/evtools/evtools/internal/zot2gp"
 )
 
@@ -82,11 +83,11 @@ func TestPiLivePipeFlush(t *testing.T) {
 }
 
 // TestPiCorpus checks a generated zot stream's pi events as a pi client reads
-// them: every line a JSON object; one run per prompt zot started, each
-// from agent_start to agent_end and agent_settled; turns and messages
-// balanced; each text block's text_end, and its message's final text, the
-// joined deltas; each tool call started, ended and given its toolResult
-// message once; a failed prompt a failed response with zot's error.
+// them, by every rule of picheck (runs, turns and messages nested, text the
+// joined deltas, each tool call started, ended and given its toolResult
+// message once), and the runs against the corpus: one run per prompt zot
+// started, a failed prompt a failed response with zot's error; nothing
+// said on stderr.
 func TestPiCorpus(t *testing.T) {
 	var in bytes.Buffer
 	if err := corpus.Zot(&in, 2<<20, 7); err != nil {
@@ -97,154 +98,19 @@ func TestPiCorpus(t *testing.T) {
 	if code := zot2gp.Main([]string{"--format", "pi"}, cli.Stdio{In: &in, Out: &out, Err: &errs}); code != 0 || errs.Len() != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())
 	}
-	st := piStream{calls: map[string]int{}}
+	var st picheck.Stream
 	for n, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
-		var e map[string]any
-		if err := json.Unmarshal([]byte(l), &e); err != nil {
-			t.Fatalf("line %d: %v", n+1, err)
-		}
-		if why := st.event(e); why != "" {
-			t.Fatalf("line %d: %s: %s", n+1, why, l)
+		if err := st.Line([]byte(l)); err != nil {
+			t.Fatalf("line %d: %v: %s", n+1, err, l)
 		}
 	}
-	if st.runs != prompts || st.settled != st.runs || st.failures != failed || st.inRun {
-		t.Errorf("%d runs, %d settled, %d failed responses; the corpus has %d prompts started, %d refused", st.runs, st.settled, st.failures, prompts, failed)
+	if err := st.End(); err != nil {
+		t.Fatal(err)
 	}
-	for id, s := range st.calls {
-		if s != 3 {
-			t.Errorf("call %s: state %d at the end, want its toolResult message", id, s)
-		}
+	if st.Runs != prompts || st.Settled != st.Runs || st.Failures != failed {
+		t.Errorf("%d runs, %d settled, %d failed responses; the corpus has %d prompts started, %d refused", st.Runs, st.Settled, st.Failures, prompts, failed)
 	}
-	t.Logf("%d runs, %d turns, %d tool calls, %d pi lines from %d zot bytes", st.runs, st.turns, len(st.calls), strings.Count(out.String(), "\n"), 2<<20)
-}
-
-// piStream follows pi's events line by line, and says what is wrong
-// with one that does not fit where it comes.
-type piStream struct {
-	runs, settled, turns, failures int
-	inRun, inTurn                  bool
-	message                        string // the role of the open message
-	blocks                         []*strings.Builder
-	calls                          map[string]int // id -> 1 started, 2 ended, 3 its message
-}
-
-func (s *piStream) event(e map[string]any) string {
-	switch e["type"] {
-	case "response":
-		if e["success"] == false {
-			if e["error"] == "" {
-				return "a failed response without error"
-			}
-			s.failures++
-		}
-	case "agent_start", "agent_end", "agent_settled", "turn_start", "turn_end":
-		return s.frame(e["type"].(string))
-	case "message_start", "message_end":
-		msg, _ := e["message"].(map[string]any)
-		if e["type"] == "message_start" {
-			return s.messageStart(msg)
-		}
-		return s.messageEnd(msg)
-	case "message_update":
-		ame, _ := e["assistantMessageEvent"].(map[string]any)
-		return s.update(ame)
-	case "tool_execution_start", "tool_execution_end":
-		return s.tool(e["type"] == "tool_execution_start", e["toolCallId"].(string))
-	}
-	return ""
-}
-
-// frame follows the runs and the turns inside them.
-func (s *piStream) frame(typ string) string {
-	switch typ {
-	case "agent_start":
-		if s.inRun {
-			return "a run inside a run"
-		}
-		s.inRun, s.runs = true, s.runs+1
-	case "agent_end":
-		if !s.inRun || s.inTurn {
-			return "agent_end outside a run or inside a turn"
-		}
-	case "agent_settled":
-		s.inRun, s.settled = false, s.settled+1
-	case "turn_start":
-		if !s.inRun || s.inTurn {
-			return "a turn outside a run or inside a turn"
-		}
-		s.inTurn, s.turns = true, s.turns+1
-	case "turn_end":
-		if !s.inTurn || s.message != "" {
-			return "turn_end outside a turn or inside a message"
-		}
-		s.inTurn = false
-	}
-	return ""
-}
-
-func (s *piStream) messageStart(msg map[string]any) string {
-	if !s.inTurn || s.message != "" {
-		return "a message outside a turn or inside a message"
-	}
-	s.message, s.blocks = msg["role"].(string), nil
-	if id, ok := msg["toolCallId"].(string); ok {
-		if s.calls[id] != 2 {
-			return "a toolResult message for a call not ended, or twice"
-		}
-		s.calls[id] = 3
-	}
-	return ""
-}
-
-func (s *piStream) update(ame map[string]any) string {
-	i := int(ame["contentIndex"].(float64))
-	switch ame["type"] {
-	case "text_start", "toolcall_start":
-		if i != len(s.blocks) {
-			return "a block starts at a wrong index"
-		}
-		s.blocks = append(s.blocks, &strings.Builder{})
-	case "text_delta":
-		s.blocks[i].WriteString(ame["delta"].(string))
-	case "text_end":
-		if ame["content"] != s.blocks[i].String() {
-			return "text_end is not the joined deltas"
-		}
-	}
-	return ""
-}
-
-func (s *piStream) messageEnd(msg map[string]any) string {
-	if s.message != msg["role"] {
-		return "message_end of another message"
-	}
-	s.message = ""
-	if msg["role"] != "assistant" || msg["stopReason"] == "error" {
-		return ""
-	}
-	for i, c := range msg["content"].([]any) {
-		b := c.(map[string]any)
-		if b["type"] == "text" && i < len(s.blocks) && b["text"] != s.blocks[i].String() {
-			return "the final text is not the joined deltas"
-		}
-	}
-	return ""
-}
-
-// tool follows a call from its start to its end (its toolResult message
-// is messageStart's).
-func (s *piStream) tool(start bool, id string) string {
-	switch {
-	case start && s.calls[id] != 0:
-		return "a call started twice"
-	case start:
-		s.calls[id] = 1
-	case s.calls[id] != 1:
-		return "a call ended that did not start, or twice"
-	default:
-		s.calls[id] = 2
-	}
-	return ""
+	t.Logf("%d runs, %d turns, %d tool calls, %d pi lines from %d zot bytes", st.Runs, st.Turns, st.Calls, strings.Count(out.String(), "\n"), 2<<20)
 }
 
 // `zot2gp --format pi big.jsonl | head -1` ends quietly too: no report of
