@@ -141,7 +141,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		trouble = true
 	})
 	var workers []*converter
-	pool := jsonl.NewOrdered(runtime.GOMAXPROCS(0), 4, 8<<20,
+	pool := jsonl.NewOrdered(runtime.GOMAXPROCS(0), 4, 4<<20,
 		func() *converter {
 			w := newConverter(conv.table)
 			workers = append(workers, w)
@@ -198,7 +198,11 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 			later = append(later, f)
 		default:
 			f.groupKeys()
-			held += f.size()
+			if size := f.size(); f.name == "-" || held+size <= recordBudget {
+				held += size
+			} else {
+				f.records, f.partial = nil, true // a small file past the budget
+			}
 			later = append(later, f)
 		}
 	}
@@ -261,7 +265,7 @@ func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool) error {
 
 // recordBudget is how many bytes of Claude and Codex lines convert keeps
 // from the first reading; a variable for tests.
-var recordBudget = 8 << 20
+var recordBudget = 4 << 20
 
 func spoolAll(sp *spool, sessions []*session, win window) error {
 	for _, s := range sessions {
