@@ -272,7 +272,9 @@ func (l *claudeLine) decode(d *fields, data []byte) {
 			l.Message = d.claudeMessage(v, "message")
 		case "toolUseResult":
 			l.ToolUseResult = agentRef{}
-			if len(v) > 0 && v[0] == '{' {
+			// often the whole of a file read: looked into only when it may
+			// name an agent
+			if len(v) > 0 && v[0] == '{' && (bytes.Contains(v, []byte("agentId")) || bytes.Contains(v, []byte(`\u`))) {
 				if id, ok := jsonscan.Lookup(v, "agentId"); ok && len(id) > 0 && id[0] == '"' {
 					l.ToolUseResult.AgentID = unquote(id)
 				}

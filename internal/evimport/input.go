@@ -158,11 +158,23 @@ func read(in *jsonl.Input, f *logFile, light func(*logFile) bool) error {
 	var chunk []byte // the lines are copied into chunks: one allocation for many
 	err := in.Each(func(rec jsonl.Record) error {
 		if f.partial {
-			if err := jsonscan.Check(rec.Data); err != nil {
-				return in.Bad(rec, err)
-			}
+			var err error
 			if claude {
-				f.noteSession(rec.Data)
+				// the sessionId found while the line is checked: one pass
+				var id []byte
+				err = jsonscan.Members(rec.Data, func(k, v []byte) {
+					if jsonscan.KeyIs(k, "sessionId") {
+						id = v
+					}
+				})
+				if err == nil && id != nil {
+					f.noteID(id)
+				}
+			} else {
+				err = jsonscan.Check(rec.Data)
+			}
+			if err != nil {
+				return in.Bad(rec, err)
 			}
 			return nil
 		}
@@ -305,8 +317,14 @@ func (f *logFile) groupKeys() {
 
 // noteSession adds the sessionId of a Claude Code line to f's keys.
 func (f *logFile) noteSession(data []byte) {
-	v, ok := jsonscan.Lookup(data, "sessionId")
-	if !ok || len(v) < 3 || v[0] != '"' {
+	if v, ok := jsonscan.Lookup(data, "sessionId"); ok {
+		f.noteID(v)
+	}
+}
+
+// noteID adds a sessionId, v its JSON value, to f's keys.
+func (f *logFile) noteID(v []byte) {
+	if len(v) < 3 || v[0] != '"' {
 		return
 	}
 	if f.seen == nil {
