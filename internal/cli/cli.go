@@ -21,6 +21,8 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli/tooldoc"
+	"github.com/evtools/evtools/internal/stop"
+	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -64,6 +66,15 @@ type Stdio struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
+}
+
+// Safe is stdio with stderr made safe for a terminal (term.SafeFor):
+// messages carry data and file names, whose control characters must not
+// reach a terminal raw, whoever writes them. A tool's own control
+// sequences (the progress line) go round it through term.Raw.
+func (s Stdio) Safe() Stdio {
+	s.Err = term.SafeFor(s.Err)
+	return s
 }
 
 // Tool describes a command for its help text, its man page and its
@@ -319,6 +330,7 @@ func indent(s string) string {
 // Run is the Main of a tool whose flags kong parses alone: it parses args
 // into a new O, calls run with it, and reports the outcome (see Report).
 func Run[O any](t Tool, args []string, stdio Stdio, run func(*O, Stdio) error) int {
+	stdio = stdio.Safe()
 	var opts O
 	err := Parse(t, args, stdio, &opts)
 	if err == nil {
@@ -335,7 +347,8 @@ func Run[O any](t Tool, args []string, stdio Stdio, run func(*O, Stdio) error) i
 //   - output whose reader went away (| head, jsonl.IsClosed) is a quiet
 //     ExitOK: there is nobody left to tell;
 //   - jsonl.ErrStrict is a quiet ExitError: the bad line is reported;
-//   - a Status is its code, quietly;
+//   - a Status is its code, quietly, and so is a signal that stopped the
+//     run (stop.Error: 130 or 143);
 //   - a usage error is ExitError, with a pointer to --help;
 //   - any other error is its ExitCode (ExitCoder), else ExitError.
 //
@@ -359,7 +372,8 @@ func report(tool string, stderr io.Writer, err error) {
 		}
 		return
 	}
-	if e, ok := err.(*Error); ok && e.Err == nil || errors.Is(err, jsonl.ErrStrict) {
+	var sig *stop.Error
+	if e, ok := err.(*Error); ok && e.Err == nil || errors.Is(err, jsonl.ErrStrict) || errors.As(err, &sig) {
 		return
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", tool, err)
@@ -378,7 +392,14 @@ func report(tool string, stderr io.Writer, err error) {
 func Exec(tool func(args []string, stdio Stdio) int) {
 	signal.Ignore(syscall.SIGPIPE)
 	stopOnSignal()
-	os.Exit(tool(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+	code := tool(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+	if e := stop.Received(); e != nil {
+		// A signal came while the tool ended: it is obeyed all the same.
+		// (What the tool commits, it commits after stop.Err, which waits
+		// for a signal on its way; here one is only looked at.)
+		code = e.(*stop.Error).ExitCode()
+	}
+	os.Exit(code)
 }
 
 // flagIndex finds a tool's flags by the words that name them on a command
@@ -469,23 +490,13 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 // lines, never inside one: it waits (up to 2 s, for output that is not
 // blocked) until the tool waits for input with its output flushed, then
 // exits 130 or 143 (128 + the signal), as a shell reports a process killed
-// by it. A second signal ends it at once.
+// by it. A second signal ends it at once. A signal that comes as the input
+// ends finds the tool past its last wait: stop.Err, which the tool asks
+// before it writes a report or saves a cursor, then ends the run instead.
 func stopOnSignal() {
 	jsonl.GuardOutput()
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	go func() {
-		sig := <-sigs
-		code := 128 + int(sig.(syscall.Signal))
-		done := make(chan struct{})
-		go func() {
-			jsonl.AtLineEnd(2 * time.Second)
-			close(done)
-		}()
-		select {
-		case <-done:
-		case <-sigs:
-		}
-		os.Exit(code)
-	}()
+	stop.Watch(func(e *stop.Error) {
+		jsonl.AtLineEnd(2 * time.Second)
+		os.Exit(e.ExitCode())
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -87,4 +88,113 @@ func TestSignalFinishesTheLine(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A signal that comes at the very moment the input ends (a process-group
+// kill, as systemd sends: the producer dies and the pipe closes with the
+// signal) is obeyed like any other (issue 21, item 3): exit 143, no report
+// or partial state written, no cursor saved or handed over. Before, the
+// tool read the end of its input first and finished as if no signal had
+// come: exit 0 and a whole report in 19 of 20 runs.
+func TestSignalAtEndOfInput(t *testing.T) {
+	events, err := os.ReadFile("../../examples/events/multiagent.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zot, err := os.ReadFile("../../examples/zot/uname.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pi := []byte(`{"type":"session","version":3,"id":"s1","timestamp":"2026-03-08T20:00:00.000Z","cwd":"/w"}
+{"type":"message","id":"e1","parentId":null,"timestamp":"2026-03-08T20:00:05.000Z","message":{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1772999405000}}
+`)
+	runs := 20
+	if testing.Short() {
+		runs = 5
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		input []byte
+		empty bool // nothing on stdout: the report, state or events come at the end
+	}{
+		{"evsum md", []string{"evsum", "--format", "md"}, events, true},
+		{"evsum partial", []string{"evsum", "--partial"}, events, true},
+		{"evsum json", []string{"evsum", "--format", "json"}, events, true},
+		{"evcursor state", []string{"evcursor", "--state", "S"}, events, false},
+		{"evcursor defer", []string{"evcursor", "--state", "S", "--defer"}, events, false},
+		{"evcursor", []string{"evcursor"}, events, false},
+		{"evfilter", []string{"evfilter", "--count", "true"}, events, true},
+		{"zot2gp", []string{"zot2gp"}, zot, false},
+		{"zot2gp pi", []string{"zot2gp", "--format", "pi"}, zot, false},
+		{"evimport", []string{"evimport", "-"}, pi, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bin, err := exec.LookPath(tc.args[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			zero := 0
+			for run := range runs {
+				dir := t.TempDir()
+				cmd := exec.Command(bin, tc.args[1:]...)
+				cmd.Dir = dir
+				cmd.Env = append(agentless(os.Environ()), "HOME="+dir)
+				cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+				stdin, err := cmd.StdinPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := os.Create(dir + "/out")
+				if err != nil {
+					t.Fatal(err)
+				}
+				cmd.Stdout = out
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				stdin.Write(tc.input)
+				// Time to read it and wait for more (no assertion rests on
+				// it: the signal comes before the end of the input either
+				// way), so that the signal meets the end of input.
+				time.Sleep(time.Duration(run%4) * 10 * time.Millisecond)
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+				stdin.Close()
+				err = cmd.Wait()
+				out.Close()
+				if !endedBySIGTERM(err) {
+					zero++
+					t.Errorf("run %d: %v (stderr %q), want exit status 143", run, err, stderr.String())
+				}
+				b, _ := os.ReadFile(dir + "/out")
+				if tc.empty && len(b) > 0 {
+					t.Errorf("run %d: written after the signal: %.200q", run, b)
+				}
+				if n := len(b); n > 0 && b[n-1] != '\n' {
+					t.Errorf("run %d: output ends inside a line: ...%q", run, b[max(0, n-40):])
+				}
+				for _, f := range []string{"S", "S.handover"} {
+					if _, err := os.Stat(dir + "/" + f); err == nil {
+						t.Errorf("run %d: %s saved after the signal", run, f)
+					}
+				}
+			}
+			if zero > 0 {
+				t.Errorf("%d of %d runs ended otherwise than by the signal", zero, runs)
+			}
+		})
+	}
+}
+
+// endedBySIGTERM: exit status 143, or killed by SIGTERM itself, when it
+// came before the tool set up its handler (a shell shows 143 for both).
+func endedBySIGTERM(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ee.ExitCode() == 143 || ok && ws.Signaled() && ws.Signal() == syscall.SIGTERM
 }

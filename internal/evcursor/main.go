@@ -17,6 +17,7 @@ import (
 	"github.com/evtools/evtools/internal/cursor"
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/progress"
+	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -118,8 +119,8 @@ type job struct {
 func (j *job) finish(err error) (ok bool, _ error) {
 	switch {
 	case err == nil:
-	case jsonl.IsClosed(err), errors.Is(err, jsonl.ErrStrict):
-		return false, err // the consumer stopped, or the line was reported
+	case jsonl.IsClosed(err), errors.Is(err, jsonl.ErrStrict), errors.As(err, new(*stop.Error)):
+		return false, err // the consumer stopped, the line was reported, or a signal came
 	default:
 		return false, fmt.Errorf("writing output: %w", err)
 	}
@@ -282,6 +283,11 @@ func (j *job) state() error {
 		jsonl.Waiting(func() { err = waitRead(j.stdout) })
 		ok = err == nil
 	}
+	if ok {
+		// A signal obeyed moves no cursor, however late it came.
+		err = stop.Err()
+		ok = err == nil
+	}
 	if !ok {
 		if jsonl.IsClosed(err) {
 			return err // a quiet end: the consumer stopped
@@ -376,6 +382,9 @@ func commit(given, path string) error {
 		return fmt.Errorf("%s: pending cursor (%s) not committed: %v; the next run passes its events again", given, term.Escape(st.Pending.String()), err)
 	}
 	st.Cursor, st.Pending = st.Pending, nil
+	if err := stop.Err(); err != nil {
+		return err
+	}
 	if err := cursor.SaveState(path, st); err != nil {
 		return fmt.Errorf("%s: saving the cursor: %w", given, err)
 	}

@@ -32,6 +32,7 @@ var errStop = errors.New("stop")
 // Main runs evfilter with args (without the program name) on stdio and
 // returns the exit status.
 func Main(args []string, stdio cli.Stdio) int {
+	stdio = stdio.Safe()
 	var opts options
 	err := parse(args, stdio, &opts)
 	if err == nil {

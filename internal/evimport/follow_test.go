@@ -34,7 +34,8 @@ func sessionLines(t *testing.T, script, prefix string) []string {
 
 // evimport -F on a real process: a session file written a few lines at a
 // time, a half-written line, a new session file in the folder, the file
-// truncated and written again. Each event comes once, when it is settled.
+// truncated and written again, a file rotated. Each event comes once, when
+// it is settled.
 func TestFollow(t *testing.T) {
 	bin, err := exec.LookPath("evimport") // the test binary, set up by testscript
 	if err != nil {
@@ -103,6 +104,21 @@ func TestFollow(t *testing.T) {
 	expect(22, "a new session file")
 	write(strings.Join(shop, ""), os.O_TRUNC)
 	expect(22, "the file truncated and written again")
+	// rotated, as tail -F follows a log: the file moved away (its new
+	// name no session file's) and a new one made under its name, the
+	// session with a prompt more; its events come once, the new ones only
+	notesFile := filepath.Join(dir, "7d3e9b10-55aa-4f2e-8c1d-90b7e6a3f214.jsonl")
+	if err := os.Rename(notesFile, notesFile+".1"); err != nil {
+		t.Fatal(err)
+	}
+	more := strings.NewReplacer("b2000000-0000-4000-8000-000000000001", "b2000000-0000-4000-8000-000000000009",
+		`"parentUuid":null`, `"parentUuid":"b2000000-0000-4000-8000-000000000003"`,
+		"16:40:00.500Z", "16:41:00.500Z", "summarise the open issues in one line each", "and the closed ones?").Replace(notes[0])
+	os.WriteFile(notesFile, []byte(strings.Join(notes, "")+more), 0o644)
+	expect(25, "the file rotated")
+	if !strings.Contains(strings.Join(got[22:], "\n"), `"text":"and the closed ones?"`) {
+		t.Errorf("the rotated file's prompt is not among its events:\n%s", strings.Join(got[22:], "\n"))
+	}
 
 	cmd.Process.Signal(syscall.SIGTERM)
 	err = cmd.Wait()

@@ -51,12 +51,17 @@ func defaultFolders(getenv func(string) string) []string {
 		}
 		return filepath.Join(home, def)
 	}
-	return []string{
-		or("CLAUDE_CONFIG_DIR", "projects", ".claude/projects"),
+	claude := []string{or("CLAUDE_CONFIG_DIR", "projects", ".claude/projects")}
+	if getenv("CLAUDE_CONFIG_DIR") == "" {
+		// some versions of Claude Code wrote to the XDG folder instead
+		// (ccusage reads both too); a session in both is counted once
+		claude = append(claude, or("XDG_CONFIG_HOME", "claude/projects", ".config/claude/projects"))
+	}
+	return append(claude,
 		or("CODEX_HOME", "sessions", ".codex/sessions"),
 		or("PI_CODING_AGENT_DIR", "sessions", ".pi/agent/sessions"),
-		filepath.Join(home, ".gemini/tmp"),
-	}
+		// Gemini CLI's own home (its homedir()), under which .gemini
+		or("GEMINI_CLI_HOME", ".gemini/tmp", ".gemini/tmp"))
 }
 
 // sessionFile reports whether a file met in a walk is a session log:

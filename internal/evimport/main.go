@@ -13,6 +13,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/prices"
+	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -101,6 +102,9 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	trouble, err := o.convert(in, conv, win, &sp)
 	if err == nil {
 		err = conv.stop
+	}
+	if err == nil {
+		err = stop.Err() // nothing is written after a signal
 	}
 	if err == nil {
 		err = sp.writeTo(out)

@@ -52,9 +52,11 @@ docs/evimport.md says how. cost_usd is the log's where it records one
 table (cost_source "prices"); a model with no price is "unpriced":true,
 never $0, and named on stderr.
 
-Without FILE evimport reads ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects),
+Without FILE evimport reads ~/.claude/projects and ~/.config/claude/projects
+(or $CLAUDE_CONFIG_DIR/projects; $XDG_CONFIG_HOME for ~/.config),
 ~/.codex/sessions (or $CODEX_HOME/sessions), ~/.pi/agent/sessions (or
-$PI_CODING_AGENT_DIR/sessions) and ~/.gemini/tmp, those that exist. The
+$PI_CODING_AGENT_DIR/sessions) and ~/.gemini/tmp (or
+$GEMINI_CLI_HOME/.gemini/tmp), those that exist. The
 output is the same bytes for the same files: run ids come from the session
 id and the prompt's place, seq counts each session's events from 1, and
 events of all sessions are written in time order, so evcursor --state

@@ -169,6 +169,18 @@ func defaultColumns(names []string) []col {
 	return append(keyColumns(names), std...)
 }
 
+// shownColumns are the default columns cols that st has something to
+// show in: a Sparse one (the unpriced calls) only when it counted some.
+func shownColumns(cols []col, st *summary.State) []col {
+	shown := cols[:0:0]
+	for _, c := range cols {
+		if c.field == nil || c.field.Shown(st) {
+			shown = append(shown, c)
+		}
+	}
+	return shown
+}
+
 // parseColumns reads a --columns list: column names, in the order to show
 // them. "group" stands for all the key columns; a key's column is named
 // as in the group object (run_id, agent_id, day, payload.model) or by its

@@ -115,6 +115,8 @@ func TestFittedTableFits(t *testing.T) {
 	}
 	// keys with wide characters, and problems to wrap
 	in = append(in, `{"seq":1,"ts":1793530000,"run_id":"r_日本語の実行識別子はとても長いです","agent_id":"エージェント","kind":"tool_call","payload":{"tool":"bash"}}`+"\n"...)
+	// a call without a price: the unpriced columns are shown, and fitted
+	in = append(in, `{"seq":2,"ts":1793530001,"run_id":"r_unpriced","agent_id":"main","kind":"model_result","payload":{"model":"new-model","input":1234567,"output":89,"unpriced":true}}`+"\n"...)
 	// the test's own measure: every rune one cell, but those from U+1100
 	// on (here only CJK) two
 	width := func(s string) int {
@@ -144,7 +146,7 @@ func TestFittedTableFits(t *testing.T) {
 		cx := &cellCtx{loc: o.Loc, names: keyNames(st)}
 		for w := 1; w <= 220; w++ {
 			var out bytes.Buffer
-			writeTable(&out, st, cx, tableSpec{cols: defaultColumns(cx.names), fit: true, width: w})
+			writeTable(&out, st, cx, tableSpec{cols: shownColumns(defaultColumns(cx.names), st), fit: true, width: w})
 			lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 			for _, l := range lines {
 				if width(l) > w {
@@ -163,9 +165,9 @@ func TestFittedTableFits(t *testing.T) {
 		}
 		// wide enough: every column
 		var out bytes.Buffer
-		writeTable(&out, st, cx, tableSpec{cols: defaultColumns(cx.names), fit: true, width: 400})
+		writeTable(&out, st, cx, tableSpec{cols: shownColumns(defaultColumns(cx.names), st), fit: true, width: 400})
 		head, _, _ := strings.Cut(out.String(), "\n")
-		if n := len(sep.FindAllString(head, -1)) + 1; n != 15+max(len(cx.names), 1) {
+		if n := len(sep.FindAllString(head, -1)) + 1; n != 17+max(len(cx.names), 1) {
 			t.Errorf("--by %s --width 400: %d columns: %s", by, n, head)
 		}
 	}

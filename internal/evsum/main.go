@@ -14,6 +14,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/progress"
+	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -36,8 +37,10 @@ func run(opts *options, stdio cli.Stdio) error {
 	if set.live && term.IsTerminal(stdio.Err) {
 		// stderr is the table's terminal too: a message written while a
 		// frame is up would be redrawn over.
-		held = &heldWriter{w: stdio.Err}
-		stdio.Err = held
+		// Messages are made safe before they are held: the redraw
+		// writes its own sequences around them.
+		held = &heldWriter{w: term.Raw(stdio.Err)}
+		stdio.Err = term.SafeOver(held)
 	}
 	in := &jsonl.Input{Tool: name, Names: opts.Files, Stdin: stdio.In, Stderr: stdio.Err, Out: nil, Strict: opts.Strict}
 	if !set.live { // a live table is the progress
@@ -55,10 +58,21 @@ func run(opts *options, stdio cli.Stdio) error {
 	} else {
 		st, overwrite, err = r.summarise(in, held)
 	}
+	if err == nil {
+		// A report (or a state) is not written after a signal: its input
+		// may have been cut short by whatever sent it.
+		err = stop.Err()
+	}
 	if err != nil {
 		return err
 	}
-	out := jsonl.NewWriter(stdio.Out)
+	w := stdio.Out
+	if set.format != "table" {
+		// JSON, Markdown, CSV or HTML on a terminal: the data's control
+		// characters escaped, as the table escapes its cells.
+		w = term.SafeFor(w)
+	}
+	out := jsonl.NewWriter(w)
 	status, err := r.write(out, st, overwrite)
 	if err != nil {
 		return err
@@ -111,6 +125,10 @@ func (r *report) spec(st *summary.State) (tableSpec, *cellCtx, error) {
 				return tableSpec{}, nil, err
 			}
 		}
+		r.cols = c
+	}
+	if r.opts.Columns == "" {
+		c = shownColumns(c, st)
 	}
 	t := tableSpec{cols: c, fit: r.set.fitted, color: r.set.color}
 	if r.set.fitted {
@@ -160,11 +178,9 @@ func (r *report) summarise(in *jsonl.Input, held *heldWriter) (st *summary.State
 	st.SetOrder(r.set.order)
 	// The columns are known before the input is read, but with --merge,
 	// whose keys come from the states.
-	t, _, err := r.spec(st)
-	if err != nil {
+	if _, _, err := r.spec(st); err != nil {
 		return nil, false, cli.Usage(err)
 	}
-	r.cols = t.cols
 	if r.set.live {
 		lv := startLive(st, r.stdio.Out, held, r.terminalWidth, r.frame)
 		err = in.Each(func(rec jsonl.Record) error {

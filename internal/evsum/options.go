@@ -50,8 +50,10 @@ a total record with "group":{} last. Problems are broken invariants, such as
 a run without run_finished or a tool call that never ended.
 
 Tokens and cost come from the per-call events only (model_result, usage),
-never from roll-ups, and each tool call counts once. See docs/evsum.md for
-every field.
+never from roll-ups, and each tool call counts once. A call marked
+"unpriced":true (its model had no price) is counted in unpriced_calls and
+unpriced_tokens, which the table shows beside the cost when there are
+some, never as $0. See docs/evsum.md for every field.
 
 On a terminal the table fits its width (the least important columns give
 way first, wall times read 1m52s, token counts 1.2M) and, while a pipe

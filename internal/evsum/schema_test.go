@@ -20,7 +20,7 @@ import (
 func TestAddedFieldShowsEverywhere(t *testing.T) {
 	defer summary.AddField(summary.Field{
 		Path:   "mean.tokens_per_call",
-		Column: summary.Column{Name: "tokens_per_call", Head: "tok/call", Place: 16, Drop: 5},
+		Column: summary.Column{Name: "tokens_per_call", Head: "tok/call", Place: 18, Drop: 5},
 		Value: func(r *summary.Record) summary.Value {
 			return summary.Value{I: r.Counts[summary.TokTotal] / max(r.Counts[summary.ModelCalls], 1), Has: true}
 		},

@@ -225,7 +225,13 @@ func (p *Page) cards() []card {
 		runs.Bad = true
 	}
 	cards = append(cards, runs)
-	cards = append(cards, card{Metric: "cost", Label: "Cost", Value: "$" + summary.CostText(n[summary.CostNano])})
+	cost := card{Metric: "cost", Label: "Cost", Value: "$" + summary.CostText(n[summary.CostNano])}
+	if u := n[summary.UnpricedCalls]; u > 0 {
+		// a cost that leaves calls out says so where it is read
+		cost.Note = fmt.Sprintf("%s (%d tokens) not in the cost: no price", textfmt.Plural(u, "unpriced call"), n[summary.UnpricedTokens])
+		cost.Bad = true
+	}
+	cards = append(cards, cost)
 	tok := card{Metric: "tokens", Label: "Tokens", Value: strconv.FormatInt(n[summary.TokTotal], 10)}
 	if in := n[summary.TokInput]; in > 0 {
 		tok.Note = fmt.Sprintf("%s%% of input from cache", percent(n[summary.TokCacheRead], in))

@@ -55,7 +55,9 @@ func New(tool string, stdio cli.Stdio, names []string) jsonl.Meter {
 	if !ok {
 		return nil
 	}
-	return newProgress(tool, stdio.Err, total, progressClock, func() int { return term.Width(stdio.Err) })
+	// Its own control sequences go to the terminal itself; the line holds
+	// no data.
+	return newProgress(tool, term.Raw(stdio.Err), total, progressClock, func() int { return term.Width(stdio.Err) })
 }
 
 // inputSize is the number of bytes the inputs called names hold, and false

@@ -5,6 +5,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/pretty"
+	"github.com/evtools/evtools/internal/term"
 )
 
 // Stdout opens where a tool's events go: stdout, rendered for reading when
@@ -22,7 +23,14 @@ func (f *Flags) Stdout(tool string, stdio cli.Stdio, render bool, view pretty.Vi
 	if r != nil {
 		pr = r // not a nil *Redactor in the interface
 	}
-	w, end = pretty.Output(stdio.Out, render, view, pr)
+	out := stdio.Out
+	if !render {
+		// JSON on a terminal: the data's raw bidi controls, DEL and C1
+		// escaped (JSON's \u escapes: it stays JSON); the pretty view
+		// escapes what it shows.
+		out = term.SafeFor(out)
+	}
+	w, end = pretty.Output(out, render, view, pr)
 	return output(tool, w, end, stdio.Err, r)
 }
 

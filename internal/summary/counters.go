@@ -20,7 +20,11 @@ const (
 	TokCacheRead
 	TokCacheWrite
 	TokTotal
-	CostNano // cost in 10^-9 USD
+	TokReasoning // parts of output and cache_write, after total as in pkg/event
+	TokCacheWrite1h
+	CostNano       // cost in 10^-9 USD
+	UnpricedCalls  // model results marked unpriced: their cost is not in CostNano
+	UnpricedTokens // and their tokens (total)
 	ToolCalls
 	ToolFailures
 	Errors
@@ -47,20 +51,24 @@ type CounterInfo struct {
 
 // Counters describes every counter, indexed by Counter.
 var Counters = [NumCounters]CounterInfo{
-	Events:        {Name: "events", Always: true},
-	ModelCalls:    {Name: "model_calls"},
-	ModelErrors:   {Name: "model_errors"},
-	TokInput:      {Name: "input", Object: "tokens"},
-	TokOutput:     {Name: "output", Object: "tokens"},
-	TokCacheRead:  {Name: "cache_read", Object: "tokens"},
-	TokCacheWrite: {Name: "cache_write", Object: "tokens"},
-	TokTotal:      {Name: "total", Object: "tokens"},
-	CostNano:      {Name: "cost_usd", Partial: "cost_nano_usd", Scale: 9},
-	ToolCalls:     {Name: "tool_calls"},
-	ToolFailures:  {Name: "tool_failures"},
-	Errors:        {Name: "errors"},
-	Guardrails:    {Name: "guardrails"},
-	Kills:         {Name: "kills"},
+	Events:          {Name: "events", Always: true},
+	ModelCalls:      {Name: "model_calls"},
+	ModelErrors:     {Name: "model_errors"},
+	TokInput:        {Name: "input", Object: "tokens"},
+	TokOutput:       {Name: "output", Object: "tokens"},
+	TokCacheRead:    {Name: "cache_read", Object: "tokens"},
+	TokCacheWrite:   {Name: "cache_write", Object: "tokens"},
+	TokTotal:        {Name: "total", Object: "tokens"},
+	TokReasoning:    {Name: "reasoning", Object: "tokens"},
+	TokCacheWrite1h: {Name: "cache_write_1h", Object: "tokens"},
+	CostNano:        {Name: "cost_usd", Partial: "cost_nano_usd", Scale: 9},
+	UnpricedCalls:   {Name: "unpriced_calls"},
+	UnpricedTokens:  {Name: "unpriced_tokens"},
+	ToolCalls:       {Name: "tool_calls"},
+	ToolFailures:    {Name: "tool_failures"},
+	Errors:          {Name: "errors"},
+	Guardrails:      {Name: "guardrails"},
+	Kills:           {Name: "kills"},
 }
 
 // counts are a group's counters.

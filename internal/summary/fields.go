@@ -74,6 +74,10 @@ type Column struct {
 	Place int
 	// Alert: red in a coloured table when not 0.
 	Alert bool
+	// Sparse: a default column shown only when the report's counter is
+	// not 0 anywhere (State.Has), as the unpriced calls, which most
+	// reports never have; --columns shows it always.
+	Sparse bool
 	// Condense and Drop are the steps at which a table fitted to a narrow
 	// terminal condenses the column (a shape that Condenses) and drops it
 	// (0: never); the widest and least important go first. At step
@@ -128,38 +132,46 @@ var Fields = []Field{
 	counterField(ModelErrors, ShapeCount, Column{Name: "model_errors", Head: "model errors", Alert: true, Drop: 110}),
 	counterField(TokInput, ShapeTokens, Column{Name: "tokens_in", Head: "tokens in", Condense: 140, Drop: 280}),
 	counterField(TokOutput, ShapeTokens, Column{Name: "tokens_out", Head: "tokens out", Condense: 150, Drop: 290}),
+	counterField(TokReasoning, ShapeTokens, Column{Name: "reasoning", Condense: 155, Drop: 185}),
 	counterField(TokCacheRead, ShapeTokens, Column{Name: "cache_read", Head: "cache read", Condense: 160, Drop: 190}),
 	counterField(TokCacheWrite, ShapeTokens, Column{Name: "cache_write", Head: "cache write", Condense: 170, Drop: 180}),
+	counterField(TokCacheWrite1h, ShapeTokens, Column{Name: "cache_write_1h", Head: "cache write 1h", FitHead: "cache 1h", Condense: 175, Drop: 178}),
 	counterField(TokTotal, ShapeTokens, Column{Name: "tokens", Place: 6, Condense: 130, Drop: 310}),
 	counterField(CostNano, ShapeMoney, Column{Name: "cost", Head: "cost $", Place: 7, Drop: 350}),
-	counterField(ToolCalls, ShapeCount, Column{Name: "tool_calls", Head: "tool calls", Place: 8, Drop: 210}),
-	counterField(ToolFailures, ShapeCount, Column{Name: "failed", Place: 9, Alert: true, Drop: 260}),
+	// A cost that leaves calls out says so beside it (Sparse: shown by
+	// default only then).
+	counterField(UnpricedCalls, ShapeCount, Column{Name: "unpriced_calls", Head: "unpriced calls", FitHead: "unpriced",
+		Place: 8, Sparse: true, Alert: true, Drop: 345}),
+	counterField(UnpricedTokens, ShapeTokens, Column{Name: "unpriced_tokens", Head: "unpriced tokens", FitHead: "unpr tok",
+		Place: 9, Sparse: true, Condense: 135, Drop: 195}),
+	counterField(ToolCalls, ShapeCount, Column{Name: "tool_calls", Head: "tool calls", Place: 10, Drop: 210}),
+	counterField(ToolFailures, ShapeCount, Column{Name: "failed", Place: 11, Alert: true, Drop: 260}),
 	{Path: "tools", Shape: ShapeTools},
-	counterField(Errors, ShapeCount, Column{Name: "errors", Place: 10, Alert: true, Drop: 320}),
+	counterField(Errors, ShapeCount, Column{Name: "errors", Place: 12, Alert: true, Drop: 320}),
 	counterField(Guardrails, ShapeCount, Column{Name: Counters[Guardrails].Name, Drop: 220}),
 	counterField(Kills, ShapeCount, Column{Name: "kills", Alert: true, Drop: 270}),
 	{Path: "wall_seconds.sum", Shape: ShapeSeconds, Scale: 6, Runs: true,
 		Column: Column{Name: "wall_sum", Head: "wall sum s", FitHead: "wall sum", Drop: 90},
 		Value:  func(r *Record) Value { return Value{I: r.WallSumUS, Has: r.Wall.Has} }},
 	{Path: "wall_seconds.p50", Shape: ShapeSeconds, Runs: true,
-		Column: Column{Name: "wall_p50", Head: "wall p50 s", FitHead: "wall p50", Place: 11, Drop: 300},
+		Column: Column{Name: "wall_p50", Head: "wall p50 s", FitHead: "wall p50", Place: 13, Drop: 300},
 		Value:  func(r *Record) Value { return statValue(&r.Wall, &r.Wall.P50) }},
 	{Path: "wall_seconds.p95", Shape: ShapeSeconds, Runs: true,
-		Column: Column{Name: "wall_p95", Head: "wall p95 s", FitHead: "wall p95", Place: 12, Drop: 50},
+		Column: Column{Name: "wall_p95", Head: "wall p95 s", FitHead: "wall p95", Place: 14, Drop: 50},
 		Value:  func(r *Record) Value { return statValue(&r.Wall, &r.Wall.P95) }},
 	{Path: "wall_seconds.max", Shape: ShapeSeconds, Runs: true,
 		Column: Column{Name: "wall_max", Head: "wall max s", FitHead: "wall max", Drop: 60},
 		Value:  func(r *Record) Value { return statValue(&r.Wall, &r.Wall.Max) }},
 	{Path: "latency_ms.p50", Shape: ShapeMillis,
-		Column: Column{Name: "latency_p50", Head: "latency p50 ms", FitHead: "lat p50", Place: 13, Drop: 100},
+		Column: Column{Name: "latency_p50", Head: "latency p50 ms", FitHead: "lat p50", Place: 15, Drop: 100},
 		Value:  func(r *Record) Value { return statValue(&r.Latency, &r.Latency.P50) }},
 	{Path: "latency_ms.p95", Shape: ShapeMillis,
-		Column: Column{Name: "latency_p95", Head: "latency p95 ms", FitHead: "lat p95", Place: 14, Drop: 30},
+		Column: Column{Name: "latency_p95", Head: "latency p95 ms", FitHead: "lat p95", Place: 16, Drop: 30},
 		Value:  func(r *Record) Value { return statValue(&r.Latency, &r.Latency.P95) }},
 	{Path: "latency_ms.max", Shape: ShapeMillis,
 		Column: Column{Name: "latency_max", Head: "latency max ms", FitHead: "lat max", Drop: 40},
 		Value:  func(r *Record) Value { return statValue(&r.Latency, &r.Latency.Max) }},
-	{Path: "problems", Shape: ShapeProblems, Runs: true, Column: Column{Name: "problems", Place: 15, Alert: true, Drop: 340},
+	{Path: "problems", Shape: ShapeProblems, Runs: true, Column: Column{Name: "problems", Place: 17, Alert: true, Drop: 340},
 		Value: func(r *Record) Value { return intValue(int64(len(r.Problems))) }},
 }
 
@@ -182,6 +194,10 @@ func AddField(f Field) (remove func()) {
 		schema = newSchemaIndex()
 	}
 }
+
+// Shown reports whether the default table, md and html of s show the
+// field's column: always, unless it is Sparse and s counted nothing for it.
+func (f *Field) Shown(s *State) bool { return !f.Column.Sparse || f.isCounter && s.Has(f.counter) }
 
 // memberName is the field's name in its object (input for tokens.input).
 func (f *Field) memberName() string { return f.Path[strings.LastIndexByte(f.Path, '.')+1:] }

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -82,6 +83,18 @@ func (s *State) appendKey(b []byte, i int, k Key, r *Run) []byte {
 	case KeyRun:
 		return appendCanon(b, e.RunID)
 	case KeyAgent:
+		return appendCanon(b, e.AgentID)
+	case KeyRole:
+		if jsonscan.KindOf(e.AgentID) != jsonscan.String {
+			return appendCanon(b, e.AgentID)
+		}
+		if i := bytes.IndexByte(e.AgentID, ':'); i >= 0 && plainString(e.AgentID) {
+			return append(append(b, e.AgentID[:i]...), '"')
+		}
+		id, ok := jsonscan.Unquote(nil, e.AgentID)
+		if i := bytes.IndexByte(id, ':'); ok && i >= 0 {
+			return jsontext.AppendString(b, string(id[:i]))
+		}
 		return appendCanon(b, e.AgentID)
 	case KeyKindField:
 		return appendCanon(b, e.Kind)

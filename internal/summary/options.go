@@ -32,6 +32,11 @@ const (
 	KeyPath
 	KeyWeek  // ISO 8601 week: 2026-W45
 	KeyMonth // 2026-11
+	// KeyRole is the agent's role: its agent_id up to the first colon, the
+	// whole id when it has none. evimport names a subagent ROLE:ID (its
+	// type and its own id), so that by agent each subagent is a row and
+	// by role each type.
+	KeyRole
 )
 
 // Period reports whether k groups by time: day, hour, week or month. Its
@@ -52,6 +57,7 @@ var groupings = []struct {
 }{
 	{"run", Key{Kind: KeyRun, Name: "run_id"}},
 	{"agent", Key{Kind: KeyAgent, Name: "agent_id"}},
+	{"role", Key{Kind: KeyRole, Name: "role"}},
 	{"tool", Key{Kind: KeyTool, Name: "tool"}},
 	{"model", Key{Kind: KeyModel, Name: "model"}},
 	{"kind", Key{Kind: KeyKindField, Name: "kind"}},

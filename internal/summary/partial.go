@@ -834,7 +834,7 @@ func (rd *partialReader) counter(c Counter, n *counts) {
 
 // countCounters are the counters that count events, never negative
 // (tokens and cost are sums of the values the events give).
-var countCounters = []Counter{Events, ModelCalls, ModelErrors, ToolCalls, ToolFailures, Errors, Guardrails, Kills}
+var countCounters = []Counter{Events, ModelCalls, ModelErrors, UnpricedCalls, ToolCalls, ToolFailures, Errors, Guardrails, Kills}
 
 func (rd *partialReader) count(name string, v *int64) {
 	rd.decode(name, v)

@@ -51,9 +51,9 @@ type Record struct {
 
 // KeyText is the record's value of its key k as people read it (see
 // ValueText), but for the agent of the session itself, which has no id of
-// its own: (session).
+// its own (nor a role): (session).
 func (r *Record) KeyText(k int) string {
-	if r.Vals[k] == `""` && k < len(r.Names) && r.Names[k] == "agent_id" {
+	if r.Vals[k] == `""` && k < len(r.Names) && (r.Names[k] == "agent_id" || r.Names[k] == "role") {
 		return "(session)"
 	}
 	return ValueText(r.Vals[k])
@@ -780,7 +780,7 @@ func (s *State) runFields() (mode int, agent int) {
 	mode = byRuns
 	for i, k := range s.opt.By {
 		switch k.Kind {
-		case KeyKindField, KeyTool, KeyModel, KeyPath:
+		case KeyKindField, KeyTool, KeyModel, KeyPath, KeyRole:
 			return byNothing, 0
 		case KeyAgent:
 			mode, agent = byAgent, i

@@ -364,6 +364,11 @@ type line struct {
 	usage  event.Usage // of a ModelResult
 }
 
+// Has reports whether any event counted for counter c, whose sums the
+// state bounds (tokens, cost, unpriced calls and their tokens): a report
+// shows the unpriced calls' columns only when there are some.
+func (s *State) Has(c Counter) bool { return s.sums[c] != bound{} }
+
 // bound holds the sums of the positive and of the negative values added
 // to a family of sums: every sum of some of those values (a group's, the
 // total, in any order) lies between neg and pos, so while these two fit
@@ -489,6 +494,16 @@ func (s *State) values() error {
 		if !sums[CostNano].add(u.CostNano) {
 			return overflow(CostNano)
 		}
+		if u.Unpriced {
+			// the bounds of these say, too, whether any call was
+			// unpriced (State.Has)
+			if !sums[UnpricedCalls].add(1) {
+				return overflow(UnpricedCalls)
+			}
+			if !sums[UnpricedTokens].add(u.Tokens[event.TokTotal]) {
+				return overflow(UnpricedTokens)
+			}
+		}
 		s.sums = sums
 	case event.RunEnd:
 		v := e.Field(event.Wall)
@@ -603,6 +618,10 @@ func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
 			g.n[TokInput+Counter(i)] += n
 		}
 		g.n[CostNano] += u.CostNano
+		if u.Unpriced {
+			g.n[UnpricedCalls]++
+			g.n[UnpricedTokens] += u.Tokens[event.TokTotal]
+		}
 		if u.HasLatency {
 			g.latency.Add(float64(u.LatencyUS) / 1000)
 		}

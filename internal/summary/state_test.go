@@ -84,7 +84,7 @@ func TestUsageFirstSpellingCounts(t *testing.T) {
 		if err := s.Add([]byte(line)); err != nil {
 			t.Fatal(err)
 		}
-		if got := [event.NumTokens]int64(s.Report()[0].Counts[TokInput : TokTotal+1]); got != tt.want {
+		if got := [event.NumTokens]int64(s.Report()[0].Counts[TokInput : TokInput+event.NumTokens]); got != tt.want {
 			t.Errorf("%s: tokens %v, want %v", strings.TrimSpace(tt.payload), got, tt.want)
 		}
 	}

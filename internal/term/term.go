@@ -27,9 +27,19 @@ type TableColorFlag struct {
 	Color string `name:"color" enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour in the table: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never. Default: ${default}."`
 }
 
+// fileOf is the file w writes to: w itself, or the terminal under a Safe.
+func fileOf(w any) (*os.File, bool) {
+	if s, ok := w.(interface{ File() *os.File }); ok {
+		f := s.File()
+		return f, f != nil
+	}
+	f, ok := w.(*os.File)
+	return f, ok
+}
+
 // IsTerminal reports whether w is a terminal.
 func IsTerminal(w any) bool {
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	if !ok {
 		return false
 	}
@@ -66,7 +76,7 @@ func Width(w any) int {
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
 		return n
 	}
-	if f, ok := w.(*os.File); ok {
+	if f, ok := fileOf(w); ok {
 		if n := termWidth(f); n > 0 {
 			return n
 		}
@@ -80,7 +90,7 @@ func Height(w any) int {
 	if n, err := strconv.Atoi(os.Getenv("LINES")); err == nil && n > 0 {
 		return n
 	}
-	if f, ok := w.(*os.File); ok {
+	if f, ok := fileOf(w); ok {
 		_, h := termSize(f)
 		return h
 	}

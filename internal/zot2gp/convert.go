@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -44,11 +45,16 @@ type converter struct {
 	idBuf       []byte // the current run_id, unquoted
 
 	lastTS []byte // ts of the last event with a time (stable mode)
-	nowMS  int64  // the clock's last reading, Unix milliseconds
-	nowTS  []byte // nowMS formatted
-	tsBuf  []byte
-	strBuf []byte
-	now    func() time.Time
+	// judge: the input may be a stored stream coming through a pipe
+	// (--ts auto on a pipe), so each recorded time says whether the clock
+	// is this stream's time (see judgeClock); judged: one was seen.
+	judge, judged bool
+	at            int64  // when set, the clock's reading to use: a held event's arrival (see holder)
+	nowMS         int64  // the clock's last reading, Unix milliseconds
+	nowTS         []byte // nowMS formatted
+	tsBuf         []byte
+	strBuf        []byte
+	now           func() time.Time
 
 	f zot.Fields
 
@@ -120,7 +126,40 @@ func newConverter(cfg config, now func() time.Time) (*converter, error) {
 func (c *converter) startInput(clock bool) {
 	c.clock = clock && !c.stable
 	c.lastTS = nil
+	c.judge, c.judged = false, false
 }
+
+// judgeClock makes the clock of the input started last subject to its
+// recorded times (--ts auto on a pipe): see clockFits.
+func (c *converter) judgeClock() { c.judge = c.clock }
+
+// farFromClock is how far a recorded time may be from the clock for the
+// clock to be the stream's time: a live stream's times are the clock's
+// (the same machine, or one a second off); a stored one replayed through
+// a pipe (cat, zcat) is minutes to months old.
+const farFromClock = 60 * time.Second
+
+// clockFits is told the ts of each recorded time, in order, on an input
+// being judged. The events without a time that follow it get the clock
+// only while the last recorded time was near the clock; else 0, no time
+// known, as from a stored file: a replay's clock next to its recorded
+// times made a 5-second run 162 days long.
+func (c *converter) clockFits(ts []byte) {
+	if !c.judge {
+		return
+	}
+	sec, err := strconv.ParseFloat(string(ts), 64)
+	if err != nil {
+		return
+	}
+	now := c.now()
+	c.judged = true
+	c.clock = math.Abs(sec-float64(now.UnixNano())/1e9) <= farFromClock.Seconds()
+}
+
+// undecided says that events without a time wait for the input's first
+// recorded time, which says whether the clock is theirs (see holder).
+func (c *converter) undecided() bool { return c.judge && !c.judged }
 
 // nextRun starts a new run and names it.
 func (c *converter) nextRun() {
@@ -225,6 +264,7 @@ func (c *converter) appendBare(dst, payload, kind []byte) []byte {
 func (c *converter) ts(raw []byte) []byte {
 	if ts, ok := appendTime(c.tsBuf[:0], raw, &c.strBuf); ok {
 		c.tsBuf = ts
+		c.clockFits(ts)
 		if c.stable {
 			c.lastTS = append(c.lastTS[:0], c.tsBuf...)
 		}
@@ -241,7 +281,11 @@ func (c *converter) ts(raw []byte) []byte {
 	}
 	// The clock is read for every event, but formatted only when its
 	// millisecond changes: a burst of events shares one ts.
-	if ms := c.now().UnixMilli(); ms != c.nowMS || c.nowTS == nil {
+	ms := c.at
+	if ms == 0 {
+		ms = c.now().UnixMilli()
+	}
+	if ms != c.nowMS || c.nowTS == nil {
 		c.nowMS = ms
 		c.nowTS = appendMillis(c.nowTS[:0], ms)
 	}

@@ -61,22 +61,8 @@ func run(opts *options, stdio cli.Stdio) error {
 		Meter: progress.New(name, stdio, opts.Files)}
 	conv, finish := c.format(format, stdio.Err)
 	c.direct = out // a huge payload goes out from the input line, not copied (convert)
-	var buf []byte
-	convert := func(rec jsonl.Record) error {
-		var written bool
-		var bad error
-		buf, written, bad = conv(buf[:0], rec.Data)
-		if written {
-			out.Write(buf) // a bad line's repair (--format pi), before its report
-		}
-		if bad != nil {
-			return in.Bad(rec, bad)
-		}
-		if cap(buf) > 1<<20 {
-			buf = nil // a huge line was converted: do not keep its buffer for the rest of the run
-		}
-		return nil
-	}
+	h := &holder{c: c, conv: conv, in: in, out: out}
+	in.Idle = h.pause
 	names := opts.Files
 	if len(names) == 0 {
 		names = []string{"-"}
@@ -84,9 +70,16 @@ func run(opts *options, stdio cli.Stdio) error {
 	// One input at a time, so that each starts afresh for time and its
 	// kind (a stored file or a live stream) picks the clock or not.
 	for _, file := range names {
-		c.startInput(opts.TS == "now" || opts.TS == "auto" && !jsonl.RegularFiles([]string{file}, stdio.In))
+		pipe := !jsonl.RegularFiles([]string{file}, stdio.In)
+		c.startInput(opts.TS == "now" || opts.TS == "auto" && pipe)
+		if opts.TS == "auto" && pipe {
+			c.judgeClock() // a stored stream may come through a pipe
+		}
 		in.Names = []string{file}
-		if err = in.Each(convert); err != nil {
+		if err = in.Each(h.record); err == nil {
+			err = h.end()
+		}
+		if err != nil {
 			break
 		}
 	}

@@ -17,7 +17,7 @@ type options struct {
 	SeqStart string `name:"seq-start" default:"1" placeholder:"N" help:"First seq number (a non-negative integer of any length). Default: ${default}."`
 	RunID    string `name:"run-id" placeholder:"ID" help:"run_id of the first run; later runs in the stream are ID.2, ID.3, ... (default: r_1, r_2, ... with --ts=stable, else r_<random>_1, ...)."`
 	Agent    string `name:"agent" default:"zot" placeholder:"NAME" help:"agent_id of the agent's events (session-level events have an empty agent_id). Default: ${default}."`
-	TS       string `name:"ts" enum:"auto,now,recorded,stable" default:"auto" placeholder:"MODE" help:"ts of events without a time of their own: auto (recorded for a regular file, named or redirected to stdin; now for a pipe or terminal), now (the moment the event is read), recorded (0: no time known), stable (the last time seen in the same input, else 0; same input gives the same output). Default: ${default}."`
+	TS       string `name:"ts" enum:"auto,now,recorded,stable" default:"auto" placeholder:"MODE" help:"ts of events without a time of their own: auto (recorded for a regular file, named or redirected to stdin; now for a pipe or terminal, recorded while its recorded times are far from the clock), now (the moment the event is read), recorded (0: no time known), stable (the last time seen in the same input, else 0; same input gives the same output). Default: ${default}."`
 	Strict   bool   `name:"strict" help:"Stop at the first bad line."`
 
 	pretty.ViewFlags `embed:""`
@@ -43,8 +43,9 @@ ts is the event's own time where it has one. For the others it depends on
 the input (--ts auto): a regular file (zot2gp run.jsonl, zot2gp < run.jsonl)
 is a stored transcript, and their ts is 0, meaning no time known (the
 replay clock would make a 2-second run last months); a pipe or terminal is
-live, and their ts is the moment zot2gp read them. Each input starts
-afresh.`,
+live, and their ts is the moment zot2gp read them, unless the recorded
+times are more than 60 s from the clock (cat run.jsonl | zot2gp): then 0,
+as from the file. Each input starts afresh.`,
 	Examples: `
 zot --rpc < prompts.jsonl | zot2gp                    # on a terminal: the pretty view, live
 zot --rpc < prompts.jsonl | zot2gp > run.gp.jsonl     # in a file: envelopes

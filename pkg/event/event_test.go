@@ -149,6 +149,13 @@ func TestUsage(t *testing.T) {
 		// zot's usage: no latency member, cumulative roll-ups not read
 		{`{"kind":"usage","payload":{"type":"usage","cache_read":896,"cache_write":10,"input":1,"output":2,"latency_ms":9,"cumulative":{"input":1000}}}`,
 			Usage{Tokens: [NumTokens]int64{1, 2, 896, 10, 3}}},
+		// evimport's parts (reasoning of the output, 1-hour writes of the
+		// cache writes: never added to the total) and its mark of a call
+		// it found no price for; "unpriced" other than true marks nothing
+		{`{"kind":"model_result","payload":{"input":10,"output":5,"reasoning":3,"cache_write":4,"cache_write_1h":2,"unpriced":true}}`,
+			Usage{Tokens: [NumTokens]int64{10, 5, 0, 4, 15, 3, 2}, Unpriced: true}},
+		{`{"kind":"model_result","payload":{"input":10,"reasoning_tokens":3,"unpriced":"yes","cost_usd":0.5}}`,
+			Usage{Tokens: [NumTokens]int64{10, 0, 0, 0, 10, 3, 0}, CostNano: 5e8, HasCost: true}},
 		{`{"kind":"model_result","payload":{"tokens":"many","cost_usd":null}}`, Usage{}},
 		{`{"kind":"tool_call","payload":{"tokens":5}}`, Usage{}},
 	} {

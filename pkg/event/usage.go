@@ -14,11 +14,18 @@ const (
 	TokCacheRead
 	TokCacheWrite
 	TokTotal
+	// TokReasoning is the part of the output that is reasoning, and
+	// TokCacheWrite1h the part of the cache writes kept for an hour
+	// (priced above the 5-minute ones), where the source says: parts,
+	// never added to the total. They come after it so that the reports'
+	// saved token arrays of before them read the same.
+	TokReasoning
+	TokCacheWrite1h
 	NumTokens
 )
 
 // TokenNames are the reports' names of the token counters, in order.
-var TokenNames = [NumTokens]string{"input", "output", "cache_read", "cache_write", "total"}
+var TokenNames = [NumTokens]string{"input", "output", "cache_read", "cache_write", "total", "reasoning", "cache_write_1h"}
 
 // usageMembers are the payload members a model result's numbers go by,
 // across providers and agents. For each counter the first spelling present
@@ -35,6 +42,8 @@ var usageMembers = []struct {
 	{"cache_write", TokCacheWrite}, {"cache_write_tokens", TokCacheWrite},
 	{"cache_creation_input_tokens", TokCacheWrite},
 	{"total", TokTotal}, {"total_tokens", TokTotal}, {"tokens", TokTotal},
+	{"reasoning", TokReasoning}, {"reasoning_tokens", TokReasoning},
+	{"cache_write_1h", TokCacheWrite1h},
 	{"cost_usd", slotCost}, {"cost", slotCost},
 }
 
@@ -60,6 +69,10 @@ type Usage struct {
 	// names a latency member and the payload has it.
 	LatencyUS  int64
 	HasLatency bool
+	// Unpriced: the payload says "unpriced":true, a call whose model had
+	// no price where its cost was worked out (evimport): its cost is not
+	// known, which a sum must not pass off as 0.
+	Unpriced bool
 	// OutOfRange names the first member read whose number does not fit
 	// (20 digits, 1e400): it counts as absent, and "" when there is none.
 	OutOfRange string
@@ -77,6 +90,9 @@ func (e *Event) Usage() Usage {
 	latency := e.Entry.members[Latency]
 	e.eachBody(func(key, v []byte) bool {
 		if jsonscan.KindOf(v) != jsonscan.Number {
+			if string(key) == "unpriced" && string(v) == "true" {
+				u.Unpriced = true
+			}
 			return true
 		}
 		if bytes.IndexByte(key, '\\') >= 0 {

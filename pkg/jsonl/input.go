@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/internal/textfmt"
 )
@@ -54,6 +56,11 @@ type Input struct {
 	// on Stderr: see Meter.
 	Meter Meter
 
+	// Idle, when not nil, is called before every blocking read, on the
+	// goroutine that calls fn, before Out is flushed: what a tool held
+	// back for more input can go out while the input pauses.
+	Idle func()
+
 	held int
 
 	blockSize int      // of EachBlock's blocks
@@ -71,7 +78,8 @@ type Input struct {
 
 // Each calls fn for every record. An input that cannot be opened or read is
 // reported and skipped. Each returns the first error fn returns (ErrStrict
-// included), or an output error (see IsClosed), and nil otherwise.
+// included), or an output error (see IsClosed), a *stop.Error when a
+// signal came by the time the input ended, and nil otherwise.
 func (in *Input) Each(fn func(Record) error) error {
 	return in.inputs(func(_ string, src *Source, err error) error {
 		if err != nil {
@@ -93,6 +101,9 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 		in.stdinNotice()
 	}
 	idle := func() {
+		if in.Idle != nil {
+			in.Idle()
+		}
 		if in.Out != nil {
 			in.Out.Flush()
 		}
@@ -112,9 +123,18 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 			}
 		}
 		if in.Out != nil {
-			return in.Out.Flush()
+			if err := in.Out.Flush(); err != nil {
+				return err
+			}
 		}
-		return nil
+		// The end of a pipe may come with a signal (a process-group kill
+		// closes the pipe too), which must be waited for; then what the
+		// tool does at the end (a report, a cursor saved, the last
+		// events) is not done.
+		if slices.Contains(names, "-") {
+			return stop.Err()
+		}
+		return stop.Received()
 	})
 }
 
