@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -233,3 +234,49 @@ not json` + "\x1b]0;BAD\x07\x1b[2J\u202e\x9b" + `
 not json` + "\x1b]0;BAD\x07\x1b[2J\u202e\x9b" + `
 `
 )
+
+// What a person would have seen (issue 21, item 11): under tmux, the data
+// of `evsum --format html`, of JSON and of a message on stderr set the
+// clipboard (OSC 52: a tmux paste buffer) and the window's title (OSC 0).
+// Now neither changes, and the escapes show as text.
+func TestTmuxDataSetsNoClipboardNorTitle(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "evil.jsonl"), []byte(hostileEnvelope), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "evil.zot.jsonl"), []byte(hostileZot), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commands := []string{
+		"evsum --format html evil.jsonl",
+		"evsum --format md --by run,tool evil.jsonl",
+		"evfilter --format jsonl 'error(payload.text)' evil.jsonl",
+		"evcursor --format jsonl evil.jsonl",
+		"zot2gp --format envelope evil.zot.jsonl",
+	}
+	// The command waits for a line, so that the options below are set
+	// before the tools write.
+	p := startTmux(t, 200, 50, "cd "+dir+" && read x && { "+strings.Join(commands, "; ")+"; } 2>&1; echo ALL''DONE; exec sleep 600")
+	p.tmux("set-option", "-g", "set-clipboard", "on")
+	p.tmux("set-option", "-g", "allow-rename", "on")
+	before := strings.TrimSpace(p.tmux("display-message", "-p", "#{pane_title}"))
+	p.tmux("send-keys", "Enter")
+	// The shell stays: tmux may drop what a pane wrote just before it died.
+	start := time.Now()
+	for !strings.Contains(p.screen(true), "ALLDONE") && time.Since(start) < 20*time.Second {
+		time.Sleep(50 * time.Millisecond)
+	}
+	screen := p.screen(true)
+	if !strings.Contains(screen, "ALLDONE") {
+		t.Errorf("after 20 s the end of the output is not on the screen (a sequence of the data left open swallows it):\n%s", screen)
+	}
+	if title := strings.TrimSpace(p.tmux("display-message", "-p", "#{pane_title}")); title != before {
+		t.Errorf("the pane's title is %q, was %q: the data retitled the window", title, before)
+	}
+	if buffers := strings.TrimSpace(p.tmux("list-buffers")); buffers != "" {
+		t.Errorf("tmux has paste buffers: the data set the clipboard (OSC 52):\n%s", buffers)
+	}
+	if !strings.Contains(screen, `\u001b]52;c;cHduZWQ=`) && !strings.Contains(screen, `\x1b]52;c;cHduZWQ=`) {
+		t.Errorf("the escapes are not shown as text:\n%s", screen)
+	}
+}

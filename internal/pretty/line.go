@@ -132,6 +132,14 @@ func firstLine(s string) (string, bool) {
 // a shell tool's echo of its command ("$ uname -a") is passed over when
 // output follows it.
 func firstOutput(s string) (string, bool) {
+	// Codex heads a command's output with what it knows of the run
+	// ("Chunk ID: 4e1a", "Wall time: 0.1 seconds", "Process exited with
+	// code 1", then "Output:"): the output is what follows.
+	if i := strings.Index(s, "\nOutput:\n"); i >= 0 && i < 512 && runHeader(s[:i]) {
+		if out, more := firstOutput(s[i+len("\nOutput:\n"):]); out != "" {
+			return out, more
+		}
+	}
 	line, more := firstLine(s)
 	if strings.HasPrefix(line, "$ ") && more {
 		_, rest, _ := strings.Cut(strings.TrimLeft(s, " \t\r\n"), "\n")
@@ -169,4 +177,37 @@ func untab(s string, col int) string {
 		col += max(0, runewidth.RuneWidth(c))
 	}
 	return b.String()
+}
+
+// runHeader reports whether s is lines of "Name: value", or Codex's
+// "Process exited with code N": a header, not output.
+func runHeader(s string) bool {
+	for _, l := range strings.Split(s, "\n") {
+		name, _, ok := strings.Cut(l, ": ")
+		if strings.HasPrefix(l, "Process exited with code ") {
+			continue
+		}
+		if !ok || name == "" || len(name) > 24 || name[0] < 'A' || name[0] > 'Z' || strings.ContainsAny(name, "/.:") {
+			return false
+		}
+	}
+	return true
+}
+
+// patchFiles names the files a patch in the apply_patch form changes
+// ("*** Update File: main.go"): "update main.go, add x.go"; "" when s
+// is no such patch.
+func patchFiles(s string) string {
+	if !strings.HasPrefix(strings.TrimSpace(s), "*** Begin Patch") {
+		return ""
+	}
+	var files []string
+	for _, l := range strings.Split(s, "\n") {
+		for _, op := range []string{"Update", "Add", "Delete"} {
+			if f, ok := strings.CutPrefix(strings.TrimSpace(l), "*** "+op+" File: "); ok {
+				files = append(files, strings.ToLower(op)+" "+f)
+			}
+		}
+	}
+	return strings.Join(files, ", ")
 }

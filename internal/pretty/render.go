@@ -660,9 +660,11 @@ func (r *Renderer) flow(s string) {
 				n = 2
 			}
 			r.newline()
-			r.space(r.indent)
-			r.lineStart = true
+			r.lineStart = true // its indent is written with its first word: an empty line stays empty
 		case c == ' ' || c == '\t':
+			if r.lineStart && r.col == 0 {
+				r.space(r.indent)
+			}
 			w := 1
 			if c == '\t' {
 				w = tabStop - (r.col+r.gap-r.indent)%tabStop
@@ -693,6 +695,9 @@ func (r *Renderer) flow(s string) {
 // word writes a word of a flow, on the next line when it does not fit and
 // something is on this one; a word longer than a line is broken.
 func (r *Renderer) word(w string) {
+	if r.lineStart && r.col == 0 {
+		r.space(r.indent)
+	}
 	esc := escapeText(w)
 	wd := runewidth.StringWidth(esc)
 	if r.col > r.indent && !r.lineStart && r.col+r.gap+wd > r.o.Width {
@@ -1078,7 +1083,11 @@ func bestArg(args []byte) string {
 			}
 			switch jsonscan.KindOf(v) {
 			case jsonscan.String:
-				return oneLine(textOf(v))
+				text := textOf(v)
+				if files := patchFiles(text); files != "" {
+					return files // Codex's apply_patch: what it changes
+				}
+				return oneLine(text)
 			case jsonscan.Array: // an argv: its words
 				var words []string
 				if json.Unmarshal(v, &words) == nil && len(words) > 0 {

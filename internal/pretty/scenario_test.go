@@ -180,6 +180,26 @@ func TestScenarios(t *testing.T) {
 			want:  []string{"             ok     call c9  main.go …"},
 		},
 		{
+			name:  "Codex's header of a command's output is passed over",
+			lines: []string{env("0", "a", "tool_result", `{"tool":"exec_command","ok":false,"output":"Chunk ID: 4e1a\nWall time: 0.1 seconds\nProcess exited with code 1\nOriginal token count: 9\nOutput:\npatch rejected: main.go changed\n"}`)},
+			want:  []string{"             FAILED exec_command  patch rejected: main.go changed"},
+		},
+		{
+			name:  "output that only looks like a header is output",
+			lines: []string{env("0", "a", "tool_result", `{"tool":"cat","ok":true,"output":"main.go: a file\nOutput:\nx"}`)},
+			want:  []string{"             ok     cat  main.go: a file …"},
+		},
+		{
+			name:  "an empty line of a text stays empty",
+			lines: []string{`{"type":"text_delta","delta":"one\n\ntwo"}`},
+			want:  []string{"             one", "", "             two"},
+		},
+		{
+			name:  "a patch is the files it changes",
+			lines: []string{env("0", "a", "tool_call", `{"tool":"apply_patch","args":{"input":"*** Begin Patch\n*** Update File: main.go\n@@\n-a\n+b\n*** Add File: flags.go\n+package main\n*** End Patch"}}`)},
+			want:  []string{"             tool   apply_patch  update main.go, add flags.go"},
+		},
+		{
 			name:  "output of one line is not followed by …",
 			lines: []string{`{"type":"tool_result","id":"c9","content":"$ true"}`},
 			want:  []string{"             ok     call c9  $ true"},
