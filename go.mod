@@ -21,5 +21,6 @@ require (
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
+	github.com/yuin/goldmark v1.8.7 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

@@ -228,6 +228,12 @@ func evimportDaily(t *testing.T, home string) map[cellKey]cell {
 var ccusageDiffers = map[string]map[cellKey]map[string]differs{
 	"claude": {notesDay: noRequestID},
 	"cli":    {notesDay: noRequestID},
+	"cron":   {notesDay: noRequestID},
+	// ccusage reads the subagents' chats too: only thoughts differ
+	"gemini-agents": {
+		{"gemini", "2026-03-12", "gemini-2.5-flash"}: {"output": {thoughts, -30}},
+		{"gemini", "2026-03-12", "gemini-2.5-pro"}:   {"output": {thoughts, -60}},
+	},
 	"gemini": {
 		{"gemini", "2026-03-01", "gemini-2.5-flash"}: {"output": {thoughts, -40}},
 		{"gemini", "2026-03-09", "gemini-2.5-pro"}: {

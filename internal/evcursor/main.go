@@ -40,7 +40,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		}
 		return commit(o.Commit, real)
 	}
-	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags)
+	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ type options struct {
 	Commit string `placeholder:"FILE" xor:"mode" help:"Make the pending cursor in FILE current, then exit (after a --defer run whose consumer succeeded)."`
 	Check  bool   `xor:"mode" help:"Pass the events unchanged and report gaps, repeats and seq going back on stderr (a bad line is reported and not passed)."`
 	Strict bool   `help:"Stop at the first bad line."`
-	Format string `name:"format" enum:"auto,jsonl,pretty" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
+	Format string `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), pretty (for people: one line per event, text joined), html (a transcript of their runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
 
 	pretty.ViewFlags `embed:""`
 	redact.Flags     `embed:""`
@@ -51,7 +51,8 @@ evcursor --state seen.cursor events.jsonl   # on a terminal: what is new, for pe
 evcursor --state daily.cursor events.jsonl | evsum
 evcursor --state S --defer events.jsonl | evsum > report && evcursor --commit S
 evcursor --check events.jsonl > /dev/null   # gaps, repeats, restarts on stderr
-evcursor --redact run.jsonl > share.jsonl   # re-numbered, secrets out: [REDACTED:RULE]`,
+evcursor --redact run.jsonl > share.jsonl   # re-numbered, secrets out: [REDACTED:RULE]
+evcursor --format html --state S events.jsonl > new.html   # what is new, as a page`,
 	Exit: `
 0  success (--check: no anomaly)
 1  --check found an anomaly

@@ -175,12 +175,15 @@ func (s *selection) take(rec jsonl.Record, ok bool, err error) error {
 
 // filter reads files and writes the events f selects.
 func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err error) {
-	format, err := cli.ParseFormat(opts.Format, stdio.Out, "jsonl", "jsonl", "pretty")
+	format, err := cli.ParseFormat(opts.Format, stdio.Out, "jsonl", "jsonl", "pretty", "html")
 	if err != nil {
 		return err
 	}
 	// -c and -q write no events: nothing to render.
-	w, end, err := opts.Flags.Stdout(name, stdio, format == "pretty" && !opts.Count && !opts.Quiet, opts.ViewFlags)
+	if opts.Count || opts.Quiet {
+		format = "jsonl"
+	}
+	w, end, err := opts.Flags.Stdout(name, stdio, format, opts.ViewFlags, files)
 	if err != nil {
 		return err
 	}

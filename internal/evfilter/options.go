@@ -23,7 +23,7 @@ type options struct {
 	ArgJSON  []string `name:"argjson" placeholder:"NAME JSON" help:"Bind $NAME to the JSON value JSON."`
 	List     bool     `name:"list" help:"List the named filters: how to call each, where it comes from, what it selects."`
 	Strict   bool     `name:"strict" help:"Stop at the first bad line or evaluation error."`
-	Format   string   `name:"format" enum:"auto,jsonl,pretty" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
+	Format   string   `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), pretty (for people: one line per event, text joined), html (a transcript of their runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
 
 	pretty.ViewFlags `embed:""`
 	redact.Flags     `embed:""`
@@ -72,6 +72,7 @@ evfilter -f long-filter.jq run.jsonl
 evfilter --redact failed run.jsonl > issue.jsonl  # secrets out: [REDACTED:RULE]
 evfilter 'run_id=="r_7"' log.jsonl                # on a terminal: the run as a transcript
 evfilter --format pretty --color always failed log.jsonl | less -R
+evfilter --format html 'run_id=="r_7"' log.jsonl > r_7.html   # the run as a page
 EVTOOLS_FILTERS=~/.evfilters evfilter --list`,
 	Exit: `
 0  an event was selected (with -q, also when there were errors)

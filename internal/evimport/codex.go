@@ -289,6 +289,11 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 		if r.typ == "event_msg token_count" && p.Info != nil && p.Info.Total != nil && p.Info.Total.Total > st.total {
 			st.total, st.prev = p.Info.Total.Total, *p.Info.Total
 		}
+		if r.typ == "turn_context" {
+			// the model the copy ends with is the one the rollout's own
+			// calls go on with, unless a turn of its own says another
+			b.setModel("", p.Model)
+		}
 		return
 	}
 	switch r.typ {

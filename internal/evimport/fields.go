@@ -694,6 +694,8 @@ func (m *geminiRecord) decode(d *fields, data []byte) {
 			d.str(v, "sessionId", &m.SessionID)
 		case "projectHash":
 			d.str(v, "projectHash", &m.ProjectHash)
+		case "kind":
+			d.str(v, "kind", &m.Kind)
 		case "messages":
 			m.Messages = raw(v)
 		case "$rewindTo":
@@ -786,6 +788,8 @@ func (tc *geminiToolCall) member(d *fields, k, v []byte) {
 		tc.Args = raw(v)
 	case "status":
 		d.str(v, "status", &tc.Status)
+	case "agentId":
+		d.str(v, "agentId", &tc.AgentID)
 	case "timestamp":
 		d.str(v, "timestamp", &tc.Timestamp)
 	case "result":

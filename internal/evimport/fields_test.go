@@ -21,7 +21,7 @@ ephemeral_1h_input_tokens payload cli_version model_provider forked_from_id sour
 last_token_usage cached_input_tokens reasoning_output_tokens total_tokens reason summary name arguments input
 call_id output action parentId provider modelId tokensBefore stopReason errorMessage toolCallId toolName
 isError cacheRead cacheWrite cost total projectHash messages $rewindTo $set thoughts description subject
-tokens cached tool toolCalls args status result functionResponse response error`)
+tokens cached tool toolCalls args status result functionResponse response error kind agentId`)
 
 // plainKeys reports whether data has no key that is a member name in
 // another case, and no object with a key twice (encoding/json merges two

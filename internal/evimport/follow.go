@@ -205,9 +205,20 @@ func (e *event) hash() uint64 {
 // sessionKey names the session a file holds, so that --follow converts
 // again only the files of the sessions that grew: Claude's by sessionId
 // (its subagent files have the parent's), a Codex agent's by its parent's
-// thread, every other file by itself.
+// thread, a Gemini subagent's chat by its parent's session (its folder's
+// name; the parent's own file says its id), every other file by itself.
 func sessionKey(f *logFile) string {
 	switch f.source {
+	case "gemini":
+		if p := geminiParent(f.name); p != "" {
+			return "gemini\x00" + p
+		}
+		for _, r := range f.records {
+			var p probe
+			if json.Unmarshal(r.data, &p) == nil && p.SessionID != "" {
+				return "gemini\x00" + p.SessionID
+			}
+		}
 	case "claude":
 		for _, r := range f.records {
 			var p probe

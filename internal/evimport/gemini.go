@@ -20,6 +20,7 @@ import (
 type geminiRecord struct {
 	SessionID   string          `json:"sessionId"`
 	ProjectHash string          `json:"projectHash"`
+	Kind        string          `json:"kind"` // "subagent" for a subagent's chat
 	Messages    json.RawMessage `json:"messages"`
 	RewindTo    *string         `json:"$rewindTo"`
 	Set         json.RawMessage `json:"$set"`
@@ -44,6 +45,7 @@ type geminiToolCall struct {
 	Name      string          `json:"name"`
 	Args      json.RawMessage `json:"args"`
 	Status    string          `json:"status"`
+	AgentID   string          `json:"agentId"` // the subagent the call ran
 	Result    []geminiResult  `json:"result"`
 	Timestamp string          `json:"timestamp"`
 }
@@ -76,9 +78,42 @@ func (t *geminiTokens) usage() usage {
 // geminiKnown are the message types read or deliberately passed over.
 var geminiKnown = map[string]bool{"user": true, "gemini": true, "info": true, "error": true, "warning": true}
 
+// geminiChat is one chat file read: its session, project and kind, and
+// its messages, each as last written, those rewound dropped.
+type geminiChat struct {
+	id, project, kind string
+	msgs              []geminiRecord
+}
+
 // gemini converts one Gemini CLI session file, of either format.
 func (c *converter) gemini(f *logFile) []*session {
-	s := &session{source: "gemini", tools: map[string]int{}, results: map[string]bool{}}
+	return []*session{c.geminiSession(c.geminiRead(f))}
+}
+
+// geminiSession converts a chat into a session of its own.
+func (c *converter) geminiSession(ch geminiChat) *session {
+	s := &session{source: "gemini", id: ch.id, project: ch.project, tools: map[string]int{}, results: map[string]bool{}}
+	b := newBuilder(c, s, mainAgent, false)
+	geminiThread(b, ch.msgs)
+	b.finish()
+	return s
+}
+
+// geminiThread converts a chat's messages with b.
+func geminiThread(b *builder, msgs []geminiRecord) {
+	b.setModel("google", "")
+	for i, m := range msgs {
+		from := len(b.out)
+		geminiMessage(b, m)
+		if i == len(msgs)-1 {
+			b.unsettle(from) // the last message may be written again, grown
+		}
+	}
+}
+
+// geminiRead reads one chat file, of either format.
+func (c *converter) geminiRead(f *logFile) geminiChat {
+	s := &geminiChat{}
 	var msgs []geminiRecord
 	index := map[string]int{} // message id -> place in msgs
 	keep := func(m geminiRecord) {
@@ -91,7 +126,7 @@ func (c *converter) gemini(f *logFile) []*session {
 	}
 	head := func(m geminiRecord) {
 		if s.id == "" {
-			s.id, s.project = m.SessionID, m.ProjectHash
+			s.id, s.project, s.kind = m.SessionID, m.ProjectHash, m.Kind
 		}
 	}
 	if f.document != nil {
@@ -128,22 +163,18 @@ func (c *converter) gemini(f *logFile) []*session {
 	})
 	if s.project == "" {
 		// ~/.gemini/tmp/<project>/chats/session-...: the folder names it
-		s.project = filepath.Base(filepath.Dir(filepath.Dir(f.name)))
+		// (chats/<parent>/ holds a subagent's)
+		dir := filepath.Dir(f.name)
+		if geminiParent(f.name) != "" {
+			dir = filepath.Dir(dir)
+		}
+		s.project = filepath.Base(filepath.Dir(dir))
 	}
 	if s.id == "" {
 		s.id = strings.TrimSuffix(strings.TrimSuffix(baseName(f.name), ".jsonl"), ".json")
 	}
-	b := newBuilder(c, s, mainAgent, false)
-	b.setModel("google", "")
-	for i, m := range msgs {
-		from := len(b.out)
-		geminiMessage(b, m)
-		if i == len(msgs)-1 {
-			b.unsettle(from) // the last message may be written again, grown
-		}
-	}
-	b.finish()
-	return []*session{s}
+	s.msgs = msgs
+	return *s
 }
 
 func geminiMessage(b *builder, m geminiRecord) {

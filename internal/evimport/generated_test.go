@@ -3,6 +3,7 @@ package evimport
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/corpus"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // TestGeneratedLogs converts the logs evgen writes for the benchmarks:
@@ -118,12 +120,27 @@ func TestBoundedMemoryKeepsBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// and the fixtures of the golden scripts, each rule's case
+	scripts, _ := filepath.Glob("testdata/*.txtar")
+	for _, script := range scripts {
+		a, err := txtar.ParseFile(script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if rest, ok := strings.CutPrefix(f.Name, "home/"); ok {
+				path := filepath.Join(home, "fixtures", filepath.Base(script), filepath.FromSlash(rest))
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
 	convert := func() string {
 		var stdout, stderr strings.Builder
-		if code := Main([]string{home}, cli.Stdio{In: strings.NewReader(""), Out: &stdout, Err: &stderr}); code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr.String())
-		}
-		return stdout.String()
+		code := Main([]string{home}, cli.Stdio{In: strings.NewReader(""), Out: &stdout, Err: &stderr})
+		return fmt.Sprintf("exit %d\n%s\n%s", code, stderr.String(), stdout.String())
 	}
 	held := convert()
 	defer func(s int64, r int) { spoolInMemory, recordBudget = s, r }(spoolInMemory, recordBudget)

@@ -132,6 +132,9 @@ func expand(paths []string, since time.Time, missing func(string, error)) []*log
 // layout before Claude Code 2.1). Those of other sessions are dropped
 // when their lines are read (their sessionId is another).
 func companions(name string) []string {
+	if g := geminiCompanions(name); g != nil {
+		return g
+	}
 	if !strings.HasSuffix(name, ".jsonl") || strings.HasPrefix(filepath.Base(name), "agent-") {
 		return nil
 	}
@@ -297,10 +300,26 @@ func (p *probe) source() string {
 
 // groupKeys notes what ties f to other files: a Claude Code file's
 // sessionIds (a session's lines may be in several files), a Codex
-// rollout's id, or its parent's for a spawned agent's.
+// rollout's id, or its parent's for a spawned agent's, a Gemini CLI
+// chat's sessionId, and the folder its subagents' chats are filed under.
 func (f *logFile) groupKeys() {
+	if f.source == "gemini" {
+		if p := geminiParent(f.name); p != "" {
+			f.keys = append(f.keys, p)
+		}
+		if f.document != nil {
+			if v, ok := jsonscan.Lookup(bytes.TrimSpace(f.document), "sessionId"); ok {
+				f.noteID(v)
+			}
+		}
+	}
 	for _, r := range f.records {
 		switch f.source {
+		case "gemini":
+			if v, ok := jsonscan.Lookup(r.data, "sessionId"); ok {
+				f.noteID(v)
+				return
+			}
 		case "claude":
 			f.noteSession(r.data)
 		case "codex":

@@ -6,6 +6,7 @@
 package evimport
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -70,6 +71,10 @@ func (o *options) table() (*prices.Table, error) {
 }
 
 func run(o *options, stdio cli.Stdio) (err error) {
+	if o.Follow && o.Format == "html" {
+		// The page is written when the input ends, which a follow never does.
+		return cli.Usage(errors.New("--format html writes its page at the end of input: not with --follow, which has none"))
+	}
 	win, err := o.window()
 	if err != nil {
 		return err
@@ -78,7 +83,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	if err != nil {
 		return err
 	}
-	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags)
+	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
 	if err != nil {
 		return err
 	}
@@ -173,7 +178,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 	// light lets a large Claude or Codex file go after its first lines,
 	// once what is held would pass recordBudget
 	light := func(f *logFile) bool {
-		if f.name == "-" || !o.sourceOf(f) || f.source == "pi" || f.source == "gemini" {
+		if f.name == "-" || !o.sourceOf(f) || f.source == "pi" {
 			return true
 		}
 		fi, err := os.Stat(f.name)
@@ -193,7 +198,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 			continue
 		}
 		switch {
-		case f.source == "pi" || f.source == "gemini":
+		case f.source == "pi":
 			if err := send([]*logFile{f}); err != nil {
 				return trouble, err
 			}
@@ -205,7 +210,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 			if size := f.size(); f.name == "-" || held+size <= recordBudget {
 				held += size
 			} else {
-				f.records, f.partial = nil, true // a small file past the budget
+				f.records, f.document, f.partial = nil, nil, true // a small file past the budget
 			}
 			later = append(later, f)
 		}
@@ -242,7 +247,7 @@ type badRecord struct {
 func (j *convJob) convert(w *converter, win window) {
 	w.bad = func(r record, reason error) { j.bad = append(j.bad, badRecord{r, reason}) }
 	var ss []*session
-	if f := j.files[0]; f.source == "pi" || f.source == "gemini" {
+	if f := j.files[0]; f.source == "pi" {
 		ss = w.one(f)
 	} else {
 		ss = w.group(j.files)
@@ -280,31 +285,29 @@ func spoolAll(sp *spool, sessions []*session, win window) error {
 	return nil
 }
 
-// one converts a pi or Gemini file.
+// one converts a pi file.
 func (c *converter) one(f *logFile) []*session {
-	var ss []*session
-	if f.source == "pi" {
-		ss = c.pi(f)
-	} else {
-		ss = c.gemini(f)
-	}
-	f.records, f.document = nil, nil
+	ss := c.pi(f)
+	f.records = nil
 	for _, s := range ss {
 		s.at = order{source: sourceRank[f.source], file: f.index}
 	}
 	return ss
 }
 
-// group converts a group of Claude or Codex files (groups).
+// group converts a group of Claude, Codex or Gemini CLI files (groups).
 func (c *converter) group(files []*logFile) []*session {
 	var ss []*session
-	if files[0].source == "claude" {
+	switch files[0].source {
+	case "claude":
 		ss = c.claude(files)
-	} else {
+	case "codex":
 		ss = c.codexAll(files)
+	default:
+		ss = c.geminiAll(files)
 	}
 	for _, f := range files {
-		f.records = nil
+		f.records, f.document = nil, nil
 	}
 	return ss
 }
@@ -341,8 +344,5 @@ func (c *converter) all(bySource map[string][]*logFile) []*session {
 	for _, f := range bySource["pi"] {
 		sessions = append(sessions, c.pi(f)...)
 	}
-	for _, f := range bySource["gemini"] {
-		sessions = append(sessions, c.gemini(f)...)
-	}
-	return sessions
+	return append(sessions, c.geminiAll(bySource["gemini"])...)
 }

@@ -19,7 +19,7 @@ type options struct {
 	Until  string   `name:"until" placeholder:"TIME" help:"Only events before TIME (the forms of --since)."`
 	Prices []string `name:"prices" placeholder:"FILE" sep:"none" help:"Add or replace model prices with FILE, a JSON table of the shape of the embedded one ({\"providers\":{PROVIDER:{MODEL:{\"input\":3,\"output\":15,...}}}}, USD per million tokens). May be repeated."`
 	TZ     string   `name:"tz" default:"Local" placeholder:"ZONE" help:"The zone of a --since or --until date without one. Default: ${default}."`
-	Format string   `name:"format" enum:"auto,jsonl,pretty" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), pretty (for people: one line per event, text joined), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
+	Format string   `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), pretty (for people: one line per event, text joined), html (a transcript of their runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
 	Strict bool     `name:"strict" help:"Stop at the first bad line."`
 	Follow bool     `name:"follow" short:"F" help:"Keep reading, as tail -F: the files as they grow (through truncation and rotation), and the new session files of the folders given; a response is written once it is complete, a half-written line once it ends. Stop it with Ctrl-C."`
 
@@ -70,6 +70,7 @@ evimport -F ~/.claude/projects/-home-sam-src-app   # live: the session being wor
 evimport --from codex rollout.jsonl.zst             # say the format instead of finding it
 evimport --prices my-prices.json | evsum            # prices of models the table lacks
 evimport --redact ~/.pi/agent/sessions > share.jsonl
+evimport --format html session.jsonl > session.html   # the session as a page to read
 evimport | evcursor --state daily.cursor | evsum    # cron: what is new since the last run`,
 	Exit: `
 0  all input converted (records of unknown types are skipped and counted

@@ -27,7 +27,7 @@ func TestFlagsEvents(t *testing.T) {
 	} {
 		var out, errw bytes.Buffer
 		f := Flags{Redact: c.redact}
-		w, end, err := f.Events("evcursor", cli.Stdio{Out: &out, Err: &errw}, c.format, pretty.ViewFlags{ColorFlag: term.ColorFlag{Color: "never"}})
+		w, end, err := f.Events("evcursor", cli.Stdio{Out: &out, Err: &errw}, c.format, pretty.ViewFlags{ColorFlag: term.ColorFlag{Color: "never"}}, nil)
 		if err != nil {
 			t.Fatalf("%q: %v", c.format, err)
 		}
@@ -40,7 +40,7 @@ func TestFlagsEvents(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if _, _, err := (&Flags{}).Events("evcursor", cli.Stdio{Out: &out, Err: &out}, "csv", pretty.ViewFlags{ColorFlag: term.ColorFlag{Color: "never"}}); err == nil || out.Len() != 0 {
+	if _, _, err := (&Flags{}).Events("evcursor", cli.Stdio{Out: &out, Err: &out}, "csv", pretty.ViewFlags{ColorFlag: term.ColorFlag{Color: "never"}}, nil); err == nil || out.Len() != 0 {
 		t.Errorf("--format csv: %v, wrote %q", err, out.String())
 	}
 }
@@ -57,10 +57,10 @@ func TestPrettyRedactsJoinedPieces(t *testing.T) {
 {"seq":5,"ts":1793524444,"run_id":"r_1","agent_id":"zot","kind":"tool_execution_update","payload":{"type":"tool_use_args","id":"c1","delta":"` + token[20:] + `\"}"}}
 {"seq":6,"ts":1793524444,"run_id":"r_1","agent_id":"zot","kind":"tool_execution_update","payload":{"type":"tool_use_end","id":"c1"}}
 `
-	for _, format := range []string{"pretty", "jsonl"} {
+	for _, format := range []string{"pretty", "jsonl", "html"} {
 		var out, errw bytes.Buffer
 		f := Flags{Redact: true}
-		w, end, err := f.Events("evfilter", cli.Stdio{Out: &out, Err: &errw}, format, pretty.ViewFlags{ColorFlag: term.ColorFlag{Color: "never"}})
+		w, end, err := f.Events("evfilter", cli.Stdio{Out: &out, Err: &errw}, format, pretty.ViewFlags{ColorFlag: term.ColorFlag{Color: "never"}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,6 +78,17 @@ func TestPrettyRedactsJoinedPieces(t *testing.T) {
 				t.Errorf("the pretty view shows %d redactions, want the text's and the command's:\n%s", n, got)
 			}
 			if !strings.Contains(got, "use [REDACTED:github-token] now") || !strings.Contains(got, "bash  echo [REDACTED:github-token]") {
+				t.Errorf("what redaction leaves is not shown:\n%s", got)
+			}
+			if e := errw.String(); e != "evfilter: redacted 2 github-token\n" {
+				t.Errorf("the count on stderr: %q", e)
+			}
+		case "html":
+			got := out.String()
+			if strings.Contains(got, token[:12]) || strings.Contains(got, token[20:]) {
+				t.Errorf("the transcript shows the secret joined:\n%s", got)
+			}
+			if !strings.Contains(got, "<p>use [REDACTED:github-token] now</p>") || !strings.Contains(got, "<code>echo [REDACTED:github-token]</code>") {
 				t.Errorf("what redaction leaves is not shown:\n%s", got)
 			}
 			if e := errw.String(); e != "evfilter: redacted 2 github-token\n" {

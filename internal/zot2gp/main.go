@@ -21,7 +21,7 @@ var now = time.Now
 func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
 
 func run(opts *options, stdio cli.Stdio) error {
-	format, err := cli.ParseFormat(opts.Format, stdio.Out, "envelope", "envelope", "bare", "pretty", "pi")
+	format, err := cli.ParseFormat(opts.Format, stdio.Out, "envelope", "envelope", "bare", "pretty", "pi", "html")
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	if err != nil {
 		return err
 	}
-	w, end, err := opts.Flags.Stdout(name, stdio, format == "pretty", opts.ViewFlags)
+	w, end, err := opts.Flags.Stdout(name, stdio, format, opts.ViewFlags, opts.Files)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ const name = "zot2gp"
 // options are zot2gp's flags and arguments.
 type options struct {
 	UI       bool   `name:"ui" help:"Keep only the events glasspane classifies: drop successful responses, usage, tool_call and unknown types."`
-	Format   string `name:"format" enum:"auto,envelope,bare,pretty,pi" default:"auto" placeholder:"FORMAT" help:"Output format: envelope (seq, ts, run_id, agent_id, kind, payload), bare (the zot object with type set to the kind and zot_type added), pretty (for people: one line per event, text joined), pi (the events of pi's RPC protocol, for pi's clients), or auto: pretty on a terminal, envelope otherwise. Default: ${default}."`
+	Format   string `name:"format" enum:"auto,envelope,bare,pretty,pi,html" default:"auto" placeholder:"FORMAT" help:"Output format: envelope (seq, ts, run_id, agent_id, kind, payload), bare (the zot object with type set to the kind and zot_type added), pretty (for people: one line per event, text joined), pi (the events of pi's RPC protocol, for pi's clients), html (a transcript of the runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, envelope otherwise. Default: ${default}."`
 	SeqStart string `name:"seq-start" default:"1" placeholder:"N" help:"First seq number (a non-negative integer of any length). Default: ${default}."`
 	RunID    string `name:"run-id" placeholder:"ID" help:"run_id of the first run; later runs in the stream are ID.2, ID.3, ... (default: r_1, r_2, ... with --ts=stable, else r_<random>_1, ...)."`
 	Agent    string `name:"agent" default:"zot" placeholder:"NAME" help:"agent_id of the agent's events (session-level events have an empty agent_id). Default: ${default}."`
@@ -56,6 +56,7 @@ zot2gp --seq-start 1001 --agent coder run.jsonl       # continue a log, name the
 zot2gp --format bare run.jsonl                        # zot objects, type = kind
 zot2gp --redact run.jsonl > share.gp.jsonl            # secrets out: [REDACTED:RULE]
 zot2gp --format pretty --color always run.jsonl | less -R
+zot --rpc < prompts.jsonl | zot2gp --format html > session.html   # a page to read it in
 sh -c 'zot --rpc | zot2gp --format pi'                # zot as an agent of any pi RPC client`,
 	Exit: `
 0  all input converted (or the reader of stdout went away: | head)

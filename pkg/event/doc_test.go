@@ -43,7 +43,8 @@ func meaningsTable() string {
 		name string
 	}{{Delta, "delta"}, {Restated, "restated"}, {Final, "final"}, {Turn, "turn"}}
 	fieldNames := [numFields]string{ID: "id", Name: "name", Args: "args", Body: "text", Outcome: "outcome",
-		Model: "model", Step: "step", Wall: "wall", Stop: "stop", IsError: "is_error", OK: "ok", Latency: "latency"}
+		Model: "model", Step: "step", Wall: "wall", Stop: "stop", IsError: "is_error", OK: "ok", Latency: "latency",
+		Thinking: "thinking", Parent: "parent"}
 	for _, v := range Vocabularies() {
 		key := "kind"
 		if v.Raw {

@@ -99,18 +99,20 @@ type Field uint8
 
 // The fields.
 const (
-	ID      Field = iota + 1 // a tool call's id
-	Name                     // a tool's name, or a sub-agent's role
-	Args                     // a tool call's arguments: an object, or with Delta a piece of their JSON text
-	Body                     // text: the prompt, the reply or a piece of it, a tool's output, an error message
-	Outcome                  // how a run or a sub-agent ended (ok, error, killed, ...)
-	Model                    // the model's name
-	Step                     // the step or turn number
-	Wall                     // the wall time in seconds
-	Stop                     // why a model turn stopped (end, tool_use, error)
-	IsError                  // true when the call or command failed
-	OK                       // false when the call or command failed
-	Latency                  // the model's latency in milliseconds
+	ID       Field = iota + 1 // a tool call's id
+	Name                      // a tool's name, or a sub-agent's role
+	Args                      // a tool call's arguments: an object, or with Delta a piece of their JSON text
+	Body                      // text: the prompt, the reply or a piece of it, a tool's output, an error message
+	Outcome                   // how a run or a sub-agent ended (ok, error, killed, ...)
+	Model                     // the model's name
+	Step                      // the step or turn number
+	Wall                      // the wall time in seconds
+	Stop                      // why a model turn stopped (end, tool_use, error)
+	IsError                   // true when the call or command failed
+	OK                        // false when the call or command failed
+	Latency                   // the model's latency in milliseconds
+	Thinking                  // the model's reasoning, as text, where the log keeps it
+	Parent                    // the agent that spawned a sub-agent
 	numFields
 )
 

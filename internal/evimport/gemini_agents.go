@@ -1,0 +1,122 @@
+package evimport
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Gemini CLI's subagents (since its 0.36) record chats of their own, in a
+// folder named by the whole id of the session that ran them:
+// chats/<session id>/<agent id>.jsonl, whose metadata says "kind":
+// "subagent" and whose sessionId is the agent's id. The parent's tool call
+// that ran the subagent carries that id as its agentId, and its name is
+// the subagent's (codebase_investigator). Before, a subagent's chat sat
+// beside the sessions (chats/session-*.json, "kind":"subagent") with
+// nothing that names its parent.
+
+// geminiParent is the session id a subagent's chat file is filed under:
+// the name of its folder when that is inside chats; "" otherwise.
+func geminiParent(name string) string {
+	dir := filepath.Dir(name)
+	if filepath.Base(filepath.Dir(dir)) != "chats" || strings.HasPrefix(filepath.Base(name), "session-") {
+		return ""
+	}
+	return filepath.Base(dir)
+}
+
+// geminiCompanions are the subagents' chats of the Gemini CLI session
+// file name (chats/session-<time>-<first 8 of its id>.jsonl): those in a
+// folder whose name starts as the id does; a folder of another session
+// with the same 8 first characters is told apart by the whole id when the
+// chats are joined. nil for a file of another name.
+func geminiCompanions(name string) []string {
+	base := filepath.Base(name)
+	stem := strings.TrimSuffix(strings.TrimSuffix(base, ".jsonl"), ".json")
+	if !strings.HasPrefix(base, "session-") || stem == base || len(stem) < 8 || filepath.Base(filepath.Dir(name)) != "chats" {
+		return nil
+	}
+	m, _ := filepath.Glob(filepath.Join(filepath.Dir(name), stem[len(stem)-8:]+"*", "*.jsonl"))
+	sort.Strings(m)
+	return m
+}
+
+// geminiAll converts Gemini CLI's chat files. A subagent's chat whose
+// parent session is read too is an agent of the parent's run: placed
+// after the tool call that ran it (the call's agentId), its agent_id
+// ROLE:ID with the call's name as the role. Without its parent (or in the
+// older layout, which does not name it) it is a session of its own.
+func (c *converter) geminiAll(files []*logFile) []*session {
+	var out []*session
+	type sub struct {
+		parent    string
+		chat      geminiChat
+		companion bool
+		index     int
+	}
+	var subs []sub
+	byID := map[string]int{}              // main session id -> index in out
+	calls := map[string]map[string]call{} // main session id -> agentId -> the call that ran it
+	for _, f := range files {
+		ch := c.geminiRead(f)
+		if p := geminiParent(f.name); p != "" && ch.kind == "subagent" {
+			subs = append(subs, sub{p, ch, f.companion, f.index})
+			continue
+		}
+		if _, dup := byID[ch.id]; !dup {
+			byID[ch.id] = len(out)
+		}
+		calls[ch.id] = geminiAgentCalls(ch.msgs, calls[ch.id])
+		s := c.geminiSession(ch)
+		s.at = order{source: sourceRank["gemini"], file: f.index}
+		out = append(out, s)
+	}
+	for _, sb := range subs {
+		i, ok := byID[sb.parent]
+		if !ok {
+			if !sb.companion { // found beside another session: not asked for
+				// after the sessions of their own, as they are listed
+				s := c.geminiSession(sb.chat)
+				s.at = order{source: sourceRank["gemini"], file: 1<<30 + sb.index}
+				out = append(out, s)
+			}
+			continue
+		}
+		cl, known := calls[sb.parent][sb.chat.id]
+		role := cl.name
+		if !known || role == "" {
+			role = "subagent"
+		}
+		b := newBuilder(c, out[i], role+":"+sb.chat.id, true)
+		geminiThread(b, sb.chat.msgs)
+		var first int64
+		if len(sb.chat.msgs) > 0 {
+			first = parseTime(sb.chat.msgs[0].Timestamp)
+		}
+		b.thread(cl.id, role, "", first)
+	}
+	for _, s := range out {
+		s.splice()
+	}
+	return out
+}
+
+// call is the tool call that ran a subagent: its id and name.
+type call struct{ id, name string }
+
+// geminiAgentCalls adds to m the tool calls of msgs that ran a subagent,
+// by the subagent's id.
+func geminiAgentCalls(msgs []geminiRecord, m map[string]call) map[string]call {
+	for _, msg := range msgs {
+		for _, tc := range msg.ToolCalls {
+			if tc.AgentID == "" {
+				continue
+			}
+			if m == nil {
+				m = map[string]call{}
+			}
+			m[tc.AgentID] = call{tc.ID, tc.Name}
+		}
+	}
+	return m
+}

@@ -1,0 +1,604 @@
+package transcript
+
+import (
+	"time"
+	"unicode/utf8"
+
+	"github.com/evtools/evtools/internal/eventtext"
+	"github.com/evtools/evtools/pkg/event"
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+// totals are what a run, an agent or the page used and did.
+type totals struct {
+	models, tools, toolFails, errors, kills, guards int
+	tokens, costNano                                int64
+	hasCost                                         bool
+}
+
+func (t *totals) add(u *totals) {
+	t.models += u.models
+	t.tools += u.tools
+	t.toolFails += u.toolFails
+	t.errors += u.errors
+	t.kills += u.kills
+	t.guards += u.guards
+	t.tokens += u.tokens
+	t.costNano += u.costNano
+	t.hasCost = t.hasCost || u.hasCost
+}
+
+// runHead is what the page keeps of every run once its section is
+// written: what the run list and the headline show.
+type runHead struct {
+	n            int // its number on the page, from 1
+	id           string
+	prompt       string // its first user message
+	first, last  int64  // µs, 0 unknown
+	outcome      string // "" when the stream has no end of it
+	wallUS       int64
+	tot          totals
+	live         *run // while it is open
+	entriesShown int
+}
+
+// run is a run being read: its entries as a tree, and what its timeline
+// draws.
+type run struct {
+	head    *runHead
+	model   string // the model run_started resolved
+	items   []*item
+	agents  map[string]*agent
+	lanes   []*agent // the timeline's lanes, in order of appearance
+	main    *agent   // the first agent named, not spawned: the parent
+	entries int      // entries made; past MaxEntries they are not shown
+	hidden  int
+	timed   []*item // model and tool calls, for the timeline
+	marks   []*item // errors, kills, guardrails
+	lastErr string  // the error text of the last failed turn
+	hasWall bool
+}
+
+// agent is one agent of a run (the session's events, agent_id "", are
+// the main agent's).
+type agent struct {
+	id       string
+	lane     int
+	block    *item // its entry in its parent's list; nil for the main agent
+	list     *[]*item
+	calls    map[string]*item // tool calls in flight, by id (else agent and name)
+	inFlight []*item
+	model    *item // the model call waiting for its result or its end
+	text     *item // the reply being written in pieces
+	turnText *item // the last reply of the model turn, which a whole text restates
+	tot      totals
+}
+
+type itemKind uint8
+
+const (
+	kUser itemKind = iota
+	kReply
+	kModel
+	kTool
+	kAgent
+	kError
+	kKill
+	kGuardrail
+	kDecision
+	kOther
+	kEnd
+)
+
+// item is one entry of the transcript.
+type item struct {
+	kind   itemKind
+	at     int64 // µs, 0 unknown
+	hidden bool  // past the run's limit: counted and timed, not shown
+	max    int   // the most bytes its texts keep: 0 when hidden
+	lane   int
+	agent  string
+
+	text     clip // the message, the reply, the error, the reason, the intent
+	name     string
+	id       string
+	model    string
+	step     string
+	outcome  string
+	failed   bool
+	replaced bool // a whole text replaced the pieces
+
+	// a model call
+	start, end int64
+	usage      event.Usage
+	hasUsage   bool
+	thinking   clip
+	stop       string
+	turn       bool // a turn's start: its end, not its usage, ends it
+
+	// a tool call
+	args     clip
+	output   clip
+	progress clip
+	ended    bool
+
+	// a sub-agent, and the sub-agents under a tool call
+	children []*item
+	tot      totals
+	wallUS   int64
+
+	payload []byte // an event no meaning covers
+}
+
+// clip is a text kept up to a limit; cut counts the bytes left out.
+type clip struct {
+	b   []byte
+	cut int
+}
+
+func (c *clip) add(s []byte, limit int) {
+	room := limit - len(c.b)
+	if room >= len(s) {
+		c.b = append(c.b, s...)
+		return
+	}
+	for room > 0 && !utf8.RuneStart(s[room]) {
+		room-- // cut between characters
+	}
+	if room > 0 {
+		c.b = append(c.b, s[:room]...)
+	}
+	c.cut += len(s) - max(room, 0)
+}
+
+func (c *clip) set(s []byte, limit int) {
+	c.b, c.cut = c.b[:0], 0
+	c.add(s, limit)
+}
+
+// read takes one line of the input.
+func (t *Writer) read(line []byte) {
+	ev := &t.ev
+	if err := ev.Read(line); err != nil && err != event.ErrNotEvent {
+		// The tools report bad lines; one that reaches the page is only
+		// counted, in the footer.
+		t.badLines++
+		return
+	}
+	t.events++
+	at := t.timeOf(ev)
+	r := t.runOf(t.str(ev.RunID))
+	a := r.agentOf(t, t.str(ev.AgentID), ev)
+	h := r.head
+	if at != 0 {
+		if h.first == 0 || at < h.first {
+			h.first = at
+		}
+		h.last = max(h.last, at)
+	}
+	if ev.Meaning != event.Text {
+		a.text = nil
+	}
+	switch ev.Meaning {
+	case event.UserMessage:
+		s := eventtext.Text(ev.Field(event.Body))
+		if h.prompt == "" {
+			h.prompt = s
+		}
+		it := r.add(t, a, &item{kind: kUser, at: at})
+		it.text.add([]byte(s), it.max)
+	case event.RunStart:
+		r.model = eventtext.Model(ev.Field(event.Model))
+	case event.Text:
+		t.text(r, a, at)
+	case event.ModelCall:
+		it := r.add(t, a, &item{kind: kModel, at: at, start: at, model: eventtext.Model(ev.Field(event.Model)), step: t.num(ev.Field(event.Step)),
+			turn: ev.Flags&event.Turn != 0})
+		a.model, a.turnText = it, nil
+		r.timed = append(r.timed, it)
+	case event.ModelResult:
+		t.modelResult(r, a, at)
+	case event.ModelEnd:
+		it := a.model
+		if it == nil {
+			return // a turn's end whose start the stream does not have: nothing to show
+		}
+		it.end, it.stop = at, t.strField(event.Stop)
+		if ev.Failed() {
+			it.failed = true
+			it.text.set([]byte(eventtext.Text(ev.Field(event.Body))), it.max)
+			r.lastErr = string(it.text.b)
+			a.tot.errors++
+			h.tot.errors++
+		}
+		a.model = nil
+	case event.ModelError:
+		if it := a.model; it != nil && !it.hasUsage {
+			it.failed, it.end = true, at
+			a.model = nil
+		}
+		it := t.mark(r, a, kError, at, "model", ev.Field(event.Body))
+		r.lastErr = string(it.text.b)
+	case event.Error:
+		s := eventtext.Text(ev.Field(event.Body))
+		if s != "" && s == r.lastErr {
+			return // the failed turn said it
+		}
+		t.mark(r, a, kError, at, t.strField(event.Outcome), ev.Field(event.Body))
+	case event.Kill:
+		t.mark(r, a, kKill, at, "", ev.Field(event.Body))
+	case event.Guardrail:
+		it := t.mark(r, a, kGuardrail, at, t.strField(event.Outcome), ev.Field(event.Body))
+		it.name = t.strField(event.Name)
+	case event.ToolStart:
+		t.toolStart(r, a, at)
+	case event.ToolUpdate:
+		t.toolUpdate(r, a, at)
+	case event.ToolEnd:
+		t.toolEnd(r, a, at)
+	case event.AgentStart:
+		if b := a.block; b != nil {
+			b.at = at
+			b.name = nonEmpty(t.strField(event.Name), b.name)
+			b.model = eventtext.Model(ev.Field(event.Model))
+			b.text.set([]byte(eventtext.Text(ev.Field(event.Body))), b.max)
+		}
+	case event.AgentEnd:
+		if b := a.block; b != nil {
+			b.ended, b.end = true, at
+			b.outcome = nonEmpty(t.strField(event.Outcome), "ended")
+			b.wallUS, _ = eventtext.SecondsUS(ev.Field(event.Wall))
+			if s := eventtext.Text(ev.Field(event.Body)); s != "" {
+				b.output.set([]byte(s), b.max)
+			}
+		}
+	case event.Decision:
+		it := r.add(t, a, &item{kind: kDecision, at: at, outcome: t.strField(event.Outcome)})
+		it.text.add([]byte(eventtext.Text(ev.Field(event.Body))), it.max)
+	case event.Ack:
+		if ev.Failed() {
+			cmd, _ := jsonscan.Lookup(ev.Body, "command")
+			t.mark(r, a, kError, at, nonEmpty(eventtext.Text(cmd), "command")+" failed", ev.Field(event.Body))
+		}
+		// An acknowledgement that went well says nothing a reader needs.
+	case event.RunEnd:
+		h.outcome = t.strField(event.Outcome)
+		if h.outcome == "" {
+			h.outcome = "ok"
+			if h.tot.errors > 0 || h.tot.kills > 0 {
+				h.outcome = "error"
+			}
+		}
+		if us, ok := eventtext.SecondsUS(ev.Field(event.Wall)); ok {
+			h.wallUS, r.hasWall = us, true
+		}
+		r.add(t, a, &item{kind: kEnd, at: at, outcome: h.outcome})
+		t.finish(r)
+	default:
+		t.other(r, a, at)
+	}
+}
+
+// runOf returns the open run of the id, or a new one (a run that has
+// ended and is named again, as raw zot lines without run ids are, is a
+// new run).
+func (t *Writer) runOf(id string) *run {
+	if r := t.open[id]; r != nil {
+		return r
+	}
+	h := &runHead{n: len(t.runs) + 1, id: id}
+	r := &run{head: h, agents: map[string]*agent{}}
+	h.live = r
+	t.runs = append(t.runs, h)
+	t.open[id] = r
+	return r
+}
+
+// agentOf returns the run's agent of the id, met for the first time when
+// needed: the session's events and the first agent named (unless it is
+// spawned) are the main agent's, whose entries are the run's; another
+// agent is a sub-agent, whose entries go in a block of its own under the
+// tool call of its parent that is in flight (the call that spawned it),
+// else after its parent's last entry.
+func (r *run) agentOf(t *Writer, id string, ev *event.Event) *agent {
+	if a := r.agents[id]; a != nil {
+		return a
+	}
+	spawned := ev.Meaning == event.AgentStart
+	if id == "" || !spawned && (r.main == nil || r.main.id == "") {
+		if r.main == nil {
+			r.main = &agent{list: &r.items, calls: map[string]*item{}}
+			r.lanes = append(r.lanes, r.main)
+		}
+		if id != "" {
+			r.main.id = id // the session's events may have come first
+		}
+		r.agents[id] = r.main
+		return r.main
+	}
+	if r.main == nil {
+		// Spawned before any other agent spoke: the parent is unnamed.
+		r.main = &agent{list: &r.items, calls: map[string]*item{}}
+		r.lanes = append(r.lanes, r.main)
+	}
+	parent := r.main
+	if p := r.agents[t.strField(event.Parent)]; p != nil && spawned {
+		parent = p
+	}
+	a := &agent{id: id, lane: len(r.lanes), calls: map[string]*item{}}
+	r.lanes = append(r.lanes, a)
+	r.agents[id] = a
+	b := &item{kind: kAgent, name: id, lane: a.lane, agent: id}
+	a.block = b
+	a.list = &b.children
+	dst := parent.list
+	if n := len(parent.inFlight); n > 0 && !parent.inFlight[n-1].hidden {
+		dst = &parent.inFlight[n-1].children
+	}
+	r.place(t, dst, b)
+	return a
+}
+
+// add puts an entry at the end of the agent's list, or counts it as not
+// shown past the run's limit.
+func (r *run) add(t *Writer, a *agent, it *item) *item {
+	it.lane, it.agent = a.lane, a.id
+	r.place(t, a.list, it)
+	return it
+}
+
+func (r *run) place(t *Writer, dst *[]*item, it *item) {
+	r.entries++
+	it.max = t.o.MaxText
+	if r.entries > t.o.MaxEntries {
+		it.max = 0
+		it.hidden = true
+		r.hidden++
+		return
+	}
+	*dst = append(*dst, it)
+}
+
+// text takes assistant text: a piece joins the reply being written; the
+// whole text after its pieces replaces them (it is what the model wrote
+// in the end); a whole text without pieces is a reply of its own. A whole
+// text of tool calls only adds nothing: the calls are entries.
+func (t *Writer) text(r *run, a *agent, at int64) {
+	ev := &t.ev
+	body := ev.Field(event.Body)
+	s := eventtext.Text(body)
+	if ev.Flags&event.Delta != 0 {
+		if a.text == nil {
+			a.text = r.add(t, a, &item{kind: kReply, at: at})
+			a.turnText = a.text
+		}
+		a.text.text.add([]byte(s), a.text.max)
+		return
+	}
+	a.text = nil
+	if s == "" {
+		return
+	}
+	if it := a.turnText; it != nil && !it.replaced {
+		it.text.set([]byte(s), it.max)
+		it.replaced = true
+		return
+	}
+	it := r.add(t, a, &item{kind: kReply, at: at})
+	it.text.add([]byte(s), it.max)
+	it.replaced = true
+	a.turnText = it
+}
+
+// modelResult completes the model call in flight with what it used, or
+// is an entry of its own when no call began.
+func (t *Writer) modelResult(r *run, a *agent, at int64) {
+	ev := &t.ev
+	it := a.model
+	if it == nil || it.hasUsage {
+		it = r.add(t, a, &item{kind: kModel, at: at, start: at})
+		r.timed = append(r.timed, it)
+	}
+	it.usage, it.hasUsage = ev.Usage(), true
+	if m := eventtext.Model(ev.Field(event.Model)); m != "" {
+		it.model = m
+	}
+	if s := t.num(ev.Field(event.Step)); s != "" {
+		it.step = s
+	}
+	if th := ev.Field(event.Thinking); th != nil {
+		it.thinking.set([]byte(eventtext.Text(th)), it.max)
+	}
+	if !it.turn {
+		// A run log's model_result ends its call; a turn (zot's usage)
+		// ends at its turn_end.
+		it.end = at
+		a.model = nil
+	}
+	if it.usage.HasLatency && (it.start == 0 || it.start == it.end) && it.end != 0 {
+		it.start = it.end - it.usage.LatencyUS
+	}
+	u := totals{models: 1, tokens: it.usage.Tokens[event.TokTotal], costNano: it.usage.CostNano, hasCost: it.usage.HasCost}
+	a.tot.add(&u)
+	r.head.tot.add(&u)
+}
+
+// callKey names a call in flight: by its id, else (a log without ids) by
+// its tool, the last such call started.
+func callKey(id, name string) string {
+	if id != "" {
+		return "#" + id
+	}
+	return "/" + name
+}
+
+func (t *Writer) toolStart(r *run, a *agent, at int64) {
+	ev := &t.ev
+	name := t.strField(event.Name)
+	key := callKey(t.strField(event.ID), name)
+	args := ev.Field(event.Args)
+	if c := a.calls[key]; c != nil && ev.Flags&event.Restated != 0 {
+		// The complete call restates one begun: its arguments complete it.
+		if len(c.args.b) == 0 && args != nil {
+			c.args.set(eventtext.Args(args), c.max)
+		}
+		c.name = nonEmpty(c.name, name)
+		return
+	}
+	it := r.add(t, a, &item{kind: kTool, at: at, start: at, name: name, id: t.strField(event.ID)})
+	if args != nil {
+		it.args.add(eventtext.Args(args), it.max)
+	}
+	a.calls[key] = it
+	a.inFlight = append(a.inFlight, it)
+	r.timed = append(r.timed, it)
+	a.turnText = nil
+	u := totals{tools: 1}
+	a.tot.add(&u)
+	r.head.tot.add(&u)
+}
+
+func (t *Writer) toolUpdate(r *run, a *agent, at int64) {
+	ev := &t.ev
+	key := callKey(t.strField(event.ID), t.strField(event.Name))
+	c := a.calls[key]
+	if c == nil {
+		return // a piece of a call whose start the stream does not have
+	}
+	if piece := ev.Field(event.Args); piece != nil && ev.Flags&event.Delta != 0 {
+		s, _ := event.String(piece, &t.sbuf)
+		c.args.add(s, c.max)
+		return
+	}
+	if body := ev.Field(event.Body); body != nil {
+		c.progress.add([]byte(eventtext.Text(body)), c.max)
+	}
+}
+
+func (t *Writer) toolEnd(r *run, a *agent, at int64) {
+	ev := &t.ev
+	name := t.strField(event.Name)
+	key := callKey(t.strField(event.ID), name)
+	c := a.calls[key]
+	if c == nil {
+		// Its start is not in the stream: an entry of its own.
+		c = r.add(t, a, &item{kind: kTool, at: at, name: name, id: t.strField(event.ID)})
+		u := totals{tools: 1}
+		a.tot.add(&u)
+		r.head.tot.add(&u)
+	}
+	delete(a.calls, key)
+	for i, f := range a.inFlight {
+		if f == c {
+			a.inFlight = append(a.inFlight[:i], a.inFlight[i+1:]...)
+			break
+		}
+	}
+	c.ended, c.end = true, at
+	c.name = nonEmpty(name, c.name)
+	if body := ev.Field(event.Body); body != nil {
+		c.output.set([]byte(eventtext.Text(body)), c.max)
+	}
+	if ev.Failed() {
+		c.failed = true
+		u := totals{toolFails: 1}
+		a.tot.add(&u)
+		r.head.tot.add(&u)
+	}
+}
+
+// mark is an entry that the timeline marks too: an error, a kill, a
+// guardrail.
+func (t *Writer) mark(r *run, a *agent, k itemKind, at int64, what string, body []byte) *item {
+	it := r.add(t, a, &item{kind: k, at: at, outcome: what})
+	it.text.add([]byte(eventtext.Text(body)), it.max)
+	r.marks = append(r.marks, it)
+	var u totals
+	switch k {
+	case kError:
+		u.errors = 1
+	case kKill:
+		u.kills = 1
+	case kGuardrail:
+		u.guards = 1
+	}
+	a.tot.add(&u)
+	r.head.tot.add(&u)
+	return it
+}
+
+// other shows an event no meaning covers, as its kind and payload,
+// unless the payload says nothing but its type (zot's assistant_start).
+func (t *Writer) other(r *run, a *agent, at int64) {
+	ev := &t.ev
+	body := ev.Payload
+	if ev.Raw || ev.Kind == nil {
+		body = ev.Line
+	}
+	says := false
+	jsonscan.Each(body, func(key, _ []byte) bool {
+		says = string(key) != "type"
+		return !says
+	})
+	if !says && jsonscan.KindOf(body) == jsonscan.Object {
+		return
+	}
+	it := r.add(t, a, &item{kind: kOther, at: at, name: nonEmpty(string(ev.Name()), "event")})
+	if !it.hidden {
+		it.payload = append([]byte(nil), body...)
+		if len(it.payload) > t.o.MaxText {
+			it.payload = it.payload[:0] // shown as its kind only
+		}
+	}
+}
+
+// timeOf is the event's time in µs, 0 when not known: an envelope's ts,
+// or a raw line's RFC 3339 "time".
+func (t *Writer) timeOf(ev *event.Event) int64 {
+	if us, known, _ := ev.Micros(); known {
+		return us
+	}
+	if ev.Raw {
+		if v, ok := jsonscan.Lookup(ev.Line, "time"); ok {
+			if s, ok := event.String(v, &t.sbuf); ok {
+				if tm, err := time.Parse(time.RFC3339Nano, string(s)); err == nil {
+					return tm.UnixMicro()
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// str decodes a raw JSON string ("" when it is not one).
+func (t *Writer) str(raw []byte) string {
+	s, _ := event.String(raw, &t.sbuf)
+	return string(s)
+}
+
+// strField is the event's field f as a string; a number or a boolean as
+// written.
+func (t *Writer) strField(f event.Field) string {
+	v := t.ev.Field(f)
+	switch jsonscan.KindOf(v) {
+	case jsonscan.String:
+		return t.str(v)
+	case jsonscan.Number, jsonscan.True, jsonscan.False:
+		return string(v)
+	}
+	return ""
+}
+
+func (t *Writer) num(v []byte) string {
+	if jsonscan.KindOf(v) == jsonscan.Number {
+		return string(v)
+	}
+	return ""
+}
+
+func nonEmpty(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
