@@ -152,3 +152,78 @@ func TestFollow(t *testing.T) {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 }
+
+// evimport -F on a Gemini CLI chats folder (a copy: not named chats): a
+// subagent's chat appearing in its parent's folder joins the parent's
+// session (its events under the session's id, seq going on from the
+// parent's), not a session of its own, and its agent_finished is written:
+// the parent records the call that ran it once it is over.
+func TestFollowGeminiAgents(t *testing.T) {
+	bin, err := exec.LookPath("evimport")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const chats = "home/.gemini/tmp/shop/chats/"
+	const parent = "session-2026-03-12T09-00-7c1e2a90.jsonl"
+	const sub = "7c1e2a90-41d3-4b8e-9a6f-2c5d8e0b3f17/a5b6c7d8-2e4f-4a1b-8c3d-9e0f1a2b3c4d.jsonl"
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, filepath.Dir(sub)), 0o755)
+	main := sessionLines(t, "gemini-agents.txtar", chats+parent)
+	os.WriteFile(filepath.Join(dir, parent), []byte(strings.Join(main, "")), 0o644)
+	cmd := exec.Command(bin, "-F", dir)
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var got []string
+	wait := func(what string, done func() bool) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for !done() {
+			select {
+			case l := <-lines:
+				got = append(got, l)
+			case <-deadline:
+				t.Fatalf("%s: %s\nstderr: %s", what, strings.Join(got, "\n"), stderr.String())
+			}
+		}
+	}
+	has := func(s string) func() bool {
+		return func() bool { return strings.Contains(strings.Join(got, "\n"), s) }
+	}
+	wait("the parent's events", has(`"kind":"tool_result"`))
+	os.WriteFile(filepath.Join(dir, sub), []byte(strings.Join(sessionLines(t, "gemini-agents.txtar", chats+sub), "")), 0o644)
+	wait("the subagent's chat", has(`"kind":"agent_finished"`))
+	for _, l := range got {
+		if strings.Contains(l, `"agent_id":"codebase_investigator:`) && !strings.Contains(l, `"session":"7c1e2a90-41d3-4b8e-9a6f-2c5d8e0b3f17"`) {
+			t.Errorf("the subagent's event is not in its parent's session: %s", l)
+		}
+		if strings.Contains(l, `"session":"a5b6c7d8-`) {
+			t.Errorf("the subagent's chat made a session of its own: %s", l)
+		}
+	}
+	seqs := map[string]int{}
+	for _, l := range got {
+		var e struct {
+			Seq     int
+			Session string
+		}
+		json.Unmarshal([]byte(l), &e)
+		seqs[e.Session]++
+		if e.Seq != seqs[e.Session] {
+			t.Errorf("seq %d after %d: %s", e.Seq, seqs[e.Session]-1, l)
+		}
+	}
+}

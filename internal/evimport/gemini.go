@@ -94,18 +94,19 @@ func (c *converter) gemini(f *logFile) []*session {
 func (c *converter) geminiSession(ch geminiChat) *session {
 	s := &session{source: "gemini", id: ch.id, project: ch.project, tools: map[string]int{}, results: map[string]bool{}}
 	b := newBuilder(c, s, mainAgent, false)
-	geminiThread(b, ch.msgs)
+	geminiThread(b, ch.msgs, false)
 	b.finish()
 	return s
 }
 
-// geminiThread converts a chat's messages with b.
-func geminiThread(b *builder, msgs []geminiRecord) {
+// geminiThread converts a chat's messages with b; done says the chat is
+// over (a subagent whose call has its result).
+func geminiThread(b *builder, msgs []geminiRecord, done bool) {
 	b.setModel("google", "")
 	for i, m := range msgs {
 		from := len(b.out)
 		geminiMessage(b, m)
-		if i == len(msgs)-1 {
+		if i == len(msgs)-1 && !done {
 			b.unsettle(from) // the last message may be written again, grown
 		}
 	}

@@ -16,13 +16,14 @@ import (
 // nothing that names its parent.
 
 // geminiParent is the session id a subagent's chat file is filed under:
-// the name of its folder when that is inside chats; "" otherwise.
+// the name of its folder, but for a session's own file (session-*) and a
+// file right in chats. A copy of the folders elsewhere keeps it.
 func geminiParent(name string) string {
-	dir := filepath.Dir(name)
-	if filepath.Base(filepath.Dir(dir)) != "chats" || strings.HasPrefix(filepath.Base(name), "session-") {
+	dir := filepath.Base(filepath.Dir(name))
+	if strings.HasPrefix(filepath.Base(name), "session-") || dir == "chats" || dir == "." || dir == string(filepath.Separator) {
 		return ""
 	}
-	return filepath.Base(dir)
+	return dir
 }
 
 // geminiCompanions are the subagents' chats of the Gemini CLI session
@@ -88,7 +89,8 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 			role = "subagent"
 		}
 		b := newBuilder(c, out[i], role+":"+sb.chat.id, true)
-		geminiThread(b, sb.chat.msgs)
+		// the parent records a call once it is over: the chat is done
+		geminiThread(b, sb.chat.msgs, known)
 		var first int64
 		if len(sb.chat.msgs) > 0 {
 			first = parseTime(sb.chat.msgs[0].Timestamp)

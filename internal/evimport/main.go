@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
@@ -89,6 +90,12 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	}
 	out := jsonl.NewWriter(w)
 	in := &jsonl.Input{Tool: name, Stdin: stdio.In, Stderr: stdio.Err, Out: out, Strict: o.Strict}
+	if len(o.Files) == 0 && len(o.paths()) == 0 {
+		// nothing to read is not an error (a machine with no agent yet),
+		// but an empty output must not pass for "no sessions"
+		fmt.Fprintf(stdio.Err, "%s: no agent's session folder found (%s); name files or folders, or - for standard input\n",
+			name, strings.Join(defaultFolders(getenv), ", "))
+	}
 	if o.Follow {
 		err := o.follow(in, out, win, func() *converter { return newConverter(table) })
 		if e := end(); err == nil {

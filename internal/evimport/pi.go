@@ -116,6 +116,7 @@ func (c *converter) piMessage(b *builder, ms int64, m *piMessage) {
 		b.modelCall(ms)
 		bs := piBlocks(m.Content)
 		var thinking strings.Builder
+		var calls []string
 		for _, bl := range bs {
 			switch bl.Type {
 			case "text":
@@ -124,6 +125,7 @@ func (c *converter) piMessage(b *builder, ms int64, m *piMessage) {
 				thinking.WriteString(bl.Thinking)
 			case "toolCall":
 				b.toolCall(ms, bl.ID, bl.Name, bl.Arguments)
+				calls = append(calls, bl.ID)
 			}
 		}
 		u := piTokens(m.Usage)
@@ -132,8 +134,10 @@ func (c *converter) piMessage(b *builder, ms int64, m *piMessage) {
 		switch m.StopReason {
 		case "error":
 			b.modelError(ms, m.ErrorMessage, "error")
+			b.notRun(calls)
 		case "aborted":
 			b.modelError(ms, or(m.ErrorMessage, "aborted"), "killed")
+			b.notRun(calls)
 		}
 	}
 }

@@ -75,7 +75,12 @@ type builder struct {
 	tools           map[string]string // tool call id -> tool name
 	intent          string            // a subagent's first prompt: what it was asked
 	pending         []string          // calls of the response whose result is to come
-	closing         bool              // ending the log's last run: its end may change
+	// unrun are the calls of a response that failed, which the agent did
+	// not run; answered the calls with a result. The run's end ends those
+	// unrun and unanswered, so that no call stays open for ever.
+	unrun    []string
+	answered map[string]bool
+	closing  bool // ending the log's last run: its end may change
 }
 
 func newBuilder(c *converter, s *session, agent string, sub bool) *builder {
@@ -203,6 +208,9 @@ func (b *builder) toolCall(ms int64, id, tool string, args []byte) {
 // toolResult is the end of the tool call id.
 func (b *builder) toolResult(ms int64, id string, ok bool, output string) {
 	b.ensureStarted(ms)
+	if b.unrun != nil {
+		b.answered[id] = true
+	}
 	if b.agent == mainAgent && !b.sub && b.s.results != nil {
 		b.s.results[id] = true
 	}
@@ -220,6 +228,15 @@ func (b *builder) modelError(ms int64, message, stopped string) {
 	b.emit(ms, b.agent, "model_error", newObject().num("step", int64(b.step)).str("message", message).
 		strIf("provider", b.provider).strIf("model", b.model).done())
 	b.final, b.lastError, b.stopped = false, message, stopped
+}
+
+// notRun notes the calls of a response that failed: the agent does not
+// run them (the run's end says so, unless a result turns up).
+func (b *builder) notRun(ids []string) {
+	if len(ids) > 0 && b.answered == nil {
+		b.answered = map[string]bool{}
+	}
+	b.unrun = append(b.unrun, ids...)
 }
 
 // interrupted is the user stopping the agent: the run ends with
@@ -251,6 +268,12 @@ func (b *builder) endRun() {
 		return
 	}
 	b.ensureStarted(b.lastMS)
+	for _, id := range b.unrun {
+		if !b.answered[id] {
+			b.toolResult(b.lastMS, id, false, "not run: the response that asked for it failed")
+		}
+	}
+	b.unrun, b.answered = nil, nil
 	outcome := "ok"
 	if !b.final || b.lastError != "" {
 		stopped, why := b.stopped, b.lastError

@@ -38,7 +38,13 @@ var safe = func() (t [utf8.RuneSelf]bool) {
 // AppendString appends s as a quoted JSON string, by the policy in the
 // package comment.
 func AppendString[S ~string | ~[]byte](dst []byte, s S) []byte {
-	dst = append(dst, '"')
+	return append(AppendStringContent(append(dst, '"'), s), '"')
+}
+
+// AppendStringContent appends what AppendString puts between the quotes.
+// For valid UTF-8 the content of texts joined is their contents joined, so
+// that a text can be encoded a piece at a time.
+func AppendStringContent[S ~string | ~[]byte](dst []byte, s S) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -82,8 +88,7 @@ func AppendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 		i += size
 		start = i
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...)
 }
 
 func decodeRune[S ~string | ~[]byte](s S) (rune, int) {

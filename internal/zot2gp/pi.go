@@ -1,9 +1,13 @@
 package zot2gp
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/textfmt"
@@ -62,16 +66,18 @@ type piConverter struct {
 	faults  []byte         // what the line being converted broke, and what was done (fault)
 	ms      int64          // the timestamp of the event being converted
 
-	strBuf, idBuf, encBuf, buf, content []byte
+	strBuf, idBuf, encBuf []byte
+
+	free  [][]byte // message buffers of ended runs, to reuse (newMessage)
+	calls []piCall // the calls of the message being ended (endMessage)
 }
 
 // piRun is the state of one prompt's run: agent_start to agent_end.
 type piRun struct {
 	active  bool
-	aborted bool   // a successful abort came during the run
-	msgs    []byte // the run's messages, comma-separated, for agent_end
-	nmsgs   int
-	failed  bool // the run's last assistant message has stopReason error
+	aborted bool     // a successful abort came during the run
+	msgs    [][]byte // the run's messages, for agent_end: each is made once, in a buffer of its own
+	failed  bool     // the run's last assistant message has stopReason error
 
 	// ended holds the ids (as written) of the calls of the run's turns
 	// that ended, and of the last run's until the next one starts: zot's
@@ -83,7 +89,7 @@ type piRun struct {
 type piTurn struct {
 	open    bool
 	fresh   bool   // opened for the user's message; zot's turn_start takes it
-	message []byte // the turn's (last) assistant message
+	message []byte // the turn's (last) assistant message, one of the run's
 	failed  bool   // that message has stopReason error
 	held    bool   // zot's turn_end came: pi's waits for the tool results
 	calls   []piCall
@@ -97,7 +103,7 @@ type piCall struct {
 	ended    bool   // tool_execution_end written
 	written  bool   // its toolResult message written
 	output   []byte // the output so far (tool_progress), encoded as in a JSON string
-	result   []byte // its toolResult message
+	result   []byte // its toolResult message, the run's once written
 }
 
 // piMessage is the assistant message being written: message_start to
@@ -184,9 +190,17 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 		p.addCall(p.ev.Field(event.ID), p.ev.Field(event.Name))
 	case event.PiToolCallDelta:
 		if b := p.callBlock(ms, p.ev.Field(event.ID), "tool_use_args"); b != nil {
-			delta := p.text(p.ev.Field(event.Args))
-			b.text = append(b.text, delta...)
-			p.update(`{"type":"toolcall_delta","contentIndex":`, p.blockIndex(b), `,"delta":`, p.encode(delta))
+			// The arguments' text is kept decoded, to be parsed at the end.
+			delta := p.ev.Field(event.Args)
+			b.text = grow(b.text, len(delta))
+			if jsonscan.KindOf(delta) == jsonscan.String {
+				b.text, _ = jsonscan.AppendUnescaped(b.text, delta[1:len(delta)-1])
+			} else {
+				b.text = append(b.text, p.text(delta)...)
+			}
+			p.updateHead(`{"type":"toolcall_delta","contentIndex":`, p.blockIndex(b), `,"delta":`)
+			p.writeText(delta)
+			p.out = append(p.out, "\"}}\n"...)
 		}
 	case event.PiToolCallEnd:
 		if b := p.callBlock(ms, p.ev.Field(event.ID), "tool_use_end"); b != nil {
@@ -213,6 +227,16 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 		p.endRun()
 	default:
 		p.dropped[string(f.Name)]++
+	}
+	if len(line) > maxKept {
+		// A huge line is let go once converted: the event's fields
+		// point into it until the next line.
+		p.ev.Forget()
+		for _, b := range []*[]byte{&p.strBuf, &p.encBuf, &p.idBuf} {
+			if cap(*b) > maxKept {
+				*b = nil
+			}
+		}
 	}
 	if len(p.faults) > 0 {
 		err = errors.New(string(p.faults))
@@ -289,16 +313,82 @@ func (p *piConverter) ensureRun() {
 		return
 	}
 	clear(p.run.ended)
+	for _, m := range p.run.msgs {
+		if cap(m) <= maxKept && len(p.free) < maxFree {
+			p.free = append(p.free, m[:0])
+		}
+	}
+	clear(p.run.msgs) // a huge message is let go
 	p.run = piRun{active: true, msgs: p.run.msgs[:0], ended: p.run.ended}
-	p.turn = piTurn{calls: p.turn.calls[:0], message: p.turn.message[:0]}
+	p.turn = piTurn{calls: p.turn.calls[:0]}
 	p.line(`{"type":"agent_start"}`)
 }
+
+// maxKept is the capacity up to which a buffer is kept for reuse once its
+// contents are written (a message after its run, a block's text after its
+// message); a longer one, a huge line's, is let go, so that the memory of
+// --format pi follows its longest run, not its longest line ever. maxFree
+// is the number of message buffers kept.
+const (
+	maxKept = 1 << 20
+	maxFree = 256
+)
+
+// newMessage returns an empty buffer to make a message in; the message
+// belongs to the run from addMessage on.
+func (p *piConverter) newMessage() []byte {
+	if n := len(p.free); n > 0 {
+		m := p.free[n-1]
+		p.free = p.free[:n-1]
+		return m
+	}
+	return nil
+}
+
+// raw appends a part of the output line: a long one (a message, a text)
+// is written out as it is, with the line so far, instead of copied into
+// the line (see converter.raw).
+func (p *piConverter) raw(part []byte) { p.out = p.c.raw(p.out, part) }
+
+// grow returns b with room for n more bytes. Before it takes a huge
+// buffer, it collects the garbage: a huge line converted just before (the
+// input line, a text or message now written) is most likely dropped, and
+// its memory can take this buffer instead of the heap growing to hold
+// both, as the collector would wait for the heap to double (jsonl's reader
+// does the same before a huge line).
+// A buffer grows as append grows one (twice its size, a quarter more
+// past 1 MiB), or to exactly what is needed when that is more: a huge
+// text in one delta takes a buffer of its size.
+func grow(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b
+	}
+	size := 2 * cap(b)
+	if cap(b) > maxKept {
+		size = cap(b) + cap(b)/4
+	}
+	size = max(size, len(b)+n)
+	if size >= hugeBuf {
+		runtime.GC()
+	}
+	g := make([]byte, len(b), size)
+	copy(g, b)
+	return g
+}
+
+// hugeBuf is the size from which grow collects the garbage first.
+const hugeBuf = 16 << 20
 
 // endRun ends the open turn and the run: agent_end, agent_settled.
 func (p *piConverter) endRun() {
 	p.endTurn()
 	p.out = append(p.out, `{"type":"agent_end","messages":[`...)
-	p.out = append(p.out, p.run.msgs...)
+	for i, m := range p.run.msgs {
+		if i > 0 {
+			p.out = append(p.out, ',')
+		}
+		p.raw(m)
+	}
 	p.out = append(p.out, `],"willRetry":false}`+"\n"...)
 	if p.run.aborted {
 		p.line(`{"type":"agent_settled","aborted":true}`)
@@ -308,19 +398,16 @@ func (p *piConverter) endRun() {
 	p.run.active = false
 }
 
-// addMessage adds a message to the run's, for agent_end.
+// addMessage adds a message to the run's, for agent_end: the run has it
+// from then on, not a copy of it.
 func (p *piConverter) addMessage(m []byte) {
-	if p.run.nmsgs > 0 {
-		p.run.msgs = append(p.run.msgs, ',')
-	}
-	p.run.msgs = append(p.run.msgs, m...)
-	p.run.nmsgs++
+	p.run.msgs = append(p.run.msgs, m)
 }
 
 // writeTurnStart opens a turn (and a run if none is open).
 func (p *piConverter) writeTurnStart(fresh bool) {
 	p.ensureRun()
-	p.turn = piTurn{open: true, fresh: fresh, calls: p.turn.calls[:0], message: p.turn.message[:0]}
+	p.turn = piTurn{open: true, fresh: fresh, calls: p.turn.calls[:0]}
 	p.line(`{"type":"turn_start"}`)
 }
 
@@ -355,12 +442,12 @@ func (p *piConverter) endTurn() {
 	}
 	for i := range p.turn.calls {
 		if c := &p.turn.calls[i]; !c.ended {
-			p.endCall(c, []byte(piNoResult), true)
+			p.endCall(c, nil, []byte(piNoResult), true)
 		}
 	}
 	p.writeResults()
 	p.out = append(p.out, `{"type":"turn_end","message":`...)
-	p.out = append(p.out, p.turn.message...)
+	p.raw(p.turn.message)
 	p.out = append(p.out, `,"toolResults":[`...)
 	n := 0
 	for i := range p.turn.calls {
@@ -368,7 +455,7 @@ func (p *piConverter) endTurn() {
 			if n > 0 {
 				p.out = append(p.out, ',')
 			}
-			p.out = append(p.out, c.result...)
+			p.raw(c.result)
 			n++
 		}
 	}
@@ -509,12 +596,13 @@ func (p *piConverter) userMessage(ms int64) {
 		p.ensureTurn()
 		p.turn.fresh = true
 	}
-	m := append(p.buf[:0], `{"role":"user","content":`...)
-	m = p.appendTextBlocks(m, p.ev.Field(event.Body))
+	body := p.ev.Field(event.Body)
+	m := grow(p.newMessage(), len(body)+64)
+	m = append(m, `{"role":"user","content":`...)
+	m = p.appendTextBlocks(m, body)
 	m = append(m, `,"timestamp":`...)
 	m = appendInt(m, ms)
 	m = append(m, '}')
-	p.buf = m
 	p.startEnd(m)
 	p.addMessage(m)
 }
@@ -522,10 +610,10 @@ func (p *piConverter) userMessage(ms int64) {
 // startEnd writes message_start and message_end of a whole message.
 func (p *piConverter) startEnd(m []byte) {
 	p.out = append(p.out, `{"type":"message_start","message":`...)
-	p.out = append(p.out, m...)
+	p.raw(m)
 	p.out = append(p.out, "}\n"...)
 	p.out = append(p.out, `{"type":"message_end","message":`...)
-	p.out = append(p.out, m...)
+	p.raw(m)
 	p.out = append(p.out, "}\n"...)
 }
 
@@ -580,6 +668,13 @@ func (p *piConverter) closeMessage() {
 // the block index after the first and the JSON string's content enc (the
 // text encoded, without its quotes) last.
 func (p *piConverter) update(head string, index int, mid string, enc []byte) {
+	p.updateHead(head, index, mid)
+	p.raw(enc)
+	p.out = append(p.out, "\"}}\n"...)
+}
+
+// updateHead writes update's line up to the string's content.
+func (p *piConverter) updateHead(head string, index int, mid string) {
 	p.out = append(p.out, `{"type":"message_update","usage":`...)
 	p.out = append(p.out, p.msg.usage...)
 	p.out = append(p.out, `,"assistantMessageEvent":`...)
@@ -587,18 +682,6 @@ func (p *piConverter) update(head string, index int, mid string, enc []byte) {
 	p.out = appendInt(p.out, int64(index))
 	p.out = append(p.out, mid...)
 	p.out = append(p.out, '"')
-	p.out = append(p.out, enc...)
-	p.out = append(p.out, "\"}}\n"...)
-}
-
-// encode returns text as the content of a JSON string (without its
-// quotes), in a buffer reused by the next call. The encoding of valid
-// UTF-8 texts joined is the encodings joined, so that a text kept encoded
-// grows piece by piece.
-func (p *piConverter) encode(text []byte) []byte {
-	e := jsontext.AppendString(p.encBuf[:0], text)
-	p.encBuf = e
-	return e[1 : len(e)-1]
 }
 
 // newBlock adds a content block, reusing an earlier block's buffers.
@@ -611,7 +694,8 @@ func (p *piConverter) newBlock(call bool) *piBlock {
 	}
 	p.msg.blocks = bs
 	b := &bs[len(bs)-1]
-	*b = piBlock{call: call, open: true, text: b.text[:0], id: b.id[:0], name: b.name[:0], args: b.args[:0]}
+	// A call's arguments are not reused: the turn's call keeps them.
+	*b = piBlock{call: call, open: true, text: b.text[:0], id: b.id[:0], name: b.name[:0]}
 	return b
 }
 
@@ -638,9 +722,10 @@ func (p *piConverter) textDelta(ms int64) {
 		p.out = appendInt(p.out, int64(len(p.msg.blocks)-1))
 		p.out = append(p.out, "}}\n"...)
 	}
-	enc := p.encode(p.text(p.ev.Field(event.Body)))
-	b.text = append(b.text, enc...) // a text block's text is kept encoded
-	p.update(`{"type":"text_delta","contentIndex":`, len(p.msg.blocks)-1, `,"delta":`, enc)
+	body := p.ev.Field(event.Body)
+	at := len(b.text)
+	b.text = p.appendText(grow(b.text, len(body)), body) // a text block's text is kept encoded
+	p.update(`{"type":"text_delta","contentIndex":`, len(p.msg.blocks)-1, `,"delta":`, b.text[at:])
 }
 
 // closeTextBlock ends the text block being written, if any: a new block
@@ -736,24 +821,37 @@ func (p *piConverter) closeBlock(b *piBlock) {
 		p.update(`{"type":"text_end","contentIndex":`, i, `,"content":`, b.text)
 		return
 	}
-	b.args, b.argsErr = p.parseArgs(b.args[:0], b.text)
+	b.args, b.argsErr = p.parseArgs(grow(nil, len(b.text)), b.text)
+	if cap(b.text) > maxKept {
+		b.text = nil // parsed: a huge text is let go
+	}
 	p.out = append(p.out, `{"type":"message_update","usage":`...)
 	p.out = append(p.out, p.msg.usage...)
 	p.out = append(p.out, `,"assistantMessageEvent":{"type":"toolcall_end","contentIndex":`...)
 	p.out = appendInt(p.out, int64(i))
 	p.out = append(p.out, `,"toolCall":`...)
-	p.out = appendToolCall(p.out, b.id, b.name, b.args, b.argsErr)
+	p.out = appendToolCallHead(p.out, b.id, b.name)
+	p.raw(b.args)
+	p.out = appendToolCallTail(p.out, b.argsErr)
 	p.out = append(p.out, "}}\n"...)
 }
 
 // appendToolCall appends pi's ToolCall content block.
 func appendToolCall(dst, id, toolName, args, argsErr []byte) []byte {
+	return appendToolCallTail(append(appendToolCallHead(dst, id, toolName), args...), argsErr)
+}
+
+// appendToolCallHead appends a ToolCall block up to its arguments, and
+// appendToolCallTail the rest after them.
+func appendToolCallHead(dst, id, toolName []byte) []byte {
 	dst = append(dst, `{"type":"toolCall","id":`...)
 	dst = append(dst, id...)
 	dst = append(dst, `,"name":`...)
 	dst = append(dst, toolName...)
-	dst = append(dst, `,"arguments":`...)
-	dst = append(dst, args...)
+	return append(dst, `,"arguments":`...)
+}
+
+func appendToolCallTail(dst, argsErr []byte) []byte {
 	if argsErr != nil {
 		dst = append(dst, `,"argumentsError":`...)
 		dst = append(dst, argsErr...)
@@ -832,45 +930,60 @@ func (p *piConverter) endMessage(reason string, errMsg, raw, zotContent []byte, 
 		}
 	}
 	p.msg.open = false
-	// The content and its calls.
-	c := append(p.content[:0], '[')
-	var calls []piCall
-	streamed := false
-	if fromZot && jsonscan.KindOf(zotContent) == jsonscan.Array {
+	// The message is made once, in a buffer of its own that the run keeps:
+	// its content and its calls' arguments are not copied again.
+	size := len(zotContent) + 512
+	if !fromZot {
+		for i := range p.msg.blocks {
+			b := &p.msg.blocks[i]
+			size += len(b.text) + len(b.args) + len(b.argsErr) + len(b.id) + len(b.name) + 64
+		}
+	}
+	m := grow(p.newMessage(), size)
+	m = append(m, `{"role":"assistant","content":[`...)
+	calls := p.calls[:0]
+	zot := fromZot && jsonscan.KindOf(zotContent) == jsonscan.Array
+	if zot {
 		var same bool
-		c, calls, same = p.appendZotContent(c, zotContent)
+		at := len(m)
+		m, calls, same = p.appendZotContent(m, calls, zotContent)
 		if !same {
 			// pi's final message is what it streamed: a client has shown
 			// the deltas, and they are not taken back.
 			p.fault("the message differs from what zot streamed of it: the streamed one is kept")
-			c, calls, streamed = append(c[:0], '['), calls[:0], true
+			m, calls, zot = m[:at], calls[:0], false
 		}
 	}
-	if !fromZot || streamed || jsonscan.KindOf(zotContent) != jsonscan.Array {
+	if !zot {
 		for i := range p.msg.blocks {
 			b := &p.msg.blocks[i]
 			if i > 0 {
-				c = append(c, ',')
+				m = append(m, ',')
 			}
 			if b.call {
-				c = appendToolCall(c, b.id, b.name, b.args, b.argsErr)
+				m = appendToolCall(m, b.id, b.name, b.args, b.argsErr)
 				calls = append(calls, piCall{id: b.id, name: b.name, args: b.args})
 			} else {
-				c = append(c, `{"type":"text","text":"`...)
-				c = append(c, b.text...)
-				c = append(c, `"}`...)
+				m = append(m, `{"type":"text","text":"`...)
+				m = append(m, b.text...)
+				m = append(m, `"}`...)
 			}
 		}
 	}
-	c = append(c, ']')
-	p.content = c
+	m = append(m, ']')
+	for i := range p.msg.blocks {
+		if b := &p.msg.blocks[i]; cap(b.text) > maxKept {
+			b.text = nil // written: a huge text is let go
+		}
+	}
+	p.calls = calls
 	if reason == "" {
 		reason = "stop"
 		if len(calls) > 0 {
 			reason = "toolUse"
 		}
 	}
-	p.writeMessage(c, reason, errMsg, raw, p.msg.ts)
+	p.finishMessage(m, reason, errMsg, raw, p.msg.ts)
 	if reason == "error" || reason == "aborted" {
 		return // pi runs no tool of a failed message
 	}
@@ -883,11 +996,10 @@ func (p *piConverter) endMessage(reason string, errMsg, raw, zotContent []byte, 
 	}
 }
 
-// writeMessage writes message_end of an assistant message (whose
-// message_start is written) and keeps it as the turn's.
-func (p *piConverter) writeMessage(content []byte, reason string, errMsg, raw []byte, ms int64) {
-	m := append(p.turn.message[:0], `{"role":"assistant","content":`...)
-	m = append(m, content...)
+// finishMessage ends m, an assistant message made up to its content, and
+// writes its message_end (its message_start is written); the message is
+// the turn's and the run's from then on.
+func (p *piConverter) finishMessage(m []byte, reason string, errMsg, raw []byte, ms int64) {
 	m = append(m, `,"api":`...)
 	m = p.origin(m)
 	m = append(m, `,"usage":`...)
@@ -909,7 +1021,7 @@ func (p *piConverter) writeMessage(content []byte, reason string, errMsg, raw []
 	p.turn.failed = reason == "error"
 	p.run.failed = p.turn.failed
 	p.out = append(p.out, `{"type":"message_end","message":`...)
-	p.out = append(p.out, m...)
+	p.raw(m)
 	p.out = append(p.out, "}\n"...)
 	p.addMessage(m)
 }
@@ -943,51 +1055,52 @@ func (p *piConverter) bareMessage(reason string, errMsg []byte, ms int64) {
 		p.out = append(p.out, errMsg...)
 	}
 	p.out = append(p.out, "}}\n"...)
-	p.writeMessage([]byte("[]"), reason, errMsg, nil, ms)
+	p.finishMessage(append(p.newMessage(), `{"role":"assistant","content":[]`...), reason, errMsg, nil, ms)
 }
 
 // appendZotContent appends the content blocks of zot's message as pi's:
-// text and toolCall blocks (other types are left out), and returns its
-// calls. same is false when the blocks streamed of the message are not
-// the first blocks of its content: a text that differs, a call of another
-// id, a block missing.
-func (p *piConverter) appendZotContent(dst, content []byte) (_ []byte, calls []piCall, same bool) {
+// text and toolCall blocks (other types are left out), and its calls to
+// calls (their arguments are dst's). same is false when the blocks
+// streamed of the message are not the first blocks of its content: a text
+// that differs, a call of another id, a block missing.
+func (p *piConverter) appendZotContent(dst []byte, calls []piCall, content []byte) (_ []byte, _ []piCall, same bool) {
 	same = true
 	n := 0
 	jsonscan.Elements(content, func(el []byte) bool {
 		typ, _ := jsonscan.Lookup(el, "type")
-		var block []byte
-		switch {
-		case jsonscan.StringEquals(typ, event.ZotBlockText):
-			t, _ := jsonscan.Lookup(el, "text")
-			block = append(block, `{"type":"text","text":`...)
-			block = jsontext.AppendString(block, p.text(t))
-			if n < len(p.msg.blocks) {
-				b := &p.msg.blocks[n]
-				same = same && !b.call && string(b.text) == string(block[len(`{"type":"text","text":"`):len(block)-1])
-			}
-			block = append(block, '}')
-		case jsonscan.StringEquals(typ, event.ZotBlockToolCall):
-			id, _ := jsonscan.Lookup(el, "id")
-			nm, _ := jsonscan.Lookup(el, "name")
-			a, _ := jsonscan.Lookup(el, "args")
-			call := piCall{id: jsontext.AppendString(nil, p.text(id)), name: jsontext.AppendString(nil, p.text(nm))}
-			var argsErr []byte
-			call.args, argsErr = p.argsValue(a)
-			block = appendToolCall(block, call.id, call.name, call.args, argsErr)
-			calls = append(calls, call)
-			if n < len(p.msg.blocks) {
-				b := &p.msg.blocks[n]
-				same = same && b.call && string(b.id) == string(call.id)
-			}
-		default:
+		text := jsonscan.StringEquals(typ, event.ZotBlockText)
+		if !text && !jsonscan.StringEquals(typ, event.ZotBlockToolCall) {
 			return true
 		}
 		if n > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, block...)
+		var b *piBlock
+		if n < len(p.msg.blocks) {
+			b = &p.msg.blocks[n]
+		}
 		n++
+		if text {
+			t, _ := jsonscan.Lookup(el, "text")
+			dst = append(dst, `{"type":"text","text":"`...)
+			at := len(dst)
+			dst = p.appendText(dst, t)
+			same = same && (b == nil || !b.call && string(b.text) == string(dst[at:]))
+			dst = append(dst, `"}`...)
+			return true
+		}
+		id, _ := jsonscan.Lookup(el, "id")
+		nm, _ := jsonscan.Lookup(el, "name")
+		a, _ := jsonscan.Lookup(el, "args")
+		call := piCall{id: jsontext.AppendString(nil, p.text(id)), name: jsontext.AppendString(nil, p.text(nm))}
+		same = same && (b == nil || b.call && string(b.id) == string(call.id))
+		dst = appendToolCallHead(dst, call.id, call.name)
+		at := len(dst)
+		var argsErr []byte
+		dst, argsErr = p.parseArgs(dst, p.text(a))
+		call.args = dst[at:]
+		dst = appendToolCallTail(dst, argsErr)
+		calls = append(calls, call)
 		return true
 	})
 	return dst, calls, same && n >= len(p.msg.blocks)
@@ -1009,8 +1122,10 @@ func (p *piConverter) startCall(id, toolName, args []byte) *piCall {
 			return &p.turn.calls[i]
 		}
 	}
-	// The call outlives the buffers its values come from: they are copied
-	// into buffers of its own, reused from turn to turn.
+	// The call outlives the buffers its id and name come from: they are
+	// copied into buffers of its own, reused from turn to turn. Its
+	// arguments are the message's, which the run keeps, or a block's,
+	// never reused (newBlock).
 	n := len(p.turn.calls)
 	if n < cap(p.turn.calls) {
 		p.turn.calls = p.turn.calls[:n+1]
@@ -1018,14 +1133,17 @@ func (p *piConverter) startCall(id, toolName, args []byte) *piCall {
 		p.turn.calls = append(p.turn.calls, piCall{})
 	}
 	c := &p.turn.calls[n]
-	*c = piCall{id: append(c.id[:0], id...), name: append(c.name[:0], toolName...), args: append(c.args[:0], args...),
-		output: c.output[:0], result: c.result[:0]}
+	output := c.output[:0]
+	if cap(output) > maxKept {
+		output = nil
+	}
+	*c = piCall{id: append(c.id[:0], id...), name: append(c.name[:0], toolName...), args: args, output: output}
 	p.out = append(p.out, `{"type":"tool_execution_start","toolCallId":`...)
 	p.out = append(p.out, id...)
 	p.out = append(p.out, `,"toolName":`...)
 	p.out = append(p.out, toolName...)
 	p.out = append(p.out, `,"args":`...)
-	p.out = append(p.out, args...)
+	p.raw(args)
 	p.out = append(p.out, "}\n"...)
 	return &p.turn.calls[len(p.turn.calls)-1]
 }
@@ -1095,15 +1213,16 @@ func (p *piConverter) toolProgress() {
 	if c == nil {
 		return
 	}
-	c.output = append(c.output, p.encode(p.text(p.ev.Field(event.Body)))...) // kept encoded
+	body := p.ev.Field(event.Body)
+	c.output = p.appendText(grow(c.output, len(body)), body) // kept encoded
 	p.out = append(p.out, `{"type":"tool_execution_update","toolCallId":`...)
 	p.out = append(p.out, c.id...)
 	p.out = append(p.out, `,"toolName":`...)
 	p.out = append(p.out, c.name...)
 	p.out = append(p.out, `,"args":`...)
-	p.out = append(p.out, c.args...)
+	p.raw(c.args)
 	p.out = append(p.out, `,"partialResult":{"content":[{"type":"text","text":"`...)
-	p.out = append(p.out, c.output...)
+	p.raw(c.output)
 	p.out = append(p.out, `"}],"details":{}}}`+"\n"...)
 }
 
@@ -1112,8 +1231,7 @@ func (p *piConverter) toolResult() {
 	if c == nil {
 		return
 	}
-	p.content = p.appendTextBlocks(p.content[:0], p.ev.Field(event.Body))
-	p.endCall(c, p.content, p.ev.Failed())
+	p.endCall(c, p.ev.Field(event.Body), nil, p.ev.Failed())
 	if p.allEnded() {
 		p.writeResults()
 		if p.turn.held {
@@ -1122,30 +1240,38 @@ func (p *piConverter) toolResult() {
 	}
 }
 
-// endCall writes tool_execution_end of a call and keeps its toolResult
-// message, for when the turn's calls have all ended.
-func (p *piConverter) endCall(c *piCall, content []byte, isError bool) {
-	p.out = append(p.out, `{"type":"tool_execution_end","toolCallId":`...)
-	p.out = append(p.out, c.id...)
-	p.out = append(p.out, `,"toolName":`...)
-	p.out = append(p.out, c.name...)
-	p.out = append(p.out, `,"result":{"content":`...)
-	p.out = append(p.out, content...)
-	p.out = append(p.out, `},"isError":`...)
-	p.out = appendBool(p.out, isError)
-	p.out = append(p.out, "}\n"...)
-	r := append(c.result[:0], `{"role":"toolResult","toolCallId":`...)
+// endCall makes the toolResult message of a call, for when the turn's
+// calls have all ended, and writes its tool_execution_end: the content is
+// zot's (body) or, when that is nil, the JSON array content.
+func (p *piConverter) endCall(c *piCall, body, content []byte, isError bool) {
+	r := grow(p.newMessage(), len(body)+len(content)+len(c.id)+len(c.name)+128)
+	r = append(r, `{"role":"toolResult","toolCallId":`...)
 	r = append(r, c.id...)
 	r = append(r, `,"toolName":`...)
 	r = append(r, c.name...)
 	r = append(r, `,"content":`...)
-	r = append(r, content...)
+	at := len(r)
+	if content != nil {
+		r = append(r, content...)
+	} else {
+		r = p.appendTextBlocks(r, body)
+	}
+	end := len(r)
 	r = append(r, `,"isError":`...)
 	r = appendBool(r, isError)
 	r = append(r, `,"timestamp":`...)
 	r = appendInt(r, p.ms)
 	c.result = append(r, '}')
 	c.ended, c.written = true, false
+	p.out = append(p.out, `{"type":"tool_execution_end","toolCallId":`...)
+	p.out = append(p.out, c.id...)
+	p.out = append(p.out, `,"toolName":`...)
+	p.out = append(p.out, c.name...)
+	p.out = append(p.out, `,"result":{"content":`...)
+	p.raw(c.result[at:end])
+	p.out = append(p.out, `},"isError":`...)
+	p.out = appendBool(p.out, isError)
+	p.out = append(p.out, "}\n"...)
 }
 
 // writeResults writes the toolResult message of every call that has
@@ -1176,15 +1302,97 @@ func (p *piConverter) text(raw []byte) []byte {
 	return raw
 }
 
+// appendText appends the text of a raw JSON value (see text) as the
+// content of a JSON string, without its quotes. A string is decoded and
+// encoded again a piece at a time, so that a huge one is never held
+// decoded as well.
+func (p *piConverter) appendText(dst, raw []byte) []byte {
+	if jsonscan.KindOf(raw) != jsonscan.String {
+		return jsontext.AppendStringContent(dst, p.text(raw))
+	}
+	for s := raw[1 : len(raw)-1]; len(s) > 0; {
+		n := pieceEnd(s, textPiece)
+		dst = p.appendPiece(dst, s[:n])
+		s = s[n:]
+	}
+	return dst
+}
+
+// appendPiece appends a piece of a JSON string's content (see pieceEnd)
+// decoded and encoded again.
+func (p *piConverter) appendPiece(dst, piece []byte) []byte {
+	if bytes.IndexByte(piece, '\\') >= 0 || !utf8.Valid(piece) {
+		p.strBuf, _ = jsonscan.AppendUnescaped(p.strBuf[:0], piece)
+		piece = p.strBuf
+	}
+	return jsontext.AppendStringContent(dst, piece)
+}
+
+// writeText writes what appendText appends into the output line; a long
+// string goes out a piece at a time, never held encoded whole.
+func (p *piConverter) writeText(raw []byte) {
+	if p.c.direct == nil || len(raw) < directMin || jsonscan.KindOf(raw) != jsonscan.String {
+		p.out = p.appendText(p.out, raw)
+		return
+	}
+	p.c.direct.Write(p.out)
+	p.out = p.out[:0]
+	for s := raw[1 : len(raw)-1]; len(s) > 0; {
+		n := pieceEnd(s, textPiece)
+		p.encBuf = p.appendPiece(p.encBuf[:0], s[:n])
+		p.c.direct.Write(p.encBuf)
+		s = s[n:]
+	}
+}
+
+// textPiece is about how much of a string appendText decodes at a time.
+const textPiece = 64 << 10
+
+// pieceEnd returns where the first piece of s, the content of a valid JSON
+// string, may end at or after n bytes (or s's end): before a byte that
+// starts a character, outside an escape, and not between the two escapes
+// of a surrogate pair, so that the pieces decode to the text joined.
+func pieceEnd(s []byte, n int) int {
+	if len(s) <= n {
+		return len(s)
+	}
+	high := false // the escape just passed is a high surrogate's
+	for i := 0; ; {
+		j := bytes.IndexByte(s[i:], '\\')
+		stop := len(s)
+		if j >= 0 {
+			stop = i + j
+		}
+		for k := max(i, n); k < stop; k++ {
+			if s[k] < 0x80 || s[k] >= 0xc0 { // not a UTF-8 continuation byte
+				return k
+			}
+		}
+		if j < 0 {
+			return len(s)
+		}
+		if stop >= n && !(high && stop == i) {
+			return stop
+		}
+		i, high = stop+2, false
+		if s[stop+1] == 'u' { // \uXXXX; D800 to DBFF are high surrogates
+			i, high = stop+6, s[stop+2]|0x20 == 'd' && strings.IndexByte("89abAB", s[stop+3]) >= 0
+		}
+		if i >= len(s) {
+			return len(s)
+		}
+	}
+}
+
 // appendTextBlocks appends pi's content of text blocks for zot's content:
 // its text blocks (other types are left out), or a string as one block.
 func (p *piConverter) appendTextBlocks(dst, raw []byte) []byte {
 	dst = append(dst, '[')
 	switch jsonscan.KindOf(raw) {
 	case jsonscan.String:
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = jsontext.AppendString(dst, p.text(raw))
-		dst = append(dst, '}')
+		dst = append(dst, `{"type":"text","text":"`...)
+		dst = p.appendText(dst, raw)
+		dst = append(dst, `"}`...)
 	case jsonscan.Array:
 		n := 0
 		jsonscan.Elements(raw, func(el []byte) bool {
@@ -1195,9 +1403,9 @@ func (p *piConverter) appendTextBlocks(dst, raw []byte) []byte {
 			if n > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(dst, `{"type":"text","text":`...)
-			dst = jsontext.AppendString(dst, p.text(t))
-			dst = append(dst, '}')
+			dst = append(dst, `{"type":"text","text":"`...)
+			dst = p.appendText(dst, t)
+			dst = append(dst, `"}`...)
 			n++
 			return true
 		})

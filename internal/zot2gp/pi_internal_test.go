@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/picheck"
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 func piConvert(t testing.TB, cfg config, clock bool, input string) (out string, p *piConverter) {
@@ -119,5 +121,59 @@ func FuzzPi(f *testing.F) {
 		if err := picheck.Check([]byte(out)); err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
+	})
+}
+
+// A JSON string decoded and encoded again a piece at a time (appendText)
+// is the string decoded and encoded whole, wherever pieceEnd splits it:
+// escapes, surrogate pairs (whole, or halves alone), invalid UTF-8, runes
+// of every length, U+2028, a string of escapes only.
+func TestPiTextPieces(t *testing.T) {
+	for _, raw := range []string{
+		`""`, `"plain ascii"`, `"a\"b\\c\/d\n\t\u0041\u00e9"`, `"\ud83d\ude00 pair, \ud83d alone, \ude00 alone, \ud83d\u0041"`,
+		"\"caf\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80 \xff\xfe bad \xe2\x82 cut\"", `"\n\n\n\n\n\n\n\n\n\n"`,
+		`"\u2028\u2029\u0085\u007f"`, "\"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\"",
+	} {
+		checkPieces(t, []byte(raw))
+	}
+}
+
+func checkPieces(t *testing.T, raw []byte) {
+	t.Helper()
+	dec, ok := jsonscan.Unquote(nil, raw)
+	if !ok {
+		return
+	}
+	want := string(jsontext.AppendStringContent(nil, dec))
+	p := &piConverter{}
+	s := raw[1 : len(raw)-1]
+	for n := 1; n <= 13; n++ {
+		var got []byte
+		for rest := s; len(rest) > 0; {
+			k := pieceEnd(rest, n)
+			if k < min(n, len(rest)) {
+				t.Fatalf("%q: piece of %d bytes, want at least %d", raw, k, min(n, len(rest)))
+			}
+			got = p.appendPiece(got, rest[:k])
+			rest = rest[k:]
+		}
+		if string(got) != want {
+			t.Fatalf("%q in pieces of %d: %q, want %q", raw, n, got, want)
+		}
+	}
+	if got := string(p.appendText(nil, raw)); got != want {
+		t.Fatalf("appendText(%q) = %q, want %q", raw, got, want)
+	}
+}
+
+// FuzzPiTextPieces: whatever a JSON string holds, pieces of it decode and
+// encode to the whole's text.
+func FuzzPiTextPieces(f *testing.F) {
+	f.Add([]byte(`"\ud83d\ude00\n\u2028 caf` + "\xc3\xa9\xff" + `"`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+			raw = append(append([]byte{'"'}, raw...), '"')
+		}
+		checkPieces(t, raw)
 	})
 }

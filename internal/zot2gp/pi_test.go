@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -131,3 +134,47 @@ func TestPiClosedStdoutQuiet(t *testing.T) {
 
 // BenchmarkZot2gpPi is --format pi on the generated zot stream.
 func BenchmarkZot2gpPi(b *testing.B) { benchMain(b, "--ts=stable", "--format=pi") }
+
+// One huge text, streamed in one text_delta: --format pi holds it about
+// three times at most (the input line, the text kept for text_end and the
+// message, the message kept for agent_end), and its output lines go out
+// from those buffers instead of copies. The bytes allocated over the run,
+// which the machine's load does not change, say so: 3 times the input,
+// where a copy of the text for each line that carries it (and each
+// buffer's growth) made 28.
+func TestPiHugeTextAllocs(t *testing.T) {
+	const size = 16 << 20
+	var in bytes.Buffer
+	in.WriteString(`{"step":1,"type":"turn_start"}` + "\n" + `{"delta":"`)
+	for in.Len() < size {
+		in.WriteString(`lorem ipsum \"quoted\" \n  é `)
+	}
+	in.WriteString(`","type":"text_delta"}` + "\n" + `{"type":"done"}` + "\n")
+	file := filepath.Join(t.TempDir(), "huge.jsonl")
+	if err := os.WriteFile(file, in.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var out countWriter
+	if code := zot2gp.Main([]string{"--format", "pi", "--ts=stable", file}, cli.Stdio{Out: &out, Err: io.Discard}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	runtime.ReadMemStats(&after)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d MB in, %d MB out, %d MB allocated (%.1fx the input)", in.Len()>>20, out>>20, alloc>>20, float64(alloc)/float64(in.Len()))
+	if out < 5*size {
+		t.Errorf("%d bytes out: the text is in five lines (its delta, text_end, message_end, turn_end, agent_end)", out)
+	}
+	if alloc > 4*uint64(in.Len()) {
+		t.Errorf("%d bytes allocated for %d bytes in: more than four times the input", alloc, in.Len())
+	}
+}
+
+// countWriter counts the bytes written to it.
+type countWriter int
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	*w += countWriter(len(p))
+	return len(p), nil
+}

@@ -88,7 +88,14 @@ func Unquote(dst []byte, value []byte) (out []byte, ok bool) {
 	if len(value) < 2 || value[0] != '"' || value[len(value)-1] != '"' {
 		return dst, false
 	}
-	s := value[1 : len(value)-1]
+	return AppendUnescaped(dst, value[1:len(value)-1])
+}
+
+// AppendUnescaped decodes the content of a JSON string (without its
+// quotes) as Unquote does and appends the result to dst. Content split
+// outside its escapes and UTF-8 sequences (and not inside a surrogate
+// pair's two escapes) decodes to the pieces' texts joined.
+func AppendUnescaped(dst, s []byte) (out []byte, ok bool) {
 	out = dst
 	for i := 0; i < len(s); {
 		start := i
