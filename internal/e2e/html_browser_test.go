@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -61,7 +62,7 @@ func TestHTMLReportInABrowser(t *testing.T) {
 		t.Fatal("no golden pages in internal/evsum/testdata/html")
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1200, 900))
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1280, 900))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
 	for _, page := range pages {
@@ -175,7 +176,7 @@ func checkPage(t *testing.T, actx context.Context, page string) {
 	if w, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); err != nil || w > 700 {
 		t.Errorf("at 700 px the page is %v px wide (%v)", w, err)
 	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1200, 900)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
@@ -202,13 +203,13 @@ func checkPage(t *testing.T, actx context.Context, page string) {
 	}
 	cost, _ := tot.Cost.Float64()
 	want := map[string]string{
-		"runs":        strconv.FormatInt(tot.Runs, 10),
+		"runs":        commas(tot.Runs),
 		"cost":        "$" + strconv.FormatFloat(math.Round(cost*1e4)/1e4, 'f', 4, 64),
-		"tokens":      strconv.FormatInt(tot.Tokens["total"], 10),
-		"model_calls": strconv.FormatInt(tot.ModelCalls, 10),
-		"tool_calls":  strconv.FormatInt(tot.ToolCalls, 10),
-		"errors":      strconv.FormatInt(tot.Errors, 10),
-		"problems":    strconv.Itoa(len(tot.Problems)),
+		"tokens":      commas(tot.Tokens["total"]),
+		"model_calls": commas(tot.ModelCalls),
+		"tool_calls":  commas(tot.ToolCalls),
+		"errors":      commas(tot.Errors),
+		"problems":    commas(int64(len(tot.Problems))),
 	}
 	for k, v := range want {
 		if headline[k] != v {
@@ -216,7 +217,7 @@ func checkPage(t *testing.T, actx context.Context, page string) {
 		}
 	}
 	for name, n := range tot.Outcomes {
-		if outcomes[name] != strconv.FormatInt(n, 10) {
+		if outcomes[name] != commas(n) {
 			t.Errorf("outcome %s shows %q, the total record says %d", name, outcomes[name], n)
 		}
 	}
@@ -280,6 +281,16 @@ func checkPage(t *testing.T, actx context.Context, page string) {
 	}
 }
 
+// commas writes n (not negative) as the headline does, its digits in
+// groups of three: 62,670.
+func commas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // An A4 page printed with Chromium's default margins of 1 cm is 717 CSS
 // px wide: 8.27 in less 0.8 in, at 96 px an inch.
 const a4Width = 717
@@ -300,9 +311,10 @@ func TestHTMLReportFits(t *testing.T) {
 		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1280, 900))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
-	for _, page := range pages {
-		t.Run(filepath.Base(page), func(t *testing.T) {
-			abs, _ := filepath.Abs(page)
+	for _, file := range pages {
+		name := strings.TrimSuffix(filepath.Base(file), ".html")
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			abs, _ := filepath.Abs(file)
 			ctx, cancel := startBrowser(t, actx)
 			defer cancel()
 			ctx, cancel2 := context.WithTimeout(ctx, 30*time.Second)
@@ -340,8 +352,41 @@ func TestHTMLReportFits(t *testing.T) {
 				if len(small) > 0 {
 					t.Errorf("%s: %d chart texts under 11 px, as %s", where, len(small), small[0])
 				}
+				if *updateShots && phoneShots[name] && v.width == 390 {
+					shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+					if err != nil {
+						t.Fatal(err)
+					}
+					writeImage(t, "evsum-"+name+".390.png", shot)
+				}
+			}
+			if *updateShots && phoneShots[name] {
+				// printed as a browser prints: no media emulated (screen
+				// would hold over print's style), the window's own size
+				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}); err != nil {
+					t.Fatal(err)
+				}
+				if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+					t.Fatal(err)
+				}
+				res, err := chromedp.Call(ctx, page.PrintToPDF, page.PrintToPDFParams{PaperWidth: 8.27, PaperHeight: 11.69})
+				if err != nil {
+					t.Fatal(err)
+				}
+				writeImage(t, "evsum-"+name+".a4.pdf", res.Data)
 			}
 		})
+	}
+}
+
+// phoneShots are the pages whose screenshot at 390 px and A4 print
+// -update-screenshots writes into docs/images beside the 1280-pixel ones.
+var phoneShots = map[string]bool{"multiagent.run": true, "three-days.day": true}
+
+func writeImage(t *testing.T, name string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join("../../docs/images", name), b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -61,7 +61,9 @@ func TestTmuxPrettyCaptures(t *testing.T) {
 	for _, c := range cases {
 		for _, width := range []int{60, 80, 120} {
 			t.Run(fmt.Sprintf("%s.w%d", c.name, width), func(t *testing.T) {
-				p := startTmux(t, width, 150, fmt.Sprintf("cd %q && TZ=UTC %s; echo END", examples, c.command))
+				// The shell waits after END: tmux may drop what a
+				// pane's command wrote just before it ended.
+				p := startTmux(t, width, 150, fmt.Sprintf("cd %q && TZ=UTC %s; echo END; exec sleep 60", examples, c.command))
 				p.waitFor(20*time.Second, "END", func(s string) bool { return strings.Contains(s, "\nEND\n") })
 				// With the history: a new pane may scroll its
 				// first line off the top before it has its size.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/internal/textfmt"
 )
 
 // A col is one column of the human formats (table, md and html): a
@@ -28,6 +29,28 @@ type col struct {
 	name  string         // in --columns
 	field *summary.Field // nil for a key's
 	key   int            // the group key it shows, -1 for a field's
+	// step: a column of durations in a fitted table writes every cell to
+	// the step of its largest (withSteps), so that all have one precision.
+	step textfmt.Step
+	// drop and condense, when not 0, are the fitting steps of the column
+	// in its grouping (groupingColumns), over its field's.
+	drop, condense int
+}
+
+// dropRank is the step at which a narrow table drops the column.
+func (c *col) dropRank() int {
+	if c.drop > 0 {
+		return c.drop
+	}
+	return c.field.Column.Drop
+}
+
+// condenseRank is the step at which a narrow table condenses it.
+func (c *col) condenseRank() int {
+	if c.condense > 0 {
+		return c.condense
+	}
+	return c.field.Column.Condense
 }
 
 // cellCtx is what cells need besides their record.
@@ -85,8 +108,13 @@ func columnNames() []string {
 	return names
 }
 
-// fieldText is field f's cell for r at level.
-func fieldText(f *summary.Field, r *summary.Record, cx *cellCtx, level int) string {
+// fieldText is column c's cell of field f for r at level. Counts have
+// their thousands grouped, and only a condensed column is in k and M
+// (textfmt's rule); durations are at the column's step in a fitted table,
+// and in plain seconds to the hundredth or in whole milliseconds in md,
+// html and the unfitted table, whose headers give the unit.
+func (c *col) fieldText(r *summary.Record, cx *cellCtx, level int) string {
+	f := c.field
 	if f.Shape == summary.ShapeOutcomes {
 		return term.Escape(outcomesText(r))
 	}
@@ -101,15 +129,75 @@ func fieldText(f *summary.Field, r *summary.Record, cx *cellCtx, level int) stri
 		}
 		return time.UnixMicro(v.I).In(cx.loc).Format(layout)
 	case f.Shape == summary.ShapeTokens && level == 2:
-		return siText(v.I)
+		return textfmt.Compact(v.I)
 	case f.Shape == summary.ShapeMoney:
 		return summary.CostText(v.I)
 	case f.Shape == summary.ShapeSeconds && level > 0:
-		return durText(floatOf(v, f.Scale))
+		return textfmt.Duration(micros(v, f.Scale, 1e6), c.step)
 	case f.Shape == summary.ShapeMillis && level > 0:
-		return msText(floatOf(v, f.Scale))
+		return textfmt.Duration(micros(v, f.Scale, 1e3), c.step)
+	case f.Shape == summary.ShapeSeconds:
+		return decimalText(floatOf(v, f.Scale), 2)
+	case f.Shape == summary.ShapeMillis:
+		return decimalText(floatOf(v, f.Scale), 0)
+	case v.Float:
+		return decimalText(v.F, 2)
+	case f.Scale > 0:
+		return string(f.AppendNumber(nil, v))
 	}
-	return string(f.AppendNumber(nil, v)) // as the JSON has it
+	return textfmt.Thousands(v.I)
+}
+
+// micros is a duration value in microseconds; unit is how many a unit of
+// the value is.
+func micros(v summary.Value, scale int, unit float64) int64 {
+	return int64(math.Round(floatOf(v, scale) * unit))
+}
+
+// decimalText writes x to the decimals given, its whole part's thousands
+// grouped: 1,234.50.
+func decimalText(x float64, decimals int) string {
+	s := strconv.FormatFloat(math.Abs(x), 'f', decimals, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	n, _ := strconv.ParseInt(whole, 10, 64)
+	out := textfmt.Thousands(n)
+	if frac != "" {
+		out += "." + frac
+	}
+	if x < 0 && strings.Trim(s, "0.") != "" {
+		out = "-" + out
+	}
+	return out
+}
+
+// withSteps are cols with the step of each column of durations set to its
+// largest value's over the rows each gives.
+func withSteps(cols []col, each func(func(*summary.Record) error) error) []col {
+	cols = slices.Clone(cols)
+	largest := make([]int64, len(cols))
+	each(func(r *summary.Record) error {
+		for i, c := range cols {
+			if c.field == nil {
+				continue
+			}
+			unit := 0.0
+			switch c.field.Shape {
+			case summary.ShapeSeconds:
+				unit = 1e6
+			case summary.ShapeMillis:
+				unit = 1e3
+			}
+			if v := c.field.Value; unit > 0 && v(r).Has {
+				us := micros(v(r), c.field.Scale, unit)
+				largest[i] = max(largest[i], us, -us)
+			}
+		}
+		return nil
+	})
+	for i := range cols {
+		cols[i].step = textfmt.StepOf(largest[i])
+	}
+	return cols
 }
 
 // floatOf is v as a float: an integer in units of 10^-scale divided out.
@@ -135,8 +223,8 @@ func keyColumns(names []string) []col {
 }
 
 // keyCell is the cell of the group's key k: "total" on the total row,
-// the value as people read it (strings without quotes, null as "-"), and
-// (session) for the session's own events by agent; the first key's cell
+// the value as people read it (strings without quotes), and
+// "(no KEY)" for the events without a value of it; the first key's cell
 // says "other (N groups)" for the groups past --top, and "↳ model" on a
 // row of a breakdown.
 func keyCell(r *summary.Record, k int) string {
@@ -160,13 +248,71 @@ func (c *col) cell(r *summary.Record, cx *cellCtx, level int) string {
 	if c.key >= 0 {
 		return keyCell(r, c.key)
 	}
-	return fieldText(c.field, r, cx, level)
+	return c.fieldText(r, cx, level)
 }
 
-// defaultColumns are the keys' columns and then every standard column.
-func defaultColumns(names []string) []col {
-	std, _ := fieldColumns()
-	return append(keyColumns(names), std...)
+// defaultColumns are the keys' columns and then the columns the grouping
+// fills (groupingColumns), or every standard column.
+func defaultColumns(names []string, by []summary.Key) []col {
+	std, extra := fieldColumns()
+	pick := groupingColumns(by)
+	if pick == nil {
+		return append(keyColumns(names), std...)
+	}
+	cols := keyColumns(names)
+	for _, p := range pick {
+		for _, c := range append(std, extra...) {
+			if c.name == p.name {
+				c.drop, c.condense = p.drop, p.condense
+				cols = append(cols, c)
+			}
+		}
+	}
+	return cols
+}
+
+// picked is a column of groupingColumns, with the steps a narrow table
+// drops and condenses it at, which are the grouping's (see
+// summary.Column's Drop): 0, its field's.
+type picked struct {
+	name           string
+	drop, condense int
+}
+
+// groupingColumns are the columns a grouping of events rather than runs
+// fills, in their order; nil for the groupings of runs (run, agent, the
+// periods, none), which fill every standard column. By tool, kind, model
+// or a field, a group's outcomes and wall times are none (a run's would
+// only repeat in each of its groups): those columns would be empty on
+// every row, and took the room of what the grouping is for, which a
+// narrow table now keeps longest: the tool calls, failures and events of
+// each tool, each kind's events, each model's calls, tokens, cost and
+// latency. The unpriced calls, where there are some, follow the cost as
+// in the standard table.
+func groupingColumns(by []summary.Key) []picked {
+	has := func(kind summary.KeyKind) bool {
+		return slices.ContainsFunc(by, func(k summary.Key) bool { return k.Kind == kind })
+	}
+	switch {
+	case has(summary.KeyTool):
+		return []picked{{"first", 100, 50}, {"runs", 150, 0}, {"events", 200, 0}, {"tool_calls", 350, 0}, {"failed", 300, 0}, {"errors", 250, 0}}
+	case has(summary.KeyKindField):
+		return []picked{{"first", 100, 50}, {"last", 90, 60}, {"runs", 150, 0}, {"events", 350, 0}, {"tool_calls", 300, 0}, {"failed", 250, 0}, {"errors", 200, 0}}
+	case has(summary.KeyModel):
+		return []picked{{"first", 100, 50}, {"runs", 150, 0}, {"events", 160, 0}, {"model_calls", 320, 0}, {"model_errors", 180, 0},
+			{"tokens", 300, 130}, {"cost", 350, 0}, {"unpriced_calls", 0, 0}, {"unpriced_tokens", 0, 0},
+			{"latency_p50", 190, 0}, {"latency_p95", 170, 0}, {"errors", 200, 0}}
+	case has(summary.KeyPath) || has(summary.KeyRole):
+		// session, project, source (evimport), payload.x, an agent's
+		// role: as the standard table, less the outcomes and wall times
+		var cols []picked
+		for _, n := range []string{"first", "runs", "events", "model_calls", "tokens", "cost", "unpriced_calls", "unpriced_tokens",
+			"tool_calls", "failed", "errors", "latency_p50", "latency_p95", "problems"} {
+			cols = append(cols, picked{name: n})
+		}
+		return cols
+	}
+	return nil
 }
 
 // shownColumns are the default columns cols that st has something to
@@ -257,66 +403,6 @@ func isKeyWord(w string) bool {
 // nearestWord is the word of words w is most likely a misspelling of
 // (summary.NearestWord: the same measure as --by's suggestions).
 func nearestWord(w string, words []string) string { return summary.NearestWord(w, words) }
-
-// durText is a duration in seconds as people read it: 8.39s, 34.6s,
-// 1m52s, 2h05m, 3d04h.
-func durText(sec float64) string {
-	if sec < 0 {
-		return "-" + durText(-sec)
-	}
-	if r := math.Round(sec*100) / 100; r < 10 {
-		return strconv.FormatFloat(r, 'f', 2, 64) + "s"
-	}
-	if r := math.Round(sec*10) / 10; r < 60 {
-		return strconv.FormatFloat(r, 'f', 1, 64) + "s"
-	}
-	if s := int64(math.Round(sec)); s < 3600 {
-		return fmt.Sprintf("%dm%02ds", s/60, s%60)
-	}
-	if m := int64(math.Round(sec / 60)); m < 24*60 {
-		return fmt.Sprintf("%dh%02dm", m/60, m%60)
-	}
-	h := int64(math.Round(sec / 3600))
-	return fmt.Sprintf("%dd%02dh", h/24, h%24)
-}
-
-// msText is a latency in milliseconds: 850ms below a second, else as
-// durText (1.73s).
-func msText(ms float64) string {
-	if r := math.Round(ms); r < 1000 && ms >= 0 {
-		if ms < 10 && ms != r {
-			return strconv.FormatFloat(math.Round(ms*10)/10, 'f', -1, 64) + "ms"
-		}
-		return strconv.FormatFloat(r, 'f', 0, 64) + "ms"
-	}
-	return durText(ms / 1000)
-}
-
-// siText condenses a count from 10,000 on: 35k, 627k, 1.2M, 12M, 3.4B.
-func siText(n int64) string {
-	if n > -10000 && n < 10000 {
-		return itoa(n)
-	}
-	if n < 0 {
-		return "-" + siText(-n)
-	}
-	f := float64(n)
-	units := []struct {
-		v float64
-		s string
-	}{{1e3, "k"}, {1e6, "M"}, {1e9, "B"}, {1e12, "T"}}
-	for i, u := range units {
-		x := f / u.v
-		if i+1 < len(units) && math.Round(x) >= 1000 {
-			continue
-		}
-		if math.Round(x*10)/10 < 10 {
-			return strconv.FormatFloat(math.Round(x*10)/10, 'f', 1, 64) + u.s
-		}
-		return strconv.FormatFloat(math.Round(x), 'f', 0, 64) + u.s
-	}
-	return itoa(n) // not reached
-}
 
 // cellWidth is how many terminal cells s takes: wide East Asian characters
 // and emoji two, combining marks and joiners none.

@@ -2,6 +2,7 @@ package evsum
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"regexp"
@@ -14,50 +15,6 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/summary"
 )
-
-func TestDurationAndCountTexts(t *testing.T) {
-	for _, c := range []struct {
-		f    func(float64) string
-		in   float64
-		want string
-	}{
-		{durText, 0, "0.00s"},
-		{durText, 2.89, "2.89s"},
-		{durText, 9.994, "9.99s"},
-		{durText, 9.996, "10.0s"},
-		{durText, 34.62, "34.6s"},
-		{durText, 59.96, "1m00s"},
-		{durText, 112.35, "1m52s"},
-		{durText, 3599.4, "59m59s"},
-		{durText, 3599.6, "1h00m"},
-		{durText, 7500, "2h05m"},
-		{durText, 90000, "1d01h"},
-		{msText, 0.44, "0.4ms"},
-		{msText, 2.5, "2.5ms"},
-		{msText, 12, "12ms"},
-		{msText, 850, "850ms"},
-		{msText, 999.4, "999ms"},
-		{msText, 999.6, "1.00s"},
-		{msText, 1726, "1.73s"},
-		{msText, 61000, "1m01s"},
-	} {
-		if got := c.f(c.in); got != c.want {
-			t.Errorf("%v: %q, want %q", c.in, got, c.want)
-		}
-	}
-	for _, c := range []struct {
-		in   int64
-		want string
-	}{
-		{0, "0"}, {9999, "9999"}, {10000, "10k"}, {62670, "63k"}, {99_949, "100k"},
-		{999_499, "999k"}, {999_500, "1.0M"}, {1_234_567, "1.2M"}, {9_960_000, "10M"},
-		{12_345_678, "12M"}, {3_400_000_000, "3.4B"}, {-25_000, "-25k"},
-	} {
-		if got := siText(c.in); got != c.want {
-			t.Errorf("%d: %q, want %q", c.in, got, c.want)
-		}
-	}
-}
 
 func TestCellWidthAndCut(t *testing.T) {
 	for _, c := range []struct {
@@ -146,7 +103,7 @@ func TestFittedTableFits(t *testing.T) {
 		cx := &cellCtx{loc: o.Loc, names: keyNames(st)}
 		for w := 1; w <= 220; w++ {
 			var out bytes.Buffer
-			writeTable(&out, st, cx, tableSpec{cols: shownColumns(defaultColumns(cx.names), st), fit: true, width: w})
+			writeTable(&out, st, cx, tableSpec{cols: shownColumns(defaultColumns(cx.names, st.Options().By), st), fit: true, width: w})
 			lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 			for _, l := range lines {
 				if width(l) > w {
@@ -165,9 +122,9 @@ func TestFittedTableFits(t *testing.T) {
 		}
 		// wide enough: every column
 		var out bytes.Buffer
-		writeTable(&out, st, cx, tableSpec{cols: shownColumns(defaultColumns(cx.names), st), fit: true, width: 400})
+		writeTable(&out, st, cx, tableSpec{cols: shownColumns(defaultColumns(cx.names, st.Options().By), st), fit: true, width: 400})
 		head, _, _ := strings.Cut(out.String(), "\n")
-		if n := len(sep.FindAllString(head, -1)) + 1; n != 17+max(len(cx.names), 1) {
+		if n := len(sep.FindAllString(head, -1)) + 1; n != len(shownColumns(defaultColumns(cx.names, st.Options().By), st)) {
 			t.Errorf("--by %s --width 400: %d columns: %s", by, n, head)
 		}
 	}
@@ -343,4 +300,65 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// A live table keeps the columns its first frame chose: as the runs end
+// and the total's outcomes grow, the outcomes are cut shorter, and no
+// column goes (nor one come back) between frames; the final table over
+// the last frame keeps them too. A new width is fitted afresh.
+func TestLiveFramesKeepTheirColumns(t *testing.T) {
+	o, err := summaryOptions(&options{By: "run", TZ: "UTC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := summary.New(o)
+	ev := func(seq int, run, kind, payload string) {
+		t.Helper()
+		line := fmt.Sprintf(`{"seq":%d,"ts":%d,"run_id":%q,"agent_id":"a","kind":%q,"payload":%s}`, seq, 1793520000+seq, run, kind, payload)
+		if err := st.Add([]byte(line)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cx := &cellCtx{loc: o.Loc, names: keyNames(st)}
+	var keep keptLayout
+	frame := func(width int, keep *keptLayout) string {
+		var out bytes.Buffer
+		writeTable(&out, st, cx, tableSpec{cols: shownColumns(defaultColumns(cx.names, o.By), st), fit: true, width: width, keep: keep})
+		return out.String()
+	}
+	ev(1, "r_1", "model_result", `{"tokens":1234,"cost_usd":0.01,"latency_ms":900}`)
+	// the columns' names, whatever their widths
+	names := func(table string) string {
+		h, _, _ := strings.Cut(table, "\n")
+		return strings.Join(regexp.MustCompile(`  +`).Split(strings.TrimSpace(h), -1), "|")
+	}
+	first := frame(80, &keep)
+	head := names(first)
+	for i, end := range []string{"ok", "error", "killed", "cancelled", "timeout"} {
+		run := fmt.Sprintf("r_%d", i+2)
+		ev(10*i+10, run, "model_result", `{"tokens":123456,"cost_usd":0.02,"latency_ms":1500}`)
+		ev(10*i+11, run, "run_finished", `{"outcome":"`+end+`","wall_seconds":12}`)
+		got := frame(80, &keep)
+		if names(got) != head {
+			t.Errorf("after %s the columns changed:\n%s\nfrom\n%s", end, got, first)
+		}
+		if fresh := names(frame(80, nil)); i == 4 && fresh == head {
+			t.Errorf("the test shows nothing: a table fitted afresh has the same columns:\n%s", fresh)
+		}
+	}
+	if !strings.Contains(frame(80, &keep), "…") {
+		t.Errorf("the outcomes are not cut:\n%s", frame(80, &keep))
+	}
+	// a call without a price: its columns come (they are shown from the
+	// first), but no column dropped before comes back
+	ev(100, "r_9", "model_result", `{"model":"new","input":1234,"output":5,"unpriced":true}`)
+	for _, n := range strings.Split(names(frame(80, &keep)), "|") {
+		if !strings.Contains("|"+head+"|", "|"+n+"|") && !strings.HasPrefix(n, "unpr") {
+			t.Errorf("column %q came back with the unpriced calls:\n%s", n, frame(80, &keep))
+		}
+	}
+	// a wider terminal: fitted afresh
+	if h := names(frame(120, &keep)); h != names(frame(120, nil)) {
+		t.Errorf("at 120 columns: %q", h)
+	}
 }

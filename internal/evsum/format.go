@@ -3,6 +3,7 @@ package evsum
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -38,6 +39,10 @@ var formatWriters = []struct {
 	write func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, tty bool) error
 }{
 	{"table", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
+		if no := noEvents(st); no != "" {
+			out.WriteString(no + "\n")
+			return out.Err()
+		}
 		writeTable(out, st, cx, spec)
 		return out.Err()
 	}},
@@ -48,6 +53,10 @@ var formatWriters = []struct {
 		return writeJSON(out, st, tty)
 	}},
 	{"md", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
+		if no := noEvents(st); no != "" {
+			out.WriteString(no + "\n")
+			return out.Err()
+		}
 		writeMarkdown(out, st, cx, spec.cols)
 		return out.Err()
 	}},
@@ -57,6 +66,25 @@ var formatWriters = []struct {
 	{"html", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
 		return writeHTML(out, st, cx, spec.cols)
 	}},
+}
+
+// noEvents says in words that st holds no event, and in which window
+// they were looked for ("No events since 2026-11-01 00:00 UTC."), for the
+// table and md, where a table of zeros under the message of a file that
+// could not be read said nothing; "" when it holds some. The total comes
+// first when there are no groups.
+func noEvents(st *summary.State) string {
+	empty := false
+	stop := errors.New("stop")
+	st.EachRecord(func(r *summary.Record) error {
+		empty = r.Total && r.Counts[summary.Events] == 0
+		return stop
+	})
+	if !empty {
+		return ""
+	}
+	no := st.Options().NoEvents()
+	return strings.ToUpper(no[:1]) + no[1:] + "."
 }
 
 // formats are the formats' names, as --format takes them.

@@ -19,6 +19,7 @@ func writeHTML(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) er
 		Keys:    st.Options().By,
 		Loc:     st.Options().Loc,
 		TZName:  st.Options().TZName,
+		Window:  st.Options(),
 		Files:   cx.inputs,
 		Head:    heads,
 		Right:   right,

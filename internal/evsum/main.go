@@ -106,6 +106,9 @@ type report struct {
 	set   *settings
 	stdio cli.Stdio
 	cols  []col // chosen before the input is read, but with --merge
+	// kept is the live table's layout, which its frames and the final
+	// table over the last of them keep.
+	kept keptLayout
 }
 
 // spec is the table (or md, or html) to write of st: its columns, and the
@@ -115,7 +118,7 @@ func (r *report) spec(st *summary.State) (tableSpec, *cellCtx, error) {
 	cx := &cellCtx{loc: st.Options().Loc, names: names, inputs: r.opts.Files, sorted: r.set.order.Sort != nil}
 	c := r.cols
 	if c == nil {
-		c = defaultColumns(names)
+		c = defaultColumns(names, st.Options().By)
 		if r.opts.Columns != "" {
 			var err error
 			if c, err = parseColumns(r.opts.Columns, names, st.Options().By); err != nil {
@@ -214,7 +217,7 @@ func (r *report) frame(st *summary.State) []byte {
 		st.SetRunning(now().Add(-r.opts.Running))
 	}
 	t, cx, _ := r.spec(st)
-	t.height, t.frame = term.Height(r.stdio.Out), true
+	t.height, t.frame, t.keep = term.Height(r.stdio.Out), true, &r.kept
 	var b bytes.Buffer
 	writeTable(&b, st, cx, t)
 	return b.Bytes()
@@ -238,7 +241,12 @@ func (r *report) write(out *jsonl.Writer, st *summary.State, overwrite bool) (st
 	if overwrite {
 		// Line by line over the last frame, and what is left of it
 		// below cleared.
-		writeTable(&overwriter{w: out}, st, cx, t)
+		t.keep = &r.kept
+		if no := noEvents(st); no != "" {
+			(&overwriter{w: out}).WriteString(no + "\n")
+		} else {
+			writeTable(&overwriter{w: out}, st, cx, t)
+		}
 		out.WriteString(term.EraseBelow)
 	} else if err := write(out, r.set.format, st, cx, t, r.set.tty); err != nil {
 		return nil, err

@@ -73,11 +73,7 @@ func otherText(r *summary.Record) string {
 // group keys read (strings without quotes), (no model) for events that
 // name none.
 func partText(r *summary.Record) string {
-	v := r.Vals[0]
-	if v == "null" {
-		return "↳ (no " + r.Names[0] + ")"
-	}
-	return "↳ " + summary.ValueText(v)
+	return "↳ " + r.KeyText(0)
 }
 
 // labelColumn checks that --columns, with a breakdown, shows the column

@@ -22,6 +22,34 @@ type tableSpec struct {
 	height int
 	// frame: a live frame, without the list of problems.
 	frame bool
+	// keep, for a live table, holds the columns the first frame chose,
+	// which the later frames and the final table keep (see fit).
+	keep *keptLayout
+}
+
+// keptLayout is the layout a live table keeps from frame to frame: at the
+// width it was fitted to, the columns it shows and their levels.
+type keptLayout struct {
+	width int
+	names []string
+	show  []bool
+	level []int
+}
+
+// apply sets show and level of cols as k has them, when k was fitted at
+// width: a column it has by name keeps its state, a column it has not (the
+// unpriced calls, shown from the first one counted on) is shown. It
+// reports whether it did.
+func (k *keptLayout) apply(cols []col, width int, show []bool, level []int) bool {
+	if k == nil || k.width != width || len(k.names) == 0 {
+		return false
+	}
+	for i, c := range cols {
+		if j := slices.Index(k.names, c.name); j >= 0 {
+			show[i], level[i] = k.show[j], k.level[j]
+		}
+	}
+	return true
 }
 
 type stringWriter interface {
@@ -73,11 +101,11 @@ func fitSteps(cols []col, byRunAlone bool) []fitStep {
 		if byRunAlone && k.OnePerRun {
 			first = append(first, fitStep{kind: stepDrop, col: i})
 		}
-		if k.Condense > 0 && c.condenses() {
-			ranked = append(ranked, fitStep{stepCondense, i, k.Condense})
+		if r := c.condenseRank(); r > 0 && c.condenses() {
+			ranked = append(ranked, fitStep{stepCondense, i, r})
 		}
-		if k.Drop > 0 {
-			ranked = append(ranked, fitStep{stepDrop, i, k.Drop})
+		if r := c.dropRank(); r > 0 {
+			ranked = append(ranked, fitStep{stepDrop, i, r})
 		}
 	}
 	ranked = append(ranked, fitStep{kind: stepCut, rank: summary.FitCut})
@@ -132,13 +160,33 @@ func (l *layout) cut(cols []col, width int) {
 
 // fit lays cols out in width cells. w1 and w2 are the columns' widths at
 // levels 1 and 2, headers included.
-func fit(cols []col, w1, w2 []int, width int, byRunAlone bool) layout {
+//
+// keep, when not nil, is a live table's: a layout at the same width
+// starts from the columns it showed (see apply) and cuts the group
+// keys and the outcomes first, dropping a column only when that is not
+// enough, and never shows one it dropped. Fitted afresh, a frame whose
+// outcomes had grown by a word dropped a column that the next frame took
+// back, so the columns came and went as the runs ended. fit keeps its
+// layout in keep.
+func fit(cols []col, w1, w2 []int, width int, byRunAlone bool, keep *keptLayout) layout {
 	n := len(cols)
 	l := layout{show: make([]bool, n), level: make([]int, n), limit: make([]int, n), width: make([]int, n), w1: w1, w2: w2}
 	for i := range cols {
 		l.show[i], l.level[i] = true, 1
 	}
-	for _, s := range fitSteps(cols, byRunAlone) {
+	steps := fitSteps(cols, byRunAlone)
+	if keep.apply(cols, width, l.show, l.level) {
+		steps = append([]fitStep{{kind: stepCapKeys}, {kind: stepCut}}, steps...)
+	}
+	defer func() {
+		if keep != nil {
+			*keep = keptLayout{width: width, show: slices.Clone(l.show), level: slices.Clone(l.level)}
+			for _, c := range cols {
+				keep.names = append(keep.names, c.name)
+			}
+		}
+	}()
+	for _, s := range steps {
 		if l.total() <= width {
 			break
 		}
@@ -256,10 +304,13 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 		each, more = frameRecords(st, spec.height)
 	}
 	cols := spec.cols
+	if spec.fit {
+		cols = withSteps(cols, each)
+	}
 	w0, w1, w2 := measure(cols, each, cx, spec.fit)
 	var l layout
 	if spec.fit {
-		l = fit(cols, w1, w2, spec.width, len(cx.names) == 1 && cx.names[0] == "run_id")
+		l = fit(cols, w1, w2, spec.width, len(cx.names) == 1 && cx.names[0] == "run_id", spec.keep)
 	} else {
 		n := len(cols)
 		l = layout{show: make([]bool, n), level: make([]int, n), limit: make([]int, n), width: w0}

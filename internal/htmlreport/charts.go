@@ -118,64 +118,143 @@ func (p *Page) charts() []chart {
 // drawCharts draws the charts at one size.
 func (p *Page) drawCharts(g geom) []chart {
 	var cs []chart
+	cost := func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) / 1e9 }
+	tokens := func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }
 	if p.overTime() && len(p.groups) > 0 {
-		periods, folded := p.periods()
+		periods, all := p.periods()
+		per := p.o.Keys[0].Name
+		span := ""
+		if len(periods) < all {
+			span = fmt.Sprintf(", the latest %d of %d %ss", len(periods), all, per)
+		}
 		note := ""
-		if folded > 0 {
-			note = fmt.Sprintf(" The %d earliest periods are left out.", folded)
+		if len(periods) < all {
+			note = fmt.Sprintf(" The %d earliest %ss are left out.", all-len(periods), per)
 		}
 		cs = append(cs,
-			columns(g, "cost", "Cost per "+p.o.Keys[0].Name, "cost, USD", costItems(periods), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }, note),
-			columns(g, "tokens", "Tokens per "+p.o.Keys[0].Name, "tokens", tokenItems(periods), []series{{"tokens", barColor}}, intText, note),
+			columns(g, "cost", "Cost per "+per+span, "cost, USD", measureItems(periods, cost), []series{{"cost", barColor}}, costText, note),
+			columns(g, "tokens", "Tokens per "+per+span, "tokens", measureItems(periods, tokens), []series{{"tokens", barColor}}, intText, note),
 		)
-		cs = append(cs, columns(g, "runs", "Runs per "+p.o.Keys[0].Name+", by outcome", "runs", runItems(periods, p.outcomeNames()), p.outcomeSeries(), intText, note))
+		cs = append(cs, columns(g, "runs", "Runs per "+per+", by outcome"+span, "runs", runItems(periods, p.outcomeNames()), p.outcomeSeries(), intText, note))
 	} else if len(p.groups) > 1 {
-		top := p.top(func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) })
-		cs = append(cs, bars(g, "cost", "Cost per group, costliest first", "cost, USD", p.foldBy(top, func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) / 1e9 }), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }))
-		topT := p.top(func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) })
-		cs = append(cs, bars(g, "tokens", "Tokens per group, most first", "tokens", p.foldBy(topT, func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }), []series{{"tokens", barColor}}, intText))
+		// A chart of a measure only some group has (cost and tokens by
+		// tool or by kind: all of it in the group of no tool) would be one
+		// bar: only those that tell groups apart are drawn.
+		per := p.groupWord()
+		if c, ok := p.perGroup(g, "cost", "Cost per "+per+", costliest first", "cost, USD", cost, costText); ok {
+			cs = append(cs, c)
+		}
+		if c, ok := p.perGroup(g, "tokens", "Tokens per "+per+", most first", "tokens", tokens, intText); ok {
+			cs = append(cs, c)
+		}
+		if p.o.Keys[0].Kind == summary.KeyKindField {
+			events := func(r *summary.Record) float64 { return float64(r.Counts[summary.Events]) }
+			if c, ok := p.perGroup(g, "events", "Events per "+per+", most first", "events", events, intText); ok {
+				cs = append(cs, c)
+			}
+		}
 	}
 	if t := p.total; len(t.Breakdown) > 1 {
 		// the total's breakdown: what each model cost, and its tokens
-		parts := slices.Clone(t.Breakdown)
-		gs := make([]*summary.Record, len(parts))
-		for i := range parts {
-			gs[i] = &parts[i]
+		parts := make([]*summary.Record, len(t.Breakdown))
+		for i := range t.Breakdown {
+			parts[i] = &t.Breakdown[i]
 		}
 		name := parts[0].Names[0]
-		cost := func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) }
-		tokens := func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }
-		cs = append(cs,
-			bars(g, "cost-per-"+name, "Cost per "+name+", costliest first", "cost, USD", p.foldBy(byMeasure(gs, cost), func(r *summary.Record) float64 { return cost(r) / 1e9 }), []series{{"cost", barColor}}, func(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }),
-			bars(g, "tokens-per-"+name, "Tokens per "+name+", most first", "tokens", p.foldBy(byMeasure(gs, tokens), tokens), []series{{"tokens", barColor}}, intText),
-		)
+		if c, ok := p.barsOf(g, parts, "cost-per-"+name, "Cost per "+name+", costliest first", "cost, USD", cost, costText, name); ok {
+			cs = append(cs, c)
+		}
+		if c, ok := p.barsOf(g, parts, "tokens-per-"+name, "Tokens per "+name+", most first", "tokens", tokens, intText, name); ok {
+			cs = append(cs, c)
+		}
 	}
 	if c, ok := p.toolsChart(g); ok {
 		cs = append(cs, c)
 	}
-	per := "group"
-	if p.overTime() {
-		per = p.o.Keys[0].Name
-	}
-	if c, ok := p.statsChart(g, "latency", "Model latency per "+per, "latency, ms", func(r *summary.Record) summary.Stats { return r.Latency }); ok {
+	if c, ok := p.statsChart(g, "latency", "Model latency", "latency", 1e3, func(r *summary.Record) summary.Stats { return r.Latency }); ok {
 		cs = append(cs, c)
 	}
-	if c, ok := p.statsChart(g, "wall", "Run wall time per "+per, "wall time, s", func(r *summary.Record) summary.Stats { return r.Wall }); ok {
+	if c, ok := p.statsChart(g, "wall", "Run wall time", "wall time", 1e6, func(r *summary.Record) summary.Stats { return r.Wall }); ok {
 		cs = append(cs, c)
 	}
 	return cs
 }
 
-func intText(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+// groupWord is what one group is, for titles: the grouping as --by names
+// it (agent, tool, agent · tool).
+func (p *Page) groupWord() string {
+	return strings.ReplaceAll(summary.ByString(p.o.Keys), ",", " · ")
+}
 
-// periods sums the groups per period (the first key's value), the latest
-// MaxPeriods of them, in time order.
+// perGroup draws a measure per group, the largest first.
+func (p *Page) perGroup(g geom, id, title, unit string, value func(*summary.Record) float64, format func(float64) string) (chart, bool) {
+	return p.barsOf(g, p.groups, id, title, unit, value, format, "group")
+}
+
+// barsOf draws the records' value, the largest first: the first MaxBars
+// of them as bars, and what the rest add up to in a line under the chart
+// (as a bar it would dwarf the others), with the groups past --top, which
+// are no group of their own. It draws nothing when fewer than two
+// records have a value.
+func (p *Page) barsOf(g geom, rs []*summary.Record, id, title, unit string, value func(*summary.Record) float64, format func(float64) string, what string) (chart, bool) {
+	var shown, rest []*summary.Record
+	for _, r := range byMeasure(rs, value) {
+		if r.Other > 0 || len(shown) == p.o.MaxBars {
+			rest = append(rest, r)
+		} else {
+			shown = append(shown, r)
+		}
+	}
+	some := 0
+	for _, r := range rs {
+		if value(r) != 0 {
+			some++
+		}
+	}
+	if some < 2 {
+		return chart{}, false
+	}
+	var items []item
+	for _, r := range shown {
+		items = append(items, item{label(r), []float64{value(r)}})
+	}
+	foot := ""
+	if len(rest) > 0 {
+		n, v := int64(0), 0.0
+		for _, r := range rest {
+			n += max(r.Other, 1)
+			v += value(r)
+		}
+		foot = fmt.Sprintf("and %s in all", moreText(n, what, format(v)))
+	}
+	return bars(g, id, title, unit, items, []series{{unit, barColor}}, format, foot), true
+}
+
+// moreText says what n more things of a kind add up to: "2 more groups:
+// $0.0300".
+func moreText(n int64, what, sum string) string {
+	if n != 1 {
+		what += "s"
+	}
+	return fmt.Sprintf("%s more %s: %s", textfmt.Thousands(n), what, sum)
+}
+
+// costText is a cost in dollars as the headline and the table write it.
+func costText(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }
+
+func intText(v float64) string { return textfmt.Thousands(int64(math.Round(v))) }
+
+// periods sums the groups per period (the first key's value), every
+// period from the first to the last, those without events too (an axis
+// that skipped them would look continuous), the latest MaxPeriods of
+// them, in time order; and how many periods there are in all. Events
+// without a time are in no period, and left out.
 func (p *Page) periods() ([]*summary.Record, int) {
 	byPeriod := map[string][]*summary.Record{}
 	var order []string
 	for _, g := range p.groups {
-		if g.Other > 0 {
-			continue // the periods past --top: no period of their own
+		if g.Other > 0 || g.Vals[0] == "null" {
+			continue // the periods past --top, and no time: no period of their own
 		}
 		k := g.Vals[0]
 		if _, ok := byPeriod[k]; !ok {
@@ -184,26 +263,55 @@ func (p *Page) periods() ([]*summary.Record, int) {
 		byPeriod[k] = append(byPeriod[k], g)
 	}
 	slices.Sort(order) // ISO dates, hours, weeks and months sort as text
-	folded := 0
+	order = p.fillPeriods(order)
+	all := len(order)
 	if len(order) > p.o.MaxPeriods {
-		folded = len(order) - p.o.MaxPeriods
-		order = order[folded:]
+		order = order[len(order)-p.o.MaxPeriods:]
 	}
 	var out []*summary.Record
 	for _, k := range order {
 		r := sum(byPeriod[k])
-		r.Vals = []string{k}
+		r.Names, r.Vals = []string{p.o.Keys[0].Name}, []string{k}
 		out = append(out, r)
 	}
-	return out, folded
+	return out, all
+}
+
+// fillPeriods puts the periods without events between those of keys
+// (sorted JSON strings). A span of more than maxFill periods (hours over
+// decades) is left with its gaps.
+func (p *Page) fillPeriods(keys []string) []string {
+	const maxFill = 100_000
+	if len(keys) < 2 {
+		return keys
+	}
+	kind := p.o.Keys[0].Kind
+	var out []string
+	for i, k := range keys {
+		out = append(out, k)
+		if i+1 == len(keys) {
+			break
+		}
+		for next := k; len(out) < maxFill; {
+			n, ok := summary.NextPeriod(kind, summary.ValueText(next), p.o.Loc)
+			q := `"` + n + `"`
+			if !ok || q >= keys[i+1] {
+				break
+			}
+			out = append(out, q)
+			next = q
+		}
+	}
+	if len(out) >= maxFill {
+		return keys
+	}
+	return out
 }
 
 func label(r *summary.Record) string {
 	switch {
 	case r.Other > 0:
 		return "other (" + textfmt.Plural(r.Other, "group") + ")"
-	case r.Nested && r.Vals[0] == "null":
-		return "(no " + r.Names[0] + ")"
 	}
 	var parts []string
 	for i := range r.Vals {
@@ -212,18 +320,11 @@ func label(r *summary.Record) string {
 	return strings.Join(parts, " · ")
 }
 
-func costItems(periods []*summary.Record) []item {
+// measureItems are the periods' values of a measure.
+func measureItems(periods []*summary.Record, value func(*summary.Record) float64) []item {
 	var out []item
 	for _, r := range periods {
-		out = append(out, item{label(r), []float64{float64(r.Counts[summary.CostNano]) / 1e9}})
-	}
-	return out
-}
-
-func tokenItems(periods []*summary.Record) []item {
-	var out []item
-	for _, r := range periods {
-		out = append(out, item{label(r), []float64{float64(r.Counts[summary.TokTotal])}})
+		out = append(out, item{label(r), []float64{value(r)}})
 	}
 	return out
 }
@@ -278,34 +379,11 @@ func runItems(periods []*summary.Record, names []string) []item {
 	return out
 }
 
-// top returns the groups ordered by the measure, highest first.
-func (p *Page) top(measure func(*summary.Record) float64) []*summary.Record {
-	return byMeasure(p.groups, measure)
-}
-
 // byMeasure returns records ordered by the measure, highest first.
 func byMeasure(rs []*summary.Record, measure func(*summary.Record) float64) []*summary.Record {
 	gs := slices.Clone(rs)
 	slices.SortStableFunc(gs, func(a, b *summary.Record) int { return cmp.Compare(measure(b), measure(a)) })
 	return gs
-}
-
-// foldBy makes the items of the first MaxBars groups and one "other" of
-// the rest.
-func (p *Page) foldBy(gs []*summary.Record, value func(*summary.Record) float64) []item {
-	var out []item
-	var rest float64
-	for i, g := range gs {
-		if i < p.o.MaxBars {
-			out = append(out, item{label(g), []float64{value(g)}})
-		} else {
-			rest += value(g)
-		}
-	}
-	if len(gs) > p.o.MaxBars {
-		out = append(out, item{fmt.Sprintf("other (%d)", len(gs)-p.o.MaxBars), []float64{rest}})
-	}
-	return out
 }
 
 // toolsChart shows the tools most called, split into calls that went
@@ -326,10 +404,12 @@ func (p *Page) toolsChart(g geom) (chart, bool) {
 			rest.Failed += t.Failed
 		}
 	}
+	foot := ""
 	if len(ts) > p.o.MaxBars {
-		items = append(items, item{fmt.Sprintf("other (%d)", len(ts)-p.o.MaxBars), []float64{float64(rest.Calls - rest.Failed), float64(rest.Failed)}})
+		// a line, not a bar: the tail of many tools would dwarf the rest
+		foot = "and " + moreText(int64(len(ts)-p.o.MaxBars), "tool", fmt.Sprintf("%s, %s failed", textfmt.PluralThousands(rest.Calls, "call"), textfmt.Thousands(rest.Failed)))
 	}
-	c := bars(g, "tools", "Tools by calls, with their failures", "calls", items, []series{{"ok", barColor}, {"failed", badColor}}, intText)
+	c := bars(g, "tools", "Tools by calls, with their failures", "calls", items, []series{{"ok", barColor}, {"failed", badColor}}, intText, foot)
 	// The value beside each bar says the failure share too.
 	for i := range c.Labels {
 		if c.Labels[i].Class != "value" {
@@ -338,9 +418,9 @@ func (p *Page) toolsChart(g geom) (chart, bool) {
 		it := items[valueIndex(c.Labels[:i+1])]
 		calls := it.values[0] + it.values[1]
 		if it.values[1] > 0 {
-			c.Labels[i].Text = fmt.Sprintf("%s, %s%% failed", textfmt.Plural(int64(calls), "call"), percent(int64(it.values[1]), int64(calls)))
+			c.Labels[i].Text = fmt.Sprintf("%s, %s%% failed", textfmt.PluralThousands(int64(calls), "call"), percent(int64(it.values[1]), int64(calls)))
 		} else {
-			c.Labels[i].Text = textfmt.Plural(int64(calls), "call")
+			c.Labels[i].Text = textfmt.PluralThousands(int64(calls), "call")
 		}
 	}
 	return c, true
@@ -358,48 +438,63 @@ func valueIndex(labels []text) int {
 }
 
 // statsChart shows p50 and p95 per group (the groups with most runs, or
-// the latest periods), when any group has the figure.
-func (p *Page) statsChart(g geom, id, title, unit string, stat func(*summary.Record) summary.Stats) (chart, bool) {
+// the latest periods), when any group has the figure; the title says
+// which when not all are shown. A group whose p50 is its p95 (one run,
+// one call) gets one bar: two would say the same twice. unit is how many
+// microseconds a value of the stat is.
+func (p *Page) statsChart(g geom, id, what, axis string, unit float64, stat func(*summary.Record) summary.Stats) (chart, bool) {
 	var gs []*summary.Record
-	if p.overTime() {
-		gs = slices.Clone(p.groups)
-		if p.o.Sorted || len(gs) > 0 && gs[len(gs)-1].Other > 0 {
-			// the latest periods, in time order; not those past --top
-			gs = slices.DeleteFunc(gs, func(r *summary.Record) bool { return r.Other > 0 })
-			slices.SortStableFunc(gs, func(a, b *summary.Record) int { return cmp.Compare(a.Vals[0], b.Vals[0]) })
-		}
-		if len(gs) > p.o.MaxBars {
-			gs = gs[len(gs)-p.o.MaxBars:]
-		}
-	} else {
-		gs = p.top(func(r *summary.Record) float64 { return float64(r.Runs) })
-		if len(gs) > p.o.MaxBars {
-			gs = gs[:p.o.MaxBars]
+	per := p.groupWord()
+	for _, r := range p.groups {
+		if r.Other == 0 && stat(r).Has {
+			gs = append(gs, r)
 		}
 	}
-	if len(p.groups) == 0 {
+	all := len(gs)
+	span := ""
+	if p.overTime() {
+		per = p.o.Keys[0].Name
+		// the latest periods, in time order
+		slices.SortStableFunc(gs, func(a, b *summary.Record) int { return cmp.Compare(a.Vals[0], b.Vals[0]) })
+		if len(gs) > p.o.MaxBars {
+			gs = gs[len(gs)-p.o.MaxBars:]
+			span = fmt.Sprintf(", the latest %d of %d %ss with one", len(gs), all, per)
+		}
+	} else {
+		gs = byMeasure(gs, func(r *summary.Record) float64 { return float64(r.Runs) })
+		if len(gs) > p.o.MaxBars {
+			gs = gs[:p.o.MaxBars]
+			span = fmt.Sprintf(", the %d of %d with most runs", len(gs), all)
+		}
+	}
+	if len(p.groups) == 0 && stat(p.total).Has {
 		gs = []*summary.Record{p.total}
+	} else if all < 2 {
+		return chart{}, false // one group's figure is the total's: no chart of one
 	}
 	var items []item
 	for _, g := range gs {
 		s := stat(g)
-		if !s.Has {
-			continue
-		}
 		lb := label(g)
 		if g.Total {
 			lb = "all"
 		}
-		items = append(items, item{lb, []float64{s.P50, s.P95}})
+		it := item{lb, []float64{s.P50 * unit, s.P95 * unit}}
+		if s.P50 == s.P95 {
+			it.values = it.values[:1]
+		}
+		items = append(items, it)
 	}
 	if len(items) == 0 {
 		return chart{}, false
 	}
-	return grouped(g, id, title, unit, items, []series{{"p50", barColor}, {"p95", p95Color}}), true
+	return grouped(g, id, what+" per "+per+span, axis, items, []series{{"p50", barColor}, {"p95", p95Color}}), true
 }
 
 // bars draws horizontal bars, one row per item, its series stacked.
-func bars(g geom, id, title, unit string, items []item, ss []series, format func(float64) string) chart {
+// foot, when not empty, is a line under the chart (what the bars leave
+// out).
+func bars(g geom, id, title, unit string, items []item, ss []series, format func(float64) string, foot string) chart {
 	const rowH = 24.0
 	c, plotW, max, scale := horizontal(g, id, title, g.valueW, items, total)
 	y := hTop
@@ -424,30 +519,44 @@ func bars(g geom, id, title, unit string, items []item, ss []series, format func
 		c.Legend = legend(ss, g.labelW, 8)
 	}
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
+	if foot != "" {
+		c.Labels = append(c.Labels, text{X: 6, Y: c.H + 6, Text: foot, Anchor: "start", Class: "foot"})
+		c.H += 16
+		c.Desc += " " + strings.ToUpper(foot[:1]) + foot[1:] + "."
+	}
 	return c
 }
 
-// grouped draws horizontal bars, one row per item and series (p50, p95).
+// grouped draws horizontal bars of durations in microseconds, one row
+// per item and series (p50, p95); an item of one value is one bar, which
+// both series share. Every value is written to the step of the largest,
+// so that the chart's values have one precision.
 func grouped(g geom, id, title, unit string, items []item, ss []series) chart {
 	const barH = 14.0
 	c, plotW, max, scale := horizontal(g, id, title, g.statValueW, items, largest)
+	step := textfmt.StepOf(int64(max))
+	dur := func(v float64) string { return textfmt.Duration(int64(math.Round(v)), step) }
 	y := hTop
 	var desc []string
 	for _, it := range items {
-		c.Labels = append(c.Labels, text{X: g.labelW - 6, Y: y + float64(len(ss))*barH/2 + 4, Text: cut(it.label, g.labelChars), Anchor: "end", Class: "label"})
+		c.Labels = append(c.Labels, text{X: g.labelW - 6, Y: y + float64(len(it.values))*barH/2 + 4, Text: cut(it.label, g.labelChars), Anchor: "end", Class: "label"})
 		var parts []string
 		for si, v := range it.values {
+			s := ss[si]
+			if len(it.values) == 1 {
+				s = series{ss[0].name + " = " + ss[1].name, ss[0].color}
+			}
 			w := v * scale
-			c.Bars = append(c.Bars, bar{X: g.labelW, Y: y + 2, W: w, H: barH - 3, Value: v, Color: ss[si].color, Series: ss[si].name,
-				Title: fmt.Sprintf("%s: %s %s", it.label, ss[si].name, num(v))})
-			c.Labels = append(c.Labels, text{X: g.labelW + w + 4, Y: y + barH - 2, Text: num(v), Anchor: "start", Class: "value"})
-			parts = append(parts, ss[si].name+" "+num(v))
+			c.Bars = append(c.Bars, bar{X: g.labelW, Y: y + 2, W: w, H: barH - 3, Value: v, Color: s.color, Series: s.name,
+				Title: fmt.Sprintf("%s: %s %s", it.label, s.name, dur(v))})
+			c.Labels = append(c.Labels, text{X: g.labelW + w + 4, Y: y + barH - 2, Text: dur(v), Anchor: "start", Class: "value"})
+			parts = append(parts, s.name+" "+dur(v))
 			y += barH
 		}
 		desc = append(desc, it.label+" "+strings.Join(parts, ", "))
 		y += 8
 	}
-	c.xAxis(plotW, y, num(max), unit)
+	c.xAxis(plotW, y, dur(max), unit)
 	c.Legend = legend(ss, g.labelW, 8)
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
 	return c
@@ -456,9 +565,17 @@ func grouped(g geom, id, title, unit string, items []item, ss []series) chart {
 // columns draws vertical bars over time, one per period, its series
 // stacked.
 func columns(g geom, id, title, unit string, items []item, ss []series, format func(float64) string, note string) chart {
-	const left, right, top, plotH = 70.0, 10.0, 30.0, 170.0
+	const left, right, plotH = 70.0, 10.0, 170.0
+	top := 30.0
+	var leg []legendItem
+	if len(ss) > 1 {
+		// the legend on lines of its own above the unit
+		var lines int
+		leg, lines = legendIn(ss, left, 8, g.w-right)
+		top += 16 * float64(lines)
+	}
 	plotW := g.w - left - right
-	c := chart{ID: id, Title: title, drawing: drawing{W: g.w, g: g}, Vertical: true}
+	c := chart{ID: id, Title: title, drawing: drawing{W: g.w, g: g, Legend: leg}, Vertical: true}
 	max, scale := axisScale(items, plotH, total)
 	slot := plotW / float64(max1(len(items)))
 	bw := math.Min(48, math.Max(1, slot*0.7))
@@ -488,9 +605,6 @@ func columns(g geom, id, title, unit string, items []item, ss []series, format f
 		text{X: left - 6, Y: top - 12, Text: unit, Anchor: "start", Class: "axis"},
 	)
 	c.H = base + 90
-	if len(ss) > 1 {
-		c.Legend = legend(ss, left, 8)
-	}
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "." + note
 	return c
 }
@@ -536,12 +650,24 @@ func (c *drawing) xAxis(plotW, y float64, maxText, unit string) {
 }
 
 func legend(ss []series, x, y float64) []legendItem {
+	items, _ := legendIn(ss, x, y, math.Inf(1))
+	return items
+}
+
+// legendIn lays the series' names out from x, y in lines that end before
+// right, and returns how many lines it took.
+func legendIn(ss []series, x, y, right float64) ([]legendItem, int) {
 	var out []legendItem
+	x0, lines := x, 1
 	for _, s := range ss {
+		w := 20 + 7*float64(len(s.name))
+		if x > x0 && x+w > right {
+			x, y, lines = x0, y+16, lines+1
+		}
 		out = append(out, legendItem{X: x, Y: y, Color: s.color, Name: s.name})
-		x += 20 + 8*float64(len(s.name)) + 14
+		x += w + 14
 	}
-	return out
+	return out, lines
 }
 
 // largest is the largest of vs, 0 for none: the measure of a chart whose

@@ -26,6 +26,9 @@ type Options struct {
 	Keys   []summary.Key  // the grouping (--by)
 	Loc    *time.Location // the zone of the times shown (--tz)
 	TZName string
+	// Window is the report's options, for the window its events were
+	// looked for in (--since, --until) when there are none.
+	Window summary.Options
 	Files  []string // the inputs, for the evfilter commands of the problems
 	Head   []string // the table's columns, as --format md heads them
 	Right  []bool   // per column: numbers, aligned right
@@ -108,6 +111,7 @@ func (p *Page) Write(w io.Writer) error {
 // data is what the template shows.
 type data struct {
 	Title, Period, Grouping, Version string
+	Empty                            string // no events, in words
 	Files                            string
 	Cards                            []card
 	Outcomes                         []outcomeCount
@@ -120,15 +124,15 @@ type data struct {
 	MoreProblems                     int
 }
 
+// card is one headline number. Bad: the value counts failures, and is
+// red with its note; BadNote: only the note says something went wrong.
 type card struct {
 	Metric, Label, Value, Note string
-	Bad                        bool
+	Bad, BadNote               bool
 }
 
 type outcomeCount struct {
-	Name  string
-	N     int64
-	Color string
+	Name, N, Color string
 }
 
 type headCell struct {
@@ -156,6 +160,12 @@ func (p *Page) data() *data {
 	if d.Period != "" {
 		d.Title += ", " + d.Period
 	}
+	if t.Counts[summary.Events] == 0 {
+		w := p.o.Window
+		w.Loc, w.TZName = p.o.Loc, p.o.TZName
+		no := w.NoEvents()
+		d.Empty = strings.ToUpper(no[:1]) + no[1:] + "."
+	}
 	var by []string
 	for _, k := range p.o.Keys {
 		by = append(by, k.Name)
@@ -177,7 +187,7 @@ func (p *Page) data() *data {
 	}
 	d.Cards = p.cards()
 	for _, o := range t.Outcomes {
-		d.Outcomes = append(d.Outcomes, outcomeCount{o.Name, o.N, outcomeColor(o.Name)})
+		d.Outcomes = append(d.Outcomes, outcomeCount{o.Name, textfmt.Thousands(o.N), outcomeColor(o.Name)})
 	}
 	d.Charts = p.charts()
 	for i, h := range p.o.Head {
@@ -209,11 +219,16 @@ func (p *Page) period() string {
 	return fmt.Sprintf("%s – %s %s", a.Format("2006-01-02 15:04"), b.Format("2006-01-02 15:04"), zone)
 }
 
+// cards are the headline's numbers. A total is no failure: its value is
+// red only when it counts failures (errors, problems), and the runs that
+// did not end ok, the model errors and the tool failures are red in the
+// note under their total.
 func (p *Page) cards() []card {
 	t := p.total
 	n := &t.Counts
+	num := textfmt.Thousands
 	var cards []card
-	runs := card{Metric: "runs", Label: "Runs", Value: strconv.FormatInt(t.Runs, 10)}
+	runs := card{Metric: "runs", Label: "Runs", Value: num(t.Runs)}
 	var bad int64
 	for _, o := range t.Outcomes {
 		if o.Name != "ok" && o.Name != "running" {
@@ -221,35 +236,35 @@ func (p *Page) cards() []card {
 		}
 	}
 	if bad > 0 {
-		runs.Note = fmt.Sprintf("%d did not end ok", bad)
-		runs.Bad = true
+		runs.Note = fmt.Sprintf("%s did not end ok", num(bad))
+		runs.BadNote = true
 	}
 	cards = append(cards, runs)
 	cost := card{Metric: "cost", Label: "Cost", Value: "$" + summary.CostText(n[summary.CostNano])}
 	if u := n[summary.UnpricedCalls]; u > 0 {
 		// a cost that leaves calls out says so where it is read
-		cost.Note = fmt.Sprintf("%s (%d tokens) not in the cost: no price", textfmt.Plural(u, "unpriced call"), n[summary.UnpricedTokens])
-		cost.Bad = true
+		cost.Note = fmt.Sprintf("%s (%s tokens) not in the cost: no price", textfmt.PluralThousands(u, "unpriced call"), num(n[summary.UnpricedTokens]))
+		cost.BadNote = true
 	}
 	cards = append(cards, cost)
-	tok := card{Metric: "tokens", Label: "Tokens", Value: strconv.FormatInt(n[summary.TokTotal], 10)}
+	tok := card{Metric: "tokens", Label: "Tokens", Value: num(n[summary.TokTotal])}
 	if in := n[summary.TokInput]; in > 0 {
 		tok.Note = fmt.Sprintf("%s%% of input from cache", percent(n[summary.TokCacheRead], in))
 	}
 	cards = append(cards, tok)
-	mc := card{Metric: "model_calls", Label: "Model calls", Value: strconv.FormatInt(n[summary.ModelCalls], 10)}
+	mc := card{Metric: "model_calls", Label: "Model calls", Value: num(n[summary.ModelCalls])}
 	if e := n[summary.ModelErrors]; e > 0 {
-		mc.Note, mc.Bad = textfmt.Plural(e, "error"), true
+		mc.Note, mc.BadNote = textfmt.PluralThousands(e, "error"), true
 	}
 	cards = append(cards, mc)
-	tc := card{Metric: "tool_calls", Label: "Tool calls", Value: strconv.FormatInt(n[summary.ToolCalls], 10)}
+	tc := card{Metric: "tool_calls", Label: "Tool calls", Value: num(n[summary.ToolCalls])}
 	if f := n[summary.ToolFailures]; f > 0 {
-		tc.Note, tc.Bad = textfmt.Plural(f, "failure"), true
+		tc.Note, tc.BadNote = textfmt.PluralThousands(f, "failure"), true
 	}
 	cards = append(cards, tc)
-	cards = append(cards, card{Metric: "errors", Label: "Errors", Value: strconv.FormatInt(n[summary.Errors], 10), Bad: n[summary.Errors] > 0,
-		Note: fmt.Sprintf("%s, %s", textfmt.Plural(n[summary.Kills], "kill"), textfmt.Plural(n[summary.Guardrails], "guardrail"))})
-	cards = append(cards, card{Metric: "problems", Label: "Problems", Value: strconv.Itoa(len(t.Problems)), Bad: len(t.Problems) > 0})
+	cards = append(cards, card{Metric: "errors", Label: "Errors", Value: num(n[summary.Errors]), Bad: n[summary.Errors] > 0,
+		Note: fmt.Sprintf("%s, %s", textfmt.PluralThousands(n[summary.Kills], "kill"), textfmt.PluralThousands(n[summary.Guardrails], "guardrail"))})
+	cards = append(cards, card{Metric: "problems", Label: "Problems", Value: num(int64(len(t.Problems))), Bad: len(t.Problems) > 0})
 	return cards
 }
 

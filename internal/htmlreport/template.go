@@ -15,12 +15,13 @@ main{max-width:1180px;margin:0 auto;padding:20px 16px 40px}
 h1{font-size:22px;margin:0 0 4px}
 h2{font-size:16px;margin:28px 0 10px}
 .sub{color:#5b6572;margin:0 0 16px}
+.empty{font-size:16px;margin:8px 0}
 .cards{display:flex;flex-wrap:wrap;gap:10px}
 .card{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:10px 14px;min-width:120px;flex:1 1 120px}
 .card .label{color:#5b6572;font-size:12px;text-transform:uppercase;letter-spacing:.04em}
 .card .value{font-size:22px;font-weight:600;font-variant-numeric:tabular-nums}
 .card .note{font-size:12px;color:#5b6572}
-.card.bad .note,.card.bad .value{color:#b3261e}
+.card.bad .note,.card.bad .value,.card .note.bad{color:#b3261e}
 .outcomes{margin:10px 0 0;padding:0;list-style:none;display:flex;flex-wrap:wrap;gap:6px 16px}
 .outcomes li{font-size:13px}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px;vertical-align:baseline}
@@ -30,7 +31,8 @@ figcaption{font-weight:600;margin-bottom:4px}
 svg{display:block;max-width:none}
 svg text{font-size:11px;fill:#1d232b}
 svg .tick,svg .axis{fill:#5b6572}
-svg .axis{font-style:italic}
+svg .axis,svg .foot{font-style:italic}
+svg .foot{fill:#5b6572}
 svg.narrow{display:none}
 @media screen and (max-width:599px){main{padding:14px 8px 30px}figure{flex-basis:auto}svg.wide{display:none}svg.narrow{display:block}td:first-child{position:sticky;left:0;background:#fff}th:first-child{position:sticky;left:0}}
 svg line{stroke:#9aa3ad;stroke-width:1}
@@ -49,18 +51,21 @@ ol.problems{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:1
 ol.problems li{margin:4px 0}
 code{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f0f2f5;padding:1px 4px;border-radius:3px;word-break:break-all}
 footer{margin-top:30px;color:#8a939d;font-size:12px}
-@media print{body{background:#fff}main{max-width:none;padding:0}.card,figure,ol.problems{border-color:#bbb;break-inside:avoid}.table{border-color:#bbb}table{font-size:10px}th,td{padding:3px 4px}td{white-space:normal}thead{display:table-header-group}tr{break-inside:avoid}}
+@media print{body{background:#fff}main{max-width:none;padding:0}.card,figure,ol.problems{border-color:#bbb;break-inside:avoid}.table{border-color:#bbb}table{font-size:9.5px}th,td{padding:3px}thead{display:table-header-group}tr{break-inside:avoid}}
 </style>
 </head>
 <body>
 <main>
 <h1>{{.Title}}</h1>
+{{- if .Empty}}
+<p class="empty">{{.Empty}}</p>
+{{- end}}
 <p class="sub">{{.Grouping}}{{if .Files}} · from <code>{{.Files}}</code>{{end}}</p>
 
 <section aria-label="headline">
 <div class="cards">
 {{- range .Cards}}
-<div class="card{{if .Bad}} bad{{end}}" data-metric="{{.Metric}}"><div class="label">{{.Label}}</div><div class="value">{{.Value}}</div>{{if .Note}}<div class="note">{{.Note}}</div>{{end}}</div>
+<div class="card{{if .Bad}} bad{{end}}" data-metric="{{.Metric}}"><div class="label">{{.Label}}</div><div class="value">{{.Value}}</div>{{if .Note}}<div class="note{{if .BadNote}} bad{{end}}">{{.Note}}</div>{{end}}</div>
 {{- end}}
 </div>
 {{- if .Outcomes}}
@@ -128,6 +133,8 @@ footer{margin-top:30px;color:#8a939d;font-size:12px}
 {{- if .MoreProblems}}
 <p class="note">and {{.MoreProblems}} more: <code>evsum --format jsonl</code> lists them all.</p>
 {{- end}}
+{{- else if .Empty}}
+<p class="note">No runs, so none to check.</p>
 {{- else}}
 <p class="note">None: every run kept the invariants evsum checks.</p>
 {{- end}}

@@ -231,3 +231,34 @@ func appendCanon(b, v []byte) []byte {
 	out, _ := json.Marshal(x)
 	return append(b, out...)
 }
+
+// NextPeriod is the key of the period of kind after the one keyed key (as
+// periodOf writes it: 2026-11-01, 2026-11-01T09:00, 2026-W44, 2026-11), in
+// loc; false when key is no such key.
+func NextPeriod(kind KeyKind, key string, loc *time.Location) (string, bool) {
+	var t time.Time
+	var err error
+	switch kind {
+	case KeyDay:
+		t, err = time.ParseInLocation("2006-01-02", key, loc)
+	case KeyHour:
+		t, err = time.ParseInLocation("2006-01-02T15:04", key, loc)
+	case KeyMonth:
+		t, err = time.ParseInLocation("2006-01", key, loc)
+	case KeyWeek:
+		var y, w int
+		if _, err = fmt.Sscanf(key, "%04d-W%02d", &y, &w); err == nil {
+			// 4 January is in week 1; its week's Monday starts week 1
+			jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, loc)
+			t = jan4.AddDate(0, 0, 7*(w-1)-(int(jan4.Weekday())+6)%7)
+		}
+	default:
+		return "", false
+	}
+	if err != nil {
+		return "", false
+	}
+	_, to, _ := periodOf(kind, t)
+	_, _, next := periodOf(kind, to)
+	return next, true
+}

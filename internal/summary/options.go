@@ -289,3 +289,27 @@ func LoadLocation(name string) (*time.Location, error) {
 	}
 	return loc, nil
 }
+
+// NoEvents says in words that a report has no events, and in which
+// window (--since, --until) they were looked for, in the report's zone:
+// "no events since 2026-11-01 00:00 UTC", for the views for people,
+// where an empty table would say nothing.
+func (o Options) NoEvents() string {
+	loc := o.Loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	zone := o.TZName
+	if zone == "" {
+		zone = loc.String()
+	}
+	at := func(t time.Time) string { return t.In(loc).Format("2006-01-02 15:04") + " " + zone }
+	s := "no events"
+	if !o.Since.IsZero() {
+		s += " since " + at(o.Since)
+	}
+	if !o.Until.IsZero() {
+		s += " before " + at(o.Until)
+	}
+	return s
+}

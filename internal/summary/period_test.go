@@ -99,3 +99,33 @@ func TestPeriodCache(t *testing.T) {
 		}
 	}
 }
+
+// The period after each kind's key, across a month's, a year's and a
+// week-year's end, and across a change to summer time (hours).
+func TestNextPeriod(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, c := range []struct {
+		kind      KeyKind
+		key, want string
+		loc       *time.Location
+	}{
+		{KeyDay, "2026-10-31", "2026-11-01", time.UTC},
+		{KeyDay, "2026-12-31", "2027-01-01", time.UTC},
+		{KeyHour, "2026-11-01T23:00", "2026-11-02T00:00", time.UTC},
+		{KeyHour, "2026-03-29T01:00", "2026-03-29T03:00", berlin},
+		{KeyWeek, "2026-W52", "2026-W53", time.UTC},
+		{KeyWeek, "2026-W53", "2027-W01", time.UTC},
+		{KeyWeek, "2027-W01", "2027-W02", time.UTC},
+		{KeyMonth, "2026-12", "2027-01", time.UTC},
+	} {
+		if got, ok := NextPeriod(c.kind, c.key, c.loc); !ok || got != c.want {
+			t.Errorf("after %s: %q %v, want %q", c.key, got, ok, c.want)
+		}
+	}
+	if _, ok := NextPeriod(KeyDay, "not a day", time.UTC); ok {
+		t.Error("a key that is no day has a next day")
+	}
+}

@@ -50,13 +50,20 @@ type Record struct {
 }
 
 // KeyText is the record's value of its key k as people read it (see
-// ValueText), but for the agent of the session itself, which has no id of
-// its own (nor a role): (session).
+// ValueText), but for the events that have no value of the key, which are
+// "(no KEY)" in every view (textfmt's rule): null, and the empty agent_id
+// (or role) of the session's own events, (no agent).
 func (r *Record) KeyText(k int) string {
-	if r.Vals[k] == `""` && k < len(r.Names) && (r.Names[k] == "agent_id" || r.Names[k] == "role") {
-		return "(session)"
+	if k < len(r.Names) && (r.Vals[k] == "null" || r.Vals[k] == `""` && (r.Names[k] == "agent_id" || r.Names[k] == "role")) {
+		return NoValue(r.Names[k])
 	}
 	return ValueText(r.Vals[k])
+}
+
+// NoValue names the group of the events without a value of the key
+// named: (no model), (no agent) for agent_id, (no run) for run_id.
+func NoValue(name string) string {
+	return "(no " + strings.TrimSuffix(name, "_id") + ")"
 }
 
 // ValueText is a key's value (raw JSON) as people read it: a string
@@ -1044,7 +1051,7 @@ func (s *State) HasProblems() bool {
 }
 
 // CostText is a cost in nano-dollars as the reports for people print it:
-// to 4 decimals, rounded half away from zero from the exact value, so
+// to 4 decimals, its thousands of dollars grouped (textfmt's rule), rounded half away from zero from the exact value, so
 // that its digits agree with the JSON's.
 func CostText(nano int64) string {
 	const unit = 100_000 // 10^(9-4)
@@ -1058,7 +1065,7 @@ func CostText(nano int64) string {
 	if neg {
 		q = -q
 	}
-	s := strconv.FormatInt(q/10_000, 10) + "." + fmt.Sprintf("%04d", q%10_000)
+	s := textfmt.Thousands(q/10_000) + "." + fmt.Sprintf("%04d", q%10_000)
 	if neg {
 		s = "-" + s
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // cmd/NAME/main.go is the whole command: a one-liner that hands the
@@ -139,6 +140,48 @@ func TestNULIsOneBadLine(t *testing.T) {
 			}
 		} else if n := strings.Count(out.String(), "\n"); n != 20976 {
 			t.Errorf("%s: %d lines out, want 20976", name, n)
+		}
+	}
+}
+
+// --all means one thing in every tool that has the pretty view (issue
+// 20.5): the lines the view leaves out by default, a model call's start
+// among them, are shown; without it they are not.
+func TestAllMeansOneThing(t *testing.T) {
+	session := filepath.Join(t.TempDir(), "session.jsonl")
+	a, err := txtar.ParseFile("../evimport/testdata/claude.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range a.Files {
+		if strings.HasSuffix(f.Name, "7d3e9b10-55aa-4f2e-8c1d-90b7e6a3f214.jsonl") {
+			os.WriteFile(session, f.Data, 0o644)
+		}
+	}
+	args := map[string][]string{
+		"zot2gp":   {"../../examples/zot/uname.jsonl"},
+		"evfilter": {"true", "../../examples/events/multiagent.jsonl"},
+		"evcursor": {"../../examples/events/multiagent.jsonl"},
+		"evimport": {session},
+	}
+	step := regexp.MustCompile(`(?m)^[0-9:. ]{12} (turn   step 1|model  \S+  step 1)`)
+	for _, tool := range All {
+		if tool.Name == "evsum" {
+			continue // a table, no pretty view
+		}
+		run := func(all bool) string {
+			var out, errw strings.Builder
+			a := append([]string{"--format", "pretty"}, args[tool.Name]...)
+			if all {
+				a = append([]string{"--all"}, a...)
+			}
+			if code := tool.Main(a, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errw}); code != 0 {
+				t.Fatalf("%s %v: exit %d %s", tool.Name, a, code, errw.String())
+			}
+			return out.String()
+		}
+		if quiet, full := run(false), run(true); step.MatchString(quiet) || !step.MatchString(full) {
+			t.Errorf("%s: a model call's start by default %v, with --all %v; want only with --all", tool.Name, step.MatchString(quiet), step.MatchString(full))
 		}
 	}
 }

@@ -40,6 +40,8 @@ type runHead struct {
 	tot          totals
 	live         *run // while it is open
 	entriesShown int
+	omitted      bool   // no section: the page was full
+	cmd          string // the command that writes a page of it alone
 }
 
 // run is a run being read: its entries as a tree, and what its timeline
@@ -151,10 +153,20 @@ func (c *clip) add(s []byte, limit int) {
 	c.cut += len(s) - max(room, 0)
 }
 
-func (c *clip) set(s []byte, limit int) {
-	c.b, c.cut = c.b[:0], 0
+// keep adds s to a text of an entry (replaces it, with reset), and counts
+// what the page keeps.
+func (t *Writer) keep(c *clip, s []byte, limit int, reset bool) {
+	n := len(c.b)
+	if reset {
+		c.b, c.cut = c.b[:0], 0
+	}
 	c.add(s, limit)
+	t.kept += len(c.b) - n
 }
+
+// entryBytes is about what an entry's markup takes on the page, its texts
+// aside.
+const entryBytes = 400
 
 // read takes one line of the input.
 func (t *Writer) read(line []byte) {
@@ -186,7 +198,7 @@ func (t *Writer) read(line []byte) {
 			h.prompt = s
 		}
 		it := r.add(t, a, &item{kind: kUser, at: at})
-		it.text.add([]byte(s), it.max)
+		t.keep(&it.text, []byte(s), it.max, false)
 	case event.RunStart:
 		r.model = eventtext.Model(ev.Field(event.Model))
 	case event.Text:
@@ -206,7 +218,7 @@ func (t *Writer) read(line []byte) {
 		it.end, it.stop = at, t.strField(event.Stop)
 		if ev.Failed() {
 			it.failed = true
-			it.text.set([]byte(eventtext.Text(ev.Field(event.Body))), it.max)
+			t.keep(&it.text, []byte(eventtext.Text(ev.Field(event.Body))), it.max, true)
 			r.lastErr = string(it.text.b)
 			a.tot.errors++
 			h.tot.errors++
@@ -241,7 +253,7 @@ func (t *Writer) read(line []byte) {
 			b.at = at
 			b.name = nonEmpty(t.strField(event.Name), b.name)
 			b.model = eventtext.Model(ev.Field(event.Model))
-			b.text.set([]byte(eventtext.Text(ev.Field(event.Body))), b.max)
+			t.keep(&b.text, []byte(eventtext.Text(ev.Field(event.Body))), b.max, true)
 		}
 	case event.AgentEnd:
 		if b := a.block; b != nil {
@@ -249,12 +261,12 @@ func (t *Writer) read(line []byte) {
 			b.outcome = nonEmpty(t.strField(event.Outcome), "ended")
 			b.wallUS, _ = eventtext.SecondsUS(ev.Field(event.Wall))
 			if s := eventtext.Text(ev.Field(event.Body)); s != "" {
-				b.output.set([]byte(s), b.max)
+				t.keep(&b.output, []byte(s), b.max, true)
 			}
 		}
 	case event.Decision:
 		it := r.add(t, a, &item{kind: kDecision, at: at, outcome: t.strField(event.Outcome)})
-		it.text.add([]byte(eventtext.Text(ev.Field(event.Body))), it.max)
+		t.keep(&it.text, []byte(eventtext.Text(ev.Field(event.Body))), it.max, false)
 	case event.Ack:
 		if ev.Failed() {
 			cmd, _ := jsonscan.Lookup(ev.Body, "command")
@@ -350,7 +362,13 @@ func (r *run) add(t *Writer, a *agent, it *item) *item {
 func (r *run) place(t *Writer, dst *[]*item, it *item) {
 	r.entries++
 	it.max = t.o.MaxText
-	if r.entries > t.o.MaxEntries {
+	t.kept += entryBytes
+	if it.kind == kTool {
+		// A tool's arguments and output are read less than the talk
+		// around them, and are most of a large session's bytes.
+		it.max = t.o.MaxText / 4
+	}
+	if r.entries > t.o.MaxEntries || t.kept > t.o.MaxPage {
 		it.max = 0
 		it.hidden = true
 		r.hidden++
@@ -372,7 +390,7 @@ func (t *Writer) text(r *run, a *agent, at int64) {
 			a.text = r.add(t, a, &item{kind: kReply, at: at})
 			a.turnText = a.text
 		}
-		a.text.text.add([]byte(s), a.text.max)
+		t.keep(&a.text.text, []byte(s), a.text.max, false)
 		return
 	}
 	a.text = nil
@@ -380,12 +398,12 @@ func (t *Writer) text(r *run, a *agent, at int64) {
 		return
 	}
 	if it := a.turnText; it != nil && !it.replaced {
-		it.text.set([]byte(s), it.max)
+		t.keep(&it.text, []byte(s), it.max, true)
 		it.replaced = true
 		return
 	}
 	it := r.add(t, a, &item{kind: kReply, at: at})
-	it.text.add([]byte(s), it.max)
+	t.keep(&it.text, []byte(s), it.max, false)
 	it.replaced = true
 	a.turnText = it
 }
@@ -407,7 +425,7 @@ func (t *Writer) modelResult(r *run, a *agent, at int64) {
 		it.step = s
 	}
 	if th := ev.Field(event.Thinking); th != nil {
-		it.thinking.set([]byte(eventtext.Text(th)), it.max)
+		t.keep(&it.thinking, []byte(eventtext.Text(th)), it.max, true)
 	}
 	if !it.turn {
 		// A run log's model_result ends its call; a turn (zot's usage)
@@ -440,14 +458,14 @@ func (t *Writer) toolStart(r *run, a *agent, at int64) {
 	if c := a.calls[key]; c != nil && ev.Flags&event.Restated != 0 {
 		// The complete call restates one begun: its arguments complete it.
 		if len(c.args.b) == 0 && args != nil {
-			c.args.set(eventtext.Args(args), c.max)
+			t.keep(&c.args, eventtext.Args(args), c.max, true)
 		}
 		c.name = nonEmpty(c.name, name)
 		return
 	}
 	it := r.add(t, a, &item{kind: kTool, at: at, start: at, name: name, id: t.strField(event.ID)})
 	if args != nil {
-		it.args.add(eventtext.Args(args), it.max)
+		t.keep(&it.args, eventtext.Args(args), it.max, false)
 	}
 	a.calls[key] = it
 	a.inFlight = append(a.inFlight, it)
@@ -467,11 +485,11 @@ func (t *Writer) toolUpdate(r *run, a *agent, at int64) {
 	}
 	if piece := ev.Field(event.Args); piece != nil && ev.Flags&event.Delta != 0 {
 		s, _ := event.String(piece, &t.sbuf)
-		c.args.add(s, c.max)
+		t.keep(&c.args, s, c.max, false)
 		return
 	}
 	if body := ev.Field(event.Body); body != nil {
-		c.progress.add([]byte(eventtext.Text(body)), c.max)
+		t.keep(&c.progress, []byte(eventtext.Text(body)), c.max, false)
 	}
 }
 
@@ -497,7 +515,7 @@ func (t *Writer) toolEnd(r *run, a *agent, at int64) {
 	c.ended, c.end = true, at
 	c.name = nonEmpty(name, c.name)
 	if body := ev.Field(event.Body); body != nil {
-		c.output.set([]byte(eventtext.Text(body)), c.max)
+		t.keep(&c.output, []byte(eventtext.Text(body)), c.max, true)
 	}
 	if ev.Failed() {
 		c.failed = true
@@ -511,7 +529,7 @@ func (t *Writer) toolEnd(r *run, a *agent, at int64) {
 // guardrail.
 func (t *Writer) mark(r *run, a *agent, k itemKind, at int64, what string, body []byte) *item {
 	it := r.add(t, a, &item{kind: k, at: at, outcome: what})
-	it.text.add([]byte(eventtext.Text(body)), it.max)
+	t.keep(&it.text, []byte(eventtext.Text(body)), it.max, false)
 	r.marks = append(r.marks, it)
 	var u totals
 	switch k {

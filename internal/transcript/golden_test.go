@@ -51,7 +51,7 @@ func TestGoldenPages(t *testing.T) {
 		{"auth-401.raw", "../../examples/zot/auth-401.jsonl", Options{}},
 		{"multiagent", "../../examples/events/multiagent.jsonl", Options{Files: []string{"multiagent.jsonl"}}},
 		{"imported", "testdata/imported.jsonl", Options{}},
-		{"imported.cut", "testdata/imported.jsonl", Options{MaxText: 60, MaxLines: 3, MaxEntries: 8, MaxBars: 2}},
+		{"imported.cut", "testdata/imported.jsonl", Options{MaxText: 60, MaxLines: 3, MaxEntries: 8, MaxBars: 2, MaxPage: 3000}},
 		{"empty", os.DevNull, Options{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -35,6 +34,8 @@ type runView struct {
 	Entries           []*entryView
 	Hidden            int
 	HiddenCmd         string
+	MaxEntries        int
+	MaxPage           string
 }
 
 // entryView is one entry as the template shows it.
@@ -75,21 +76,47 @@ func (t *Writer) finish(r *run) {
 		h.wallUS = h.last - h.first
 	}
 	t.total.add(&h.tot)
-	v := &runView{N: h.n, ID: h.id, Title: title(h.prompt), Hidden: r.hidden}
+	v := &runView{N: h.n, ID: h.id, Title: title(h.prompt), Hidden: r.hidden, MaxEntries: t.o.MaxEntries,
+		MaxPage: bytesText(t.o.MaxPage)}
 	v.Outcome, v.OutClass = outcome(h.outcome)
 	if h.first != 0 {
 		v.When = time.UnixMicro(h.first).In(t.o.Loc).Format("2006-01-02 15:04:05 MST")
 	}
 	v.Meta = runMeta(h, r.model)
 	if r.hidden > 0 {
-		v.HiddenCmd = "evfilter --format pretty " + shellQuote("run_id=="+string(jsontext.AppendString(nil, h.id)))
+		files := "FILE"
+		if len(t.o.Files) > 0 {
+			var q []string
+			for _, f := range t.o.Files {
+				q = append(q, shellQuote(f))
+			}
+			files = strings.Join(q, " ")
+		}
+		sel := shellQuote("run_id==" + string(jsontext.AppendString(nil, h.id)))
+		switch t.o.Tool {
+		case "evimport", "zot2gp":
+			// Their inputs are not events: the events are theirs.
+			v.HiddenCmd = t.o.Tool + " " + files + " | evfilter --format html " + sel + " > run.html"
+		default:
+			v.HiddenCmd = "evfilter --format html " + sel + " " + files + " > run.html"
+		}
 	}
-	v.Timeline = t.timeline(r)
+	if r.hidden < r.entries {
+		v.Timeline = t.timeline(r) // a run shown as its header only has none: its bytes go to the runs shown
+	}
 	if t.o.Redact != nil {
 		t.redact(r.items)
 	}
 	v.Entries = t.entries(r.items)
 	h.entriesShown = r.entries - r.hidden
+	if r.entries > 0 && r.hidden == r.entries && len(t.runs) > 1 {
+		// The page is full: the run is a line of the run list, which
+		// says so, and gets no section of headers only (on a page of
+		// thousands of runs, they would be most of it).
+		h.omitted, h.cmd = true, v.HiddenCmd
+		t.omitted++
+		return
+	}
 	if err := runTemplate.Execute(&t.sections, v); err != nil && t.err == nil {
 		t.err = err
 	}
@@ -430,6 +457,7 @@ type pageView struct {
 // runLink is a run's line in the run list.
 type runLink struct {
 	N                 int
+	Omitted           bool
 	Prompt, When      string
 	Outcome, OutClass string
 	Meta              []string
@@ -456,7 +484,7 @@ func (t *Writer) writePage() error {
 	if len(t.runs) > 1 {
 		p.Totals = append([]string{textfmt.PluralThousands(int64(len(t.runs)), "run")}, totalsText(&t.total)...)
 		for _, h := range t.runs {
-			l := runLink{N: h.n, Prompt: nonEmpty(title(h.prompt), "(no prompt in the stream)")}
+			l := runLink{N: h.n, Prompt: nonEmpty(title(h.prompt), "(no prompt in the stream)"), Omitted: h.omitted}
 			l.Outcome, l.OutClass = outcome(h.outcome)
 			if h.first != 0 {
 				l.When = time.UnixMicro(h.first).In(t.o.Loc).Format("01-02 15:04")
@@ -472,6 +500,21 @@ func (t *Writer) writePage() error {
 			}
 			p.Runs = append(p.Runs, l)
 		}
+	}
+	if t.omitted > 0 {
+		cmd := ""
+		for _, h := range t.runs {
+			if h.omitted {
+				cmd = h.cmd
+				break
+			}
+		}
+		have := "have"
+		if t.omitted == 1 {
+			have = "has"
+		}
+		p.Notes = append(p.Notes, fmt.Sprintf("%s of the run list (marked “not on this page”) %s no section: to open quickly, a page holds about %s of entries. A page of one of them alone: %s",
+			textfmt.PluralThousands(int64(t.omitted), "run"), have, bytesText(t.o.MaxPage), cmd))
 	}
 	if t.badLines > 0 {
 		p.Notes = append(p.Notes, textfmt.PluralThousands(int64(t.badLines), "line")+" of the input were not events and are not shown.")
@@ -510,5 +553,5 @@ func (t *Writer) span() string {
 
 var funcs = template.FuncMap{
 	"join": func(s []string) string { return strings.Join(s, " · ") },
-	"n":    strconv.Itoa,
+	"n":    func(i int) string { return textfmt.Thousands(int64(i)) },
 }

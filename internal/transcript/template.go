@@ -2,10 +2,10 @@ package transcript
 
 import "html/template"
 
-// The page's style. Each run's section is laid out only when it comes
-// near the screen (content-visibility), so that a page of many runs opens
-// as fast as its first screen; print lays out everything, and unfolds
-// nothing that is folded.
+// The page's style. Each run's section, and each entry, is laid out only
+// when it comes near the screen (content-visibility), so that a page of
+// many runs, or of one long run, opens as fast as its first screen; print
+// lays out everything, and unfolds nothing that is folded.
 const style = `
 :root{--fg:#1d232b;--dim:#5b6572;--line:#dde1e6;--bg:#f6f7f9;--card:#fff;--bad:#b3261e;--ok:#2e7d32;--kill:#6a1b9a;--warn:#a15c00;--model:#3f51b5;--tool:#00796b}
 body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.5 -apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif}
@@ -20,7 +20,7 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0;background:#f3f4f6;
 code{overflow-wrap:anywhere}
 nav.runs{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:8px 14px;margin-bottom:18px}
 nav.runs ol{margin:6px 0;padding-left:0;list-style:none}
-nav.runs li{padding:4px 0;border-bottom:1px solid #eceff2;overflow-wrap:anywhere}
+nav.runs li{padding:4px 0;border-bottom:1px solid #eceff2;overflow-wrap:anywhere;content-visibility:auto;contain-intrinsic-size:auto 30px}
 nav.runs li:last-child{border-bottom:0}
 nav.runs .n{display:inline-block;min-width:2.2em;color:var(--dim)}
 section.run{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:12px 14px;margin:0 0 18px;content-visibility:auto;contain-intrinsic-size:auto 900px}
@@ -42,7 +42,7 @@ svg.gantt line.g{stroke:var(--warn);stroke-width:2}
 .legend{font-size:13px;color:var(--dim);margin:2px 0 0;display:flex;flex-wrap:wrap;gap:2px 14px}
 .sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;vertical-align:baseline}
 ol.entries{list-style:none;margin:0;padding:0}
-li.e{margin:8px 0;padding:0 0 0 10px;border-left:3px solid var(--line)}
+li.e{margin:8px 0;padding:0 0 0 10px;border-left:3px solid var(--line);content-visibility:auto;contain-intrinsic-size:auto 44px}
 li.e.user{border-color:#1565c0}
 li.e.reply{border-color:var(--ok)}
 li.e.model{border-color:var(--model);font-size:13.5px}
@@ -70,7 +70,7 @@ details.think>summary{color:var(--dim);font-size:13px}
 .agent>details>ol.entries{margin-top:4px}
 footer{margin-top:28px;color:#8a939d;font-size:12.5px}
 @media (max-width:600px){body{font-size:14px}main{padding:12px 8px 30px}section.run{padding:10px}li.e{padding-left:7px}}
-@media print{body{background:#fff;-webkit-print-color-adjust:exact;print-color-adjust:exact}main{max-width:none;padding:0}section.run{content-visibility:visible;border:0;padding:0;break-inside:auto}li.e{break-inside:avoid}pre{background:#f6f6f6}nav.runs{break-after:page}}
+@media print{body{background:#fff;-webkit-print-color-adjust:exact;print-color-adjust:exact}main{max-width:none;padding:0}section.run{content-visibility:visible;border:0;padding:0;break-inside:auto}li.e,nav.runs li{content-visibility:visible}li.e{break-inside:avoid}pre{background:#f6f6f6}}
 `
 
 // pageHTML is the page around the sections. Only html/template puts data
@@ -103,7 +103,7 @@ const pageHTML = `<!DOCTYPE html>
 <h2>Runs</h2>
 <ol>
 {{- range .Runs}}
-<li><span class="n">{{.N}}</span><a href="#run-{{.N}}">{{.Prompt}}</a> <span class="st {{.OutClass}}">{{.Outcome}}</span>{{if .When}} <span class="meta">{{.When}}</span>{{end}}{{with .Meta}} <span class="meta">· {{join .}}</span>{{end}}</li>
+<li><span class="n">{{.N}}</span>{{if .Omitted}}{{.Prompt}} <span class="meta">(not on this page)</span>{{else}}<a href="#run-{{.N}}">{{.Prompt}}</a>{{end}} <span class="st {{.OutClass}}">{{.Outcome}}</span>{{if .When}} <span class="meta">{{.When}}</span>{{end}}{{with .Meta}} <span class="meta">· {{join .}}</span>{{end}}</li>
 {{- end}}
 </ol>
 </nav>
@@ -153,7 +153,7 @@ const runHTML = `
 {{- end}}
 {{template "entries" .Entries}}
 {{- if .Hidden}}
-<p class="note">{{.Hidden}} more entries of this run are not shown: a page shows at most the first entries of a run, so that it opens quickly. <code>{{.HiddenCmd}}</code> shows them all.</p>
+<p class="note">{{n .Hidden}} entries not shown (to open quickly, a page holds about {{$.MaxPage}} of entries, {{n $.MaxEntries}} a run): <code>{{.HiddenCmd}}</code> writes a page of this run alone.</p>
 {{- end}}
 </section>
 {{- define "entries"}}

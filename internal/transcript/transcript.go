@@ -35,11 +35,13 @@ type Options struct {
 
 	// The limits that keep a page of a large session quick to open (see
 	// docs/transcript.md); zero is the default. MaxText is the most bytes
-	// kept of one text (a prompt, a reply, the thinking, a tool's
-	// arguments or output), MaxLines the most lines shown of a tool's
-	// arguments or output, MaxEntries the most entries shown of one run,
-	// MaxBars the most bars of one lane of a timeline.
-	MaxText, MaxLines, MaxEntries, MaxBars int
+	// kept of one text (a prompt, a reply, the thinking; a quarter of it
+	// of a tool's arguments or output), MaxLines the most lines shown of a
+	// tool's arguments or output, MaxEntries the most entries shown of one
+	// run, MaxBars the most bars of one lane of a timeline, MaxPage about
+	// the most bytes of entries on the page: past it, the entries of the
+	// runs still to come are counted, not shown.
+	MaxText, MaxLines, MaxEntries, MaxBars, MaxPage int
 
 	// Redact, when set, takes the secrets out of the texts the page
 	// joins from pieces (a reply's text deltas, a call's argument pieces,
@@ -57,9 +59,10 @@ type Redactor interface {
 // The defaults of the limits.
 const (
 	defaultMaxText    = 32 << 10
-	defaultMaxLines   = 200
+	defaultMaxLines   = 80
 	defaultMaxEntries = 2000
 	defaultMaxBars    = 600
+	defaultMaxPage    = 2 << 20
 )
 
 // Writer builds the page from the JSON Lines written to it and writes it
@@ -77,6 +80,8 @@ type Writer struct {
 	runs     []*runHead      // every run, in the order of its first event
 	sections bytes.Buffer    // the sections of the runs ended, rendered
 	total    totals
+	kept     int // about the bytes of the entries on the page so far
+	omitted  int // runs with no section: the page was full
 	badLines int
 	events   int
 }
@@ -94,6 +99,9 @@ func New(w io.Writer, o Options) *Writer {
 	}
 	if o.MaxEntries <= 0 {
 		o.MaxEntries = defaultMaxEntries
+	}
+	if o.MaxPage <= 0 {
+		o.MaxPage = defaultMaxPage
 	}
 	if o.MaxBars <= 0 {
 		o.MaxBars = defaultMaxBars

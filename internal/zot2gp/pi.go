@@ -229,9 +229,11 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 		p.dropped[string(f.Name)]++
 	}
 	if len(line) > maxKept {
-		// A huge line is let go once converted: the event's fields
-		// point into it until the next line.
+		// A huge line is let go once converted: the event's fields and
+		// the scan's point into it until the next line, or, after the
+		// last, while finish ends the run.
 		p.ev.Forget()
+		p.f = zot.Fields{}
 		for _, b := range []*[]byte{&p.strBuf, &p.encBuf, &p.idBuf} {
 			if cap(*b) > maxKept {
 				*b = nil
