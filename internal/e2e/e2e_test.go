@@ -4,8 +4,10 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,7 +41,13 @@ func TestClosedStdoutEndsQuietly(t *testing.T) {
 		}
 		r.Close()
 		cmd := exec.Command(bin, args[1:]...)
-		cmd.Env = append(agentless(os.Environ()), "HOME="+t.TempDir()) // evimport reads no one's sessions
+		// evimport reads no one's sessions but a session of its own
+		// (with no folder at all it would say so on stderr)
+		home := t.TempDir()
+		if tool.Name == "evimport" {
+			claudeSession(t, home)
+		}
+		cmd.Env = append(agentless(os.Environ()), "HOME="+home)
 		cmd.Stdin = strings.NewReader(in.String())
 		cmd.Stdout = w
 		var stderr bytes.Buffer
@@ -49,5 +57,22 @@ func TestClosedStdoutEndsQuietly(t *testing.T) {
 		if err != nil || stderr.Len() != 0 {
 			t.Errorf("%s with stdout closed: %v, stderr %q; want a quiet exit 0", args[0], err, stderr.String())
 		}
+	}
+}
+
+// claudeSession writes a Claude Code session of 1000 prompts under home's
+// default folder.
+func claudeSession(t *testing.T, home string) {
+	t.Helper()
+	dir := filepath.Join(home, ".claude", "projects", "-src-app")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&b, `{"type":"user","sessionId":"s1","cwd":"/src/app","uuid":"u%d","timestamp":"2026-03-03T16:40:%02d.000Z","message":{"role":"user","content":"prompt %d"}}`+"\n", i, i%60, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "s1.jsonl"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

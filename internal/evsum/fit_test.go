@@ -349,6 +349,14 @@ func TestLiveFramesKeepTheirColumns(t *testing.T) {
 	if !strings.Contains(frame(80, &keep), "…") {
 		t.Errorf("the outcomes are not cut:\n%s", frame(80, &keep))
 	}
+	// a call without a price: its columns come (they are shown from the
+	// first), but no column dropped before comes back
+	ev(100, "r_9", "model_result", `{"model":"new","input":1234,"output":5,"unpriced":true}`)
+	for _, n := range strings.Split(names(frame(80, &keep)), "|") {
+		if !strings.Contains("|"+head+"|", "|"+n+"|") && !strings.HasPrefix(n, "unpr") {
+			t.Errorf("column %q came back with the unpriced calls:\n%s", n, frame(80, &keep))
+		}
+	}
 	// a wider terminal: fitted afresh
 	if h := names(frame(120, &keep)); h != names(frame(120, nil)) {
 		t.Errorf("at 120 columns: %q", h)

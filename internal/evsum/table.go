@@ -36,14 +36,17 @@ type keptLayout struct {
 	level []int
 }
 
-// matches reports whether k was fitted to cols at width.
-func (k *keptLayout) matches(cols []col, width int) bool {
-	if k == nil || k.width != width || len(k.names) != len(cols) {
+// apply sets show and level of cols as k has them, when k was fitted at
+// width: a column it has by name keeps its state, a column it has not (the
+// unpriced calls, shown from the first one counted on) is shown. It
+// reports whether it did.
+func (k *keptLayout) apply(cols []col, width int, show []bool, level []int) bool {
+	if k == nil || k.width != width || len(k.names) == 0 {
 		return false
 	}
 	for i, c := range cols {
-		if k.names[i] != c.name {
-			return false
+		if j := slices.Index(k.names, c.name); j >= 0 {
+			show[i], level[i] = k.show[j], k.level[j]
 		}
 	}
 	return true
@@ -158,8 +161,8 @@ func (l *layout) cut(cols []col, width int) {
 // fit lays cols out in width cells. w1 and w2 are the columns' widths at
 // levels 1 and 2, headers included.
 //
-// keep, when not nil, is a live table's: a layout of the same columns at
-// the same width starts from the columns it showed and cuts the group
+// keep, when not nil, is a live table's: a layout at the same width
+// starts from the columns it showed (see apply) and cuts the group
 // keys and the outcomes first, dropping a column only when that is not
 // enough, and never shows one it dropped. Fitted afresh, a frame whose
 // outcomes had grown by a word dropped a column that the next frame took
@@ -172,9 +175,7 @@ func fit(cols []col, w1, w2 []int, width int, byRunAlone bool, keep *keptLayout)
 		l.show[i], l.level[i] = true, 1
 	}
 	steps := fitSteps(cols, byRunAlone)
-	if keep.matches(cols, width) {
-		copy(l.show, keep.show)
-		copy(l.level, keep.level)
+	if keep.apply(cols, width, l.show, l.level) {
 		steps = append([]fitStep{{kind: stepCapKeys}, {kind: stepCut}}, steps...)
 	}
 	defer func() {
