@@ -11,28 +11,25 @@ import (
 // the mapping.
 
 type claudeLine struct {
-	Type             string         `json:"type"`
-	Subtype          string         `json:"subtype"`
-	UUID             string         `json:"uuid"`
-	SessionID        string         `json:"sessionId"`
-	AgentID          string         `json:"agentId"`
-	IsSidechain      bool           `json:"isSidechain"`
-	IsMeta           bool           `json:"isMeta"`
-	IsCompactSummary bool           `json:"isCompactSummary"`
-	IsAPIError       bool           `json:"isApiErrorMessage"`
-	Cwd              string         `json:"cwd"`
-	Version          string         `json:"version"`
-	Timestamp        string         `json:"timestamp"`
-	RequestID        string         `json:"requestId"`
-	CostUSD          *float64       `json:"costUSD"`
-	Message          *claudeMessage `json:"message"`
-	ToolUseResult    agentRef       `json:"toolUseResult"`
-	CompactMetadata  *struct {
-		Trigger   string `json:"trigger"`
-		PreTokens int64  `json:"preTokens"`
-	} `json:"compactMetadata"`
-	Data            *claudeProgress `json:"data"`
-	ParentToolUseID string          `json:"parentToolUseID"`
+	Type             string           `json:"type"`
+	Subtype          string           `json:"subtype"`
+	UUID             string           `json:"uuid"`
+	SessionID        string           `json:"sessionId"`
+	AgentID          string           `json:"agentId"`
+	IsSidechain      bool             `json:"isSidechain"`
+	IsMeta           bool             `json:"isMeta"`
+	IsCompactSummary bool             `json:"isCompactSummary"`
+	IsAPIError       bool             `json:"isApiErrorMessage"`
+	Cwd              string           `json:"cwd"`
+	Version          string           `json:"version"`
+	Timestamp        string           `json:"timestamp"`
+	RequestID        string           `json:"requestId"`
+	CostUSD          *float64         `json:"costUSD"`
+	Message          *claudeMessage   `json:"message"`
+	ToolUseResult    agentRef         `json:"toolUseResult"`
+	CompactMetadata  *compactMetadata `json:"compactMetadata"`
+	Data             *claudeProgress  `json:"data"`
+	ParentToolUseID  string           `json:"parentToolUseID"`
 }
 
 // agentRef is what is read of a user line's toolUseResult: the agentId of
@@ -41,15 +38,9 @@ type claudeLine struct {
 // string) is no error.
 type agentRef struct{ AgentID string }
 
-func (a *agentRef) UnmarshalJSON(data []byte) error {
-	if len(data) > 0 && data[0] == '{' {
-		var v struct {
-			AgentID string `json:"agentId"`
-		}
-		json.Unmarshal(data, &v)
-		a.AgentID = v.AgentID
-	}
-	return nil
+type compactMetadata struct {
+	Trigger   string `json:"trigger"`
+	PreTokens int64  `json:"preTokens"`
 }
 
 type claudeMessage struct {
@@ -66,27 +57,31 @@ type claudeMessage struct {
 }
 
 type claudeUsage struct {
-	InputTokens              int64 `json:"input_tokens"`
-	OutputTokens             int64 `json:"output_tokens"`
-	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-	CacheCreation            *struct {
-		Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
-		Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
-	} `json:"cache_creation"`
+	InputTokens              int64          `json:"input_tokens"`
+	OutputTokens             int64          `json:"output_tokens"`
+	CacheCreationInputTokens int64          `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64          `json:"cache_read_input_tokens"`
+	CacheCreation            *cacheCreation `json:"cache_creation"`
+}
+
+type cacheCreation struct {
+	Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
+	Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
 }
 
 // claudeProgress is the data of a progress record; agent_progress ones
 // replay a running subagent's messages.
 type claudeProgress struct {
-	Type    string `json:"type"`
-	AgentID string `json:"agentId"`
-	Message *struct {
-		Type      string         `json:"type"`
-		RequestID string         `json:"requestId"`
-		Timestamp string         `json:"timestamp"`
-		Message   *claudeMessage `json:"message"`
-	} `json:"message"`
+	Type    string           `json:"type"`
+	AgentID string           `json:"agentId"`
+	Message *progressMessage `json:"message"`
+}
+
+type progressMessage struct {
+	Type      string         `json:"type"`
+	RequestID string         `json:"requestId"`
+	Timestamp string         `json:"timestamp"`
+	Message   *claudeMessage `json:"message"`
 }
 
 type block struct {
@@ -125,23 +120,25 @@ type claudeGroup struct {
 	order   []string               // agent ids as first seen
 	seen    map[string]bool        // uuids
 	named   bool                   // a line came from a file named, not only from companions
+	at      order                  // where its first line is
 }
 
 // claude converts Claude Code logs, grouping the lines of all files by
 // session, so that subagent files and a session's copies join it.
 func (c *converter) claude(files []*logFile) []*session {
 	groups := map[string]*claudeGroup{}
-	var order []string
+	var ids []string // the sessions, as first seen
 	for _, f := range files {
-		decode(c, f.records, func(_ record, l *claudeLine) {
+		decode(c, f.records, func(r record, l *claudeLine) {
 			if !c.known("claude", l.Type, claudeKnown) || l.SessionID == "" {
 				return // a summary or snapshot line: no session of its own
 			}
 			g := groups[l.SessionID]
 			if g == nil {
-				g = &claudeGroup{id: l.SessionID, agents: map[string][]claudeRec{}, seen: map[string]bool{}}
+				g = &claudeGroup{id: l.SessionID, agents: map[string][]claudeRec{}, seen: map[string]bool{},
+					at: order{source: sourceRank["claude"], file: f.index, line: r.line}}
 				groups[l.SessionID] = g
-				order = append(order, l.SessionID)
+				ids = append(ids, l.SessionID)
 			}
 			g.named = g.named || !f.companion
 			g.add(*l)
@@ -150,8 +147,8 @@ func (c *converter) claude(files []*logFile) []*session {
 			f.records = nil // decoded: what is kept is in the groups
 		}
 	}
-	out := make([]*session, 0, len(order))
-	for _, id := range order {
+	out := make([]*session, 0, len(ids))
+	for _, id := range ids {
 		if groups[id].named {
 			out = append(out, c.claudeSession(groups[id]))
 		}
@@ -201,7 +198,7 @@ func claudeKey(msg *claudeMessage, requestID string) string {
 // claudeSession converts one session: the main thread, then each
 // subagent, spliced after the Task call that started it.
 func (c *converter) claudeSession(g *claudeGroup) *session {
-	s := &session{source: "claude", id: g.id, project: g.project, tools: map[string]int{}, results: map[string]bool{}}
+	s := &session{source: "claude", id: g.id, project: g.project, tools: map[string]int{}, results: map[string]bool{}, at: g.at}
 	keys := map[string]bool{} // responses the session's own lines hold
 	for _, recs := range append([][]claudeRec{g.main}, agentLists(g)...) {
 		for _, r := range recs {
@@ -516,14 +513,20 @@ func blocks(msg *claudeMessage) []block {
 	return msg.parsed
 }
 
+// contentBlocks reads content that is a string (null is an empty one) or
+// a list of blocks.
 func contentBlocks(raw json.RawMessage) []block {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return []block{{Type: "text", Text: s}}
+	switch {
+	case len(raw) == 0:
+		return nil
+	case raw[0] == '"':
+		return []block{{Type: "text", Text: unquote(raw)}}
+	case raw[0] == 'n':
+		return []block{{Type: "text"}}
+	case raw[0] == '[':
+		return blockList(raw)
 	}
-	var bs []block
-	json.Unmarshal(raw, &bs)
-	return bs
+	return nil
 }
 
 // contentText is the text of a tool result's content: a string, or the

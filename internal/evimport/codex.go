@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // OpenAI Codex's rollouts: ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl,
@@ -82,6 +84,7 @@ var codexKnown = map[string]bool{
 type codexFile struct {
 	meta  codexPayload // the first session_meta
 	lines []codexRec
+	index int // of its file among the inputs
 }
 
 type codexRec struct {
@@ -147,6 +150,7 @@ func (c *converter) codexAll(files []*logFile) []*session {
 			}
 		}
 		s := c.codexSession(cf, nil, "", "")
+		s.at = order{source: sourceRank["codex"], file: cf.index}
 		out = append(out, s)
 		if _, ok := byID[s.id]; ok && byID[s.id] == nil {
 			byID[s.id] = s
@@ -158,6 +162,9 @@ func (c *converter) codexAll(files []*logFile) []*session {
 			if r.typ == "response_item function_call_output" {
 				var out struct {
 					AgentID string `json:"agent_id"`
+				}
+				if !mayBeObject(r.p.Output) {
+					continue // the output of a command, not a spawned agent's id
 				}
 				_, text := codexOutput(r.p.Output)
 				if json.Unmarshal([]byte(text), &out) == nil && out.AgentID != "" {
@@ -179,12 +186,14 @@ func (c *converter) codexAll(files []*logFile) []*session {
 }
 
 func (c *converter) codexDecode(f *logFile) *codexFile {
-	cf := &codexFile{}
+	cf := &codexFile{index: f.index}
+	var d fields
 	decode(c, f.records, func(r record, l *codexLine) {
 		var p codexPayload
 		if len(l.Payload) > 0 && l.Payload[0] == '{' {
-			if err := json.Unmarshal(l.Payload, &p); err != nil {
-				c.bad(r, shapeError(err))
+			d.err = nil
+			if p.decode(&d, l.Payload); d.err != nil {
+				c.bad(r, d.err)
 				return
 			}
 		}
@@ -377,7 +386,9 @@ func (c *converter) codexTokens(b *builder, st *codexState, r codexRec) {
 // output_text or summary_text, text}) as text blocks.
 func codexBlocks(raw json.RawMessage) []block {
 	var bs []block
-	json.Unmarshal(raw, &bs)
+	if len(raw) > 0 && raw[0] == '[' {
+		bs = blockList(raw)
+	}
 	for i := range bs {
 		if strings.HasSuffix(bs[i].Type, "_text") {
 			bs[i].Type = "text"
@@ -390,7 +401,7 @@ func codexBlocks(raw json.RawMessage) []block {
 // it is one, else under "input".
 func codexArgs(s string) []byte {
 	t := strings.TrimSpace(s)
-	if strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+	if strings.HasPrefix(t, "{") && jsonscan.Check([]byte(t)) == nil {
 		return []byte(t)
 	}
 	return newObject().str("input", s).done()
@@ -403,7 +414,11 @@ var exitCode = regexp.MustCompile(`(?m)^Process exited with code (-?\d+)`)
 // {"output", "metadata": {"exit_code"}} object, as JSON or as a JSON text.
 func codexOutput(raw json.RawMessage) (ok bool, text string) {
 	var s string
-	if json.Unmarshal(raw, &s) != nil {
+	switch {
+	case len(raw) > 0 && raw[0] == '"':
+		s = unquote(raw)
+	case len(raw) > 0 && raw[0] == 'n':
+	default:
 		s = string(raw)
 	}
 	var obj struct {
@@ -420,9 +435,38 @@ func codexOutput(raw json.RawMessage) (ok bool, text string) {
 		}
 		return ok, *obj.Output
 	}
+	if !strings.Contains(s, "Process exited with code ") {
+		return true, s
+	}
 	if m := exitCode.FindStringSubmatch(s); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n == 0, s
 	}
 	return true, s
+}
+
+// mayBeObject reports whether a tool's output, a JSON string or value,
+// may hold a JSON object once decoded: whether it starts with '{' after
+// white space (escaped or not). A \u escape first may be anything.
+func mayBeObject(raw []byte) bool {
+	if len(raw) == 0 || raw[0] != '"' {
+		return len(raw) > 0 && raw[0] == '{'
+	}
+	for i := 1; i < len(raw); i++ {
+		switch raw[i] {
+		case ' ', '\t', '\n', '\r':
+		case '\\':
+			if i+1 < len(raw) && (raw[i+1] == 'u') {
+				return true
+			}
+			if i+1 < len(raw) && (raw[i+1] == 'n' || raw[i+1] == 't' || raw[i+1] == 'r') {
+				i++
+				continue
+			}
+			return false
+		default:
+			return raw[i] == '{'
+		}
+	}
+	return false
 }

@@ -29,6 +29,16 @@ func newConverter(table *prices.Table) *converter {
 	return &converter{table: table, unpriced: map[string]int{}, unknown: map[string]int{}, bad: func(record, error) {}}
 }
 
+// merge adds the counts of a worker's converter to c's.
+func (c *converter) merge(w *converter) {
+	for k, n := range w.unpriced {
+		c.unpriced[k] += n
+	}
+	for k, n := range w.unknown {
+		c.unknown[k] += n
+	}
+}
+
 // skip counts a record of a type the source's converter does not know: a
 // type the agent added after this was written. It is not an error.
 func (c *converter) skip(source, typ string) {
@@ -36,20 +46,6 @@ func (c *converter) skip(source, typ string) {
 		typ = "(none)"
 	}
 	c.unknown[source+" "+typ]++
-}
-
-// decode decodes each record into a T and hands it to fn; a record that is
-// JSON but not of the shape its agent writes (a number where a string
-// goes) is reported as bad.
-func decode[T any](c *converter, records []record, fn func(r record, v *T)) {
-	for _, r := range records {
-		var v T
-		if err := json.Unmarshal(r.data, &v); err != nil {
-			c.bad(r, shapeError(err))
-			continue
-		}
-		fn(r, &v)
-	}
 }
 
 // shapeError says in the log's terms what encoding/json found of the wrong

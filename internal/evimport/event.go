@@ -35,6 +35,14 @@ type object struct{ b []byte }
 
 func newObject() *object { return &object{b: []byte{'{'}} }
 
+// sized is newObject with room for about n bytes: an object with a long
+// text is then made without growing it.
+func sized(n int) *object {
+	b := make([]byte, 1, n+n/8+128)
+	b[0] = '{'
+	return &object{b: b}
+}
+
 func (o *object) key(k string) {
 	if len(o.b) > 1 {
 		o.b = append(o.b, ',')

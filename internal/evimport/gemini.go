@@ -1,9 +1,12 @@
 package evimport
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // Gemini CLI's chats: ~/.gemini/tmp/<project>/chats/session-*.jsonl, a
@@ -22,32 +25,38 @@ type geminiRecord struct {
 	RewindTo    *string         `json:"$rewindTo"`
 	Set         json.RawMessage `json:"$set"`
 
+	ID        string           `json:"id"`
+	Timestamp string           `json:"timestamp"`
+	Type      string           `json:"type"`
+	Content   json.RawMessage  `json:"content"`
+	Thoughts  []geminiThought  `json:"thoughts"`
+	Tokens    *geminiTokens    `json:"tokens"`
+	Model     string           `json:"model"`
+	ToolCalls []geminiToolCall `json:"toolCalls"`
+}
+
+type geminiThought struct {
+	Subject     string `json:"subject"`
+	Description string `json:"description"`
+}
+
+type geminiToolCall struct {
 	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Args      json.RawMessage `json:"args"`
+	Status    string          `json:"status"`
+	AgentID   string          `json:"agentId"` // the subagent the call ran
+	Result    []geminiResult  `json:"result"`
 	Timestamp string          `json:"timestamp"`
-	Type      string          `json:"type"`
-	Content   json.RawMessage `json:"content"`
-	Thoughts  []struct {
-		Subject     string `json:"subject"`
-		Description string `json:"description"`
-	} `json:"thoughts"`
-	Tokens    *geminiTokens `json:"tokens"`
-	Model     string        `json:"model"`
-	ToolCalls []struct {
-		ID      string          `json:"id"`
-		Name    string          `json:"name"`
-		Args    json.RawMessage `json:"args"`
-		Status  string          `json:"status"`
-		AgentID string          `json:"agentId"` // the subagent the call ran
-		Result  []struct {
-			FunctionResponse struct {
-				Response struct {
-					Output string `json:"output"`
-					Error  string `json:"error"`
-				} `json:"response"`
-			} `json:"functionResponse"`
-		} `json:"result"`
-		Timestamp string `json:"timestamp"`
-	} `json:"toolCalls"`
+}
+
+type geminiResult struct {
+	FunctionResponse struct {
+		Response struct {
+			Output string `json:"output"`
+			Error  string `json:"error"`
+		} `json:"response"`
+	} `json:"functionResponse"`
 }
 
 type geminiTokens struct {
@@ -122,14 +131,20 @@ func (c *converter) geminiRead(f *logFile) geminiChat {
 		}
 	}
 	if f.document != nil {
+		// read as encoding/json read it, whose errors were not looked at
 		var doc geminiRecord
-		json.Unmarshal(f.document, &doc)
+		var d fields
+		doc.decode(&d, bytes.TrimSpace(f.document))
 		head(doc)
-		var list []geminiRecord
-		json.Unmarshal(doc.Messages, &list)
-		for _, m := range list {
+		jsonscan.Elements(doc.Messages, func(v []byte) bool {
+			var m geminiRecord
+			d.err = nil
+			if len(v) > 0 && v[0] == '{' {
+				m.decode(&d, v)
+			}
 			keep(m)
-		}
+			return true
+		})
 	}
 	decode(c, f.records, func(_ record, m *geminiRecord) {
 		switch {
@@ -206,19 +221,22 @@ func geminiMessage(b *builder, m geminiRecord) {
 // geminiText is a message's content: a string, or a list of parts with
 // text.
 func geminiText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
+	switch {
+	case len(raw) == 0 || raw[0] == 'n':
+		return ""
+	case raw[0] == '"':
+		return unquote(raw)
+	case raw[0] != '[':
+		return ""
 	}
-	var parts []struct {
-		Text string `json:"text"`
-	}
-	json.Unmarshal(raw, &parts)
 	var texts []string
-	for _, p := range parts {
-		if p.Text != "" {
-			texts = append(texts, p.Text)
+	jsonscan.Elements(raw, func(v []byte) bool {
+		if t, ok := jsonscan.Lookup(v, "text"); ok && len(t) > 1 && t[0] == '"' && len(v) > 0 && v[0] == '{' {
+			if s := unquote(t); s != "" {
+				texts = append(texts, s)
+			}
 		}
-	}
+		return true
+	})
 	return strings.Join(texts, "\n")
 }

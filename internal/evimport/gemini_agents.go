@@ -53,6 +53,7 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 		parent    string
 		chat      geminiChat
 		companion bool
+		index     int
 	}
 	var subs []sub
 	byID := map[string]int{}              // main session id -> index in out
@@ -60,20 +61,25 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 	for _, f := range files {
 		ch := c.geminiRead(f)
 		if p := geminiParent(f.name); p != "" && ch.kind == "subagent" {
-			subs = append(subs, sub{p, ch, f.companion})
+			subs = append(subs, sub{p, ch, f.companion, f.index})
 			continue
 		}
 		if _, dup := byID[ch.id]; !dup {
 			byID[ch.id] = len(out)
 		}
 		calls[ch.id] = geminiAgentCalls(ch.msgs, calls[ch.id])
-		out = append(out, c.geminiSession(ch))
+		s := c.geminiSession(ch)
+		s.at = order{source: sourceRank["gemini"], file: f.index}
+		out = append(out, s)
 	}
 	for _, sb := range subs {
 		i, ok := byID[sb.parent]
 		if !ok {
 			if !sb.companion { // found beside another session: not asked for
-				out = append(out, c.geminiSession(sb.chat))
+				// after the sessions of their own, as they are listed
+				s := c.geminiSession(sb.chat)
+				s.at = order{source: sourceRank["gemini"], file: 1<<30 + sb.index}
+				out = append(out, s)
 			}
 			continue
 		}

@@ -3,6 +3,7 @@ package evimport
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/corpus"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // TestGeneratedLogs converts the logs evgen writes for the benchmarks:
@@ -105,4 +107,48 @@ func claudeResponses(t *testing.T, home string) map[string]bool {
 		return nil
 	})
 	return ids
+}
+
+// TestBoundedMemoryKeepsBytes converts the same logs of every agent with
+// the events spooled to a file and every Claude and Codex file let go
+// after its first lines and read again with its group, as a large input
+// is: the output is the same bytes as when everything is held.
+func TestBoundedMemoryKeepsBytes(t *testing.T) {
+	home := t.TempDir()
+	for i, kind := range corpus.AgentKinds {
+		if err := corpus.Agents(home, kind, 300<<10, uint64(i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// and the fixtures of the golden scripts, each rule's case
+	scripts, _ := filepath.Glob("testdata/*.txtar")
+	for _, script := range scripts {
+		a, err := txtar.ParseFile(script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if rest, ok := strings.CutPrefix(f.Name, "home/"); ok {
+				path := filepath.Join(home, "fixtures", filepath.Base(script), filepath.FromSlash(rest))
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	convert := func() string {
+		var stdout, stderr strings.Builder
+		code := Main([]string{home}, cli.Stdio{In: strings.NewReader(""), Out: &stdout, Err: &stderr})
+		return fmt.Sprintf("exit %d\n%s\n%s", code, stderr.String(), stdout.String())
+	}
+	held := convert()
+	defer func(s int64, r int) { spoolInMemory, recordBudget = s, r }(spoolInMemory, recordBudget)
+	spoolInMemory, recordBudget = 0, 0
+	if bounded := convert(); bounded != held {
+		t.Fatalf("bounded memory changes the output: %d bytes against %d", len(bounded), len(held))
+	}
+	if strings.Count(held, "\n") < 1000 {
+		t.Fatalf("only %d events", strings.Count(held, "\n"))
+	}
 }

@@ -3,6 +3,7 @@ package evimport
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,8 +29,13 @@ type logFile struct {
 	name      string
 	source    string
 	records   []record
-	document  []byte // a whole-file JSON document (Gemini CLI before JSONL)
-	companion bool   // found beside a named file, not named itself
+	document  []byte   // a whole-file JSON document (Gemini CLI before JSONL)
+	companion bool     // found beside a named file, not named itself
+	index     int      // its place among the files read
+	keys      []string // what ties it to other files (groups)
+	parent    bool     // a Codex rollout of a spawned agent: keys[0] is its parent's
+	partial   bool     // only its first records are held: it is read again with its group
+	seen      map[string]bool
 }
 
 // defaultFolders are the session folders of every agent, from the
@@ -146,11 +152,45 @@ func companions(name string) []string {
 // read reads f's lines through in (framing, decompression, bad-line
 // reports). A file whose first line is not JSON but which is one JSON
 // document as a whole (Gemini CLI's older session files) is kept whole.
-func read(in *jsonl.Input, f *logFile) error {
+//
+// light, when not nil, is asked once the first lines are read whether
+// the rest of the file is to be held (false for a large Claude or Codex
+// file, whose group is read again when it is converted): the file is then
+// only read for its bad lines and, from its source (lightSource), what
+// ties it to other files (groupKeys).
+func read(in *jsonl.Input, f *logFile, light func(*logFile) bool) error {
 	in.Names = []string{f.name}
 	var held []record // lines of what may be one document
+	asked := light == nil
+	claude := false
+	var chunk []byte // the lines are copied into chunks: one allocation for many
 	err := in.Each(func(rec jsonl.Record) error {
-		data := append([]byte(nil), rec.Data...)
+		if f.partial {
+			var err error
+			if claude {
+				// the sessionId found while the line is checked: one pass
+				var id []byte
+				err = jsonscan.Members(rec.Data, func(k, v []byte) {
+					if jsonscan.KeyIs(k, "sessionId") {
+						id = v
+					}
+				})
+				if err == nil && id != nil {
+					f.noteID(id)
+				}
+			} else {
+				err = jsonscan.Check(rec.Data)
+			}
+			if err != nil {
+				return in.Bad(rec, err)
+			}
+			return nil
+		}
+		if len(chunk)+len(rec.Data) > cap(chunk) {
+			chunk = make([]byte, 0, max(64<<10, len(rec.Data)))
+		}
+		chunk = append(chunk, rec.Data...)
+		data := chunk[len(chunk)-len(rec.Data) : len(chunk) : len(chunk)]
 		r := record{data: data, file: rec.File, line: rec.Line}
 		if held != nil || (len(f.records) == 0 && jsonscan.Check(data) != nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))) {
 			held = append(held, r)
@@ -160,6 +200,13 @@ func read(in *jsonl.Input, f *logFile) error {
 			return in.Bad(rec, err)
 		}
 		f.records = append(f.records, r)
+		if !asked && len(f.records) == detectLines {
+			asked = true
+			if f.partial = !light(f); f.partial {
+				f.groupKeys()
+				claude = f.source == "claude"
+			}
+		}
 		return nil
 	})
 	if held == nil || err != nil {
@@ -184,6 +231,9 @@ func read(in *jsonl.Input, f *logFile) error {
 	}
 	return nil
 }
+
+// detectLines is how many of a file's first records detect looks at.
+const detectLines = 50
 
 // probe is what detection looks at in a record.
 type probe struct {
@@ -214,7 +264,7 @@ func detect(f *logFile) string {
 		return ""
 	}
 	for i, r := range f.records {
-		if i == 50 {
+		if i == detectLines {
 			break
 		}
 		var p probe
@@ -246,4 +296,149 @@ func (p *probe) source() string {
 		return "pi"
 	}
 	return ""
+}
+
+// groupKeys notes what ties f to other files: a Claude Code file's
+// sessionIds (a session's lines may be in several files), a Codex
+// rollout's id, or its parent's for a spawned agent's, a Gemini CLI
+// chat's sessionId, and the folder its subagents' chats are filed under.
+func (f *logFile) groupKeys() {
+	if f.source == "gemini" {
+		if p := geminiParent(f.name); p != "" {
+			f.keys = append(f.keys, p)
+		}
+		if f.document != nil {
+			if v, ok := jsonscan.Lookup(bytes.TrimSpace(f.document), "sessionId"); ok {
+				f.noteID(v)
+			}
+		}
+	}
+	for _, r := range f.records {
+		switch f.source {
+		case "gemini":
+			if v, ok := jsonscan.Lookup(r.data, "sessionId"); ok {
+				f.noteID(v)
+				return
+			}
+		case "claude":
+			f.noteSession(r.data)
+		case "codex":
+			var l codexLine
+			cf := &codexFile{}
+			if typ, _ := jsonscan.Lookup(r.data, "type"); !jsonscan.StringEquals(typ, "session_meta") ||
+				json.Unmarshal(r.data, &l) != nil || json.Unmarshal(l.Payload, &cf.meta) != nil {
+				continue
+			}
+			if parent, _ := cf.parentThread(); parent != "" {
+				f.keys, f.parent = []string{parent, cf.meta.ID}, true
+			} else {
+				f.keys = []string{cf.meta.ID}
+			}
+			return
+		}
+	}
+}
+
+// noteSession adds the sessionId of a Claude Code line to f's keys.
+func (f *logFile) noteSession(data []byte) {
+	if v, ok := jsonscan.Lookup(data, "sessionId"); ok {
+		f.noteID(v)
+	}
+}
+
+// noteID adds a sessionId, v its JSON value, to f's keys.
+func (f *logFile) noteID(v []byte) {
+	if len(v) < 3 || v[0] != '"' {
+		return
+	}
+	if f.seen == nil {
+		f.seen = map[string]bool{}
+	}
+	if f.seen[string(v)] {
+		return
+	}
+	f.seen[string(v)] = true
+	if id, ok := jsonscan.Unquote(nil, v); ok {
+		f.keys = append(f.keys, string(id))
+	}
+}
+
+// size is about what f's records hold.
+func (f *logFile) size() int {
+	n := 0
+	for _, r := range f.records {
+		n += len(r.data) + 48
+	}
+	return n
+}
+
+// groups puts the files that must be converted together in a group (the
+// files that share a Claude sessionId; a Codex rollout and its spawned
+// agents' whose parent is among the files), each group's files in the
+// order they were read, the groups in the order of their first file.
+func groups(files []*logFile) [][]*logFile {
+	parent := make([]int, len(files))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(a, b int) {
+		a, b = find(a), find(b)
+		if a > b {
+			a, b = b, a
+		}
+		parent[b] = a
+	}
+	owner := map[string]int{} // source and key -> the first file with it
+	for i, f := range files {
+		if f.source == "codex" && f.parent {
+			continue // joins its parent below, if its parent is read
+		}
+		for _, k := range f.keys {
+			if k == "" {
+				continue
+			}
+			k = f.source + "\x00" + k
+			if j, ok := owner[k]; ok {
+				union(i, j)
+			} else {
+				owner[k] = i
+			}
+		}
+	}
+	for i, f := range files {
+		if f.source == "codex" && f.parent {
+			if j, ok := owner["codex\x00"+f.keys[0]]; ok {
+				union(i, j)
+			}
+		}
+	}
+	var out [][]*logFile
+	at := map[int]int{}
+	for i, f := range files {
+		r := find(i)
+		g, ok := at[r]
+		if !ok {
+			g = len(out)
+			at[r] = g
+			out = append(out, nil)
+		}
+		out[g] = append(out[g], f)
+	}
+	return out
+}
+
+// reread reads f again, for its group: its lines were let go after the
+// first reading. What is wrong with them was said then.
+func reread(in *jsonl.Input, f *logFile) {
+	quiet := &jsonl.Input{Tool: in.Tool, Stdin: in.Stdin, Stderr: io.Discard}
+	f.records, f.partial = nil, false
+	read(quiet, f, nil)
 }

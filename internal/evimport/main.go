@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -108,7 +109,9 @@ func run(o *options, stdio cli.Stdio) (err error) {
 			conv.stop = err // --strict: what is converted so far is not written
 		}
 	}
-	sessions, trouble, err := o.convert(in, conv, win)
+	var sp spool
+	defer sp.close()
+	trouble, err := o.convert(in, conv, win, &sp)
 	if err == nil {
 		err = conv.stop
 	}
@@ -116,7 +119,9 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		err = stop.Err() // nothing is written after a signal
 	}
 	if err == nil {
-		writeSessions(out, sessions, win)
+		err = sp.writeTo(out)
+	}
+	if err == nil {
 		err = out.Flush()
 	}
 	if e := end(); err == nil {
@@ -132,17 +137,64 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	return err
 }
 
-// convert reads every input and converts it, source by source. trouble
-// is an input that could not be read or is in no known format.
-func (o *options) convert(in *jsonl.Input, conv *converter, win window) (sessions []*session, trouble bool, err error) {
+// The sources, in the order their sessions are placed among events of
+// the same time.
+var sourceRank = map[string]int{"claude": 0, "codex": 1, "pi": 2, "gemini": 3}
+
+// convert reads every input, converts it and spools its sessions, so
+// that what is held at a time is one group of files that must be read
+// together: a pi or Gemini file alone, a Claude Code session's files (its
+// subagents', its copies: the files that share a sessionId), a Codex
+// rollout with its spawned agents'. Claude and Codex files are read
+// first to find their groups; their lines are kept until their group is
+// converted while they fit in recordBudget, else read again then. The
+// groups are converted on every core and spooled in the order they were
+// sent, so that the output and stderr are those of one loop. trouble is
+// an input that could not be read or is in no known format.
+func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spool) (trouble bool, err error) {
 	files := expand(o.paths(), win.since, func(p string, err error) {
 		in.Errorf("%v", jsonl.FileError(p, err))
 		trouble = true
 	})
-	bySource := map[string][]*logFile{}
-	for _, f := range files {
-		if err := read(in, f); err != nil {
-			return nil, trouble, err
+	var workers []*converter
+	pool := jsonl.NewOrdered(runtime.GOMAXPROCS(0), 4, 4<<20,
+		func() *converter {
+			w := newConverter(conv.table)
+			workers = append(workers, w)
+			return w
+		},
+		func(w *converter, j *convJob) { j.convert(w, win) },
+		func(j *convJob) error { return j.take(in, conv, sp) })
+	defer func() {
+		pool.Close()
+		for _, w := range workers {
+			conv.merge(w)
+		}
+	}()
+	send := func(group []*logFile) error {
+		j := pool.Next()
+		j.files = group
+		size := 0
+		for _, f := range group {
+			size += f.size()
+		}
+		return pool.Send(size)
+	}
+	var later []*logFile // Claude and Codex files, converted by group
+	held := 0
+	// light lets a large Claude or Codex file go after its first lines,
+	// once what is held would pass recordBudget
+	light := func(f *logFile) bool {
+		if f.name == "-" || !o.sourceOf(f) || f.source == "pi" {
+			return true
+		}
+		fi, err := os.Stat(f.name)
+		return err != nil || held+int(fi.Size()) <= recordBudget
+	}
+	for i, f := range files {
+		f.index = i
+		if err := read(in, f, light); err != nil {
+			return trouble, err
 		}
 		if len(f.records) == 0 && f.document == nil {
 			continue // empty, or only bad lines (reported)
@@ -152,9 +204,119 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window) (session
 			trouble = true
 			continue
 		}
-		bySource[f.source] = append(bySource[f.source], f)
+		switch {
+		case f.source == "pi":
+			if err := send([]*logFile{f}); err != nil {
+				return trouble, err
+			}
+		case f.partial:
+			f.records = nil
+			later = append(later, f)
+		default:
+			f.groupKeys()
+			if size := f.size(); f.name == "-" || held+size <= recordBudget {
+				held += size
+			} else {
+				f.records, f.document, f.partial = nil, nil, true // a small file past the budget
+			}
+			later = append(later, f)
+		}
 	}
-	return conv.all(bySource), trouble, nil
+	for _, group := range groups(later) {
+		for _, f := range group {
+			if f.partial {
+				reread(in, f) // here: jsonl reads on the goroutine that writes
+			}
+		}
+		if err := send(group); err != nil {
+			return trouble, err
+		}
+	}
+	return trouble, pool.Drain()
+}
+
+// convJob is a group of files to convert (convert), and what came of it:
+// the lines of its events, and the records of the wrong shape to report.
+type convJob struct {
+	files []*logFile
+	out   spool
+	bad   []badRecord
+}
+
+type badRecord struct {
+	r      record
+	reason error
+}
+
+// convert converts the job's files with w, a converter of the worker's
+// own: its counts are added up at the end (merge), its bad records are
+// reported when the job is taken.
+func (j *convJob) convert(w *converter, win window) {
+	w.bad = func(r record, reason error) { j.bad = append(j.bad, badRecord{r, reason}) }
+	var ss []*session
+	if f := j.files[0]; f.source == "pi" {
+		ss = w.one(f)
+	} else {
+		ss = w.group(j.files)
+	}
+	j.out.inMemory = true
+	for _, s := range ss {
+		j.out.add(s, s.at, win) // in memory: no error
+	}
+}
+
+// take reports the job's bad records and spools its events.
+func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool) error {
+	for _, b := range j.bad {
+		conv.bad(b.r, b.reason)
+	}
+	err := sp.append(&j.out)
+	mem := j.out.mem[:0]
+	if cap(mem) > 4<<20 {
+		mem = nil // a large group's: not kept for the next
+	}
+	*j = convJob{out: spool{mem: mem, segs: j.out.segs[:0]}}
+	return err
+}
+
+// recordBudget is how many bytes of Claude and Codex lines convert keeps
+// from the first reading; a variable for tests.
+var recordBudget = 4 << 20
+
+func spoolAll(sp *spool, sessions []*session, win window) error {
+	for _, s := range sessions {
+		if err := sp.add(s, s.at, win); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// one converts a pi file.
+func (c *converter) one(f *logFile) []*session {
+	ss := c.pi(f)
+	f.records = nil
+	for _, s := range ss {
+		s.at = order{source: sourceRank[f.source], file: f.index}
+	}
+	return ss
+}
+
+// group converts a group of Claude, Codex or Gemini CLI files (groups).
+func (c *converter) group(files []*logFile) []*session {
+	var ss []*session
+	switch files[0].source {
+	case "claude":
+		ss = c.claude(files)
+	case "codex":
+		ss = c.codexAll(files)
+	default:
+		ss = c.geminiAll(files)
+	}
+	for _, f := range files {
+		f.records, f.document = nil, nil
+	}
+	return ss
 }
 
 // paths are the files and folders to read: those named, else the default

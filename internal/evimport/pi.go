@@ -40,13 +40,15 @@ type piMessage struct {
 }
 
 type piUsage struct {
-	Input      int64 `json:"input"`
-	Output     int64 `json:"output"`
-	CacheRead  int64 `json:"cacheRead"`
-	CacheWrite int64 `json:"cacheWrite"`
-	Cost       *struct {
-		Total *float64 `json:"total"`
-	} `json:"cost"`
+	Input      int64   `json:"input"`
+	Output     int64   `json:"output"`
+	CacheRead  int64   `json:"cacheRead"`
+	CacheWrite int64   `json:"cacheWrite"`
+	Cost       *piCost `json:"cost"`
+}
+
+type piCost struct {
+	Total *float64 `json:"total"`
 }
 
 // piBlock is a content block of a pi message.
@@ -112,8 +114,7 @@ func (c *converter) piMessage(b *builder, ms int64, m *piMessage) {
 	case "assistant":
 		b.setModel(m.Provider, m.Model)
 		b.modelCall(ms)
-		var bs []piBlock
-		json.Unmarshal(m.Content, &bs)
+		bs := piBlocks(m.Content)
 		var thinking strings.Builder
 		var calls []string
 		for _, bl := range bs {

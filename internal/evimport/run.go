@@ -18,6 +18,7 @@ type session struct {
 	tools   map[string]int  // tool_call id -> index in events, for splicing
 	results map[string]bool // tool_result ids of the session's own thread
 	seqBase int64           // the seq before the first event (--follow writes sessions in parts)
+	at      order           // its place among the inputs
 }
 
 // thread is a subagent's events, spliced into its parent's session after
@@ -113,7 +114,7 @@ func (b *builder) prompt(ms int64, text string) {
 	b.endRun()
 	b.runs++
 	b.openRun(ms, b.runs)
-	b.emit(ms, "", "user_message", newObject().str("text", text).done())
+	b.emit(ms, "", "user_message", sized(len(text)).str("text", text).done())
 }
 
 func (b *builder) openRun(ms int64, n int) {
@@ -186,7 +187,7 @@ func (b *builder) text(ms int64, text string) {
 		return
 	}
 	b.ensureStarted(ms)
-	b.emit(ms, b.agent, "assistant_message", newObject().str("text", text).str("source", "agent").done())
+	b.emit(ms, b.agent, "assistant_message", sized(len(text)).str("text", text).str("source", "agent").done())
 	b.final, b.lastError = true, ""
 }
 
@@ -213,7 +214,7 @@ func (b *builder) toolResult(ms int64, id string, ok bool, output string) {
 	if b.agent == mainAgent && !b.sub && b.s.results != nil {
 		b.s.results[id] = true
 	}
-	o := newObject().num("step", int64(b.step)).str("id", id).str("tool", b.tools[id]).boolean("ok", ok)
+	o := sized(len(output)).num("step", int64(b.step)).str("id", id).str("tool", b.tools[id]).boolean("ok", ok)
 	if !ok {
 		o.boolean("is_error", true)
 	}

@@ -1,21 +1,164 @@
 package evimport
 
 import (
+	"bufio"
 	"container/heap"
+	"encoding/binary"
+	"io"
+	"os"
 	"strconv"
 
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
-// cursor is a session being written: the next event, and the time it
-// sorts by, which never goes back within a session (a subagent's events
-// keep their place after the call that spawned them).
+// spool holds the events of every converted session until all are
+// converted, when they are written in time order. A session is added
+// whole, as soon as it is converted, and its events are let go: they are
+// kept as the lines they will be, in memory up to spoolInMemory bytes,
+// then in a temporary file (removed at the end), so that memory does not
+// grow with the input (docs/evimport.md, "Speed and memory").
+type spool struct {
+	mem  []byte
+	file *os.File      // once mem would pass spoolInMemory
+	w    *bufio.Writer // on file
+	size int64
+	segs []segment
+	// inMemory: never to a file (a job's events, appended to the spool
+	// of all)
+	inMemory bool
+}
+
+// spoolInMemory is how many bytes of events the spool keeps in memory
+// before it moves them to a temporary file; a variable for tests.
+var spoolInMemory int64 = 4 << 20
+
+// segment is one session's events in the spool: records of the time the
+// event sorts by (8 bytes), its seq (8), the length of the rest (4), and
+// the rest of its line after the seq.
+type segment struct {
+	order    order
+	off, end int64
+	firstKey int64
+}
+
+// order is a session's place among the inputs, which breaks ties between
+// events of the same time: the source (claude, codex, pi, gemini, as
+// they are converted), the file it was first found in, and the line.
+type order struct{ source, file, line int }
+
+func (a order) less(b order) bool {
+	if a.source != b.source {
+		return a.source < b.source
+	}
+	if a.file != b.file {
+		return a.file < b.file
+	}
+	return a.line < b.line
+}
+
+// add spools the events of s that fall in win, each with its seq: its
+// place in its session, from seqBase+1, whatever the window leaves out,
+// so that an event's line is the same bytes in every run. The time an
+// event sorts by never goes back within a session: a subagent's events
+// keep their place after the call that spawned them.
+func (sp *spool) add(s *session, at order, win window) error {
+	seg := segment{order: at, off: sp.size}
+	sinceMS, untilMS := win.since.UnixMilli(), win.until.UnixMilli()
+	var key int64
+	var rec []byte
+	first := true
+	for i := range s.events {
+		e := &s.events[i]
+		key = max(key, e.ms)
+		if !(win.since.IsZero() || e.ms >= sinceMS) || !(win.until.IsZero() || e.ms < untilMS) {
+			continue
+		}
+		if first {
+			seg.firstKey, first = key, false
+		}
+		if sp.inMemory {
+			// straight into the spool: no copy through rec
+			at := len(sp.mem)
+			sp.mem = appendRecord(sp.mem, key, s.seqBase+int64(i)+1, s, e)
+			sp.size += int64(len(sp.mem) - at)
+			continue
+		}
+		rec = appendRecord(rec[:0], key, s.seqBase+int64(i)+1, s, e)
+		if err := sp.write(rec); err != nil {
+			return err
+		}
+	}
+	seg.end = sp.size
+	if seg.end > seg.off {
+		sp.segs = append(sp.segs, seg)
+	}
+	s.events = nil
+	return nil
+}
+
+// appendRecord appends the spool's record of event e of s.
+func appendRecord(dst []byte, key, seq int64, s *session, e *event) []byte {
+	at := len(dst)
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(key))
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(seq))
+	dst = append(dst, 0, 0, 0, 0)
+	dst = appendEventRest(dst, s, e)
+	binary.LittleEndian.PutUint32(dst[at+16:at+20], uint32(len(dst)-at-20))
+	return dst
+}
+
+func (sp *spool) write(rec []byte) error {
+	sp.size += int64(len(rec))
+	if sp.file == nil && (sp.inMemory || int64(len(sp.mem)+len(rec)) <= spoolInMemory) {
+		sp.mem = append(sp.mem, rec...)
+		return nil
+	}
+	if sp.file == nil {
+		f, err := os.CreateTemp("", "evimport-*.spool")
+		if err != nil {
+			return err
+		}
+		os.Remove(f.Name()) // gone with the process, whatever happens (where the system allows)
+		sp.file, sp.w = f, bufio.NewWriterSize(f, 256<<10)
+		if _, err := sp.w.Write(sp.mem); err != nil {
+			return err
+		}
+		sp.mem = nil
+	}
+	_, err := sp.w.Write(rec)
+	return err
+}
+
+// append spools the events of another spool, which is in memory.
+func (sp *spool) append(o *spool) error {
+	for _, seg := range o.segs {
+		at := sp.size
+		if err := sp.write(o.mem[seg.off:seg.end]); err != nil {
+			return err
+		}
+		seg.off, seg.end = at, sp.size
+		sp.segs = append(sp.segs, seg)
+	}
+	return nil
+}
+
+// close lets the temporary file go.
+func (sp *spool) close() {
+	if sp.file != nil {
+		sp.file.Close()
+		os.Remove(sp.file.Name())
+	}
+}
+
+// cursor is a session being written: where its next record is, and the
+// time that record sorts by. Its reader exists while it is read.
 type cursor struct {
-	s     *session
-	order int // the session's place among the inputs: ties go by it
-	next  int
-	key   int64
+	seg  *segment
+	off  int64
+	key  int64
+	r    *bufio.Reader
+	line []byte
 }
 
 type cursors []*cursor
@@ -25,7 +168,7 @@ func (h cursors) Less(i, j int) bool {
 	if h[i].key != h[j].key {
 		return h[i].key < h[j].key
 	}
-	return h[i].order < h[j].order
+	return h[i].seg.order.less(h[j].seg.order)
 }
 func (h cursors) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *cursors) Push(x any)   { *h = append(*h, x.(*cursor)) }
@@ -36,45 +179,90 @@ func (h *cursors) Pop() any {
 	return c
 }
 
-func (c *cursor) advance() bool {
-	if c.next >= len(c.s.events) {
-		return false
-	}
-	if ms := c.s.events[c.next].ms; ms > c.key {
-		c.key = ms
-	}
-	return true
-}
-
-// writeSessions writes the events of all sessions in time order, each
-// with its seq: its place in its session, from 1, whatever the window
-// leaves out, so that an event's line is the same bytes in every run.
-func writeSessions(out *jsonl.Writer, sessions []*session, win window) {
-	h := make(cursors, 0, len(sessions))
-	for i, s := range sessions {
-		c := &cursor{s: s, order: i}
-		if c.advance() {
-			h = append(h, c)
+// writeTo writes the spooled events of all sessions in time order, each
+// session's own order kept.
+func (sp *spool) writeTo(out *jsonl.Writer) error {
+	if sp.w != nil {
+		if err := sp.w.Flush(); err != nil {
+			return err
 		}
+	}
+	h := make(cursors, 0, len(sp.segs))
+	for i := range sp.segs {
+		s := &sp.segs[i]
+		h = append(h, &cursor{seg: s, off: s.off, key: s.firstKey})
 	}
 	heap.Init(&h)
-	sinceMS, untilMS := win.since.UnixMilli(), win.until.UnixMilli()
-	var line []byte
+	var head [20]byte
 	for h.Len() > 0 {
 		c := h[0]
-		e := &c.s.events[c.next]
-		c.next++
-		inWindow := (win.since.IsZero() || e.ms >= sinceMS) && (win.until.IsZero() || e.ms < untilMS)
-		if inWindow {
-			line = appendEvent(line[:0], c.s, c.s.seqBase+int64(c.next), e)
-			out.WriteLine(line)
+		if err := sp.next(c, head[:]); err != nil {
+			return err
 		}
-		if c.advance() {
-			heap.Fix(&h, 0)
-		} else {
+		out.WriteLine(c.line)
+		if c.off == c.seg.end {
+			c.r, c.line = nil, nil // let a finished session's buffers go
 			heap.Pop(&h)
+			continue
+		}
+		if _, err := sp.peek(c, head[:8]); err != nil {
+			return err
+		}
+		c.key = int64(binary.LittleEndian.Uint64(head[:8]))
+		heap.Fix(&h, 0)
+	}
+	return nil
+}
+
+// next reads c's next record into c.line, the whole line.
+func (sp *spool) next(c *cursor, head []byte) error {
+	if sp.file == nil {
+		rec := sp.mem[c.off:]
+		n := int64(binary.LittleEndian.Uint32(rec[16:20]))
+		c.off += 20 + n
+		c.line = strconv.AppendInt(append(c.line[:0], `{"seq":`...), int64(binary.LittleEndian.Uint64(rec[8:16])), 10)
+		c.line = append(c.line, rec[20:20+n]...)
+		return nil
+	}
+	if c.r == nil {
+		// 16 KiB for each session being written, and only while it is:
+		// sessions mostly follow each other in time.
+		c.r = bufio.NewReaderSize(io.NewSectionReader(sp.file, c.off, c.seg.end-c.off), 16<<10)
+	}
+	if _, err := io.ReadFull(c.r, head[:20]); err != nil {
+		return err
+	}
+	n := int(binary.LittleEndian.Uint32(head[16:20]))
+	c.line = strconv.AppendInt(append(c.line[:0], `{"seq":`...), int64(binary.LittleEndian.Uint64(head[8:16])), 10)
+	at := len(c.line)
+	c.line = append(c.line, make([]byte, n)...)
+	if _, err := io.ReadFull(c.r, c.line[at:]); err != nil {
+		return err
+	}
+	c.off += 20 + int64(n)
+	return nil
+}
+
+// peek reads the key of c's next record without taking it.
+func (sp *spool) peek(c *cursor, head []byte) ([]byte, error) {
+	if sp.file == nil {
+		return append(head[:0], sp.mem[c.off:c.off+8]...), nil
+	}
+	b, err := c.r.Peek(8)
+	return append(head[:0], b...), err
+}
+
+// writeSessions writes sessions in time order, each with its seq, through
+// a spool of their own (--follow's new events of each round).
+func writeSessions(out *jsonl.Writer, sessions []*session, win window) error {
+	var sp spool
+	defer sp.close()
+	for i, s := range sessions {
+		if err := sp.add(s, order{file: i}, win); err != nil {
+			return err
 		}
 	}
+	return sp.writeTo(out)
 }
 
 // appendStr appends a string member: key (with its comma, as in
@@ -83,12 +271,10 @@ func appendStr(dst []byte, key, v string) []byte {
 	return jsontext.AppendString(append(dst, key...), v)
 }
 
-// appendEvent writes one envelope line: the six envelope members, then
-// the session, project and source, which every event carries so that a
-// filter or a report can group by them.
-func appendEvent(dst []byte, s *session, seq int64, e *event) []byte {
-	dst = append(dst, `{"seq":`...)
-	dst = strconv.AppendInt(dst, seq, 10)
+// appendEventRest writes one envelope line after its seq: the other five
+// envelope members, then the session, project and source, which every
+// event carries so that a filter or a report can group by them.
+func appendEventRest(dst []byte, s *session, e *event) []byte {
 	dst = append(dst, `,"ts":`...)
 	dst = jsontext.AppendFixed(dst, e.ms, 3)
 	dst = appendStr(dst, `,"run_id":`, e.run)

@@ -1,0 +1,826 @@
+package evimport
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+// fields decodes the members evimport reads from a line of a log, by
+// hand: encoding/json took three quarters of the time of a conversion,
+// most of it checking again what jsonl and jsonscan.Check have checked,
+// and copying values never read. The lines are checked JSON objects, so
+// values are skipped with jsonscan.Each, unvalidated. What is read is as
+// encoding/json would read it (strings decoded the same way, null leaves
+// a member as it is, the last of two members of one name wins), and a
+// member of the wrong type is reported in the same words (shapeError):
+// "timestamp is a number, not a string". Keys are matched as they are
+// spelled, not without regard to case as encoding/json does.
+type fields struct {
+	err  error
+	path []string // the names of the objects above, for a message
+}
+
+// each calls fn with every member of the object v, its key unescaped,
+// until an error is noted.
+func (d *fields) each(v []byte, fn func(k, v []byte)) {
+	jsonscan.Each(v, func(k, v []byte) bool {
+		if bytes.IndexByte(k, '\\') >= 0 {
+			k, _ = jsonscan.Unquote(nil, append(append([]byte{'"'}, k...), '"'))
+		}
+		fn(k, v)
+		return d.err == nil
+	})
+}
+
+// object reports whether v is an object to read member name from: null
+// is not, and anything else but an object is a shape error.
+func (d *fields) object(v []byte, name string) bool {
+	return d.want(v, name, '{', "object")
+}
+
+// array is object for an array.
+func (d *fields) array(v []byte, name string) bool {
+	return d.want(v, name, '[', "array")
+}
+
+func (d *fields) want(v []byte, name string, open byte, kind string) bool {
+	if len(v) == 0 || v[0] == 'n' {
+		return false
+	}
+	if v[0] != open {
+		d.wrong(v, name, kind)
+		return false
+	}
+	return true
+}
+
+// in reads the object v, member name of the one being read, with fn.
+func (d *fields) in(v []byte, name string, fn func(k, v []byte)) {
+	if !d.object(v, name) {
+		return
+	}
+	d.path = append(d.path, name)
+	d.each(v, fn)
+	d.path = d.path[:len(d.path)-1]
+}
+
+// elements calls fn with each element of the array v, member name.
+func (d *fields) elements(v []byte, name string, fn func(v []byte)) {
+	if !d.array(v, name) {
+		return
+	}
+	jsonscan.Elements(v, func(v []byte) bool {
+		fn(v)
+		return d.err == nil
+	})
+}
+
+// objects reads each element of the array v as an object with fn.
+func (d *fields) objects(v []byte, name string, fn func(k, v []byte)) {
+	d.elements(v, name, func(v []byte) { d.in(v, name, fn) })
+}
+
+func (d *fields) wrong(v []byte, name, want string) {
+	if d.err != nil {
+		return
+	}
+	path := name
+	if len(d.path) > 0 {
+		path = strings.Join(d.path, ".") + "." + name
+	}
+	d.err = fmt.Errorf("%s is a %s, not a %s", path, kindOf(v), want)
+}
+
+// kindOf is what encoding/json calls the JSON value v in a type error.
+func kindOf(v []byte) string {
+	switch v[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "bool"
+	}
+	return "number"
+}
+
+func (d *fields) str(v []byte, name string, dst *string) {
+	if len(v) == 0 || v[0] == 'n' {
+		return
+	}
+	if v[0] != '"' {
+		d.wrong(v, name, "string")
+		return
+	}
+	*dst = unquote(v)
+}
+
+// unquote is the JSON string v decoded; most need no unescaping.
+func unquote(v []byte) string {
+	s := v[1 : len(v)-1]
+	for _, c := range s {
+		if c == '\\' || c >= utf8.RuneSelf {
+			b, _ := jsonscan.Unquote(make([]byte, 0, len(s)), v)
+			return string(b)
+		}
+	}
+	return string(s)
+}
+
+func (d *fields) int(v []byte, name string, dst *int64) {
+	if len(v) == 0 || v[0] == 'n' {
+		return
+	}
+	if c := v[0]; c != '-' && (c < '0' || c > '9') {
+		d.wrong(v, name, "number")
+		return
+	}
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	if err != nil {
+		d.badNumber(v, name)
+		return
+	}
+	*dst = n
+}
+
+// badNumber notes a number that is no int64 (or float64), in the words
+// of encoding/json: "input_tokens is a number 1.5, not a number".
+func (d *fields) badNumber(v []byte, name string) {
+	if d.err == nil {
+		d.wrong(v, name, "number")
+		d.err = errors.New(strings.Replace(d.err.Error(), " a number,", " a number "+string(v)+",", 1))
+	}
+}
+
+func (d *fields) float(v []byte, name string, dst **float64) {
+	if len(v) == 0 || v[0] == 'n' {
+		return
+	}
+	if c := v[0]; c != '-' && (c < '0' || c > '9') {
+		d.wrong(v, name, "number")
+		return
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil {
+		d.badNumber(v, name)
+		return
+	}
+	*dst = &f
+}
+
+func (d *fields) boolean(v []byte, name string, dst *bool) {
+	if len(v) == 0 || v[0] == 'n' {
+		return
+	}
+	if v[0] != 't' && v[0] != 'f' {
+		d.wrong(v, name, "boolean")
+		return
+	}
+	*dst = v[0] == 't'
+}
+
+// number reads a json.Number: a number, or a string that holds one.
+func (d *fields) number(v []byte, name string, dst *json.Number) {
+	if len(v) == 0 || v[0] == 'n' {
+		return
+	}
+	s := string(v)
+	if v[0] == '"' {
+		s = unquote(v)
+	} else if v[0] == '{' || v[0] == '[' || v[0] == 't' || v[0] == 'f' {
+		d.wrong(v, name, "string")
+		return
+	}
+	if _, err := strconv.ParseFloat(s, 64); err != nil && d.err == nil {
+		d.err = fmt.Errorf("json: invalid number literal, trying to unmarshal %q into Number", v)
+		return
+	}
+	*dst = json.Number(s)
+}
+
+// raw is a json.RawMessage of the value: null too, as encoding/json keeps
+// it.
+func raw(v []byte) json.RawMessage { return v }
+
+// decodeLine is what every record type of a log has: a decoder of a
+// line's members.
+type decodeLine interface{ decode(d *fields, data []byte) }
+
+// decode decodes each record into a T and hands it to fn; a record that is
+// JSON but not of the shape its agent writes (a number where a string
+// goes) is reported as bad.
+func decode[T any, PT interface {
+	*T
+	decodeLine
+}](c *converter, records []record, fn func(r record, v *T)) {
+	var d fields
+	for _, r := range records {
+		var v T
+		d.err, d.path = nil, d.path[:0]
+		PT(&v).decode(&d, r.data)
+		if d.err != nil {
+			c.bad(r, d.err)
+			continue
+		}
+		fn(r, &v)
+	}
+}
+
+// Claude Code
+
+func (l *claudeLine) decode(d *fields, data []byte) {
+	d.each(data, func(k, v []byte) {
+		switch string(k) {
+		case "type":
+			d.str(v, "type", &l.Type)
+		case "subtype":
+			d.str(v, "subtype", &l.Subtype)
+		case "uuid":
+			d.str(v, "uuid", &l.UUID)
+		case "sessionId":
+			d.str(v, "sessionId", &l.SessionID)
+		case "agentId":
+			d.str(v, "agentId", &l.AgentID)
+		case "isSidechain":
+			d.boolean(v, "isSidechain", &l.IsSidechain)
+		case "isMeta":
+			d.boolean(v, "isMeta", &l.IsMeta)
+		case "isCompactSummary":
+			d.boolean(v, "isCompactSummary", &l.IsCompactSummary)
+		case "isApiErrorMessage":
+			d.boolean(v, "isApiErrorMessage", &l.IsAPIError)
+		case "cwd":
+			d.str(v, "cwd", &l.Cwd)
+		case "version":
+			d.str(v, "version", &l.Version)
+		case "timestamp":
+			d.str(v, "timestamp", &l.Timestamp)
+		case "requestId":
+			d.str(v, "requestId", &l.RequestID)
+		case "costUSD":
+			d.float(v, "costUSD", &l.CostUSD)
+		case "message":
+			l.Message = d.claudeMessage(v, "message")
+		case "toolUseResult":
+			l.ToolUseResult = agentRef{}
+			// often the whole of a file read: looked into only when it may
+			// name an agent
+			if len(v) > 0 && v[0] == '{' && (bytes.Contains(v, []byte("agentId")) || bytes.Contains(v, []byte(`\u`))) {
+				if id, ok := jsonscan.Lookup(v, "agentId"); ok && len(id) > 0 && id[0] == '"' {
+					l.ToolUseResult.AgentID = unquote(id)
+				}
+			}
+		case "compactMetadata":
+			if d.object(v, "compactMetadata") {
+				m := &compactMetadata{}
+				d.in(v, "compactMetadata", func(k, v []byte) {
+					switch string(k) {
+					case "trigger":
+						d.str(v, "trigger", &m.Trigger)
+					case "preTokens":
+						d.int(v, "preTokens", &m.PreTokens)
+					}
+				})
+				l.CompactMetadata = m
+			} else if v[0] == 'n' {
+				l.CompactMetadata = nil
+			}
+		case "data":
+			if d.object(v, "data") {
+				l.Data = d.claudeProgress(v)
+			} else if v[0] == 'n' {
+				l.Data = nil
+			}
+		case "parentToolUseID":
+			d.str(v, "parentToolUseID", &l.ParentToolUseID)
+		}
+	})
+}
+
+func (d *fields) claudeMessage(v []byte, name string) *claudeMessage {
+	if !d.object(v, name) {
+		return nil
+	}
+	m := &claudeMessage{}
+	d.in(v, name, func(k, v []byte) {
+		switch string(k) {
+		case "id":
+			d.str(v, "id", &m.ID)
+		case "model":
+			d.str(v, "model", &m.Model)
+		case "role":
+			d.str(v, "role", &m.Role)
+		case "stop_reason":
+			d.str(v, "stop_reason", &m.StopReason)
+		case "content":
+			m.Content = raw(v)
+		case "usage":
+			if !d.object(v, "usage") {
+				if v[0] == 'n' {
+					m.Usage = nil
+				}
+				return
+			}
+			u := &claudeUsage{}
+			d.in(v, "usage", func(k, v []byte) {
+				switch string(k) {
+				case "input_tokens":
+					d.int(v, "input_tokens", &u.InputTokens)
+				case "output_tokens":
+					d.int(v, "output_tokens", &u.OutputTokens)
+				case "cache_creation_input_tokens":
+					d.int(v, "cache_creation_input_tokens", &u.CacheCreationInputTokens)
+				case "cache_read_input_tokens":
+					d.int(v, "cache_read_input_tokens", &u.CacheReadInputTokens)
+				case "cache_creation":
+					if !d.object(v, "cache_creation") {
+						if v[0] == 'n' {
+							u.CacheCreation = nil
+						}
+						return
+					}
+					cc := &cacheCreation{}
+					d.in(v, "cache_creation", func(k, v []byte) {
+						switch string(k) {
+						case "ephemeral_5m_input_tokens":
+							d.int(v, "ephemeral_5m_input_tokens", &cc.Ephemeral5m)
+						case "ephemeral_1h_input_tokens":
+							d.int(v, "ephemeral_1h_input_tokens", &cc.Ephemeral1h)
+						}
+					})
+					u.CacheCreation = cc
+				}
+			})
+			m.Usage = u
+		}
+	})
+	return m
+}
+
+func (d *fields) claudeProgress(v []byte) *claudeProgress {
+	p := &claudeProgress{}
+	d.in(v, "data", func(k, v []byte) {
+		switch string(k) {
+		case "type":
+			d.str(v, "type", &p.Type)
+		case "agentId":
+			d.str(v, "agentId", &p.AgentID)
+		case "message":
+			if !d.object(v, "message") {
+				if v[0] == 'n' {
+					p.Message = nil
+				}
+				return
+			}
+			m := &progressMessage{}
+			d.in(v, "message", func(k, v []byte) {
+				switch string(k) {
+				case "type":
+					d.str(v, "type", &m.Type)
+				case "requestId":
+					d.str(v, "requestId", &m.RequestID)
+				case "timestamp":
+					d.str(v, "timestamp", &m.Timestamp)
+				case "message":
+					m.Message = d.claudeMessage(v, "message")
+				}
+			})
+			p.Message = m
+		}
+	})
+	return p
+}
+
+// decode reads a content block; what is of the wrong type is left out,
+// as it was when content blocks were read with encoding/json, whose
+// errors were not looked at.
+func (b *block) decode(d *fields, v []byte) {
+	d.each(v, func(k, v []byte) {
+		switch string(k) {
+		case "type":
+			d.str(v, "type", &b.Type)
+		case "text":
+			d.str(v, "text", &b.Text)
+		case "thinking":
+			d.str(v, "thinking", &b.Thinking)
+		case "id":
+			d.str(v, "id", &b.ID)
+		case "name":
+			d.str(v, "name", &b.Name)
+		case "input":
+			b.Input = raw(v)
+		case "tool_use_id":
+			d.str(v, "tool_use_id", &b.ToolUseID)
+		case "content":
+			b.Content = raw(v)
+		case "is_error":
+			d.boolean(v, "is_error", &b.IsError)
+		}
+		d.err = nil
+	})
+}
+
+// blockList reads a list of content blocks.
+func blockList(v []byte) []block {
+	var bs []block
+	var d fields
+	jsonscan.Elements(v, func(v []byte) bool {
+		var b block
+		if len(v) > 0 && v[0] == '{' {
+			b.decode(&d, v)
+		}
+		bs = append(bs, b)
+		return true
+	})
+	return bs
+}
+
+// Codex
+
+func (l *codexLine) decode(d *fields, data []byte) {
+	d.each(data, func(k, v []byte) {
+		switch string(k) {
+		case "timestamp":
+			d.str(v, "timestamp", &l.Timestamp)
+		case "type":
+			d.str(v, "type", &l.Type)
+		case "payload":
+			l.Payload = raw(v)
+		}
+	})
+}
+
+func (p *codexPayload) decode(d *fields, data []byte) {
+	d.each(data, func(k, v []byte) {
+		switch string(k) {
+		case "type":
+			d.str(v, "type", &p.Type)
+		case "id":
+			d.str(v, "id", &p.ID)
+		case "timestamp":
+			d.str(v, "timestamp", &p.Timestamp)
+		case "cwd":
+			d.str(v, "cwd", &p.Cwd)
+		case "cli_version":
+			d.str(v, "cli_version", &p.CLIVersion)
+		case "model_provider":
+			d.str(v, "model_provider", &p.ModelProvider)
+		case "forked_from_id":
+			d.str(v, "forked_from_id", &p.ForkedFromID)
+		case "source":
+			p.Source = raw(v)
+		case "model":
+			d.str(v, "model", &p.Model)
+		case "message":
+			d.str(v, "message", &p.Message)
+		case "info":
+			if !d.object(v, "info") {
+				if v[0] == 'n' {
+					p.Info = nil
+				}
+				return
+			}
+			info := &codexTokenInfo{}
+			d.in(v, "info", func(k, v []byte) {
+				switch string(k) {
+				case "total_token_usage":
+					info.Total = d.codexTokens(v, "total_token_usage")
+				case "last_token_usage":
+					info.Last = d.codexTokens(v, "last_token_usage")
+				}
+			})
+			p.Info = info
+		case "reason":
+			d.str(v, "reason", &p.Reason)
+		case "role":
+			d.str(v, "role", &p.Role)
+		case "content":
+			p.Content = raw(v)
+		case "summary":
+			p.Summary = raw(v)
+		case "name":
+			d.str(v, "name", &p.Name)
+		case "arguments":
+			d.str(v, "arguments", &p.Arguments)
+		case "input":
+			d.str(v, "input", &p.Input)
+		case "call_id":
+			d.str(v, "call_id", &p.CallID)
+		case "output":
+			p.Output = raw(v)
+		case "action":
+			p.Action = raw(v)
+		}
+	})
+}
+
+func (d *fields) codexTokens(v []byte, name string) *codexTokens {
+	if !d.object(v, name) {
+		return nil
+	}
+	t := &codexTokens{}
+	d.in(v, name, func(k, v []byte) {
+		switch string(k) {
+		case "input_tokens":
+			d.int(v, "input_tokens", &t.Input)
+		case "cached_input_tokens":
+			d.int(v, "cached_input_tokens", &t.Cached)
+		case "output_tokens":
+			d.int(v, "output_tokens", &t.Output)
+		case "reasoning_output_tokens":
+			d.int(v, "reasoning_output_tokens", &t.Reasoning)
+		case "total_tokens":
+			d.int(v, "total_tokens", &t.Total)
+		}
+	})
+	return t
+}
+
+// pi
+
+func (l *piLine) decode(d *fields, data []byte) {
+	d.each(data, func(k, v []byte) {
+		switch string(k) {
+		case "type":
+			d.str(v, "type", &l.Type)
+		case "id":
+			d.str(v, "id", &l.ID)
+		case "parentId":
+			if v[0] == 'n' {
+				l.ParentID = nil
+			} else {
+				var s string
+				d.str(v, "parentId", &s)
+				l.ParentID = &s
+			}
+		case "timestamp":
+			d.str(v, "timestamp", &l.Timestamp)
+		case "cwd":
+			d.str(v, "cwd", &l.Cwd)
+		case "version":
+			d.number(v, "version", &l.Version)
+		case "provider":
+			d.str(v, "provider", &l.Provider)
+		case "modelId":
+			d.str(v, "modelId", &l.ModelID)
+		case "summary":
+			d.str(v, "summary", &l.Summary)
+		case "tokensBefore":
+			d.int(v, "tokensBefore", &l.Tokens)
+		case "message":
+			if !d.object(v, "message") {
+				if v[0] == 'n' {
+					l.Message = nil
+				}
+				return
+			}
+			m := &piMessage{}
+			d.in(v, "message", func(k, v []byte) { m.member(d, k, v) })
+			l.Message = m
+		}
+	})
+}
+
+func (m *piMessage) member(d *fields, k, v []byte) {
+	switch string(k) {
+	case "role":
+		d.str(v, "role", &m.Role)
+	case "content":
+		m.Content = raw(v)
+	case "provider":
+		d.str(v, "provider", &m.Provider)
+	case "model":
+		d.str(v, "model", &m.Model)
+	case "usage":
+		if !d.object(v, "usage") {
+			if v[0] == 'n' {
+				m.Usage = nil
+			}
+			return
+		}
+		u := &piUsage{}
+		d.in(v, "usage", func(k, v []byte) {
+			switch string(k) {
+			case "input":
+				d.int(v, "input", &u.Input)
+			case "output":
+				d.int(v, "output", &u.Output)
+			case "cacheRead":
+				d.int(v, "cacheRead", &u.CacheRead)
+			case "cacheWrite":
+				d.int(v, "cacheWrite", &u.CacheWrite)
+			case "cost":
+				if !d.object(v, "cost") {
+					if v[0] == 'n' {
+						u.Cost = nil
+					}
+					return
+				}
+				c := &piCost{}
+				d.in(v, "cost", func(k, v []byte) {
+					if string(k) == "total" {
+						d.float(v, "total", &c.Total)
+					}
+				})
+				u.Cost = c
+			}
+		})
+		m.Usage = u
+	case "stopReason":
+		d.str(v, "stopReason", &m.StopReason)
+	case "errorMessage":
+		d.str(v, "errorMessage", &m.ErrorMessage)
+	case "toolCallId":
+		d.str(v, "toolCallId", &m.ToolCallID)
+	case "toolName":
+		d.str(v, "toolName", &m.ToolName)
+	case "isError":
+		d.boolean(v, "isError", &m.IsError)
+	case "timestamp":
+		d.int(v, "timestamp", &m.Timestamp)
+	}
+}
+
+// piBlocks reads a pi message's content blocks, leaving out what is of
+// the wrong type.
+func piBlocks(v []byte) []piBlock {
+	var bs []piBlock
+	if len(v) == 0 || v[0] != '[' {
+		return nil
+	}
+	var d fields
+	jsonscan.Elements(v, func(v []byte) bool {
+		var b piBlock
+		if len(v) > 0 && v[0] == '{' {
+			d.each(v, func(k, v []byte) {
+				switch string(k) {
+				case "type":
+					d.str(v, "type", &b.Type)
+				case "text":
+					d.str(v, "text", &b.Text)
+				case "thinking":
+					d.str(v, "thinking", &b.Thinking)
+				case "id":
+					d.str(v, "id", &b.ID)
+				case "name":
+					d.str(v, "name", &b.Name)
+				case "arguments":
+					b.Arguments = raw(v)
+				}
+				d.err = nil
+			})
+		}
+		bs = append(bs, b)
+		return true
+	})
+	return bs
+}
+
+// Gemini CLI
+
+func (m *geminiRecord) decode(d *fields, data []byte) {
+	d.each(data, func(k, v []byte) {
+		switch string(k) {
+		case "sessionId":
+			d.str(v, "sessionId", &m.SessionID)
+		case "projectHash":
+			d.str(v, "projectHash", &m.ProjectHash)
+		case "kind":
+			d.str(v, "kind", &m.Kind)
+		case "messages":
+			m.Messages = raw(v)
+		case "$rewindTo":
+			if v[0] == 'n' {
+				m.RewindTo = nil
+			} else {
+				var s string
+				d.str(v, "$rewindTo", &s)
+				m.RewindTo = &s
+			}
+		case "$set":
+			m.Set = raw(v)
+		case "id":
+			d.str(v, "id", &m.ID)
+		case "timestamp":
+			d.str(v, "timestamp", &m.Timestamp)
+		case "type":
+			d.str(v, "type", &m.Type)
+		case "content":
+			m.Content = raw(v)
+		case "thoughts":
+			m.Thoughts = nil
+			if v[0] == 'n' {
+				return
+			}
+			if d.array(v, "thoughts") {
+				m.Thoughts = []geminiThought{}
+			}
+			d.elements(v, "thoughts", func(v []byte) {
+				var t geminiThought
+				d.in(v, "thoughts", func(k, v []byte) {
+					switch string(k) {
+					case "subject":
+						d.str(v, "subject", &t.Subject)
+					case "description":
+						d.str(v, "description", &t.Description)
+					}
+				})
+				m.Thoughts = append(m.Thoughts, t)
+			})
+		case "tokens":
+			if !d.object(v, "tokens") {
+				if v[0] == 'n' {
+					m.Tokens = nil
+				}
+				return
+			}
+			t := &geminiTokens{}
+			d.in(v, "tokens", func(k, v []byte) {
+				switch string(k) {
+				case "input":
+					d.int(v, "input", &t.Input)
+				case "output":
+					d.int(v, "output", &t.Output)
+				case "cached":
+					d.int(v, "cached", &t.Cached)
+				case "thoughts":
+					d.int(v, "thoughts", &t.Thoughts)
+				case "tool":
+					d.int(v, "tool", &t.Tool)
+				}
+			})
+			m.Tokens = t
+		case "model":
+			d.str(v, "model", &m.Model)
+		case "toolCalls":
+			m.ToolCalls = nil
+			if v[0] == 'n' {
+				return
+			}
+			if d.array(v, "toolCalls") {
+				m.ToolCalls = []geminiToolCall{}
+			}
+			d.elements(v, "toolCalls", func(v []byte) {
+				var tc geminiToolCall
+				d.in(v, "toolCalls", func(k, v []byte) { tc.member(d, k, v) })
+				m.ToolCalls = append(m.ToolCalls, tc)
+			})
+		}
+	})
+}
+
+func (tc *geminiToolCall) member(d *fields, k, v []byte) {
+	switch string(k) {
+	case "id":
+		d.str(v, "id", &tc.ID)
+	case "name":
+		d.str(v, "name", &tc.Name)
+	case "args":
+		tc.Args = raw(v)
+	case "status":
+		d.str(v, "status", &tc.Status)
+	case "agentId":
+		d.str(v, "agentId", &tc.AgentID)
+	case "timestamp":
+		d.str(v, "timestamp", &tc.Timestamp)
+	case "result":
+		tc.Result = nil
+		if v[0] == 'n' {
+			return
+		}
+		if d.array(v, "result") {
+			tc.Result = []geminiResult{}
+		}
+		d.elements(v, "result", func(v []byte) {
+			var r geminiResult
+			d.in(v, "result", func(k, v []byte) {
+				if string(k) != "functionResponse" {
+					return
+				}
+				d.in(v, "functionResponse", func(k, v []byte) {
+					if string(k) != "response" {
+						return
+					}
+					d.in(v, "response", func(k, v []byte) {
+						switch string(k) {
+						case "output":
+							d.str(v, "output", &r.FunctionResponse.Response.Output)
+						case "error":
+							d.str(v, "error", &r.FunctionResponse.Response.Error)
+						}
+					})
+				})
+			})
+			tc.Result = append(tc.Result, r)
+		})
+	}
+}

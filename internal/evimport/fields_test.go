@@ -1,0 +1,110 @@
+package evimport
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+// The names of the members the hand decoders read: a line with a key
+// that differs from one of them only in case is left out of the
+// comparison with encoding/json, which matches keys without regard to
+// case (the decoders do not: no agent writes them so).
+var memberNames = strings.Fields(`type subtype uuid sessionId agentId isSidechain isMeta isCompactSummary
+isApiErrorMessage cwd version timestamp requestId costUSD message toolUseResult compactMetadata trigger
+preTokens data parentToolUseID id model role stop_reason content usage input_tokens output_tokens
+cache_creation_input_tokens cache_read_input_tokens cache_creation ephemeral_5m_input_tokens
+ephemeral_1h_input_tokens payload cli_version model_provider forked_from_id source info total_token_usage
+last_token_usage cached_input_tokens reasoning_output_tokens total_tokens reason summary name arguments input
+call_id output action parentId provider modelId tokensBefore stopReason errorMessage toolCallId toolName
+isError cacheRead cacheWrite cost total projectHash messages $rewindTo $set thoughts description subject
+tokens cached tool toolCalls args status result functionResponse response error kind agentId`)
+
+// plainKeys reports whether data has no key that is a member name in
+// another case, and no object with a key twice (encoding/json merges two
+// objects of one name, the decoders take the last).
+func plainKeys(data []byte) bool {
+	ok := true
+	var walk func(v []byte)
+	walk = func(v []byte) {
+		switch {
+		case len(v) > 0 && v[0] == '{':
+			seen := map[string]bool{}
+			jsonscan.Each(v, func(k, v []byte) bool {
+				key, _ := jsonscan.Unquote(nil, append(append([]byte{'"'}, k...), '"'))
+				for _, n := range memberNames {
+					if strings.EqualFold(string(key), n) && string(key) != n {
+						ok = false
+					}
+				}
+				if seen[string(key)] {
+					ok = false
+				}
+				seen[string(key)] = true
+				walk(v)
+				return ok
+			})
+		case len(v) > 0 && v[0] == '[':
+			jsonscan.Elements(v, func(v []byte) bool { walk(v); return ok })
+		}
+	}
+	walk(data)
+	return ok
+}
+
+// sameAsEncodingJSON decodes data into a T with encoding/json and with
+// the hand decoder and compares what they read, or the error each says.
+func sameAsEncodingJSON[T any, PT interface {
+	*T
+	decodeLine
+}](t *testing.T, data []byte) {
+	var want, got T
+	werr := json.Unmarshal(data, &want)
+	var d fields
+	PT(&got).decode(&d, data)
+	switch {
+	case werr != nil && d.err != nil:
+		if w := shapeError(werr).Error(); w != d.err.Error() {
+			t.Fatalf("%T: encoding/json says %q, the decoder %q\n%s", got, w, d.err, data)
+		}
+	case werr != nil || d.err != nil:
+		t.Fatalf("%T: encoding/json says %v, the decoder %v\n%s", got, werr, d.err, data)
+	case !reflect.DeepEqual(want, got):
+		t.Fatalf("%T: encoding/json reads\n%+v\nthe decoder\n%+v\n%s", got, want, got, data)
+	}
+}
+
+// FuzzFieldsLikeEncodingJSON checks the hand decoders of fields.go
+// against encoding/json, which read the lines before them.
+func FuzzFieldsLikeEncodingJSON(f *testing.F) {
+	for _, source := range []string{"claude", "codex", "pi", "gemini"} {
+		seeds(f, source)
+	}
+	for _, s := range []string{
+		`{"type":"assistant","message":{"usage":{"input_tokens":1.5}}}`,
+		`{"type":"user","isMeta":"yes","costUSD":1e400}`,
+		`{"message":{"role":"user","timestamp":"x"},"version":"3"}`,
+		`{"payload":{"info":{"total_token_usage":{"input_tokens":"7"}}}}`,
+		`{"toolCalls":[{"result":[{"functionResponse":{"response":{"output":5}}}]}],"thoughts":[1]}`,
+		`{"data":{"message":{"message":{"usage":null,"content":"\ud800x"}}},"compactMetadata":[]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, line := range strings.Split(string(b), "\n") {
+			data := []byte(line)
+			if jsonscan.Check(data) != nil || !plainKeys(data) {
+				continue
+			}
+			data, _ = jsonscan.Lookup(data) // the lines as jsonl gives them
+			sameAsEncodingJSON[claudeLine](t, data)
+			sameAsEncodingJSON[codexLine](t, data)
+			sameAsEncodingJSON[codexPayload](t, data)
+			sameAsEncodingJSON[piLine](t, data)
+			sameAsEncodingJSON[geminiRecord](t, data)
+		}
+	})
+}
