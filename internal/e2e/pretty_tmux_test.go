@@ -15,7 +15,7 @@ import (
 // forces JSON Lines there.
 func TestTmuxPrettyByDefault(t *testing.T) {
 	dir, _ := filepath.Abs("../../examples")
-	p := startTmux(t, 80, 30, fmt.Sprintf("cd %q && zot2gp zot/uname.jsonl; echo END", dir))
+	p := startTmux(t, 80, 30, fmt.Sprintf("cd %q && zot2gp zot/uname.jsonl; echo END; exec sleep 60", dir)) // the wait: tmux may drop what a command wrote just before it ended
 	s, _ := p.waitFor(10*time.Second, "END", func(s string) bool { return strings.Contains(s, "END") })
 	for _, want := range []string{"tool   bash  uname -a", "ok     bash", "$0.00037", "run    ok"} {
 		if !strings.Contains(s, want) {
@@ -32,7 +32,7 @@ func TestTmuxPrettyByDefault(t *testing.T) {
 	}
 	p.checkWidth(s)
 
-	p = startTmux(t, 80, 30, fmt.Sprintf("cd %q && zot2gp --format envelope zot/auth-401.jsonl | cut -c1-60; echo END", dir))
+	p = startTmux(t, 80, 30, fmt.Sprintf("cd %q && zot2gp --format envelope zot/auth-401.jsonl | cut -c1-60; echo END; exec sleep 60", dir))
 	s, _ = p.waitFor(10*time.Second, "END", func(s string) bool { return strings.Contains(s, "END") })
 	if !strings.Contains(s, `{"seq":`) || strings.Contains(s, "ERROR") {
 		t.Errorf("--format envelope on a terminal: no JSON:\n%s", s)

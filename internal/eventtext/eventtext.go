@@ -83,7 +83,8 @@ func Model(raw []byte) string {
 }
 
 // argKeys are the arguments that say most about a call, best first.
-var argKeys = []string{"command", "cmd", "argv", "path", "file_path", "filename", "file", "pattern", "query", "url", "glob", "regex", "dir", "directory", "root", "name"}
+var argKeys = []string{"command", "cmd", "argv", "path", "file_path", "filename", "file", "pattern", "query", "url", "glob", "regex", "dir", "directory", "root", "name",
+	"description", "message", "prompt", "input"}
 
 // BestArg is the argument that says most about a call (its command, its
 // path, its pattern), else the arguments compact; arguments that are not
@@ -101,7 +102,11 @@ func BestArg(args []byte) string {
 			}
 			switch jsonscan.KindOf(v) {
 			case jsonscan.String:
-				return OneLine(Text(v))
+				text := Text(v)
+				if files := PatchFiles(text); files != "" {
+					return files // Codex's apply_patch: what it changes
+				}
+				return OneLine(text)
 			case jsonscan.Array: // an argv: its words
 				var words []string
 				if json.Unmarshal(v, &words) == nil && len(words) > 0 {
@@ -111,6 +116,23 @@ func BestArg(args []byte) string {
 		}
 	}
 	return Compact(args)
+}
+
+// PatchFiles names the files a patch in the apply_patch form changes
+// ("update a.go, add b.go"); "" when s is no such patch.
+func PatchFiles(s string) string {
+	if !strings.HasPrefix(strings.TrimSpace(s), "*** Begin Patch") {
+		return ""
+	}
+	var files []string
+	for _, l := range strings.Split(s, "\n") {
+		for _, op := range []string{"Update", "Add", "Delete"} {
+			if f, ok := strings.CutPrefix(strings.TrimSpace(l), "*** "+op+" File: "); ok {
+				files = append(files, strings.ToLower(op)+" "+f)
+			}
+		}
+	}
+	return strings.Join(files, ", ")
 }
 
 // Args are a call's arguments as JSON: sent as a JSON text (a string),

@@ -193,21 +193,3 @@ func runHeader(s string) bool {
 	}
 	return true
 }
-
-// patchFiles names the files a patch in the apply_patch form changes
-// ("*** Update File: main.go"): "update main.go, add x.go"; "" when s
-// is no such patch.
-func patchFiles(s string) string {
-	if !strings.HasPrefix(strings.TrimSpace(s), "*** Begin Patch") {
-		return ""
-	}
-	var files []string
-	for _, l := range strings.Split(s, "\n") {
-		for _, op := range []string{"Update", "Add", "Delete"} {
-			if f, ok := strings.CutPrefix(strings.TrimSpace(l), "*** "+op+" File: "); ok {
-				files = append(files, strings.ToLower(op)+" "+f)
-			}
-		}
-	}
-	return strings.Join(files, ", ")
-}

@@ -2,7 +2,6 @@ package pretty
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -121,6 +120,9 @@ func (r *Renderer) draw(line []byte) {
 		return
 	}
 	if q := r.quiet(ev, rn, agent); q == said || q == quietLine && !r.o.All {
+		if ev.Meaning == event.ModelEnd && r.open == textLine && r.openKey == key {
+			r.endLine() // the turn is over, and so is its text: its last word need not wait
+		}
 		return
 	}
 	r.endLine()
@@ -993,133 +995,6 @@ func callKey(id, agent, name string) string {
 	return agent + "/" + name
 }
 
-// textOf is the text of a value: a string, the text blocks of a content
-// array ({"type":"text","text":...}) joined, or an object's "text".
-func textOf(raw []byte) string {
-	switch jsonscan.KindOf(raw) {
-	case jsonscan.String:
-		var buf []byte
-		s, _ := event.String(raw, &buf)
-		return string(s)
-	case jsonscan.Array:
-		var blocks []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		if json.Unmarshal(raw, &blocks) != nil {
-			return ""
-		}
-		var b strings.Builder
-		for _, bl := range blocks {
-			if bl.Type == "" || bl.Type == "text" {
-				b.WriteString(bl.Text)
-			}
-		}
-		return b.String()
-	case jsonscan.Object:
-		v, _ := jsonscan.Lookup(raw, "text")
-		return textOf(v)
-	}
-	return ""
-}
-
-// callsOf names the tool calls in a content array.
-func callsOf(raw []byte) string {
-	var blocks []struct {
-		Type string `json:"type"`
-		Name string `json:"name"`
-	}
-	if json.Unmarshal(raw, &blocks) != nil {
-		return compact(raw)
-	}
-	var names []string
-	for _, bl := range blocks {
-		if bl.Name != "" {
-			names = append(names, bl.Name)
-		}
-	}
-	if len(names) == 0 {
-		return "(no text)"
-	}
-	return "calls " + strings.Join(names, ", ")
-}
-
-// modelName is a model's name: a string, or an object's "model" (a run
-// log's resolved model).
-func modelName(raw []byte) string {
-	switch jsonscan.KindOf(raw) {
-	case jsonscan.String:
-		return textOf(raw)
-	case jsonscan.Object:
-		v, _ := jsonscan.Lookup(raw, "model")
-		return textOf(v)
-	}
-	return ""
-}
-
-// argKeys are the arguments that say most about a call, best first.
-var argKeys = []string{"command", "cmd", "argv", "path", "file_path", "filename", "file", "pattern", "query", "url", "glob", "regex", "dir", "directory", "root", "name",
-	"description", "message", "prompt", "input"}
-
-// bestArg is the argument that says most about a call (its command, its
-// path, its pattern), else the arguments compact; arguments that are not
-// JSON (pieces that never completed) are shown as they came.
-func bestArg(args []byte) string {
-	if jsonscan.KindOf(args) == jsonscan.String {
-		var buf []byte
-		if s, ok := event.String(args, &buf); ok {
-			args = s // arguments sent as a JSON text
-		}
-	}
-	args = bytes.TrimSpace(args)
-	if jsonscan.Check(args) != nil {
-		return string(args)
-	}
-	if jsonscan.KindOf(args) == jsonscan.Object {
-		for _, k := range argKeys {
-			v, ok := jsonscan.Lookup(args, k)
-			if !ok {
-				continue
-			}
-			switch jsonscan.KindOf(v) {
-			case jsonscan.String:
-				text := textOf(v)
-				if files := patchFiles(text); files != "" {
-					return files // Codex's apply_patch: what it changes
-				}
-				return oneLine(text)
-			case jsonscan.Array: // an argv: its words
-				var words []string
-				if json.Unmarshal(v, &words) == nil && len(words) > 0 {
-					return oneLine(strings.Join(words, " "))
-				}
-			}
-		}
-	}
-	return compact(args)
-}
-
-// compact is a JSON value on one line.
-func compact(raw []byte) string {
-	if bytes.ContainsAny(raw, "\n\r\t") || bytes.Contains(raw, []byte("  ")) {
-		var b bytes.Buffer
-		if json.Compact(&b, raw) == nil {
-			return b.String()
-		}
-	}
-	return string(raw)
-}
-
-// oneLine joins the lines of s with " ⏎ " so that it fits one line.
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	if !strings.ContainsAny(s, "\r\n") {
-		return s
-	}
-	lines := strings.FieldsFunc(s, func(c rune) bool { return c == '\n' || c == '\r' })
-	return strings.Join(lines, " ⏎ ")
-}
-
 // escapeText escapes what a flow must not send to the terminal.
 func escapeText(s string) string {
 	if plainASCII(s) {
@@ -1133,35 +1008,4 @@ func nonEmpty(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// cost is a cost in dollars with enough digits to tell small calls apart.
-func cost(nano int64) string {
-	d := float64(nano) / 1e9
-	switch {
-	case d >= 1:
-		return fmt.Sprintf("$%.2f", d)
-	case d >= 0.01:
-		return fmt.Sprintf("$%.4f", d)
-	default:
-		return fmt.Sprintf("$%.5f", d)
-	}
-}
-
-// duration is a time span to the step its size chooses, as every view
-// writes one (textfmt's rule): 850ms, 8.39s, 34.6s, 1m52s.
-func duration(us int64) string {
-	return textfmt.Duration(us, textfmt.StepOf(us))
-}
-
-// seconds is a number of seconds (a JSON number) as a duration.
-func seconds(raw []byte) string {
-	if jsonscan.KindOf(raw) != jsonscan.Number {
-		return ""
-	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil || f <= 0 || f > 1e12 { // 0: a sub-agent skipped, no time spent worth a figure
-		return ""
-	}
-	return duration(int64(f * 1e6))
 }

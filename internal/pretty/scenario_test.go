@@ -299,6 +299,13 @@ func TestEachWriteIsDrawn(t *testing.T) {
 	if !strings.HasSuffix(out.String(), "half way\n") {
 		t.Errorf("Close does not end the open line: %q", out.String())
 	}
+	// The end of the turn ends its text, though its line is not shown.
+	out.Reset()
+	r = New(&out, Options{Width: 80, Loc: time.UTC})
+	r.Write([]byte(`{"type":"text_delta","delta":"all done"}` + "\n" + `{"type":"turn_end","stop":"end"}` + "\n"))
+	if !strings.HasSuffix(out.String(), "all done\n") {
+		t.Errorf("the turn's end leaves its text's last word waiting: %q", out.String())
+	}
 }
 
 type failingWriter struct{ n int }
