@@ -31,8 +31,15 @@ func TestTmuxEvsumTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	example, _ := filepath.Abs("../../examples/events/multiagent.jsonl")
+	// an imported Claude Code session with subagents (evimport's fixture)
+	home := t.TempDir()
+	unpackHome(t, "../evimport/testdata/claude-subagents.txtar", home)
+	imported := fmt.Sprintf("evimport '%s' |", filepath.Join(home, "home"))
 	for _, c := range []struct{ name, args string }{
 		{"run", ""},
+		{"claude-run", imported},
+		{"claude-model", imported + " --by model"},
+		{"claude-role", imported + " --by role"},
 		{"agent", "--by agent"},
 		{"tool", "--by tool"},
 		{"model", "--by model"},
@@ -43,11 +50,17 @@ func TestTmuxEvsumTables(t *testing.T) {
 			name := fmt.Sprintf("evsum-%s.%d.txt", c.name, width)
 			t.Run(name, func(t *testing.T) {
 				file := "'" + example + "'"
-				if strings.Contains(c.args, ".jsonl") {
+				pipe, args, piped := strings.Cut(c.args, "|")
+				if !piped {
+					pipe, args = "", c.args
+				} else {
+					pipe += "|"
+				}
+				if strings.Contains(c.args, ".jsonl") || piped {
 					file = ""
 				}
 				dir := t.TempDir()
-				pane := startTmux(t, width, 30, fmt.Sprintf("cd '%s' && '%s' %s %s; echo \"exit $?\"", dir, evsum, c.args, file))
+				pane := startTmux(t, width, 30, fmt.Sprintf("cd '%s' && %s '%s' %s %s; echo \"exit $?\"", dir, pipe, evsum, args, file))
 				pane.waitFor(10*time.Second, "evsum's exit", func(s string) bool { return regexp.MustCompile(`(?m)^exit \d+$`).MatchString(s) })
 				// with the history: tmux's note that the pane is dead
 				// scrolls the first line off the screen

@@ -442,6 +442,26 @@ var wide = &unicode.RangeTable{
 	R32: []unicode.Range32{{0x1f300, 0x1f64f, 1}, {0x1f900, 0x1f9ff, 1}, {0x20000, 0x3fffd, 1}},
 }
 
+// cutMiddle cuts s to at most w cells as cutText does, but with … in its
+// middle: the ids of runs and sessions tell each other apart by their
+// ends (evimport's SESSION/1 and SESSION/2), which a cut at the end lost,
+// leaving two rows with the same text.
+func cutMiddle(s string, w int) string {
+	if cellWidth(s) <= w || w < 5 {
+		return cutText(s, w)
+	}
+	rs := []rune(s)
+	tail, n := len(rs), 0
+	for tail > 0 && n+runeCells(rs[tail-1]) <= (w-1)/2 {
+		tail--
+		n += runeCells(rs[tail])
+	}
+	return strings.TrimSuffix(cutText(string(rs[:tail]), w-n), "…") + "…" + string(rs[tail:])
+}
+
+// midCut: the column's cells are ids cut in the middle (cutMiddle).
+func (c *col) midCut() bool { return c.key >= 0 && (c.name == "run_id" || c.name == "session") }
+
 // cutText cuts s to at most w cells, ending it with … when it was longer.
 func cutText(s string, w int) string {
 	if cellWidth(s) <= w {

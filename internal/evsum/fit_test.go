@@ -362,3 +362,23 @@ func TestLiveFramesKeepTheirColumns(t *testing.T) {
 		t.Errorf("at 120 columns: %q", h)
 	}
 }
+
+// Run ids are cut in the middle, keeping the end that tells two runs of a
+// session apart; to the width, wide characters too.
+func TestCutMiddle(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		w    int
+		want string
+	}{
+		{"c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18/1", 20, "c4a81f02-6…e7c6b18/1"},
+		{"c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18/1", 38, "c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18/1"},
+		{"r_日本語の実行識別子", 12, "r_日本…別子"},
+		{"abcdefgh", 4, "abc…"},
+	} {
+		got := cutMiddle(c.s, c.w)
+		if got != c.want || cellWidth(got) > c.w {
+			t.Errorf("cutMiddle(%q, %d) = %q, want %q", c.s, c.w, got, c.want)
+		}
+	}
+}

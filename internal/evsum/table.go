@@ -269,7 +269,10 @@ func (t *tableLines) line(cell func(i int) string, style func(i int, c string) s
 	var b strings.Builder
 	for k, i := range t.shown {
 		c := cell(i)
-		if t.l.limit[i] > 0 {
+		switch {
+		case t.l.limit[i] > 0 && t.cols[i].midCut():
+			c = cutMiddle(c, t.l.limit[i])
+		case t.l.limit[i] > 0:
 			c = cutText(c, t.l.limit[i])
 		}
 		if k > 0 {
