@@ -200,11 +200,49 @@ func (d *fields) number(v []byte, name string, dst *json.Number) {
 		d.wrong(v, name, "string")
 		return
 	}
-	if _, err := strconv.ParseFloat(s, 64); err != nil && d.err == nil {
+	if !validNumber(s) && d.err == nil {
 		d.err = fmt.Errorf("json: invalid number literal, trying to unmarshal %q into Number", v)
 		return
 	}
 	*dst = json.Number(s)
+}
+
+// validNumber reports whether s is a JSON number, as encoding/json
+// requires of a json.Number's text ("00" and "+1" are not).
+func validNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i, n = i+1, n+1
+		}
+		return n
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // raw is a json.RawMessage of the value: null too, as encoding/json keeps

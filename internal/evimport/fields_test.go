@@ -108,3 +108,16 @@ func FuzzFieldsLikeEncodingJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestValidNumber: a json.Number's text must be a JSON number, as
+// encoding/json checks it (pi's "version":"00" is a bad line).
+func TestValidNumber(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "3": true, "-1": true, "1.5": true, "1e3": true, "2E-7": true, "-0.0e+1": true,
+		"00": false, "01": false, "+1": false, "": false, "-": false, "1.": false, ".5": false, "1e": false, "1e+": false, "0x1": false, "Inf": false,
+	} {
+		if got := validNumber(s); got != want {
+			t.Errorf("validNumber(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
