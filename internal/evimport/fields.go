@@ -82,11 +82,6 @@ func (d *fields) elements(v []byte, name string, fn func(v []byte)) {
 	})
 }
 
-// objects reads each element of the array v as an object with fn.
-func (d *fields) objects(v []byte, name string, fn func(k, v []byte)) {
-	d.elements(v, name, func(v []byte) { d.in(v, name, fn) })
-}
-
 func (d *fields) wrong(v []byte, name, want string) {
 	if d.err != nil {
 		return

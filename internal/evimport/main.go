@@ -283,15 +283,6 @@ func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool) error {
 // from the first reading; a variable for tests.
 var recordBudget = 4 << 20
 
-func spoolAll(sp *spool, sessions []*session, win window) error {
-	for _, s := range sessions {
-		if err := sp.add(s, s.at, win); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // one converts a pi file.
 func (c *converter) one(f *logFile) []*session {
 	ss := c.pi(f)

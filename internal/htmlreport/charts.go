@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/evtools/evtools/internal/summary"
@@ -694,8 +693,6 @@ func max1(n int) int {
 	}
 	return n
 }
-
-func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // cut shortens a label to n characters with "…".
 func cut(s string, n int) string {

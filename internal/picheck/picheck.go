@@ -41,7 +41,6 @@ type Stream struct {
 	inRun, ended bool // ended: agent_end came, agent_settled is next
 	inTurn       bool
 	message      string // the role of the open message
-	failedMsg    bool
 	blocks       []block
 	calls        map[string]*call // the run's calls by id
 	turnCalls    []*call          // the turn's
