@@ -45,6 +45,15 @@ func (d *fields) object(v []byte, name string) bool {
 	return d.want(v, name, '{', "object")
 }
 
+// objectOrNull is object for a member read into the pointer p: a null
+// member clears p, as encoding/json does, and is no object to read.
+func objectOrNull[T any](d *fields, v []byte, name string, p **T) bool {
+	if len(v) > 0 && v[0] == 'n' {
+		*p = nil
+	}
+	return d.object(v, name)
+}
+
 // array is object for an array.
 func (d *fields) array(v []byte, name string) bool {
 	return d.want(v, name, '[', "array")
@@ -313,7 +322,7 @@ func (l *claudeLine) decode(d *fields, data []byte) {
 				}
 			}
 		case "compactMetadata":
-			if d.object(v, "compactMetadata") {
+			if objectOrNull(d, v, "compactMetadata", &l.CompactMetadata) {
 				m := &compactMetadata{}
 				d.in(v, "compactMetadata", func(k, v []byte) {
 					switch string(k) {
@@ -324,14 +333,10 @@ func (l *claudeLine) decode(d *fields, data []byte) {
 					}
 				})
 				l.CompactMetadata = m
-			} else if v[0] == 'n' {
-				l.CompactMetadata = nil
 			}
 		case "data":
-			if d.object(v, "data") {
+			if objectOrNull(d, v, "data", &l.Data) {
 				l.Data = d.claudeProgress(v)
-			} else if v[0] == 'n' {
-				l.Data = nil
 			}
 		case "parentToolUseID":
 			d.str(v, "parentToolUseID", &l.ParentToolUseID)
@@ -357,10 +362,7 @@ func (d *fields) claudeMessage(v []byte, name string) *claudeMessage {
 		case "content":
 			m.Content = raw(v)
 		case "usage":
-			if !d.object(v, "usage") {
-				if v[0] == 'n' {
-					m.Usage = nil
-				}
+			if !objectOrNull(d, v, "usage", &m.Usage) {
 				return
 			}
 			u := &claudeUsage{}
@@ -375,10 +377,7 @@ func (d *fields) claudeMessage(v []byte, name string) *claudeMessage {
 				case "cache_read_input_tokens":
 					d.int(v, "cache_read_input_tokens", &u.CacheReadInputTokens)
 				case "cache_creation":
-					if !d.object(v, "cache_creation") {
-						if v[0] == 'n' {
-							u.CacheCreation = nil
-						}
+					if !objectOrNull(d, v, "cache_creation", &u.CacheCreation) {
 						return
 					}
 					cc := &cacheCreation{}
@@ -408,10 +407,7 @@ func (d *fields) claudeProgress(v []byte) *claudeProgress {
 		case "agentId":
 			d.str(v, "agentId", &p.AgentID)
 		case "message":
-			if !d.object(v, "message") {
-				if v[0] == 'n' {
-					p.Message = nil
-				}
+			if !objectOrNull(d, v, "message", &p.Message) {
 				return
 			}
 			m := &progressMessage{}
@@ -516,10 +512,7 @@ func (p *codexPayload) decode(d *fields, data []byte) {
 		case "message":
 			d.str(v, "message", &p.Message)
 		case "info":
-			if !d.object(v, "info") {
-				if v[0] == 'n' {
-					p.Info = nil
-				}
+			if !objectOrNull(d, v, "info", &p.Info) {
 				return
 			}
 			info := &codexTokenInfo{}
@@ -610,10 +603,7 @@ func (l *piLine) decode(d *fields, data []byte) {
 		case "tokensBefore":
 			d.int(v, "tokensBefore", &l.Tokens)
 		case "message":
-			if !d.object(v, "message") {
-				if v[0] == 'n' {
-					l.Message = nil
-				}
+			if !objectOrNull(d, v, "message", &l.Message) {
 				return
 			}
 			m := &piMessage{}
@@ -634,10 +624,7 @@ func (m *piMessage) member(d *fields, k, v []byte) {
 	case "model":
 		d.str(v, "model", &m.Model)
 	case "usage":
-		if !d.object(v, "usage") {
-			if v[0] == 'n' {
-				m.Usage = nil
-			}
+		if !objectOrNull(d, v, "usage", &m.Usage) {
 			return
 		}
 		u := &piUsage{}
@@ -652,10 +639,7 @@ func (m *piMessage) member(d *fields, k, v []byte) {
 			case "cacheWrite":
 				d.int(v, "cacheWrite", &u.CacheWrite)
 			case "cost":
-				if !d.object(v, "cost") {
-					if v[0] == 'n' {
-						u.Cost = nil
-					}
+				if !objectOrNull(d, v, "cost", &u.Cost) {
 					return
 				}
 				c := &piCost{}
@@ -770,10 +754,7 @@ func (m *geminiRecord) decode(d *fields, data []byte) {
 				m.Thoughts = append(m.Thoughts, t)
 			})
 		case "tokens":
-			if !d.object(v, "tokens") {
-				if v[0] == 'n' {
-					m.Tokens = nil
-				}
+			if !objectOrNull(d, v, "tokens", &m.Tokens) {
 				return
 			}
 			t := &geminiTokens{}
