@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/evtools/evtools/pkg/jsonl"
 	"io"
+	"os"
 	"reflect"
 	"sort"
 
@@ -23,10 +25,31 @@ type converter struct {
 	bad  func(r record, reason error)
 	stop error // the error that ends the run (--strict), once bad has said why
 	keep bool  // keep the files' records once decoded (--follow reads them again)
+
+	// arena is what a worker's group of files is read into, one file
+	// after the other, and read into again once the group is converted.
+	arena []byte
 }
 
 func newConverter(table *prices.Table) *converter {
 	return &converter{table: table, unpriced: map[string]int{}, unknown: map[string]int{}, bad: func(record, error) {}}
+}
+
+// readFile reads the file called name whole into the arena, after the
+// files of its group read before it; when they do not leave room for it,
+// into a new arena, the old one kept by their records until the group is
+// converted.
+func (c *converter) readFile(name string) ([]byte, error) {
+	rest := c.arena[len(c.arena):]
+	if fi, err := os.Stat(name); err == nil && int(fi.Size()) >= cap(rest) {
+		rest = make([]byte, 0, max(2*cap(c.arena), int(fi.Size())+1, 64<<10))
+		c.arena = rest
+	}
+	data, err := jsonl.ReadFile(name, rest)
+	if cap(data) == cap(rest) { // read into the arena, not a buffer of its own
+		c.arena = c.arena[:len(c.arena)+len(data)]
+	}
+	return data[:len(data):len(data)], err
 }
 
 // merge adds the counts of a worker's converter to c's.

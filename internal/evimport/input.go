@@ -3,7 +3,7 @@ package evimport
 import (
 	"bytes"
 	"encoding/json"
-	"io"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,7 +34,8 @@ type logFile struct {
 	index     int      // its place among the files read
 	keys      []string // what ties it to other files (groups)
 	parent    bool     // a Codex rollout of a spawned agent: keys[0] is its parent's
-	partial   bool     // only its first records are held: it is read again with its group
+	size      int      // its bytes, as the scan found them
+	stdin     bool     // standard input, read and held before the scan
 	seen      map[string]bool
 }
 
@@ -149,66 +150,43 @@ func companions(name string) []string {
 	return out
 }
 
-// read reads f's lines through in (framing, decompression, bad-line
-// reports). A file whose first line is not JSON but which is one JSON
-// document as a whole (Gemini CLI's older session files) is kept whole.
-//
-// light, when not nil, is asked once the first lines are read whether
-// the rest of the file is to be held (false for a large Claude or Codex
-// file, whose group is read again when it is converted): the file is then
-// only read for its bad lines and, from its source (lightSource), what
-// ties it to other files (groupKeys).
-func read(in *jsonl.Input, f *logFile, light func(*logFile) bool) error {
-	in.Names = []string{f.name}
+// read reads f's records from each, which frames them (and reports a
+// line holding a NUL byte), reporting a line that is not JSON to bad. A
+// file whose first line is not JSON but which is one JSON document as a
+// whole (Gemini CLI's older session files) is kept whole. stable says
+// that a record's data stays valid once each moves on (a file read
+// whole): it is not copied then. enough, when not nil, ends the reading
+// once it reports that the records held are enough (the scan's first
+// lines).
+func read(each func(func(jsonl.Record) error) error, bad func(jsonl.Record, error) error, f *logFile, stable bool, enough func() bool) error {
 	var held []record // lines of what may be one document
-	asked := light == nil
-	claude := false
-	var chunk []byte // the lines are copied into chunks: one allocation for many
-	err := in.Each(func(rec jsonl.Record) error {
-		if f.partial {
-			var err error
-			if claude {
-				// the sessionId found while the line is checked: one pass
-				var id []byte
-				err = jsonscan.Members(rec.Data, func(k, v []byte) {
-					if jsonscan.KeyIs(k, "sessionId") {
-						id = v
-					}
-				})
-				if err == nil && id != nil {
-					f.noteID(id)
-				}
-			} else {
-				err = jsonscan.Check(rec.Data)
+	var chunk []byte  // the lines are copied into chunks: one allocation for many
+	err := each(func(rec jsonl.Record) error {
+		data := rec.Data
+		if !stable && !rec.Own {
+			if len(chunk)+len(data) > cap(chunk) {
+				chunk = make([]byte, 0, max(64<<10, len(data)))
 			}
-			if err != nil {
-				return in.Bad(rec, err)
-			}
-			return nil
+			chunk = append(chunk, data...)
+			data = chunk[len(chunk)-len(data) : len(chunk) : len(chunk)]
 		}
-		if len(chunk)+len(rec.Data) > cap(chunk) {
-			chunk = make([]byte, 0, max(64<<10, len(rec.Data)))
-		}
-		chunk = append(chunk, rec.Data...)
-		data := chunk[len(chunk)-len(rec.Data) : len(chunk) : len(chunk)]
 		r := record{data: data, file: rec.File, line: rec.Line}
 		if held != nil || (len(f.records) == 0 && jsonscan.Check(data) != nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))) {
 			held = append(held, r)
 			return nil
 		}
 		if err := jsonscan.Check(data); err != nil {
-			return in.Bad(rec, err)
+			return bad(rec, err)
 		}
 		f.records = append(f.records, r)
-		if !asked && len(f.records) == detectLines {
-			asked = true
-			if f.partial = !light(f); f.partial {
-				f.groupKeys()
-				claude = f.source == "claude"
-			}
+		if enough != nil && enough() {
+			return errEnough
 		}
 		return nil
 	})
+	if err == errEnough {
+		err = nil
+	}
 	if held == nil || err != nil {
 		return err
 	}
@@ -222,7 +200,7 @@ func read(in *jsonl.Input, f *logFile, light func(*logFile) bool) error {
 	}
 	for _, r := range held {
 		if err := jsonscan.Check(r.data); err != nil {
-			if err := in.Bad(jsonl.Record{File: r.file, Line: r.line}, err); err != nil {
+			if err := bad(jsonl.Record{Data: r.data, File: r.file, Line: r.line}, err); err != nil {
 				return err
 			}
 			continue
@@ -230,6 +208,28 @@ func read(in *jsonl.Input, f *logFile, light func(*logFile) bool) error {
 		f.records = append(f.records, r)
 	}
 	return nil
+}
+
+// errEnough ends a reading that has what it needs.
+var errEnough = errors.New("enough read")
+
+// wholeFile is read's each for data, the whole of the file called name:
+// its records, framed as jsonl frames them, a line holding a NUL byte
+// reported to bad.
+func wholeFile(name string, data []byte, bad func(jsonl.Record, error) error) func(func(jsonl.Record) error) error {
+	return func(fn func(jsonl.Record) error) error {
+		var err error
+		jsonl.Lines(data, func(line int, rec []byte, nul bool) bool {
+			r := jsonl.Record{Data: rec, File: name, Line: line}
+			if nul {
+				err = bad(r, jsonl.ErrNUL)
+			} else {
+				err = fn(r)
+			}
+			return err == nil
+		})
+		return err
+	}
 }
 
 // detectLines is how many of a file's first records detect looks at.
@@ -363,15 +363,6 @@ func (f *logFile) noteID(v []byte) {
 	}
 }
 
-// size is about what f's records hold.
-func (f *logFile) size() int {
-	n := 0
-	for _, r := range f.records {
-		n += len(r.data) + 48
-	}
-	return n
-}
-
 // groups puts the files that must be converted together in a group (the
 // files that share a Claude sessionId; a Codex rollout and its spawned
 // agents' whose parent is among the files), each group's files in the
@@ -432,12 +423,4 @@ func groups(files []*logFile) [][]*logFile {
 		out[g] = append(out[g], f)
 	}
 	return out
-}
-
-// reread reads f again, for its group: its lines were let go after the
-// first reading. What is wrong with them was said then.
-func reread(in *jsonl.Input, f *logFile) {
-	quiet := &jsonl.Input{Tool: in.Tool, Stdin: in.Stdin, Stderr: io.Discard}
-	f.records, f.partial = nil, false
-	read(quiet, f, nil)
 }

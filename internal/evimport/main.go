@@ -141,59 +141,33 @@ func run(o *options, stdio cli.Stdio) (err error) {
 // the same time.
 var sourceRank = map[string]int{"claude": 0, "codex": 1, "pi": 2, "gemini": 3}
 
-// convert reads every input, converts it and spools its sessions, so
-// that what is held at a time is one group of files that must be read
-// together: a pi or Gemini file alone, a Claude Code session's files (its
-// subagents', its copies: the files that share a sessionId), a Codex
-// rollout with its spawned agents'. Claude and Codex files are read
-// first to find their groups; their lines are kept until their group is
-// converted while they fit in recordBudget, else read again then. The
-// groups are converted on every core and spooled in the order they were
-// sent, so that the output and stderr are those of one loop. trouble is
-// an input that could not be read or is in no known format.
+// convert reads every input, converts it and spools its sessions. The
+// files are first scanned on every core for their source and what ties
+// them to others (scanAll); then each group of files that must be
+// converted together (a pi or Gemini file alone, a Claude Code session's
+// files: its subagents', its copies, the files that share a sessionId; a
+// Codex rollout with its spawned agents') is read whole and converted by
+// a worker, so that what is held at a time is a group for each core.
+// The groups are taken back, their bad lines and events, in the order of
+// their first file, so that the output and stderr are those of one loop.
+// Standard input, which can be read once, is read first and held.
+// trouble is an input that could not be read or is in no known format.
 func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spool) (trouble bool, err error) {
 	files := expand(o.paths(), win.since, func(p string, err error) {
 		in.Errorf("%v", jsonl.FileError(p, err))
 		trouble = true
 	})
-	var workers []*converter
-	pool := jsonl.NewOrdered(runtime.GOMAXPROCS(0), 4, 4<<20,
-		func() *converter {
-			w := newConverter(conv.table)
-			workers = append(workers, w)
-			return w
-		},
-		func(w *converter, j *convJob) { j.convert(w, win) },
-		func(j *convJob) error { return j.take(in, conv, sp) })
-	defer func() {
-		pool.Close()
-		for _, w := range workers {
-			conv.merge(w)
-		}
-	}()
-	send := func(group []*logFile) error {
-		j := pool.Next()
-		j.files = group
-		size := 0
-		for _, f := range group {
-			size += f.size()
-		}
-		return pool.Send(size)
-	}
-	var later []*logFile // Claude and Codex files, converted by group
-	held := 0
-	// light lets a large Claude or Codex file go after its first lines,
-	// once what is held would pass recordBudget
-	light := func(f *logFile) bool {
-		if f.name == "-" || !o.sourceOf(f) || f.source == "pi" {
-			return true
-		}
-		fi, err := os.Stat(f.name)
-		return err != nil || held+int(fi.Size()) <= recordBudget
-	}
+	var named []*logFile // the files to scan: all but standard input
+	var all []*logFile
 	for i, f := range files {
 		f.index = i
-		if err := read(in, f, light); err != nil {
+		if f.name != "-" {
+			named = append(named, f)
+			all = append(all, f)
+			continue
+		}
+		in.Names = []string{f.name}
+		if err := read(in.Each, in.Bad, f, false, nil); err != nil {
 			return trouble, err
 		}
 		if len(f.records) == 0 && f.document == nil {
@@ -204,31 +178,40 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 			trouble = true
 			continue
 		}
-		switch {
-		case f.source == "pi":
-			if err := send([]*logFile{f}); err != nil {
-				return trouble, err
-			}
-		case f.partial:
-			f.records = nil
-			later = append(later, f)
-		default:
-			f.groupKeys()
-			if size := f.size(); f.name == "-" || held+size <= recordBudget {
-				held += size
-			} else {
-				f.records, f.document, f.partial = nil, nil, true // a small file past the budget
-			}
-			later = append(later, f)
-		}
+		f.groupKeys()
+		f.stdin = true
+		all = append(all, f)
 	}
-	for _, group := range groups(later) {
-		for _, f := range group {
-			if f.partial {
-				reread(in, f) // here: jsonl reads on the goroutine that writes
+	o.scanAll(named)
+	var workers []*converter
+	pool := jsonl.NewOrdered(runtime.GOMAXPROCS(0), 4, 4<<20,
+		func() *converter {
+			w := newConverter(conv.table)
+			workers = append(workers, w)
+			return w
+		},
+		func(w *converter, j *convJob) { j.convert(w, win) },
+		func(j *convJob) error {
+			if j.take(in, conv, sp) {
+				trouble = true
 			}
+			return j.err
+		})
+	pool.Idle = true // nothing is written while the workers convert
+	defer func() {
+		pool.Close()
+		for _, w := range workers {
+			conv.merge(w)
 		}
-		if err := send(group); err != nil {
+	}()
+	for _, group := range groups(all) {
+		j := pool.Next()
+		j.files = group
+		size := 0
+		for _, f := range group {
+			size += f.size
+		}
+		if err := pool.Send(size); err != nil {
 			return trouble, err
 		}
 	}
@@ -236,52 +219,92 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 }
 
 // convJob is a group of files to convert (convert), and what came of it:
-// the lines of its events, and the records of the wrong shape to report.
+// the lines of its events, and what is to be reported of its files, in
+// order.
 type convJob struct {
 	files []*logFile
 	out   spool
-	bad   []badRecord
+	notes []note
+	err   error // what ended the taking (an output error)
 }
 
-type badRecord struct {
+// note is one thing a job reports: a bad line (r and reason), or a
+// message about a file (msg) that makes the exit status say so.
+type note struct {
 	r      record
 	reason error
+	msg    string
 }
 
-// convert converts the job's files with w, a converter of the worker's
-// own: its counts are added up at the end (merge), its bad records are
-// reported when the job is taken.
+// convert reads the job's files whole and converts them with w, a
+// converter of the worker's own: its counts are added up at the end
+// (merge), what is wrong with the files is reported when the job is
+// taken.
 func (j *convJob) convert(w *converter, win window) {
-	w.bad = func(r record, reason error) { j.bad = append(j.bad, badRecord{r, reason}) }
+	bad := func(rec jsonl.Record, reason error) error {
+		j.notes = append(j.notes, note{r: record{file: rec.File, line: rec.Line}, reason: reason})
+		return nil
+	}
+	w.bad = func(r record, reason error) { j.notes = append(j.notes, note{r: r, reason: reason}) }
+	var known []*logFile
+	for _, f := range j.files {
+		if !f.stdin {
+			data, err := w.readFile(f.name)
+			if err != nil && len(data) == 0 {
+				j.notes = append(j.notes, note{msg: err.Error()})
+				continue
+			}
+			read(wholeFile(f.name, data, bad), bad, f, true, nil)
+			if err != nil {
+				j.notes = append(j.notes, note{msg: err.Error()})
+			}
+		}
+		switch {
+		case len(f.records) == 0 && f.document == nil:
+			// empty, or only bad lines
+		case f.source == "":
+			j.notes = append(j.notes, note{msg: term.Escape(f.name) + ": in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped"})
+			f.records, f.document = nil, nil
+		default:
+			known = append(known, f)
+		}
+	}
 	var ss []*session
-	if f := j.files[0]; f.source == "pi" {
-		ss = w.one(f)
-	} else {
-		ss = w.group(j.files)
+	switch {
+	case len(known) == 0:
+	case known[0].source == "pi":
+		for _, f := range known {
+			ss = append(ss, w.one(f)...)
+		}
+	default:
+		ss = w.group(known)
 	}
 	j.out.inMemory = true
 	for _, s := range ss {
 		j.out.add(s, s.at, win) // in memory: no error
 	}
+	w.arena = w.arena[:0]
 }
 
-// take reports the job's bad records and spools its events.
-func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool) error {
-	for _, b := range j.bad {
-		conv.bad(b.r, b.reason)
+// take reports what the job found wrong and spools its events; trouble
+// is a file that could not be read or is in no known format.
+func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool) (trouble bool) {
+	for _, n := range j.notes {
+		if n.msg != "" {
+			in.Errorf("%s", n.msg)
+			trouble = true
+			continue
+		}
+		conv.bad(n.r, n.reason)
 	}
 	err := sp.append(&j.out)
 	mem := j.out.mem[:0]
 	if cap(mem) > 4<<20 {
 		mem = nil // a large group's: not kept for the next
 	}
-	*j = convJob{out: spool{mem: mem, segs: j.out.segs[:0]}}
-	return err
+	*j = convJob{out: spool{mem: mem, segs: j.out.segs[:0]}, notes: j.notes[:0], err: err}
+	return trouble
 }
-
-// recordBudget is how many bytes of Claude and Codex lines convert keeps
-// from the first reading; a variable for tests.
-var recordBudget = 4 << 20
 
 // one converts a pi file.
 func (c *converter) one(f *logFile) []*session {

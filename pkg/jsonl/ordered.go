@@ -17,6 +17,12 @@ type Ordered[W, J any] struct {
 	work func(W, *J)
 	take func(*J) error
 
+	// Idle releases the output guard (Waiting) while the sending
+	// goroutine waits for a worker: for a tool that writes nothing
+	// until its jobs are all taken, whose wait for the workers is then
+	// a wait like one for input, where a signal may stop it.
+	Idle bool
+
 	ahead    int // jobs pending at most once Send returns
 	maxBytes int // bytes pending past which only the newest job stays
 
@@ -120,7 +126,11 @@ func (o *Ordered[W, J]) takeOldest() {
 	o.pending[0] = nil // not kept alive under the slice
 	o.pending = o.pending[1:]
 	o.bytes -= j.size
-	<-j.done
+	if o.Idle {
+		Waiting(func() { <-j.done })
+	} else {
+		<-j.done
+	}
 	o.err = o.take(&j.job)
 	o.free = append(o.free, j)
 }

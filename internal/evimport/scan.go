@@ -1,0 +1,72 @@
+package evimport
+
+import (
+	"bytes"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/evtools/evtools/pkg/jsonl"
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+// scanAll finds each file's source and what ties it to other files
+// (groupKeys), on every core, before any is converted: a group's files
+// are then read and converted together by one worker. Nothing is
+// reported here: a file's bad lines, and that it cannot be read or is in
+// no known format, are reported when its group is converted.
+func (o *options) scanAll(files []*logFile) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			var buf []byte
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				buf = o.scan(files[i], buf)
+			}
+		})
+	}
+	jsonl.Waiting(wg.Wait)
+}
+
+// scan reads f for its source and keys, as little of it as these need:
+// the first records for its format (detect), then a Claude Code file's
+// every line for its sessionIds, lightly (claudeKeys). buf is the
+// scanning goroutine's, handed back to read the next file into.
+func (o *options) scan(f *logFile, buf []byte) []byte {
+	data, _ := jsonl.ReadFile(f.name, buf) // an error is reported with the group
+	f.size = len(data)
+	ignore := func(jsonl.Record, error) error { return nil }
+	read(wholeFile(f.name, data, ignore), ignore, f, true, func() bool { return len(f.records) >= detectLines })
+	if (len(f.records) > 0 || f.document != nil) && o.sourceOf(f) {
+		if f.source == "claude" {
+			f.claudeKeys(data)
+		} else {
+			f.groupKeys()
+		}
+	}
+	f.records, f.document = nil, nil
+	return data
+}
+
+// claudeKeys notes the sessionId of every line of data, a Claude Code
+// file, without checking the lines (the conversion does): a line is
+// looked at up to its sessionId, which Claude Code writes near its
+// start, and further only when another may follow. A bad line's
+// sessionId at worst joins two groups, which changes nothing but which
+// worker converts them.
+func (f *logFile) claudeKeys(data []byte) {
+	jsonl.Lines(data, func(_ int, rec []byte, _ bool) bool {
+		jsonscan.Each(rec, func(k, v []byte) bool {
+			if !jsonscan.KeyIs(k, "sessionId") {
+				return true
+			}
+			f.noteID(v)
+			// keys are matched unescaped: another spelling of the name
+			// needs a \u escape
+			rest := rec[jsonscan.OffsetOf(rec, v)+len(v):]
+			return bytes.Contains(rest, []byte("sessionId")) || bytes.Contains(rest, []byte(`\u`))
+		})
+		return true
+	})
+}

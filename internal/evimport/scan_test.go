@@ -1,0 +1,53 @@
+package evimport
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evtools/evtools/internal/cli"
+)
+
+// The files of one Claude Code session are converted together however
+// its lines spell the sessionId key: the scan that groups the files
+// before they are converted reads keys as the conversion does, escapes
+// and all. Two files apart would make two halves of the session, each
+// numbered from seq 1.
+func TestScanGroupsTheSpellingsOfSessionID(t *testing.T) {
+	const session = "0c5e1d2a-7f3b-4e8a-9c61-5d2f8b7a4e10"
+	line := func(key, typ, uuid, ts, body string) string {
+		return `{"parentUuid":null,"isSidechain":false,"cwd":"/home/ana/src/shop",` + key + `:"` + session +
+			`","version":"2.1.40","type":"` + typ + `","uuid":"` + uuid + `","timestamp":"` + ts + `",` + body + "}\n"
+	}
+	convert := func(key string) string {
+		home := t.TempDir()
+		first := line(`"sessionId"`, "user", "u1", "2026-03-02T09:00:00.000Z", `"message":{"role":"user","content":"list the tests"}`) +
+			line(`"sessionId"`, "assistant", "a1", "2026-03-02T09:00:02.000Z", `"requestId":"req_1","message":{"model":"claude-sonnet-4-5-20250929","id":"msg_1","role":"assistant","content":[{"type":"text","text":"There are three."}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":9}}`)
+		// the session resumed in another project's folder: its lines
+		// carry the key as another writer may spell it
+		second := line(key, "user", "u2", "2026-03-02T09:05:00.000Z", `"message":{"role":"user","content":"and which fail?"}`) +
+			line(key, "assistant", "a2", "2026-03-02T09:05:03.000Z", `"requestId":"req_2","message":{"model":"claude-sonnet-4-5-20250929","id":"msg_2","role":"assistant","content":[{"type":"text","text":"None."}],"stop_reason":"end_turn","usage":{"input_tokens":5,"output_tokens":2}}`)
+		for path, data := range map[string]string{"a/" + session + ".jsonl": first, "b/resumed.jsonl": second} {
+			p := filepath.Join(home, filepath.FromSlash(path))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, []byte(data), 0o644)
+		}
+		var stdout, stderr strings.Builder
+		if code := Main([]string{"--from", "claude", home}, cli.Stdio{In: strings.NewReader(""), Out: &stdout, Err: &stderr}); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		return stdout.String()
+	}
+	plain := convert(`"sessionId"`)
+	if strings.Count(plain, `"kind":"user_message"`) != 2 || strings.Count(plain, `"seq":1,`) != 1 {
+		t.Fatalf("the plain session is not one session of two prompts:\n%s", plain)
+	}
+	for _, key := range []string{`"session\u0049d"`, `"\u0073essionId"`,
+		// two keys: the last is the line's sessionId, as encoding/json reads it
+		`"sessionId":"ffffffff-0000-4000-8000-000000000000","session\u0049d"`} {
+		if got := convert(key); got != plain {
+			t.Errorf("with the key spelled %s:\n%s\nwant\n%s", key, got, plain)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package jsonl
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// ReadFile reads the whole of the file called name into buf (from its
+// start, grown as needed), decompressed when it is gzip or zstd, for a
+// tool that reads whole files on goroutines of its own (evimport converts
+// a session's files together). Unlike a Source it never touches the
+// output guard: it may run on any goroutine. Its errors start with the
+// file's name, as Each reports them: one that keeps the file from being
+// opened is worded by FileError; one found while reading comes with what
+// was read before it, as Each hands over the lines before a read error.
+func ReadFile(name string, buf []byte) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return buf[:0], FileError(name, err)
+	}
+	defer f.Close()
+	size := 0
+	if st, err := f.Stat(); err == nil {
+		if st.IsDir() {
+			return buf[:0], FileError(name, syscall.EISDIR)
+		}
+		size = int(st.Size())
+	}
+	data, err := appendAll(f, buf[:0], size+1)
+	if err != nil {
+		return data, FileError(name, err)
+	}
+	if !bytes.HasPrefix(data, magicGzip) && !bytes.HasPrefix(data, magicZstd) {
+		return data, nil
+	}
+	// Compressed: decompressed into a buffer of its own, which becomes
+	// the one handed back.
+	var dec io.Reader
+	codec := "gzip"
+	if bytes.HasPrefix(data, magicGzip) {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, codecError{codec, err})
+		}
+		dec = zr
+	} else {
+		codec = "zstd"
+		zr, err := zstd.NewReader(bytes.NewReader(data), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, codecError{codec, err})
+		}
+		defer zr.Close()
+		dec = zr
+	}
+	out, err := appendAll(codecReader{dec, codec}, nil, 4*len(data))
+	if err != nil {
+		err = fmt.Errorf("%s: %w", name, err)
+	}
+	return out, err
+}
+
+// appendAll appends what r holds to dst, room for about hint bytes made
+// first.
+func appendAll(r io.Reader, dst []byte, hint int) ([]byte, error) {
+	if cap(dst) < hint {
+		dst = make([]byte, 0, hint)
+	}
+	for {
+		if len(dst) == cap(dst) {
+			dst = append(dst, 0)[:len(dst)]
+		}
+		n, err := r.Read(dst[len(dst):cap(dst)])
+		dst = dst[:len(dst)+n]
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, err
+		}
+	}
+}
+
+// Lines calls fn with every record of data, the whole of one input (as
+// ReadFile reads it), by the rules Each frames records by, with its line
+// (from 1, blank lines counted); nul reports a record holding a NUL byte,
+// which Each reports as a bad line (ErrNUL) instead of handing it over.
+// It stops when fn returns false.
+func Lines(data []byte, fn func(line int, rec []byte, nul bool) bool) {
+	clean := !binary(data)
+	line := 0
+	for off := 0; off < len(data); {
+		end := len(data)
+		if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
+			end = off + i + 1
+		}
+		line++
+		from, to, blank := record(data[off:end], off == 0)
+		if !blank {
+			rec := data[off+from : off+to]
+			if !fn(line, rec, !clean && binary(rec)) {
+				return
+			}
+		}
+		off = end
+	}
+}

@@ -1,0 +1,214 @@
+package jsonl
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// wholeRecords is what ReadFile and Lines hand over for a file: each
+// record as "line:text", a NUL one marked.
+func wholeRecords(t *testing.T, path string) (string, error) {
+	t.Helper()
+	data, err := ReadFile(path, nil)
+	var b strings.Builder
+	Lines(data, func(line int, rec []byte, nul bool) bool {
+		if nul {
+			fmt.Fprintf(&b, "%d: NUL\n", line)
+		} else {
+			fmt.Fprintf(&b, "%d:%s\n", line, rec)
+		}
+		return true
+	})
+	return b.String(), err
+}
+
+// oneByOne is the same for Input.Each, the reading every tool does,
+// with the NUL lines it reports in their place.
+func oneByOne(path string) string {
+	byLine := map[int]string{}
+	var stderr bytes.Buffer
+	in := &Input{Tool: "t", Names: []string{path}, Stderr: &stderr}
+	in.Each(func(r Record) error {
+		byLine[r.Line] = fmt.Sprintf("%d:%s\n", r.Line, r.Data)
+		return nil
+	})
+	for _, l := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		if _, rest, ok := strings.Cut(l, path+":"); ok && strings.Contains(rest, "NUL byte") {
+			var n int
+			fmt.Sscanf(rest, "%d:", &n)
+			byLine[n] = fmt.Sprintf("%d: NUL\n", n)
+		}
+	}
+	lines := slices.Sorted(maps.Keys(byLine))
+	var b strings.Builder
+	for _, n := range lines {
+		b.WriteString(byLine[n])
+	}
+	return b.String()
+}
+
+// A file read whole (evimport reads a session's files so, on several
+// cores) gives the records, lines and NUL lines Each gives, compressed
+// or not: the framing rules are the same.
+func TestReadFileFramesAsEach(t *testing.T) {
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(s))
+		w.Close()
+		return b.Bytes()
+	}
+	enc, _ := zstd.NewWriter(nil)
+	zs := func(s string) []byte { return enc.EncodeAll([]byte(s), nil) }
+	mixed := "\ufeff{\"a\":1}\r\n\n  \t\n{\"b\":2}\n{\"c\":\x00}\n{\"d\":4}"
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"plain.jsonl", []byte(mixed)},
+		{"newline-end.jsonl", []byte("{\"a\":1}\n{\"b\":2}\n")},
+		{"empty.jsonl", nil},
+		{"blank.jsonl", []byte("\n\n")},
+		{"bom-only.jsonl", []byte("\ufeff")},
+		{"long.jsonl", []byte(`{"x":"` + strings.Repeat("y", 1<<20) + "\"}\n{}\n")},
+		{"mixed.jsonl.gz", gz(mixed)},
+		{"mixed.jsonl.zst", zs(mixed)},
+	} {
+		path := filepath.Join(dir, tc.name)
+		os.WriteFile(path, tc.data, 0o644)
+		got, err := wholeRecords(t, path)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		if want := oneByOne(path); got != want {
+			t.Errorf("%s: ReadFile and Lines give\n%.300s\nEach gives\n%.300s", tc.name, got, want)
+		}
+	}
+}
+
+// ReadFile's errors name the file as Each's reports do.
+func TestReadFileErrors(t *testing.T) {
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte(strings.Repeat(`{"kind":"a"}`+"\n", 100)))
+	w.Close()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+		rest bool // records read before the error are handed back
+	}{
+		{"header.gz", []byte("\x1f\x8bnot gzip at all"), "gzip: invalid header", false},
+		{"cut.gz", gz.Bytes()[:gz.Len()-12], "gzip: unexpected EOF", true},
+		{"frame.zst", []byte("\x28\xb5\x2f\xfdxxxxxxxx"), "zstd: ", false},
+	} {
+		path := filepath.Join(dir, tc.name)
+		os.WriteFile(path, tc.data, 0o644)
+		data, err := ReadFile(path, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), path+": "+tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, path+": "+tc.want)
+		}
+		if tc.rest && !bytes.HasPrefix(data, []byte(`{"kind":"a"}`)) {
+			t.Errorf("%s: the lines before the error are lost: %.40q", tc.name, data)
+		}
+	}
+	missing := filepath.Join(dir, "missing.jsonl")
+	if _, err := ReadFile(missing, nil); err == nil || err.Error() != missing+": no such file" {
+		t.Errorf("missing file: %v", err)
+	}
+	if _, err := ReadFile(dir, nil); err == nil || err.Error() != dir+": is a directory" {
+		t.Errorf("a folder: %v", err)
+	}
+}
+
+// ReadFile reads into the buffer it is given when it has room, and
+// appends nothing of an earlier file.
+func TestReadFileReusesBuffer(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	os.WriteFile(a, []byte(strings.Repeat("{}\n", 100)), 0o644)
+	os.WriteFile(b, []byte("[1]\n"), 0o644)
+	buf, _ := ReadFile(a, nil)
+	got, _ := ReadFile(b, buf)
+	if string(got) != "[1]\n" {
+		t.Fatalf("got %q", got)
+	}
+	if &got[0] != &buf[0] {
+		t.Error("a buffer with room was not used")
+	}
+}
+
+// Lines frames any bytes as a Reader does, and stops when asked.
+func FuzzLines(f *testing.F) {
+	for _, s := range []string{"", "\n", "{}\n{}", "\ufeff{}\r\n \n\x00\n", "a\r\r\n\rb", "\ufeff\ufeff{}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got, want []string
+		Lines(data, func(line int, rec []byte, nul bool) bool {
+			got = append(got, fmt.Sprintf("%d:%q:%v", line, rec, nul))
+			return true
+		})
+		src, _ := NewSource("x", bytes.NewReader(data), nil)
+		r := NewReader(src)
+		for {
+			rec, ok := r.Next()
+			if !ok {
+				break
+			}
+			want = append(want, fmt.Sprintf("%d:%q:%v", r.Line(), rec, bytes.IndexByte(rec, 0) >= 0))
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("Lines:\n%s\nReader:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		n := 0
+		Lines(data, func(int, []byte, bool) bool { n++; return false })
+		if n > 1 {
+			t.Fatalf("Lines went on after false: %d records", n)
+		}
+	})
+}
+
+// An Ordered told Idle lets a signal stop the tool while the sending
+// goroutine waits for a worker; without it the guard stays held.
+func TestOrderedIdleReleasesGuard(t *testing.T) {
+	old := guard.Load()
+	t.Cleanup(func() { guard.Store(old) })
+	for _, idle := range []bool{false, true} {
+		release := make(chan struct{})
+		o := NewOrdered(1, 1, 0, func() int { return 0 }, func(_ int, j *int) { <-release }, func(*int) error { return nil })
+		o.Idle = idle
+		started, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			GuardOutput()
+			close(started)
+			o.Next()
+			o.Send(1)
+			o.Drain()
+		}()
+		<-started
+		got := AtLineEnd(300 * time.Millisecond)
+		close(release)
+		if got {
+			guard.Load().Unlock() // as a tool that exits would not: let the sender go on
+		}
+		<-done
+		o.Close()
+		if got != idle {
+			t.Errorf("Idle %v: the guard was taken while the sender waited: %v", idle, got)
+		}
+	}
+}
