@@ -3,6 +3,8 @@ package ev2otlp
 import (
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,5 +75,23 @@ func BenchmarkProto(b *testing.B) {
 			c.line(l)
 		}
 		c.finish()
+	}
+}
+
+// BenchmarkToolFile is the whole command reading a regular file, whose
+// lines are read ahead on the other cores (readAhead).
+func BenchmarkToolFile(b *testing.B) {
+	data := envelopeCorpus(b)
+	file := filepath.Join(b.TempDir(), "events.jsonl")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var stderr strings.Builder
+		if code := Main([]string{file}, cli.Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &stderr}); code != 0 {
+			b.Fatalf("exit %d: %s", code, stderr.String())
+		}
 	}
 }

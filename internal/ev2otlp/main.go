@@ -8,12 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -73,15 +75,20 @@ func export(o *options, stdio cli.Stdio) error {
 		// lines.
 		in.Idle = c.flush
 	}
-	err = in.Each(func(rec jsonl.Record) error {
-		if bad := c.line(rec.Data); bad != nil {
+	take := func(rec jsonl.Record, bad error) error {
+		if bad != nil {
 			if c.err != nil {
 				return c.err
 			}
 			return in.Bad(rec, bad)
 		}
 		return nil
-	})
+	}
+	if workers := runtime.GOMAXPROCS(0); workers > 1 && !o.Strict && jsonl.RegularFiles(o.Files, stdio.In) {
+		err = readAhead(in, c, workers, take)
+	} else {
+		err = in.Each(func(rec jsonl.Record) error { return take(rec, c.line(rec.Data)) })
+	}
 	if err == nil {
 		err = stop.Err() // a signal with the end of the input: nothing more is written
 	}
@@ -167,4 +174,57 @@ func writeAsync(encode func([]byte, *batch) []byte, write func([]byte) error) (h
 		return failed()
 	}
 	return hand, done
+}
+
+// readBlockBytes is the size of the blocks readAhead reads: smaller than
+// jsonl's default, as each line read ahead holds an event.Event (a few
+// KiB with its buffers) until it is converted, and memory is to stay
+// flat. A variable: tests make it tiny, so that lines straddle blocks.
+var readBlockBytes = 64 << 10
+
+// readLines are the lines of a block read by a worker, in the block's
+// order; none when the block is one huge line, read where it is
+// converted.
+type readLines []*reading
+
+// readAhead converts the records of regular files with the reading of
+// each line (the scan of its JSON, its meaning and fields, half of the
+// work) done on workers goroutines, a block at a time (jsonl.Blocks), and
+// the conversion, which follows the runs from line to line, on this one,
+// in input order: the spans, the lines written, the reports and the
+// status are those of the loop over Each. take reports a record's error,
+// as in that loop.
+func readAhead(in *jsonl.Input, c *converter, workers int, take func(jsonl.Record, error) error) error {
+	engine := jsonl.Blocks[struct{}, readLines]{
+		Workers:   workers,
+		BlockSize: readBlockBytes,
+		NewWorker: func() struct{} { return struct{}{} },
+		Work: func(_ struct{}, b *jsonl.Block, s *readLines) {
+			if b.Own {
+				// a line of many MiB: read when its turn comes, not
+				// kept in a reading here after it
+				b.Frame(func(int, []byte) {})
+				return
+			}
+			b.Frame(func(i int, rec []byte) {
+				if i == len(*s) {
+					*s = append(*s, new(reading))
+				}
+				p := (*s)[i]
+				p.read(rec)
+				if p.err == nil {
+					p.ev.Field(event.ID) // its fields found here too: Field finds them all in one pass
+				}
+			})
+		},
+		Take: func(s *readLines, i int, rec jsonl.Record) error {
+			if rec.Own {
+				err := take(rec, c.line(rec.Data))
+				c.own.ev.Forget() // the line's memory is let go before the next is read
+				return err
+			}
+			return take(rec, c.convert((*s)[i]))
+		},
+	}
+	return engine.Each(in)
 }

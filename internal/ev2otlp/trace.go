@@ -58,8 +58,26 @@ type converter struct {
 	free  []*span
 	names map[string]string // interned names: agents, tools, models
 
-	ev  event.Event
+	ev  *event.Event // the event being converted
+	cur *reading     // its reading
+	own reading      // the lines read here (line), not by a worker
 	buf []byte
+}
+
+// reading is an input line read: its event, and what reading it costs
+// most that the conversion asks for (a model result's usage), worked out
+// where the line is read, which may be a worker (readAhead).
+type reading struct {
+	ev    event.Event
+	usage event.Usage // a ModelResult's
+	err   error       // why the line is not an event
+}
+
+func (p *reading) read(line []byte) {
+	p.err = p.ev.Read(line)
+	if p.err == nil && p.ev.Meaning == event.ModelResult {
+		p.usage = p.ev.Usage()
+	}
 }
 
 func newConverter(cfg config, write func(*batch) error) *converter {
@@ -83,10 +101,18 @@ const defaultBatch = 512
 
 // line reads one input line; the error is why it is not an event.
 func (c *converter) line(data []byte) error {
-	ev := &c.ev
-	if err := ev.Read(data); err != nil {
-		return err
+	c.own.read(data)
+	return c.convert(&c.own)
+}
+
+// convert converts a line read (here, or on a worker: see readAhead); the
+// error is why it is not an event.
+func (c *converter) convert(p *reading) error {
+	if p.err != nil {
+		return p.err
 	}
+	c.cur, c.ev = p, &p.ev
+	ev := c.ev
 	r := c.runOf(ev)
 	r.places++
 	seq, ok := ev.SeqInt()
@@ -331,15 +357,14 @@ func (c *converter) modelCall(r *run, agent string, seq, ts int64) {
 // call is a span of its own, begun its latency before.
 func (c *converter) modelResult(r *run, agent string, seq, ts int64) {
 	ch := r.find(opChat, agent, "")
+	u := &c.cur.usage
 	if ch == nil {
-		u := c.ev.Usage()
 		start := ts
 		if u.HasLatency {
 			start -= u.LatencyUS * 1000
 		}
 		ch = c.chat(r, agent, seq, start)
 	}
-	u := c.ev.Usage()
 	if m := c.field(event.Model); m != "" {
 		ch.attrs.str("gen_ai.response.model", m)
 	}
