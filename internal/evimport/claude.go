@@ -1,7 +1,11 @@
 package evimport
 
 import (
+	"bytes"
 	"encoding/json"
+
+	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/pkg/jsonscan"
 	"strings"
 )
 
@@ -32,11 +36,33 @@ type claudeLine struct {
 	ParentToolUseID  string           `json:"parentToolUseID"`
 }
 
-// agentRef is what is read of a user line's toolUseResult: the agentId of
-// the subagent a Task call ran. The rest (often the whole of a file the
-// tool read) is not kept, and a result of another shape (a list, a
-// string) is no error.
-type agentRef struct{ AgentID string }
+// agentRef is a user line's toolUseResult, read for one thing: the
+// agentId of the subagent a Task call ran (id). It is often the whole of
+// a file the tool read, so it is not looked into unless the line holds a
+// tool result, and a result of another shape (a list, a string) is no
+// error.
+type agentRef struct{ raw []byte }
+
+// UnmarshalJSON keeps the value as it is, as the hand decoder does
+// (fields.go), null leaving it as it was.
+func (a *agentRef) UnmarshalJSON(v []byte) error {
+	if string(v) != "null" {
+		a.raw = append([]byte(nil), v...)
+	}
+	return nil
+}
+
+// id is the agentId of the result, "" for none.
+func (a agentRef) id() string {
+	v := a.raw
+	if len(v) == 0 || v[0] != '{' || !bytes.Contains(v, []byte("agentId")) && !bytes.Contains(v, []byte(`\u`)) {
+		return ""
+	}
+	if id, ok := jsonscan.Lookup(v, "agentId"); ok && len(id) > 0 && id[0] == '"' {
+		return unquote(id)
+	}
+	return ""
+}
 
 type compactMetadata struct {
 	Trigger   string `json:"trigger"`
@@ -266,12 +292,17 @@ func (k *claudeLinks) note(r claudeRec) {
 			}
 		}
 	case "user":
-		if id := l.ToolUseResult.AgentID; id != "" {
-			for _, bl := range blocks(l.Message) {
-				if bl.Type == "tool_result" {
-					anchors[id] = bl.ToolUseID
-				}
+		var results []string
+		for _, bl := range blocks(l.Message) {
+			if bl.Type == "tool_result" {
+				results = append(results, bl.ToolUseID)
 			}
+		}
+		if len(results) == 0 {
+			return
+		}
+		if id := l.ToolUseResult.id(); id != "" {
+			anchors[id] = results[len(results)-1]
 		}
 	case "progress":
 		d := l.Data
@@ -470,7 +501,11 @@ func claudeUser(b *builder, r claudeRec) {
 		switch bl.Type {
 		case "tool_result":
 			results++
-			b.toolResult(r.ms, bl.ToolUseID, !bl.IsError, contentText(bl.Content))
+			if c := bl.Content; jsontext.Canonical(c) {
+				b.toolResultQuoted(r.ms, bl.ToolUseID, !bl.IsError, "", c) // most outputs: no need to decode them
+			} else {
+				b.toolResult(r.ms, bl.ToolUseID, !bl.IsError, contentText(c))
+			}
 		case "text":
 			texts = append(texts, bl.Text)
 		}

@@ -25,16 +25,36 @@ import (
 type fields struct {
 	err  error
 	path []string // the names of the objects above, for a message
+	// check: the next object walked is a line not checked yet, which
+	// the walk validates as it goes (a worker's lines are checked so, in
+	// one pass with their decoding, not in one pass each)
+	check bool
 }
 
 // each calls fn with every member of the object v, its key unescaped,
 // until an error is noted.
 func (d *fields) each(v []byte, fn func(k, v []byte)) {
-	jsonscan.Each(v, func(k, v []byte) bool {
+	member := func(k, v []byte) {
 		if bytes.IndexByte(k, '\\') >= 0 {
 			k, _ = jsonscan.Unquote(nil, append(append([]byte{'"'}, k...), '"'))
 		}
 		fn(k, v)
+	}
+	if d.check {
+		d.check = false
+		// what is wrong with the JSON is said before what is of the wrong
+		// shape, as when the line was checked first
+		if err := jsonscan.Members(v, func(k, v []byte) {
+			if d.err == nil {
+				member(k, v)
+			}
+		}); err != nil {
+			d.err = err
+		}
+		return
+	}
+	jsonscan.Each(v, func(k, v []byte) bool {
+		member(k, v)
 		return d.err == nil
 	})
 }
@@ -267,7 +287,7 @@ func decode[T any, PT interface {
 	var d fields
 	for _, r := range records {
 		var v T
-		d.err, d.path = nil, d.path[:0]
+		d.err, d.path, d.check = nil, d.path[:0], r.unchecked
 		PT(&v).decode(&d, r.data)
 		if d.err != nil {
 			c.bad(r, d.err)
@@ -313,13 +333,10 @@ func (l *claudeLine) decode(d *fields, data []byte) {
 		case "message":
 			l.Message = d.claudeMessage(v, "message")
 		case "toolUseResult":
-			l.ToolUseResult = agentRef{}
-			// often the whole of a file read: looked into only when it may
-			// name an agent
-			if len(v) > 0 && v[0] == '{' && (bytes.Contains(v, []byte("agentId")) || bytes.Contains(v, []byte(`\u`))) {
-				if id, ok := jsonscan.Lookup(v, "agentId"); ok && len(id) > 0 && id[0] == '"' {
-					l.ToolUseResult.AgentID = unquote(id)
-				}
+			// often the whole of a file read: looked into only when a
+			// Task's result may be in the line (agentRef.id)
+			if len(v) > 0 && v[0] != 'n' {
+				l.ToolUseResult = agentRef{v}
 			}
 		case "compactMetadata":
 			if objectOrNull(d, v, "compactMetadata", &l.CompactMetadata) {

@@ -21,6 +21,8 @@ type record struct {
 	data []byte
 	file string
 	line int
+	// unchecked: not known to be JSON yet; its decoding checks it
+	unchecked bool
 }
 
 // logFile is one input: its lines, or for Gemini's older format the whole
@@ -157,8 +159,9 @@ func companions(name string) []string {
 // that a record's data stays valid once each moves on (a file read
 // whole): it is not copied then. enough, when not nil, ends the reading
 // once it reports that the records held are enough (the scan's first
-// lines).
-func read(each func(func(jsonl.Record) error) error, bad func(jsonl.Record, error) error, f *logFile, stable bool, enough func() bool) error {
+// lines). Unless check is set, the records after the first are not
+// checked here but when they are decoded (record.unchecked).
+func read(each func(func(jsonl.Record) error) error, bad func(jsonl.Record, error) error, f *logFile, stable, check bool, enough func() bool) error {
 	var held []record // lines of what may be one document
 	var chunk []byte  // the lines are copied into chunks: one allocation for many
 	err := each(func(rec jsonl.Record) error {
@@ -175,7 +178,9 @@ func read(each func(func(jsonl.Record) error) error, bad func(jsonl.Record, erro
 			held = append(held, r)
 			return nil
 		}
-		if err := jsonscan.Check(data); err != nil {
+		if !check && len(f.records) > 0 {
+			r.unchecked = true
+		} else if err := jsonscan.Check(data); err != nil {
 			return bad(rec, err)
 		}
 		f.records = append(f.records, r)
@@ -267,15 +272,20 @@ func detect(f *logFile) string {
 		if i == detectLines {
 			break
 		}
-		var p probe
-		if json.Unmarshal(r.data, &p) != nil {
-			continue
-		}
-		if s := p.source(); s != "" {
+		if s := sourceOfRecord(r.data); s != "" {
 			return s
 		}
 	}
 	return ""
+}
+
+// sourceOfRecord is the source a record says it is of, "" for none.
+func sourceOfRecord(data []byte) string {
+	var p probe
+	if json.Unmarshal(data, &p) != nil {
+		return ""
+	}
+	return p.source()
 }
 
 func (p *probe) source() string {

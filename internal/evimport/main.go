@@ -167,7 +167,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 			continue
 		}
 		in.Names = []string{f.name}
-		if err := read(in.Each, in.Bad, f, false, nil); err != nil {
+		if err := read(in.Each, in.Bad, f, false, true, nil); err != nil {
 			return trouble, err
 		}
 		if len(f.records) == 0 && f.document == nil {
@@ -254,7 +254,9 @@ func (j *convJob) convert(w *converter, win window) {
 				j.notes = append(j.notes, note{msg: err.Error()})
 				continue
 			}
-			read(wholeFile(f.name, data, bad), bad, f, true, nil)
+			// a file in no known format is checked line by line here:
+			// nothing decodes it
+			read(wholeFile(f.name, data, bad), bad, f, true, f.source == "", nil)
 			if err != nil {
 				j.notes = append(j.notes, note{msg: err.Error()})
 			}

@@ -207,6 +207,13 @@ func (b *builder) toolCall(ms int64, id, tool string, args []byte) {
 
 // toolResult is the end of the tool call id.
 func (b *builder) toolResult(ms int64, id string, ok bool, output string) {
+	b.toolResultQuoted(ms, id, ok, output, nil)
+}
+
+// toolResultQuoted is toolResult with the output as the log holds it, a
+// JSON string as jsontext writes it (jsontext.Canonical), copied as it
+// is; output is read only when quoted is nil.
+func (b *builder) toolResultQuoted(ms int64, id string, ok bool, output string, quoted []byte) {
 	b.ensureStarted(ms)
 	if b.unrun != nil {
 		b.answered[id] = true
@@ -214,11 +221,17 @@ func (b *builder) toolResult(ms int64, id string, ok bool, output string) {
 	if b.agent == mainAgent && !b.sub && b.s.results != nil {
 		b.s.results[id] = true
 	}
-	o := sized(len(output)).num("step", int64(b.step)).str("id", id).str("tool", b.tools[id]).boolean("ok", ok)
+	o := sized(len(output)+len(quoted)).num("step", int64(b.step)).str("id", id).str("tool", b.tools[id]).boolean("ok", ok)
 	if !ok {
 		o.boolean("is_error", true)
 	}
-	b.emit(ms, b.agent, "tool_result", o.str("output", output).done())
+	if quoted != nil {
+		o.key("output")
+		o.b = append(o.b, quoted...)
+	} else {
+		o.str("output", output)
+	}
+	b.emit(ms, b.agent, "tool_result", o.done())
 }
 
 // modelError is a model request that failed; stopped says how the run

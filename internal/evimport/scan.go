@@ -1,7 +1,6 @@
 package evimport
 
 import (
-	"bytes"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -37,7 +36,14 @@ func (o *options) scan(f *logFile, buf []byte) []byte {
 	data, _ := jsonl.ReadFile(f.name, buf) // an error is reported with the group
 	f.size = len(data)
 	ignore := func(jsonl.Record, error) error { return nil }
-	read(wholeFile(f.name, data, ignore), ignore, f, true, func() bool { return len(f.records) >= detectLines })
+	// the first record that says its source is enough, as detect reads them
+	found := o.From != "auto"
+	read(wholeFile(f.name, data, ignore), ignore, f, true, true, func() bool {
+		if !found {
+			found = sourceOfRecord(f.records[len(f.records)-1].data) != ""
+		}
+		return found || len(f.records) >= detectLines
+	})
 	if (len(f.records) > 0 || f.document != nil) && o.sourceOf(f) {
 		if f.source == "claude" {
 			f.claudeKeys(data)
@@ -50,22 +56,17 @@ func (o *options) scan(f *logFile, buf []byte) []byte {
 }
 
 // claudeKeys notes the sessionId of every line of data, a Claude Code
-// file, without checking the lines (the conversion does): a line is
-// looked at up to its sessionId, which Claude Code writes near its
-// start, and further only when another may follow. A bad line's
-// sessionId at worst joins two groups, which changes nothing but which
-// worker converts them.
+// file, without checking the lines (the conversion does): the top-level
+// members are walked, their values skipped. A bad line's sessionId at
+// worst joins two groups, which changes nothing but which worker
+// converts them.
 func (f *logFile) claudeKeys(data []byte) {
 	jsonl.Lines(data, func(_ int, rec []byte, _ bool) bool {
 		jsonscan.Each(rec, func(k, v []byte) bool {
-			if !jsonscan.KeyIs(k, "sessionId") {
-				return true
+			if jsonscan.KeyIs(k, "sessionId") {
+				f.noteID(v)
 			}
-			f.noteID(v)
-			// keys are matched unescaped: another spelling of the name
-			// needs a \u escape
-			rest := rec[jsonscan.OffsetOf(rec, v)+len(v):]
-			return bytes.Contains(rest, []byte("sessionId")) || bytes.Contains(rest, []byte(`\u`))
+			return true
 		})
 		return true
 	})

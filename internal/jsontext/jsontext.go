@@ -330,3 +330,84 @@ func IsDigits[S ~string | ~[]byte](s S) bool {
 	}
 	return true
 }
+
+// Canonical reports whether quoted, a JSON string as read (its quotes
+// included), is the very bytes AppendString writes for the text it holds:
+// then a tool may copy it as it is instead of decoding it and quoting it
+// again (evimport does so with the output of tools, most of what it
+// writes). Whatever is not a string is not canonical.
+func Canonical(quoted []byte) bool {
+	n := len(quoted)
+	if n < 2 || quoted[0] != '"' || quoted[n-1] != '"' {
+		return false
+	}
+	s := quoted[1 : n-1]
+	for i := 0; i < len(s); {
+		// eight plain ASCII bytes at a time: none below a space, none
+		// from DEL up, no quote, no backslash
+		for i+8 <= len(s) {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if hasLess(x, 0x20)|hasLess(x^(lsb*'"'), 1)|hasLess(x^(lsb*'\\'), 1)|(x|(x+lsb))&msb != 0 {
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		switch {
+		case c < utf8.RuneSelf && safe[c]:
+			i++
+		case c == '\\':
+			if i+1 >= len(s) {
+				return false
+			}
+			switch s[i+1] {
+			case '"', '\\', 'n', 'r', 't':
+				i += 2
+				continue
+			case 'u':
+			default:
+				return false
+			}
+			if i+6 > len(s) {
+				return false
+			}
+			var r rune
+			for _, h := range s[i+2 : i+6] {
+				switch {
+				case h >= '0' && h <= '9':
+					r = r<<4 | rune(h-'0')
+				case h >= 'a' && h <= 'f':
+					r = r<<4 | rune(h-'a'+10)
+				default:
+					return false // upper case is not what AppendU writes
+				}
+			}
+			if r == '\n' || r == '\r' || r == '\t' || !(r < 0x20 || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029') {
+				return false
+			}
+			i += 6
+		case c < utf8.RuneSelf:
+			return false // a control, DEL, or a quote that ends the string early
+		default:
+			r, size := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && size == 1 || r >= 0x80 && r <= 0x9f || r == '\u2028' || r == '\u2029' {
+				return false
+			}
+			i += size
+		}
+	}
+	return true
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// hasLess is non-zero when some byte of x is below b (b at most 0x80):
+// exact for the lowest such byte, which is all Canonical asks.
+func hasLess(x uint64, b uint64) uint64 { return (x - lsb*b) &^ x & msb }

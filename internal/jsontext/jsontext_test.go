@@ -345,3 +345,26 @@ func TestAppendEscape(t *testing.T) {
 		}
 	}
 }
+
+// What AppendString writes for valid UTF-8 is canonical, and a canonical
+// string is what AppendString writes for its text: copying it is quoting
+// it again. (Invalid UTF-8 is written as \ufffd, which reads back as
+// U+FFFD, written as it is: not the same bytes.)
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{"", "plain text", `tab	"quote" \ back`, "é ü 日本", "\x00\x1f\x7f\u0085\u2028", "\xff bad", "a\u00e9b",
+		`"a\nb"`, `"\u00e9"`, `"\u001B"`, `"\u001b"`, `"\/"`, `"\b"`, `"\ud83d\ude00"`, `"x"y"`, `"abcdefgh\"ijklmnop"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if q := AppendString(nil, s); utf8.ValidString(s) && !Canonical(q) {
+			t.Fatalf("AppendString(%q) = %s, not canonical", s, q)
+		}
+		var text string
+		if json.Unmarshal([]byte(s), &text) != nil {
+			return
+		}
+		if again := AppendString(nil, text); Canonical([]byte(s)) != (string(again) == s) {
+			t.Fatalf("%s: canonical %v, but AppendString of its text is %s", s, Canonical([]byte(s)), again)
+		}
+	})
+}
