@@ -25,7 +25,8 @@ func appendJSON(dst []byte, b *batch) []byte {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"resource":{"attributes":[`...)
-		dst = appendAttrs(dst, g.res.attrs())
+		var ra [3]attr
+		dst = appendAttrs(dst, g.res.attrs(&ra))
 		dst = append(dst, `]},"scopeSpans":[{"scope":{"name":"`+scopeName+`"},"spans":[`...)
 		for j, s := range g.spans {
 			if j > 0 {
@@ -38,13 +39,21 @@ func appendJSON(dst []byte, b *batch) []byte {
 	return append(dst, `]}`...)
 }
 
-// attrs are the resource's attributes.
-func (r *resource) attrs() attrs {
-	a := make(attrs, 0, 3)
-	a.str("service.name", r.service)
-	a.str("service.version", r.version)
-	a.str("evtools.workspace", r.workspace)
-	return a
+// attrs are the resource's attributes (the strings not empty), in room,
+// the caller's: no allocation for every resource of every batch.
+func (r *resource) attrs(room *[3]attr) attrs {
+	n := 0
+	for _, a := range [...]attr{
+		{key: "service.name", kind: vString, s: r.service},
+		{key: "service.version", kind: vString, s: r.version},
+		{key: "evtools.workspace", kind: vString, s: r.workspace},
+	} {
+		if a.s != "" {
+			room[n] = a
+			n++
+		}
+	}
+	return room[:n]
 }
 
 func appendSpan(dst []byte, s *span) []byte {

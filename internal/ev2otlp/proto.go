@@ -21,7 +21,8 @@ func appendProto(dst []byte, b *batch) []byte {
 		g := &b.groups[i]
 		dst = appendMessage(dst, 1, func(dst []byte) []byte { // resource_spans
 			dst = appendMessage(dst, 1, func(dst []byte) []byte { // resource
-				return appendProtoAttrs(dst, 1, g.res.attrs())
+				var ra [3]attr
+				return appendProtoAttrs(dst, 1, g.res.attrs(&ra))
 			})
 			return appendMessage(dst, 2, func(dst []byte) []byte { // scope_spans
 				dst = appendMessage(dst, 1, func(dst []byte) []byte { // scope

@@ -147,6 +147,13 @@ func (b *batch) add(s *span) {
 			return
 		}
 	}
+	if n := len(b.groups); n < cap(b.groups) {
+		// a group of a batch written before: its list is reused
+		b.groups = b.groups[:n+1]
+		g := &b.groups[n]
+		g.res, g.spans = s.res, append(g.spans[:0], s)
+		return
+	}
 	b.groups = append(b.groups, group{res: s.res, spans: append([]*span(nil), s)})
 }
 

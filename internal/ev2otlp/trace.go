@@ -51,12 +51,15 @@ type converter struct {
 	hand func(*batch) (*batch, error) // writes a batch (or has it written), returns an empty one
 	err  error                        // the first error writing: the reading stops
 
-	runs  map[string]*run
-	order []*run // runs open, in the order they began: cut off in that order at the end
-	anon  int    // runs without a run id so far
-	batch *batch
-	free  []*span
-	names map[string]string // interned names: agents, tools, models
+	runs      map[string]*run
+	order     []*run // runs open, in the order they began: cut off in that order at the end
+	anon      int    // runs without a run id so far
+	batch     *batch
+	free      []*span
+	names     map[string]string    // interned names: agents, tools, models
+	spanNames [3]map[string]string // per op, its span's name for a name (see spanName)
+	key       []byte               // callKey's
+	keyID     bool                 // callKey's is a call id
 
 	ev  *event.Event // the event being converted
 	cur *reading     // its reading
@@ -139,7 +142,7 @@ func (c *converter) convert(p *reading) error {
 	case event.ModelResult:
 		c.modelResult(r, agent, seq, ts)
 	case event.ModelEnd:
-		if ch := r.find(opChat, agent, ""); ch != nil && ch.turn {
+		if ch := r.find(opChat, agent, nil); ch != nil && ch.turn {
 			if stop := c.field(event.Stop); stop != "" {
 				ch.attrs.strs("gen_ai.response.finish_reasons", stop)
 			}
@@ -149,7 +152,7 @@ func (c *converter) convert(p *reading) error {
 			c.end(r, ch, ts)
 		}
 	case event.ModelError:
-		ch := r.find(opChat, agent, "")
+		ch := r.find(opChat, agent, nil)
 		if ch == nil {
 			ch = c.chat(r, agent, seq, ts)
 		}
@@ -175,7 +178,7 @@ func (c *converter) convert(p *reading) error {
 	case event.AgentStart:
 		c.agentStart(r, agent, seq, ts)
 	case event.AgentEnd:
-		a := r.find(opAgent, agent, "")
+		a := r.find(opAgent, agent, nil)
 		if a == nil {
 			// never spawned (skipped: the run stopped before it): an
 			// instant, so that the trace still shows it
@@ -312,7 +315,7 @@ func (c *converter) chat(r *run, agent string, seq, ts int64) *span {
 	}
 	ch.name = "chat"
 	if model != "" {
-		ch.name = "chat " + model
+		ch.name = c.spanName(opChat, model)
 	}
 	ch.attrs.str("gen_ai.operation.name", "chat")
 	ch.attrs.str("gen_ai.provider.name", provider)
@@ -356,7 +359,7 @@ func (c *converter) modelCall(r *run, agent string, seq, ts int64) {
 // modelResult sets the open call's tokens and cost; a result without a
 // call is a span of its own, begun its latency before.
 func (c *converter) modelResult(r *run, agent string, seq, ts int64) {
-	ch := r.find(opChat, agent, "")
+	ch := r.find(opChat, agent, nil)
 	u := &c.cur.usage
 	if ch == nil {
 		start := ts
@@ -389,11 +392,17 @@ func (c *converter) modelResult(r *run, agent string, seq, ts int64) {
 
 // callKey is the key a tool call's start and end are joined on: its id,
 // else its agent and tool name (a run log's calls have no id).
-func (c *converter) callKey(agent string) string {
+// It is built in a buffer of the converter's, valid until the next call:
+// only a call that opens a span keeps it, as a string.
+func (c *converter) callKey(agent string) []byte {
 	if id, ok := c.ev.FieldString(event.ID, &c.buf); ok && len(id) > 0 {
-		return "#" + string(id)
+		c.key, c.keyID = append(append(c.key[:0], '#'), id...), true
+		return c.key
 	}
-	return agent + "/" + c.field(event.Name)
+	name := c.field(event.Name)
+	c.keyID = false
+	c.key = append(append(append(c.key[:0], agent...), '/'), name...)
+	return c.key
 }
 
 func (c *converter) toolStart(r *run, agent string, seq, ts int64) {
@@ -410,20 +419,20 @@ func (c *converter) toolStart(r *run, agent string, seq, ts int64) {
 	c.openTool(r, agent, key, seq, ts)
 }
 
-func (c *converter) openTool(r *run, agent, key string, seq, ts int64) *span {
+func (c *converter) openTool(r *run, agent string, key []byte, seq, ts int64) *span {
 	t := c.newSpan(r, opTool, agent, c.spanOf(r, agent).id, ts)
 	t.kind = kindInternal
 	t.id = spanID(r.key, seq)
-	t.key = key
+	t.key = string(key)
 	name := c.field(event.Name)
 	t.name = "execute_tool"
 	if name != "" {
-		t.name = "execute_tool " + name
+		t.name = c.spanName(opTool, name)
 	}
 	t.attrs.str("gen_ai.operation.name", "execute_tool")
 	t.attrs.str("gen_ai.tool.name", name)
-	if id, ok := c.ev.FieldString(event.ID, &c.buf); ok {
-		t.attrs.str("gen_ai.tool.call.id", string(id))
+	if c.keyID {
+		t.attrs.str("gen_ai.tool.call.id", t.key[1:]) // the key is the id
 	}
 	if c.cfg.content {
 		if args := c.ev.Field(event.Args); args != nil {
@@ -458,7 +467,7 @@ func (c *converter) toolEnd(r *run, agent string, seq, ts int64) {
 // main agent still open that has no subagent yet (the call that spawned
 // it: Claude Code's Task), else under the root.
 func (c *converter) agentStart(r *run, agent string, seq, ts int64) *span {
-	if old := r.find(opAgent, agent, ""); old != nil {
+	if old := r.find(opAgent, agent, nil); old != nil {
 		c.closeAgent(r, old, ts)
 	}
 	if r.subs == nil {
@@ -480,7 +489,7 @@ func (c *converter) agentStart(r *run, agent string, seq, ts int64) *span {
 	if role == "" {
 		role = agent
 	}
-	a.name = "invoke_agent " + role
+	a.name = c.spanName(opAgent, role)
 	a.attrs.str("gen_ai.operation.name", "invoke_agent")
 	a.attrs.str("gen_ai.agent.name", role)
 	a.attrs.str("gen_ai.agent.id", agent)
@@ -519,7 +528,7 @@ func (c *converter) endRun(r *run, ts int64, cut bool) {
 	root := r.root
 	root.name = "invoke_agent"
 	if r.main != "" {
-		root.name += " " + r.main
+		root.name = c.spanName(opAgent, r.main)
 	}
 	a := &root.attrs
 	a.str("gen_ai.operation.name", "invoke_agent")
@@ -599,7 +608,7 @@ func (c *converter) end(r *run, s *span, ts int64) {
 	}
 	if s.op == opChat && s.failed {
 		// the agent's next call is a retry
-		if a := r.find(opAgent, s.agent, ""); a != nil {
+		if a := r.find(opAgent, s.agent, nil); a != nil {
 			a.failed = true
 		} else if s.agent == r.main {
 			r.root.failed = true
@@ -633,7 +642,9 @@ func (c *converter) newSpan(r *run, o op, agent string, parent [8]byte, ts int64
 	if n := len(c.free); n > 0 {
 		s, c.free = c.free[n-1], c.free[:n-1]
 	} else {
-		s = &span{}
+		// room for the attributes of a model call, most of any span's:
+		// grown one by one, a span's list took five allocations
+		s = &span{attrs: make(attrs, 0, 12)}
 	}
 	s.trace, s.res, s.op, s.agent, s.start = r.trace, r.res, o, agent, ts
 	s.parent, s.hasParent = parent, parent != [8]byte{}
@@ -642,9 +653,9 @@ func (c *converter) newSpan(r *run, o op, agent string, parent [8]byte, ts int64
 
 // find returns the open span of the operation for agent (and key, for a
 // tool call), the first begun.
-func (r *run) find(o op, agent, key string) *span {
+func (r *run) find(o op, agent string, key []byte) *span {
 	for _, s := range r.open {
-		if s.op == o && s.agent == agent && (key == "" || s.key == key) {
+		if s.op == o && s.agent == agent && (key == nil || s.key == string(key)) {
 			return s
 		}
 	}
@@ -655,7 +666,7 @@ func (r *run) find(o op, agent, key string) *span {
 // it runs, else the run's root.
 func (c *converter) spanOf(r *run, agent string) *span {
 	if agent != "" && agent != r.main {
-		if a := r.find(opAgent, agent, ""); a != nil {
+		if a := r.find(opAgent, agent, nil); a != nil {
 			return a
 		}
 	}
@@ -743,6 +754,27 @@ func (c *converter) intern(b []byte) string {
 	s := string(b)
 	if len(c.names) < 4096 {
 		c.names[s] = s
+	}
+	return s
+}
+
+// opNames are the operations' names, which begin their spans' names.
+var opNames = [...]string{opAgent: "invoke_agent", opChat: "chat", opTool: "execute_tool"}
+
+// spanName is the name of a span of operation o of name (a model, a tool,
+// an agent): made once per name, as they repeat from span to span.
+func (c *converter) spanName(o op, name string) string {
+	m := c.spanNames[o]
+	if s, ok := m[name]; ok {
+		return s
+	}
+	s := opNames[o] + " " + name
+	if m == nil {
+		m = map[string]string{}
+		c.spanNames[o] = m
+	}
+	if len(m) < 4096 {
+		m[name] = s
 	}
 	return s
 }
