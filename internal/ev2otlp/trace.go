@@ -52,6 +52,7 @@ type converter struct {
 	err  error                        // the first error writing: the reading stops
 
 	runs      map[string]*run
+	last      *run   // the run of the last event with a run id, while it is open
 	order     []*run // runs open, in the order they began: cut off in that order at the end
 	anon      int    // runs without a run id so far
 	batch     *batch
@@ -232,8 +233,12 @@ func (c *converter) runOf(ev *event.Event) *run {
 	var key string
 	anon := false
 	if id, ok := event.String(ev.RunID, &c.buf); ok && len(id) > 0 {
+		if r := c.last; r != nil && r.key == string(id) {
+			return r // most events are of the run of the event before
+		}
 		r := c.runs[string(id)]
 		if r != nil {
+			c.last = r
 			return r
 		}
 		key = string(id)
@@ -245,18 +250,34 @@ func (c *converter) runOf(ev *event.Event) *run {
 		}
 	}
 	r := &run{key: key, anon: anon, trace: traceID(key), res: &resource{service: c.cfg.service}}
+	// what evimport says of the session, in one pass over the line
+	var source, project, session []byte
+	jsonscan.Each(ev.Line, func(k, v []byte) bool {
+		switch {
+		case jsonscan.KeyIs(k, "source"):
+			source = v
+		case jsonscan.KeyIs(k, "project"):
+			project = v
+		case jsonscan.KeyIs(k, "session"):
+			session = v
+		}
+		return true
+	})
 	if r.res.service == "" {
-		r.res.service = c.lookup(ev.Line, "source")
+		r.res.service = c.internRaw(source)
 	}
 	if r.res.service == "" {
 		r.res.service = "evtools"
 	}
-	r.res.workspace = c.lookup(ev.Line, "project")
-	r.session = c.lookup(ev.Line, "session")
+	r.res.workspace = c.internRaw(project)
+	r.session = c.internRaw(session)
 	r.root = c.newSpan(r, opAgent, "", [8]byte{}, 0)
 	r.root.kind = kindInternal
 	c.runs[key] = r
 	c.order = append(c.order, r)
+	if !anon {
+		c.last = r
+	}
 	return r
 }
 
@@ -557,6 +578,9 @@ func (c *converter) endRun(r *run, ts int64, cut bool) {
 	}
 	c.end(r, root, ts)
 	delete(c.runs, r.key)
+	if c.last == r {
+		c.last = nil
+	}
 	for i, o := range c.order {
 		if o == r {
 			c.order = append(c.order[:i], c.order[i+1:]...)
@@ -674,8 +698,17 @@ func (c *converter) spanOf(r *run, agent string) *span {
 }
 
 func (s *span) addEvent(ts int64, name string, set func(*attrs)) {
-	s.events = append(s.events, spanEvent{time: ts, name: name})
-	set(&s.events[len(s.events)-1].attrs)
+	n := len(s.events)
+	if n < cap(s.events) {
+		// an event of the span's last use: its list of attributes is
+		// reused
+		s.events = s.events[:n+1]
+		e := &s.events[n]
+		e.time, e.name, e.attrs = ts, name, e.attrs[:0]
+	} else {
+		s.events = append(s.events, spanEvent{time: ts, name: name})
+	}
+	set(&s.events[n].attrs)
 }
 
 // field is a field of the event as an interned string ("" when absent or
