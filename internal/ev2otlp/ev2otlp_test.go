@@ -3,6 +3,7 @@ package ev2otlp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -331,5 +332,49 @@ func TestExampleTraces(t *testing.T) {
 		if out, _, _ := ev2otlp(t, nil, c.input); out != string(golden) {
 			t.Errorf("%s is not what ev2otlp %s writes now", c.golden, c.input)
 		}
+	}
+}
+
+// Runs whose lines interleave each get their own spans, and a run id met
+// again after its run ended begins a run of its own, with a root of its
+// own: the run an event joins is never one that has ended, however the
+// converter finds it.
+func TestRunsInterleavedAndAgain(t *testing.T) {
+	in := `{"seq":1,"ts":100,"run_id":"r_a","agent_id":"parent","kind":"run_started","payload":{"model":"m1"}}
+{"seq":1,"ts":100.5,"run_id":"r_b","agent_id":"parent","kind":"run_started","payload":{"model":"m2"}}
+{"seq":2,"ts":101,"run_id":"r_a","agent_id":"parent","kind":"model_call","payload":{"step":1}}
+{"seq":2,"ts":101.5,"run_id":"r_b","agent_id":"parent","kind":"model_call","payload":{"step":1}}
+{"seq":3,"ts":102,"run_id":"r_a","agent_id":"parent","kind":"model_result","payload":{"step":1,"prompt_tokens":10,"completion_tokens":1}}
+{"seq":4,"ts":103,"run_id":"r_a","agent_id":"parent","kind":"run_finished","payload":{"outcome":"ok"}}
+{"seq":5,"ts":103.2,"run_id":"r_a","agent_id":"parent","kind":"model_call","payload":{"step":1,"model":"m3"}}
+{"seq":3,"ts":103.5,"run_id":"r_b","agent_id":"parent","kind":"model_result","payload":{"step":1,"prompt_tokens":20,"completion_tokens":2}}
+{"seq":4,"ts":105,"run_id":"r_b","agent_id":"parent","kind":"run_finished","payload":{"outcome":"ok"}}
+`
+	out, stderr, code := ev2otlp(t, strings.NewReader(in))
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got []string
+	for _, td := range decodeAll(t, []byte(out)) {
+		eachSpan(td, func(_ pcommon.Resource, s ptrace.Span) {
+			attr := func(k string) string {
+				if v, ok := s.Attributes().Get(k); ok {
+					return v.AsString()
+				}
+				return ""
+			}
+			got = append(got, fmt.Sprintf("%s [%s] in=%s cut=%s", s.Name(), attr("evtools.run_id"), attr("gen_ai.usage.input_tokens"), attr("evtools.cut_off")))
+		})
+	}
+	want := []string{
+		"chat m1 [] in=10 cut=",
+		"invoke_agent parent [r_a] in= cut=",
+		"chat m2 [] in=20 cut=",
+		"invoke_agent parent [r_b] in= cut=",
+		"chat m3 [] in= cut=true",
+		"invoke_agent parent [r_a] in= cut=true",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("spans:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
