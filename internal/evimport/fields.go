@@ -25,10 +25,22 @@ import (
 type fields struct {
 	err  error
 	path []string // the names of the objects above, for a message
+	// hard: err ends the reading. A member of the wrong type does not:
+	// encoding/json reads on and says the first, unless something worse
+	// comes (a json.Number that is no number), which it says instead.
+	hard bool
 	// check: the next object walked is a line not checked yet, which
 	// the walk validates as it goes (a worker's lines are checked so, in
 	// one pass with their decoding, not in one pass each)
 	check bool
+	// inner holds the members of the checked line's object members,
+	// found while it is checked: the object member being read (known,
+	// whose members are inner.Spans[from:to] in line) is then read from
+	// them, not walked again.
+	inner    jsonscan.Inner
+	line     []byte
+	known    []byte
+	from, to int
 }
 
 // each calls fn with every member of the object v, its key unescaped,
@@ -42,20 +54,42 @@ func (d *fields) each(v []byte, fn func(k, v []byte)) {
 	}
 	if d.check {
 		d.check = false
+		if d.inner.Spans == nil {
+			d.inner.Spans = make([]jsonscan.Span, 0, 256)
+		}
+		d.inner.Spans, d.inner.Full, d.line = d.inner.Spans[:0], false, v
+		seen := 0
 		// what is wrong with the JSON is said before what is of the wrong
 		// shape, as when the line was checked first
-		if err := jsonscan.Members(v, func(k, v []byte) {
-			if d.err == nil {
-				member(k, v)
+		if err := jsonscan.NestedSpans(v, func(k, v []byte) {
+			from := seen
+			seen = len(d.inner.Spans)
+			if d.hard {
+				return
 			}
-		}); err != nil {
+			if len(v) > 0 && v[0] == '{' && !d.inner.Full {
+				d.known, d.from, d.to = v, from, seen
+			}
+			member(k, v)
+			d.known = nil
+		}, &d.inner); err != nil {
 			d.err = err
+		}
+		return
+	}
+	if k := d.known; k != nil && len(v) == len(k) && len(v) > 0 && &v[0] == &k[0] {
+		d.known = nil // its members are read once
+		for _, sp := range d.inner.Spans[d.from:d.to] {
+			member(d.line[sp.KeyStart:sp.KeyEnd], d.line[sp.ValueStart:sp.ValueEnd])
+			if d.hard {
+				return
+			}
 		}
 		return
 	}
 	jsonscan.Each(v, func(k, v []byte) bool {
 		member(k, v)
-		return d.err == nil
+		return !d.hard
 	})
 }
 
@@ -107,7 +141,7 @@ func (d *fields) elements(v []byte, name string, fn func(v []byte)) {
 	}
 	jsonscan.Elements(v, func(v []byte) bool {
 		fn(v)
-		return d.err == nil
+		return !d.hard
 	})
 }
 
@@ -224,8 +258,8 @@ func (d *fields) number(v []byte, name string, dst *json.Number) {
 		d.wrong(v, name, "string")
 		return
 	}
-	if !validNumber(s) && d.err == nil {
-		d.err = fmt.Errorf("json: invalid number literal, trying to unmarshal %q into Number", v)
+	if !validNumber(s) {
+		d.err, d.hard = fmt.Errorf("json: invalid number literal, trying to unmarshal %q into Number", v), true
 		return
 	}
 	*dst = json.Number(s)
@@ -287,7 +321,7 @@ func decode[T any, PT interface {
 	var d fields
 	for _, r := range records {
 		var v T
-		d.err, d.path, d.check = nil, d.path[:0], r.unchecked
+		d.err, d.hard, d.path, d.check = nil, false, d.path[:0], r.unchecked
 		PT(&v).decode(&d, r.data)
 		if d.err != nil {
 			c.bad(r, d.err)
@@ -471,7 +505,7 @@ func (b *block) decode(d *fields, v []byte) {
 		case "is_error":
 			d.boolean(v, "is_error", &b.IsError)
 		}
-		d.err = nil
+		d.err, d.hard = nil, false
 	})
 }
 
@@ -710,7 +744,7 @@ func piBlocks(v []byte) []piBlock {
 				case "arguments":
 					b.Arguments = raw(v)
 				}
-				d.err = nil
+				d.err, d.hard = nil, false
 			})
 		}
 		bs = append(bs, b)
