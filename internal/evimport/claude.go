@@ -154,6 +154,10 @@ type claudeGroup struct {
 func (c *converter) claude(files []*logFile) []*session {
 	groups := map[string]*claudeGroup{}
 	var ids []string // the sessions, as first seen
+	lines := 0
+	for _, f := range files {
+		lines += len(f.records)
+	}
 	for _, f := range files {
 		decode(c, f.records, func(r record, l *claudeLine) {
 			if !c.known("claude", l.Type, claudeKnown) || l.SessionID == "" {
@@ -161,8 +165,13 @@ func (c *converter) claude(files []*logFile) []*session {
 			}
 			g := groups[l.SessionID]
 			if g == nil {
-				g = &claudeGroup{id: l.SessionID, agents: map[string][]claudeRec{}, seen: map[string]bool{},
+				g = &claudeGroup{id: l.SessionID, agents: map[string][]claudeRec{}, seen: make(map[string]bool, lines),
 					at: order{source: sourceRank["claude"], file: f.index, line: r.line}}
+				if len(ids) == 0 {
+					// most lines are the first session's own: room for
+					// them all, not grown line by line
+					g.main = make([]claudeRec, 0, lines)
+				}
 				groups[l.SessionID] = g
 				ids = append(ids, l.SessionID)
 			}

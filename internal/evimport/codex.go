@@ -191,7 +191,7 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 	decode(c, f.records, func(r record, l *codexLine) {
 		var p codexPayload
 		if len(l.Payload) > 0 && l.Payload[0] == '{' {
-			d.err = nil
+			d.err, d.hard = nil, false
 			if p.decode(&d, l.Payload); d.err != nil {
 				c.bad(r, d.err)
 				return

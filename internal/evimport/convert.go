@@ -26,6 +26,7 @@ type converter struct {
 	stop error // the error that ends the run (--strict), once bad has said why
 	keep bool  // keep the files' records once decoded (--follow reads them again)
 
+	prices map[[2]string]knownPrice // what price looked up
 	// arena is what a worker's group of files is read into, one file
 	// after the other, and read into again once the group is converted.
 	arena []byte
@@ -50,6 +51,26 @@ func (c *converter) readFile(name string) ([]byte, error) {
 		c.arena = c.arena[:len(c.arena)+len(data)]
 	}
 	return data[:len(data):len(data)], err
+}
+
+// price is the price table's price of a model, looked up once per
+// converter: a log names the same few models in every response.
+func (c *converter) price(provider, model string) (prices.Price, bool) {
+	k := [2]string{provider, model}
+	if p, ok := c.prices[k]; ok {
+		return p.Price, p.ok
+	}
+	p, ok := c.table.Lookup(provider, model)
+	if c.prices == nil {
+		c.prices = map[[2]string]knownPrice{}
+	}
+	c.prices[k] = knownPrice{p, ok}
+	return p, ok
+}
+
+type knownPrice struct {
+	prices.Price
+	ok bool
 }
 
 // merge adds the counts of a worker's converter to c's.
@@ -124,7 +145,7 @@ func (c *converter) resultPayload(step int, u usage) []byte {
 	case u.input+u.output == 0:
 		// nothing used, nothing to price (an aborted call)
 	default:
-		if p, ok := c.table.Lookup(u.provider, u.model); ok {
+		if p, ok := c.price(u.provider, u.model); ok {
 			t := prices.Tokens{Input: u.input, Output: u.output, CacheRead: u.cacheRead, CacheWrite: u.cacheWrite, CacheWrite1h: u.cacheWrite1h}
 			o.usd("cost_usd", p.Cost(u.model, t)).str("cost_source", "prices")
 		} else {

@@ -25,10 +25,23 @@ import (
 type fields struct {
 	err  error
 	path []string // the names of the objects above, for a message
+	// hard: err ends the reading. A member of the wrong type does not:
+	// encoding/json reads on and says the first, unless something worse
+	// comes (a json.Number that is no number), which it says instead.
+	hard  bool
+	words map[string]string // what word decoded, by the JSON string
 	// check: the next object walked is a line not checked yet, which
 	// the walk validates as it goes (a worker's lines are checked so, in
 	// one pass with their decoding, not in one pass each)
 	check bool
+	// inner holds the members of the checked line's object members,
+	// found while it is checked: the object member being read (known,
+	// whose members are inner.Spans[from:to] in line) is then read from
+	// them, not walked again.
+	inner    jsonscan.Inner
+	line     []byte
+	known    []byte
+	from, to int
 }
 
 // each calls fn with every member of the object v, its key unescaped,
@@ -42,20 +55,42 @@ func (d *fields) each(v []byte, fn func(k, v []byte)) {
 	}
 	if d.check {
 		d.check = false
+		if d.inner.Spans == nil {
+			d.inner.Spans = make([]jsonscan.Span, 0, 256)
+		}
+		d.inner.Spans, d.inner.Full, d.line = d.inner.Spans[:0], false, v
+		seen := 0
 		// what is wrong with the JSON is said before what is of the wrong
 		// shape, as when the line was checked first
-		if err := jsonscan.Members(v, func(k, v []byte) {
-			if d.err == nil {
-				member(k, v)
+		if err := jsonscan.NestedSpans(v, func(k, v []byte) {
+			from := seen
+			seen = len(d.inner.Spans)
+			if d.hard {
+				return
 			}
-		}); err != nil {
+			if len(v) > 0 && v[0] == '{' && !d.inner.Full {
+				d.known, d.from, d.to = v, from, seen
+			}
+			member(k, v)
+			d.known = nil
+		}, &d.inner); err != nil {
 			d.err = err
+		}
+		return
+	}
+	if k := d.known; k != nil && len(v) == len(k) && len(v) > 0 && &v[0] == &k[0] {
+		d.known = nil // its members are read once
+		for _, sp := range d.inner.Spans[d.from:d.to] {
+			member(d.line[sp.KeyStart:sp.KeyEnd], d.line[sp.ValueStart:sp.ValueEnd])
+			if d.hard {
+				return
+			}
 		}
 		return
 	}
 	jsonscan.Each(v, func(k, v []byte) bool {
 		member(k, v)
-		return d.err == nil
+		return !d.hard
 	})
 }
 
@@ -107,7 +142,7 @@ func (d *fields) elements(v []byte, name string, fn func(v []byte)) {
 	}
 	jsonscan.Elements(v, func(v []byte) bool {
 		fn(v)
-		return d.err == nil
+		return !d.hard
 	})
 }
 
@@ -146,6 +181,23 @@ func (d *fields) str(v []byte, name string, dst *string) {
 		return
 	}
 	*dst = unquote(v)
+}
+
+// word is str for a member whose few values come back line after line
+// (a type, a model, a session, a folder): each is decoded once.
+func (d *fields) word(v []byte, name string, dst *string) {
+	short := len(v) > 2 && len(v) <= 130 && v[0] == '"'
+	if s, ok := d.words[string(v)]; ok && short {
+		*dst = s
+		return
+	}
+	d.str(v, name, dst)
+	if short && d.err == nil {
+		if d.words == nil || len(d.words) >= 512 {
+			d.words = map[string]string{}
+		}
+		d.words[string(v)] = *dst
+	}
 }
 
 // unquote is the JSON string v decoded; most need no unescaping.
@@ -224,8 +276,8 @@ func (d *fields) number(v []byte, name string, dst *json.Number) {
 		d.wrong(v, name, "string")
 		return
 	}
-	if !validNumber(s) && d.err == nil {
-		d.err = fmt.Errorf("json: invalid number literal, trying to unmarshal %q into Number", v)
+	if !validNumber(s) {
+		d.err, d.hard = fmt.Errorf("json: invalid number literal, trying to unmarshal %q into Number", v), true
 		return
 	}
 	*dst = json.Number(s)
@@ -287,7 +339,7 @@ func decode[T any, PT interface {
 	var d fields
 	for _, r := range records {
 		var v T
-		d.err, d.path, d.check = nil, d.path[:0], r.unchecked
+		d.err, d.hard, d.path, d.check = nil, false, d.path[:0], r.unchecked
 		PT(&v).decode(&d, r.data)
 		if d.err != nil {
 			c.bad(r, d.err)
@@ -303,15 +355,15 @@ func (l *claudeLine) decode(d *fields, data []byte) {
 	d.each(data, func(k, v []byte) {
 		switch string(k) {
 		case "type":
-			d.str(v, "type", &l.Type)
+			d.word(v, "type", &l.Type)
 		case "subtype":
-			d.str(v, "subtype", &l.Subtype)
+			d.word(v, "subtype", &l.Subtype)
 		case "uuid":
 			d.str(v, "uuid", &l.UUID)
 		case "sessionId":
-			d.str(v, "sessionId", &l.SessionID)
+			d.word(v, "sessionId", &l.SessionID)
 		case "agentId":
-			d.str(v, "agentId", &l.AgentID)
+			d.word(v, "agentId", &l.AgentID)
 		case "isSidechain":
 			d.boolean(v, "isSidechain", &l.IsSidechain)
 		case "isMeta":
@@ -321,9 +373,9 @@ func (l *claudeLine) decode(d *fields, data []byte) {
 		case "isApiErrorMessage":
 			d.boolean(v, "isApiErrorMessage", &l.IsAPIError)
 		case "cwd":
-			d.str(v, "cwd", &l.Cwd)
+			d.word(v, "cwd", &l.Cwd)
 		case "version":
-			d.str(v, "version", &l.Version)
+			d.word(v, "version", &l.Version)
 		case "timestamp":
 			d.str(v, "timestamp", &l.Timestamp)
 		case "requestId":
@@ -371,11 +423,11 @@ func (d *fields) claudeMessage(v []byte, name string) *claudeMessage {
 		case "id":
 			d.str(v, "id", &m.ID)
 		case "model":
-			d.str(v, "model", &m.Model)
+			d.word(v, "model", &m.Model)
 		case "role":
-			d.str(v, "role", &m.Role)
+			d.word(v, "role", &m.Role)
 		case "stop_reason":
-			d.str(v, "stop_reason", &m.StopReason)
+			d.word(v, "stop_reason", &m.StopReason)
 		case "content":
 			m.Content = raw(v)
 		case "usage":
@@ -420,9 +472,9 @@ func (d *fields) claudeProgress(v []byte) *claudeProgress {
 	d.in(v, "data", func(k, v []byte) {
 		switch string(k) {
 		case "type":
-			d.str(v, "type", &p.Type)
+			d.word(v, "type", &p.Type)
 		case "agentId":
-			d.str(v, "agentId", &p.AgentID)
+			d.word(v, "agentId", &p.AgentID)
 		case "message":
 			if !objectOrNull(d, v, "message", &p.Message) {
 				return
@@ -431,7 +483,7 @@ func (d *fields) claudeProgress(v []byte) *claudeProgress {
 			d.in(v, "message", func(k, v []byte) {
 				switch string(k) {
 				case "type":
-					d.str(v, "type", &m.Type)
+					d.word(v, "type", &m.Type)
 				case "requestId":
 					d.str(v, "requestId", &m.RequestID)
 				case "timestamp":
@@ -471,7 +523,7 @@ func (b *block) decode(d *fields, v []byte) {
 		case "is_error":
 			d.boolean(v, "is_error", &b.IsError)
 		}
-		d.err = nil
+		d.err, d.hard = nil, false
 	})
 }
 
@@ -498,7 +550,7 @@ func (l *codexLine) decode(d *fields, data []byte) {
 		case "timestamp":
 			d.str(v, "timestamp", &l.Timestamp)
 		case "type":
-			d.str(v, "type", &l.Type)
+			d.word(v, "type", &l.Type)
 		case "payload":
 			l.Payload = raw(v)
 		}
@@ -509,13 +561,13 @@ func (p *codexPayload) decode(d *fields, data []byte) {
 	d.each(data, func(k, v []byte) {
 		switch string(k) {
 		case "type":
-			d.str(v, "type", &p.Type)
+			d.word(v, "type", &p.Type)
 		case "id":
 			d.str(v, "id", &p.ID)
 		case "timestamp":
 			d.str(v, "timestamp", &p.Timestamp)
 		case "cwd":
-			d.str(v, "cwd", &p.Cwd)
+			d.word(v, "cwd", &p.Cwd)
 		case "cli_version":
 			d.str(v, "cli_version", &p.CLIVersion)
 		case "model_provider":
@@ -525,7 +577,7 @@ func (p *codexPayload) decode(d *fields, data []byte) {
 		case "source":
 			p.Source = raw(v)
 		case "model":
-			d.str(v, "model", &p.Model)
+			d.word(v, "model", &p.Model)
 		case "message":
 			d.str(v, "message", &p.Message)
 		case "info":
@@ -545,7 +597,7 @@ func (p *codexPayload) decode(d *fields, data []byte) {
 		case "reason":
 			d.str(v, "reason", &p.Reason)
 		case "role":
-			d.str(v, "role", &p.Role)
+			d.word(v, "role", &p.Role)
 		case "content":
 			p.Content = raw(v)
 		case "summary":
@@ -594,7 +646,7 @@ func (l *piLine) decode(d *fields, data []byte) {
 	d.each(data, func(k, v []byte) {
 		switch string(k) {
 		case "type":
-			d.str(v, "type", &l.Type)
+			d.word(v, "type", &l.Type)
 		case "id":
 			d.str(v, "id", &l.ID)
 		case "parentId":
@@ -608,7 +660,7 @@ func (l *piLine) decode(d *fields, data []byte) {
 		case "timestamp":
 			d.str(v, "timestamp", &l.Timestamp)
 		case "cwd":
-			d.str(v, "cwd", &l.Cwd)
+			d.word(v, "cwd", &l.Cwd)
 		case "version":
 			d.number(v, "version", &l.Version)
 		case "provider":
@@ -633,13 +685,13 @@ func (l *piLine) decode(d *fields, data []byte) {
 func (m *piMessage) member(d *fields, k, v []byte) {
 	switch string(k) {
 	case "role":
-		d.str(v, "role", &m.Role)
+		d.word(v, "role", &m.Role)
 	case "content":
 		m.Content = raw(v)
 	case "provider":
 		d.str(v, "provider", &m.Provider)
 	case "model":
-		d.str(v, "model", &m.Model)
+		d.word(v, "model", &m.Model)
 	case "usage":
 		if !objectOrNull(d, v, "usage", &m.Usage) {
 			return
@@ -710,7 +762,7 @@ func piBlocks(v []byte) []piBlock {
 				case "arguments":
 					b.Arguments = raw(v)
 				}
-				d.err = nil
+				d.err, d.hard = nil, false
 			})
 		}
 		bs = append(bs, b)
@@ -725,7 +777,7 @@ func (m *geminiRecord) decode(d *fields, data []byte) {
 	d.each(data, func(k, v []byte) {
 		switch string(k) {
 		case "sessionId":
-			d.str(v, "sessionId", &m.SessionID)
+			d.word(v, "sessionId", &m.SessionID)
 		case "projectHash":
 			d.str(v, "projectHash", &m.ProjectHash)
 		case "kind":
@@ -747,7 +799,7 @@ func (m *geminiRecord) decode(d *fields, data []byte) {
 		case "timestamp":
 			d.str(v, "timestamp", &m.Timestamp)
 		case "type":
-			d.str(v, "type", &m.Type)
+			d.word(v, "type", &m.Type)
 		case "content":
 			m.Content = raw(v)
 		case "thoughts":
@@ -791,7 +843,7 @@ func (m *geminiRecord) decode(d *fields, data []byte) {
 			})
 			m.Tokens = t
 		case "model":
-			d.str(v, "model", &m.Model)
+			d.word(v, "model", &m.Model)
 		case "toolCalls":
 			m.ToolCalls = nil
 			if v[0] == 'n' {
@@ -820,7 +872,7 @@ func (tc *geminiToolCall) member(d *fields, k, v []byte) {
 	case "status":
 		d.str(v, "status", &tc.Status)
 	case "agentId":
-		d.str(v, "agentId", &tc.AgentID)
+		d.word(v, "agentId", &tc.AgentID)
 	case "timestamp":
 		d.str(v, "timestamp", &tc.Timestamp)
 	case "result":

@@ -61,19 +61,39 @@ func sameAsEncodingJSON[T any, PT interface {
 	*T
 	decodeLine
 }](t *testing.T, data []byte) {
-	var want, got T
+	var want T
 	werr := json.Unmarshal(data, &want)
-	var d fields
-	PT(&got).decode(&d, data)
-	switch {
-	case werr != nil && d.err != nil:
-		if w := shapeError(werr).Error(); w != d.err.Error() {
-			t.Fatalf("%T: encoding/json says %q, the decoder %q\n%s", got, w, d.err, data)
+	// a line checked before, and one checked as it is decoded (a
+	// worker's), which reads its objects' members from the check
+	for _, check := range []bool{false, true} {
+		var got T
+		d := fields{check: check}
+		PT(&got).decode(&d, data)
+		switch {
+		case werr != nil && d.err != nil:
+			if w := shapeError(werr).Error(); w != d.err.Error() {
+				t.Fatalf("%T (check %v): encoding/json says %q, the decoder %q\n%s", got, check, w, d.err, data)
+			}
+		case werr != nil || d.err != nil:
+			t.Fatalf("%T (check %v): encoding/json says %v, the decoder %v\n%s", got, check, werr, d.err, data)
+		case !reflect.DeepEqual(want, got):
+			t.Fatalf("%T (check %v): encoding/json reads\n%+v\nthe decoder\n%+v\n%s", got, check, want, got, data)
 		}
-	case werr != nil || d.err != nil:
-		t.Fatalf("%T: encoding/json says %v, the decoder %v\n%s", got, werr, d.err, data)
-	case !reflect.DeepEqual(want, got):
-		t.Fatalf("%T: encoding/json reads\n%+v\nthe decoder\n%+v\n%s", got, want, got, data)
+	}
+}
+
+// badLikeCheck decodes data, which is not one JSON object, as a worker
+// does (checked as it is decoded): the error is the one jsonscan.Check
+// gives, whatever the decoder read before it.
+func badLikeCheck[T any, PT interface {
+	*T
+	decodeLine
+}](t *testing.T, data []byte, want error) {
+	var got T
+	d := fields{check: true}
+	PT(&got).decode(&d, data)
+	if d.err == nil || d.err.Error() != want.Error() {
+		t.Fatalf("%T: the decoder says %v, Check %q\n%s", got, d.err, want, data)
 	}
 }
 
@@ -90,13 +110,22 @@ func FuzzFieldsLikeEncodingJSON(f *testing.F) {
 		`{"payload":{"info":{"total_token_usage":{"input_tokens":"7"}}}}`,
 		`{"toolCalls":[{"result":[{"functionResponse":{"response":{"output":5}}}]}],"thoughts":[1]}`,
 		`{"data":{"message":{"message":{"usage":null,"content":"\ud800x"}}},"compactMetadata":[]}`,
+		`{"type":"assistant","timestamp":5,"message":{"id":"m"`,
+		`{"message":{"usage":{"input_tokens":2}},"message":{"model":"x"}}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, line := range strings.Split(string(b), "\n") {
 			data := []byte(line)
-			if jsonscan.Check(data) != nil || !plainKeys(data) {
+			if err := jsonscan.Check(data); err != nil {
+				badLikeCheck[claudeLine](t, data, err)
+				badLikeCheck[codexLine](t, data, err)
+				badLikeCheck[piLine](t, data, err)
+				badLikeCheck[geminiRecord](t, data, err)
+				continue
+			}
+			if !plainKeys(data) {
 				continue
 			}
 			data, _ = jsonscan.Lookup(data) // the lines as jsonl gives them

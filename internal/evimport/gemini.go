@@ -138,7 +138,7 @@ func (c *converter) geminiRead(f *logFile) geminiChat {
 		head(doc)
 		jsonscan.Elements(doc.Messages, func(v []byte) bool {
 			var m geminiRecord
-			d.err = nil
+			d.err, d.hard = nil, false
 			if len(v) > 0 && v[0] == '{' {
 				m.decode(&d, v)
 			}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -71,7 +72,21 @@ func (o *options) table() (*prices.Table, error) {
 	return t, nil
 }
 
+// memoryLimit is the Go heap evimport aims to stay under (see run).
+const memoryLimit = 40 << 20
+
 func run(o *options, stdio cli.Stdio) (err error) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// What is held is a group of files and its events for each core,
+		// and the spool's buffer: a soft limit keeps the collector from
+		// letting garbage pile up between cycles, and under it the
+		// collector runs less often (the decoded lines are short-lived
+		// garbage; tracing what lives is what costs).
+		debug.SetMemoryLimit(memoryLimit)
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(200)
+		}
+	}
 	if o.Follow && o.Format == "html" {
 		// The page is written when the input ends, which a follow never does.
 		return cli.Usage(errors.New("--format html writes its page at the end of input: not with --follow, which has none"))
