@@ -17,6 +17,11 @@ type Blocks[W, S any] struct {
 	Workers   int // goroutines judging blocks, at least 1
 	BlockSize int // bytes of a block (DefaultBlockSize when 0)
 	MaxAhead  int // bytes of blocks read ahead of Take (DefaultMaxAhead when 0)
+	// Ahead is the blocks read ahead of Take at most (Workers when
+	// less): more than the workers lets the reading goroutine go on
+	// while a worker it would wait for is being woken, which counts for
+	// small blocks, and for a Take that takes as long as the work.
+	Ahead int
 
 	// NewWorker makes the value of a worker: called Workers times, and
 	// once more for the reading goroutine, which judges the lines of
@@ -68,7 +73,7 @@ func (p *Blocks[W, S]) Each(in *Input) error {
 		return err
 	}
 	work := func(w W, j *blockJob[S]) { p.Work(w, j.block, &j.s) }
-	o := NewOrdered(p.Workers, p.Workers, maxAhead, p.NewWorker, work, take)
+	o := NewOrdered(p.Workers, max(p.Ahead, p.Workers), maxAhead, p.NewWorker, work, take)
 	defer o.Close()
 	here := p.NewWorker()
 	err := in.EachBlock(size, func(b *Block) error {

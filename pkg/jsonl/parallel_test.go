@@ -16,11 +16,12 @@ import (
 
 // blocksRecords is eachRecords through Blocks: records judged on workers
 // goroutines (the verdict a record's length), taken in order.
-func blocksRecords(names []string, size, workers int) string {
+func blocksRecords(names []string, size, workers, ahead int) string {
 	var out, stderr bytes.Buffer
 	in := &Input{Tool: "evx", Names: names, Stderr: &stderr}
 	engine := Blocks[*int, []int]{
 		Workers:   workers,
+		Ahead:     ahead,
 		BlockSize: size,
 		MaxAhead:  64,
 		NewWorker: func() *int { return new(int) },
@@ -65,8 +66,9 @@ func blockFiles(t *testing.T) []string {
 }
 
 // Blocks hands Take the records Each hands over, with their verdicts, lines
-// and reports in input order, whatever the block size and the workers:
-// lines of many MiB (Own, judged on the reading goroutine) included.
+// and reports in input order, whatever the block size, the workers and the
+// blocks read ahead: lines of many MiB (Own, judged on the reading
+// goroutine) included.
 func TestBlocksEachIsEach(t *testing.T) {
 	defer func(n int) { readBufSize = n }(readBufSize)
 	all := blockFiles(t)
@@ -75,8 +77,10 @@ func TestBlocksEachIsEach(t *testing.T) {
 		want := eachRecords(all)
 		for _, size := range []int{1, 7, 64, 1 << 16} {
 			for _, workers := range []int{1, 3} {
-				if got := blocksRecords(all, size, workers); got != want {
-					t.Fatalf("read buffer %d, block %d, %d workers:\n%s\nEach:\n%s", rb, size, workers, got, want)
+				for _, ahead := range []int{0, 8} {
+					if got := blocksRecords(all, size, workers, ahead); got != want {
+						t.Fatalf("read buffer %d, block %d, %d workers, %d ahead:\n%s\nEach:\n%s", rb, size, workers, ahead, got, want)
+					}
 				}
 			}
 		}
