@@ -522,11 +522,7 @@ func claudeUser(b *builder, r claudeRec) {
 		switch bl.Type {
 		case "tool_result":
 			results++
-			if c := bl.Content; jsontext.Canonical(c) {
-				b.toolResultQuoted(r.ms, bl.ToolUseID, !bl.IsError, "", c) // most outputs: no need to decode them
-			} else {
-				b.toolResult(r.ms, bl.ToolUseID, !bl.IsError, contentText(c))
-			}
+			b.toolOutput(r.ms, bl.ToolUseID, !bl.IsError, bl.Content)
 		case "text":
 			texts = append(texts, bl.Text)
 		}
@@ -589,6 +585,71 @@ func contentBlocks(raw json.RawMessage) []block {
 // text blocks of a list.
 func contentText(raw json.RawMessage) string {
 	return blocksText(contentBlocks(raw))
+}
+
+// toolOutput adds the result of a tool call whose content (contentText)
+// is raw: copied as the log holds it where it can be (quotedOutput), as
+// most outputs can, else decoded and quoted again.
+func (b *builder) toolOutput(ms int64, id string, ok bool, raw json.RawMessage) {
+	if q := quotedOutput(raw); q != nil {
+		b.toolResultQuoted(ms, id, ok, "", q)
+	} else {
+		b.toolResult(ms, id, ok, contentText(raw))
+	}
+}
+
+// quotedOutput is contentText's text as the JSON string jsontext writes
+// for it, when raw holds it so: a string spelled so (jsontext.Canonical),
+// or a list of blocks with one text block whose text is (the others not
+// text, or empty). nil for anything else, which contentText reads.
+func quotedOutput(raw []byte) []byte {
+	if len(raw) > 0 && raw[0] == '"' {
+		if jsontext.Canonical(raw) {
+			return raw
+		}
+		return nil
+	}
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	var text []byte // the one text block's text
+	simple := true
+	jsonscan.Elements(raw, func(el []byte) bool {
+		if len(el) == 0 || el[0] != '{' {
+			return true // not a block: no text
+		}
+		var typ, t []byte
+		types, texts := 0, 0
+		jsonscan.Each(el, func(k, v []byte) bool {
+			switch {
+			case jsonscan.KeyIs(k, "type"):
+				typ, types = v, types+1
+			case jsonscan.KeyIs(k, "text"):
+				t, texts = v, texts+1
+			}
+			return true
+		})
+		switch {
+		case types > 1 || texts > 1 || typ != nil && typ[0] != '"' || t != nil && t[0] != '"':
+			simple = false // duplicates, or members of another type: decoded
+		case !jsonscan.StringEquals(typ, "text") || t == nil || len(t) == 2:
+			// no text block, or an empty one: nothing to the output
+		case text != nil:
+			simple = false // two texts, joined by contentText
+		default:
+			text = t
+		}
+		return simple
+	})
+	switch {
+	case !simple:
+		return nil
+	case text == nil:
+		return []byte(`""`)
+	case jsontext.Canonical(text):
+		return text
+	}
+	return nil
 }
 
 func blocksText(bs []block) string {
