@@ -223,18 +223,23 @@ func (g *claudeGroup) add(l claudeLine) {
 // response as several lines (a content block each) sharing message.id and
 // requestId, with the usage so far on each; without a requestId (older
 // logs, some gateways) message.id alone.
-func claudeKey(msg *claudeMessage, requestID string) string {
+func claudeKey(msg *claudeMessage, requestID string) respKey {
 	if msg == nil || msg.ID == "" {
-		return ""
+		return respKey{}
 	}
-	return msg.ID + "\x00" + requestID
+	return respKey{id: msg.ID, request: requestID}
 }
+
+// respKey is claudeKey's identity of a response: message.id and
+// requestId; the zero key is none. A response without one is told apart
+// by the uuid of its line.
+type respKey struct{ id, request, uuid string }
 
 // claudeSession converts one session: the main thread, then each
 // subagent, spliced after the Task call that started it.
 func (c *converter) claudeSession(g *claudeGroup) *session {
 	s := &session{source: "claude", id: g.id, project: g.project, tools: map[string]int{}, results: map[string]bool{}, at: g.at}
-	keys := map[string]bool{} // responses the session's own lines hold
+	keys := map[respKey]bool{} // responses the session's own lines hold
 	for _, recs := range append([][]claudeRec{g.main}, agentLists(g)...) {
 		for _, r := range recs {
 			if r.line.Type == "assistant" {
@@ -276,7 +281,7 @@ func agentLists(g *claudeGroup) [][]claudeRec {
 // and the replayed responses of subagents, by agentId.
 type claudeLinks struct {
 	anchors, prompts, types map[string]string
-	keys                    map[string]bool // responses counted already
+	keys                    map[respKey]bool // responses counted already
 	replays                 map[string][]claudeRec
 	replayOrder             []string
 }
@@ -323,7 +328,7 @@ func (k *claudeLinks) note(r claudeRec) {
 		}
 		if m := d.Message; m != nil && m.Type == "assistant" && m.Message != nil {
 			key := claudeKey(m.Message, m.RequestID)
-			if key == "" || keys[key] {
+			if key == (respKey{}) || keys[key] {
 				return // counted from the subagent's own file
 			}
 			keys[key] = true
@@ -369,28 +374,35 @@ func (c *converter) claudeAgent(s *session, g *claudeGroup, agent string, recs [
 }
 
 // lastLine is the key under which claudeThread notes the thread's last
-// line (no response key is empty).
-const lastLine = ""
+// line (no response key is the zero one).
+var lastLine = respKey{}
+
+// seenBlock is a block of a response written already: thinking (t),
+// text (x) or a tool call (u, by its id).
+type seenBlock struct {
+	kind byte
+	s    string
+}
 
 // claudeResponse is what is known of one API response while its lines
 // are read.
 type claudeResponse struct {
 	thinking strings.Builder
-	seen     map[string]bool // text and tool_use blocks written
+	seen     map[seenBlock]bool // text and tool_use blocks written
 }
 
 // claudeThread converts one thread's lines in order; each, when not nil,
 // sees every line first.
 func (c *converter) claudeThread(b *builder, recs []claudeRec, each func(claudeRec)) {
-	last := map[string]int{lastLine: len(recs) - 1} // response key -> index of its last line
+	last := map[respKey]int{lastLine: len(recs) - 1} // response key -> index of its last line
 	for i, r := range recs {
 		if r.line.Type == "assistant" {
-			if k := claudeKey(r.line.Message, r.line.RequestID); k != "" {
+			if k := claudeKey(r.line.Message, r.line.RequestID); k != lastLine {
 				last[k] = i
 			}
 		}
 	}
-	responses := map[string]*claudeResponse{}
+	responses := map[respKey]*claudeResponse{}
 	for i, r := range recs {
 		if each != nil {
 			each(r)
@@ -416,7 +428,7 @@ func (c *converter) claudeThread(b *builder, recs []claudeRec, each func(claudeR
 // claudeAssistant converts one line of a response. The model call is at
 // its first line, the result (the usage of the last line, the only
 // complete one) at its last.
-func (c *converter) claudeAssistant(b *builder, r claudeRec, i int, last map[string]int, responses map[string]*claudeResponse) {
+func (c *converter) claudeAssistant(b *builder, r claudeRec, i int, last map[respKey]int, responses map[respKey]*claudeResponse) {
 	l, msg := r.line, r.line.Message
 	if msg == nil {
 		return
@@ -432,31 +444,31 @@ func (c *converter) claudeAssistant(b *builder, r claudeRec, i int, last map[str
 	}
 	b.setModel("anthropic", msg.Model)
 	key := claudeKey(msg, l.RequestID)
-	final := key == "" || last[key] == i
-	if key == "" {
-		key = "\x00" + l.UUID
+	final := key == lastLine || last[key] == i
+	if key == lastLine {
+		key = respKey{uuid: l.UUID}
 	}
 	resp := responses[key]
 	if resp == nil {
-		resp = &claudeResponse{seen: map[string]bool{}}
+		resp = &claudeResponse{seen: map[seenBlock]bool{}}
 		responses[key] = resp
 		b.modelCall(r.ms)
 	}
 	for _, bl := range blocks(msg) {
 		switch bl.Type {
 		case "thinking":
-			if !resp.seen["\x01"+bl.Thinking] {
-				resp.seen["\x01"+bl.Thinking] = true
+			if k := (seenBlock{'t', bl.Thinking}); !resp.seen[k] {
+				resp.seen[k] = true
 				resp.thinking.WriteString(bl.Thinking)
 			}
 		case "text":
-			if !resp.seen["\x02"+bl.Text] {
-				resp.seen["\x02"+bl.Text] = true
+			if k := (seenBlock{'x', bl.Text}); !resp.seen[k] {
+				resp.seen[k] = true
 				b.text(r.ms, bl.Text)
 			}
 		case "tool_use":
-			if !resp.seen["\x03"+bl.ID] {
-				resp.seen["\x03"+bl.ID] = true
+			if k := (seenBlock{'u', bl.ID}); !resp.seen[k] {
+				resp.seen[k] = true
 				b.toolCall(r.ms, bl.ID, bl.Name, bl.Input)
 			}
 		}
@@ -510,11 +522,7 @@ func claudeUser(b *builder, r claudeRec) {
 		switch bl.Type {
 		case "tool_result":
 			results++
-			if c := bl.Content; jsontext.Canonical(c) {
-				b.toolResultQuoted(r.ms, bl.ToolUseID, !bl.IsError, "", c) // most outputs: no need to decode them
-			} else {
-				b.toolResult(r.ms, bl.ToolUseID, !bl.IsError, contentText(c))
-			}
+			b.toolOutput(r.ms, bl.ToolUseID, !bl.IsError, bl.Content)
 		case "text":
 			texts = append(texts, bl.Text)
 		}
@@ -577,6 +585,71 @@ func contentBlocks(raw json.RawMessage) []block {
 // text blocks of a list.
 func contentText(raw json.RawMessage) string {
 	return blocksText(contentBlocks(raw))
+}
+
+// toolOutput adds the result of a tool call whose content (contentText)
+// is raw: copied as the log holds it where it can be (quotedOutput), as
+// most outputs can, else decoded and quoted again.
+func (b *builder) toolOutput(ms int64, id string, ok bool, raw json.RawMessage) {
+	if q := quotedOutput(raw); q != nil {
+		b.toolResultQuoted(ms, id, ok, "", q)
+	} else {
+		b.toolResult(ms, id, ok, contentText(raw))
+	}
+}
+
+// quotedOutput is contentText's text as the JSON string jsontext writes
+// for it, when raw holds it so: a string spelled so (jsontext.Canonical),
+// or a list of blocks with one text block whose text is (the others not
+// text, or empty). nil for anything else, which contentText reads.
+func quotedOutput(raw []byte) []byte {
+	if len(raw) > 0 && raw[0] == '"' {
+		if jsontext.Canonical(raw) {
+			return raw
+		}
+		return nil
+	}
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	var text []byte // the one text block's text
+	simple := true
+	jsonscan.Elements(raw, func(el []byte) bool {
+		if len(el) == 0 || el[0] != '{' {
+			return true // not a block: no text
+		}
+		var typ, t []byte
+		types, texts := 0, 0
+		jsonscan.Each(el, func(k, v []byte) bool {
+			switch {
+			case jsonscan.KeyIs(k, "type"):
+				typ, types = v, types+1
+			case jsonscan.KeyIs(k, "text"):
+				t, texts = v, texts+1
+			}
+			return true
+		})
+		switch {
+		case types > 1 || texts > 1 || typ != nil && typ[0] != '"' || t != nil && t[0] != '"':
+			simple = false // duplicates, or members of another type: decoded
+		case !jsonscan.StringEquals(typ, "text") || t == nil || len(t) == 2:
+			// no text block, or an empty one: nothing to the output
+		case text != nil:
+			simple = false // two texts, joined by contentText
+		default:
+			text = t
+		}
+		return simple
+	})
+	switch {
+	case !simple:
+		return nil
+	case text == nil:
+		return []byte(`""`)
+	case jsontext.Canonical(text):
+		return text
+	}
+	return nil
 }
 
 func blocksText(bs []block) string {

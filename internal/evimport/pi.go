@@ -110,7 +110,7 @@ func (c *converter) piMessage(b *builder, ms int64, m *piMessage) {
 	case "user":
 		b.prompt(ms, blocksText(contentBlocks(m.Content)))
 	case "toolResult":
-		b.toolResult(ms, m.ToolCallID, !m.IsError, blocksText(contentBlocks(m.Content)))
+		b.toolOutput(ms, m.ToolCallID, !m.IsError, m.Content)
 	case "assistant":
 		b.setModel(m.Provider, m.Model)
 		b.modelCall(ms)

@@ -1,12 +1,14 @@
 package evimport
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/jsontext"
 )
 
 // The files of one Claude Code session are converted together however
@@ -50,4 +52,33 @@ func TestScanGroupsTheSpellingsOfSessionID(t *testing.T) {
 			t.Errorf("with the key spelled %s:\n%s\nwant\n%s", key, got, plain)
 		}
 	}
+}
+
+// A tool's output copied as the log holds it is the output decoded and
+// quoted again, whatever the content: a string, a list of blocks (text
+// or not, duplicated members, texts of other types), or anything else.
+func FuzzQuotedOutput(f *testing.F) {
+	for _, s := range []string{
+		`"plain"`, `"tab\tquote\" back\\ é"`, `"\u00e9"`, `"\u001b[0m"`, `"\/"`, `""`, `null`, `5`,
+		`[{"type":"text","text":"one"}]`, `[{"type":"text","text":"one"},{"type":"text","text":"two"}]`,
+		`[{"type":"image","source":{}},{"type":"text","text":"after"}]`, `[{"type":"text","text":""},{"type":"text","text":"x"}]`,
+		`[{"type":"text","text":"a","text":"b"}]`, `[{"type":"text","type":"x","text":"a"}]`, `[{"type":5,"text":"a"}]`,
+		`[{"type":"text","text":5}]`, `[{"type":"text","text":null}]`, `[{"type":"t\u0065xt","text":"k"}]`, `[{"t\u0079pe":"text","text":"k"}]`,
+		`[1,"s",{"text":"no type"}]`, `[]`, `{"type":"text","text":"object"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		raw := []byte(s)
+		if !json.Valid(raw) {
+			return
+		}
+		q := quotedOutput(raw)
+		if q == nil {
+			return
+		}
+		if want := jsontext.AppendString(nil, contentText(raw)); string(q) != string(want) {
+			t.Fatalf("%s: copied as %s, but its text is %s", s, q, want)
+		}
+	})
 }
