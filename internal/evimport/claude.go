@@ -163,6 +163,9 @@ func (c *converter) claude(files []*logFile) []*session {
 			if !c.known("claude", l.Type, claudeKnown) || l.SessionID == "" {
 				return // a summary or snapshot line: no session of its own
 			}
+			if f.ids != nil && !f.ids[l.SessionID] {
+				c.missed = true // the groups may be wrong: see claudeKeys
+			}
 			g := groups[l.SessionID]
 			if g == nil {
 				g = &claudeGroup{id: l.SessionID, agents: map[string][]claudeRec{}, seen: make(map[string]bool, lines),

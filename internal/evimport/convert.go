@@ -27,6 +27,7 @@ type converter struct {
 	keep bool  // keep the files' records once decoded (--follow reads them again)
 
 	prices map[[2]string]knownPrice // what price looked up
+	missed bool                     // a line named a session its file's scan did not find (claude)
 	// arena is what a worker's group of files is read into, one file
 	// after the other, and read into again once the group is converted.
 	arena []byte

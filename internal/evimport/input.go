@@ -31,14 +31,15 @@ type logFile struct {
 	name      string
 	source    string
 	records   []record
-	document  []byte   // a whole-file JSON document (Gemini CLI before JSONL)
-	companion bool     // found beside a named file, not named itself
-	index     int      // its place among the files read
-	keys      []string // what ties it to other files (groups)
-	parent    bool     // a Codex rollout of a spawned agent: keys[0] is its parent's
-	size      int      // its bytes, as the scan found them
-	stdin     bool     // standard input, read and held before the scan
-	seen      map[string]bool
+	document  []byte          // a whole-file JSON document (Gemini CLI before JSONL)
+	companion bool            // found beside a named file, not named itself
+	index     int             // its place among the files read
+	keys      []string        // what ties it to other files (groups)
+	parent    bool            // a Codex rollout of a spawned agent: keys[0] is its parent's
+	size      int             // its bytes, as the scan found them
+	stdin     bool            // standard input, read and held before the scan
+	seen      map[string]bool // the keys noted, as JSON strings
+	ids       map[string]bool // the sessionIds the scan found (claudeKeys)
 }
 
 // defaultFolders are the session folders of every agent, from the
@@ -370,6 +371,9 @@ func (f *logFile) noteID(v []byte) {
 	f.seen[string(v)] = true
 	if id, ok := jsonscan.Unquote(nil, v); ok {
 		f.keys = append(f.keys, string(id))
+		if f.ids != nil {
+			f.ids[string(id)] = true
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -197,7 +198,42 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		f.stdin = true
 		all = append(all, f)
 	}
-	o.scanAll(named)
+	held := map[*logFile][]record{} // standard input's records, for a second round
+	for _, f := range all {
+		if f.stdin {
+			held[f] = f.records
+		}
+	}
+	o.scanAll(named, false)
+	reported := map[string]bool{} // the files whose notes were reported
+	err = o.convertGroups(in, conv, win, sp, groups(all), reported, &trouble)
+	if err == errRescan {
+		// A line named a session the light scan had not found in its
+		// file (two sessionIds in one line): the groups may be wrong. All
+		// is converted again from an exact scan, without the notes
+		// reported already.
+		sp.close()
+		*sp = spool{}
+		for _, f := range named {
+			f.keys, f.seen, f.ids = nil, nil, nil
+		}
+		for f, recs := range held {
+			f.records = recs
+		}
+		o.scanAll(named, true)
+		err = o.convertGroups(in, conv, win, sp, groups(all), reported, &trouble)
+	}
+	return trouble, err
+}
+
+// errRescan ends a round of conversion whose groups may be wrong.
+var errRescan = errors.New("the files are to be scanned again")
+
+// convertGroups converts the groups on every core and takes them back in
+// order (take), noting the files taken in reported, and leaving out the
+// notes of those reported before. The workers' counts are added to
+// conv's unless the round ends with errRescan.
+func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp *spool, gs [][]*logFile, reported map[string]bool, trouble *bool) (err error) {
 	var workers []*converter
 	pool := jsonl.NewOrdered(runtime.GOMAXPROCS(0), 4, 4<<20,
 		func() *converter {
@@ -207,19 +243,22 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		},
 		func(w *converter, j *convJob) { j.convert(w, win) },
 		func(j *convJob) error {
-			if j.take(in, conv, sp) {
-				trouble = true
+			if j.take(in, conv, sp, reported) {
+				*trouble = true
 			}
 			return j.err
 		})
 	pool.Idle = true // nothing is written while the workers convert
 	defer func() {
 		pool.Close()
+		if err == errRescan {
+			return
+		}
 		for _, w := range workers {
 			conv.merge(w)
 		}
 	}()
-	for _, group := range groups(all) {
+	for _, group := range gs {
 		j := pool.Next()
 		j.files = group
 		size := 0
@@ -227,20 +266,21 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 			size += f.size
 		}
 		if err := pool.Send(size); err != nil {
-			return trouble, err
+			return err
 		}
 	}
-	return trouble, pool.Drain()
+	return pool.Drain()
 }
 
 // convJob is a group of files to convert (convert), and what came of it:
 // the lines of its events, and what is to be reported of its files, in
 // order.
 type convJob struct {
-	files []*logFile
-	out   spool
-	notes []note
-	err   error // what ended the taking (an output error)
+	files  []*logFile
+	out    spool
+	notes  []note
+	err    error // what ended the taking (an output error, errRescan)
+	missed bool  // a line named a session its file's scan did not find
 }
 
 // note is one thing a job reports: a bad line (r and reason), or a
@@ -249,6 +289,7 @@ type note struct {
 	r      record
 	reason error
 	msg    string
+	file   string // of msg
 }
 
 // convert reads the job's files whole and converts them with w, a
@@ -266,21 +307,21 @@ func (j *convJob) convert(w *converter, win window) {
 		if !f.stdin {
 			data, err := w.readFile(f.name)
 			if err != nil && len(data) == 0 {
-				j.notes = append(j.notes, note{msg: err.Error()})
+				j.notes = append(j.notes, note{msg: err.Error(), file: f.name})
 				continue
 			}
 			// a file in no known format is checked line by line here:
 			// nothing decodes it
 			read(wholeFile(f.name, data, bad), bad, f, true, f.source == "", nil)
 			if err != nil {
-				j.notes = append(j.notes, note{msg: err.Error()})
+				j.notes = append(j.notes, note{msg: err.Error(), file: f.name})
 			}
 		}
 		switch {
 		case len(f.records) == 0 && f.document == nil:
 			// empty, or only bad lines
 		case f.source == "":
-			j.notes = append(j.notes, note{msg: term.Escape(f.name) + ": in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped"})
+			j.notes = append(j.notes, note{msg: term.Escape(f.name) + ": in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped", file: f.name})
 			f.records, f.document = nil, nil
 		default:
 			known = append(known, f)
@@ -296,6 +337,7 @@ func (j *convJob) convert(w *converter, win window) {
 	default:
 		ss = w.group(known)
 	}
+	j.missed, w.missed = w.missed, false
 	j.out.inMemory = true
 	for _, s := range ss {
 		j.out.add(s, s.at, win) // in memory: no error
@@ -303,10 +345,30 @@ func (j *convJob) convert(w *converter, win window) {
 	w.arena = w.arena[:0]
 }
 
-// take reports what the job found wrong and spools its events; trouble
-// is a file that could not be read or is in no known format.
-func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool) (trouble bool) {
+// take reports what the job found wrong (unless reported says its file's
+// notes were, in an earlier round) and spools its events; trouble is a
+// file that could not be read or is in no known format. A job whose
+// groups may be wrong (missed) ends the round instead, reporting nothing.
+func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool, reported map[string]bool) (trouble bool) {
+	if j.missed {
+		j.err = errRescan
+		return false
+	}
+	var again []string // files reported in an earlier round
+	for _, f := range j.files {
+		name := f.name
+		if f.stdin {
+			name = jsonl.StdinName // as its lines are named
+		}
+		if reported[name] {
+			again = append(again, name)
+		}
+		reported[name] = true
+	}
 	for _, n := range j.notes {
+		if slices.Contains(again, n.file) || n.msg == "" && slices.Contains(again, n.r.file) {
+			continue
+		}
 		if n.msg != "" {
 			in.Errorf("%s", n.msg)
 			trouble = true

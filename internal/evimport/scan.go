@@ -13,15 +13,16 @@ import (
 // (groupKeys), on every core, before any is converted: a group's files
 // are then read and converted together by one worker. Nothing is
 // reported here: a file's bad lines, and that it cannot be read or is in
-// no known format, are reported when its group is converted.
-func (o *options) scanAll(files []*logFile) {
+// no known format, are reported when its group is converted. exact: see
+// claudeKeys.
+func (o *options) scanAll(files []*logFile, exact bool) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(files)) {
 		wg.Go(func() {
 			var buf []byte
 			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				buf = o.scan(files[i], buf)
+				buf = o.scan(files[i], buf, exact)
 			}
 		})
 	}
@@ -32,7 +33,7 @@ func (o *options) scanAll(files []*logFile) {
 // the first records for its format (detect), then a Claude Code file's
 // every line for its sessionIds, lightly (claudeKeys). buf is the
 // scanning goroutine's, handed back to read the next file into.
-func (o *options) scan(f *logFile, buf []byte) []byte {
+func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 	data, _ := jsonl.ReadFile(f.name, buf) // an error is reported with the group
 	f.size = len(data)
 	ignore := func(jsonl.Record, error) error { return nil }
@@ -46,7 +47,7 @@ func (o *options) scan(f *logFile, buf []byte) []byte {
 	})
 	if (len(f.records) > 0 || f.document != nil) && o.sourceOf(f) {
 		if f.source == "claude" {
-			f.claudeKeys(data)
+			f.claudeKeys(data, exact)
 		} else {
 			f.groupKeys()
 		}
@@ -56,17 +57,22 @@ func (o *options) scan(f *logFile, buf []byte) []byte {
 }
 
 // claudeKeys notes the sessionId of every line of data, a Claude Code
-// file, without checking the lines (the conversion does): the top-level
-// members are walked, their values skipped. A bad line's sessionId at
-// worst joins two groups, which changes nothing but which worker
-// converts them.
-func (f *logFile) claudeKeys(data []byte) {
+// file, without checking the lines (the conversion does). A line is
+// walked up to its first sessionId, which Claude Code writes near its
+// start; exact, it is walked to its end, for a line with two: the last
+// is the one decoded. The conversion tells when a line's sessionId is
+// not among those noted (converter.missed), and the files are then
+// scanned again, exact. A bad line's sessionId at worst joins two
+// groups, which changes nothing but which worker converts them.
+func (f *logFile) claudeKeys(data []byte, exact bool) {
+	f.ids = map[string]bool{}
 	jsonl.Lines(data, func(_ int, rec []byte, _ bool) bool {
 		jsonscan.Each(rec, func(k, v []byte) bool {
-			if jsonscan.KeyIs(k, "sessionId") {
-				f.noteID(v)
+			if !jsonscan.KeyIs(k, "sessionId") {
+				return true
 			}
-			return true
+			f.noteID(v)
+			return exact
 		})
 		return true
 	})

@@ -30,14 +30,18 @@ func TestScanGroupsTheSpellingsOfSessionID(t *testing.T) {
 		// carry the key as another writer may spell it
 		second := line(key, "user", "u2", "2026-03-02T09:05:00.000Z", `"message":{"role":"user","content":"and which fail?"}`) +
 			line(key, "assistant", "a2", "2026-03-02T09:05:03.000Z", `"requestId":"req_2","message":{"model":"claude-sonnet-4-5-20250929","id":"msg_2","role":"assistant","content":[{"type":"text","text":"None."}],"stop_reason":"end_turn","usage":{"input_tokens":5,"output_tokens":2}}`)
+		// a bad line, to be reported once however many times the files
+		// are converted
+		first += "{\"type\":\"user\"\n"
 		for path, data := range map[string]string{"a/" + session + ".jsonl": first, "b/resumed.jsonl": second} {
 			p := filepath.Join(home, filepath.FromSlash(path))
 			os.MkdirAll(filepath.Dir(p), 0o755)
 			os.WriteFile(p, []byte(data), 0o644)
 		}
 		var stdout, stderr strings.Builder
-		if code := Main([]string{"--from", "claude", home}, cli.Stdio{In: strings.NewReader(""), Out: &stdout, Err: &stderr}); code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr.String())
+		code := Main([]string{"--from", "claude", home}, cli.Stdio{In: strings.NewReader(""), Out: &stdout, Err: &stderr})
+		if code != 2 || strings.Count(stderr.String(), ".jsonl:3: unexpected end of input") != 1 || strings.Count(stderr.String(), "\n") != 1 {
+			t.Fatalf("exit %d, want 2 and the bad line reported once:\n%s", code, stderr.String())
 		}
 		return stdout.String()
 	}
