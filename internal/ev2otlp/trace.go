@@ -58,6 +58,7 @@ type converter struct {
 	batch     *batch
 	free      []*span
 	names     map[string]string    // interned names: agents, tools, models
+	recent    [16]string           // names interned last (see intern)
 	spanNames [3]map[string]string // per op, its span's name for a name (see spanName)
 	key       []byte               // callKey's
 	keyID     bool                 // callKey's is a call id
@@ -781,13 +782,24 @@ func (c *converter) internRaw(raw []byte) string {
 // the table has room: names repeat on every event, and a string made once
 // costs no allocation after.
 func (c *converter) intern(b []byte) string {
-	if s, ok := c.names[string(b)]; ok {
-		return s
+	if len(b) == 0 {
+		return ""
 	}
-	s := string(b)
-	if len(c.names) < 4096 {
-		c.names[s] = s
+	// The names met last, by a hash of their length and ends: a few
+	// names (the agent, the model, a tool) come again line after line,
+	// and a comparison costs less than hashing the name for the map.
+	recent := &c.recent[(len(b)+int(b[0])+int(b[len(b)-1])*7)%len(c.recent)]
+	if *recent == string(b) {
+		return *recent
 	}
+	s, ok := c.names[string(b)]
+	if !ok {
+		s = string(b)
+		if len(c.names) < 4096 {
+			c.names[s] = s
+		}
+	}
+	*recent = s
 	return s
 }
 
