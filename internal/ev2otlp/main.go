@@ -176,7 +176,7 @@ func writeAsync(encode func([]byte, *batch) []byte, write func([]byte) error) (h
 	return hand, done
 }
 
-// readBlockBytes and readAhead are the size of the blocks readAhead reads
+// readBlockBytes and readAheadBlocks are the size of the blocks readAhead reads
 // and how many it reads ahead of the conversion: small blocks, as each
 // line read ahead holds an event.Event (some KiB with its buffers) until it
 // is converted, and memory is to stay flat; several more than the
