@@ -20,7 +20,9 @@
 package jsontext
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -342,24 +344,9 @@ func Canonical(quoted []byte) bool {
 		return false
 	}
 	s := quoted[1 : n-1]
-	for i := 0; i < len(s); {
-		// eight plain ASCII bytes at a time: none below a space, none
-		// from DEL up, no quote, no backslash
-		for i+8 <= len(s) {
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if hasLess(x, 0x20)|hasLess(x^(lsb*'"'), 1)|hasLess(x^(lsb*'\\'), 1)|(x|(x+lsb))&msb != 0 {
-				break
-			}
-			i += 8
-		}
-		if i >= len(s) {
-			break
-		}
+	for i := plainRun(s, 0); i < len(s); i = plainRun(s, i) {
 		c := s[i]
 		switch {
-		case c < utf8.RuneSelf && safe[c]:
-			i++
 		case c == '\\':
 			if i+1 >= len(s) {
 				return false
@@ -401,6 +388,25 @@ func Canonical(quoted []byte) bool {
 		}
 	}
 	return true
+}
+
+// plainRun returns the index of the first byte of s from i on that is
+// not plain ASCII AppendString copies as it is (a quote, a backslash, a
+// control, DEL, or a byte of a multi-byte rune), or len(s): eight bytes
+// at a time, the lowest flagged byte of a word being exact.
+func plainRun(s []byte, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		if m := hasLess(x, 0x20) | hasLess(x^(lsb*'"'), 1) | hasLess(x^(lsb*'\\'), 1) | (x|(x+lsb))&msb; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || !safe[c] {
+			return i
+		}
+	}
+	return i
 }
 
 const (
