@@ -20,7 +20,6 @@
 package jsontext
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
 	"strconv"
@@ -49,12 +48,11 @@ func AppendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 func AppendStringContent[S ~string | ~[]byte](dst []byte, s S) []byte {
 	start := 0
 	for i := 0; i < len(s); {
+		if i = plainRun(s, i); i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if safe[c] {
-				i++
-				continue
-			}
 			dst = AppendEscape(append(dst, s[start:i]...), c)
 			i++
 			start = i
@@ -394,9 +392,10 @@ func Canonical(quoted []byte) bool {
 // not plain ASCII AppendString copies as it is (a quote, a backslash, a
 // control, DEL, or a byte of a multi-byte rune), or len(s): eight bytes
 // at a time, the lowest flagged byte of a word being exact.
-func plainRun(s []byte, i int) int {
+func plainRun[S ~string | ~[]byte](s S, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 		if m := hasLess(x, 0x20) | hasLess(x^(lsb*'"'), 1) | hasLess(x^(lsb*'\\'), 1) | (x|(x+lsb))&msb; m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
