@@ -1,7 +1,6 @@
 package evimport
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/evtools/evtools/internal/jsontext"
@@ -55,9 +54,11 @@ func (a *agentRef) UnmarshalJSON(v []byte) error {
 // id is the agentId of the result, "" for none.
 func (a agentRef) id() string {
 	v := a.raw
-	if len(v) == 0 || v[0] != '{' || !bytes.Contains(v, []byte("agentId")) && !bytes.Contains(v, []byte(`\u`)) {
+	if len(v) == 0 || v[0] != '{' {
 		return ""
 	}
+	// one walk of the members, their values skipped: faster than looking
+	// for the name (and for a \u escape, which could spell it) first
 	if id, ok := jsonscan.Lookup(v, "agentId"); ok && len(id) > 0 && id[0] == '"' {
 		return unquote(id)
 	}

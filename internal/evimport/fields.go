@@ -47,12 +47,7 @@ type fields struct {
 // each calls fn with every member of the object v, its key unescaped,
 // until an error is noted.
 func (d *fields) each(v []byte, fn func(k, v []byte)) {
-	member := func(k, v []byte) {
-		if bytes.IndexByte(k, '\\') >= 0 {
-			k, _ = jsonscan.Unquote(nil, append(append([]byte{'"'}, k...), '"'))
-		}
-		fn(k, v)
-	}
+	member := func(k, v []byte) { fn(unescapedKey(k), v) }
 	if d.check {
 		d.check = false
 		if d.inner.Spans == nil {
@@ -92,6 +87,15 @@ func (d *fields) each(v []byte, fn func(k, v []byte)) {
 		member(k, v)
 		return !d.hard
 	})
+}
+
+// unescapedKey is the raw key k of a member (as jsonscan gives it,
+// between its quotes) as its name reads.
+func unescapedKey(k []byte) []byte {
+	if bytes.IndexByte(k, '\\') >= 0 {
+		k, _ = jsonscan.Unquote(nil, append(append([]byte{'"'}, k...), '"'))
+	}
+	return k
 }
 
 // object reports whether v is an object to read member name from: null
@@ -502,41 +506,41 @@ func (d *fields) claudeProgress(v []byte) *claudeProgress {
 // as it was when content blocks were read with encoding/json, whose
 // errors were not looked at.
 func (b *block) decode(d *fields, v []byte) {
-	d.each(v, func(k, v []byte) {
-		switch string(k) {
-		case "type":
-			d.str(v, "type", &b.Type)
-		case "text":
-			d.str(v, "text", &b.Text)
-		case "thinking":
-			d.str(v, "thinking", &b.Thinking)
-		case "id":
-			d.str(v, "id", &b.ID)
-		case "name":
-			d.str(v, "name", &b.Name)
-		case "input":
-			b.Input = raw(v)
-		case "tool_use_id":
-			d.str(v, "tool_use_id", &b.ToolUseID)
-		case "content":
-			b.Content = raw(v)
-		case "is_error":
-			d.boolean(v, "is_error", &b.IsError)
-		}
-		d.err, d.hard = nil, false
-	})
+	d.each(v, func(k, v []byte) { b.member(d, k, v) })
 }
 
-// blockList reads a list of content blocks.
+// member reads one member of a content block, its key unescaped.
+func (b *block) member(d *fields, k, v []byte) {
+	switch string(k) {
+	case "type":
+		d.str(v, "type", &b.Type)
+	case "text":
+		d.str(v, "text", &b.Text)
+	case "thinking":
+		d.str(v, "thinking", &b.Thinking)
+	case "id":
+		d.str(v, "id", &b.ID)
+	case "name":
+		d.str(v, "name", &b.Name)
+	case "input":
+		b.Input = raw(v)
+	case "tool_use_id":
+		d.str(v, "tool_use_id", &b.ToolUseID)
+	case "content":
+		b.Content = raw(v)
+	case "is_error":
+		d.boolean(v, "is_error", &b.IsError)
+	}
+	d.err, d.hard = nil, false
+}
+
+// blockList reads a list of content blocks, in one walk (each block's
+// members are read as its end is found).
 func blockList(v []byte) []block {
 	var bs []block
 	var d fields
-	jsonscan.Elements(v, func(v []byte) bool {
-		var b block
-		if len(v) > 0 && v[0] == '{' {
-			b.decode(&d, v)
-		}
-		bs = append(bs, b)
+	jsonscan.Objects(v, func() { bs = append(bs, block{}) }, func(k, v []byte) bool {
+		bs[len(bs)-1].member(&d, unescapedKey(k), v)
 		return true
 	})
 	return bs

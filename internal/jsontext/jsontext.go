@@ -21,6 +21,7 @@ package jsontext
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -47,12 +48,11 @@ func AppendString[S ~string | ~[]byte](dst []byte, s S) []byte {
 func AppendStringContent[S ~string | ~[]byte](dst []byte, s S) []byte {
 	start := 0
 	for i := 0; i < len(s); {
+		if i = plainRun(s, i); i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if safe[c] {
-				i++
-				continue
-			}
 			dst = AppendEscape(append(dst, s[start:i]...), c)
 			i++
 			start = i
@@ -342,24 +342,9 @@ func Canonical(quoted []byte) bool {
 		return false
 	}
 	s := quoted[1 : n-1]
-	for i := 0; i < len(s); {
-		// eight plain ASCII bytes at a time: none below a space, none
-		// from DEL up, no quote, no backslash
-		for i+8 <= len(s) {
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if hasLess(x, 0x20)|hasLess(x^(lsb*'"'), 1)|hasLess(x^(lsb*'\\'), 1)|(x|(x+lsb))&msb != 0 {
-				break
-			}
-			i += 8
-		}
-		if i >= len(s) {
-			break
-		}
+	for i := plainRun(s, 0); i < len(s); i = plainRun(s, i) {
 		c := s[i]
 		switch {
-		case c < utf8.RuneSelf && safe[c]:
-			i++
 		case c == '\\':
 			if i+1 >= len(s) {
 				return false
@@ -401,6 +386,26 @@ func Canonical(quoted []byte) bool {
 		}
 	}
 	return true
+}
+
+// plainRun returns the index of the first byte of s from i on that is
+// not plain ASCII AppendString copies as it is (a quote, a backslash, a
+// control, DEL, or a byte of a multi-byte rune), or len(s): eight bytes
+// at a time, the lowest flagged byte of a word being exact.
+func plainRun[S ~string | ~[]byte](s S, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if m := hasLess(x, 0x20) | hasLess(x^(lsb*'"'), 1) | hasLess(x^(lsb*'\\'), 1) | (x|(x+lsb))&msb; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || !safe[c] {
+			return i
+		}
+	}
+	return i
 }
 
 const (

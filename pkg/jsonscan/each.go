@@ -67,3 +67,71 @@ func next(data []byte, end int) int {
 	}
 	return skipWS(data, i+1)
 }
+
+// Objects walks the array data once: for each element it calls start,
+// then, when the element is an object, member with each of its members
+// (the raw key, escapes left as they are, and the raw value), in order,
+// until member returns false. An object's members are read in the walk
+// that finds where the object ends, where Elements then Each walk each
+// object twice (its values skipped twice). Like Each it trusts data to
+// be valid; on invalid data it stops early but never panics.
+func Objects(data []byte, start func(), member func(key, value []byte) bool) {
+	for i := first(data, '[', ']'); i >= 0; {
+		if i >= len(data) {
+			return
+		}
+		start()
+		var end int
+		if data[i] == '{' {
+			end = eachAt(data, i, member)
+		} else {
+			end = skipValue(data, i)
+		}
+		if end < 0 {
+			return
+		}
+		i = next(data, end)
+	}
+}
+
+// eachAt calls fn with the members of the object at data[i] ('{') as
+// Each does, and returns the index just past the object, or -1 when the
+// input ends first or is not as it should be.
+func eachAt(data []byte, i int, fn func(key, value []byte) bool) int {
+	start := i
+	if i = skipWS(data, i+1); i < len(data) && data[i] == '}' {
+		return i + 1
+	}
+	for {
+		if i >= len(data) || data[i] != '"' {
+			return -1
+		}
+		ke, _ := StringEnd(data, i+1)
+		if ke < 0 {
+			return -1
+		}
+		k := data[i+1 : ke-1]
+		if i = skipWS(data, ke); i >= len(data) || data[i] != ':' {
+			return -1
+		}
+		vs := skipWS(data, i+1)
+		ve := skipValue(data, vs)
+		if ve < 0 {
+			return -1
+		}
+		if !fn(k, data[vs:ve]) {
+			return skipValue(data, start) // the rest of the object, unread
+		}
+		if i = skipWS(data, ve); i >= len(data) {
+			return -1
+		}
+		switch data[i] {
+		case ',':
+			i = skipWS(data, i+1)
+		case '}':
+			return i + 1
+		default:
+			return -1
+		}
+	}
+}

@@ -134,3 +134,35 @@ func TestStringEnd(t *testing.T) {
 		t.Errorf("StringEnd from an offset = %d, want 7", end)
 	}
 }
+
+// FuzzObjects: on a valid array, Objects gives each element's members
+// as Elements then Each do; on anything, it does not panic.
+func FuzzObjects(f *testing.F) {
+	f.Add(`[{"a":1,"b":{"c":"}"}},2,{},"s",{"d":[{"e":1}]} , { "f" : "\"" }]`)
+	f.Add(`[{"stop":1,"after":2},{"x":3}]`)
+	f.Fuzz(func(t *testing.T, s string) {
+		var got []string
+		Objects([]byte(s), func() { got = append(got, "|") }, func(k, v []byte) bool {
+			got = append(got, string(k)+"="+string(v))
+			return string(k) != "stop"
+		})
+		var want []json.RawMessage
+		if json.Unmarshal([]byte(s), &want) != nil || !strings.HasPrefix(strings.TrimLeft(s, " \t\r\n"), "[") {
+			return
+		}
+		var exp []string
+		Elements([]byte(s), func(v []byte) bool {
+			exp = append(exp, "|")
+			if v[0] == '{' {
+				Each(v, func(k, v []byte) bool {
+					exp = append(exp, string(k)+"="+string(v))
+					return string(k) != "stop"
+				})
+			}
+			return true
+		})
+		if strings.Join(got, "\n") != strings.Join(exp, "\n") {
+			t.Fatalf("%q: Objects %q, Elements and Each %q", s, got, exp)
+		}
+	})
+}
