@@ -101,7 +101,7 @@ func TestArenaObjects(t *testing.T) {
 	if &second[0] != &a.cur[len(first)] {
 		t.Error("the object made after the first is not next to it in the chunk")
 	}
-	big := a.object(1 << 20).str("output", strings.Repeat("x", 1<<20)).done() // a chunk of its own
+	big := a.object(1<<20).str("output", strings.Repeat("x", 1<<20)).done() // a chunk of its own
 	if len(big) != 1<<20+13 || string(first) != `{"text":"outer"}` {
 		t.Fatalf("a large payload spoilt the others: %d bytes, first %s", len(big), first)
 	}
