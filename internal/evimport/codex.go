@@ -315,7 +315,7 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 		b.toolCall(r.ms, p.CallID, p.Name, codexArgs(p.Arguments))
 	case "response_item custom_tool_call":
 		st.call(b, r.ms)
-		b.toolCall(r.ms, p.CallID, p.Name, newObject().str("input", p.Input).done())
+		b.toolCall(r.ms, p.CallID, p.Name, b.obj(0).str("input", p.Input).done())
 	case "response_item local_shell_call", "response_item web_search_call":
 		st.call(b, r.ms)
 		tool := strings.TrimSuffix(strings.TrimPrefix(r.typ, "response_item "), "_call")

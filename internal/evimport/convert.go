@@ -26,8 +26,9 @@ type converter struct {
 	stop error // the error that ends the run (--strict), once bad has said why
 	keep bool  // keep the files' records once decoded (--follow reads them again)
 
-	prices map[[2]string]knownPrice // what price looked up
-	missed bool                     // a line named a session its file's scan did not find (claude)
+	prices   map[[2]string]knownPrice // what price looked up
+	missed   bool                     // a line named a session its file's scan did not find (claude)
+	payloads arena                    // where the events' payloads are made (obj)
 	// arena is what a worker's group of files is read into, one file
 	// after the other, and read into again once the group is converted.
 	arena []byte
@@ -72,6 +73,16 @@ func (c *converter) price(provider, model string) (prices.Price, bool) {
 type knownPrice struct {
 	prices.Price
 	ok bool
+}
+
+// obj begins a payload with room for about n bytes: in the arena, which
+// the worker resets once its group's events are spooled; on the heap for
+// --follow, whose events are kept from one round to the next.
+func (c *converter) obj(n int) *object {
+	if c.keep {
+		return sized(n)
+	}
+	return c.payloads.object(n)
 }
 
 // merge adds the counts of a worker's converter to c's.
@@ -131,7 +142,7 @@ func (c *converter) known(source, typ string, table map[string]bool) bool {
 // names evsum reads, and the cost, from the log, else from the price
 // table, else marked unpriced (never a silent 0).
 func (c *converter) resultPayload(step int, u usage) []byte {
-	o := newObject().num("step", int64(step)).strIf("provider", u.provider).strIf("model", u.model)
+	o := c.obj(0).num("step", int64(step)).strIf("provider", u.provider).strIf("model", u.model)
 	o.num("input", u.input).num("output", u.output).num("cache_read", u.cacheRead).num("cache_write", u.cacheWrite)
 	if u.has1h {
 		o.num("cache_write_1h", u.cacheWrite1h)

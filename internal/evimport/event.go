@@ -31,7 +31,10 @@ type event struct {
 
 // object builds a JSON object member by member, in the order they are
 // added, so that the same input gives the same bytes.
-type object struct{ b []byte }
+type object struct {
+	b []byte
+	a *arena // whose room b is made in, nil for none
+}
 
 func newObject() *object { return &object{b: []byte{'{'}} }
 
@@ -41,6 +44,50 @@ func sized(n int) *object {
 	b := make([]byte, 1, n+n/8+128)
 	b[0] = '{'
 	return &object{b: b}
+}
+
+// arena is where a worker's payloads are made, one after the other in
+// large chunks instead of each in a buffer of its own: they live until
+// their group's events are spooled (reset), and most of what evimport
+// allocates is theirs. One object is made at a time; one begun while
+// another is open gets a buffer of its own.
+type arena struct {
+	cur  []byte   // the chunk being filled: its length is what is used
+	full [][]byte // chunks filled, in use until reset
+	free [][]byte // chunks to fill again
+	open bool
+}
+
+// object begins an object with room for about n bytes in the arena.
+func (a *arena) object(n int) *object {
+	if a == nil || a.open {
+		return sized(n)
+	}
+	need := n + n/8 + 128
+	if cap(a.cur)-len(a.cur) < need {
+		if cap(a.cur) > 0 {
+			a.full = append(a.full, a.cur)
+		}
+		a.cur = nil
+		if k := len(a.free); k > 0 && cap(a.free[k-1]) >= need {
+			a.cur, a.free = a.free[k-1][:0], a.free[:k-1]
+		} else {
+			a.cur = make([]byte, 0, max(256<<10, 2*need))
+		}
+	}
+	a.open = true
+	return &object{b: append(a.cur[len(a.cur):], '{'), a: a}
+}
+
+// reset lets the chunks be filled again: nothing made in them is in use.
+func (a *arena) reset() {
+	for _, c := range a.full {
+		if cap(c) <= 1<<20 { // a chunk made for one huge payload is let go
+			a.free = append(a.free, c[:0])
+		}
+	}
+	a.full = a.full[:0]
+	a.cur = a.cur[:0]
 }
 
 func (o *object) key(k string) {
@@ -103,7 +150,19 @@ func (o *object) raw(k string, v []byte) *object {
 	return o
 }
 
-func (o *object) done() []byte { return append(o.b, '}') }
+func (o *object) done() []byte {
+	o.b = append(o.b, '}')
+	if a := o.a; a != nil {
+		a.open = false
+		used := len(a.cur)
+		if cap(o.b) == cap(a.cur)-used && len(o.b) <= cap(a.cur)-used && &a.cur[:used+1][used] == &o.b[0] {
+			// made in the chunk: it is the chunk's now
+			a.cur = a.cur[:used+len(o.b)]
+			return o.b[:len(o.b):len(o.b)]
+		}
+	}
+	return o.b
+}
 
 // parseTime reads the RFC 3339 times the logs write, as milliseconds; 0
 // when there is none or it does not parse.

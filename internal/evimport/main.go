@@ -342,6 +342,7 @@ func (j *convJob) convert(w *converter, win window) {
 	for _, s := range ss {
 		j.out.add(s, s.at, win) // in memory: no error
 	}
+	w.payloads.reset() // the events are lines in j.out now
 	w.arena = w.arena[:0]
 }
 

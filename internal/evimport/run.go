@@ -87,6 +87,9 @@ func newBuilder(c *converter, s *session, agent string, sub bool) *builder {
 	return &builder{conv: c, s: s, agent: agent, sub: sub, tools: map[string]string{}}
 }
 
+// obj begins a payload (see arena) with room for about n bytes.
+func (b *builder) obj(n int) *object { return b.conv.obj(n) }
+
 func (b *builder) emit(ms int64, agent, kind string, payload []byte) {
 	if ms == 0 {
 		ms = b.lastMS
@@ -114,7 +117,7 @@ func (b *builder) prompt(ms int64, text string) {
 	b.endRun()
 	b.runs++
 	b.openRun(ms, b.runs)
-	b.emit(ms, "", "user_message", sized(len(text)).str("text", text).done())
+	b.emit(ms, "", "user_message", b.obj(len(text)).str("text", text).done())
 }
 
 func (b *builder) openRun(ms int64, n int) {
@@ -141,8 +144,8 @@ func (b *builder) ensureStarted(ms int64) {
 		return
 	}
 	b.started = true
-	model := newObject().strIf("provider", b.provider).strIf("model", b.model).str("source", "log").done()
-	b.emit(ms, "", "run_started", newObject().str("mode", "agent").strIf("workspace", b.s.project).
+	model := b.obj(0).strIf("provider", b.provider).strIf("model", b.model).str("source", "log").done()
+	b.emit(ms, "", "run_started", b.obj(0).str("mode", "agent").strIf("workspace", b.s.project).
 		strIf("version", b.version).raw("model", model).done())
 }
 
@@ -160,7 +163,7 @@ func (b *builder) setModel(provider, model string) {
 func (b *builder) modelCall(ms int64) {
 	b.ensureStarted(ms)
 	b.step++
-	b.emit(ms, b.agent, "model_call", newObject().num("step", int64(b.step)).strIf("provider", b.provider).strIf("model", b.model).done())
+	b.emit(ms, b.agent, "model_call", b.obj(0).num("step", int64(b.step)).strIf("provider", b.provider).strIf("model", b.model).done())
 }
 
 // modelResult is the model's answer to the last modelCall.
@@ -187,7 +190,7 @@ func (b *builder) text(ms int64, text string) {
 		return
 	}
 	b.ensureStarted(ms)
-	b.emit(ms, b.agent, "assistant_message", sized(len(text)).str("text", text).str("source", "agent").done())
+	b.emit(ms, b.agent, "assistant_message", b.obj(len(text)).str("text", text).str("source", "agent").done())
 	b.final, b.lastError = true, ""
 }
 
@@ -202,7 +205,7 @@ func (b *builder) toolCall(ms int64, id, tool string, args []byte) {
 		b.s.tools[id] = len(b.out)
 		b.pending = append(b.pending, id)
 	}
-	b.emit(ms, b.agent, "tool_call", newObject().num("step", int64(b.step)).str("id", id).str("tool", tool).raw("args", args).done())
+	b.emit(ms, b.agent, "tool_call", b.obj(0).num("step", int64(b.step)).str("id", id).str("tool", tool).raw("args", args).done())
 }
 
 // toolResult is the end of the tool call id.
@@ -221,7 +224,7 @@ func (b *builder) toolResultQuoted(ms int64, id string, ok bool, output string, 
 	if b.agent == mainAgent && !b.sub && b.s.results != nil {
 		b.s.results[id] = true
 	}
-	o := sized(len(output)+len(quoted)).num("step", int64(b.step)).str("id", id).str("tool", b.tools[id]).boolean("ok", ok)
+	o := b.obj(len(output)+len(quoted)).num("step", int64(b.step)).str("id", id).str("tool", b.tools[id]).boolean("ok", ok)
 	if !ok {
 		o.boolean("is_error", true)
 	}
@@ -238,7 +241,7 @@ func (b *builder) toolResultQuoted(ms int64, id string, ok bool, output string, 
 // ends if nothing follows it (error, or killed for an interruption).
 func (b *builder) modelError(ms int64, message, stopped string) {
 	b.ensureStarted(ms)
-	b.emit(ms, b.agent, "model_error", newObject().num("step", int64(b.step)).str("message", message).
+	b.emit(ms, b.agent, "model_error", b.obj(0).num("step", int64(b.step)).str("message", message).
 		strIf("provider", b.provider).strIf("model", b.model).done())
 	b.final, b.lastError, b.stopped = false, message, stopped
 }
@@ -267,7 +270,7 @@ func (b *builder) interrupted(ms int64, what string) {
 // compaction, which the run log lacks (docs/formats.md).
 func (b *builder) compaction(ms int64, trigger string, preTokens int64, summary string) {
 	b.ensureStarted(ms)
-	o := newObject().strIf("trigger", trigger)
+	o := b.obj(0).strIf("trigger", trigger)
 	if preTokens > 0 {
 		o.num("pre_tokens", preTokens)
 	}
@@ -297,9 +300,9 @@ func (b *builder) endRun() {
 			stopped = "error"
 		}
 		outcome = stopped
-		b.emit(b.lastMS, "", "run_error", newObject().str("stopped", stopped).str("error", why).done())
+		b.emit(b.lastMS, "", "run_error", b.obj(0).str("stopped", stopped).str("error", why).done())
 	}
-	wall := newObject().str("outcome", outcome).done()
+	wall := b.obj(0).str("outcome", outcome).done()
 	if b.runStartMS > 0 {
 		wall = wall[:len(wall)-1]
 		wall = append(jsontext.AppendFixed(append(wall, `,"wall_seconds":`...), b.lastMS-b.runStartMS, 3), '}')
@@ -323,7 +326,7 @@ func (b *builder) thread(anchor, role, intent string, firstMS int64) {
 	if intent == "" {
 		intent = oneLine(b.intent, 200)
 	}
-	spawned := newObject().str("parent_id", mainAgent).str("role", role).strIf("intent", intent).strIf("model", b.model).done()
+	spawned := b.obj(0).str("parent_id", mainAgent).str("role", role).strIf("intent", intent).strIf("model", b.model).done()
 	outcome := "ok"
 	if b.lastError != "" {
 		outcome = "error"
@@ -333,7 +336,7 @@ func (b *builder) thread(anchor, role, intent string, firstMS int64) {
 		startMS = b.out[0].ms
 	}
 	events := append([]event{{ms: startMS, agent: b.agent, kind: "agent_spawned", payload: spawned}}, b.out...)
-	fin := newObject().str("outcome", outcome)
+	fin := b.obj(0).str("outcome", outcome)
 	if b.lastError != "" {
 		fin.str("error", b.lastError)
 	}

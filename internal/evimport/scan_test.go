@@ -86,3 +86,28 @@ func FuzzQuotedOutput(f *testing.F) {
 		}
 	})
 }
+
+// Payloads made in a worker's arena keep their bytes until it is reset,
+// and one begun while another is open is made apart, whole.
+func TestArenaObjects(t *testing.T) {
+	var a arena
+	outer := a.object(10).str("text", "outer")
+	inner := a.object(10).num("step", 1).done()
+	first := outer.done()
+	second := a.object(0).boolean("ok", true).done()
+	if string(first) != `{"text":"outer"}` || string(inner) != `{"step":1}` || string(second) != `{"ok":true}` {
+		t.Fatalf("made %s, %s, %s", first, inner, second)
+	}
+	if &second[0] != &a.cur[len(first)] {
+		t.Error("the object made after the first is not next to it in the chunk")
+	}
+	big := a.object(1<<20).str("output", strings.Repeat("x", 1<<20)).done() // a chunk of its own
+	if len(big) != 1<<20+13 || string(first) != `{"text":"outer"}` {
+		t.Fatalf("a large payload spoilt the others: %d bytes, first %s", len(big), first)
+	}
+	a.reset()
+	again := a.object(0).str("a", "b").done()
+	if string(again) != `{"a":"b"}` || len(a.full) != 0 {
+		t.Fatalf("after reset: %s, %d chunks in use", again, len(a.full))
+	}
+}
