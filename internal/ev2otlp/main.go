@@ -190,9 +190,18 @@ var readBlockBytes = 32 << 10
 const readAheadBlocks = 8
 
 // readLines are the lines of a block read by a worker, in the block's
-// order; none when the block is one huge line, read where it is
-// converted.
-type readLines []*reading
+// order: the first n of them, at most maxReadAhead; the others (a block
+// of short lines, or one huge line) are read where they are converted.
+type readLines struct {
+	lines []*reading
+	n     int
+}
+
+// maxReadAhead bounds the lines of a block read ahead: each holds a few
+// KiB (an event.Event with its buffers), and a block of 32 KiB of lines
+// like "{}" would otherwise hold 10,000 of them, 40 MB for every block
+// read ahead. A block of the envelope corpus has some 110 lines.
+const maxReadAhead = 128
 
 // readAhead converts the records of regular files with the reading of
 // each line (the scan of its JSON, its meaning and fields, half of the
@@ -207,32 +216,39 @@ func readAhead(in *jsonl.Input, c *converter, workers int, take func(jsonl.Recor
 		Ahead:     readAheadBlocks,
 		BlockSize: readBlockBytes,
 		NewWorker: func() struct{} { return struct{}{} },
-		Work: func(_ struct{}, b *jsonl.Block, s *readLines) {
-			if b.Own {
-				// a line of many MiB: read when its turn comes, not
-				// kept in a reading here after it
-				b.Frame(func(int, []byte) {})
-				return
-			}
-			b.Frame(func(i int, rec []byte) {
-				if i == len(*s) {
-					*s = append(*s, new(reading))
-				}
-				p := (*s)[i]
-				p.read(rec)
-				if p.err == nil {
-					p.ev.Field(event.ID) // its fields found here too: Field finds them all in one pass
-				}
-			})
-		},
+		Work:      func(_ struct{}, b *jsonl.Block, s *readLines) { s.read(b) },
 		Take: func(s *readLines, i int, rec jsonl.Record) error {
-			if rec.Own {
-				err := take(rec, c.line(rec.Data))
-				c.own.ev.Forget() // the line's memory is let go before the next is read
-				return err
+			if i < s.n {
+				return take(rec, c.convert(s.lines[i]))
 			}
-			return take(rec, c.convert((*s)[i]))
+			err := take(rec, c.line(rec.Data))
+			if rec.Own {
+				c.own.ev.Forget() // the line's memory is let go before the next is read
+			}
+			return err
 		},
 	}
 	return engine.Each(in)
+}
+
+// read frames the lines of b and reads the first maxReadAhead, the work
+// of a worker.
+func (s *readLines) read(b *jsonl.Block) {
+	s.n = 0
+	b.Frame(func(i int, rec []byte) {
+		if i >= maxReadAhead || b.Own {
+			// a line of many MiB is read when its turn comes, not kept
+			// in a reading here after it
+			return
+		}
+		if i == len(s.lines) {
+			s.lines = append(s.lines, new(reading))
+		}
+		p := s.lines[i]
+		p.read(rec)
+		if p.err == nil {
+			p.ev.Field(event.ID) // its fields found here too: Field finds them all in one pass
+		}
+		s.n = i + 1
+	})
 }
