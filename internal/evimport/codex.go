@@ -188,7 +188,7 @@ func (c *converter) codexAll(files []*logFile) []*session {
 func (c *converter) codexDecode(f *logFile) *codexFile {
 	cf := &codexFile{index: f.index}
 	var d fields
-	decode(c, f.records, func(r record, l *codexLine) {
+	decodeWith(c, &d, f.records, func(r record, l *codexLine) {
 		var p codexPayload
 		if len(l.Payload) > 0 && l.Payload[0] == '{' {
 			d.err, d.hard = nil, false

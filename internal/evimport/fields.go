@@ -35,12 +35,18 @@ type fields struct {
 	// one pass with their decoding, not in one pass each)
 	check bool
 	// inner holds the members of the checked line's object members,
-	// found while it is checked: the object member being read (known,
-	// whose members are inner.Spans[from:to] in line) is then read from
-	// them, not walked again.
-	inner    jsonscan.Inner
-	line     []byte
-	known    []byte
+	// found while it is checked (objs says whose are where, in line): an
+	// object member of the line (message, a Codex payload) is then read
+	// from them, not walked again. objs is emptied for each record.
+	inner jsonscan.Inner
+	line  []byte
+	objs  []known
+}
+
+// known is an object member of the line and where its members are in
+// inner.Spans.
+type known struct {
+	v        []byte
 	from, to int
 }
 
@@ -64,24 +70,24 @@ func (d *fields) each(v []byte, fn func(k, v []byte)) {
 				return
 			}
 			if len(v) > 0 && v[0] == '{' && !d.inner.Full {
-				d.known, d.from, d.to = v, from, seen
+				d.objs = append(d.objs, known{v, from, seen})
 			}
 			member(k, v)
-			d.known = nil
 		}, &d.inner); err != nil {
 			d.err = err
 		}
 		return
 	}
-	if k := d.known; k != nil && len(v) == len(k) && len(v) > 0 && &v[0] == &k[0] {
-		d.known = nil // its members are read once
-		for _, sp := range d.inner.Spans[d.from:d.to] {
-			member(d.line[sp.KeyStart:sp.KeyEnd], d.line[sp.ValueStart:sp.ValueEnd])
-			if d.hard {
-				return
+	for _, o := range d.objs {
+		if len(v) == len(o.v) && len(v) > 0 && &v[0] == &o.v[0] {
+			for _, sp := range d.inner.Spans[o.from:o.to] {
+				member(d.line[sp.KeyStart:sp.KeyEnd], d.line[sp.ValueStart:sp.ValueEnd])
+				if d.hard {
+					return
+				}
 			}
+			return
 		}
-		return
 	}
 	jsonscan.Each(v, func(k, v []byte) bool {
 		member(k, v)
@@ -341,10 +347,20 @@ func decode[T any, PT interface {
 	decodeLine
 }](c *converter, records []record, fn func(r record, v *T)) {
 	var d fields
+	decodeWith[T, PT](c, &d, records, fn)
+}
+
+// decodeWith is decode with d, which fn may use to decode a member of the
+// record further: an object member of a line checked as it was decoded
+// is read from what the check found.
+func decodeWith[T any, PT interface {
+	*T
+	decodeLine
+}](c *converter, d *fields, records []record, fn func(r record, v *T)) {
 	for _, r := range records {
 		var v T
-		d.err, d.hard, d.path, d.check = nil, false, d.path[:0], r.unchecked
-		PT(&v).decode(&d, r.data)
+		d.err, d.hard, d.path, d.check, d.objs = nil, false, d.path[:0], r.unchecked, d.objs[:0]
+		PT(&v).decode(d, r.data)
 		if d.err != nil {
 			c.bad(r, d.err)
 			continue

@@ -82,6 +82,32 @@ func sameAsEncodingJSON[T any, PT interface {
 	}
 }
 
+// payloadAsEncodingJSON decodes a Codex line's payload as codexDecode
+// does, from what the check of the line found, and compares it with
+// encoding/json's reading of it.
+func payloadAsEncodingJSON(t *testing.T, data []byte) {
+	d := fields{check: true}
+	var l codexLine
+	l.decode(&d, data)
+	if d.err != nil || len(l.Payload) == 0 || l.Payload[0] != '{' {
+		return
+	}
+	var want, got codexPayload
+	werr := json.Unmarshal(l.Payload, &want)
+	d.err, d.hard = nil, false
+	got.decode(&d, l.Payload)
+	switch {
+	case werr != nil && d.err != nil:
+		if w := shapeError(werr).Error(); w != d.err.Error() {
+			t.Fatalf("payload: encoding/json says %q, the decoder %q\n%s", w, d.err, data)
+		}
+	case werr != nil || d.err != nil:
+		t.Fatalf("payload: encoding/json says %v, the decoder %v\n%s", werr, d.err, data)
+	case !reflect.DeepEqual(want, got):
+		t.Fatalf("payload: encoding/json reads\n%+v\nthe decoder\n%+v\n%s", want, got, data)
+	}
+}
+
 // badLikeCheck decodes data, which is not one JSON object, as a worker
 // does (checked as it is decoded): the error is the one jsonscan.Check
 // gives, whatever the decoder read before it.
@@ -129,6 +155,7 @@ func FuzzFieldsLikeEncodingJSON(f *testing.F) {
 				continue
 			}
 			data, _ = jsonscan.Lookup(data) // the lines as jsonl gives them
+			payloadAsEncodingJSON(t, data)
 			sameAsEncodingJSON[claudeLine](t, data)
 			sameAsEncodingJSON[codexLine](t, data)
 			sameAsEncodingJSON[codexPayload](t, data)
