@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -916,7 +917,13 @@ func (tc *geminiToolCall) member(d *fields, k, v []byte) {
 					d.in(v, "response", func(k, v []byte) {
 						switch string(k) {
 						case "output":
-							d.str(v, "output", &r.FunctionResponse.Response.Output)
+							resp := &r.FunctionResponse.Response
+							if jsontext.Canonical(v) {
+								resp.Output, resp.quoted = "", v
+							} else if len(v) > 0 && v[0] != 'n' {
+								resp.quoted = nil
+								d.str(v, "output", &resp.Output)
+							}
 						case "error":
 							d.str(v, "error", &r.FunctionResponse.Response.Error)
 						}
