@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -142,6 +143,29 @@ func (d *fields) in(v []byte, name string, fn func(k, v []byte)) {
 	}
 	d.path = append(d.path, name)
 	d.each(v, fn)
+	d.path = d.path[:len(d.path)-1]
+}
+
+// objects reads the array v, member name, of objects in one walk: start
+// is called for each element, then member with each member of an object
+// (a null element has none; another value is of the wrong type), as
+// elements and in would read them, each walked once, not twice.
+func (d *fields) objects(v []byte, name string, start func(), member func(k, v []byte)) {
+	if !d.array(v, name) {
+		return
+	}
+	d.path = append(d.path, name)
+	jsonscan.Objects(v, func(first byte) {
+		start()
+		if first != '{' && first != 'n' {
+			d.path = d.path[:len(d.path)-1]
+			d.wrong([]byte{first}, name, "object")
+			d.path = append(d.path, name)
+		}
+	}, func(k, v []byte) bool {
+		member(unescapedKey(k), v)
+		return !d.hard
+	})
 	d.path = d.path[:len(d.path)-1]
 }
 
@@ -555,7 +579,7 @@ func (b *block) member(d *fields, k, v []byte) {
 func blockList(v []byte) []block {
 	var bs []block
 	var d fields
-	jsonscan.Objects(v, func() { bs = append(bs, block{}) }, func(k, v []byte) bool {
+	jsonscan.Objects(v, func(byte) { bs = append(bs, block{}) }, func(k, v []byte) bool {
 		bs[len(bs)-1].member(&d, unescapedKey(k), v)
 		return true
 	})
@@ -872,10 +896,8 @@ func (m *geminiRecord) decode(d *fields, data []byte) {
 			if d.array(v, "toolCalls") {
 				m.ToolCalls = []geminiToolCall{}
 			}
-			d.elements(v, "toolCalls", func(v []byte) {
-				var tc geminiToolCall
-				d.in(v, "toolCalls", func(k, v []byte) { tc.member(d, k, v) })
-				m.ToolCalls = append(m.ToolCalls, tc)
+			d.objects(v, "toolCalls", func() { m.ToolCalls = append(m.ToolCalls, geminiToolCall{}) }, func(k, v []byte) {
+				m.ToolCalls[len(m.ToolCalls)-1].member(d, k, v)
 			})
 		}
 	})
@@ -903,9 +925,9 @@ func (tc *geminiToolCall) member(d *fields, k, v []byte) {
 		if d.array(v, "result") {
 			tc.Result = []geminiResult{}
 		}
-		d.elements(v, "result", func(v []byte) {
-			var r geminiResult
-			d.in(v, "result", func(k, v []byte) {
+		d.objects(v, "result", func() { tc.Result = append(tc.Result, geminiResult{}) }, func(k, v []byte) {
+			r := &tc.Result[len(tc.Result)-1]
+			{
 				if string(k) != "functionResponse" {
 					return
 				}
@@ -916,14 +938,19 @@ func (tc *geminiToolCall) member(d *fields, k, v []byte) {
 					d.in(v, "response", func(k, v []byte) {
 						switch string(k) {
 						case "output":
-							d.str(v, "output", &r.FunctionResponse.Response.Output)
+							resp := &r.FunctionResponse.Response
+							if jsontext.Canonical(v) {
+								resp.Output, resp.quoted = "", v
+							} else if len(v) > 0 && v[0] != 'n' {
+								resp.quoted = nil
+								d.str(v, "output", &resp.Output)
+							}
 						case "error":
 							d.str(v, "error", &r.FunctionResponse.Response.Error)
 						}
 					})
 				})
-			})
-			tc.Result = append(tc.Result, r)
+			}
 		})
 	}
 }

@@ -69,6 +69,9 @@ func sameAsEncodingJSON[T any, PT interface {
 		var got T
 		d := fields{check: check}
 		PT(&got).decode(&d, data)
+		if m, ok := any(&got).(interface{ decoded() }); ok {
+			m.decoded()
+		}
 		switch {
 		case werr != nil && d.err != nil:
 			if w := shapeError(werr).Error(); w != d.err.Error() {

@@ -55,8 +55,33 @@ type geminiResult struct {
 		Response struct {
 			Output string `json:"output"`
 			Error  string `json:"error"`
+			// quoted is the output as the log holds it, when it is spelled
+			// as jsontext writes it: then Output is not decoded (output)
+			quoted []byte
 		} `json:"response"`
 	} `json:"functionResponse"`
+}
+
+// output is the result's output text.
+func (r *geminiResult) output() string {
+	if q := r.FunctionResponse.Response.quoted; q != nil {
+		return unquote(q)
+	}
+	return r.FunctionResponse.Response.Output
+}
+
+// decoded decodes what the hand decoder left as the log holds it, as
+// encoding/json would have read it (the fuzz target compares the two).
+func (m *geminiRecord) decoded() {
+	for i := range m.ToolCalls {
+		for j := range m.ToolCalls[i].Result {
+			r := &m.ToolCalls[i].Result[j]
+			if r.FunctionResponse.Response.quoted != nil {
+				r.FunctionResponse.Response.Output = r.output()
+				r.FunctionResponse.Response.quoted = nil
+			}
+		}
+	}
 }
 
 type geminiTokens struct {
@@ -195,15 +220,22 @@ func geminiMessage(b *builder, m geminiRecord) {
 			b.toolCall(tms, tc.ID, tc.Name, tc.Args)
 			var out, errText []string
 			for _, r := range tc.Result {
-				out = append(out, r.FunctionResponse.Response.Output)
 				errText = append(errText, r.FunctionResponse.Response.Error)
 			}
 			ok := tc.Status == "success" || tc.Status == ""
-			output := strings.Join(out, "\n")
 			if !ok && strings.Join(errText, "") != "" {
-				output = strings.Join(errText, "\n")
+				b.toolResult(tms, tc.ID, ok, strings.Join(errText, "\n"))
+				continue
 			}
-			b.toolResult(tms, tc.ID, ok, output)
+			if len(tc.Result) == 1 && tc.Result[0].FunctionResponse.Response.quoted != nil {
+				// one output, spelled as it is written: copied, not decoded
+				b.toolResultQuoted(tms, tc.ID, ok, "", tc.Result[0].FunctionResponse.Response.quoted)
+				continue
+			}
+			for i := range tc.Result {
+				out = append(out, tc.Result[i].output())
+			}
+			b.toolResult(tms, tc.ID, ok, strings.Join(out, "\n"))
 		}
 		if m.Tokens == nil {
 			return

@@ -68,19 +68,21 @@ func next(data []byte, end int) int {
 	return skipWS(data, i+1)
 }
 
-// Objects walks the array data once: for each element it calls start,
-// then, when the element is an object, member with each of its members
+// Objects walks the array data once: for each element it calls start
+// with the element's first byte ('{' for an object, '"' for a string,
+// and so on), then, when the element is an object, member with each of
+// its members
 // (the raw key, escapes left as they are, and the raw value), in order,
 // until member returns false. An object's members are read in the walk
 // that finds where the object ends, where Elements then Each walk each
 // object twice (its values skipped twice). Like Each it trusts data to
 // be valid; on invalid data it stops early but never panics.
-func Objects(data []byte, start func(), member func(key, value []byte) bool) {
+func Objects(data []byte, start func(first byte), member func(key, value []byte) bool) {
 	for i := first(data, '[', ']'); i >= 0; {
 		if i >= len(data) {
 			return
 		}
-		start()
+		start(data[i])
 		var end int
 		if data[i] == '{' {
 			end = eachAt(data, i, member)

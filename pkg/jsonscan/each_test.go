@@ -142,7 +142,7 @@ func FuzzObjects(f *testing.F) {
 	f.Add(`[{"stop":1,"after":2},{"x":3}]`)
 	f.Fuzz(func(t *testing.T, s string) {
 		var got []string
-		Objects([]byte(s), func() { got = append(got, "|") }, func(k, v []byte) bool {
+		Objects([]byte(s), func(c byte) { got = append(got, "|"+string(c)) }, func(k, v []byte) bool {
 			got = append(got, string(k)+"="+string(v))
 			return string(k) != "stop"
 		})
@@ -152,7 +152,7 @@ func FuzzObjects(f *testing.F) {
 		}
 		var exp []string
 		Elements([]byte(s), func(v []byte) bool {
-			exp = append(exp, "|")
+			exp = append(exp, "|"+string(v[0]))
 			if v[0] == '{' {
 				Each(v, func(k, v []byte) bool {
 					exp = append(exp, string(k)+"="+string(v))
