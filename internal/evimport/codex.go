@@ -1,6 +1,7 @@
 package evimport
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -322,6 +324,10 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 		b.toolCall(r.ms, p.CallID, tool, p.Action)
 	case "response_item function_call_output", "response_item custom_tool_call_output":
 		st.open = false // the response is over: the next item is a new call
+		if ok, q := codexQuoted(p.Output); q != nil {
+			b.toolResultQuoted(r.ms, p.CallID, ok, "", q) // most outputs: copied, not decoded
+			break
+		}
 		ok, text := codexOutput(p.Output)
 		b.toolResult(r.ms, p.CallID, ok, text)
 	case "event_msg token_count":
@@ -443,6 +449,59 @@ func codexOutput(raw json.RawMessage) (ok bool, text string) {
 		return n == 0, s
 	}
 	return true, s
+}
+
+// codexQuoted is codexOutput for the output most commands give, a text
+// spelled as jsontext writes it (jsontext.Canonical) that holds no
+// object: the text is the JSON string itself, to be copied (q), and the
+// exit code is read from it as exitCode reads it from the decoded text.
+// q is nil for any other output, which codexOutput reads.
+func codexQuoted(raw []byte) (ok bool, q []byte) {
+	if len(raw) == 0 || raw[0] != '"' || mayBeObject(raw) || !jsontext.Canonical(raw) {
+		return false, nil
+	}
+	const phrase = "Process exited with code "
+	for i := 0; ; {
+		j := bytes.Index(raw[i:], []byte(phrase))
+		if j < 0 {
+			return true, raw
+		}
+		at := i + j
+		i = at + 1
+		if !lineStart(raw, at) {
+			continue
+		}
+		k := at + len(phrase)
+		from := k
+		if k < len(raw) && raw[k] == '-' {
+			k++
+		}
+		digits := k
+		for k < len(raw) && raw[k] >= '0' && raw[k] <= '9' {
+			k++
+		}
+		if k > digits {
+			n, _ := strconv.Atoi(string(raw[from:k]))
+			return n == 0, raw
+		}
+	}
+}
+
+// lineStart reports whether raw[at] starts a line of the text the JSON
+// string raw holds: it follows the opening quote, or a \n escape (whose
+// backslash is not itself escaped).
+func lineStart(raw []byte, at int) bool {
+	if at == 1 {
+		return true
+	}
+	if at < 3 || raw[at-1] != 'n' || raw[at-2] != '\\' {
+		return false
+	}
+	n := 0
+	for k := at - 2; k >= 1 && raw[k] == '\\'; k-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 // mayBeObject reports whether a tool's output, a JSON string or value,

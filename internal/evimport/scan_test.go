@@ -111,3 +111,30 @@ func TestArenaObjects(t *testing.T) {
 		t.Fatalf("after reset: %s, %d chunks in use", again, len(a.full))
 	}
 }
+
+// An output copied as Codex recorded it (codexQuoted) says what decoding
+// it says (codexOutput): the same success, the same text.
+func FuzzCodexQuoted(f *testing.F) {
+	for _, s := range []string{
+		`"Exit code: 0\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\nok"`,
+		`"Process exited with code 2\nfail"`, `"x\nProcess exited with code -1"`, `"a Process exited with code 3"`,
+		`"x\\nProcess exited with code 4"`, `"x\\\nProcess exited with code 5"`, `"Process exited with code -\nProcess exited with code 7"`,
+		`"Process exited with code 99999999999999999999"`, `"  {\"output\":\"o\"}"`, `"\u001b[0m done"`, `"é\tü"`, `""`, `null`, `{"output":"x"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		raw := []byte(s)
+		if !json.Valid(raw) {
+			return
+		}
+		ok, q := codexQuoted(raw)
+		if q == nil {
+			return
+		}
+		wantOK, text := codexOutput(raw)
+		if ok != wantOK || string(q) != string(jsontext.AppendString(nil, text)) {
+			t.Fatalf("%s: copied as %s (ok %v), decoded %q (ok %v)", s, q, ok, text, wantOK)
+		}
+	})
+}
