@@ -618,21 +618,11 @@ func quotedOutput(raw []byte) []byte {
 	}
 	var text []byte // the one text block's text
 	simple := true
-	jsonscan.Elements(raw, func(el []byte) bool {
-		if len(el) == 0 || el[0] != '{' {
-			return true // not a block: no text
-		}
-		var typ, t []byte
-		types, texts := 0, 0
-		jsonscan.Each(el, func(k, v []byte) bool {
-			switch {
-			case jsonscan.KeyIs(k, "type"):
-				typ, types = v, types+1
-			case jsonscan.KeyIs(k, "text"):
-				t, texts = v, texts+1
-			}
-			return true
-		})
+	// the block being read: its type and text members, and how many of
+	// each (an element that is no object has none)
+	var typ, t []byte
+	types, texts := 0, 0
+	settle := func() { // the block read: does it add to the output?
 		switch {
 		case types > 1 || texts > 1 || typ != nil && typ[0] != '"' || t != nil && t[0] != '"':
 			simple = false // duplicates, or members of another type: decoded
@@ -643,8 +633,25 @@ func quotedOutput(raw []byte) []byte {
 		default:
 			text = t
 		}
-		return simple
+	}
+	first := true
+	jsonscan.Objects(raw, func(byte) {
+		if !first {
+			settle()
+		}
+		first, typ, t, types, texts = false, nil, nil, 0, 0
+	}, func(k, v []byte) bool {
+		switch {
+		case jsonscan.KeyIs(k, "type"):
+			typ, types = v, types+1
+		case jsonscan.KeyIs(k, "text"):
+			t, texts = v, texts+1
+		}
+		return true
 	})
+	if !first {
+		settle()
+	}
 	switch {
 	case !simple:
 		return nil

@@ -87,6 +87,9 @@ type codexFile struct {
 	meta  codexPayload // the first session_meta
 	lines []codexRec
 	index int // of its file among the inputs
+
+	parent, role string // parentThread's, once asked
+	asked        bool
 }
 
 type codexRec struct {
@@ -98,6 +101,15 @@ type codexRec struct {
 // parentThread is the id of the session a spawned agent's rollout
 // belongs to ("" for a session of its own), and the agent's role.
 func (f *codexFile) parentThread() (parent, role string) {
+	if !f.asked {
+		// three JSON documents to read: read once, asked for several times
+		f.parent, f.role = f.readParent()
+		f.asked = true
+	}
+	return f.parent, f.role
+}
+
+func (f *codexFile) readParent() (parent, role string) {
 	if len(f.meta.Source) == 0 || f.meta.Source[0] != '{' {
 		return "", ""
 	}

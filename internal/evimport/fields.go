@@ -788,28 +788,24 @@ func piBlocks(v []byte) []piBlock {
 		return nil
 	}
 	var d fields
-	jsonscan.Elements(v, func(v []byte) bool {
-		var b piBlock
-		if len(v) > 0 && v[0] == '{' {
-			d.each(v, func(k, v []byte) {
-				switch string(k) {
-				case "type":
-					d.str(v, "type", &b.Type)
-				case "text":
-					d.str(v, "text", &b.Text)
-				case "thinking":
-					d.str(v, "thinking", &b.Thinking)
-				case "id":
-					d.str(v, "id", &b.ID)
-				case "name":
-					d.str(v, "name", &b.Name)
-				case "arguments":
-					b.Arguments = raw(v)
-				}
-				d.err, d.hard = nil, false
-			})
+	// one walk: each block's members are read as its end is found
+	jsonscan.Objects(v, func(byte) { bs = append(bs, piBlock{}) }, func(k, v []byte) bool {
+		b := &bs[len(bs)-1]
+		switch string(unescapedKey(k)) {
+		case "type":
+			d.str(v, "type", &b.Type)
+		case "text":
+			d.str(v, "text", &b.Text)
+		case "thinking":
+			d.str(v, "thinking", &b.Thinking)
+		case "id":
+			d.str(v, "id", &b.ID)
+		case "name":
+			d.str(v, "name", &b.Name)
+		case "arguments":
+			b.Arguments = raw(v)
 		}
-		bs = append(bs, b)
+		d.err, d.hard = nil, false
 		return true
 	})
 	return bs

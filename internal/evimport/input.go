@@ -336,8 +336,17 @@ func (f *logFile) groupKeys() {
 		case "codex":
 			var l codexLine
 			cf := &codexFile{}
-			if typ, _ := jsonscan.Lookup(r.data, "type"); !jsonscan.StringEquals(typ, "session_meta") ||
-				json.Unmarshal(r.data, &l) != nil || json.Unmarshal(l.Payload, &cf.meta) != nil {
+			if typ, _ := jsonscan.Lookup(r.data, "type"); !jsonscan.StringEquals(typ, "session_meta") {
+				continue
+			}
+			// read as the conversion reads it (codexDecode): a session_meta
+			// line holds the whole of the agent's instructions, which
+			// encoding/json took long to read
+			var d fields
+			if l.decode(&d, r.data); d.err != nil || len(l.Payload) == 0 || l.Payload[0] != '{' && l.Payload[0] != 'n' {
+				continue
+			}
+			if cf.meta.decode(&d, l.Payload); d.err != nil {
 				continue
 			}
 			if parent, _ := cf.parentThread(); parent != "" {

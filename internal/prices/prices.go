@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 //go:embed prices.json
@@ -139,6 +141,28 @@ var (
 // suffix (-v1:0), and with Vertex's @ before a date made a dash
 // (claude-sonnet-4-5@20250929).
 func Normalize(model string) string {
+	if n, ok := normalized.Load(model); ok {
+		return n.(string)
+	}
+	n := normalize(model)
+	if normalizedCount.Add(1) <= maxNormalized {
+		normalized.Store(model, n)
+	}
+	return n
+}
+
+// normalized remembers what Normalize made of the first maxNormalized
+// names it was given: a log names the same few models in every response,
+// and Cost asks for each (two regular expressions a call, a tenth of
+// evimport's allocations before).
+var (
+	normalized      sync.Map // model -> its normalized name
+	normalizedCount atomic.Int64
+)
+
+const maxNormalized = 4096
+
+func normalize(model string) string {
 	m := strings.ToLower(strings.TrimSpace(model))
 	if i := strings.LastIndexByte(m, '/'); i >= 0 {
 		m = m[i+1:]

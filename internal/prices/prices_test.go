@@ -16,6 +16,7 @@ func TestNormalize(t *testing.T) {
 		"openai/gpt-5-codex":                                   "gpt-5-codex",
 		" gemini-2.5-pro ":                                     "gemini-2.5-pro",
 	} {
+		Normalize(in) // the second time, from what the first remembered
 		if got := Normalize(in); got != want {
 			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
 		}
