@@ -1,6 +1,7 @@
 package evimport
 
 import (
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -34,7 +35,19 @@ func (o *options) scanAll(files []*logFile, exact bool) {
 // every line for its sessionIds, lightly (claudeKeys). buf is the
 // scanning goroutine's, handed back to read the next file into.
 func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
-	data, _ := jsonl.ReadFile(f.name, buf) // an error is reported with the group
+	var data []byte
+	if !f.once {
+		if fi, err := os.Stat(f.name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			f.once = true
+			f.kept, f.keptErr = jsonl.ReadFile(f.name, nil)
+		}
+	}
+	if f.once {
+		data = f.kept // scanned again (exact): what the first scan read
+	} else {
+		data, _ = jsonl.ReadFile(f.name, buf) // an error is reported with the group
+		buf = data
+	}
 	f.size = len(data)
 	ignore := func(jsonl.Record, error) error { return nil }
 	// the first record that says its source is enough, as detect reads them
@@ -53,7 +66,7 @@ func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 		}
 	}
 	f.records, f.document = nil, nil
-	return data
+	return buf
 }
 
 // claudeKeys notes the sessionId of every line of data, a Claude Code
