@@ -214,6 +214,7 @@ func readAhead(in *jsonl.Input, c *converter, workers int, take func(jsonl.Recor
 	engine := jsonl.Blocks[struct{}, readLines]{
 		Workers:   workers,
 		Ahead:     readAheadBlocks,
+		Steal:     true, // while it waits for a block, the converting goroutine reads the next
 		BlockSize: readBlockBytes,
 		NewWorker: func() struct{} { return struct{}{} },
 		Work:      func(_ struct{}, b *jsonl.Block, s *readLines) { s.read(b) },

@@ -23,6 +23,9 @@ type Ordered[W, J any] struct {
 	// a wait like one for input, where a signal may stop it.
 	Idle bool
 
+	stealing bool
+	thief    W // the sending goroutine's worker value, with Steal
+
 	ahead    int // jobs pending at most once Send returns
 	maxBytes int // bytes pending past which only the newest job stays
 
@@ -40,6 +43,11 @@ type orderedJob[J any] struct {
 	job  J
 	size int
 	done chan struct{} // one token once the job is done; made once, reused
+	// claimed is set by whoever does the work: a worker, or with Steal
+	// the sending goroutine. A job done by the latter is still in the
+	// jobs channel, and may be again once reused: a worker skips it there
+	// unless claimed was cleared, by Send, and then does it once.
+	claimed atomic.Bool
 }
 
 // NewOrdered starts workers goroutines, each with a worker value of its
@@ -50,11 +58,16 @@ type orderedJob[J any] struct {
 func NewOrdered[W, J any](workers, ahead, maxBytes int, newWorker func() W, work func(W, *J), take func(*J) error) *Ordered[W, J] {
 	workers = max(workers, 1)
 	o := &Ordered[W, J]{work: work, take: take, ahead: max(ahead, workers), maxBytes: maxBytes}
-	o.jobs = make(chan *orderedJob[J], o.ahead+1) // never full: Send does not wait for a worker
+	// never full, even with the copies Steal leaves: Send does not wait
+	// for a worker
+	o.jobs = make(chan *orderedJob[J], 2*(o.ahead+1))
 	for range workers {
 		w := newWorker()
 		o.wg.Go(func() {
 			for j := range o.jobs {
+				if !j.claimed.CompareAndSwap(false, true) {
+					continue // done by the sending goroutine (Steal)
+				}
 				if !o.stopped.Load() {
 					work(w, &j.job)
 				}
@@ -90,6 +103,7 @@ func (o *Ordered[W, J]) Send(size int) error {
 	j.size = size
 	o.pending = append(o.pending, j)
 	o.bytes += size
+	j.claimed.Store(false) // after it is filled: a worker may take it from here on
 	o.jobs <- j
 	for o.err == nil && (len(o.pending) > o.ahead || o.maxBytes > 0 && len(o.pending) > 1 && o.bytes > o.maxBytes) {
 		o.takeOldest()
@@ -113,6 +127,39 @@ func (o *Ordered[W, J]) Here(w W) error {
 	return o.err
 }
 
+// Steal has the sending goroutine, with w, do the work of the jobs no
+// worker has begun instead of waiting: the oldest, when it would wait for
+// it, and while it waits for the oldest the ones after it. Workers busy, or
+// not running (the machine's other cores taken by other programs), hold up
+// the taking less. Call it before the first Send.
+func (o *Ordered[W, J]) Steal(w W) { o.stealing, o.thief = true, w }
+
+// await returns once j is done: done here when no worker has begun it,
+// else waited for, doing meanwhile the jobs after it that no worker has
+// begun (Steal), each then taken as a worker's.
+func (o *Ordered[W, J]) await(j *orderedJob[J]) {
+	if j.claimed.CompareAndSwap(false, true) {
+		o.work(o.thief, &j.job)
+		return
+	}
+	for _, k := range o.pending {
+		select {
+		case <-j.done:
+			return
+		default:
+		}
+		if k.claimed.CompareAndSwap(false, true) {
+			o.work(o.thief, &k.job)
+			k.done <- struct{}{}
+		}
+	}
+	if o.Idle {
+		Waiting(func() { <-j.done })
+	} else {
+		<-j.done
+	}
+}
+
 // Drain takes every job pending, and returns the first error take returned.
 func (o *Ordered[W, J]) Drain() error {
 	for o.err == nil && len(o.pending) > 0 {
@@ -126,7 +173,9 @@ func (o *Ordered[W, J]) takeOldest() {
 	o.pending[0] = nil // not kept alive under the slice
 	o.pending = o.pending[1:]
 	o.bytes -= j.size
-	if o.Idle {
+	if o.stealing {
+		o.await(j)
+	} else if o.Idle {
 		Waiting(func() { <-j.done })
 	} else {
 		<-j.done

@@ -22,6 +22,10 @@ type Blocks[W, S any] struct {
 	// while a worker it would wait for is being woken, which counts for
 	// small blocks, and for a Take that takes as long as the work.
 	Ahead int
+	// Steal has the reading goroutine judge the oldest block itself
+	// when it would wait for it and no worker has begun it (see
+	// Ordered.Steal), with the worker value it judges huge lines with.
+	Steal bool
 
 	// NewWorker makes the value of a worker: called Workers times, and
 	// once more for the reading goroutine, which judges the lines of
@@ -76,6 +80,9 @@ func (p *Blocks[W, S]) Each(in *Input) error {
 	o := NewOrdered(p.Workers, max(p.Ahead, p.Workers), maxAhead, p.NewWorker, work, take)
 	defer o.Close()
 	here := p.NewWorker()
+	if p.Steal {
+		o.Steal(here)
+	}
 	err := in.EachBlock(size, func(b *Block) error {
 		o.Next().block = b
 		if !b.Own {

@@ -10,18 +10,20 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 // blocksRecords is eachRecords through Blocks: records judged on workers
 // goroutines (the verdict a record's length), taken in order.
-func blocksRecords(names []string, size, workers, ahead int) string {
+func blocksRecords(names []string, size, workers, ahead int, steal bool) string {
 	var out, stderr bytes.Buffer
 	in := &Input{Tool: "evx", Names: names, Stderr: &stderr}
 	engine := Blocks[*int, []int]{
 		Workers:   workers,
 		Ahead:     ahead,
+		Steal:     steal,
 		BlockSize: size,
 		MaxAhead:  64,
 		NewWorker: func() *int { return new(int) },
@@ -66,8 +68,8 @@ func blockFiles(t *testing.T) []string {
 }
 
 // Blocks hands Take the records Each hands over, with their verdicts, lines
-// and reports in input order, whatever the block size, the workers and the
-// blocks read ahead: lines of many MiB (Own, judged on the reading
+// and reports in input order, whatever the block size, the workers, the
+// blocks read ahead and who judges them (Steal): lines of many MiB (Own, judged on the reading
 // goroutine) included.
 func TestBlocksEachIsEach(t *testing.T) {
 	defer func(n int) { readBufSize = n }(readBufSize)
@@ -78,8 +80,10 @@ func TestBlocksEachIsEach(t *testing.T) {
 		for _, size := range []int{1, 7, 64, 1 << 16} {
 			for _, workers := range []int{1, 3} {
 				for _, ahead := range []int{0, 8} {
-					if got := blocksRecords(all, size, workers, ahead); got != want {
-						t.Fatalf("read buffer %d, block %d, %d workers, %d ahead:\n%s\nEach:\n%s", rb, size, workers, ahead, got, want)
+					for _, steal := range []bool{false, true} {
+						if got := blocksRecords(all, size, workers, ahead, steal); got != want {
+							t.Fatalf("read buffer %d, block %d, %d workers, %d ahead, steal %v:\n%s\nEach:\n%s", rb, size, workers, ahead, steal, got, want)
+						}
 					}
 				}
 			}
@@ -289,6 +293,64 @@ type countMeter struct {
 
 func (m *countMeter) Read(n int) { m.read += n; m.cleared = false }
 func (m *countMeter) Clear()     { m.cleared = true }
+
+// With Steal, the sending goroutine does the jobs no worker has begun
+// while it waits for the oldest, and each job is done once, by one of
+// them, and taken in order: here the only worker is held in the first job
+// until the sending goroutine has done the third, so that it must have done
+// the second and third itself, and goes on doing jobs it would otherwise
+// have waited for.
+func TestOrderedSteal(t *testing.T) {
+	const here, worker = 1, 2
+	gate, holding := make(chan struct{}), make(chan struct{})
+	var done [40]atomic.Int32
+	var by [40]int
+	o := NewOrdered(1, 8, 0, func() int { return worker },
+		func(w int, j *int) {
+			if *j == 0 {
+				close(holding)
+				select {
+				case <-gate:
+				case <-time.After(10 * time.Second): // no stealing: fail, not hang
+				}
+			}
+			if w == here && *j == 2 {
+				close(gate)
+			}
+			done[*j].Add(1)
+			by[*j] = w
+		},
+		func(j *int) error {
+			if n := done[*j].Load(); n != 1 {
+				return fmt.Errorf("job %d done %d times when taken", *j, n)
+			}
+			return nil
+		})
+	o.Steal(here)
+	var err error
+	for i := 0; i < len(done) && err == nil; i++ {
+		*o.Next() = i
+		err = o.Send(1)
+		if i == 0 {
+			<-holding // the worker has the first job
+		}
+	}
+	if err == nil {
+		err = o.Drain()
+	}
+	o.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range done {
+		if n := done[i].Load(); n != 1 {
+			t.Errorf("job %d done %d times", i, n)
+		}
+	}
+	if by[0] != worker || by[1] != here || by[2] != here {
+		t.Errorf("jobs 0, 1, 2 done by %d, %d, %d; want the worker, then the sending goroutine twice", by[0], by[1], by[2])
+	}
+}
 
 // Ordered takes the jobs back in the order sent, never holds more than
 // its bounds pending, and stops taking at take's first error.
