@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // reviewSession is the one Claude Code session the tests below convert.
@@ -105,5 +106,42 @@ func TestStrictStopsAtTheFirstBadLine(t *testing.T) {
 	want = "evimport: " + a + ":3: unexpected end of input (truncated line?)\n"
 	if code != 2 || stdout != "" || stderr != want {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s\nwant exit 2, nothing written, stderr:\n%s", code, stdout, stderr, want)
+	}
+}
+
+// A Codex rollout whose session_meta is not its first line, and a Gemini
+// CLI chat whose first line is not the one with its sessionId, are still
+// tied to the files they belong with (a spawned agent's rollout to its
+// parent's, a subagent's chat to its parent's): the scan, which reads a
+// file's first lines for its format, reads on for what ties it.
+func TestScanReadsOnForWhatTiesAFile(t *testing.T) {
+	for _, script := range []string{"codex-agents.txtar", "gemini-agents.txtar"} {
+		a, err := txtar.ParseFile(filepath.Join("testdata", script))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, swapped := map[string]string{}, map[string]string{}
+		for _, f := range a.Files {
+			if !strings.HasPrefix(f.Name, "home/") || !strings.HasSuffix(f.Name, ".jsonl") {
+				continue
+			}
+			files[f.Name] = string(f.Data)
+			lines := strings.SplitAfter(string(f.Data), "\n")
+			lines[0], lines[1] = lines[1], lines[0]
+			swapped[f.Name] = strings.Join(lines, "")
+		}
+		_, want, _ := runMain("", filepath.Join(writeFiles(t, files), "home"))
+		if strings.Count(want, `"kind":"agent_spawned"`) == 0 {
+			t.Fatalf("%s: no agent joins its parent:\n%s", script, want)
+		}
+		// the lines swapped may change the events' order, not the
+		// sessions or the agents in them
+		code, got, stderr := runMain("", filepath.Join(writeFiles(t, swapped), "home"))
+		for _, what := range []string{`"kind":"agent_spawned"`, `"seq":1,`} {
+			if code != 0 || stderr != "" || strings.Count(got, what) != strings.Count(want, what) {
+				t.Errorf("%s with each file's first two lines swapped: exit %d, stderr %q, %d of %s, want %d:\n%s",
+					script, code, stderr, strings.Count(got, what), what, strings.Count(want, what), got)
+			}
+		}
 	}
 }

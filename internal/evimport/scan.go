@@ -32,7 +32,8 @@ func (o *options) scanAll(files []*logFile, exact bool) {
 
 // scan reads f for its source and keys, as little of it as these need:
 // the first records for its format (detect), then a Claude Code file's
-// every line for its sessionIds, lightly (claudeKeys). buf is the
+// every line for its sessionIds, lightly (claudeKeys), another's lines
+// up to what ties it (groupKeys). buf is the
 // scanning goroutine's, handed back to read the next file into.
 func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 	var data []byte
@@ -51,17 +52,26 @@ func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 	f.size = len(data)
 	ignore := func(jsonl.Record, error) error { return nil }
 	// the first record that says its source is enough, as detect reads them
-	found := o.From != "auto"
+	found, stopped := o.From != "auto", false
 	read(wholeFile(f.name, data, ignore), ignore, f, true, true, func() bool {
 		if !found {
 			found = sourceOfRecord(f.records[len(f.records)-1].data) != ""
 		}
-		return found || len(f.records) >= detectLines
+		stopped = found || len(f.records) >= detectLines
+		return stopped
 	})
 	if (len(f.records) > 0 || f.document != nil) && o.sourceOf(f) {
 		if f.source == "claude" {
 			f.claudeKeys(data, exact)
 		} else {
+			f.groupKeys()
+		}
+		if stopped && (f.source == "codex" && f.keys == nil || f.source == "gemini" && f.seen == nil) {
+			// what ties it to other files (a Codex rollout's session_meta,
+			// a Gemini CLI chat's sessionId) is not in the lines read
+			// for its format: it is looked for in all of them
+			f.records, f.keys = nil, nil
+			read(wholeFile(f.name, data, ignore), ignore, f, true, true, nil)
 			f.groupKeys()
 		}
 	}
