@@ -3,6 +3,7 @@ package evimport
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -142,6 +143,40 @@ func TestScanReadsOnForWhatTiesAFile(t *testing.T) {
 				t.Errorf("%s with each file's first two lines swapped: exit %d, stderr %q, %d of %s, want %d:\n%s",
 					script, code, stderr, strings.Count(got, what), what, strings.Count(want, what), got)
 			}
+		}
+	}
+}
+
+// A Claude Code log that an agent writes while evimport reads it may get
+// a line of another session between the scan and the conversion, in the
+// second round too (after a first round found a session the scan had
+// not): what the second round converts is written then, not an error.
+func TestLogWrittenWhileScanned(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"a.jsonl": claudeTestLine(`"sessionId":"`+reviewSession+`"`, "user", "u1", "2026-03-02T09:00:00.000Z", `"message":{"role":"user","content":"list the tests"}`),
+	})
+	file := filepath.Join(dir, "a.jsonl")
+	rounds := 0
+	scanned = func() {
+		rounds++
+		// a session's line the scan has not seen
+		line := claudeTestLine(`"sessionId":"0000000`+strconv.Itoa(rounds)+`-0000-4000-8000-000000000000"`, "user", "n"+strconv.Itoa(rounds),
+			"2026-03-02T09:10:00.000Z", `"message":{"role":"user","content":"round `+strconv.Itoa(rounds)+`"}`)
+		f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(line)
+		f.Close()
+	}
+	defer func() { scanned = func() {} }()
+	code, stdout, stderr := runMain("", file)
+	if code != 0 || stderr != "" || rounds != 2 {
+		t.Fatalf("exit %d after %d rounds, stderr:\n%s", code, rounds, stderr)
+	}
+	for _, want := range []string{`"text":"list the tests"`, `"text":"round 1"`, `"text":"round 2"`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no event with %s in:\n%s", want, stdout)
 		}
 	}
 }
