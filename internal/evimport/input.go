@@ -40,6 +40,12 @@ type logFile struct {
 	stdin     bool            // standard input, read and held before the scan
 	seen      map[string]bool // the keys noted, as JSON strings
 	ids       map[string]bool // the sessionIds the scan found (claudeKeys)
+	// once: not a regular file (a pipe, as <(zstdcat log.jsonl.zst)
+	// names), which cannot be read again: the scan's reading of it
+	// (kept, and its error) is what the conversion reads
+	once    bool
+	kept    []byte
+	keptErr error
 }
 
 // defaultFolders are the session folders of every agent, from the

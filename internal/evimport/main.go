@@ -6,8 +6,10 @@
 package evimport
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -146,7 +148,10 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	if jsonl.IsClosed(err) {
 		return err
 	}
-	conv.report(stdio.Err)
+	if conv.stop == nil {
+		// of what is written: after --strict stopped, nothing is
+		conv.report(stdio.Err)
+	}
 	if err == nil && (trouble || in.Trouble()) {
 		return cli.Status(cli.ExitError)
 	}
@@ -198,15 +203,21 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		f.stdin = true
 		all = append(all, f)
 	}
-	held := map[*logFile][]record{} // standard input's records, for a second round
+	// standard input's records, or its document, for a second round
+	type stdin struct {
+		records  []record
+		document []byte
+	}
+	held := map[*logFile]stdin{}
 	for _, f := range all {
 		if f.stdin {
-			held[f] = f.records
+			held[f] = stdin{f.records, f.document}
 		}
 	}
 	o.scanAll(named, false)
+	scanned()
 	reported := map[string]bool{} // the files whose notes were reported
-	err = o.convertGroups(in, conv, win, sp, groups(all), reported, &trouble)
+	err = o.convertGroups(in, conv, win, sp, groups(all), reported, &trouble, false)
 	if err == errRescan {
 		// A line named a session the light scan had not found in its
 		// file (two sessionIds in one line): the groups may be wrong. All
@@ -217,14 +228,20 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		for _, f := range named {
 			f.keys, f.seen, f.ids = nil, nil, nil
 		}
-		for f, recs := range held {
-			f.records = recs
+		for f, h := range held {
+			f.records, f.document = h.records, h.document
 		}
 		o.scanAll(named, true)
-		err = o.convertGroups(in, conv, win, sp, groups(all), reported, &trouble)
+		scanned()
+		err = o.convertGroups(in, conv, win, sp, groups(all), reported, &trouble, true)
 	}
 	return trouble, err
 }
+
+// scanned is called once the files are scanned, before they are
+// converted: tests change a file there, as an agent writing its log
+// meanwhile does.
+var scanned = func() {}
 
 // errRescan ends a round of conversion whose groups may be wrong.
 var errRescan = errors.New("the files are to be scanned again")
@@ -232,8 +249,11 @@ var errRescan = errors.New("the files are to be scanned again")
 // convertGroups converts the groups on every core and takes them back in
 // order (take), noting the files taken in reported, and leaving out the
 // notes of those reported before. The workers' counts are added to
-// conv's unless the round ends with errRescan.
-func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp *spool, gs [][]*logFile, reported map[string]bool, trouble *bool) (err error) {
+// conv's when all is taken. exact: the files were scanned exactly, and
+// a session not found by the scan is one written to a file since (an
+// agent writing its log): converted in the group found, not a reason to
+// scan again.
+func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp *spool, gs [][]*logFile, reported map[string]bool, trouble *bool, exact bool) (err error) {
 	var workers []*converter
 	pool := jsonl.NewOrdered(runtime.GOMAXPROCS(0), 4, 4<<20,
 		func() *converter {
@@ -243,6 +263,7 @@ func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp
 		},
 		func(w *converter, j *convJob) { j.convert(w, win) },
 		func(j *convJob) error {
+			j.missed = j.missed && !exact
 			if j.take(in, conv, sp, reported) {
 				*trouble = true
 			}
@@ -251,7 +272,9 @@ func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp
 	pool.Idle = true // nothing is written while the workers convert
 	defer func() {
 		pool.Close()
-		if err == errRescan {
+		if err != nil {
+			// a round to do again, or a run stopped (--strict): the
+			// workers may have converted groups never taken
 			return
 		}
 		for _, w := range workers {
@@ -305,7 +328,10 @@ func (j *convJob) convert(w *converter, win window) {
 	var known []*logFile
 	for _, f := range j.files {
 		if !f.stdin {
-			data, err := w.readFile(f.name)
+			data, err := f.kept, f.keptErr
+			if !f.once {
+				data, err = w.readFile(f.name)
+			}
 			if err != nil && len(data) == 0 {
 				j.notes = append(j.notes, note{msg: err.Error(), file: f.name})
 				continue
@@ -337,6 +363,7 @@ func (j *convJob) convert(w *converter, win window) {
 	default:
 		ss = w.group(known)
 	}
+	j.sortNotes()
 	j.missed, w.missed = w.missed, false
 	j.out.inMemory = true
 	for _, s := range ss {
@@ -344,6 +371,31 @@ func (j *convJob) convert(w *converter, win window) {
 	}
 	w.payloads.reset() // the events are lines in j.out now
 	w.arena = w.arena[:0]
+}
+
+// sortNotes puts the notes in the order of the files and of their
+// lines, a file's message after its lines, as reading the files in turn
+// would find them: a file's first line and a line holding a NUL byte are
+// found bad as the file is read, the others as they are decoded, after
+// the group's files are all read.
+func (j *convJob) sortNotes() {
+	at := func(n note) (file, line int) {
+		name, line := n.r.file, n.r.line
+		if n.msg != "" {
+			name, line = n.file, math.MaxInt
+		}
+		for i, f := range j.files {
+			if f.name == name || f.stdin && name == jsonl.StdinName {
+				return i, line
+			}
+		}
+		return len(j.files), line
+	}
+	slices.SortStableFunc(j.notes, func(a, b note) int {
+		af, al := at(a)
+		bf, bl := at(b)
+		return cmp.Or(cmp.Compare(af, bf), cmp.Compare(al, bl))
+	})
 }
 
 // take reports what the job found wrong (unless reported says its file's
@@ -376,8 +428,14 @@ func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool, reported map
 			continue
 		}
 		conv.bad(n.r, n.reason)
+		if conv.stop != nil {
+			break // --strict: nothing after the first bad line
+		}
 	}
-	err := sp.append(&j.out)
+	err := conv.stop
+	if err == nil {
+		err = sp.append(&j.out)
+	}
 	mem := j.out.mem[:0]
 	if cap(mem) > 4<<20 {
 		mem = nil // a large group's: not kept for the next

@@ -1,6 +1,7 @@
 package evimport
 
 import (
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -31,19 +32,33 @@ func (o *options) scanAll(files []*logFile, exact bool) {
 
 // scan reads f for its source and keys, as little of it as these need:
 // the first records for its format (detect), then a Claude Code file's
-// every line for its sessionIds, lightly (claudeKeys). buf is the
+// every line for its sessionIds, lightly (claudeKeys), another's lines
+// up to what ties it (groupKeys). buf is the
 // scanning goroutine's, handed back to read the next file into.
 func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
-	data, _ := jsonl.ReadFile(f.name, buf) // an error is reported with the group
+	var data []byte
+	if !f.once {
+		if fi, err := os.Stat(f.name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			f.once = true
+			f.kept, f.keptErr = jsonl.ReadFile(f.name, nil)
+		}
+	}
+	if f.once {
+		data = f.kept // scanned again (exact): what the first scan read
+	} else {
+		data, _ = jsonl.ReadFile(f.name, buf) // an error is reported with the group
+		buf = data
+	}
 	f.size = len(data)
 	ignore := func(jsonl.Record, error) error { return nil }
 	// the first record that says its source is enough, as detect reads them
-	found := o.From != "auto"
+	found, stopped := o.From != "auto", false
 	read(wholeFile(f.name, data, ignore), ignore, f, true, true, func() bool {
 		if !found {
 			found = sourceOfRecord(f.records[len(f.records)-1].data) != ""
 		}
-		return found || len(f.records) >= detectLines
+		stopped = found || len(f.records) >= detectLines
+		return stopped
 	})
 	if (len(f.records) > 0 || f.document != nil) && o.sourceOf(f) {
 		if f.source == "claude" {
@@ -51,9 +66,17 @@ func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 		} else {
 			f.groupKeys()
 		}
+		if stopped && (f.source == "codex" && f.keys == nil || f.source == "gemini" && f.seen == nil) {
+			// what ties it to other files (a Codex rollout's session_meta,
+			// a Gemini CLI chat's sessionId) is not in the lines read
+			// for its format: it is looked for in all of them
+			f.records, f.keys = nil, nil
+			read(wholeFile(f.name, data, ignore), ignore, f, true, true, nil)
+			f.groupKeys()
+		}
 	}
 	f.records, f.document = nil, nil
-	return data
+	return buf
 }
 
 // claudeKeys notes the sessionId of every line of data, a Claude Code

@@ -17,8 +17,9 @@ import (
 // a session's files together). Unlike a Source it never touches the
 // output guard: it may run on any goroutine. Its errors start with the
 // file's name, as Each reports them: one that keeps the file from being
-// opened is worded by FileError; one found while reading comes with what
-// was read before it, as Each hands over the lines before a read error.
+// opened is worded by FileError; one found while reading comes with the
+// whole lines read before it, as Each hands over the lines before a read
+// error (not the piece of a line the error cut).
 func ReadFile(name string, buf []byte) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
@@ -34,7 +35,7 @@ func ReadFile(name string, buf []byte) ([]byte, error) {
 	}
 	data, err := appendAll(f, buf[:0], size+1)
 	if err != nil {
-		return data, FileError(name, err)
+		return wholeLines(data), FileError(name, err)
 	}
 	if !bytes.HasPrefix(data, magicGzip) && !bytes.HasPrefix(data, magicZstd) {
 		return data, nil
@@ -60,9 +61,14 @@ func ReadFile(name string, buf []byte) ([]byte, error) {
 	}
 	out, err := appendAll(codecReader{dec, codec}, nil, 4*len(data))
 	if err != nil {
-		err = fmt.Errorf("%s: %w", name, err)
+		return wholeLines(out), fmt.Errorf("%s: %w", name, err)
 	}
-	return out, err
+	return out, nil
+}
+
+// wholeLines is data up to the end of its last line.
+func wholeLines(data []byte) []byte {
+	return data[:bytes.LastIndexByte(data, '\n')+1]
 }
 
 // appendAll appends what r holds to dst, room for about hint bytes made

@@ -103,6 +103,13 @@ func TestReadFileErrors(t *testing.T) {
 	w := gzip.NewWriter(&gz)
 	w.Write([]byte(strings.Repeat(`{"kind":"a"}`+"\n", 100)))
 	w.Close()
+	var lg bytes.Buffer
+	w = gzip.NewWriter(&lg)
+	for i := range 2000 {
+		fmt.Fprintf(w, `{"kind":"a","n":%d,"text":"%s"}`+"\n", i, strings.Repeat("xyz", i%50))
+	}
+	w.Close()
+	long := lg.Bytes()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name string
@@ -112,6 +119,7 @@ func TestReadFileErrors(t *testing.T) {
 	}{
 		{"header.gz", []byte("\x1f\x8bnot gzip at all"), "gzip: invalid header", false},
 		{"cut.gz", gz.Bytes()[:gz.Len()-12], "gzip: unexpected EOF", true},
+		{"half.gz", long[:len(long)/2], "gzip: unexpected EOF", true}, // cut inside a line
 		{"frame.zst", []byte("\x28\xb5\x2f\xfdxxxxxxxx"), "zstd: ", false},
 	} {
 		path := filepath.Join(dir, tc.name)
@@ -120,8 +128,11 @@ func TestReadFileErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), path+": "+tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, path+": "+tc.want)
 		}
-		if tc.rest && !bytes.HasPrefix(data, []byte(`{"kind":"a"}`)) {
+		if tc.rest && !bytes.HasPrefix(data, []byte(`{"kind":"a"`)) {
 			t.Errorf("%s: the lines before the error are lost: %.40q", tc.name, data)
+		}
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			t.Errorf("%s: the piece of a line the error cut is handed over: %q", tc.name, data[max(0, len(data)-20):])
 		}
 	}
 	missing := filepath.Join(dir, "missing.jsonl")
