@@ -172,7 +172,13 @@ func FuzzLines(f *testing.F) {
 			got = append(got, fmt.Sprintf("%d:%q:%v", line, rec, nul))
 			return true
 		})
-		src, _ := NewSource("x", bytes.NewReader(data), nil)
+		if bytes.HasPrefix(data, magicGzip) || bytes.HasPrefix(data, magicZstd) {
+			return // a Source decompresses it; Lines frames what ReadFile decompressed
+		}
+		src, err := NewSource("x", bytes.NewReader(data), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		r := NewReader(src)
 		for {
 			rec, ok := r.Next()
