@@ -37,7 +37,6 @@ type logFile struct {
 	keys      []string        // what ties it to other files (groups)
 	parent    bool            // a Codex rollout of a spawned agent: keys[0] is its parent's
 	size      int             // its bytes, as the scan found them
-	stdin     bool            // standard input, read and held before the scan
 	seen      map[string]bool // the keys noted, as JSON strings
 	ids       map[string]bool // the sessionIds the scan found (claudeKeys)
 	// once: not a regular file (a pipe, as <(zstdcat log.jsonl.zst)
@@ -46,6 +45,15 @@ type logFile struct {
 	once    bool
 	kept    []byte
 	keptErr error
+}
+
+// label is the name f's lines are reported under: standard input's is
+// jsonl.StdinName, as every tool names it.
+func (f *logFile) label() string {
+	if f.name == "-" {
+		return jsonl.StdinName
+	}
+	return f.name
 }
 
 // defaultFolders are the session folders of every agent, from the

@@ -178,42 +178,19 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		in.Errorf("%v", jsonl.FileError(p, err))
 		trouble = true
 	})
-	var named []*logFile // the files to scan: all but standard input
-	var all []*logFile
+	var named []*logFile // the files to scan: every one
 	for i, f := range files {
 		f.index = i
-		if f.name != "-" {
-			named = append(named, f)
-			all = append(all, f)
-			continue
+		if f.name == "-" {
+			// Standard input can be read once: it is read here, whole,
+			// and kept (as a pipe named as a file is, by the scan), its
+			// lines reported on in their place among the files'.
+			jsonl.Waiting(func() { f.kept, f.keptErr = jsonl.ReadAll(jsonl.StdinName, in.Stdin) })
+			f.once = true
 		}
-		in.Names = []string{f.name}
-		if err := read(in.Each, in.Bad, f, false, true, nil); err != nil {
-			return trouble, err
-		}
-		if len(f.records) == 0 && f.document == nil {
-			continue // empty, or only bad lines (reported)
-		}
-		if !o.sourceOf(f) {
-			in.Errorf("%s: in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped", term.Escape(f.name))
-			trouble = true
-			continue
-		}
-		f.groupKeys()
-		f.stdin = true
-		all = append(all, f)
+		named = append(named, f)
 	}
-	// standard input's records, or its document, for a second round
-	type stdin struct {
-		records  []record
-		document []byte
-	}
-	held := map[*logFile]stdin{}
-	for _, f := range all {
-		if f.stdin {
-			held[f] = stdin{f.records, f.document}
-		}
-	}
+	all := named
 	o.scanAll(named, false)
 	scanned()
 	reported := map[string]bool{} // the files whose notes were reported
@@ -227,9 +204,6 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		*sp = spool{}
 		for _, f := range named {
 			f.keys, f.seen, f.ids = nil, nil, nil
-		}
-		for f, h := range held {
-			f.records, f.document = h.records, h.document
 		}
 		o.scanAll(named, true)
 		scanned()
@@ -327,27 +301,27 @@ func (j *convJob) convert(w *converter, win window) {
 	w.bad = func(r record, reason error) { j.notes = append(j.notes, note{r: r, reason: reason}) }
 	var known []*logFile
 	for _, f := range j.files {
-		if !f.stdin {
+		{
 			data, err := f.kept, f.keptErr
 			if !f.once {
 				data, err = w.readFile(f.name)
 			}
 			if err != nil && len(data) == 0 {
-				j.notes = append(j.notes, note{msg: err.Error(), file: f.name})
+				j.notes = append(j.notes, note{msg: err.Error(), file: f.label()})
 				continue
 			}
 			// a file in no known format is checked line by line here:
 			// nothing decodes it
-			read(wholeFile(f.name, data, bad), bad, f, true, f.source == "", nil)
+			read(wholeFile(f.label(), data, bad), bad, f, true, f.source == "", nil)
 			if err != nil {
-				j.notes = append(j.notes, note{msg: err.Error(), file: f.name})
+				j.notes = append(j.notes, note{msg: err.Error(), file: f.label()})
 			}
 		}
 		switch {
 		case len(f.records) == 0 && f.document == nil:
 			// empty, or only bad lines
 		case f.source == "":
-			j.notes = append(j.notes, note{msg: term.Escape(f.name) + ": in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped", file: f.name})
+			j.notes = append(j.notes, note{msg: term.Escape(f.name) + ": in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped", file: f.label()})
 			f.records, f.document = nil, nil
 		default:
 			known = append(known, f)
@@ -385,7 +359,7 @@ func (j *convJob) sortNotes() {
 			name, line = n.file, math.MaxInt
 		}
 		for i, f := range j.files {
-			if f.name == name || f.stdin && name == jsonl.StdinName {
+			if f.label() == name {
 				return i, line
 			}
 		}
@@ -409,10 +383,7 @@ func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool, reported map
 	}
 	var again []string // files reported in an earlier round
 	for _, f := range j.files {
-		name := f.name
-		if f.stdin {
-			name = jsonl.StdinName // as its lines are named
-		}
+		name := f.label() // as its lines are named
 		if reported[name] {
 			again = append(again, name)
 		}

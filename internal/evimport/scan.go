@@ -53,7 +53,7 @@ func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 	ignore := func(jsonl.Record, error) error { return nil }
 	// the first record that says its source is enough, as detect reads them
 	found, stopped := o.From != "auto", false
-	read(wholeFile(f.name, data, ignore), ignore, f, true, true, func() bool {
+	read(wholeFile(f.label(), data, ignore), ignore, f, true, true, func() bool {
 		if !found {
 			found = sourceOfRecord(f.records[len(f.records)-1].data) != ""
 		}

@@ -37,6 +37,22 @@ func ReadFile(name string, buf []byte) ([]byte, error) {
 	if err != nil {
 		return wholeLines(data), FileError(name, err)
 	}
+	return decompress(name, data)
+}
+
+// ReadAll is ReadFile for an input already open, r, called name in
+// errors (StdinName for standard input): all of it, decompressed.
+func ReadAll(name string, r io.Reader) ([]byte, error) {
+	data, err := appendAll(r, nil, 64<<10)
+	if err != nil {
+		return wholeLines(data), fmt.Errorf("%s: %w", name, err)
+	}
+	return decompress(name, data)
+}
+
+// decompress is data, read whole from the input called name, as stored
+// or decompressed when it is gzip or zstd.
+func decompress(name string, data []byte) ([]byte, error) {
 	if !bytes.HasPrefix(data, magicGzip) && !bytes.HasPrefix(data, magicZstd) {
 		return data, nil
 	}

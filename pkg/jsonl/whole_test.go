@@ -3,13 +3,16 @@ package jsonl
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -227,5 +230,24 @@ func TestOrderedIdleReleasesGuard(t *testing.T) {
 		if got != idle {
 			t.Errorf("Idle %v: the guard was taken while the sender waited: %v", idle, got)
 		}
+	}
+}
+
+// ReadAll reads an open input as ReadFile reads a file: decompressed, its
+// errors named, the piece of a line a read error cut left out.
+func TestReadAll(t *testing.T) {
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte("{\"a\":1}\n{\"b\":2}\n"))
+	w.Close()
+	if data, err := ReadAll(StdinName, bytes.NewReader(gz.Bytes())); err != nil || string(data) != "{\"a\":1}\n{\"b\":2}\n" {
+		t.Errorf("gzip: %q, %v", data, err)
+	}
+	if data, err := ReadAll(StdinName, strings.NewReader("{}\n[1]")); err != nil || string(data) != "{}\n[1]" {
+		t.Errorf("plain: %q, %v", data, err)
+	}
+	data, err := ReadAll(StdinName, io.MultiReader(strings.NewReader("{}\n{\"cut"), iotest.ErrReader(errors.New("boom"))))
+	if err == nil || err.Error() != StdinName+": boom" || string(data) != "{}\n" {
+		t.Errorf("read error: %q, %v", data, err)
 	}
 }
