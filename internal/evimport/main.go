@@ -178,7 +178,6 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		in.Errorf("%v", jsonl.FileError(p, err))
 		trouble = true
 	})
-	var named []*logFile // the files to scan: every one
 	for i, f := range files {
 		f.index = i
 		if f.name == "-" {
@@ -188,13 +187,11 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 			jsonl.Waiting(func() { f.kept, f.keptErr = jsonl.ReadAll(jsonl.StdinName, in.Stdin) })
 			f.once = true
 		}
-		named = append(named, f)
 	}
-	all := named
-	o.scanAll(named, false)
+	o.scanAll(files, false)
 	scanned()
 	reported := map[string]bool{} // the files whose notes were reported
-	err = o.convertGroups(in, conv, win, sp, groups(all), reported, &trouble, false)
+	err = o.convertGroups(in, conv, win, sp, groups(files), reported, &trouble, false)
 	if err == errRescan {
 		// A line named a session the light scan had not found in its
 		// file (two sessionIds in one line): the groups may be wrong. All
@@ -202,12 +199,12 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		// reported already.
 		sp.close()
 		*sp = spool{}
-		for _, f := range named {
+		for _, f := range files {
 			f.keys, f.seen, f.ids = nil, nil, nil
 		}
-		o.scanAll(named, true)
+		o.scanAll(files, true)
 		scanned()
-		err = o.convertGroups(in, conv, win, sp, groups(all), reported, &trouble, true)
+		err = o.convertGroups(in, conv, win, sp, groups(files), reported, &trouble, true)
 	}
 	return trouble, err
 }
@@ -283,10 +280,10 @@ type convJob struct {
 // note is one thing a job reports: a bad line (r and reason), or a
 // message about a file (msg) that makes the exit status say so.
 type note struct {
+	file   string // what it is about, as its lines are named
 	r      record
 	reason error
 	msg    string
-	file   string // of msg
 }
 
 // convert reads the job's files whole and converts them with w, a
@@ -295,27 +292,25 @@ type note struct {
 // taken.
 func (j *convJob) convert(w *converter, win window) {
 	bad := func(rec jsonl.Record, reason error) error {
-		j.notes = append(j.notes, note{r: record{file: rec.File, line: rec.Line}, reason: reason})
+		j.notes = append(j.notes, note{file: rec.File, r: record{file: rec.File, line: rec.Line}, reason: reason})
 		return nil
 	}
-	w.bad = func(r record, reason error) { j.notes = append(j.notes, note{r: r, reason: reason}) }
+	w.bad = func(r record, reason error) { j.notes = append(j.notes, note{file: r.file, r: r, reason: reason}) }
 	var known []*logFile
 	for _, f := range j.files {
-		{
-			data, err := f.kept, f.keptErr
-			if !f.once {
-				data, err = w.readFile(f.name)
-			}
-			if err != nil && len(data) == 0 {
-				j.notes = append(j.notes, note{msg: err.Error(), file: f.label()})
-				continue
-			}
-			// a file in no known format is checked line by line here:
-			// nothing decodes it
-			read(wholeFile(f.label(), data, bad), bad, f, true, f.source == "", nil)
-			if err != nil {
-				j.notes = append(j.notes, note{msg: err.Error(), file: f.label()})
-			}
+		data, err := f.kept, f.keptErr
+		if !f.once {
+			data, err = w.readFile(f.name)
+		}
+		if err != nil && len(data) == 0 {
+			j.notes = append(j.notes, note{msg: err.Error(), file: f.label()})
+			continue
+		}
+		// a file in no known format is checked line by line here:
+		// nothing decodes it
+		read(wholeFile(f.label(), data, bad), bad, f, true, f.source == "", nil)
+		if err != nil {
+			j.notes = append(j.notes, note{msg: err.Error(), file: f.label()})
 		}
 		switch {
 		case len(f.records) == 0 && f.document == nil:
@@ -354,12 +349,12 @@ func (j *convJob) convert(w *converter, win window) {
 // the group's files are all read.
 func (j *convJob) sortNotes() {
 	at := func(n note) (file, line int) {
-		name, line := n.r.file, n.r.line
+		line = n.r.line
 		if n.msg != "" {
-			name, line = n.file, math.MaxInt
+			line = math.MaxInt
 		}
 		for i, f := range j.files {
-			if f.label() == name {
+			if f.label() == n.file {
 				return i, line
 			}
 		}
@@ -390,7 +385,7 @@ func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool, reported map
 		reported[name] = true
 	}
 	for _, n := range j.notes {
-		if slices.Contains(again, n.file) || n.msg == "" && slices.Contains(again, n.r.file) {
+		if slices.Contains(again, n.file) {
 			continue
 		}
 		if n.msg != "" {

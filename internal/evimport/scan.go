@@ -71,7 +71,7 @@ func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 			// a Gemini CLI chat's sessionId) is not in the lines read
 			// for its format: it is looked for in all of them
 			f.records, f.keys = nil, nil
-			read(wholeFile(f.name, data, ignore), ignore, f, true, true, nil)
+			read(wholeFile(f.label(), data, ignore), ignore, f, true, true, nil)
 			f.groupKeys()
 		}
 	}
