@@ -3,6 +3,7 @@ package jsontext
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/evtools/evtools/pkg/jsonscan"
 	"math"
 	"math/big"
 	"strings"
@@ -367,4 +368,33 @@ func FuzzCanonical(f *testing.F) {
 			t.Fatalf("%s: canonical %v, but AppendString of its text is %s", s, Canonical([]byte(s)), again)
 		}
 	})
+}
+
+// BenchmarkCanonical checks tool outputs as evimport meets them, against
+// decoding and quoting again, which a canonical string spares.
+func BenchmarkCanonical(b *testing.B) {
+	for _, bc := range []struct{ name, s string }{
+		{"code", strings.Repeat("    41\t\tif err != nil {\n\t\t\treturn fmt.Errorf(\"read %s: %w\", name, err)\n", 40)},
+		{"prose", strings.Repeat("The test reads testdata/cart.json, which git ignores: a fresh clone has none. ", 40)},
+		{"utf8", strings.Repeat("Größe der Ausgabe: 1,2 MiB — fertig; レポートの文字化け\n", 40)},
+	} {
+		q := AppendString(nil, bc.s)
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(q)))
+			for b.Loop() {
+				if !Canonical(q) {
+					b.Fatal("not canonical")
+				}
+			}
+		})
+		b.Run(bc.name+"-requote", func(b *testing.B) {
+			var text []byte
+			buf := make([]byte, 0, 2*len(q))
+			b.SetBytes(int64(len(q)))
+			for b.Loop() {
+				text, _ = jsonscan.Unquote(text[:0], q)
+				buf = AppendString(buf[:0], text)
+			}
+		})
+	}
 }

@@ -195,3 +195,29 @@ func BenchmarkNestedCorpus(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkObjects reads a message's content blocks, a tool's long
+// output among them: one walk (Objects) against Elements then Each, the
+// way evimport read them before.
+func BenchmarkObjects(b *testing.B) {
+	out := strings.Repeat(`    41\t\tif err != nil {\n\t\t\treturn fmt.Errorf(\"read %s: %w\", name, err)\n`, 40)
+	data := []byte(`[{"type":"text","text":"Looking at the file."},{"tool_use_id":"toolu_01","type":"tool_result","content":"` + out + `","is_error":false}]`)
+	count := func(k, v []byte) bool { return len(k) > 0 }
+	b.Run("objects", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			Objects(data, func(byte) {}, count)
+		}
+	})
+	b.Run("elements-each", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			Elements(data, func(v []byte) bool {
+				if v[0] == '{' {
+					Each(v, count)
+				}
+				return true
+			})
+		}
+	})
+}
