@@ -3,12 +3,13 @@ package jsontext
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/evtools/evtools/pkg/jsonscan"
 	"math"
 	"math/big"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 func TestAppendString(t *testing.T) {
