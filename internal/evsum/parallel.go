@@ -52,6 +52,7 @@ func parallelState(opts *options, in *jsonl.Input, o summary.Options, order summ
 		New: func() *summary.State {
 			s := summary.New(o)
 			s.SetOrder(order)
+			s.AsPart()
 			return s
 		},
 		Add: (*summary.State).Add,
@@ -59,6 +60,7 @@ func parallelState(opts *options, in *jsonl.Input, o summary.Options, order summ
 			switch {
 			case st == nil:
 				st = part
+				st.AsWhole()
 			case !st.Fits(part):
 				return jsonl.ErrOnePass
 			default:

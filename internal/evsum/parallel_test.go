@@ -159,8 +159,8 @@ func TestParallelBadLines(t *testing.T) {
 }
 
 // TestParallelOnePass: what only one pass can do right is done in one pass,
-// with the same result: a NUL (the rest of the file skipped), sums out of
-// range only once merged, --strict, a gzip file, a file missing.
+// with the same result: a NUL, sums out of range only once merged, a call
+// id reused, --strict, a gzip file, a file missing.
 func TestParallelOnePass(t *testing.T) {
 	line := `{"seq":1,"ts":1793520000,"run_id":"r","kind":"model_result","payload":{"tokens":1,"cost_usd":%s}}` + "\n"
 	big := strings.Repeat(fmt.Sprintf(line, "0.5"), 50)
@@ -172,8 +172,16 @@ func TestParallelOnePass(t *testing.T) {
 	// a line longer than the parts read, where a part starts and inside one
 	long := strings.Repeat(fmt.Sprintf(line, "0.5"), 2000) + fmt.Sprintf(`{"ts":1793520000,"run_id":"%s","kind":"x"}`+"\n", strings.Repeat("r", maxPartLine+10))
 	huge := writeFile(t, "huge.jsonl", []byte(long+long+big))
+	// a zot call id used again, ended before it starts: parts alone pair
+	// its events otherwise than one pass (summary.State.Fits refuses)
+	var reuse strings.Builder
+	for i, ev := range []string{"end c0", "end c1", "end c2", "end c0", "start c0", "start c0", "start c0"} {
+		kind, id, _ := strings.Cut(ev, " ")
+		fmt.Fprintf(&reuse, `{"seq":%d,"ts":%d,"run_id":"r","kind":"tool_execution_%s","payload":{"id":"%s","name":"bash","is_error":true}}`+"\n", i, 1793520000+i, kind, id)
+	}
+	reused := writeFile(t, "reused.jsonl", []byte(reuse.String()))
 	for _, args := range [][]string{
-		{nul}, {over}, {huge}, {"--strict", bad}, {bad, filepath.Join(t.TempDir(), "missing.jsonl"), bad},
+		{nul}, {over}, {huge}, {reused}, {"--strict", bad}, {bad, filepath.Join(t.TempDir(), "missing.jsonl"), bad},
 	} {
 		sameAsOnePass(t, append([]string{"--format", "jsonl"}, args...)...)
 	}

@@ -6,6 +6,7 @@ package summary
 // needs the parts in input order (its start pairs with the next part's
 // first unmatched end). o must not be used afterwards.
 func (s *State) Merge(o *State) {
+	s.AsWhole()
 	s.lastProblems.ok = false
 	// The Merger checks that the bounds fit before it merges; states
 	// that Add built are far from them (see Fits).
@@ -67,8 +68,10 @@ func (s *State) mergeRunFrom(id string, or *Run) {
 }
 
 // Fits reports whether o's sums can be merged into s's without a sum
-// going out of range. When it says no, one pass would have refused some
-// line that o's part took: a merge would not give one pass's summary.
+// going out of range, and, for a part's state (AsPart), whether its zot
+// calls pair with s's as in one pass. When it says no, one pass would
+// have refused some line that o's part took, or counted some call of it
+// otherwise: a merge would not give one pass's summary.
 func (s *State) Fits(o *State) bool {
 	for i := range s.sums {
 		b := s.sums[i]
@@ -77,7 +80,43 @@ func (s *State) Fits(o *State) bool {
 		}
 	}
 	w := s.wall
-	return w.merge(o.wall)
+	return w.merge(o.wall) && s.pairsWith(o)
+}
+
+// AsPart makes s the state of a part of an input, to be merged into the
+// state of the parts before it (by Merge, once Fits says it fits). It
+// then notes the zot call ids with more than one event in the part: a
+// call pending at the end of the parts before (started, or ended before
+// its start) pairs with the id's first event in this part, where the part
+// alone paired that event with its next one. Merge redoes the pairing of
+// one event an id has in a part, not of several: Fits refuses those.
+func (s *State) AsPart() { s.part = true }
+
+// AsWhole undoes AsPart: s is the state the parts merge into (Merge does
+// it), which need note nothing.
+func (s *State) AsWhole() { s.part, s.repeated = false, nil }
+
+// pairsWith reports whether none of the call ids with more than one event
+// in o's part is pending in s, the state of the parts before it: only
+// then do o's calls pair with s's as they do in one pass.
+func (s *State) pairsWith(o *State) bool {
+	for runID, ids := range o.repeated {
+		r := s.runs[runID]
+		if r == nil {
+			// Runs with calls pending stay hot (freeze), but a state
+			// merged from partials may hold them frozen.
+			if r = s.peekRun(runID); r == nil {
+				continue
+			}
+		}
+		calls := r.glassOrEmpty().calls
+		for _, id := range ids {
+			if calls[id] != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // mergeRun folds o, the same run in a later part, into r.

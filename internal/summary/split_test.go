@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/evtools/evtools/internal/cli"
@@ -208,6 +209,77 @@ func TestFreezeForgetsLast(t *testing.T) {
 		}
 		if g := s.lastGroup; g != nil && s.groups[g.key] != g {
 			t.Errorf("--by %s: the last group (now %q) was frozen and reused", by, g.key)
+		}
+	}
+}
+
+// inParts summarises ls cut at cuts as jsonl.Parts has evsum do it: each
+// part into a state of its own (AsPart), merged in order when Fits says
+// it fits, else its lines added to the merged state one by one, as one
+// pass adds them.
+func inParts(t *testing.T, opt Options, ls [][]byte, cuts []int) *State {
+	t.Helper()
+	var st *State
+	for i := 0; i+1 < len(cuts); i++ {
+		part := New(opt)
+		part.AsPart()
+		for _, l := range ls[cuts[i]:cuts[i+1]] {
+			part.Add(l)
+		}
+		switch {
+		case st == nil:
+			st = part
+			st.AsWhole()
+		case st.Fits(part):
+			st.Merge(part)
+		default:
+			for _, l := range ls[cuts[i]:cuts[i+1]] {
+				st.Add(l)
+			}
+		}
+	}
+	return st
+}
+
+// A zot call id with several events in a part pairs them in the part
+// alone; a call of that id still pending before the part (started, or
+// ended before its start) pairs with the first of them in one pass.
+// Fits refuses such a part, which is then added line by line: cut
+// anywhere, in any number of parts, the calls count as in one pass. Ids
+// are reused here as no agent reuses them (a log's are unique), which is
+// where the merge alone counted a call twice, or a failure that one pass
+// had not: `evsum` on a file on two cores differed from one pass.
+func TestPartsPairCallsAsOnePass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		n := 2 + rng.IntN(7)
+		var ls [][]byte
+		for i := range n {
+			id, ts := rng.IntN(2), 1793520000+i
+			switch rng.IntN(4) {
+			case 0:
+				ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r","agent_id":"a","kind":"tool_execution_start","payload":{"id":"c%d","name":"bash"}}`, i, ts, id))
+			case 1:
+				ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r","kind":"tool_execution_end","payload":{"id":"c%d","is_error":%v}}`, i, ts, id, rng.IntN(2) == 0))
+			case 2:
+				ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r","agent_id":"b","kind":"tool_call","payload":{"id":"c%d","name":"read"}}`, i, ts, id))
+			default:
+				ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r%d","kind":"tool_execution_start","payload":{"id":"c%d","name":"grep"}}`, i, ts, id, id))
+			}
+		}
+		cuts := []int{0}
+		for at := 1; at < n; at++ {
+			if rng.IntN(2) == 0 {
+				cuts = append(cuts, at)
+			}
+		}
+		cuts = append(cuts, n)
+		for _, by := range []string{"run", "agent"} {
+			opt := Options{By: []Key{keyWords[by]}}
+			want := report(t, summarise(t, opt, ls))
+			if got := report(t, inParts(t, opt, ls, cuts)); got != want {
+				t.Fatalf("--by %s, cut at %v:\n%s\n%s", by, cuts, bytes.Join(ls, []byte("\n")), firstDiff(got, want))
+			}
 		}
 	}
 }

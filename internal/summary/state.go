@@ -298,6 +298,12 @@ type State struct {
 
 	pinned     int // hot runs the last freeze could not freeze (open calls)
 	runFreezes int // passes over the hot runs, for tests
+
+	// part: s is a part's state, to be merged after others (AsPart);
+	// repeated lists, by run, the zot call ids with more than one event
+	// in the part, whose pairing a merge cannot redo (see Fits).
+	part     bool
+	repeated map[string][]string
 }
 
 // maxNames bounds the interned strings: past it, strings are allocated.
@@ -787,6 +793,7 @@ func (s *State) toolName() string {
 // So each call counts once however the stream was cut.
 func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
 	c := r.glassOrEmpty().calls[string(id)]
+	s.noteRepeat(r, id, c)
 	if c != nil && (c.counted() || c.deferred && !primary) {
 		return // seen starting already
 	}
@@ -815,10 +822,24 @@ func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
 	r.glassToFill().calls[string(id)] = &call{name: name, group: g.key, started: true}
 }
 
+// noteRepeat notes, in a part's state, a call id that has an entry in the
+// part already when another event of it comes: its first event always
+// leaves one, so that is each id with more than one event in the part.
+func (s *State) noteRepeat(r *Run, id []byte, c *call) {
+	if !s.part || c == nil {
+		return
+	}
+	if s.repeated == nil {
+		s.repeated = map[string][]string{}
+	}
+	s.repeated[r.id] = append(s.repeated[r.id], string(id))
+}
+
 // callEnd closes a zot tool call; a failure counts in the group the call
 // was counted in.
 func (s *State) callEnd(g *Group, r *Run, id []byte, failed bool) {
 	c := r.glassOrEmpty().calls[string(id)]
+	s.noteRepeat(r, id, c)
 	switch {
 	case c == nil:
 		if r.glassToFill().calls == nil {
