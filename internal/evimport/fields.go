@@ -42,6 +42,9 @@ type fields struct {
 	inner jsonscan.Inner
 	line  []byte
 	objs  []known
+	// tape holds the containers deeper in the checked line (an array of
+	// tool calls, the objects in them): read from it, not walked again
+	tape jsonscan.Tape
 }
 
 // known is an object member of the line and where its members are in
@@ -60,7 +63,7 @@ func (d *fields) each(v []byte, fn func(k, v []byte)) {
 		if d.inner.Spans == nil {
 			d.inner.Spans = make([]jsonscan.Span, 0, 256)
 		}
-		d.inner.Spans, d.inner.Full, d.line = d.inner.Spans[:0], false, v
+		d.inner.Spans, d.inner.Full, d.inner.Deep, d.line = d.inner.Spans[:0], false, &d.tape, v
 		seen := 0
 		// what is wrong with the JSON is said before what is of the wrong
 		// shape, as when the line was checked first
@@ -90,10 +93,25 @@ func (d *fields) each(v []byte, fn func(k, v []byte)) {
 			return
 		}
 	}
+	if spans, ok := d.tape.Container(d.line, v); ok {
+		d.replay(spans, member)
+		return
+	}
 	jsonscan.Each(v, func(k, v []byte) bool {
 		member(k, v)
 		return !d.hard
 	})
+}
+
+// replay calls member with the members at spans in the checked line,
+// until a hard error.
+func (d *fields) replay(spans []jsonscan.Span, member func(k, v []byte)) {
+	for _, sp := range spans {
+		member(d.line[sp.KeyStart:sp.KeyEnd], d.line[sp.ValueStart:sp.ValueEnd])
+		if d.hard {
+			return
+		}
+	}
 }
 
 // unescapedKey is the raw key k of a member (as jsonscan gives it,
@@ -155,23 +173,46 @@ func (d *fields) objects(v []byte, name string, start func(), member func(k, v [
 		return
 	}
 	d.path = append(d.path, name)
-	jsonscan.Objects(v, func(first byte) {
+	first := func(first byte) {
 		start()
 		if first != '{' && first != 'n' {
 			d.path = d.path[:len(d.path)-1]
 			d.wrong([]byte{first}, name, "object")
 			d.path = append(d.path, name)
 		}
-	}, func(k, v []byte) bool {
-		member(unescapedKey(k), v)
-		return !d.hard
-	})
+	}
+	if elems, ok := d.tape.Container(d.line, v); ok {
+		keyed := func(k, v []byte) { member(unescapedKey(k), v) }
+		for _, e := range elems {
+			ev := d.line[e.ValueStart:e.ValueEnd]
+			first(ev[0])
+			if ev[0] == '{' {
+				d.each(ev, keyed)
+			}
+			if d.hard {
+				break
+			}
+		}
+	} else {
+		jsonscan.Objects(v, first, func(k, v []byte) bool {
+			member(unescapedKey(k), v)
+			return !d.hard
+		})
+	}
 	d.path = d.path[:len(d.path)-1]
 }
 
 // elements calls fn with each element of the array v, member name.
 func (d *fields) elements(v []byte, name string, fn func(v []byte)) {
 	if !d.array(v, name) {
+		return
+	}
+	if elems, ok := d.tape.Container(d.line, v); ok {
+		for _, e := range elems {
+			if fn(d.line[e.ValueStart:e.ValueEnd]); d.hard {
+				return
+			}
+		}
 		return
 	}
 	jsonscan.Elements(v, func(v []byte) bool {
@@ -383,7 +424,7 @@ func decodeWith[T any, PT interface {
 }](c *converter, d *fields, records []record, fn func(r record, v *T)) {
 	for _, r := range records {
 		var v T
-		d.err, d.hard, d.path, d.check, d.objs = nil, false, d.path[:0], r.unchecked, d.objs[:0]
+		d.err, d.hard, d.path, d.check, d.objs, d.line = nil, false, d.path[:0], r.unchecked, d.objs[:0], nil
 		PT(&v).decode(d, r.data)
 		if d.err != nil {
 			c.bad(r, d.err)

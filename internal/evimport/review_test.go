@@ -116,6 +116,16 @@ func TestStrictStopsAtTheFirstBadLine(t *testing.T) {
 // parent's, a subagent's chat to its parent's): the scan, which reads a
 // file's first lines for its format, reads on for what ties it.
 func TestScanReadsOnForWhatTiesAFile(t *testing.T) {
+	for _, head := range []int{scanHead, 200} {
+		// 200 bytes: a head of a line or so, which has the swapped
+		// files' format but not what ties them
+		defer func(was int) { scanHead = was }(scanHead)
+		scanHead = head
+		scanReadsOn(t)
+	}
+}
+
+func scanReadsOn(t *testing.T) {
 	for _, script := range []string{"codex-agents.txtar", "gemini-agents.txtar"} {
 		a, err := txtar.ParseFile(filepath.Join("testdata", script))
 		if err != nil {

@@ -1,6 +1,7 @@
 package evimport
 
 import (
+	"bytes"
 	"os"
 	"runtime"
 	"sync"
@@ -30,11 +31,17 @@ func (o *options) scanAll(files []*logFile, exact bool) {
 	jsonl.Waiting(wg.Wait)
 }
 
+// scanHead is how much of a file the scan reads first: the first
+// records of most files, where a Codex rollout's session_meta and a
+// Gemini CLI chat's sessionId are; a variable for tests.
+var scanHead = 64 << 10
+
 // scan reads f for its source and keys, as little of it as these need:
 // the first records for its format (detect), then a Claude Code file's
 // every line for its sessionIds, lightly (claudeKeys), another's lines
-// up to what ties it (groupKeys). buf is the
-// scanning goroutine's, handed back to read the next file into.
+// up to what ties it (groupKeys). Its head is read first, and the whole
+// file only when the head is not enough (a Claude Code file always). buf
+// is the scanning goroutine's, handed back to read the next file into.
 func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 	var data []byte
 	if !f.once {
@@ -46,10 +53,34 @@ func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 	if f.once {
 		data = f.kept // scanned again (exact): what the first scan read
 	} else {
-		data, _ = jsonl.ReadFile(f.name, buf) // an error is reported with the group
-		buf = data
+		head, size, whole, ok := jsonl.ReadHead(f.name, buf, scanHead)
+		buf = head
+		switch {
+		case ok && whole:
+			data = head
+		case ok && o.scanData(f, wholeLines(head), exact, true):
+			f.size = int(size)
+			return buf
+		default:
+			data, _ = jsonl.ReadFile(f.name, buf) // an error is reported with the group
+			buf = data
+		}
 	}
+	o.scanData(f, data, exact, false)
 	f.size = len(data)
+	return buf
+}
+
+// scanData scans data, f's content, or only its head (head, whole
+// lines): what it finds there is then settled only if it says all the
+// scan needs to know, which settled reports; if not, f is as before.
+func (o *options) scanData(f *logFile, data []byte, exact, head bool) (settled bool) {
+	defer func() {
+		if !settled {
+			f.source, f.keys, f.seen, f.ids, f.parent = "", nil, nil, nil, false
+		}
+		f.records, f.document = nil, nil
+	}()
 	ignore := func(jsonl.Record, error) error { return nil }
 	// the first record that says its source is enough, as detect reads them
 	found, stopped := o.From != "auto", false
@@ -60,13 +91,22 @@ func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 		stopped = found || len(f.records) >= detectLines
 		return stopped
 	})
+	if head && !stopped {
+		return false
+	}
 	if (len(f.records) > 0 || f.document != nil) && o.sourceOf(f) {
 		if f.source == "claude" {
+			if head {
+				return false
+			}
 			f.claudeKeys(data, exact)
 		} else {
 			f.groupKeys()
 		}
 		if stopped && (f.source == "codex" && f.keys == nil || f.source == "gemini" && f.seen == nil) {
+			if head {
+				return false
+			}
 			// what ties it to other files (a Codex rollout's session_meta,
 			// a Gemini CLI chat's sessionId) is not in the lines read
 			// for its format: it is looked for in all of them
@@ -75,8 +115,12 @@ func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 			f.groupKeys()
 		}
 	}
-	f.records, f.document = nil, nil
-	return buf
+	return true
+}
+
+// wholeLines is data up to the end of its last line.
+func wholeLines(data []byte) []byte {
+	return data[:bytes.LastIndexByte(data, '\n')+1]
 }
 
 // claudeKeys notes the sessionId of every line of data, a Claude Code

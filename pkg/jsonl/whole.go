@@ -40,6 +40,38 @@ func ReadFile(name string, buf []byte) ([]byte, error) {
 	return decompress(name, data)
 }
 
+// ReadHead reads at most n bytes from the start of the regular file
+// called name into buf, for a tool that needs a file's first lines only
+// (evimport finds most files' format and session there) and would
+// otherwise read it twice. whole says that data is the whole file; ok
+// false that the head is not to be had this way (the file is compressed,
+// not a regular file, or cannot be read): the caller reads it with
+// ReadFile, which says what is wrong. size is the file's size as stored.
+func ReadHead(name string, buf []byte, n int) (data []byte, size int64, whole, ok bool) {
+	f, err := os.Open(name)
+	if err != nil {
+		return buf[:0], 0, false, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return buf[:0], 0, false, false
+	}
+	size = st.Size()
+	if cap(buf) < n {
+		buf = make([]byte, 0, n)
+	}
+	data = buf[:n]
+	got, err := io.ReadFull(f, data)
+	data = data[:got]
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF || bytes.HasPrefix(data, magicGzip) || bytes.HasPrefix(data, magicZstd) {
+		return data[:0], size, false, false
+	}
+	// the end was met before n bytes: this is the whole file, as it was
+	// when read (it may have grown since its size was taken)
+	return data, size, got < n, true
+}
+
 // ReadAll is ReadFile for an input already open, r, called name in
 // errors (StdinName for standard input): all of it, decompressed.
 func ReadAll(name string, r io.Reader) ([]byte, error) {

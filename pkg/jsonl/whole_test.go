@@ -251,3 +251,40 @@ func TestReadAll(t *testing.T) {
 		t.Errorf("read error: %q, %v", data, err)
 	}
 }
+
+// ReadHead gives a file's first bytes when they can be had as stored,
+// says when they are the whole file, and leaves to ReadFile what it
+// cannot read as stored.
+func TestReadHead(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("{\"a\":1}\n"))
+	zw.Close()
+	for _, c := range []struct {
+		name, path string
+		n          int
+		want       string
+		whole, ok  bool
+	}{
+		{"shorter than n", write("short.jsonl", []byte("{\"a\":1}\n{\"b\":2}\n")), 64, "{\"a\":1}\n{\"b\":2}\n", true, true},
+		{"longer than n", write("long.jsonl", []byte("{\"a\":1}\n{\"b\":2}\n")), 10, "{\"a\":1}\n{\"", false, true},
+		{"exactly n", write("exact.jsonl", []byte("{\"a\":1}\n")), 8, "{\"a\":1}\n", false, true},
+		{"empty", write("empty.jsonl", nil), 8, "", true, true},
+		{"gzip", write("log.jsonl.gz", gz.Bytes()), 64, "", false, false},
+		{"missing", filepath.Join(dir, "none.jsonl"), 64, "", false, false},
+		{"a directory", dir, 64, "", false, false},
+	} {
+		data, _, whole, ok := ReadHead(c.path, make([]byte, 3), c.n)
+		if string(data) != c.want || whole != c.whole || ok != c.ok {
+			t.Errorf("%s: ReadHead = %q, whole %v, ok %v; want %q, %v, %v", c.name, data, whole, ok, c.want, c.whole, c.ok)
+		}
+	}
+}

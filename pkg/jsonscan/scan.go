@@ -358,10 +358,10 @@ func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(ke
 			if d == 1 && (fn2 != nil || in != nil) {
 				i, code = scanMembers(data, i, st, 2, data[keyStart:keyEnd], nil, fn2, in)
 			} else {
-				i, code = scanContainer(data, i, st, d)
+				i, code = scanContainer(data, i, st, d, deep(in))
 			}
 		case '[':
-			i, code = scanContainer(data, i, st, d)
+			i, code = scanContainer(data, i, st, d, deep(in))
 		case 't', 'f', 'n':
 			i, code = scanLiteral(data, i, literals[c])
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
@@ -419,10 +419,18 @@ func colon(data []byte, i int) (int, errCode) {
 	return skipWS(data, i+1), codeOK
 }
 
+// deep is the tape in records to, if any.
+func deep(in *Inner) *Tape {
+	if in == nil {
+		return nil
+	}
+	return in.Deep
+}
+
 // scanContainer validates the object or array at data[i] ('{' or '['),
 // held by a container at depth base, and returns the index just past its
-// end. It does not call back.
-func scanContainer(data []byte, i int, st *stack, base int) (int, errCode) {
+// end. It does not call back; it records what it walks in tape, if set.
+func scanContainer(data []byte, i int, st *stack, base int, tape *Tape) (int, errCode) {
 	n := len(data)
 	depth := base
 	var c byte
@@ -432,6 +440,9 @@ open: // data[i] is '{' or '['
 	depth++
 	if depth > MaxDepth {
 		return i, codeDepth
+	}
+	if tape != nil {
+		tape.openAt(i)
 	}
 	if c = data[i]; c == '{' {
 		st.pushObject(depth)
@@ -454,8 +465,14 @@ open: // data[i] is '{' or '['
 	}
 
 key: // data[i] == '"'
+	if tape != nil {
+		tape.key(i + 1)
+	}
 	if i, code = scanString(data, i+1); code != codeOK {
 		return i, code
+	}
+	if tape != nil {
+		tape.keyEnd(i - 1)
 	}
 	if i < n && data[i] == ':' {
 		i = skipWS(data, i+1)
@@ -466,6 +483,9 @@ key: // data[i] == '"'
 value:
 	if i >= n {
 		return n, codeEOF
+	}
+	if tape != nil {
+		tape.value(i)
 	}
 	switch c = data[i]; c {
 	case '"':
@@ -484,6 +504,9 @@ value:
 	}
 
 afterValue: // i is just past a complete value at the current depth
+	if tape != nil {
+		tape.valueEnd(i)
+	}
 	i = skipWS(data, i)
 	if i >= n {
 		return n, codeEOF
@@ -513,6 +536,9 @@ closeContainer: // data[i] == c is '}' or ']'
 	}
 	depth--
 	i++
+	if tape != nil {
+		tape.closeAt(i)
+	}
 	if depth > base {
 		goto afterValue
 	}
@@ -582,6 +608,9 @@ type Inner struct {
 	Spans []Span
 	// Full is set when a member did not fit.
 	Full bool
+	// Deep, when set, is emptied and records the containers below those
+	// levels (see Tape).
+	Deep *Tape
 }
 
 // NestedSpans is Nested with the members one level down recorded in in
@@ -592,6 +621,9 @@ type Inner struct {
 // use for) and clear in.Full.
 func NestedSpans(data []byte, fn func(key, value []byte), in *Inner) error {
 	var st stack
+	if in.Deep != nil {
+		in.Deep.reset()
+	}
 	off, code := scan(data, &st, fn, nil, in)
 	st.release()
 	if code == codeOK {

@@ -1,0 +1,131 @@
+package jsonscan
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// sameTaped checks what a Tape says of every container of data below the
+// levels NestedSpans reports (an array member of the line, anything
+// inside a member of the line's object members) against Each and
+// Elements walking it: the same members and elements, container by
+// container.
+func sameTaped(t *testing.T, data []byte) {
+	t.Helper()
+	var tape Tape
+	in := Inner{Spans: make([]Span, 0, 8), Deep: &tape}
+	if NestedSpans(data, func(key, value []byte) {}, &in) != nil || tape.full {
+		return
+	}
+	var walk func(path string, v []byte)
+	walk = func(path string, v []byte) {
+		kind := KindOf(v)
+		if kind != Object && kind != Array {
+			return
+		}
+		spans, ok := tape.Container(data, v)
+		if !ok {
+			t.Fatalf("%s: %s: not on the tape", data, path)
+		}
+		var got, want []string
+		for _, sp := range spans {
+			k := "[]"
+			if sp.KeyStart >= 0 {
+				k = string(data[sp.KeyStart:sp.KeyEnd])
+			}
+			got = append(got, k+"="+string(data[sp.ValueStart:sp.ValueEnd]))
+		}
+		var children [][]byte
+		if kind == Object {
+			Each(v, func(k, e []byte) bool {
+				want = append(want, string(k)+"="+string(e))
+				children = append(children, e)
+				return true
+			})
+		} else {
+			Elements(v, func(e []byte) bool {
+				want = append(want, "[]="+string(e))
+				children = append(children, e)
+				return true
+			})
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s: %s (-walked +taped):\n%s", data, path, diff)
+		}
+		for i, e := range children {
+			walk(fmt.Sprintf("%s/%d", path, i), e)
+		}
+	}
+	// the line's members are reported, not taped; so are the members of
+	// its object members; an array member is taped
+	Each(data, func(k, v []byte) bool {
+		if KindOf(v) != Object {
+			walk(string(k), v)
+			return true
+		}
+		if _, ok := tape.Container(data, v); ok {
+			t.Fatalf("%s: %s: a member of the line is on the tape", data, k)
+		}
+		Each(v, func(k2, v2 []byte) bool {
+			walk(string(k)+"."+string(k2), v2)
+			return true
+		})
+		return true
+	})
+}
+
+func TestTape(t *testing.T) {
+	for _, data := range []string{
+		`{"toolCalls":[{"id":"a","result":[{"functionResponse":{"response":{"output":"x\"y"}}}]},{}],"n":1}`,
+		`{"message":{"content":[{"type":"text","text":"hi"},{"type":"tool_use","input":{"command":"ls","deep":[[],{}]}}]}}`,
+		`{ "a" : [ 1 , "two" , { "b" : [ true , null ] } ] , "c" : { "d" : { "e" : [ ] } } }`,
+		`{"a":[],"b":{},"c":{"d":[]}}`,
+	} {
+		sameTaped(t, []byte(data))
+	}
+}
+
+// A line that is not valid leaves no tape to read; one with more than a
+// tape holds leaves none either, and the reader walks the values again.
+func TestTapeNotRead(t *testing.T) {
+	var tape Tape
+	in := Inner{Spans: make([]Span, 0, 8), Deep: &tape}
+	line := []byte(`{"a":[{"b":1},{"c":`)
+	if NestedSpans(line, func(k, v []byte) {}, &in) == nil {
+		t.Fatal("a cut line is valid")
+	}
+	big := []byte(`{"a":[` + strings.Repeat(`1,`, maxTapeSpans) + `1],"b":[[2]]}`)
+	if err := NestedSpans(big, func(k, v []byte) {}, &in); err != nil {
+		t.Fatal(err)
+	}
+	v, _ := Lookup(big, "b")
+	if _, ok := tape.Container(big, v); ok {
+		t.Fatal("a tape that overflowed is read")
+	}
+	small := []byte(`{"b":[[2]]}`)
+	NestedSpans(small, func(k, v []byte) {}, &in)
+	v, _ = Lookup(small, "b")
+	if spans, ok := tape.Container(small, v); !ok || len(spans) != 1 || string(small[spans[0].ValueStart:spans[0].ValueEnd]) != "[2]" {
+		t.Fatalf("the next line's tape: %v %v", spans, ok)
+	}
+	// a copy of the container elsewhere is not it
+	if _, ok := tape.Container(small, []byte("[[2]]")); ok {
+		t.Fatal("a copy of a container is read from the tape")
+	}
+}
+
+func FuzzTape(f *testing.F) {
+	for _, s := range []string{
+		`{"toolCalls":[{"id":"a","result":[{"r":{"o":"x"}}]}]}`,
+		`{"a":{"b":[{"c":{"d":1}}],"e":true}}`,
+		`{"a":[[],[{}],{"b":[1,2]}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameTaped(t, data)
+	})
+}
