@@ -405,7 +405,7 @@ func (c *converter) codexTokens(b *builder, st *codexState, r codexRec) {
 func codexBlocks(raw json.RawMessage) []block {
 	var bs []block
 	if len(raw) > 0 && raw[0] == '[' {
-		bs = blockList(raw)
+		bs = blockList(nil, raw)
 	}
 	for i := range bs {
 		if strings.HasSuffix(bs[i].Type, "_text") {

@@ -77,11 +77,11 @@ func FuzzQuotedOutput(f *testing.F) {
 		if !json.Valid(raw) {
 			return
 		}
-		q := quotedOutput(raw)
+		q := quotedOutput(nil, raw)
 		if q == nil {
 			return
 		}
-		if want := jsontext.AppendString(nil, contentText(raw)); string(q) != string(want) {
+		if want := jsontext.AppendString(nil, contentText(nil, raw)); string(q) != string(want) {
 			t.Fatalf("%s: copied as %s, but its text is %s", s, q, want)
 		}
 	})
