@@ -200,7 +200,7 @@ func (c *converter) codexAll(files []*logFile) []*session {
 }
 
 func (c *converter) codexDecode(f *logFile) *codexFile {
-	cf := &codexFile{index: f.index}
+	cf := &codexFile{index: f.index, lines: make([]codexRec, 0, len(f.records))}
 	var d fields
 	decodeWith(c, &d, f.records, func(r record, l *codexLine) {
 		var p codexPayload
