@@ -78,9 +78,9 @@ type claudeMessage struct {
 	Content    json.RawMessage `json:"content"` // a string or blocks
 	Usage      *claudeUsage    `json:"usage"`
 
-	// the content decoded, once: the lines are read several times
-	parsed  []block
-	decoded bool
+	// the content decoded as the line is (Content is then let go): the
+	// lines are read several times
+	parsed []block
 }
 
 type claudeUsage struct {
@@ -526,7 +526,7 @@ func claudeUser(b *builder, r claudeRec) {
 		switch bl.Type {
 		case "tool_result":
 			results++
-			b.toolOutput(r.ms, bl.ToolUseID, !bl.IsError, bl.Content)
+			b.toolOutput(nil, r.ms, bl.ToolUseID, !bl.IsError, bl.Content)
 		case "text":
 			texts = append(texts, bl.Text)
 		}
@@ -563,15 +563,13 @@ func blocks(msg *claudeMessage) []block {
 	if msg == nil {
 		return nil
 	}
-	if !msg.decoded {
-		msg.parsed, msg.decoded, msg.Content = contentBlocks(msg.Content), true, nil
-	}
 	return msg.parsed
 }
 
 // contentBlocks reads content that is a string (null is an empty one) or
-// a list of blocks.
-func contentBlocks(raw json.RawMessage) []block {
+// a list of blocks; line is the fields of the line it is in, while that
+// line is read (nil after).
+func contentBlocks(line *fields, raw json.RawMessage) []block {
 	switch {
 	case len(raw) == 0:
 		return nil
@@ -580,25 +578,26 @@ func contentBlocks(raw json.RawMessage) []block {
 	case raw[0] == 'n':
 		return []block{{Type: "text"}}
 	case raw[0] == '[':
-		return blockList(raw)
+		return blockList(line, raw)
 	}
 	return nil
 }
 
 // contentText is the text of a tool result's content: a string, or the
 // text blocks of a list.
-func contentText(raw json.RawMessage) string {
-	return blocksText(contentBlocks(raw))
+func contentText(line *fields, raw json.RawMessage) string {
+	return blocksText(contentBlocks(line, raw))
 }
 
 // toolOutput adds the result of a tool call whose content (contentText)
 // is raw: copied as the log holds it where it can be (quotedOutput), as
-// most outputs can, else decoded and quoted again.
-func (b *builder) toolOutput(ms int64, id string, ok bool, raw json.RawMessage) {
-	if q := quotedOutput(raw); q != nil {
+// most outputs can, else decoded and quoted again. line: see
+// contentBlocks.
+func (b *builder) toolOutput(line *fields, ms int64, id string, ok bool, raw json.RawMessage) {
+	if q := quotedOutput(line, raw); q != nil {
 		b.toolResultQuoted(ms, id, ok, "", q)
 	} else {
-		b.toolResult(ms, id, ok, contentText(raw))
+		b.toolResult(ms, id, ok, contentText(line, raw))
 	}
 }
 
@@ -606,7 +605,7 @@ func (b *builder) toolOutput(ms int64, id string, ok bool, raw json.RawMessage) 
 // for it, when raw holds it so: a string spelled so (jsontext.Canonical),
 // or a list of blocks with one text block whose text is (the others not
 // text, or empty). nil for anything else, which contentText reads.
-func quotedOutput(raw []byte) []byte {
+func quotedOutput(line *fields, raw []byte) []byte {
 	if len(raw) > 0 && raw[0] == '"' {
 		if jsontext.Canonical(raw) {
 			return raw
@@ -635,7 +634,7 @@ func quotedOutput(raw []byte) []byte {
 		}
 	}
 	first := true
-	jsonscan.Objects(raw, func(byte) {
+	line.objectsOf(raw, func(byte) {
 		if !first {
 			settle()
 		}

@@ -200,7 +200,7 @@ func (c *converter) codexAll(files []*logFile) []*session {
 }
 
 func (c *converter) codexDecode(f *logFile) *codexFile {
-	cf := &codexFile{index: f.index}
+	cf := &codexFile{index: f.index, lines: make([]codexRec, 0, len(f.records))}
 	var d fields
 	decodeWith(c, &d, f.records, func(r record, l *codexLine) {
 		var p codexPayload
@@ -405,7 +405,7 @@ func (c *converter) codexTokens(b *builder, st *codexState, r codexRec) {
 func codexBlocks(raw json.RawMessage) []block {
 	var bs []block
 	if len(raw) > 0 && raw[0] == '[' {
-		bs = blockList(raw)
+		bs = blockList(nil, raw)
 	}
 	for i := range bs {
 		if strings.HasSuffix(bs[i].Type, "_text") {

@@ -47,6 +47,13 @@ type fields struct {
 	tape jsonscan.Tape
 }
 
+// tapedMembers are the members of a line whose containers are read
+// member by member (a Claude Code or pi message's content, a Claude Code
+// progress line's data, a Gemini CLI message's tool calls, a Codex
+// payload): those of the others (a Claude Code toolUseResult, often a
+// whole file's lines) are not recorded on the tape, only checked.
+var tapedMembers = []string{"message", "data", "toolCalls", "payload"}
+
 // known is an object member of the line and where its members are in
 // inner.Spans.
 type known struct {
@@ -64,6 +71,7 @@ func (d *fields) each(v []byte, fn func(k, v []byte)) {
 			d.inner.Spans = make([]jsonscan.Span, 0, 256)
 		}
 		d.inner.Spans, d.inner.Full, d.inner.Deep, d.line = d.inner.Spans[:0], false, &d.tape, v
+		d.tape.Keys = tapedMembers
 		seen := 0
 		// what is wrong with the JSON is said before what is of the wrong
 		// shape, as when the line was checked first
@@ -181,25 +189,38 @@ func (d *fields) objects(v []byte, name string, start func(), member func(k, v [
 			d.path = append(d.path, name)
 		}
 	}
-	if elems, ok := d.tape.Container(d.line, v); ok {
-		keyed := func(k, v []byte) { member(unescapedKey(k), v) }
-		for _, e := range elems {
-			ev := d.line[e.ValueStart:e.ValueEnd]
-			first(ev[0])
-			if ev[0] == '{' {
-				d.each(ev, keyed)
-			}
-			if d.hard {
-				break
+	d.objectsOf(v, first, func(k, v []byte) bool {
+		member(unescapedKey(k), v)
+		return !d.hard
+	})
+	d.path = d.path[:len(d.path)-1]
+}
+
+// objectsOf is jsonscan.Objects on v: from the tape of the line d
+// checked when v is on it, walked if not (or if d is nil).
+func (d *fields) objectsOf(v []byte, start func(first byte), member func(k, v []byte) bool) {
+	var elems []jsonscan.Span
+	ok := false
+	if d != nil {
+		elems, ok = d.tape.Container(d.line, v)
+	}
+	if !ok {
+		jsonscan.Objects(v, start, member)
+		return
+	}
+	for _, e := range elems {
+		ev := d.line[e.ValueStart:e.ValueEnd]
+		start(ev[0])
+		if ev[0] != '{' {
+			continue
+		}
+		ms, _ := d.tape.Container(d.line, ev) // on it, as its array is
+		for _, m := range ms {
+			if !member(d.line[m.KeyStart:m.KeyEnd], d.line[m.ValueStart:m.ValueEnd]) {
+				return
 			}
 		}
-	} else {
-		jsonscan.Objects(v, first, func(k, v []byte) bool {
-			member(unescapedKey(k), v)
-			return !d.hard
-		})
 	}
-	d.path = d.path[:len(d.path)-1]
 }
 
 // elements calls fn with each element of the array v, member name.
@@ -549,6 +570,8 @@ func (d *fields) claudeMessage(v []byte, name string) *claudeMessage {
 			m.Usage = u
 		}
 	})
+	// read now, from the tape of the line (blocks would walk them again)
+	m.parsed, m.Content = contentBlocks(d, m.Content), nil
 	return m
 }
 
@@ -617,10 +640,10 @@ func (b *block) member(d *fields, k, v []byte) {
 
 // blockList reads a list of content blocks, in one walk (each block's
 // members are read as its end is found).
-func blockList(v []byte) []block {
+func blockList(line *fields, v []byte) []block {
 	var bs []block
 	var d fields
-	jsonscan.Objects(v, func(byte) { bs = append(bs, block{}) }, func(k, v []byte) bool {
+	line.objectsOf(v, func(byte) { bs = append(bs, block{}) }, func(k, v []byte) bool {
 		bs[len(bs)-1].member(&d, unescapedKey(k), v)
 		return true
 	})
@@ -823,14 +846,14 @@ func (m *piMessage) member(d *fields, k, v []byte) {
 
 // piBlocks reads a pi message's content blocks, leaving out what is of
 // the wrong type.
-func piBlocks(v []byte) []piBlock {
+func piBlocks(line *fields, v []byte) []piBlock {
 	var bs []piBlock
 	if len(v) == 0 || v[0] != '[' {
 		return nil
 	}
 	var d fields
 	// one walk: each block's members are read as its end is found
-	jsonscan.Objects(v, func(byte) { bs = append(bs, piBlock{}) }, func(k, v []byte) bool {
+	line.objectsOf(v, func(byte) { bs = append(bs, piBlock{}) }, func(k, v []byte) bool {
 		b := &bs[len(bs)-1]
 		switch string(unescapedKey(k)) {
 		case "type":

@@ -63,6 +63,9 @@ func sameAsEncodingJSON[T any, PT interface {
 }](t *testing.T, data []byte) {
 	var want T
 	werr := json.Unmarshal(data, &want)
+	if l, ok := any(&want).(*claudeLine); ok && werr == nil {
+		contentRead(l)
+	}
 	// a line checked before, and one checked as it is decoded (a
 	// worker's), which reads its objects' members from the check
 	for _, check := range []bool{false, true} {
@@ -82,6 +85,21 @@ func sameAsEncodingJSON[T any, PT interface {
 		case !reflect.DeepEqual(want, got):
 			t.Fatalf("%T (check %v): encoding/json reads\n%+v\nthe decoder\n%+v\n%s", got, check, want, got, data)
 		}
+	}
+}
+
+// contentRead reads the content of the messages of l, as encoding/json
+// decoded it, into blocks, as the hand decoder does while it reads the
+// line.
+func contentRead(l *claudeLine) {
+	read := func(m *claudeMessage) {
+		if m != nil {
+			m.parsed, m.Content = contentBlocks(nil, m.Content), nil
+		}
+	}
+	read(l.Message)
+	if l.Data != nil && l.Data.Message != nil {
+		read(l.Data.Message.Message)
 	}
 }
 
@@ -179,4 +197,49 @@ func TestValidNumber(t *testing.T) {
 			t.Errorf("validNumber(%q) = %v, want %v", s, got, want)
 		}
 	}
+}
+
+// objectsOf reads an array of objects of the checked line from its tape:
+// the same elements and members as jsonscan.Objects walking it.
+func FuzzObjectsOf(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"hi"},{"type":"toolCall","arguments":{"a":[1,{}]}},null,"x"]}}`,
+		`{"toolCalls":[{"id":"a","result":[{"functionResponse":{"response":{"output":"ok"}}}]},{}],"n":[[],{}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var arrays [][]byte
+		var d fields
+		d.check = true
+		d.each(line, func(k, v []byte) {
+			if len(v) > 0 && v[0] == '{' {
+				jsonscan.Each(v, func(_, v []byte) bool {
+					if len(v) > 0 && v[0] == '[' {
+						arrays = append(arrays, v)
+					}
+					return true
+				})
+			} else if len(v) > 0 && v[0] == '[' {
+				arrays = append(arrays, v)
+			}
+		})
+		if d.err != nil {
+			return
+		}
+		for _, a := range arrays {
+			var walked, taped []string
+			record := func(to *[]string) (func(byte), func(k, v []byte) bool) {
+				return func(first byte) { *to = append(*to, "element "+string(first)) },
+					func(k, v []byte) bool { *to = append(*to, string(k)+"="+string(v)); return true }
+			}
+			start, member := record(&walked)
+			jsonscan.Objects(a, start, member)
+			start, member = record(&taped)
+			d.objectsOf(a, start, member)
+			if !reflect.DeepEqual(walked, taped) {
+				t.Fatalf("%s: walked %q, from the tape %q", a, walked, taped)
+			}
+		}
+	})
 }

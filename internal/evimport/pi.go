@@ -73,7 +73,8 @@ var piKnown = map[string]bool{
 func (c *converter) pi(f *logFile) []*session {
 	s := &session{source: "pi", tools: map[string]int{}, results: map[string]bool{}}
 	b := newBuilder(c, s, mainAgent, false)
-	decode(c, f.records, func(_ record, l *piLine) {
+	var d fields
+	decodeWith(c, &d, f.records, func(_ record, l *piLine) {
 		if !c.known("pi", l.Type, piKnown) {
 			return
 		}
@@ -94,7 +95,7 @@ func (c *converter) pi(f *logFile) []*session {
 			b.compaction(ms, "", l.Tokens, l.Summary)
 		case "message":
 			if l.Message != nil {
-				c.piMessage(b, ms, l.Message)
+				c.piMessage(&d, b, ms, l.Message)
 			}
 		}
 	})
@@ -105,16 +106,17 @@ func (c *converter) pi(f *logFile) []*session {
 	return []*session{s}
 }
 
-func (c *converter) piMessage(b *builder, ms int64, m *piMessage) {
+// piMessage converts m, a message of the line d has just read.
+func (c *converter) piMessage(d *fields, b *builder, ms int64, m *piMessage) {
 	switch m.Role {
 	case "user":
-		b.prompt(ms, blocksText(contentBlocks(m.Content)))
+		b.prompt(ms, blocksText(contentBlocks(d, m.Content)))
 	case "toolResult":
-		b.toolOutput(ms, m.ToolCallID, !m.IsError, m.Content)
+		b.toolOutput(d, ms, m.ToolCallID, !m.IsError, m.Content)
 	case "assistant":
 		b.setModel(m.Provider, m.Model)
 		b.modelCall(ms)
-		bs := piBlocks(m.Content)
+		bs := piBlocks(d, m.Content)
 		var thinking strings.Builder
 		var calls []string
 		for _, bl := range bs {

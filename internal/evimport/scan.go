@@ -38,10 +38,11 @@ var scanHead = 64 << 10
 
 // scan reads f for its source and keys, as little of it as these need:
 // the first records for its format (detect), then a Claude Code file's
-// every line for its sessionIds, lightly (claudeKeys), another's lines
-// up to what ties it (groupKeys). Its head is read first, and the whole
-// file only when the head is not enough (a Claude Code file always). buf
-// is the scanning goroutine's, handed back to read the next file into.
+// lines for their sessionIds, lightly (claudeKeys: those of its head and
+// tail; exact, of every line), another's lines up to what ties it
+// (groupKeys). Its head is read first, and the whole file only when the
+// head is not enough. buf is the scanning goroutine's, handed back to
+// read the next file into.
 func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 	var data []byte
 	if !f.once {
@@ -55,10 +56,11 @@ func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 	} else {
 		head, size, whole, ok := jsonl.ReadHead(f.name, buf, scanHead)
 		buf = head
+		tail := func() []byte { return jsonl.ReadTail(f.name, size, scanHead) }
 		switch {
 		case ok && whole:
 			data = head
-		case ok && o.scanData(f, wholeLines(head), exact, true):
+		case ok && o.scanData(f, wholeLines(head), exact, tail):
 			f.size = int(size)
 			return buf
 		default:
@@ -66,15 +68,17 @@ func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
 			buf = data
 		}
 	}
-	o.scanData(f, data, exact, false)
+	o.scanData(f, data, exact, nil)
 	f.size = len(data)
 	return buf
 }
 
-// scanData scans data, f's content, or only its head (head, whole
-// lines): what it finds there is then settled only if it says all the
-// scan needs to know, which settled reports; if not, f is as before.
-func (o *options) scanData(f *logFile, data []byte, exact, head bool) (settled bool) {
+// scanData scans data, f's content, or only its head (whole lines) when
+// tail is set, which reads the whole lines of the end of the file: what
+// it finds there is then settled only if it says all the scan needs to
+// know, which settled reports; if not, f is as before.
+func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []byte) (settled bool) {
+	head := tail != nil
 	defer func() {
 		if !settled {
 			f.source, f.keys, f.seen, f.ids, f.parent = "", nil, nil, nil, false
@@ -95,12 +99,20 @@ func (o *options) scanData(f *logFile, data []byte, exact, head bool) (settled b
 		return false
 	}
 	if (len(f.records) > 0 || f.document != nil) && o.sourceOf(f) {
-		if f.source == "claude" {
-			if head {
-				return false
-			}
+		switch {
+		case f.source == "claude" && head && !exact:
+			// The sessionIds of the head and of the tail: a file of
+			// one session has its id in both, a resumed session's copy
+			// of another's lines is at the start. A sessionId only in
+			// between is found by the conversion (converter.missed),
+			// and all is scanned again, exact.
+			f.claudeKeys(data, false)
+			f.claudeKeys(tail(), false)
+		case f.source == "claude" && head:
+			return false
+		case f.source == "claude":
 			f.claudeKeys(data, exact)
-		} else {
+		default:
 			f.groupKeys()
 		}
 		if stopped && (f.source == "codex" && f.keys == nil || f.source == "gemini" && f.seen == nil) {
@@ -132,7 +144,9 @@ func wholeLines(data []byte) []byte {
 // scanned again, exact. A bad line's sessionId at worst joins two
 // groups, which changes nothing but which worker converts them.
 func (f *logFile) claudeKeys(data []byte, exact bool) {
-	f.ids = map[string]bool{}
+	if f.ids == nil {
+		f.ids = map[string]bool{}
+	}
 	jsonl.Lines(data, func(_ int, rec []byte, _ bool) bool {
 		jsonscan.Each(rec, func(k, v []byte) bool {
 			if !jsonscan.KeyIs(k, "sessionId") {

@@ -2,6 +2,7 @@ package evimport
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,11 +78,11 @@ func FuzzQuotedOutput(f *testing.F) {
 		if !json.Valid(raw) {
 			return
 		}
-		q := quotedOutput(raw)
+		q := quotedOutput(nil, raw)
 		if q == nil {
 			return
 		}
-		if want := jsontext.AppendString(nil, contentText(raw)); string(q) != string(want) {
+		if want := jsontext.AppendString(nil, contentText(nil, raw)); string(q) != string(want) {
 			t.Fatalf("%s: copied as %s, but its text is %s", s, q, want)
 		}
 	})
@@ -137,4 +138,42 @@ func FuzzCodexQuoted(f *testing.F) {
 			t.Fatalf("%s: copied as %s (ok %v), decoded %q (ok %v)", s, q, ok, text, wantOK)
 		}
 	})
+}
+
+// A Claude Code file is scanned by its head and tail for its sessionIds:
+// one found only in between (a session whose lines another session's
+// file holds in its middle) makes the conversion scan everything again,
+// whole, and the output is that of a scan of every line.
+func TestScanHeadAndTailOfClaudeFiles(t *testing.T) {
+	const a, b = "1a000000-0000-4000-8000-000000000000", "2b000000-0000-4000-8000-000000000000"
+	line := func(session, uuid, ts, text string) string {
+		return claudeTestLine(`"sessionId":"`+session+`"`, "user", uuid, ts, `"message":{"role":"user","content":"`+text+`"}`)
+	}
+	var first strings.Builder
+	for i := range 20 {
+		ts := fmt.Sprintf("2026-03-02T09:%02d:00.000Z", i)
+		if i == 10 {
+			first.WriteString(line(b, "b1", ts, "the other session's prompt, in the middle"))
+			continue
+		}
+		first.WriteString(line(a, fmt.Sprintf("a%d", i), ts, fmt.Sprintf("prompt %d", i)))
+	}
+	dir := writeFiles(t, map[string]string{
+		"p/" + a + ".jsonl": first.String(),
+		"q/" + b + ".jsonl": line(b, "b2", "2026-03-02T10:00:00.000Z", "the other session's own prompt"),
+	})
+	rounds := 0
+	scanned = func() { rounds++ }
+	defer func() { scanned = func() {} }()
+	defer func(was int) { scanHead = was }(scanHead)
+	_, whole, _ := runMain("", dir)
+	if rounds != 1 || strings.Count(whole, `"seq":1,`) != 2 {
+		t.Fatalf("scanned whole: %d rounds, want 1, and two sessions:\n%s", rounds, whole)
+	}
+	// a head and a tail of about two lines each
+	scanHead, rounds = 600, 0
+	code, got, stderr := runMain("", dir)
+	if code != 0 || stderr != "" || rounds != 2 || got != whole {
+		t.Fatalf("scanned by head and tail: exit %d, stderr %q, %d rounds (want 2), output\n%s\nwant\n%s", code, stderr, rounds, got, whole)
+	}
 }

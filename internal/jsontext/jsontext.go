@@ -394,8 +394,10 @@ func Canonical(quoted []byte) bool {
 // at a time, the lowest flagged byte of a word being exact.
 func plainRun[S ~string | ~[]byte](s S, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// a word of a slice of length 8: one load, no bounds checks
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 		if m := hasLess(x, 0x20) | hasLess(x^(lsb*'"'), 1) | hasLess(x^(lsb*'\\'), 1) | (x|(x+lsb))&msb; m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}

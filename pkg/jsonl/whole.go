@@ -72,6 +72,31 @@ func ReadHead(name string, buf []byte, n int) (data []byte, size int64, whole, o
 	return data, size, got < n, true
 }
 
+// ReadTail reads the last n bytes, at most, of the regular file called
+// name, of size bytes as ReadHead found it, and returns its whole lines
+// there: from just after the first newline, to the end of the last line.
+// It returns nil when they cannot be read.
+func ReadTail(name string, size int64, n int) []byte {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	from := max(size-int64(n), 0)
+	data := make([]byte, size-from)
+	got, err := f.ReadAt(data, from)
+	if err != nil && err != io.EOF {
+		return nil
+	}
+	data = wholeLines(data[:got])
+	if from > 0 {
+		// the first line is cut, unless the byte before it ends a line:
+		// it is left out either way, as ReadHead's last cut one is
+		data = data[bytes.IndexByte(data, '\n')+1:]
+	}
+	return data
+}
+
 // ReadAll is ReadFile for an input already open, r, called name in
 // errors (StdinName for standard input): all of it, decompressed.
 func ReadAll(name string, r io.Reader) ([]byte, error) {

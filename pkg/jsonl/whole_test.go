@@ -288,3 +288,30 @@ func TestReadHead(t *testing.T) {
 		}
 	}
 }
+
+// ReadTail gives the whole lines of a file's end: the first line of the
+// window is left out, cut or not, and a cut last line too.
+func TestReadTail(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "log.jsonl")
+	data := "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n{\"d\""
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	size := int64(len(data))
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{100, "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n"}, // the whole file: nothing cut at its start
+		{14, "{\"c\":3}\n"},                      // from inside {"b":2}
+		{len(data) - 8, "{\"c\":3}\n"},           // from the start of {"b":2}: left out too
+		{4, ""},
+	} {
+		if got := string(ReadTail(p, size, c.n)); got != c.want {
+			t.Errorf("ReadTail(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+	if got := ReadTail(filepath.Join(t.TempDir(), "none"), 10, 4); got != nil {
+		t.Errorf("ReadTail of no file = %q", got)
+	}
+}

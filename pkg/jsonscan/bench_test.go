@@ -221,3 +221,23 @@ func BenchmarkObjects(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkUnquote decodes a tool's output as logs hold it: lines of
+// code and prose, a newline escaped every forty bytes or so.
+func BenchmarkUnquote(b *testing.B) {
+	var s strings.Builder
+	s.WriteByte('"')
+	for range 200 {
+		s.WriteString(`\tif err := run(ctx, \"checkout\"); err != nil {\n\t\treturn fmt.Errorf(\"run: %w\", err)\n\t}\n`)
+	}
+	s.WriteByte('"')
+	data := []byte(s.String())
+	b.SetBytes(int64(len(data)))
+	var dst []byte
+	for b.Loop() {
+		var ok bool
+		if dst, ok = Unquote(dst[:0], data); !ok {
+			b.Fatal("not a JSON string")
+		}
+	}
+}

@@ -308,7 +308,7 @@ func scan(data []byte, st *stack, fn func(key, value []byte), fn2 func(parent, k
 	if data[i] != '{' {
 		return i, codeNotObject
 	}
-	i, code := scanMembers(data, i, st, 1, nil, fn, fn2, in)
+	i, code := scanMembers(data, i, st, 1, nil, fn, fn2, in, nil)
 	if code != codeOK {
 		return i, code
 	}
@@ -322,8 +322,10 @@ func scan(data []byte, st *stack, fn func(key, value []byte), fn2 func(parent, k
 // and returns the index just past its '}'. At depth 1 it calls fn(key,
 // value) for each member and walks an object value at depth 2 itself when
 // fn2 or in is set; at depth 2 it records each member in in, or calls
-// fn2(parent, key, value).
-func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(key, value []byte), fn2 func(parent, key, value []byte), in *Inner) (int, errCode) {
+// fn2(parent, key, value). Deeper containers are recorded in in.Deep, if
+// set and it wants the top-level member they are in; at depth 2, tape
+// is where.
+func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(key, value []byte), fn2 func(parent, key, value []byte), in *Inner, tape *Tape) (int, errCode) {
 	n := len(data)
 	var code errCode
 	i = skipWS(data, i+1)
@@ -356,12 +358,18 @@ func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(ke
 			i, code = scanString(data, i+1)
 		case '{':
 			if d == 1 && (fn2 != nil || in != nil) {
-				i, code = scanMembers(data, i, st, 2, data[keyStart:keyEnd], nil, fn2, in)
+				i, code = scanMembers(data, i, st, 2, data[keyStart:keyEnd], nil, fn2, in, deep(in, data[keyStart:keyEnd]))
+			} else if d == 1 {
+				i, code = scanContainer(data, i, st, d, deep(in, data[keyStart:keyEnd]))
 			} else {
-				i, code = scanContainer(data, i, st, d, deep(in))
+				i, code = scanContainer(data, i, st, d, tape)
 			}
 		case '[':
-			i, code = scanContainer(data, i, st, d, deep(in))
+			if d == 1 {
+				i, code = scanContainer(data, i, st, d, deep(in, data[keyStart:keyEnd]))
+			} else {
+				i, code = scanContainer(data, i, st, d, tape)
+			}
 		case 't', 'f', 'n':
 			i, code = scanLiteral(data, i, literals[c])
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
@@ -419,9 +427,10 @@ func colon(data []byte, i int) (int, errCode) {
 	return skipWS(data, i+1), codeOK
 }
 
-// deep is the tape in records to, if any.
-func deep(in *Inner) *Tape {
-	if in == nil {
+// deep is the tape in records the containers in the top-level member
+// key to, if any.
+func deep(in *Inner, key []byte) *Tape {
+	if in == nil || in.Deep == nil || !in.Deep.wants(key) {
 		return nil
 	}
 	return in.Deep

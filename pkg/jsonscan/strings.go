@@ -1,6 +1,8 @@
 package jsonscan
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -14,6 +16,22 @@ var plain = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// plainEnd returns the index of the first byte of s from i on that is
+// not plain, or len(s): eight bytes at a time, as scanString looks for
+// what stops it, and a byte of a multi-byte rune stops it too.
+func plainEnd(s []byte, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		if m := stopMask(x) | x&msb; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for i < len(s) && plain[s[i]] {
+		i++
+	}
+	return i
+}
 
 // unescape decodes the escape sequence starting at s[i] == '\\' as
 // encoding/json does, including its handling of surrogates: a valid pair is
@@ -99,9 +117,7 @@ func AppendUnescaped(dst, s []byte) (out []byte, ok bool) {
 	out = dst
 	for i := 0; i < len(s); {
 		start := i
-		for i < len(s) && plain[s[i]] {
-			i++
-		}
+		i = plainEnd(s, i)
 		out = append(out, s[start:i]...)
 		if i >= len(s) {
 			break

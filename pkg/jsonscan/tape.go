@@ -10,6 +10,11 @@ import "sort"
 // three levels down is otherwise skipped once for each level above it.
 // Give it to NestedSpans through Inner.Deep; reuse it from line to line.
 type Tape struct {
+	// Keys are the top-level members whose containers are recorded, as
+	// their raw keys are spelled; none: all of them. What is not read
+	// again is not worth recording.
+	Keys []string
+
 	spans []Span          // each container's members or elements, together
 	conts []tapeContainer // by where they start
 	// while the scan runs: the members of the containers still open, and
@@ -27,6 +32,20 @@ type openContainer struct{ cont, first int }
 // members below its top levels is walked again when read, as without a
 // tape, rather than held twice.
 const maxTapeSpans = 1 << 15
+
+// wants reports whether the containers in the top-level member key are
+// recorded.
+func (t *Tape) wants(key []byte) bool {
+	if len(t.Keys) == 0 {
+		return true
+	}
+	for _, k := range t.Keys {
+		if string(key) == k {
+			return true
+		}
+	}
+	return false
+}
 
 // reset empties t for the next line.
 func (t *Tape) reset() {

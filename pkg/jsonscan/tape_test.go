@@ -2,6 +2,7 @@ package jsonscan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,22 +14,25 @@ import (
 // inside a member of the line's object members) against Each and
 // Elements walking it: the same members and elements, container by
 // container.
-func sameTaped(t *testing.T, data []byte) {
+func sameTaped(t *testing.T, data []byte, keys ...string) {
 	t.Helper()
-	var tape Tape
+	tape := Tape{Keys: keys}
 	in := Inner{Spans: make([]Span, 0, 8), Deep: &tape}
 	if NestedSpans(data, func(key, value []byte) {}, &in) != nil || tape.full {
 		return
 	}
-	var walk func(path string, v []byte)
-	walk = func(path string, v []byte) {
+	var walk func(path string, v []byte, wanted bool)
+	walk = func(path string, v []byte, wanted bool) {
 		kind := KindOf(v)
 		if kind != Object && kind != Array {
 			return
 		}
 		spans, ok := tape.Container(data, v)
-		if !ok {
-			t.Fatalf("%s: %s: not on the tape", data, path)
+		if ok != wanted {
+			t.Fatalf("%s: %s: on the tape %v, want %v", data, path, ok, wanted)
+		}
+		if !wanted {
+			return
 		}
 		var got, want []string
 		for _, sp := range spans {
@@ -56,21 +60,22 @@ func sameTaped(t *testing.T, data []byte) {
 			t.Fatalf("%s: %s (-walked +taped):\n%s", data, path, diff)
 		}
 		for i, e := range children {
-			walk(fmt.Sprintf("%s/%d", path, i), e)
+			walk(fmt.Sprintf("%s/%d", path, i), e, true)
 		}
 	}
 	// the line's members are reported, not taped; so are the members of
 	// its object members; an array member is taped
 	Each(data, func(k, v []byte) bool {
+		wanted := len(keys) == 0 || slices.Contains(keys, string(k))
 		if KindOf(v) != Object {
-			walk(string(k), v)
+			walk(string(k), v, wanted)
 			return true
 		}
 		if _, ok := tape.Container(data, v); ok {
 			t.Fatalf("%s: %s: a member of the line is on the tape", data, k)
 		}
 		Each(v, func(k2, v2 []byte) bool {
-			walk(string(k)+"."+string(k2), v2)
+			walk(string(k)+"."+string(k2), v2, wanted)
 			return true
 		})
 		return true
@@ -85,6 +90,8 @@ func TestTape(t *testing.T) {
 		`{"a":[],"b":{},"c":{"d":[]}}`,
 	} {
 		sameTaped(t, []byte(data))
+		// only the members named are recorded
+		sameTaped(t, []byte(data), "toolCalls", "a", "c")
 	}
 }
 
@@ -127,5 +134,6 @@ func FuzzTape(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameTaped(t, data)
+		sameTaped(t, data, "a")
 	})
 }
