@@ -86,11 +86,14 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 		f.records, f.document = nil, nil
 	}()
 	ignore := func(jsonl.Record, error) error { return nil }
-	// the first record that says its source is enough, as detect reads them
+	// the first record that says its source is enough, as detect reads
+	// them: what it says is what detect would find
 	found, stopped := o.From != "auto", false
+	var said string
 	read(wholeFile(f.label(), data, ignore), ignore, f, true, true, func() bool {
 		if !found {
-			found = sourceOfRecord(f.records[len(f.records)-1].data) != ""
+			said = sourceOfRecord(f.records[len(f.records)-1].data)
+			found = said != ""
 		}
 		stopped = found || len(f.records) >= detectLines
 		return stopped
@@ -98,7 +101,13 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 	if head && !stopped {
 		return false
 	}
-	if (len(f.records) > 0 || f.document != nil) && o.sourceOf(f) {
+	known := said != ""
+	if known {
+		f.source = said
+	} else if len(f.records) > 0 || f.document != nil {
+		known = o.sourceOf(f)
+	}
+	if known {
 		switch {
 		case f.source == "claude" && head && !exact:
 			// The sessionIds of the head and of the tail: a file of

@@ -194,9 +194,9 @@ func (r *report) summarise(in *jsonl.Input, held *heldWriter) (st *summary.State
 		})
 		return st, lv.finish(), err
 	}
-	if ps := parallelState(r.opts, in, r.set.summary, r.set.order); ps != nil {
-		// regular files on several cores, as one pass (parallel.go)
-		return ps, false, nil
+	if ps, err := parallelState(r.opts, in, r.set.summary, r.set.order); err != jsonl.ErrOnePass {
+		// on several cores, as one pass (parallel.go)
+		return ps, false, err
 	}
 	err = in.Each(func(rec jsonl.Record) error {
 		if e := st.Add(rec.Data); e != nil {

@@ -2,6 +2,7 @@ package evsum
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -23,19 +24,38 @@ type result struct {
 
 func evsumOn(t *testing.T, n int, args []string) result {
 	t.Helper()
-	defer func(c func() int, m int64, b int) { cores, minPart, partBuf = c, m, b }(cores, minPart, partBuf)
+	return evsumPiped(t, n, nil, args)
+}
+
+// evsumPiped is evsumOn with stdin a pipe fed data (os.Pipe, as a shell
+// gives), or an empty reader when data is nil. On several cores the pipe
+// is read in chunks of a few bytes (3 cores) or a few lines (7 cores), or
+// of the default size (2 cores).
+func evsumPiped(t *testing.T, n int, data []byte, args []string) result {
+	t.Helper()
+	defer func(c func() int, m int64, b, k int) { cores, minPart, partBuf, chunkSize = c, m, b, k }(cores, minPart, partBuf, chunkSize)
 	cores = func() int { return n }
 	minPart = 1 // cut even the smallest file
-	// Read buffers of a few bytes put lines across reads and make most
-	// of them longer than the buffer.
+	// Read buffers and chunks of a few bytes put lines across reads and
+	// make most of them longer than the buffer.
 	switch n {
 	case 3:
-		partBuf = 7
+		partBuf, chunkSize = 7, 5
 	case 7:
-		partBuf = 300
+		partBuf, chunkSize = 300, 700
+	}
+	var stdin io.Reader = strings.NewReader("")
+	if data != nil {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		go func() { w.Write(data); w.Close() }()
+		stdin = r
 	}
 	var out, errs bytes.Buffer
-	code := Main(args, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &errs})
+	code := Main(args, cli.Stdio{In: stdin, Out: &out, Err: &errs})
 	return result{code, out.String(), errs.String()}
 }
 
@@ -43,9 +63,15 @@ func evsumOn(t *testing.T, n int, args []string) result {
 // wants the same stdout, stderr and status, byte for byte.
 func sameAsOnePass(t *testing.T, args ...string) {
 	t.Helper()
-	want := evsumOn(t, 1, args)
+	samePiped(t, nil, args...)
+}
+
+// samePiped is sameAsOnePass with data on stdin, through a pipe.
+func samePiped(t *testing.T, data []byte, args ...string) {
+	t.Helper()
+	want := evsumPiped(t, 1, data, args)
 	for _, n := range []int{2, 3, 7} {
-		got := evsumOn(t, n, args)
+		got := evsumPiped(t, n, data, args)
 		if got != want {
 			t.Fatalf("evsum %s on %d cores differs from one pass:\nstatus %d, want %d\nstderr:\n%s\nwant:\n%s\nstdout:\n%.3000s\nwant:\n%.3000s",
 				strings.Join(args, " "), n, got.code, want.code, got.err, want.err, got.out, want.out)
@@ -108,6 +134,14 @@ func TestParallelCorpora(t *testing.T) {
 		sameAsOnePass(t, "--format", "jsonl", files["glasspane"], files["multiagent"], files["glasspane"])
 		sameAsOnePass(t, "--format", "jsonl", "--by", "agent", files["multiagent"], files["envelope"])
 	})
+	// the same through a pipe, alone and among files
+	t.Run("stdin", func(t *testing.T) {
+		for _, v := range variants[:6] {
+			samePiped(t, env.Bytes(), v...)
+		}
+		samePiped(t, gp.Bytes(), "--format", "jsonl", "--by", "agent")
+		samePiped(t, gp.Bytes(), "--format", "jsonl", files["multiagent"], "-", files["glasspane"])
+	})
 }
 
 // TestParallelBadLines: bad lines, blank lines, CRLF, a BOM and a last
@@ -155,6 +189,8 @@ func TestParallelBadLines(t *testing.T) {
 		f := writeFile(t, "in.jsonl", b.Bytes())
 		sameAsOnePass(t, "--format", "jsonl", f)
 		sameAsOnePass(t, "--format", "csv", "--by", "agent", f, f)
+		samePiped(t, b.Bytes(), "--format", "jsonl")
+		samePiped(t, b.Bytes(), "--format", "csv", "--by", "agent", f, "-", f)
 	}
 }
 
@@ -180,10 +216,31 @@ func TestParallelOnePass(t *testing.T) {
 		fmt.Fprintf(&reuse, `{"seq":%d,"ts":%d,"run_id":"r","kind":"tool_execution_%s","payload":{"id":"%s","name":"bash","is_error":true}}`+"\n", i, 1793520000+i, kind, id)
 	}
 	reused := writeFile(t, "reused.jsonl", []byte(reuse.String()))
+	missing := filepath.Join(t.TempDir(), "missing.jsonl")
 	for _, args := range [][]string{
-		{nul}, {over}, {huge}, {reused}, {"--strict", bad}, {bad, filepath.Join(t.TempDir(), "missing.jsonl"), bad},
+		{nul}, {over}, {huge}, {reused}, {"--strict", bad}, {bad, missing, bad},
 	} {
 		sameAsOnePass(t, append([]string{"--format", "jsonl"}, args...)...)
+	}
+	// On a pipe, read once, each case goes on in one pass where the parts
+	// stop: a refused merge's chunk, a long line; and compressed input is
+	// cut once decompressed.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(big + "oops\n" + big))
+	zw.Close()
+	for _, c := range []struct {
+		file string
+		args []string
+	}{
+		{nul, nil}, {over, nil}, {huge, nil}, {reused, nil}, {bad, []string{"--strict"}}, {bad, []string{bad, missing, "-"}},
+		{over, []string{"--by", "day", "--format", "csv"}}, {writeFile(t, "gz", gz.Bytes()), nil},
+	} {
+		data, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samePiped(t, data, append([]string{"--format", "jsonl"}, c.args...)...)
 	}
 }
 
@@ -200,6 +257,12 @@ func FuzzParallel(f *testing.F) {
 		want := evsumOn(t, 1, args)
 		if got := evsumOn(t, int(n%8)+2, args); got != want {
 			t.Fatalf("on %d cores: %+v\none pass: %+v", n%8+2, got, want)
+		}
+		// through a pipe, in chunks of 5 bytes (3 cores), 700 (7) or
+		// 1 MiB (others)
+		want = evsumPiped(t, 1, data, args[:2])
+		if got := evsumPiped(t, int(n%8)+2, data, args[:2]); got != want {
+			t.Fatalf("stdin on %d cores: %+v\none pass: %+v", n%8+2, got, want)
 		}
 	})
 }
@@ -221,6 +284,56 @@ func BenchmarkFile(b *testing.B) {
 		if code := Main([]string{"--format", "jsonl", p}, cli.Stdio{In: strings.NewReader(""), Out: io.Discard, Err: &errs}); code != 0 {
 			b.Fatalf("exit %d: %s", code, errs.String())
 		}
+	}
+}
+
+// A pipe is read on several cores, in chunks each summarised on its own:
+// as many states as chunks (the other tests hold the result to one pass's).
+// Before, a pipe was read in one pass.
+func TestPipeInChunks(t *testing.T) {
+	var env bytes.Buffer
+	if err := corpus.Envelope(&env, 64<<10, 3); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--format", "jsonl"}, {"--by", "day", "-"}} {
+		before := partStates.Load()
+		got := evsumPiped(t, 7, env.Bytes(), args) // 700-byte chunks
+		if got.code != 0 {
+			t.Fatalf("evsum %v: exit %d: %s", args, got.code, got.err)
+		}
+		if n := partStates.Load() - before; n < int64(env.Len()/700/2) {
+			t.Errorf("evsum %v: %d states for %d bytes in chunks of 700", args, n, env.Len())
+		}
+	}
+}
+
+// BenchmarkPipe is BenchmarkFile's summary read from a pipe (os.Pipe, fed
+// by a goroutine as cat would), in chunks, on as many cores as GOMAXPROCS
+// (-cpu 1,2 compares one pass with the chunks on two cores).
+func BenchmarkPipe(b *testing.B) {
+	var env bytes.Buffer
+	if err := corpus.Envelope(&env, 16<<20, 1); err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range []int{256 << 10, 1 << 20, 4 << 20} {
+		b.Run(fmt.Sprintf("chunk=%dK", size>>10), func(b *testing.B) {
+			defer func(c int) { chunkSize = c }(chunkSize)
+			chunkSize = size
+			b.SetBytes(int64(env.Len()))
+			for b.Loop() {
+				r, w, err := os.Pipe()
+				if err != nil {
+					b.Fatal(err)
+				}
+				go func() { w.Write(env.Bytes()); w.Close() }()
+				var errs bytes.Buffer
+				code := Main([]string{"--format", "jsonl"}, cli.Stdio{In: r, Out: io.Discard, Err: &errs})
+				r.Close()
+				if code != 0 {
+					b.Fatalf("exit %d: %s", code, errs.String())
+				}
+			}
+		})
 	}
 }
 

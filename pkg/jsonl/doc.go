@@ -24,7 +24,11 @@
 //   - Parts: when records depend on the ones before (a summary of runs)
 //     but states of consecutive parts merge, each worker reads a
 //     contiguous part of a regular file into a state of its own, and the
-//     states are merged in input order, the bad lines reported after.
+//     states are merged in input order, the bad lines reported after. A
+//     pipe, stdin or a compressed file is read as Blocks reads it, each
+//     chunk summarised into a state of its own on a worker and merged in
+//     input order; what a chunk's state cannot give as one pass would is
+//     added to the merged state record by record (Parts.Serial).
 //
 // Both stand on Ordered, a pool of goroutines whose jobs are taken back in
 // the order sent, with a free list and a bound on the work ahead; the

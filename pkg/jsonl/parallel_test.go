@@ -152,9 +152,12 @@ func partsRecords(names []string, workers, buf, maxLine int) string {
 }
 
 // eachObjects is what partsRecords gives, through Each.
-func eachObjects(names []string) string {
+func eachObjects(names []string) string { return eachObjectsIn(names, nil) }
+
+// eachObjectsIn is eachObjects with stdin.
+func eachObjectsIn(names []string, stdin io.Reader) string {
 	var out, stderr bytes.Buffer
-	in := &Input{Tool: "evx", Names: names, Stderr: &stderr}
+	in := &Input{Tool: "evx", Names: names, Stdin: stdin, Stderr: &stderr}
 	err := in.Each(func(rec Record) error {
 		if !bytes.HasPrefix(rec.Data, []byte("{")) {
 			return in.Bad(rec, errors.New("not an object"))

@@ -18,20 +18,37 @@ import (
 // records depend on the ones before (evsum's runs and turns) but whose
 // states of consecutive parts merge into the state of the whole.
 //
-// Whatever only one pass can do the same is left to one pass (Each
-// returns ErrOnePass, having reported nothing): stdin, a pipe, a gzip or
-// zstd file, a file that cannot be opened, one too small to cut; and,
-// found while reading, a NUL byte, a line longer than MaxLine, a read
-// error, or a Merge that returns ErrOnePass.
+// With Serial set, inputs that cannot be cut beforehand (stdin, a pipe,
+// a gzip or zstd file, files too small to cut, a mix of these and files)
+// are read as a stream instead (see stream): chunks of whole lines, read
+// in order on the calling goroutine, each summarised on a worker into a
+// state of its own and merged in order. Such an input cannot be read
+// again, so whatever a part cannot do as one pass does is done by Serial
+// on the merged state, from where the parts stopped: a line longer than
+// a few read buffers, and every line from the chunk whose Merge returns
+// ErrOnePass to the end of the input.
+//
+// Without Serial, whatever only one pass can do the same is left to one
+// pass (Each returns ErrOnePass, having reported nothing): stdin, a pipe,
+// a gzip or zstd file, a file that cannot be opened, one too small to
+// cut. Found while reading a file's parts, a NUL byte, a line longer than
+// MaxLine, a read error, or a Merge that returns ErrOnePass make Each
+// return ErrOnePass too, with or without Serial: a file can be read again.
 type Parts[S any] struct {
-	Workers int   // goroutines reading parts, and the parts of a file at most
-	MinPart int64 // the smallest part worth a goroutine (DefaultMinPart when 0)
-	BufSize int   // a part's read buffer (DefaultBlockSize when 0)
-	MaxLine int   // the longest line a part reads (DefaultMaxLine when 0)
+	Workers   int   // goroutines reading parts, and the parts of a file at most
+	MinPart   int64 // the smallest part worth a goroutine (DefaultMinPart when 0)
+	BufSize   int   // a part's read buffer (DefaultBlockSize when 0)
+	MaxLine   int   // the longest line a part reads (DefaultMaxLine when 0)
+	ChunkSize int   // a stream's chunks (DefaultChunkSize when 0)
 
 	New   func() S                    // a part's empty state, on its goroutine
 	Add   func(s S, rec []byte) error // adds a record; its error makes it a bad line
 	Merge func(s S) error             // the parts' states, in input order
+
+	// Serial adds a record to the state merged so far, on the reading
+	// goroutine, as one pass adds it; its error makes it a bad line. Nil:
+	// what cannot be cut beforehand is left to one pass.
+	Serial func(rec []byte) error
 }
 
 // DefaultMinPart is the smallest part Parts gives a goroutine.
@@ -70,12 +87,19 @@ type partResult[S any] struct {
 	err   error // ErrOnePass, or nil
 }
 
-// Each reads in's files in parts and merges their states; ErrOnePass when
-// they must be read in one pass, or the first error Merge returns.
+// Each reads in's files in parts and merges their states; with Serial,
+// inputs that cannot be cut are read as a stream (see stream). It returns
+// ErrOnePass when the inputs must be read in one pass (nothing was
+// reported then), the first error Merge returns, or what Input.Each
+// returns for the inputs read as a stream (ErrStrict, an output error, a
+// *stop.Error).
 func (p *Parts[S]) Each(in *Input) error {
 	parts := p.plan(in.Names)
 	if parts == nil {
-		return ErrOnePass
+		if p.Workers < 2 || p.Serial == nil || in.Growing > 0 {
+			return ErrOnePass
+		}
+		return p.stream(in)
 	}
 	defer closeParts(parts)
 	return in.metered(func() error { return p.read(in, parts) })
