@@ -217,7 +217,7 @@ func (d *fields) objectsOf(v []byte, start func(first byte), member func(k, v []
 		ms, _ := d.tape.Container(d.line, ev) // on it, as its array is
 		for _, m := range ms {
 			if !member(d.line[m.KeyStart:m.KeyEnd], d.line[m.ValueStart:m.ValueEnd]) {
-				return
+				break // the rest of this object, as Objects does
 			}
 		}
 	}

@@ -200,11 +200,15 @@ func TestValidNumber(t *testing.T) {
 }
 
 // objectsOf reads an array of objects of the checked line from its tape:
-// the same elements and members as jsonscan.Objects walking it.
+// the same elements and members as jsonscan.Objects walking it, and as
+// Objects, a member handler that returns false (a hard error, in
+// fields.objects) ends its object only, not the array: a member "stop"
+// does here.
 func FuzzObjectsOf(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"hi"},{"type":"toolCall","arguments":{"a":[1,{}]}},null,"x"]}}`,
 		`{"toolCalls":[{"id":"a","result":[{"functionResponse":{"response":{"output":"ok"}}}]},{}],"n":[[],{}]}`,
+		`{"toolCalls":[{"id":"a","stop":1,"name":"after"},{"id":"b"}]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -231,7 +235,7 @@ func FuzzObjectsOf(f *testing.F) {
 			var walked, taped []string
 			record := func(to *[]string) (func(byte), func(k, v []byte) bool) {
 				return func(first byte) { *to = append(*to, "element "+string(first)) },
-					func(k, v []byte) bool { *to = append(*to, string(k)+"="+string(v)); return true }
+					func(k, v []byte) bool { *to = append(*to, string(k)+"="+string(v)); return string(k) != "stop" }
 			}
 			start, member := record(&walked)
 			jsonscan.Objects(a, start, member)

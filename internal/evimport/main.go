@@ -190,13 +190,12 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 	}
 	o.scanAll(files, false)
 	scanned()
-	reported := map[string]bool{} // the files whose notes were reported
-	err = o.convertGroups(in, conv, win, sp, groups(files), reported, &trouble, false)
+	err = o.convertGroups(in, conv, win, sp, groups(files), &trouble, false)
 	if err == errRescan {
 		// A line named a session the light scan had not found in its
-		// file (two sessionIds in one line): the groups may be wrong. All
-		// is converted again from an exact scan, without the notes
-		// reported already.
+		// file (one only in its middle, two sessionIds in one line): the
+		// groups may be wrong. All is converted again from an exact
+		// scan; nothing was reported.
 		sp.close()
 		*sp = spool{}
 		for _, f := range files {
@@ -204,7 +203,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		}
 		o.scanAll(files, true)
 		scanned()
-		err = o.convertGroups(in, conv, win, sp, groups(files), reported, &trouble, true)
+		err = o.convertGroups(in, conv, win, sp, groups(files), &trouble, true)
 	}
 	return trouble, err
 }
@@ -218,13 +217,19 @@ var scanned = func() {}
 var errRescan = errors.New("the files are to be scanned again")
 
 // convertGroups converts the groups on every core and takes them back in
-// order (take), noting the files taken in reported, and leaving out the
-// notes of those reported before. The workers' counts are added to
-// conv's when all is taken. exact: the files were scanned exactly, and
-// a session not found by the scan is one written to a file since (an
-// agent writing its log): converted in the group found, not a reason to
-// scan again.
-func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp *spool, gs [][]*logFile, reported map[string]bool, trouble *bool, exact bool) (err error) {
+// order (take). The workers' counts are added to conv's when all is
+// taken. exact: the files were scanned exactly, and a session not found
+// by the scan is one written to a file since (an agent writing its
+// log): converted in the group found, not a reason to scan again. Not
+// exact, with a Claude Code file among them, what is wrong with the
+// files is said once all is taken: a group taken last may show that the
+// groups were wrong (errRescan), and what the groups of an exact scan
+// take first is to be said first (--strict stops there).
+func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp *spool, gs [][]*logFile, trouble *bool, exact bool) (err error) {
+	var held *[]note
+	if !exact && slices.ContainsFunc(gs, func(g []*logFile) bool { return g[0].source == "claude" }) {
+		held = new([]note)
+	}
 	var workers []*converter
 	pool := jsonl.NewOrdered(runtime.GOMAXPROCS(0), 4, 4<<20,
 		func() *converter {
@@ -235,7 +240,7 @@ func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp
 		func(w *converter, j *convJob) { j.convert(w, win) },
 		func(j *convJob) error {
 			j.missed = j.missed && !exact
-			if j.take(in, conv, sp, reported) {
+			if j.take(in, conv, sp, held) {
 				*trouble = true
 			}
 			return j.err
@@ -263,7 +268,13 @@ func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp
 			return err
 		}
 	}
-	return pool.Drain()
+	if err := pool.Drain(); err != nil || held == nil {
+		return err
+	}
+	if say(in, conv, *held) {
+		*trouble = true
+	}
+	return conv.stop
 }
 
 // convJob is a group of files to convert (convert), and what came of it:
@@ -367,36 +378,19 @@ func (j *convJob) sortNotes() {
 	})
 }
 
-// take reports what the job found wrong (unless reported says its file's
-// notes were, in an earlier round) and spools its events; trouble is a
-// file that could not be read or is in no known format. A job whose
-// groups may be wrong (missed) ends the round instead, reporting nothing.
-func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool, reported map[string]bool) (trouble bool) {
+// take reports what the job found wrong, or adds it to held when set,
+// and spools its events; trouble is a file that could not be read or is
+// in no known format. A job whose groups may be wrong (missed) ends the
+// round instead, reporting nothing.
+func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool, held *[]note) (trouble bool) {
 	if j.missed {
 		j.err = errRescan
 		return false
 	}
-	var again []string // files reported in an earlier round
-	for _, f := range j.files {
-		name := f.label() // as its lines are named
-		if reported[name] {
-			again = append(again, name)
-		}
-		reported[name] = true
-	}
-	for _, n := range j.notes {
-		if slices.Contains(again, n.file) {
-			continue
-		}
-		if n.msg != "" {
-			in.Errorf("%s", n.msg)
-			trouble = true
-			continue
-		}
-		conv.bad(n.r, n.reason)
-		if conv.stop != nil {
-			break // --strict: nothing after the first bad line
-		}
+	if held != nil {
+		*held = append(*held, j.notes...)
+	} else {
+		trouble = say(in, conv, j.notes)
 	}
 	err := conv.stop
 	if err == nil {
@@ -407,6 +401,23 @@ func (j *convJob) take(in *jsonl.Input, conv *converter, sp *spool, reported map
 		mem = nil // a large group's: not kept for the next
 	}
 	*j = convJob{out: spool{mem: mem, segs: j.out.segs[:0]}, notes: j.notes[:0], err: err}
+	return trouble
+}
+
+// say reports notes, up to the bad line that stops the run (--strict);
+// trouble is a file that could not be read or is in no known format.
+func say(in *jsonl.Input, conv *converter, notes []note) (trouble bool) {
+	for _, n := range notes {
+		if n.msg != "" {
+			in.Errorf("%s", n.msg)
+			trouble = true
+			continue
+		}
+		conv.bad(n.r, n.reason)
+		if conv.stop != nil {
+			break // --strict: nothing after the first bad line
+		}
+	}
 	return trouble
 }
 

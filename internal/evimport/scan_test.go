@@ -177,3 +177,46 @@ func TestScanHeadAndTailOfClaudeFiles(t *testing.T) {
 		t.Fatalf("scanned by head and tail: exit %d, stderr %q, %d rounds (want 2), output\n%s\nwant\n%s", code, stderr, rounds, got, whole)
 	}
 }
+
+// What is wrong with the files is said in the order of the groups an
+// exact scan makes, whether the light scan found every sessionId or a
+// round is converted again because it did not: a.jsonl and c.jsonl are
+// one group (c's middle line is a's session), taken before b.jsonl's, so
+// c's bad line is said before b's, and --strict stops at c's, not at the
+// one b's group of the light scan's groups would have said first.
+func TestRescanSaysWhatIsWrongInOrder(t *testing.T) {
+	const s1, s2, s3 = "1a000000-0000-4000-8000-000000000000", "2b000000-0000-4000-8000-000000000000", "3c000000-0000-4000-8000-000000000000"
+	line := func(session, uuid, text string) string {
+		return claudeTestLine(`"sessionId":"`+session+`"`, "user", uuid, "2026-03-02T09:00:00.000Z", `"message":{"role":"user","content":"`+text+`"}`)
+	}
+	const bad = "{\"type\":\"user\"\n"
+	var c strings.Builder
+	for i := range 20 {
+		if i == 10 {
+			c.WriteString(line(s2, "s2-middle", "a's session, in c's middle") + bad)
+			continue
+		}
+		c.WriteString(line(s1, fmt.Sprintf("s1-%d", i), fmt.Sprintf("prompt %d", i)))
+	}
+	for _, args := range [][]string{nil, {"--strict"}} {
+		aBad := bad
+		if args != nil {
+			aBad = "" // --strict: the first bad line is c's, after a's group
+		}
+		dir := writeFiles(t, map[string]string{
+			"a.jsonl": line(s2, "s2-a", "a's own prompt") + aBad,
+			"b.jsonl": line(s3, "s3-b", "b's prompt") + bad,
+			"c.jsonl": c.String(),
+		})
+		args = append(args, filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"), filepath.Join(dir, "c.jsonl"))
+		func() {
+			defer func(was int) { scanHead = was }(scanHead)
+			wantCode, want, wantErr := runMain("", args...) // read whole: every sessionId found
+			scanHead = 600                                  // a head and a tail of about two lines each
+			code, got, stderr := runMain("", args...)
+			if code != wantCode || got != want || stderr != wantErr {
+				t.Errorf("%q: by head and tail: exit %d, stderr\n%s\nwant exit %d, stderr\n%s", args, code, stderr, wantCode, wantErr)
+			}
+		}()
+	}
+}

@@ -303,8 +303,8 @@ func TestReadTail(t *testing.T) {
 		want string
 	}{
 		{100, "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n"}, // the whole file: nothing cut at its start
-		{14, "{\"c\":3}\n"},                      // from inside {"b":2}
-		{len(data) - 8, "{\"c\":3}\n"},           // from the start of {"b":2}: left out too
+		{14, "{\"c\":3}\n"},                        // from inside {"b":2}
+		{len(data) - 8, "{\"c\":3}\n"},             // from the start of {"b":2}: left out too
 		{4, ""},
 	} {
 		if got := string(ReadTail(p, size, c.n)); got != c.want {

@@ -69,8 +69,20 @@ func (t *Tape) openAt(i int) {
 // starts at i; keyEnd notes where it ends, value where the value starts.
 func (t *Tape) key(i int) {
 	if !t.full {
-		t.pending = append(t.pending, Span{i, -1, -1, -1})
+		t.add(Span{i, -1, -1, -1})
 	}
+}
+
+// add notes a member or element of an open container, unless the
+// tape's bound is passed: it is full then. The bound holds while the
+// containers are open too, or an array of a million numbers would be
+// noted whole before it is found to be too long.
+func (t *Tape) add(sp Span) {
+	if len(t.pending) >= maxTapeSpans {
+		t.full = true
+		return
+	}
+	t.pending = append(t.pending, sp)
 }
 
 func (t *Tape) keyEnd(i int) {
@@ -90,7 +102,7 @@ func (t *Tape) value(i int) {
 		t.pending[n-1].ValueStart = i
 		return
 	}
-	t.pending = append(t.pending, Span{-1, -1, i, -1})
+	t.add(Span{-1, -1, i, -1})
 }
 
 // valueEnd notes that the value of the innermost open container's last

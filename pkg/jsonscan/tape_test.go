@@ -2,9 +2,11 @@ package jsonscan
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -136,4 +138,28 @@ func FuzzTape(f *testing.F) {
 		sameTaped(t, data)
 		sameTaped(t, data, "a")
 	})
+}
+
+// A tape holds no more than its bound while a line is scanned, not only
+// after: a line of a few MB with millions of elements in one array
+// (tapes are given to every line of a log) costs no more memory than a
+// tape's room, as the bound says, not a span for each element first.
+func TestTapeBoundWhileScanning(t *testing.T) {
+	big := []byte(`{"message":{"content":[` + strings.Repeat(`0,`, 1<<20) + `0]},"data":[` + strings.Repeat(`[],`, 1<<19) + `[]]}`)
+	tape := Tape{}
+	in := Inner{Spans: make([]Span, 0, 8), Deep: &tape}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := NestedSpans(big, func(k, v []byte) {}, &in); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	const room = 2 * maxTapeSpans * uint64(unsafe.Sizeof(Span{})+unsafe.Sizeof(tapeContainer{})+unsafe.Sizeof(openContainer{}))
+	if got := after.TotalAlloc - before.TotalAlloc; got > 2*room {
+		t.Fatalf("scanning a line of %d elements allocated %d bytes; a tape holds about %d", 3<<19, got, room)
+	}
+	v, _ := Lookup(big, "data")
+	if _, ok := tape.Container(big, v); ok {
+		t.Fatal("a tape that overflowed is read")
+	}
 }
