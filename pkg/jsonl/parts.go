@@ -343,6 +343,11 @@ func plainFile(name string) (*os.File, int64, bool) {
 	if name == "-" {
 		return nil, 0, false
 	}
+	// Not opened unless regular: opening a FIFO waits for its writer, and
+	// closing it again may leave the writer writing to no reader.
+	if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() {
+		return nil, 0, false
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, 0, false
