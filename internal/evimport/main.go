@@ -264,17 +264,22 @@ func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp
 		for _, f := range group {
 			size += f.size
 		}
-		if err := pool.Send(size); err != nil {
-			return err
+		if err = pool.Send(size); err != nil {
+			break
 		}
 	}
-	if err := pool.Drain(); err != nil || held == nil {
+	if err == nil {
+		err = pool.Drain()
+	}
+	if held == nil || err == errRescan {
 		return err
 	}
+	// what the groups taken held is said, those before an error too (the
+	// spool could not be written), as they were taken
 	if say(in, conv, *held) {
 		*trouble = true
 	}
-	return conv.stop
+	return cmp.Or(err, conv.stop)
 }
 
 // convJob is a group of files to convert (convert), and what came of it:

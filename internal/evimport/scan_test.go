@@ -220,3 +220,26 @@ func TestRescanSaysWhatIsWrongInOrder(t *testing.T) {
 		}()
 	}
 }
+
+// The bad lines of the groups taken before the spool fails (no room for
+// its file) are said with its error, as they were before they were held
+// for the end of a round: the first file's bad line, then why the run
+// ended.
+func TestSpoolErrorSaysTheBadLinesBefore(t *testing.T) {
+	const s1, s2 = "1a000000-0000-4000-8000-000000000000", "2b000000-0000-4000-8000-000000000000"
+	line := func(session, uuid, text string) string {
+		return claudeTestLine(`"sessionId":"`+session+`"`, "user", uuid, "2026-03-02T09:00:00.000Z", `"message":{"role":"user","content":"`+text+`"}`)
+	}
+	dir := writeFiles(t, map[string]string{
+		"a.jsonl": line(s1, "a1", "first") + "{\"type\":\"user\"\n" + line(s1, "a2", "second"),
+		"b.jsonl": line(s2, "b1", "second session"),
+	})
+	defer func(was int64) { spoolInMemory = was }(spoolInMemory)
+	spoolInMemory = 10 // b's events go to the spool's file
+	t.Setenv("TMPDIR", filepath.Join(dir, "missing"))
+	code, _, stderr := runMain("", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl"))
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if code == 0 || len(lines) != 2 || !strings.Contains(lines[0], "a.jsonl:2: unexpected end of input") || !strings.Contains(lines[1], "missing") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant a.jsonl's bad line, then the spool's error", code, stderr)
+	}
+}
