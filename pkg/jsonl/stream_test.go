@@ -12,8 +12,8 @@ import (
 	"testing"
 )
 
-// streamCounts is how a stream was read: states merged, records added
-// by Serial.
+// streamCounts is how a stream was read: Merge called, states merged,
+// records added by Serial.
 type streamCounts struct{ calls, merged, serial int }
 
 // streamRecords is partsRecords with Serial set and stdin a pipe fed
@@ -133,7 +133,7 @@ func TestPartsStream(t *testing.T) {
 				for _, refuse := range []int{0, 3} {
 					got, n := streamRecords(t, c.names, c.data, workers, chunk, refuse)
 					if got != want {
-						t.Fatalf("%s, %d workers, chunks of %d, Merge %d refused:\n%s\none pass:\n%s", c.what, workers, chunk, refuse, got, want)
+						t.Fatalf("%s, %d workers, chunks of %d, every %dth Merge refused:\n%s\none pass:\n%s", c.what, workers, chunk, refuse, got, want)
 					}
 					if len(c.data) > 2*chunk && n.merged < 2 {
 						t.Errorf("%s, chunks of %d: %d states merged: not read in chunks", c.what, chunk, n.merged)
