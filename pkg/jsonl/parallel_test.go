@@ -174,28 +174,12 @@ func eachObjectsIn(names []string, stdin io.Reader) string {
 // last line without '\n', lines longer than the read buffer and lines cut
 // at every place; several files, one of them twice.
 func TestPartsAreEach(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("\ufeff{\"first\":1}\r\n")
-	for i := range 300 {
-		switch i % 7 {
-		case 0:
-			fmt.Fprintf(&b, "bad %d\n", i)
-		case 1:
-			b.WriteString(" \t\n\n")
-		case 2:
-			fmt.Fprintf(&b, "{\"long\":%q}\n", strings.Repeat("x", i))
-		case 3:
-			fmt.Fprintf(&b, "\ufeff{\"n\":%d}\n", i) // a BOM past the first line is kept
-		default:
-			fmt.Fprintf(&b, "{\"n\":%d}\r\n", i)
-		}
-	}
-	b.WriteString("{\"last\":true}")
+	mixed := mixedLines(1, false)
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.jsonl")
 	c := filepath.Join(dir, "c.jsonl")
 	empty := filepath.Join(dir, "empty.jsonl")
-	os.WriteFile(a, []byte(b.String()), 0o644)
+	os.WriteFile(a, []byte(mixed), 0o644)
 	os.WriteFile(c, []byte("nope\n{\"c\":1}\n"), 0o644)
 	os.WriteFile(empty, nil, 0o644)
 	names := []string{a, c, empty, a}
@@ -440,4 +424,31 @@ func BenchmarkEngine(b *testing.B) {
 			engine.Each(&Input{Tool: "b", Names: []string{p}, Stderr: io.Discard})
 		}
 	})
+}
+
+// mixedLines is a log of what framing lines must get right: a BOM on the
+// first line and on later ones (kept there), CRLF, blank lines, bad
+// lines, lines of long×i bytes, a NUL byte in a string when nul, and a
+// last line without '\n'.
+func mixedLines(long int, nul bool) string {
+	var b strings.Builder
+	b.WriteString("\ufeff{\"first\":1}\r\n")
+	for i := range 300 {
+		switch {
+		case i%7 == 0:
+			fmt.Fprintf(&b, "bad %d\n", i)
+		case i%7 == 1:
+			b.WriteString(" \t\n\n")
+		case i%7 == 2:
+			fmt.Fprintf(&b, "{\"long\":%q}\n", strings.Repeat("x", long*i))
+		case i%7 == 3:
+			fmt.Fprintf(&b, "\ufeff{\"n\":%d}\n", i) // a BOM past the first line is kept
+		case i%7 == 4 && nul:
+			fmt.Fprintf(&b, "{\"nul\":\"%d\x00\"}\n", i)
+		default:
+			fmt.Fprintf(&b, "{\"n\":%d}\r\n", i)
+		}
+	}
+	b.WriteString("{\"last\":true}")
+	return b.String()
 }

@@ -23,12 +23,8 @@ type streamCounts struct{ calls, merged, serial int }
 // the output is eachObjects's whichever path a record took.
 func streamRecords(t *testing.T, names []string, data string, workers, chunk, refuse int) (string, streamCounts) {
 	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := pipeOf(t, data)
 	defer r.Close()
-	go func() { io.WriteString(w, data); w.Close() }()
 	var out, stderr bytes.Buffer
 	in := &Input{Tool: "evx", Names: names, Stdin: r, Stderr: &stderr}
 	var n streamCounts
@@ -57,22 +53,29 @@ func streamRecords(t *testing.T, names []string, data string, workers, chunk, re
 			return keep(&merged, rec)
 		},
 	}
-	err = engine.Each(in)
+	err := engine.Each(in)
 	for _, rec := range merged {
 		fmt.Fprintln(&out, rec)
 	}
 	return fmt.Sprintf("%s--\n%s-- err %v, %d bad, %d failed", out.String(), stderr.String(), err, in.BadLines(), in.Failed()), n
 }
 
-// eachStdin is eachObjects with stdin a pipe fed data.
-func eachStdin(t *testing.T, names []string, data string) string {
+// pipeOf is the reading end of a pipe fed data, then closed.
+func pipeOf(t *testing.T, data string) *os.File {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
 	go func() { io.WriteString(w, data); w.Close() }()
+	return r
+}
+
+// eachStdin is eachObjects with stdin a pipe fed data.
+func eachStdin(t *testing.T, names []string, data string) string {
+	t.Helper()
+	r := pipeOf(t, data)
+	defer r.Close()
 	return eachObjectsIn(names, r)
 }
 
@@ -86,26 +89,7 @@ func eachStdin(t *testing.T, names []string, data string) string {
 func TestPartsStream(t *testing.T) {
 	defer func(n int) { readBufSize = n }(readBufSize)
 	readBufSize = 64 // lines over 256 bytes are "many MiB" (Own)
-	var b strings.Builder
-	b.WriteString("\ufeff{\"first\":1}\r\n")
-	for i := range 300 {
-		switch i % 7 {
-		case 0:
-			fmt.Fprintf(&b, "bad %d\n", i)
-		case 1:
-			b.WriteString(" \t\n\n")
-		case 2:
-			fmt.Fprintf(&b, "{\"long\":%q}\n", strings.Repeat("x", 2*i))
-		case 3:
-			fmt.Fprintf(&b, "\ufeff{\"n\":%d}\n", i)
-		case 4:
-			fmt.Fprintf(&b, "{\"nul\":\"%d\x00\"}\n", i)
-		default:
-			fmt.Fprintf(&b, "{\"n\":%d}\r\n", i)
-		}
-	}
-	b.WriteString("{\"last\":true}")
-	mixed := b.String()
+	mixed := mixedLines(2, true)
 	late := strings.Repeat("{\"ok\":1}\n", 500) + "late bad\n" + strings.Repeat("{\"ok\":2}\n", 20)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f.jsonl")
