@@ -241,3 +241,67 @@ func BenchmarkUnquote(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTape checks a Gemini CLI line whose tool call's output is four
+// levels down, then reads that output: from a tape the check filled, or
+// walking the levels again with Objects and Each, as evimport did
+// before the tape.
+func BenchmarkTape(b *testing.B) {
+	out := strings.Repeat(`ok  \tgithub.com/acme/colibri/internal/cache\t0.214s\n`, 200)
+	line := []byte(`{"id":"m1","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"go test ./..."},"status":"success","result":[{"functionResponse":{"id":"c1","name":"run_shell_command","response":{"output":"` + out + `"}}}]}],"tokens":{"input":10,"output":2}}`)
+	calls, _ := Lookup(line, "toolCalls")
+	b.Run("tape", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		var tape Tape
+		in := Inner{Spans: make([]Span, 0, 64), Deep: &tape}
+		// find reports whether the keys of path ("" for an element) lead
+		// down from the container v, read from the tape
+		var find func(v []byte, path ...string) bool
+		find = func(v []byte, path ...string) bool {
+			spans, _ := tape.Container(line, v)
+			for _, sp := range spans {
+				key := ""
+				if sp.KeyStart >= 0 {
+					key = string(line[sp.KeyStart:sp.KeyEnd])
+				}
+				if key == path[0] && (len(path) == 1 || find(line[sp.ValueStart:sp.ValueEnd], path[1:]...)) {
+					return true
+				}
+			}
+			return false
+		}
+		for b.Loop() {
+			if NestedSpans(line, func(k, v []byte) {}, &in) != nil {
+				b.Fatal("invalid")
+			}
+			if !find(calls, "", "result", "", "functionResponse", "response", "output") {
+				b.Fatal("no output on the tape")
+			}
+		}
+	})
+	b.Run("walk", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		in := Inner{Spans: make([]Span, 0, 64)}
+		for b.Loop() {
+			if NestedSpans(line, func(k, v []byte) {}, &in) != nil {
+				b.Fatal("invalid")
+			}
+			found := false
+			Objects(calls, func(byte) {}, func(k, v []byte) bool {
+				if string(k) == "result" {
+					Objects(v, func(byte) {}, func(k, v []byte) bool {
+						Each(v, func(k, v []byte) bool {
+							Each(v, func(k, v []byte) bool { found = found || string(k) == "output"; return true })
+							return true
+						})
+						return true
+					})
+				}
+				return true
+			})
+			if !found {
+				b.Fatal("no output walked to")
+			}
+		}
+	})
+}
