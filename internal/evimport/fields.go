@@ -92,12 +92,7 @@ func (d *fields) each(v []byte, fn func(k, v []byte)) {
 	}
 	for _, o := range d.objs {
 		if len(v) == len(o.v) && len(v) > 0 && &v[0] == &o.v[0] {
-			for _, sp := range d.inner.Spans[o.from:o.to] {
-				member(d.line[sp.KeyStart:sp.KeyEnd], d.line[sp.ValueStart:sp.ValueEnd])
-				if d.hard {
-					return
-				}
-			}
+			d.replay(d.inner.Spans[o.from:o.to], member)
 			return
 		}
 	}
