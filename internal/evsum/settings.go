@@ -61,6 +61,9 @@ func resolve(opts *options, stdio cli.Stdio) (settings, error) {
 		err = mergeFlags(opts)
 	} else {
 		s.summary, err = summaryOptions(opts)
+		// A state another evsum merges keeps what it needs to pair
+		// reused tool call ids as one pass does.
+		s.summary.CallNotes = s.partial
 	}
 	return s, err
 }

@@ -84,6 +84,7 @@ func FuzzPartial(f *testing.F) {
 		`{"run":"r_1","min_us":1,"max_us":2,"run_log":true,"finished":1,"finish_seq":4,"outcome":"ok","wall_us":5,"end_marks":1,"end_seq":3}`,
 		`{"run":"r_1","turn_starts":1,"turns":{"any":true,"open":true,"open_us":5},"calls":{"c1":{"name":"bash","group":"\"r_1\"","started":true}}}`,
 		`{"run":"r_1","turns":{"any":true,"orphan":true,"orphan_us":9,"orphan_group":"\"r_1\""},"calls":{"c1":{"group":"","ended":true,"failed":true}}}`,
+		`{"run":"r_1","calls":{"c1":{"name":"ls","group":"\"r_1\"","started":true}},"call_notes":{"c1":[{"event":"end","failed":true,"group":"\"r_1\""},{"event":"restated","name":"ls","group":"\"r_1\""},{"event":"start","name":"ls","group":"\"r_1\""},{"event":"start","name":"ls","group":"\"r_1\""}]}}`,
 		header, `{"evsum":"partial","version":2,"by":"run","tz":"UTC"}`, `{"evsum":"partial","version":1,"by":"agent","tz":"Nowhere/Else"}`,
 		`{"group":[],"events":1,"tokens":[0,0,0,0,0]}`, `{}`, `[]`, `{"run":1}`,
 	} {

@@ -32,7 +32,7 @@ func (s *State) Merge(o *State) {
 		s.mergeGroup(k, decodeGroup(k, b))
 	}
 	for id, or := range o.runs {
-		s.mergeRunFrom(id, or)
+		s.mergeRunFrom(id, or, o.notes[id])
 	}
 	for id, b := range o.coldRuns {
 		if s.runs[id] == nil {
@@ -41,10 +41,11 @@ func (s *State) Merge(o *State) {
 					s.coldRuns = map[string]string{}
 				}
 				s.coldRuns[id] = b
+				s.takeNotes(id, o.notes[id])
 				continue
 			}
 		}
-		s.mergeRunFrom(id, decodeRun(id, b))
+		s.mergeRunFrom(id, decodeRun(id, b), o.notes[id])
 	}
 	s.maybeFreeze(nil, nil)
 }
@@ -58,13 +59,27 @@ func (s *State) mergeGroup(k string, og *Group) {
 	s.maybeFreeze(nil, nil)
 }
 
-func (s *State) mergeRunFrom(id string, or *Run) {
+// mergeRunFrom merges or, run id of a later part whose call notes are
+// ns, into s.
+func (s *State) mergeRunFrom(id string, or *Run, ns map[string][]callNote) {
 	if r := s.getRun(id); r != nil {
-		s.mergeRun(r, or)
+		s.mergeRun(r, or, ns)
 	} else {
 		s.runs[id] = or
+		s.takeNotes(id, ns)
 	}
 	s.maybeFreeze(nil, nil)
+}
+
+// takeNotes gives s, when it keeps notes, ns, the call notes of a run it
+// had not seen.
+func (s *State) takeNotes(id string, ns map[string][]callNote) {
+	if s.opt.CallNotes && len(ns) > 0 {
+		if s.notes == nil {
+			s.notes = callNotes{}
+		}
+		s.notes[id] = ns
+	}
 }
 
 // Fits reports whether o's sums can be merged into s's without a sum
@@ -119,8 +134,9 @@ func (s *State) pairsWith(o *State) bool {
 	return true
 }
 
-// mergeRun folds o, the same run in a later part, into r.
-func (s *State) mergeRun(r, o *Run) {
+// mergeRun folds o, the same run in a later part, into r; ns are o's
+// call notes.
+func (s *State) mergeRun(r, o *Run, ns map[string][]callNote) {
 	if o.hasTS {
 		widen(&r.hasTS, &r.minTS, &r.maxTS, o.minTS, o.maxTS)
 	}
@@ -143,6 +159,7 @@ func (s *State) mergeRun(r, o *Run) {
 		}
 		r.agents[id] = oa
 	}
+	s.mergeCallNotes(r, o, ns)
 	if o.glass == nil {
 		return
 	}

@@ -261,6 +261,10 @@ type Options struct {
 	// with the same duration have the same window, though their times
 	// differ by the moments they started.
 	SinceArg, UntilArg string
+	// CallNotes has the state keep the events of each zot call id that
+	// has more than one (callNote), for a merge in another process to
+	// pair them as one pass does: a state --partial writes.
+	CallNotes bool
 }
 
 // IsDuration reports whether a --since/--until value is a duration back

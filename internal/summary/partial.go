@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -223,6 +224,7 @@ func (s *State) WritePartial(w io.Writer) error {
 	for _, id := range ids {
 		pw.b = append(pw.b, '{')
 		s.peekRun(id).save(pw)
+		pw.callNotes(s.notes[id])
 		if err := flush(); err != nil {
 			return err
 		}
@@ -341,6 +343,27 @@ func writeMembers[T interface{ save(saver) }](w *partialWriter, name string, m m
 		w.b = append(w.b, ':', '{')
 		m[id].save(w)
 		w.b = append(w.b, '}')
+	}
+	w.close('}')
+}
+
+// callNotes writes a run's call notes, by call id, sorted by id; nothing
+// when there are none.
+func (w *partialWriter) callNotes(m map[string][]callNote) {
+	if len(m) == 0 {
+		return
+	}
+	w.open("call_notes", '{')
+	for i, id := range slices.Sorted(maps.Keys(m)) {
+		w.next(i)
+		w.b = jsontext.AppendString(w.b, id)
+		w.b = append(w.b, ':', '[')
+		for j, n := range m[id] {
+			w.next(j)
+			v, _ := json.Marshal(n.partial()) // strings and flags only
+			w.b = append(w.b, v...)
+		}
+		w.b = append(w.b, ']')
 	}
 	w.close('}')
 }
@@ -541,6 +564,9 @@ func (m *Merger) readHeader(line []byte, at string) (pHeader, error) {
 	if opt.Loc, err = LoadLocation(h.TZ); err != nil {
 		return h, err
 	}
+	// The merged state may be written as a state again (--merge
+	// --partial): it keeps the call notes of the states.
+	opt.CallNotes = true
 	m.State = New(opt)
 	m.first, m.firstAt = h, at
 	return h, nil
@@ -959,6 +985,34 @@ func (rd *partialReader) calls(name string, m *map[string]*call) {
 	}
 }
 
+// callNotes reads a run's call notes: each id's events, at least two (a
+// state notes an id's events from its second on), each one an event
+// gives.
+func (rd *partialReader) callNotes() map[string][]callNote {
+	var ps map[string][]pNote
+	rd.decode("call_notes", &ps)
+	if len(ps) == 0 {
+		return nil
+	}
+	notes := make(map[string][]callNote, len(ps))
+	for id, p := range ps {
+		ns := make([]callNote, len(p))
+		for i := range p {
+			var ok bool
+			if ns[i], ok = p[i].note(); !ok {
+				rd.fault(faultObject, errors.New("bad partial state line: impossible tool call event"))
+				return nil
+			}
+		}
+		if len(ns) < 2 {
+			rd.fault(faultObject, errors.New("bad partial state line: a tool call's events are fewer than two"))
+			return nil
+		}
+		notes[id] = ns
+	}
+	return notes
+}
+
 // call is the pending call a partial state describes.
 func (c *pCall) call() *call {
 	return &call{name: c.Name, group: c.Group, started: c.Started, deferred: c.Deferred, ended: c.Ended, failed: c.Failed, endGroup: c.EndGroup}
@@ -1011,6 +1065,14 @@ func (m *Merger) run(line []byte) error {
 	rd.start(line, m.State)
 	r := newRun("")
 	r.save(rd)
+	notes := rd.callNotes()
+	for id, ns := range notes {
+		// the notes replayed alone leave the entry the line has
+		c := pairNotes(nil, ns, func(string, string, bool) {})
+		if e := rd.glassIn.calls[id]; c == nil && e != nil || c != nil && (e == nil || *c != *e) {
+			rd.fault(faultObject, errors.New("bad partial state line: a tool call's events do not leave its pending call"))
+		}
+	}
 	if err := rd.err(); err != nil {
 		return err
 	}
@@ -1020,6 +1082,9 @@ func (m *Merger) run(line []byte) error {
 	}
 	s := m.State
 	o := &State{opt: s.opt, groups: map[string]*Group{}, runs: map[string]*Run{r.id: r}}
+	if notes != nil {
+		o.notes = callNotes{r.id: notes}
+	}
 	if wall := s.wall; r.hasWall && (!o.wall.add(r.wallUS) || !wall.merge(o.wall)) {
 		return errors.New("bad partial state line: the sum of wall times would be out of range")
 	}

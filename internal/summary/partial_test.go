@@ -89,6 +89,14 @@ func TestMergerRefusesCorruptStates(t *testing.T) {
 		`{"run":"r","min_us":5,"max_us":4}`,
 		`{"run":"r","agents":{"a":{"spawned":true,"ends":-1}}}`,
 		`{"run":"r","agents":{"a":{"outcome":"ok"}}}`,
+		// call notes: an event no event is, fewer than two, or ones that
+		// do not leave the pending call the line has
+		`{"run":"r","call_notes":{"c":[{"event":"begin","group":"r"},{"event":"end","group":"r"}]}}`,
+		`{"run":"r","call_notes":{"c":[{"event":"end","name":"ls","group":"r"},{"event":"end","group":"r"}]}}`,
+		`{"run":"r","call_notes":{"c":[{"event":"start","failed":true,"group":"r"},{"event":"end","group":"r"}]}}`,
+		`{"run":"r","call_notes":{"c":[{"event":"end","group":"r"}]}}`,
+		`{"run":"r","call_notes":{"c":[{"event":"start","name":"ls","group":"r"},{"event":"start","name":"ls","group":"r"}]}}`,
+		`{"run":"r","calls":{"c":{"name":"ls","group":"r","started":true}},"call_notes":{"c":[{"event":"start","name":"ls","group":"r"},{"event":"end","group":"r"}]}}`,
 	}
 	for _, bad := range tests {
 		m := NewMerger()
@@ -119,6 +127,16 @@ func TestMergerRefusesCorruptStates(t *testing.T) {
 	}
 	if err := m.EndFile(); err != nil || m.Refused() != 0 {
 		t.Errorf("a good state: %v, refused %d", err, m.Refused())
+	}
+	// call notes that leave the run's pending call
+	m = NewMerger()
+	for i, l := range []string{header, good, `{"run":"r","calls":{"c":{"name":"ls","group":"r","started":true}},"call_notes":{"c":[{"event":"start","name":"ls","group":"r"},{"event":"end","group":"r"},{"event":"start","name":"ls","group":"r"}]}}`} {
+		if err := m.AddFrom("f", i+1, []byte(l)); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+	}
+	if err := m.EndFile(); err != nil || m.Refused() != 0 {
+		t.Errorf("a good state with call notes: %v, refused %d", err, m.Refused())
 	}
 }
 

@@ -252,33 +252,81 @@ func inParts(t *testing.T, opt Options, ls [][]byte, cuts []int) *State {
 func TestPartsPairCallsAsOnePass(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 20000 {
-		n := 2 + rng.IntN(7)
-		var ls [][]byte
-		for i := range n {
-			id, ts := rng.IntN(2), 1793520000+i
-			switch rng.IntN(4) {
-			case 0:
-				ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r","agent_id":"a","kind":"tool_execution_start","payload":{"id":"c%d","name":"bash"}}`, i, ts, id))
-			case 1:
-				ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r","kind":"tool_execution_end","payload":{"id":"c%d","is_error":%v}}`, i, ts, id, rng.IntN(2) == 0))
-			case 2:
-				ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r","agent_id":"b","kind":"tool_call","payload":{"id":"c%d","name":"read"}}`, i, ts, id))
-			default:
-				ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r%d","kind":"tool_execution_start","payload":{"id":"c%d","name":"grep"}}`, i, ts, id, id))
-			}
-		}
-		cuts := []int{0}
-		for at := 1; at < n; at++ {
-			if rng.IntN(2) == 0 {
-				cuts = append(cuts, at)
-			}
-		}
-		cuts = append(cuts, n)
+		ls, cuts := reusedCalls(rng)
 		for _, by := range []string{"run", "agent"} {
 			opt := Options{By: []Key{keyWords[by]}}
 			want := report(t, summarise(t, opt, ls))
 			if got := report(t, inParts(t, opt, ls, cuts)); got != want {
 				t.Fatalf("--by %s, cut at %v:\n%s\n%s", by, cuts, bytes.Join(ls, []byte("\n")), firstDiff(got, want))
+			}
+		}
+	}
+}
+
+// reusedCalls is a few zot tool call events of two ids, each used again
+// and again, in one run or two, and where to cut them in parts.
+func reusedCalls(rng *rand.Rand) (ls [][]byte, cuts []int) {
+	n := 2 + rng.IntN(7)
+	for i := range n {
+		id, ts := rng.IntN(2), 1793520000+i
+		switch rng.IntN(4) {
+		case 0:
+			ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r","agent_id":"a","kind":"tool_execution_start","payload":{"id":"c%d","name":"bash"}}`, i, ts, id))
+		case 1:
+			ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r","kind":"tool_execution_end","payload":{"id":"c%d","is_error":%v}}`, i, ts, id, rng.IntN(2) == 0))
+		case 2:
+			ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r","agent_id":"b","kind":"tool_call","payload":{"id":"c%d","name":"read"}}`, i, ts, id))
+		default:
+			ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"r%d","kind":"tool_execution_start","payload":{"id":"c%d","name":"grep"}}`, i, ts, id, id))
+		}
+	}
+	cuts = []int{0}
+	for at := 1; at < n; at++ {
+		if rng.IntN(2) == 0 {
+			cuts = append(cuts, at)
+		}
+	}
+	return ls, append(cuts, n)
+}
+
+// The same across processes: each part summarised by its own `evsum
+// --partial`, the states merged by `evsum --merge` in input order, or
+// first in two halves by `evsum --merge --partial` (a tree of merges),
+// give one pass's report. A part's state keeps the events of an id it has
+// more than one of (call_notes), which the merge replays on a call of
+// that id still open before the part; without them the merge paired a
+// reused id's events otherwise than one pass.
+func TestPartialsPairCallsAsOnePass(t *testing.T) {
+	defer func(n int) { hotLimit = n }(hotLimit)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 1500 {
+		hotLimit = []int{1024, 1}[i%2] // runs frozen or not
+		ls, cuts := reusedCalls(rng)
+		for _, by := range []string{"run", "agent"} {
+			opt := Options{By: []Key{keyWords[by]}}
+			want := report(t, summarise(t, opt, ls))
+			opt.CallNotes = true
+			half := len(cuts) / 2
+			inOrder, left, right := NewMerger(), NewMerger(), NewMerger()
+			for p := 0; p+1 < len(cuts); p++ {
+				part := summarise(t, opt, ls[cuts[p]:cuts[p+1]])
+				roundTrip(t, inOrder, part)
+				if p < half {
+					roundTrip(t, left, summarise(t, opt, ls[cuts[p]:cuts[p+1]]))
+				} else {
+					roundTrip(t, right, part)
+				}
+			}
+			tree := NewMerger()
+			for _, m := range []*Merger{left, right} {
+				if m.State != nil {
+					roundTrip(t, tree, m.State)
+				}
+			}
+			for name, m := range map[string]*Merger{"in order": inOrder, "in a tree": tree} {
+				if got := report(t, m.State); got != want {
+					t.Fatalf("--by %s, cut at %v, merged %s:\n%s\n%s", by, cuts, name, bytes.Join(ls, []byte("\n")), firstDiff(got, want))
+				}
 			}
 		}
 	}

@@ -304,6 +304,8 @@ type State struct {
 	// in the part, whose pairing a merge cannot redo (see Fits).
 	part     bool
 	repeated map[string][]string
+
+	notes callNotes // with Options.CallNotes
 }
 
 // maxNames bounds the interned strings: past it, strings are allocated.
@@ -794,6 +796,13 @@ func (s *State) toolName() string {
 func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
 	c := r.glassOrEmpty().calls[string(id)]
 	s.noteRepeat(r, id, c)
+	if s.opt.CallNotes {
+		kind := noteStart
+		if !primary {
+			kind = noteRestated
+		}
+		s.noteCall(r, id, c, kind, g, false)
+	}
 	if c != nil && (c.counted() || c.deferred && !primary) {
 		return // seen starting already
 	}
@@ -840,6 +849,7 @@ func (s *State) noteRepeat(r *Run, id []byte, c *call) {
 func (s *State) callEnd(g *Group, r *Run, id []byte, failed bool) {
 	c := r.glassOrEmpty().calls[string(id)]
 	s.noteRepeat(r, id, c)
+	s.noteCall(r, id, c, noteEnd, g, failed)
 	switch {
 	case c == nil:
 		if r.glassToFill().calls == nil {
