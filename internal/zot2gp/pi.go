@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"runtime"
 	"strings"
@@ -70,6 +71,17 @@ type piConverter struct {
 
 	free  [][]byte // message buffers of ended runs, to reuse (newMessage)
 	calls []piCall // the calls of the message being ended (endMessage)
+
+	// What tells a line zot sent once from the same line again (a relay
+	// or a transcript repeating it), which is not a new run, turn or
+	// prompt: settled, a run ended and no prompt began another since (a
+	// done then has no run to end); user, the hash of the last
+	// user_message line since zot last acknowledged a command; prev, the
+	// step of the line before.
+	settled bool
+	user    uint64
+	seed    maphash.Seed
+	prev    event.PiStep
 }
 
 // piRun is the state of one prompt's run: agent_start to agent_end.
@@ -78,6 +90,9 @@ type piRun struct {
 	aborted bool     // a successful abort came during the run
 	msgs    [][]byte // the run's messages, for agent_end: each is made once, in a buffer of its own
 	failed  bool     // the run's last assistant message has stopReason error
+
+	// step is the raw step of the run's last turn_start, nil for none
+	step []byte
 
 	// ended holds the ids (as written) of the calls of the run's turns
 	// that ended, and of the last run's until the next one starts: zot's
@@ -126,7 +141,7 @@ type piBlock struct {
 }
 
 func newPiConverter(c *converter) *piConverter {
-	return &piConverter{c: c, model: []byte(piNoModel), dropped: map[string]int{}, run: piRun{ended: map[string]bool{}}}
+	return &piConverter{c: c, model: []byte(piNoModel), dropped: map[string]int{}, run: piRun{ended: map[string]bool{}}, seed: maphash.MakeSeed()}
 }
 
 // format returns the functions that convert one line and end the input in
@@ -166,14 +181,32 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 	ms := millis(p.c.ts(f.Time))
 	p.out, p.ms, p.faults = dst, ms, p.faults[:0]
 	p.ev.Classify(f.Name, line, true)
-	switch event.PiStepOf(f.Name) {
+	step, prev := event.PiStepOf(f.Name), p.prev
+	p.prev = step
+	switch step {
 	case event.PiResponse:
 		p.response(line)
 	case event.PiUserMessage:
+		h := maphash.Bytes(p.seed, line)
+		if h == p.user {
+			p.fault("user_message again, the same line as the last since zot acknowledged a command: dropped")
+			break
+		}
+		p.user = h
 		p.userMessage(ms)
 	case event.PiTurnStart:
+		s, _ := jsonscan.Lookup(line, "step")
+		if s != nil && p.run.active && bytes.Equal(s, p.run.step) || s == nil && prev == event.PiTurnStart {
+			if s != nil {
+				p.fault("turn_start of step %s again: dropped", s)
+			} else {
+				p.fault("turn_start again, with no step between: dropped")
+			}
+			break
+		}
 		p.setModel(line)
 		p.turnStart()
+		p.run.step = append(p.run.step[:0], s...)
 	case event.PiMessageStart:
 		p.setModel(line)
 		p.closeMessage()
@@ -223,6 +256,10 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 	case event.PiError:
 		p.runError(ms)
 	case event.PiRunEnd:
+		if !p.run.active && p.settled {
+			p.fault("done with no run open (the last one ended, and no prompt began another): dropped")
+			break
+		}
 		p.ensureRun()
 		p.endRun()
 	default:
@@ -397,7 +434,7 @@ func (p *piConverter) endRun() {
 	} else {
 		p.line(`{"type":"agent_settled","aborted":false}`)
 	}
-	p.run.active = false
+	p.run.active, p.settled = false, true
 }
 
 // addMessage adds a message to the run's, for agent_end: the run has it
@@ -550,6 +587,10 @@ func (p *piConverter) response(line []byte) {
 			p.fault("zot began a prompt before the run's done: zot2gp ended that run")
 		}
 		p.abandon(errPiPrompt)
+		p.settled = false // the client waits for this prompt's run
+	}
+	if ok {
+		p.user = 0 // a prompt or a steer: its user_message is new
 	}
 	p.out = append(p.out, '{')
 	if id, found := jsonscan.Lookup(line, "id"); found {
