@@ -39,6 +39,7 @@ type logFile struct {
 	size      int             // its bytes, as the scan found them
 	seen      map[string]bool // the keys noted, as JSON strings
 	ids       map[string]bool // the sessionIds the scan found (claudeKeys)
+	regular   bool            // known to be a regular file when found (no need to ask again)
 	// once: not a regular file (a pipe, as <(zstdcat log.jsonl.zst)
 	// names), which cannot be read again: the scan's reading of it
 	// (kept, and its error) is what the conversion reads
@@ -102,7 +103,7 @@ func sessionFile(name string) bool {
 func expand(paths []string, since time.Time, missing func(string, error)) []*logFile {
 	var out []*logFile
 	seen := map[string]bool{}
-	add := func(name string, companion bool) {
+	add := func(name string, companion, regular bool) {
 		if seen[name] {
 			return
 		}
@@ -112,11 +113,11 @@ func expand(paths []string, since time.Time, missing func(string, error)) []*log
 			}
 		}
 		seen[name] = true
-		out = append(out, &logFile{name: name, companion: companion})
+		out = append(out, &logFile{name: name, companion: companion, regular: regular})
 	}
 	for _, p := range paths {
 		if p == "-" {
-			add(p, false)
+			add(p, false, false)
 			continue
 		}
 		fi, err := os.Stat(p)
@@ -125,9 +126,9 @@ func expand(paths []string, since time.Time, missing func(string, error)) []*log
 			continue
 		}
 		if !fi.IsDir() {
-			add(p, false)
+			add(p, false, fi.Mode().IsRegular())
 			for _, c := range companions(p) {
-				add(c, true)
+				add(c, true, false)
 			}
 			continue
 		}
@@ -137,7 +138,7 @@ func expand(paths []string, since time.Time, missing func(string, error)) []*log
 				return nil
 			}
 			if !d.IsDir() && sessionFile(path) {
-				add(path, false)
+				add(path, false, d.Type().IsRegular())
 			}
 			return nil
 		})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -22,62 +23,65 @@ func (o *options) scanAll(files []*logFile, exact bool) {
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(files)) {
 		wg.Go(func() {
-			var buf []byte
+			var h jsonl.Head // its memory, reused from file to file
 			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				buf = o.scan(files[i], buf, exact)
+				o.scan(files[i], &h, exact)
 			}
 		})
 	}
 	jsonl.Waiting(wg.Wait)
 }
 
-// scanHead is how much of a file the scan reads first: the first
-// records of most files, where a Codex rollout's session_meta and a
-// Gemini CLI chat's sessionId are; a variable for tests.
+// scanHead is how much of a file the scan reads at most before it reads
+// the whole: the first records of most files, where a Codex rollout's
+// session_meta and a Gemini CLI chat's sessionId are; a variable for
+// tests. A quarter of it is read first, which settles most files.
 var scanHead = 64 << 10
 
 // scan reads f for its source and keys, as little of it as these need:
 // the first records for its format (detect), then a Claude Code file's
 // lines for their sessionIds, lightly (claudeKeys: those of its head and
 // tail; exact, of every line), another's lines up to what ties it
-// (groupKeys). Its head is read first, and the whole file only when the
-// head is not enough. buf is the scanning goroutine's, handed back to
-// read the next file into.
-func (o *options) scan(f *logFile, buf []byte, exact bool) []byte {
-	var data []byte
-	if !f.once {
+// (groupKeys). Its head is read first, a quarter of scanHead then all of
+// it, and the whole file only when the head is not enough. h is the
+// scanning goroutine's.
+func (o *options) scan(f *logFile, h *jsonl.Head, exact bool) {
+	if !f.once && !f.regular {
 		if fi, err := os.Stat(f.name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 			f.once = true
 			f.kept, f.keptErr = jsonl.ReadFile(f.name, nil)
 		}
 	}
 	if f.once {
-		data = f.kept // scanned again (exact): what the first scan read
-	} else {
-		head, size, whole, ok := jsonl.ReadHead(f.name, buf, scanHead)
-		buf = head
-		tail := func() []byte { return jsonl.ReadTail(f.name, size, scanHead) }
-		switch {
-		case ok && whole:
-			data = head
-		case ok && o.scanData(f, wholeLines(head), exact, tail):
-			f.size = int(size)
-			return buf
-		default:
-			data, _ = jsonl.ReadFile(f.name, buf) // an error is reported with the group
-			buf = data
+		o.scanData(f, f.kept, exact, nil, true) // scanned again (exact): what the first scan read
+		f.size = len(f.kept)
+		return
+	}
+	defer h.Close()
+	ok := h.Open(f.name)
+	for _, n := range [...]int{scanHead / 4, scanHead} {
+		if ok = ok && h.Read(n); !ok || h.Whole {
+			break
+		}
+		tail := func() []byte { return h.Tail(n) }
+		if o.scanData(f, wholeLines(h.Data), exact, tail, n == scanHead) {
+			f.size = int(h.Size)
+			return
 		}
 	}
-	o.scanData(f, data, exact, nil)
-	f.size = len(data)
-	return buf
+	if !ok || !h.ReadRest() {
+		h.Data, _ = jsonl.ReadFile(f.name, h.Data) // an error is reported with the group
+	}
+	o.scanData(f, h.Data, exact, nil, true)
+	f.size = len(h.Data)
 }
 
 // scanData scans data, f's content, or only its head (whole lines) when
 // tail is set, which reads the whole lines of the end of the file: what
 // it finds there is then settled only if it says all the scan needs to
-// know, which settled reports; if not, f is as before.
-func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []byte) (settled bool) {
+// know, which settled reports; if not, f is as before. last: the head is
+// all the scan reads before it reads the whole file.
+func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []byte, last bool) (settled bool) {
 	head := tail != nil
 	defer func() {
 		if !settled {
@@ -114,9 +118,16 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 			// one session has its id in both, a resumed session's copy
 			// of another's lines is at the start. A sessionId only in
 			// between is found by the conversion (converter.missed),
-			// and all is scanned again, exact.
+			// and all is scanned again, exact. A short head is enough
+			// when it names only sessions the tail names: else it may
+			// be the start of a copy of other sessions' lines, which
+			// goes on beyond it.
+			end := tail()
+			if !last && !headInTail(data, end) {
+				return false
+			}
 			f.claudeKeys(data, false)
-			f.claudeKeys(tail(), false)
+			f.claudeKeys(end, false)
 		case f.source == "claude" && head:
 			return false
 		case f.source == "claude":
@@ -137,6 +148,29 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 		}
 	}
 	return true
+}
+
+// headInTail reports whether the lines of head name sessions, all of
+// which the lines of tail name too (each line by its first sessionId, as
+// claudeKeys reads them lightly).
+func headInTail(head, tail []byte) bool {
+	var inTail [][]byte
+	jsonl.Lines(tail, func(_ int, rec []byte, _ bool) bool {
+		if v, ok := jsonscan.Lookup(rec, "sessionId"); ok && !slices.ContainsFunc(inTail, func(id []byte) bool { return bytes.Equal(id, v) }) {
+			inTail = append(inTail, v)
+		}
+		return true
+	})
+	named := false
+	all := true
+	jsonl.Lines(head, func(_ int, rec []byte, _ bool) bool {
+		if v, ok := jsonscan.Lookup(rec, "sessionId"); ok {
+			named = true
+			all = slices.ContainsFunc(inTail, func(id []byte) bool { return bytes.Equal(id, v) })
+		}
+		return all
+	})
+	return named && all
 }
 
 // wholeLines is data up to the end of its last line.

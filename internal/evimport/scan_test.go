@@ -178,6 +178,42 @@ func TestScanHeadAndTailOfClaudeFiles(t *testing.T) {
 	}
 }
 
+// A Claude Code file is first scanned by a short head and tail, and by
+// the longer head (and tail) only when the short head names a session
+// the tail does not: a resumed session's file starts with a copy of the
+// lines of the sessions it goes on from, which may go on beyond a short
+// head. Here the copy holds two sessions' lines, and the short head only
+// the first's: the longer head finds both, and one round of conversion
+// is enough, with the output of a scan of every line.
+func TestScanShortHeadOfAResumedSession(t *testing.T) {
+	const a, b, s = "1a000000-0000-4000-8000-000000000000", "2b000000-0000-4000-8000-000000000000", "3c000000-0000-4000-8000-000000000000"
+	line := func(session, uuid string, minute int, text string) string {
+		return claudeTestLine(`"sessionId":"`+session+`"`, "user", uuid, fmt.Sprintf("2026-03-02T09:%02d:00.000Z", minute), `"message":{"role":"user","content":"`+text+`"}`)
+	}
+	copied := line(a, "a1", 0, "a's first prompt") + line(a, "a2", 1, "a's second prompt")
+	var resumed strings.Builder
+	resumed.WriteString(copied + line(b, "b1", 2, "b's first prompt") + line(b, "b2", 3, "b's second prompt"))
+	for i := range 16 {
+		resumed.WriteString(line(s, fmt.Sprintf("s%d", i), 10+i, fmt.Sprintf("prompt %d", i)))
+	}
+	dir := writeFiles(t, map[string]string{
+		"a.jsonl": copied,
+		"b.jsonl": line(b, "b1", 2, "b's first prompt") + line(b, "b2", 3, "b's second prompt"),
+		"s.jsonl": resumed.String(),
+	})
+	rounds := 0
+	scanned = func() { rounds++ }
+	defer func() { scanned = func() {} }()
+	defer func(was int) { scanHead = was }(scanHead)
+	_, whole, _ := runMain("", dir)
+	// the short head and tail: a's two lines, and a few of s's
+	scanHead, rounds = 4*(len(copied)+10), 0
+	code, got, stderr := runMain("", dir)
+	if code != 0 || stderr != "" || rounds != 1 || got != whole {
+		t.Fatalf("scanned by a short head: exit %d, stderr %q, %d rounds (want 1), output\n%s\nwant\n%s", code, stderr, rounds, got, whole)
+	}
+}
+
 // What is wrong with the files is said in the order of the groups an
 // exact scan makes, whether the light scan found every sessionId or a
 // round is converted again because it did not: a.jsonl and c.jsonl are

@@ -35,11 +35,13 @@ var spoolInMemory int64 = 4 << 20
 
 // segment is one session's events in the spool: records of the time the
 // event sorts by (8 bytes), its seq (8), the length of the rest (4), and
-// the rest of its line after the seq.
+// the rest of its line after the seq, up to the members every event of
+// the session ends with (tail), which are kept once, here.
 type segment struct {
 	order    order
 	off, end int64
 	firstKey int64
+	tail     []byte
 }
 
 // order is a session's place among the inputs, which breaks ties between
@@ -63,7 +65,7 @@ func (a order) less(b order) bool {
 // event sorts by never goes back within a session: a subagent's events
 // keep their place after the call that spawned them.
 func (sp *spool) add(s *session, at order, win window) error {
-	seg := segment{order: at, off: sp.size}
+	seg := segment{order: at, off: sp.size, tail: appendEventTail(nil, s)}
 	sinceMS, untilMS := win.since.UnixMilli(), win.until.UnixMilli()
 	var key int64
 	var rec []byte
@@ -80,11 +82,11 @@ func (sp *spool) add(s *session, at order, win window) error {
 		if sp.inMemory {
 			// straight into the spool: no copy through rec
 			at := len(sp.mem)
-			sp.mem = appendRecord(sp.mem, key, s.seqBase+int64(i)+1, s, e)
+			sp.mem = appendRecord(sp.mem, key, s.seqBase+int64(i)+1, e)
 			sp.size += int64(len(sp.mem) - at)
 			continue
 		}
-		rec = appendRecord(rec[:0], key, s.seqBase+int64(i)+1, s, e)
+		rec = appendRecord(rec[:0], key, s.seqBase+int64(i)+1, e)
 		if err := sp.write(rec); err != nil {
 			return err
 		}
@@ -97,13 +99,13 @@ func (sp *spool) add(s *session, at order, win window) error {
 	return nil
 }
 
-// appendRecord appends the spool's record of event e of s.
-func appendRecord(dst []byte, key, seq int64, s *session, e *event) []byte {
+// appendRecord appends the spool's record of event e.
+func appendRecord(dst []byte, key, seq int64, e *event) []byte {
 	at := len(dst)
 	dst = binary.LittleEndian.AppendUint64(dst, uint64(key))
 	dst = binary.LittleEndian.AppendUint64(dst, uint64(seq))
 	dst = append(dst, 0, 0, 0, 0)
-	dst = appendEventRest(dst, s, e)
+	dst = appendEventHead(dst, e)
 	binary.LittleEndian.PutUint32(dst[at+16:at+20], uint32(len(dst)-at-20))
 	return dst
 }
@@ -193,13 +195,12 @@ func (sp *spool) writeTo(out *jsonl.Writer) error {
 		h = append(h, &cursor{seg: s, off: s.off, key: s.firstKey})
 	}
 	heap.Init(&h)
-	var head [20]byte
+	var head [48]byte // a record's first 20 bytes, then room for `{"seq":` and its digits
 	for h.Len() > 0 {
 		c := h[0]
-		if err := sp.next(c, head[:]); err != nil {
+		if err := sp.next(c, head[:], out); err != nil {
 			return err
 		}
-		out.WriteLine(c.line)
 		if c.off == c.seg.end {
 			c.r, c.line = nil, nil // let a finished session's buffers go
 			heap.Pop(&h)
@@ -214,32 +215,44 @@ func (sp *spool) writeTo(out *jsonl.Writer) error {
 	return nil
 }
 
-// next reads c's next record into c.line, the whole line.
-func (sp *spool) next(c *cursor, head []byte) error {
+// next writes c's next record to out, the whole line: its seq, the rest
+// of the record, and its session's tail. A record is written from where
+// it is read (the spool in memory, the buffer of c's reader), not copied
+// on the way.
+func (sp *spool) next(c *cursor, head []byte, out *jsonl.Writer) error {
+	var rest []byte
 	if sp.file == nil {
 		rec := sp.mem[c.off:]
-		n := int64(binary.LittleEndian.Uint32(rec[16:20]))
-		c.off += 20 + n
-		c.line = strconv.AppendInt(append(c.line[:0], `{"seq":`...), int64(binary.LittleEndian.Uint64(rec[8:16])), 10)
-		c.line = append(c.line, rec[20:20+n]...)
-		return nil
+		copy(head, rec[:20])
+		rest = rec[20 : 20+binary.LittleEndian.Uint32(rec[16:20])]
+	} else {
+		if c.r == nil {
+			// 16 KiB for each session being written, and only while it is:
+			// sessions mostly follow each other in time.
+			c.r = bufio.NewReaderSize(io.NewSectionReader(sp.file, c.off, c.seg.end-c.off), 16<<10)
+		}
+		if _, err := io.ReadFull(c.r, head[:20]); err != nil {
+			return err
+		}
+		n := int(binary.LittleEndian.Uint32(head[16:20]))
+		var err error
+		if n <= c.r.Size() {
+			rest, err = c.r.Peek(n)
+			c.r.Discard(len(rest)) // rest stays as it is until the next read
+		} else {
+			c.line = append(c.line[:0], make([]byte, n)...)
+			rest = c.line
+			_, err = io.ReadFull(c.r, rest)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	if c.r == nil {
-		// 16 KiB for each session being written, and only while it is:
-		// sessions mostly follow each other in time.
-		c.r = bufio.NewReaderSize(io.NewSectionReader(sp.file, c.off, c.seg.end-c.off), 16<<10)
-	}
-	if _, err := io.ReadFull(c.r, head[:20]); err != nil {
-		return err
-	}
-	n := int(binary.LittleEndian.Uint32(head[16:20]))
-	c.line = strconv.AppendInt(append(c.line[:0], `{"seq":`...), int64(binary.LittleEndian.Uint64(head[8:16])), 10)
-	at := len(c.line)
-	c.line = append(c.line, make([]byte, n)...)
-	if _, err := io.ReadFull(c.r, c.line[at:]); err != nil {
-		return err
-	}
-	c.off += 20 + int64(n)
+	c.off += 20 + int64(len(rest))
+	num := strconv.AppendInt(append(head[20:20], `{"seq":`...), int64(binary.LittleEndian.Uint64(head[8:16])), 10)
+	out.Write(num)
+	out.Write(rest)
+	out.WriteLine(c.seg.tail)
 	return nil
 }
 
@@ -271,17 +284,22 @@ func appendStr(dst []byte, key, v string) []byte {
 	return jsontext.AppendString(append(dst, key...), v)
 }
 
-// appendEventRest writes one envelope line after its seq: the other five
-// envelope members, then the session, project and source, which every
-// event carries so that a filter or a report can group by them.
-func appendEventRest(dst []byte, s *session, e *event) []byte {
+// appendEventHead writes one envelope line after its seq, up to its tail:
+// the other five envelope members.
+func appendEventHead(dst []byte, e *event) []byte {
 	dst = append(dst, `,"ts":`...)
 	dst = jsontext.AppendFixed(dst, e.ms, 3)
 	dst = appendStr(dst, `,"run_id":`, e.run)
 	dst = appendStr(dst, `,"agent_id":`, e.agent)
 	dst = appendStr(dst, `,"kind":`, e.kind)
 	dst = append(dst, `,"payload":`...)
-	dst = append(dst, e.payload...)
+	return append(dst, e.payload...)
+}
+
+// appendEventTail writes the end of every line of session s: its session,
+// project and source, which every event carries so that a filter or a
+// report can group by them.
+func appendEventTail(dst []byte, s *session) []byte {
 	dst = appendStr(dst, `,"session":`, s.id)
 	dst = appendStr(dst, `,"project":`, s.project)
 	dst = appendStr(dst, `,"source":`, s.source)

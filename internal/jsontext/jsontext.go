@@ -342,9 +342,29 @@ func Canonical(quoted []byte) bool {
 		return false
 	}
 	s := quoted[1 : n-1]
-	for i := plainRun(s, 0); i < len(s); i = plainRun(s, i) {
-		c := s[i]
-		switch {
+	i := 0
+	for {
+		// A tool's output has an escape every dozen bytes or so (a \n, a
+		// \t): the words and what stops them are taken in this one loop,
+		// with no call between them, as plainRun's would be one an escape.
+		for i+8 <= len(s) {
+			w := s[i : i+8]
+			x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+				uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+			if m := plainMask(x); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto stop
+			}
+			i += 8
+		}
+		for i < len(s) && s[i] < utf8.RuneSelf && safe[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			return true
+		}
+	stop:
+		switch c := s[i]; {
 		case c == '\\':
 			if i+1 >= len(s) {
 				return false
@@ -352,31 +372,21 @@ func Canonical(quoted []byte) bool {
 			switch s[i+1] {
 			case '"', '\\', 'n', 'r', 't':
 				i += 2
-				continue
 			case 'u':
+				if !canonicalU(s[i:]) {
+					return false
+				}
+				i += 6
 			default:
 				return false
 			}
-			if i+6 > len(s) {
-				return false
-			}
-			var r rune
-			for _, h := range s[i+2 : i+6] {
-				switch {
-				case h >= '0' && h <= '9':
-					r = r<<4 | rune(h-'0')
-				case h >= 'a' && h <= 'f':
-					r = r<<4 | rune(h-'a'+10)
-				default:
-					return false // upper case is not what AppendU writes
-				}
-			}
-			if r == '\n' || r == '\r' || r == '\t' || !(r < 0x20 || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029') {
-				return false
-			}
-			i += 6
 		case c < utf8.RuneSelf:
 			return false // a control, DEL, or a quote that ends the string early
+		case c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 && (c != 0xc2 || s[i+1] >= 0xa0):
+			i += 2 // as in AppendStringContent: a two-byte rune that is no C1 control
+		case c > 0xe0 && c < 0xf0 && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 &&
+			(c != 0xe2 || s[i+1] != 0x80 || s[i+2]&^1 != 0xa8):
+			i += 3 // and a three-byte one, neither overlong nor a surrogate nor U+2028/9
 		default:
 			r, size := utf8.DecodeRune(s[i:])
 			if r == utf8.RuneError && size == 1 || r >= 0x80 && r <= 0x9f || r == '\u2028' || r == '\u2029' {
@@ -385,7 +395,27 @@ func Canonical(quoted []byte) bool {
 			i += size
 		}
 	}
-	return true
+}
+
+// canonicalU reports whether s starts with a \uXXXX escape as AppendU
+// writes it: lower-case hex, for a rune AppendString escapes so and only
+// for one.
+func canonicalU(s []byte) bool {
+	if len(s) < 6 {
+		return false
+	}
+	var r rune
+	for _, h := range s[2:6] {
+		switch {
+		case h >= '0' && h <= '9':
+			r = r<<4 | rune(h-'0')
+		case h >= 'a' && h <= 'f':
+			r = r<<4 | rune(h-'a'+10)
+		default:
+			return false // upper case is not what AppendU writes
+		}
+	}
+	return r != '\n' && r != '\r' && r != '\t' && (r < 0x20 || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029')
 }
 
 // plainRun returns the index of the first byte of s from i on that is
@@ -398,7 +428,7 @@ func plainRun[S ~string | ~[]byte](s S, i int) int {
 		w := s[i : i+8]
 		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
 			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-		if m := hasLess(x, 0x20) | hasLess(x^(lsb*'"'), 1) | hasLess(x^(lsb*'\\'), 1) | (x|(x+lsb))&msb; m != 0 {
+		if m := plainMask(x); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
@@ -414,6 +444,13 @@ const (
 	lsb = 0x0101010101010101
 	msb = 0x8080808080808080
 )
+
+// plainMask flags (in the high bit of each byte) the bytes of x that
+// are not plain ASCII AppendString copies as they are: exact for the
+// lowest flagged byte.
+func plainMask(x uint64) uint64 {
+	return hasLess(x, 0x20) | hasLess(x^(lsb*'"'), 1) | hasLess(x^(lsb*'\\'), 1) | (x|(x+lsb))&msb
+}
 
 // hasLess is non-zero when some byte of x is below b (b at most 0x80):
 // exact for the lowest such byte, which is all Canonical asks.

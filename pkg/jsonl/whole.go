@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"syscall"
 
 	"github.com/klauspost/compress/zstd"
@@ -40,61 +41,106 @@ func ReadFile(name string, buf []byte) ([]byte, error) {
 	return decompress(name, data)
 }
 
-// ReadHead reads at most n bytes from the start of the regular file
-// called name into buf, for a tool that needs a file's first lines only
-// (evimport finds most files' format and session there) and would
-// otherwise read it twice. whole says that data is the whole file; ok
-// false that the head is not to be had this way (the file is compressed,
-// not a regular file, or cannot be read): the caller reads it with
-// ReadFile, which says what is wrong. size is the file's size as stored.
-func ReadHead(name string, buf []byte, n int) (data []byte, size int64, whole, ok bool) {
-	f, err := os.Open(name)
-	if err != nil {
-		return buf[:0], 0, false, false
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return buf[:0], 0, false, false
-	}
-	size = st.Size()
-	if cap(buf) < n {
-		buf = make([]byte, 0, n)
-	}
-	data = buf[:n]
-	got, err := io.ReadFull(f, data)
-	data = data[:got]
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF || bytes.HasPrefix(data, magicGzip) || bytes.HasPrefix(data, magicZstd) {
-		return data[:0], size, false, false
-	}
-	// the end was met before n bytes: this is the whole file, as it was
-	// when read (it may have grown since its size was taken)
-	return data, size, got < n, true
+// A Head reads the start of a regular file a piece at a time, for a tool
+// that needs a file's first lines only and stops once they tell it enough
+// (evimport finds most files' format and session there), where reading
+// the whole file would read it twice. The zero Head is closed; a Head
+// opened again reads into the memory it read the last file into.
+type Head struct {
+	f     *os.File
+	Data  []byte // the file's first bytes, as far as read
+	Size  int64  // the file's size as stored when it was opened
+	Whole bool   // Data is the whole file, as it was when read (it may have grown since)
+	tail  []byte
 }
 
-// ReadTail reads the last n bytes, at most, of the regular file called
-// name, of size bytes as ReadHead found it, and returns its whole lines
-// there: from just after the first newline, to the end of the last line.
-// It returns nil when they cannot be read.
-func ReadTail(name string, size int64, n int) []byte {
+// Open opens the regular file called name, to read its head. It reports
+// false, holding nothing open, when the head is not to be had this way
+// (the file cannot be opened, or is no regular file): the caller reads
+// it with ReadFile, which says what is wrong.
+func (h *Head) Open(name string) bool {
+	h.Close()
+	*h = Head{Data: h.Data[:0], tail: h.tail}
 	f, err := os.Open(name)
 	if err != nil {
+		return false
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return false
+	}
+	h.f, h.Size = f, st.Size()
+	return true
+}
+
+// Read reads on until Data holds n bytes, or the whole file. It reports
+// false when the head is not to be had this way after all: the file is
+// compressed, or cannot be read (the caller reads it with ReadFile).
+func (h *Head) Read(n int) bool {
+	if h.f == nil {
+		return false
+	}
+	if at := len(h.Data); !h.Whole && at < n {
+		h.Data = slices.Grow(h.Data, n-at)[:n]
+		got, err := io.ReadFull(h.f, h.Data[at:])
+		h.Data = h.Data[:at+got]
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			return false
+		}
+		// the end was met before n bytes: this is the whole file
+		h.Whole = at+got < n
+	}
+	return !bytes.HasPrefix(h.Data, magicGzip) && !bytes.HasPrefix(h.Data, magicZstd)
+}
+
+// ReadRest reads the rest of the file, so that Data is the whole of it;
+// it reports false as Read does.
+func (h *Head) ReadRest() bool {
+	if !h.Read(len(h.Data) + 1) {
+		return false
+	}
+	if !h.Whole {
+		var err error
+		h.Data = slices.Grow(h.Data, int(h.Size)+1-len(h.Data)) // appendAll would start afresh
+		if h.Data, err = appendAll(h.f, h.Data, 0); err != nil {
+			return false
+		}
+		h.Whole = true
+	}
+	return true
+}
+
+// Tail reads the last n bytes, at most, of the file as Open found it,
+// and returns its whole lines there: from just after the first newline,
+// to the end of the last line. It returns nil when they cannot be read.
+// What it returns is good until the next Tail.
+func (h *Head) Tail(n int) []byte {
+	if h.f == nil {
 		return nil
 	}
-	defer f.Close()
-	from := max(size-int64(n), 0)
-	data := make([]byte, size-from)
-	got, err := f.ReadAt(data, from)
+	from := max(h.Size-int64(n), 0)
+	h.tail = slices.Grow(h.tail[:0], int(h.Size-from))
+	data := h.tail[:h.Size-from]
+	got, err := h.f.ReadAt(data, from)
 	if err != nil && err != io.EOF {
 		return nil
 	}
 	data = wholeLines(data[:got])
 	if from > 0 {
 		// the first line is cut, unless the byte before it ends a line:
-		// it is left out either way, as ReadHead's last cut one is
+		// it is left out either way, as a head's last cut one is
 		data = data[bytes.IndexByte(data, '\n')+1:]
 	}
 	return data
+}
+
+// Close lets the file go.
+func (h *Head) Close() {
+	if h.f != nil {
+		h.f.Close()
+		h.f = nil
+	}
 }
 
 // ReadAll is ReadFile for an input already open, r, called name in

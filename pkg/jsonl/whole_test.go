@@ -252,10 +252,10 @@ func TestReadAll(t *testing.T) {
 	}
 }
 
-// ReadHead gives a file's first bytes when they can be had as stored,
-// says when they are the whole file, and leaves to ReadFile what it
-// cannot read as stored.
-func TestReadHead(t *testing.T) {
+// A Head gives a file's first bytes when they can be had as stored, a
+// piece at a time, says when they are the whole file, and leaves to
+// ReadFile what it cannot read as stored.
+func TestHead(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, data []byte) string {
 		p := filepath.Join(dir, name)
@@ -268,36 +268,57 @@ func TestReadHead(t *testing.T) {
 	zw := gzip.NewWriter(&gz)
 	zw.Write([]byte("{\"a\":1}\n"))
 	zw.Close()
+	two := write("two.jsonl", []byte("{\"a\":1}\n{\"b\":2}\n"))
+	var h Head // one for every case: a Head opened again starts afresh
 	for _, c := range []struct {
 		name, path string
-		n          int
+		n          []int // read on to each
 		want       string
 		whole, ok  bool
 	}{
-		{"shorter than n", write("short.jsonl", []byte("{\"a\":1}\n{\"b\":2}\n")), 64, "{\"a\":1}\n{\"b\":2}\n", true, true},
-		{"longer than n", write("long.jsonl", []byte("{\"a\":1}\n{\"b\":2}\n")), 10, "{\"a\":1}\n{\"", false, true},
-		{"exactly n", write("exact.jsonl", []byte("{\"a\":1}\n")), 8, "{\"a\":1}\n", false, true},
-		{"empty", write("empty.jsonl", nil), 8, "", true, true},
-		{"gzip", write("log.jsonl.gz", gz.Bytes()), 64, "", false, false},
-		{"missing", filepath.Join(dir, "none.jsonl"), 64, "", false, false},
-		{"a directory", dir, 64, "", false, false},
+		{"shorter than n", two, []int{64}, "{\"a\":1}\n{\"b\":2}\n", true, true},
+		{"longer than n", two, []int{10}, "{\"a\":1}\n{\"", false, true},
+		{"read on", two, []int{3, 10, 12}, "{\"a\":1}\n{\"b\"", false, true},
+		{"read on to the end", two, []int{3, 100}, "{\"a\":1}\n{\"b\":2}\n", true, true},
+		{"less than read", two, []int{10, 4}, "{\"a\":1}\n{\"", false, true},
+		{"exactly n", write("exact.jsonl", []byte("{\"a\":1}\n")), []int{8}, "{\"a\":1}\n", false, true},
+		{"empty", write("empty.jsonl", nil), []int{8}, "", true, true},
+		{"gzip", write("log.jsonl.gz", gz.Bytes()), []int{64}, "", false, false},
+		{"missing", filepath.Join(dir, "none.jsonl"), []int{64}, "", false, false},
+		{"a directory", dir, []int{64}, "", false, false},
 	} {
-		data, _, whole, ok := ReadHead(c.path, make([]byte, 3), c.n)
-		if string(data) != c.want || whole != c.whole || ok != c.ok {
-			t.Errorf("%s: ReadHead = %q, whole %v, ok %v; want %q, %v, %v", c.name, data, whole, ok, c.want, c.whole, c.ok)
+		ok := h.Open(c.path)
+		for _, n := range c.n {
+			ok = ok && h.Read(n)
 		}
+		if ok && (string(h.Data) != c.want || h.Whole != c.whole) || ok != c.ok {
+			t.Errorf("%s: Head = %q, whole %v, ok %v; want %q, %v, %v", c.name, h.Data, h.Whole, ok, c.want, c.whole, c.ok)
+		}
+	}
+	for _, n := range []int{0, 3, 16, 100} {
+		if !h.Open(two) || !h.Read(n) || !h.ReadRest() || string(h.Data) != "{\"a\":1}\n{\"b\":2}\n" || !h.Whole {
+			t.Errorf("ReadRest after %d bytes: %q, whole %v", n, h.Data, h.Whole)
+		}
+	}
+	h.Close()
+	if h.Read(1) || h.ReadRest() || h.Tail(4) != nil {
+		t.Error("a closed Head read")
 	}
 }
 
-// ReadTail gives the whole lines of a file's end: the first line of the
-// window is left out, cut or not, and a cut last line too.
-func TestReadTail(t *testing.T) {
+// A Head's Tail gives the whole lines of the file's end: the first line
+// of the window is left out, cut or not, and a cut last line too.
+func TestHeadTail(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "log.jsonl")
 	data := "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n{\"d\""
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	size := int64(len(data))
+	var h Head
+	if !h.Open(p) {
+		t.Fatal("not opened")
+	}
+	defer h.Close()
 	for _, c := range []struct {
 		n    int
 		want string
@@ -307,11 +328,8 @@ func TestReadTail(t *testing.T) {
 		{len(data) - 8, "{\"c\":3}\n"},             // from the start of {"b":2}: left out too
 		{4, ""},
 	} {
-		if got := string(ReadTail(p, size, c.n)); got != c.want {
-			t.Errorf("ReadTail(%d) = %q, want %q", c.n, got, c.want)
+		if got := string(h.Tail(c.n)); got != c.want {
+			t.Errorf("Tail(%d) = %q, want %q", c.n, got, c.want)
 		}
-	}
-	if got := ReadTail(filepath.Join(t.TempDir(), "none"), 10, 4); got != nil {
-		t.Errorf("ReadTail of no file = %q", got)
 	}
 }
