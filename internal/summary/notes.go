@@ -28,14 +28,12 @@ const (
 // input order.
 type callNotes map[string]map[string][]callNote
 
-// noteCall notes in s (when it keeps notes) an event of call id of run r,
+// noteCall notes in s, which keeps notes, an event of call id of run r,
 // whose entry before the event is c: an id's first event is not noted,
 // since the entry it leaves says it (entryNotes), but once a second comes
-// both are, and every one after.
+// both are, and every one after. The callers test Options.CallNotes, so
+// that a state that keeps none pays no call.
 func (s *State) noteCall(r *Run, id []byte, c *call, kind noteKind, g *Group, failed bool) {
-	if !s.opt.CallNotes {
-		return
-	}
 	if _, ok := s.notes[r.id][string(id)]; !ok && c == nil {
 		return
 	}

@@ -849,7 +849,9 @@ func (s *State) noteRepeat(r *Run, id []byte, c *call) {
 func (s *State) callEnd(g *Group, r *Run, id []byte, failed bool) {
 	c := r.glassOrEmpty().calls[string(id)]
 	s.noteRepeat(r, id, c)
-	s.noteCall(r, id, c, noteEnd, g, failed)
+	if s.opt.CallNotes {
+		s.noteCall(r, id, c, noteEnd, g, failed)
+	}
 	switch {
 	case c == nil:
 		if r.glassToFill().calls == nil {
