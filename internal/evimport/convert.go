@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/evtools/evtools/pkg/jsonl"
 	"io"
-	"os"
 	"reflect"
 	"sort"
 
@@ -29,6 +28,9 @@ type converter struct {
 	prices   map[[2]string]knownPrice // what price looked up
 	missed   bool                     // a line named a session its file's scan did not find (claude)
 	payloads arena                    // where the events' payloads are made (obj)
+	// spare is the events of a session spooled, for the next session's
+	// (a session's events are let go once spooled)
+	spare []event
 	// arena is what a worker's group of files is read into, one file
 	// after the other, and read into again once the group is converted.
 	arena []byte
@@ -38,14 +40,14 @@ func newConverter(table *prices.Table) *converter {
 	return &converter{table: table, unpriced: map[string]int{}, unknown: map[string]int{}, bad: func(record, error) {}}
 }
 
-// readFile reads the file called name whole into the arena, after the
-// files of its group read before it; when they do not leave room for it,
-// into a new arena, the old one kept by their records until the group is
-// converted.
-func (c *converter) readFile(name string) ([]byte, error) {
+// readFile reads the file called name, of about size bytes (as the scan
+// found it), whole into the arena, after the files of its group read
+// before it; when they do not leave room for it, into a new arena, the
+// old one kept by their records until the group is converted.
+func (c *converter) readFile(name string, size int) ([]byte, error) {
 	rest := c.arena[len(c.arena):]
-	if fi, err := os.Stat(name); err == nil && int(fi.Size()) >= cap(rest) {
-		rest = make([]byte, 0, max(2*cap(c.arena), int(fi.Size())+1, 64<<10))
+	if size >= cap(rest) {
+		rest = make([]byte, 0, max(2*cap(c.arena), size+1, 64<<10))
 		c.arena = rest
 	}
 	data, err := jsonl.ReadFile(name, rest)

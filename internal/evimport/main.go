@@ -316,7 +316,7 @@ func (j *convJob) convert(w *converter, win window) {
 	for _, f := range j.files {
 		data, err := f.kept, f.keptErr
 		if !f.once {
-			data, err = w.readFile(f.name)
+			data, err = w.readFile(f.name, f.size)
 		}
 		if err != nil && len(data) == 0 {
 			j.notes = append(j.notes, note{msg: err.Error(), file: f.label()})
@@ -352,7 +352,12 @@ func (j *convJob) convert(w *converter, win window) {
 	j.missed, w.missed = w.missed, false
 	j.out.inMemory = true
 	for _, s := range ss {
+		events := s.events
 		j.out.add(s, s.at, win) // in memory: no error
+		if cap(events) > cap(w.spare) {
+			clear(events)
+			w.spare = events[:0]
+		}
 	}
 	w.payloads.reset() // the events are lines in j.out now
 	w.arena = w.arena[:0]

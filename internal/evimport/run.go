@@ -84,7 +84,11 @@ type builder struct {
 }
 
 func newBuilder(c *converter, s *session, agent string, sub bool) *builder {
-	return &builder{conv: c, s: s, agent: agent, sub: sub, tools: map[string]string{}}
+	b := &builder{conv: c, s: s, agent: agent, sub: sub, tools: map[string]string{}}
+	if !sub {
+		b.out, c.spare = c.spare, nil // most of a session's events are its own thread's
+	}
+	return b
 }
 
 // obj begins a payload (see arena) with room for about n bytes.
@@ -316,7 +320,11 @@ func (b *builder) finish() {
 	b.closing = true
 	b.endRun()
 	b.closing = false
-	b.s.events = append(b.s.events, b.out...)
+	if len(b.s.events) == 0 {
+		b.s.events = b.out // not copied
+	} else {
+		b.s.events = append(b.s.events, b.out...)
+	}
 	b.out = nil
 }
 

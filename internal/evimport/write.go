@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/evtools/evtools/internal/jsontext"
@@ -27,6 +28,10 @@ type spool struct {
 	// inMemory: never to a file (a job's events, appended to the spool
 	// of all)
 	inMemory bool
+	// while it is written: the readers of the sessions written before,
+	// for the next, and a record too long for a reader's buffer
+	readers []*bufio.Reader
+	long    []byte
 }
 
 // spoolInMemory is how many bytes of events the spool keeps in memory
@@ -70,6 +75,16 @@ func (sp *spool) add(s *session, at order, win window) error {
 	var key int64
 	var rec []byte
 	first := true
+	if sp.inMemory {
+		// room for the session's records at once: grown by append, by
+		// a quarter at a time, the memory would be made five times over
+		n := 0
+		for i := range s.events {
+			e := &s.events[i]
+			n += 20 + recordHead + len(e.run) + len(e.agent) + len(e.kind) + len(e.payload)
+		}
+		sp.mem = slices.Grow(sp.mem, n)
+	}
 	for i := range s.events {
 		e := &s.events[i]
 		key = max(key, e.ms)
@@ -113,6 +128,11 @@ func appendRecord(dst []byte, key, seq int64, e *event) []byte {
 func (sp *spool) write(rec []byte) error {
 	sp.size += int64(len(rec))
 	if sp.file == nil && (sp.inMemory || int64(len(sp.mem)+len(rec)) <= spoolInMemory) {
+		if sp.mem == nil && !sp.inMemory {
+			// at once: grown by append, by a quarter at a time, it
+			// would be made five times over
+			sp.mem = make([]byte, 0, spoolInMemory)
+		}
 		sp.mem = append(sp.mem, rec...)
 		return nil
 	}
@@ -156,11 +176,10 @@ func (sp *spool) close() {
 // cursor is a session being written: where its next record is, and the
 // time that record sorts by. Its reader exists while it is read.
 type cursor struct {
-	seg  *segment
-	off  int64
-	key  int64
-	r    *bufio.Reader
-	line []byte
+	seg *segment
+	off int64
+	key int64
+	r   *bufio.Reader
 }
 
 type cursors []*cursor
@@ -202,7 +221,10 @@ func (sp *spool) writeTo(out *jsonl.Writer) error {
 			return err
 		}
 		if c.off == c.seg.end {
-			c.r, c.line = nil, nil // let a finished session's buffers go
+			if c.r != nil {
+				sp.readers = append(sp.readers, c.r) // for the next session
+			}
+			c.r = nil
 			heap.Pop(&h)
 			continue
 		}
@@ -229,7 +251,13 @@ func (sp *spool) next(c *cursor, head []byte, out *jsonl.Writer) error {
 		if c.r == nil {
 			// 16 KiB for each session being written, and only while it is:
 			// sessions mostly follow each other in time.
-			c.r = bufio.NewReaderSize(io.NewSectionReader(sp.file, c.off, c.seg.end-c.off), 16<<10)
+			r := io.NewSectionReader(sp.file, c.off, c.seg.end-c.off)
+			if n := len(sp.readers); n > 0 {
+				c.r, sp.readers = sp.readers[n-1], sp.readers[:n-1]
+				c.r.Reset(r)
+			} else {
+				c.r = bufio.NewReaderSize(r, 16<<10)
+			}
 		}
 		if _, err := io.ReadFull(c.r, head[:20]); err != nil {
 			return err
@@ -240,8 +268,8 @@ func (sp *spool) next(c *cursor, head []byte, out *jsonl.Writer) error {
 			rest, err = c.r.Peek(n)
 			c.r.Discard(len(rest)) // rest stays as it is until the next read
 		} else {
-			c.line = append(c.line[:0], make([]byte, n)...)
-			rest = c.line
+			sp.long = append(sp.long[:0], make([]byte, n)...)
+			rest = sp.long
 			_, err = io.ReadFull(c.r, rest)
 		}
 		if err != nil {
@@ -283,6 +311,10 @@ func writeSessions(out *jsonl.Writer, sessions []*session, win window) error {
 func appendStr(dst []byte, key, v string) []byte {
 	return jsontext.AppendString(append(dst, key...), v)
 }
+
+// recordHead is about what appendEventHead writes besides the run, agent,
+// kind and payload: their keys, quotes and ts.
+const recordHead = 64
 
 // appendEventHead writes one envelope line after its seq, up to its tail:
 // the other five envelope members.
