@@ -3,7 +3,6 @@ package evimport
 import (
 	"encoding/json"
 
-	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 	"strings"
 )
@@ -607,7 +606,7 @@ func (b *builder) toolOutput(line *fields, ms int64, id string, ok bool, raw jso
 // text, or empty). nil for anything else, which contentText reads.
 func quotedOutput(line *fields, raw []byte) []byte {
 	if len(raw) > 0 && raw[0] == '"' {
-		if jsontext.Canonical(raw) {
+		if line.canonical(raw) {
 			return raw
 		}
 		return nil
@@ -656,7 +655,7 @@ func quotedOutput(line *fields, raw []byte) []byte {
 		return nil
 	case text == nil:
 		return []byte(`""`)
-	case jsontext.Canonical(text):
+	case line.canonical(text):
 		return text
 	}
 	return nil

@@ -50,6 +50,9 @@ type codexPayload struct {
 	CallID    string          `json:"call_id"`
 	Output    json.RawMessage `json:"output"`
 	Action    json.RawMessage `json:"action"`
+	// outputCanonical: Output is a string spelled as jsontext writes its
+	// text, as the line's check found it
+	outputCanonical bool
 }
 
 type codexTokenInfo struct {
@@ -336,7 +339,7 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 		b.toolCall(r.ms, p.CallID, tool, p.Action)
 	case "response_item function_call_output", "response_item custom_tool_call_output":
 		st.open = false // the response is over: the next item is a new call
-		if ok, q := codexQuoted(p.Output); q != nil {
+		if ok, q := codexQuoted(p.Output, p.outputCanonical); q != nil {
 			b.toolResultQuoted(r.ms, p.CallID, ok, "", q) // most outputs: copied, not decoded
 			break
 		}
@@ -467,9 +470,10 @@ func codexOutput(raw json.RawMessage) (ok bool, text string) {
 // spelled as jsontext writes it (jsontext.Canonical) that holds no
 // object: the text is the JSON string itself, to be copied (q), and the
 // exit code is read from it as exitCode reads it from the decoded text.
-// q is nil for any other output, which codexOutput reads.
-func codexQuoted(raw []byte) (ok bool, q []byte) {
-	if len(raw) == 0 || raw[0] != '"' || mayBeObject(raw) || !jsontext.Canonical(raw) {
+// q is nil for any other output, which codexOutput reads. canonical says
+// that raw is known to be so spelled.
+func codexQuoted(raw []byte, canonical bool) (ok bool, q []byte) {
+	if len(raw) == 0 || raw[0] != '"' || mayBeObject(raw) || !canonical && !jsontext.Canonical(raw) {
 		return false, nil
 	}
 	const phrase = "Process exited with code "

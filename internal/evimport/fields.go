@@ -61,6 +61,17 @@ type known struct {
 	from, to int
 }
 
+// canonical reports whether v, a string value of the line d checked
+// last (or of any line, d nil), is spelled as jsontext writes its text
+// (jsontext.Canonical): without a second look at a long one the check
+// found plain (jsonscan.Tape.Plain), most of a log's tool outputs.
+func (d *fields) canonical(v []byte) bool {
+	return d.plain(v) || jsontext.Canonical(v)
+}
+
+// plain reports whether the check found v plain; false says nothing.
+func (d *fields) plain(v []byte) bool { return d != nil && d.tape.Plain(d.line, v) }
+
 // each calls fn with every member of the object v, its key unescaped,
 // until an error is noted.
 func (d *fields) each(v []byte, fn func(k, v []byte)) {
@@ -71,7 +82,7 @@ func (d *fields) each(v []byte, fn func(k, v []byte)) {
 			d.inner.Spans = make([]jsonscan.Span, 0, 256)
 		}
 		d.inner.Spans, d.inner.Full, d.inner.Deep, d.line = d.inner.Spans[:0], false, &d.tape, v
-		d.tape.Keys = tapedMembers
+		d.tape.Keys, d.tape.NotePlain = tapedMembers, true
 		seen := 0
 		// what is wrong with the JSON is said before what is of the wrong
 		// shape, as when the line was checked first
@@ -715,6 +726,7 @@ func (p *codexPayload) decode(d *fields, data []byte) {
 			d.str(v, "call_id", &p.CallID)
 		case "output":
 			p.Output = raw(v)
+			p.outputCanonical = d.plain(v)
 		case "action":
 			p.Action = raw(v)
 		}
@@ -994,7 +1006,7 @@ func (tc *geminiToolCall) member(d *fields, k, v []byte) {
 						switch string(k) {
 						case "output":
 							resp := &r.FunctionResponse.Response
-							if jsontext.Canonical(v) {
+							if d.canonical(v) {
 								resp.Output, resp.quoted = "", v
 							} else if len(v) > 0 && v[0] != 'n' {
 								resp.quoted = nil

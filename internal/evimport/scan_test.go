@@ -129,7 +129,7 @@ func FuzzCodexQuoted(f *testing.F) {
 		if !json.Valid(raw) {
 			return
 		}
-		ok, q := codexQuoted(raw)
+		ok, q := codexQuoted(raw, false)
 		if q == nil {
 			return
 		}

@@ -368,6 +368,15 @@ func FuzzCanonical(f *testing.F) {
 		if again := AppendString(nil, text); Canonical([]byte(s)) != (string(again) == s) {
 			t.Fatalf("%s: canonical %v, but AppendString of its text is %s", s, Canonical([]byte(s)), again)
 		}
+		// a string a check finds plain is canonical (evimport copies it
+		// without a second look); long enough to be noted
+		long := `"` + strings.Repeat("0123456789", 7) + s[1:]
+		line := []byte(`{"a":{"b":` + long + `}}`)
+		tape := jsonscan.Tape{NotePlain: true}
+		if jsonscan.NestedSpans(line, func(k, v []byte) {}, &jsonscan.Inner{Spans: make([]jsonscan.Span, 0, 4), Deep: &tape}) == nil &&
+			tape.Plain(line, line[10:10+len(long)]) && !Canonical([]byte(long)) {
+			t.Fatalf("%s: plain, not canonical", long)
+		}
 	})
 }
 

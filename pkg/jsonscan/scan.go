@@ -20,6 +20,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"sync"
+	"unicode/utf8"
 )
 
 // MaxDepth is the deepest nesting accepted, the same limit as encoding/json's.
@@ -137,6 +138,82 @@ func scanString(data []byte, i int) (int, errCode) {
 			}
 		default: // control character
 			return i, codeChar
+		}
+	}
+}
+
+// plainMask is stopMask that also flags the bytes from DEL (0x7f) up:
+// those of multi-byte runes, which scanStringPlain looks at.
+func plainMask(x uint64) uint64 {
+	return stopMask(x) | (x|(x+lsb))&msb
+}
+
+// scanStringPlain is scanString that also tells whether the string is
+// plain (see Tape.Plain): its only escapes are \" \\ \n \r \t, and it
+// holds no DEL, no C1 control, no U+2028 or U+2029, and only valid UTF-8.
+// What is not plain is no error: the string is as valid as scanString
+// finds it.
+func scanStringPlain(data []byte, i int) (int, errCode, bool) {
+	n := len(data)
+	plain := true
+	for {
+		for i+8 <= n {
+			x := binary.LittleEndian.Uint64(data[i:])
+			if m := plainMask(x); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto special
+			}
+			i += 8
+		}
+		for i < n && !strStop[data[i]] && data[i] < 0x7f {
+			i++
+		}
+		if i >= n {
+			return n, codeEOF, false
+		}
+	special:
+		switch c := data[i]; {
+		case c == '"':
+			return i + 1, codeOK, plain
+		case c == '\\':
+			i++
+			if i >= n {
+				return n, codeEOF, false
+			}
+			switch data[i] {
+			case '"', '\\', 'n', 'r', 't':
+				i++
+			case '/', 'b', 'f':
+				i++
+				plain = false
+			case 'u':
+				i++
+				plain = false
+				for k := 0; k < 4; k++ {
+					if i >= n {
+						return n, codeEOF, false
+					}
+					if !isHex[data[i]] {
+						return i, codeChar, false
+					}
+					i++
+				}
+			default:
+				return i, codeChar, false
+			}
+		case c < 0x20:
+			return i, codeChar, false
+		case c >= 0xc2 && c < 0xe0 && i+1 < n && data[i+1]&0xc0 == 0x80 && (c != 0xc2 || data[i+1] >= 0xa0):
+			i += 2 // a two-byte rune that is no C1 control
+		case c > 0xe0 && c < 0xf0 && c != 0xed && i+2 < n && data[i+1]&0xc0 == 0x80 && data[i+2]&0xc0 == 0x80 &&
+			(c != 0xe2 || data[i+1] != 0x80 || data[i+2]&^1 != 0xa8):
+			i += 3 // a three-byte one, neither overlong nor a surrogate nor U+2028/9
+		default: // DEL, and what the cases above do not take
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029' {
+				plain = false
+			}
+			i += size
 		}
 	}
 }
@@ -355,7 +432,11 @@ func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(ke
 		valStart := i
 		switch c := data[i]; c {
 		case '"':
-			i, code = scanString(data, i+1)
+			if tape != nil && tape.NotePlain {
+				i, code = tape.plainString(data, i)
+			} else {
+				i, code = scanString(data, i+1)
+			}
 		case '{':
 			if d == 1 && (fn2 != nil || in != nil) {
 				i, code = scanMembers(data, i, st, 2, data[keyStart:keyEnd], nil, fn2, in, deep(in, data[keyStart:keyEnd]))
@@ -498,7 +579,11 @@ value:
 	}
 	switch c = data[i]; c {
 	case '"':
-		i, code = scanString(data, i+1)
+		if tape != nil && tape.NotePlain {
+			i, code = tape.plainString(data, i)
+		} else {
+			i, code = scanString(data, i+1)
+		}
 	case '{', '[':
 		goto open
 	case 't', 'f', 'n':

@@ -1,6 +1,9 @@
 package jsonscan
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // A Tape records, while NestedSpans validates a line, where the members
 // of every object and the elements of every array below the levels it
@@ -14,6 +17,10 @@ type Tape struct {
 	// their raw keys are spelled; none: all of them. What is not read
 	// again is not worth recording.
 	Keys []string
+	// Plain, when set, has the scan note which of the long strings in
+	// those members are plain (see Plain): it looks at every multi-byte
+	// rune in them.
+	NotePlain bool
 
 	spans []Span          // each container's members or elements, together
 	conts []tapeContainer // by where they start
@@ -22,6 +29,45 @@ type Tape struct {
 	pending []Span
 	open    []openContainer
 	full    bool // what did not fit was not recorded: nothing is read back
+	plain   []plainString
+}
+
+// plainString is where a plain string is: its quotes at start and end-1.
+type plainString struct{ start, end int }
+
+// plainMin is the length from which a plain string is noted: a shorter
+// one is as quickly looked at again.
+const plainMin = 64
+
+// plainString scans the string value at data[i] == '"' and notes it if
+// it is plain and long: it returns where the string ends, as scanString.
+func (t *Tape) plainString(data []byte, i int) (int, errCode) {
+	end, code, plain := scanStringPlain(data, i+1)
+	if plain && end-i >= plainMin && len(t.plain) < maxTapeSpans {
+		t.plain = append(t.plain, plainString{i, end})
+	}
+	return end, code
+}
+
+// Plain reports whether v, a string value of line in the members the
+// tape records (a sub-slice of line, the data the scan that recorded t
+// read), is plain: its text quoted again, by a writer that escapes only
+// what a JSON string must hold escaped (and \n, \r, \t by their short
+// forms), would be the same bytes. Its only escapes are \" \\ \n \r \t,
+// and it holds no DEL, no C1 control, no U+2028 or U+2029, and only
+// valid UTF-8: a tool may copy it as it is. Only strings of 64 bytes or
+// more are noted, when t.NotePlain is set; for others it reports false,
+// which says nothing.
+func (t *Tape) Plain(line, v []byte) bool {
+	if t == nil || len(v) < plainMin {
+		return false
+	}
+	off := OffsetOf(line, v)
+	if off < 0 || &line[off] != &v[0] {
+		return false
+	}
+	k, found := slices.BinarySearchFunc(t.plain, off, func(p plainString, off int) int { return p.start - off })
+	return found && t.plain[k].end == off+len(v)
 }
 
 type tapeContainer struct{ start, end, from, to int }
@@ -50,6 +96,7 @@ func (t *Tape) wants(key []byte) bool {
 // reset empties t for the next line.
 func (t *Tape) reset() {
 	t.spans, t.conts, t.pending, t.open, t.full = t.spans[:0], t.conts[:0], t.pending[:0], t.open[:0], false
+	t.plain = t.plain[:0]
 }
 
 // openAt notes a container starting at i.

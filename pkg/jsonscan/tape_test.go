@@ -1,6 +1,8 @@
 package jsonscan
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
@@ -162,4 +164,115 @@ func TestTapeBoundWhileScanning(t *testing.T) {
 	if _, ok := tape.Container(big, v); ok {
 		t.Fatal("a tape that overflowed is read")
 	}
+}
+
+// plainByHand is what Tape.Plain means, the long way: the string decoded
+// by encoding/json and quoted again, escaping only what must be (\n, \r
+// and \t by their short forms), is the same bytes, and none of its runes
+// is one a careful writer escapes (a control, DEL, C1, U+2028/9).
+func plainByHand(raw []byte) bool {
+	var text string
+	if json.Unmarshal(raw, &text) != nil {
+		return false
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range text {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029':
+			return false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String() == string(raw)
+}
+
+// samePlain checks what a Tape says of every string value of data below
+// the line's members: plain, as plainByHand finds it, when it is long
+// enough to be noted; never for the line's own members, for keys, or
+// with NotePlain unset.
+func samePlain(t *testing.T, data []byte) {
+	t.Helper()
+	for _, note := range []bool{true, false} {
+		tape := Tape{NotePlain: note}
+		in := Inner{Spans: make([]Span, 0, 8), Deep: &tape}
+		if NestedSpans(data, func(key, value []byte) {}, &in) != nil {
+			return
+		}
+		var walk func(path string, v []byte, noted bool)
+		walk = func(path string, v []byte, noted bool) {
+			switch KindOf(v) {
+			case String:
+				want := noted && note && len(v) >= plainMin && plainByHand(v)
+				if got := tape.Plain(data, v); got != want {
+					t.Fatalf("%s: %s = %s: plain %v, want %v", data, path, v, got, want)
+				}
+			case Object:
+				Each(v, func(k, e []byte) bool {
+					if tape.Plain(data, k) {
+						t.Fatalf("%s: %s: the key %s is plain", data, path, k)
+					}
+					walk(path+"."+string(k), e, true)
+					return true
+				})
+			case Array:
+				Elements(v, func(e []byte) bool {
+					walk(path+"[]", e, true)
+					return true
+				})
+			}
+		}
+		Each(data, func(k, v []byte) bool {
+			if KindOf(v) == String {
+				walk(string(k), v, false) // the line's own members are not noted
+			} else {
+				walk(string(k), v, true)
+			}
+			return true
+		})
+		// a copy of a plain string elsewhere is not it
+		if s := bytes.Repeat([]byte("x"), plainMin); tape.Plain(data, append(append([]byte{'"'}, s...), '"')) {
+			t.Fatal("a copy of a string is plain")
+		}
+	}
+}
+
+func TestPlain(t *testing.T) {
+	long := strings.Repeat("0123456789abcdef", 5)
+	for _, s := range []string{
+		long, long + `\n\t\r \"quoted\" \\ back`, long + " é ü 日本 😀 \uFFFD",
+		long + `\/`, long + `\b`, long + `\f`, long + `\u0041`, long + `\u001b`,
+		long + "\x7f", long + "\u0085", long + "\u2028", long + "\u2029", long + "\xff", long + "\xc3", long + "\xe0\x80\x80",
+		long + "\xed\xa0\x80", long + "\xc3\x28", long[:10],
+	} {
+		for _, line := range []string{
+			`{"payload":{"output":"` + s + `"}}`,
+			`{"message":{"content":[{"type":"text","text":"` + s + `"}]},"top":"` + s + `"}`,
+			`{"a":["` + s + `",{"b":["` + s + `"]}]}`,
+		} {
+			samePlain(t, []byte(line))
+		}
+	}
+}
+
+func FuzzPlain(f *testing.F) {
+	long := strings.Repeat("plain text ", 7)
+	for _, s := range []string{long, long + `\n\"x\"`, long + "é日本", long + `\u00e9`, long + "\xff", long + "\u2028", long + `\/`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		samePlain(t, []byte(`{"payload":{"output":"`+s+`","n":1},"x":[{"y":"`+s+`"}]}`))
+	})
 }
