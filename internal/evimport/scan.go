@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -118,16 +117,16 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 			// one session has its id in both, a resumed session's copy
 			// of another's lines is at the start. A sessionId only in
 			// between is found by the conversion (converter.missed),
-			// and all is scanned again, exact. A short head is enough
-			// when it names only sessions the tail names: else it may
-			// be the start of a copy of other sessions' lines, which
-			// goes on beyond it.
-			end := tail()
-			if !last && !headInTail(data, end) {
+			// and all is scanned again, exact. Only scanHead's head and
+			// tail, not a shorter one: a session named there by a line
+			// the conversion does not check against the scan (a bad
+			// line, one of an unknown type) joins the file's group,
+			// which decides the order in which bad lines are said.
+			if !last {
 				return false
 			}
 			f.claudeKeys(data, false)
-			f.claudeKeys(end, false)
+			f.claudeKeys(tail(), false)
 		case f.source == "claude" && head:
 			return false
 		case f.source == "claude":
@@ -148,29 +147,6 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 		}
 	}
 	return true
-}
-
-// headInTail reports whether the lines of head name sessions, all of
-// which the lines of tail name too (each line by its first sessionId, as
-// claudeKeys reads them lightly).
-func headInTail(head, tail []byte) bool {
-	var inTail [][]byte
-	jsonl.Lines(tail, func(_ int, rec []byte, _ bool) bool {
-		if v, ok := jsonscan.Lookup(rec, "sessionId"); ok && !slices.ContainsFunc(inTail, func(id []byte) bool { return bytes.Equal(id, v) }) {
-			inTail = append(inTail, v)
-		}
-		return true
-	})
-	named := false
-	all := true
-	jsonl.Lines(head, func(_ int, rec []byte, _ bool) bool {
-		if v, ok := jsonscan.Lookup(rec, "sessionId"); ok {
-			named = true
-			all = slices.ContainsFunc(inTail, func(id []byte) bool { return bytes.Equal(id, v) })
-		}
-		return all
-	})
-	return named && all
 }
 
 // wholeLines is data up to the end of its last line.

@@ -178,13 +178,13 @@ func TestScanHeadAndTailOfClaudeFiles(t *testing.T) {
 	}
 }
 
-// A Claude Code file is first scanned by a short head and tail, and by
-// the longer head (and tail) only when the short head names a session
-// the tail does not: a resumed session's file starts with a copy of the
-// lines of the sessions it goes on from, which may go on beyond a short
-// head. Here the copy holds two sessions' lines, and the short head only
-// the first's: the longer head finds both, and one round of conversion
-// is enough, with the output of a scan of every line.
+// A Claude Code file is scanned by scanHead's head and tail, never by
+// the quarter of it that settles another agent's file: a resumed
+// session's file starts with a copy of the lines of the sessions it goes
+// on from, which may go on beyond a short head. Here the copy holds two
+// sessions' lines, and a quarter of scanHead only the first's: the head
+// finds both, and one round of conversion is enough, with the output of
+// a scan of every line.
 func TestScanShortHeadOfAResumedSession(t *testing.T) {
 	const a, b, s = "1a000000-0000-4000-8000-000000000000", "2b000000-0000-4000-8000-000000000000", "3c000000-0000-4000-8000-000000000000"
 	line := func(session, uuid string, minute int, text string) string {
@@ -211,6 +211,48 @@ func TestScanShortHeadOfAResumedSession(t *testing.T) {
 	code, got, stderr := runMain("", dir)
 	if code != 0 || stderr != "" || rounds != 1 || got != whole {
 		t.Fatalf("scanned by a short head: exit %d, stderr %q, %d rounds (want 1), output\n%s\nwant\n%s", code, stderr, rounds, got, whole)
+	}
+}
+
+// A Claude Code file's sessionIds are those of its whole lines within
+// scanHead of its start and of its end, as the light scan has always
+// read them, however short a head settles another agent's file: which
+// sessions it names decides which files are converted together, and so
+// the order in which their bad lines are said. c.jsonl names a's session
+// on a bad line in its middle, 24 KiB in, which no good line names (so that the
+// conversion has no reason to scan again): a and c are one group, taken
+// before b's, as when c is read whole.
+func TestScanClaudeFileByTheWholeHead(t *testing.T) {
+	const s1, s2, s3 = "1a000000-0000-4000-8000-000000000000", "2b000000-0000-4000-8000-000000000000", "3c000000-0000-4000-8000-000000000000"
+	line := func(session, uuid, text string) string {
+		return claudeTestLine(`"sessionId":"`+session+`"`, "user", uuid, "2026-03-02T09:00:00.000Z", `"message":{"role":"user","content":"`+text+`"}`)
+	}
+	badOf := func(session string) string {
+		return `{"type":"user","sessionId":"` + session + `","timestamp":5}` + "\n"
+	}
+	var c strings.Builder
+	placed := false // the bad line: beyond a quarter of scanHead from either end
+	for i := 0; c.Len() < 48<<10; i++ {
+		if !placed && c.Len() >= 24<<10 {
+			placed = true
+			c.WriteString(badOf(s1))
+		}
+		c.WriteString(line(s3, fmt.Sprintf("s3-%d", i), fmt.Sprintf("prompt %d of c's own session, long enough to fill it", i)))
+	}
+	dir := writeFiles(t, map[string]string{
+		"a.jsonl": line(s1, "s1-a", "a's prompt") + badOf(s1),
+		"b.jsonl": line(s2, "s2-b", "b's prompt") + badOf(s2),
+		"c.jsonl": c.String(),
+	})
+	if c.Len() > scanHead {
+		t.Fatalf("c is %d bytes, more than scanHead", c.Len())
+	}
+	defer func(was int) { scanHead = was }(scanHead)
+	code, got, stderr := runMain("", dir)
+	scanHead = 1 << 20 // every file read whole
+	wantCode, want, wantErr := runMain("", dir)
+	if code != wantCode || got != want || stderr != wantErr {
+		t.Errorf("by head and tail: exit %d, stderr\n%s\nwant exit %d, stderr\n%s", code, stderr, wantCode, wantErr)
 	}
 }
 
