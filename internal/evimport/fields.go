@@ -302,16 +302,15 @@ func (d *fields) word(v []byte, name string, dst *string) {
 	}
 }
 
-// unquote is the JSON string v decoded; most need no unescaping.
+// unquote is the JSON string v decoded; most need no unescaping, and are
+// told so a word at a time (invalid UTF-8 is decoded, to U+FFFD).
 func unquote(v []byte) string {
 	s := v[1 : len(v)-1]
-	for _, c := range s {
-		if c == '\\' || c >= utf8.RuneSelf {
-			b, _ := jsonscan.Unquote(make([]byte, 0, len(s)), v)
-			return string(b)
-		}
+	if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
+		return string(s)
 	}
-	return string(s)
+	b, _ := jsonscan.Unquote(make([]byte, 0, len(s)), v)
+	return string(b)
 }
 
 func (d *fields) int(v []byte, name string, dst *int64) {
