@@ -122,12 +122,17 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 			// when it names only sessions the tail names: else it may
 			// be the start of a copy of other sessions' lines, which
 			// goes on beyond it.
-			end := tail()
-			if !last && !headInTail(data, end) {
+			inHead := sessionIDs(data)
+			inTail := sessionIDs(tail())
+			if !last && (len(inHead) == 0 || slices.ContainsFunc(inHead, func(id []byte) bool { return !slices.ContainsFunc(inTail, bytesEqual(id)) })) {
 				return false
 			}
-			f.claudeKeys(data, false)
-			f.claudeKeys(end, false)
+			if f.ids == nil {
+				f.ids = map[string]bool{}
+			}
+			for _, id := range append(inHead, inTail...) {
+				f.noteID(id)
+			}
 		case f.source == "claude" && head:
 			return false
 		case f.source == "claude":
@@ -150,27 +155,28 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 	return true
 }
 
-// headInTail reports whether the lines of head name sessions, all of
-// which the lines of tail name too (each line by its first sessionId, as
-// claudeKeys reads them lightly).
-func headInTail(head, tail []byte) bool {
-	var inTail [][]byte
-	jsonl.Lines(tail, func(_ int, rec []byte, _ bool) bool {
-		if v, ok := jsonscan.Lookup(rec, "sessionId"); ok && !slices.ContainsFunc(inTail, func(id []byte) bool { return bytes.Equal(id, v) }) {
-			inTail = append(inTail, v)
-		}
+// sessionIDs are the sessionIds of the lines of data, a head or a tail
+// of a Claude Code file, each once, in the order found: each line's
+// first, as claudeKeys reads them lightly.
+func sessionIDs(data []byte) (ids [][]byte) {
+	jsonl.Lines(data, func(_ int, rec []byte, _ bool) bool {
+		jsonscan.Each(rec, func(k, v []byte) bool {
+			if !jsonscan.KeyIs(k, "sessionId") {
+				return true
+			}
+			if !slices.ContainsFunc(ids, bytesEqual(v)) {
+				ids = append(ids, v)
+			}
+			return false
+		})
 		return true
 	})
-	named := false
-	all := true
-	jsonl.Lines(head, func(_ int, rec []byte, _ bool) bool {
-		if v, ok := jsonscan.Lookup(rec, "sessionId"); ok {
-			named = true
-			all = slices.ContainsFunc(inTail, func(id []byte) bool { return bytes.Equal(id, v) })
-		}
-		return all
-	})
-	return named && all
+	return ids
+}
+
+// bytesEqual is a test for the bytes of a.
+func bytesEqual(a []byte) func([]byte) bool {
+	return func(b []byte) bool { return bytes.Equal(a, b) }
 }
 
 // wholeLines is data up to the end of its last line.
