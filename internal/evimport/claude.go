@@ -38,8 +38,13 @@ type claudeLine struct {
 // agentId of the subagent a Task call ran (id). It is often the whole of
 // a file the tool read, so it is not looked into unless the line holds a
 // tool result, and a result of another shape (a list, a string) is no
-// error.
-type agentRef struct{ raw []byte }
+// error. The hand decoder takes the agentId as it reads the line (read),
+// from the members the line's check noted, not a walk through the file.
+type agentRef struct {
+	raw     []byte
+	agentID []byte // the raw value of its last agentId member, when read
+	read    bool
+}
 
 // UnmarshalJSON keeps the value as it is, as the hand decoder does
 // (fields.go), null leaving it as it was.
@@ -52,16 +57,25 @@ func (a *agentRef) UnmarshalJSON(v []byte) error {
 
 // id is the agentId of the result, "" for none.
 func (a agentRef) id() string {
-	v := a.raw
-	if len(v) == 0 || v[0] != '{' {
-		return ""
+	v := a.agentID
+	if !a.read {
+		v = a.lookup()
 	}
-	// one walk of the members, their values skipped: faster than looking
-	// for the name (and for a \u escape, which could spell it) first
-	if id, ok := jsonscan.Lookup(v, "agentId"); ok && len(id) > 0 && id[0] == '"' {
-		return unquote(id)
+	if len(v) > 0 && v[0] == '"' {
+		return unquote(v)
 	}
 	return ""
+}
+
+// lookup is the raw value of the result's last agentId member, nil for
+// none: one walk of the members, their values skipped, faster than
+// looking for the name (and for a \u escape, which could spell it) first.
+func (a agentRef) lookup() []byte {
+	if len(a.raw) == 0 || a.raw[0] != '{' {
+		return nil
+	}
+	id, _ := jsonscan.Lookup(a.raw, "agentId")
+	return id
 }
 
 type compactMetadata struct {
@@ -120,6 +134,9 @@ type block struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
+	// contentPlain: the line's check found Content a plain string
+	// (jsonscan.Tape.Plain), to be copied as it is
+	contentPlain bool
 }
 
 // claudeKnown are the record types read or deliberately passed over;
@@ -525,7 +542,7 @@ func claudeUser(b *builder, r claudeRec) {
 		switch bl.Type {
 		case "tool_result":
 			results++
-			b.toolOutput(nil, r.ms, bl.ToolUseID, !bl.IsError, bl.Content)
+			b.toolOutput(nil, r.ms, bl.ToolUseID, !bl.IsError, bl.Content, bl.contentPlain)
 		case "text":
 			texts = append(texts, bl.Text)
 		}
@@ -592,8 +609,8 @@ func contentText(line *fields, raw json.RawMessage) string {
 // is raw: copied as the log holds it where it can be (quotedOutput), as
 // most outputs can, else decoded and quoted again. line: see
 // contentBlocks.
-func (b *builder) toolOutput(line *fields, ms int64, id string, ok bool, raw json.RawMessage) {
-	if q := quotedOutput(line, raw); q != nil {
+func (b *builder) toolOutput(line *fields, ms int64, id string, ok bool, raw json.RawMessage, plain bool) {
+	if q := quotedOutput(line, raw, plain); q != nil {
 		b.toolResultQuoted(ms, id, ok, "", q)
 	} else {
 		b.toolResult(ms, id, ok, contentText(line, raw))
@@ -601,12 +618,13 @@ func (b *builder) toolOutput(line *fields, ms int64, id string, ok bool, raw jso
 }
 
 // quotedOutput is contentText's text as the JSON string jsontext writes
-// for it, when raw holds it so: a string spelled so (jsontext.Canonical),
-// or a list of blocks with one text block whose text is (the others not
-// text, or empty). nil for anything else, which contentText reads.
-func quotedOutput(line *fields, raw []byte) []byte {
+// for it, when raw holds it so: a string spelled so (jsontext.Canonical;
+// plain: the line's check found it so), or a list of blocks with one text
+// block whose text is (the others not text, or empty). nil for anything
+// else, which contentText reads.
+func quotedOutput(line *fields, raw []byte, plain bool) []byte {
 	if len(raw) > 0 && raw[0] == '"' {
-		if line.canonical(raw) {
+		if plain || line.canonical(raw) {
 			return raw
 		}
 		return nil

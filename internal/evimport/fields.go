@@ -302,16 +302,15 @@ func (d *fields) word(v []byte, name string, dst *string) {
 	}
 }
 
-// unquote is the JSON string v decoded; most need no unescaping.
+// unquote is the JSON string v decoded; most need no unescaping, and are
+// told so a word at a time (invalid UTF-8 is decoded, to U+FFFD).
 func unquote(v []byte) string {
 	s := v[1 : len(v)-1]
-	for _, c := range s {
-		if c == '\\' || c >= utf8.RuneSelf {
-			b, _ := jsonscan.Unquote(make([]byte, 0, len(s)), v)
-			return string(b)
-		}
+	if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
+		return string(s)
 	}
-	return string(s)
+	b, _ := jsonscan.Unquote(make([]byte, 0, len(s)), v)
+	return string(b)
 }
 
 func (d *fields) int(v []byte, name string, dst *int64) {
@@ -500,7 +499,14 @@ func (l *claudeLine) decode(d *fields, data []byte) {
 			// often the whole of a file read: looked into only when a
 			// Task's result may be in the line (agentRef.id)
 			if len(v) > 0 && v[0] != 'n' {
-				l.ToolUseResult = agentRef{v}
+				l.ToolUseResult = agentRef{raw: v, read: true}
+				if v[0] == '{' {
+					d.each(v, func(k, v []byte) {
+						if string(k) == "agentId" {
+							l.ToolUseResult.agentID = v
+						}
+					})
+				}
 			}
 		case "compactMetadata":
 			if objectOrNull(d, v, "compactMetadata", &l.CompactMetadata) {
@@ -650,7 +656,12 @@ func blockList(line *fields, v []byte) []block {
 	var bs []block
 	var d fields
 	line.objectsOf(v, func(byte) { bs = append(bs, block{}) }, func(k, v []byte) bool {
-		bs[len(bs)-1].member(&d, unescapedKey(k), v)
+		k = unescapedKey(k)
+		b := &bs[len(bs)-1]
+		b.member(&d, k, v)
+		if string(k) == "content" {
+			b.contentPlain = line.plain(v)
+		}
 		return true
 	})
 	return bs

@@ -58,6 +58,29 @@ func plainKeys(data []byte) bool {
 
 // sameAsEncodingJSON decodes data into a T with encoding/json and with
 // the hand decoder and compares what they read, or the error each says.
+// contentPlain checks what the check found of a Claude Code tool result's
+// content, as outputCanonical does, and forgets it.
+func contentPlain(t *testing.T, data []byte, l *claudeLine) {
+	t.Helper()
+	forget := func(m *claudeMessage) {
+		if m == nil {
+			return
+		}
+		for i := range m.parsed {
+			if b := &m.parsed[i]; b.contentPlain {
+				if !jsontext.Canonical(b.Content) {
+					t.Fatalf("%s: the content %s is taken for canonical", data, b.Content)
+				}
+				b.contentPlain = false
+			}
+		}
+	}
+	forget(l.Message)
+	if l.Data != nil && l.Data.Message != nil {
+		forget(l.Data.Message.Message)
+	}
+}
+
 // outputCanonical checks what the check found of a Codex output, which
 // encoding/json does not say (a long output spelled as jsontext writes
 // it is known so without a second look), and forgets it: never taken for
@@ -91,6 +114,9 @@ func sameAsEncodingJSON[T any, PT interface {
 		if p, ok := any(&got).(*codexPayload); ok {
 			outputCanonical(t, data, p)
 		}
+		if l, ok := any(&got).(*claudeLine); ok {
+			contentPlain(t, data, l)
+		}
 		switch {
 		case werr != nil && d.err != nil:
 			if w := shapeError(werr).Error(); w != d.err.Error() {
@@ -114,6 +140,9 @@ func contentRead(l *claudeLine) {
 		}
 	}
 	read(l.Message)
+	if r := &l.ToolUseResult; r.raw != nil {
+		r.agentID, r.read = r.lookup(), true
+	}
 	if l.Data != nil && l.Data.Message != nil {
 		read(l.Data.Message.Message)
 	}

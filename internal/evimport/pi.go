@@ -112,7 +112,7 @@ func (c *converter) piMessage(d *fields, b *builder, ms int64, m *piMessage) {
 	case "user":
 		b.prompt(ms, blocksText(contentBlocks(d, m.Content)))
 	case "toolResult":
-		b.toolOutput(d, ms, m.ToolCallID, !m.IsError, m.Content)
+		b.toolOutput(d, ms, m.ToolCallID, !m.IsError, m.Content, false)
 	case "assistant":
 		b.setModel(m.Provider, m.Model)
 		b.modelCall(ms)

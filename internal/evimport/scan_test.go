@@ -78,7 +78,7 @@ func FuzzQuotedOutput(f *testing.F) {
 		if !json.Valid(raw) {
 			return
 		}
-		q := quotedOutput(nil, raw)
+		q := quotedOutput(nil, raw, false)
 		if q == nil {
 			return
 		}
