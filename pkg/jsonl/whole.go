@@ -102,7 +102,10 @@ func (h *Head) ReadRest() bool {
 	}
 	if !h.Whole {
 		var err error
-		h.Data = slices.Grow(h.Data, int(h.Size)+1-len(h.Data)) // appendAll would start afresh
+		// room for the rest as Open found it (appendAll would start
+		// afresh); none when the file has grown past it since, and
+		// appendAll grows Data as it reads
+		h.Data = slices.Grow(h.Data, max(int(h.Size)+1-len(h.Data), 0))
 		if h.Data, err = appendAll(h.f, h.Data, 0); err != nil {
 			return false
 		}

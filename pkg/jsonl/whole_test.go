@@ -333,3 +333,29 @@ func TestHeadTail(t *testing.T) {
 		}
 	}
 }
+
+// A file may grow between its Head's Open and its reading (an agent
+// writing its log): ReadRest reads it to its end as it is then, past the
+// size Open found, as ReadFile would.
+func TestHeadOfAGrowingFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "log.jsonl")
+	first := "{\"a\":1}\n"
+	if err := os.WriteFile(p, []byte(first), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var h Head
+	if !h.Open(p) {
+		t.Fatal("not opened")
+	}
+	defer h.Close()
+	more := strings.Repeat("{\"b\":2}\n", 20)
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(more)
+	f.Close()
+	if !h.Read(16) || !h.Read(64) || h.Whole || !h.ReadRest() || string(h.Data) != first+more || !h.Whole {
+		t.Errorf("a file grown since Open: %q, whole %v; want %q", h.Data, h.Whole, first+more)
+	}
+}
