@@ -208,6 +208,12 @@ func read(each func(func(jsonl.Record) error) error, bad func(jsonl.Record, erro
 	if err == errEnough {
 		err = nil
 	}
+	if held == nil && err == nil && enough == nil && len(f.records) == 1 && oneDocument(f.records[0].data) {
+		// Gemini CLI's older session file written on one line: not a
+		// chat's first record (whose messages would be passed over)
+		f.document, f.records = f.records[0].data, nil
+		return nil
+	}
 	if held == nil || err != nil {
 		return err
 	}
@@ -229,6 +235,15 @@ func read(each func(func(jsonl.Record) error) error, bad func(jsonl.Record, erro
 		f.records = append(f.records, r)
 	}
 	return nil
+}
+
+// oneDocument reports whether data, a file's one line, is a whole Gemini
+// CLI session document: a sessionId and an array of messages, as detect
+// reads a document.
+func oneDocument(data []byte) bool {
+	id, _ := jsonscan.Lookup(data, "sessionId")
+	msgs, _ := jsonscan.Lookup(data, "messages")
+	return len(id) > 2 && id[0] == '"' && len(msgs) > 0 && msgs[0] == '['
 }
 
 // errEnough ends a reading that has what it needs.
