@@ -199,11 +199,24 @@ func (c *converter) codexAll(files []*logFile) []*session {
 	for _, s := range out {
 		s.splice()
 	}
+	for _, cf := range decoded {
+		// the records' memory, for the next group's: a record is a
+		// payload of twenty members, and a rollout has thousands
+		if len(c.codexLines) < 8 {
+			clear(cf.lines)
+			c.codexLines = append(c.codexLines, cf.lines[:0])
+		}
+		cf.lines = nil
+	}
 	return out
 }
 
 func (c *converter) codexDecode(f *logFile) *codexFile {
-	cf := &codexFile{index: f.index, lines: make([]codexRec, 0, len(f.records))}
+	var lines []codexRec
+	if n := len(c.codexLines); n > 0 {
+		lines, c.codexLines = c.codexLines[n-1], c.codexLines[:n-1]
+	}
+	cf := &codexFile{index: f.index, lines: slices.Grow(lines, len(f.records))}
 	var d fields
 	decodeWith(c, &d, f.records, func(r record, l *codexLine) {
 		var p codexPayload

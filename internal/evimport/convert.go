@@ -29,8 +29,10 @@ type converter struct {
 	missed   bool                     // a line named a session its file's scan did not find (claude)
 	payloads arena                    // where the events' payloads are made (obj)
 	// spare is the events of a session spooled, for the next session's
-	// (a session's events are let go once spooled)
-	spare []event
+	// (a session's events are let go once spooled); codexLines the
+	// records of rollouts converted, for the next group's
+	spare      []event
+	codexLines [][]codexRec
 	// arena is what a worker's group of files is read into, one file
 	// after the other, and read into again once the group is converted.
 	arena []byte
