@@ -217,12 +217,13 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 		lines, c.codexLines = c.codexLines[n-1], c.codexLines[:n-1]
 	}
 	cf := &codexFile{index: f.index, lines: slices.Grow(lines, len(f.records))}
-	var d fields
-	decodeWith(c, &d, f.records, func(r record, l *codexLine) {
+	d := c.takeFields()
+	defer c.giveFields(d)
+	decodeWith(c, d, f.records, func(r record, l *codexLine) {
 		var p codexPayload
 		if len(l.Payload) > 0 && l.Payload[0] == '{' {
 			d.err, d.hard = nil, false
-			if p.decode(&d, l.Payload); d.err != nil {
+			if p.decode(d, l.Payload); d.err != nil {
 				c.bad(r, d.err)
 				return
 			}

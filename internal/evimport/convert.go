@@ -33,6 +33,7 @@ type converter struct {
 	// records of rollouts converted, for the next group's
 	spare      []event
 	codexLines [][]codexRec
+	fields     *fields // see takeFields
 	// arena is what a worker's group of files is read into, one file
 	// after the other, and read into again once the group is converted.
 	arena []byte

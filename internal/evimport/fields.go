@@ -437,9 +437,25 @@ func decode[T any, PT interface {
 	*T
 	decodeLine
 }](c *converter, records []record, fn func(r record, v *T)) {
-	var d fields
-	decodeWith[T, PT](c, &d, records, fn)
+	d := c.takeFields()
+	defer c.giveFields(d)
+	decodeWith[T, PT](c, d, records, fn)
 }
+
+// takeFields is a decoder for a file's lines with the memory of the last
+// file's (the check's notes, the tape, the words decoded), which
+// giveFields hands back: a decoder's buffers grow with a file's longest
+// lines, and a worker reads thousands of files.
+func (c *converter) takeFields() *fields {
+	d := c.fields
+	c.fields = nil
+	if d == nil {
+		return &fields{}
+	}
+	return d
+}
+
+func (c *converter) giveFields(d *fields) { c.fields = d }
 
 // decodeWith is decode with d, which fn may use to decode a member of the
 // record further: an object member of a line checked as it was decoded

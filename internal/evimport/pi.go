@@ -73,8 +73,9 @@ var piKnown = map[string]bool{
 func (c *converter) pi(f *logFile) []*session {
 	s := &session{source: "pi", tools: map[string]int{}, results: map[string]bool{}}
 	b := newBuilder(c, s, mainAgent, false)
-	var d fields
-	decodeWith(c, &d, f.records, func(_ record, l *piLine) {
+	d := c.takeFields()
+	defer c.giveFields(d)
+	decodeWith(c, d, f.records, func(_ record, l *piLine) {
 		if !c.known("pi", l.Type, piKnown) {
 			return
 		}
@@ -95,7 +96,7 @@ func (c *converter) pi(f *logFile) []*session {
 			b.compaction(ms, "", l.Tokens, l.Summary)
 		case "message":
 			if l.Message != nil {
-				c.piMessage(&d, b, ms, l.Message)
+				c.piMessage(d, b, ms, l.Message)
 			}
 		}
 	})
