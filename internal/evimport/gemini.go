@@ -155,11 +155,17 @@ func (c *converter) geminiRead(f *logFile) geminiChat {
 			s.id, s.project, s.kind = m.SessionID, m.ProjectHash, m.Kind
 		}
 	}
-	if f.document != nil {
+	document, records := f.document, f.records
+	if document == nil && len(records) == 1 && oneDocument(records[0].data) {
+		// here, not as the file is read: --follow reads its lines
+		// itself, and another source's one line may have such members
+		document, records = records[0].data, nil
+	}
+	if document != nil {
 		// read as encoding/json read it, whose errors were not looked at
 		var doc geminiRecord
 		var d fields
-		doc.decode(&d, bytes.TrimSpace(f.document))
+		doc.decode(&d, bytes.TrimSpace(document))
 		head(doc)
 		jsonscan.Elements(doc.Messages, func(v []byte) bool {
 			var m geminiRecord
@@ -171,7 +177,7 @@ func (c *converter) geminiRead(f *logFile) geminiChat {
 			return true
 		})
 	}
-	decode(c, f.records, func(_ record, m *geminiRecord) {
+	decode(c, records, func(_ record, m *geminiRecord) {
 		switch {
 		case m.RewindTo != nil:
 			if i, ok := index[*m.RewindTo]; ok {

@@ -208,12 +208,6 @@ func read(each func(func(jsonl.Record) error) error, bad func(jsonl.Record, erro
 	if err == errEnough {
 		err = nil
 	}
-	if held == nil && err == nil && enough == nil && len(f.records) == 1 && oneDocument(f.records[0].data) {
-		// Gemini CLI's older session file written on one line: not a
-		// chat's first record (whose messages would be passed over)
-		f.document, f.records = f.records[0].data, nil
-		return nil
-	}
 	if held == nil || err != nil {
 		return err
 	}
@@ -238,8 +232,9 @@ func read(each func(func(jsonl.Record) error) error, bad func(jsonl.Record, erro
 }
 
 // oneDocument reports whether data, a file's one line, is a whole Gemini
-// CLI session document: a sessionId and an array of messages, as detect
-// reads a document.
+// CLI session document written on one line (by a tool, or by hand): a
+// sessionId and an array of messages, as detect reads a document. Not a
+// chat's first record, whose messages nothing would read.
 func oneDocument(data []byte) bool {
 	id, _ := jsonscan.Lookup(data, "sessionId")
 	msgs, _ := jsonscan.Lookup(data, "messages")
@@ -298,6 +293,11 @@ func detect(f *logFile) string {
 			return "gemini"
 		}
 		return ""
+	}
+	if len(f.records) == 1 && oneDocument(f.records[0].data) && sourceOfRecord(f.records[0].data) == "" {
+		// a document written on one line, as read reads it: Gemini's
+		// whether or not it has a projectHash, as when pretty-printed
+		return "gemini"
 	}
 	for i, r := range f.records {
 		if i == detectLines {

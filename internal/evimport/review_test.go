@@ -190,3 +190,35 @@ func TestLogWrittenWhileScanned(t *testing.T) {
 		}
 	}
 }
+
+// A Gemini CLI session document written on one line is read as the
+// document by --follow too, which reads a file's lines itself: whatever
+// the file's name, its settled events are those of the same document
+// pretty-printed.
+func TestFollowReadsAOneLineDocument(t *testing.T) {
+	const doc = `{"sessionId":"5e1f0a2b-9c3d-4e7f-8a6b-0d1c2e3f4a5b","projectHash":"c0ffee","messages":[` +
+		`{"id":"u1","timestamp":"2026-03-02T08:00:00.000Z","type":"user","content":"name the release tag"},` +
+		`{"id":"m1","timestamp":"2026-03-02T08:00:04.000Z","type":"gemini","content":"v1.4.0","model":"gemini-2.5-flash","tokens":{"input":900,"output":5,"total":905}},` +
+		`{"id":"u2","timestamp":"2026-03-02T08:01:00.000Z","type":"user","content":"and the next?"}]}`
+	dir := writeFiles(t, map[string]string{
+		"pretty/chats/session-a.json":   strings.ReplaceAll(doc, `,{"id"`, ",\n  {\"id\"") + "\n",
+		"compact/chats/session-a.jsonl": doc + "\n",
+	})
+	defer func(done func() bool) { followDone = done }(followDone)
+	followDone = func() bool { return true }
+	follow := func(name string) string {
+		t.Helper()
+		code, stdout, stderr := runMain("", "--follow", filepath.Join(dir, name))
+		if code != 0 || stderr != "" {
+			t.Fatalf("evimport --follow %s: exit %d, stderr %q", name, code, stderr)
+		}
+		return stdout
+	}
+	pretty := follow("pretty/chats/session-a.json")
+	if !strings.Contains(pretty, `"kind":"model_result"`) {
+		t.Fatalf("the pretty document's events under --follow:\n%s", pretty)
+	}
+	if got := follow("compact/chats/session-a.jsonl"); got != pretty {
+		t.Errorf("the document on one line under --follow:\n%s\nwant:\n%s", got, pretty)
+	}
+}
