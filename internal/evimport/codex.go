@@ -112,37 +112,75 @@ func (f *codexFile) parentThread() (parent, role string) {
 	return f.parent, f.role
 }
 
+// readParent reads the session_meta's source, a checked JSON value, as
+// encoding/json read it into {"subagent": {kind: {"parent_thread_id",
+// "agent_role"}}} (or a subagent that is a word: "review", "compact"),
+// but for keys, matched as they are spelled (as the hand decoders do):
+// by jsonscan, since encoding/json took a fifth of a spawned rollout's
+// reading.
 func (f *codexFile) readParent() (parent, role string) {
 	if len(f.meta.Source) == 0 || f.meta.Source[0] != '{' {
 		return "", ""
 	}
-	var src struct {
-		Subagent json.RawMessage `json:"subagent"`
-	}
-	if json.Unmarshal(f.meta.Source, &src) != nil || len(src.Subagent) == 0 {
+	sub, ok := jsonscan.Lookup(f.meta.Source, "subagent")
+	if !ok {
 		return "", ""
 	}
 	role = "subagent"
-	var kinds map[string]json.RawMessage
-	if json.Unmarshal(src.Subagent, &kinds) == nil {
+	switch sub[0] {
+	case '{':
+		kinds := map[string][]byte{} // the last of a kind, as a map decodes
+		jsonscan.Each(sub, func(k, v []byte) bool {
+			kinds[string(unescapedKey(k))] = v
+			return true
+		})
 		for _, kind := range slices.Sorted(maps.Keys(kinds)) { // one, but in a fixed order
-			v := kinds[kind]
 			role = kind
-			var spawn struct {
-				Parent string `json:"parent_thread_id"`
-				Role   string `json:"agent_role"`
-			}
-			if json.Unmarshal(v, &spawn) == nil && spawn.Parent != "" {
-				parent = spawn.Parent
-				if spawn.Role != "" {
-					role = spawn.Role
+			if p, r, ok := spawnOf(kinds[kind]); ok && p != "" {
+				parent = p
+				if r != "" {
+					role = r
 				}
 			}
 		}
-	} else {
-		json.Unmarshal(src.Subagent, &role) // "review", "compact"
+	case '"':
+		role = unquote(sub) // "review", "compact"
 	}
 	return parent, role
+}
+
+// spawnOf reads a subagent's spawn as encoding/json read it into a struct
+// of its parent_thread_id and agent_role: ok false (nothing taken) when it
+// is no object or null, or one of them is no string or null.
+func spawnOf(v []byte) (parent, role string, ok bool) {
+	switch v[0] {
+	case 'n':
+		return "", "", true
+	case '{':
+	default:
+		return "", "", false
+	}
+	ok = true
+	jsonscan.Each(v, func(k, v []byte) bool {
+		var dst *string
+		switch string(unescapedKey(k)) {
+		case "parent_thread_id":
+			dst = &parent
+		case "agent_role":
+			dst = &role
+		default:
+			return true
+		}
+		switch v[0] {
+		case '"':
+			*dst = unquote(v)
+		case 'n':
+		default:
+			ok = false
+		}
+		return true
+	})
+	return parent, role, ok
 }
 
 // codexAll converts rollouts; a spawned agent's rollout whose parent is

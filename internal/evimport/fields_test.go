@@ -2,11 +2,14 @@ package evimport
 
 import (
 	"encoding/json"
-	"github.com/evtools/evtools/internal/jsontext"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -292,4 +295,98 @@ func FuzzObjectsOf(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readParentByEncodingJSON is how a spawned rollout's parent and role were
+// read before readParent: encoding/json, which readParent follows but
+// for keys in another case.
+func readParentByEncodingJSON(source []byte) (parent, role string) {
+	if len(source) == 0 || source[0] != '{' {
+		return "", ""
+	}
+	var src struct {
+		Subagent json.RawMessage `json:"subagent"`
+	}
+	if json.Unmarshal(source, &src) != nil || len(src.Subagent) == 0 {
+		return "", ""
+	}
+	role = "subagent"
+	var kinds map[string]json.RawMessage
+	if json.Unmarshal(src.Subagent, &kinds) == nil {
+		for _, kind := range slices.Sorted(maps.Keys(kinds)) {
+			var spawn struct {
+				Parent string `json:"parent_thread_id"`
+				Role   string `json:"agent_role"`
+			}
+			role = kind
+			if json.Unmarshal(kinds[kind], &spawn) == nil && spawn.Parent != "" {
+				parent = spawn.Parent
+				if spawn.Role != "" {
+					role = spawn.Role
+				}
+			}
+		}
+	} else {
+		json.Unmarshal(src.Subagent, &role)
+	}
+	return parent, role
+}
+
+// A spawned Codex agent's source reads as encoding/json read it: its
+// parent's thread and its role, whatever the shape of the members.
+func FuzzReadParent(f *testing.F) {
+	for _, s := range []string{
+		`{"subagent":{"thread_spawn":{"parent_thread_id":"019c-p","depth":1,"agent_role":"explorer"}}}`,
+		`{"subagent":{"thread_spawn":{"parent_thread_id":"019c-p"}}}`,
+		`{"subagent":"review"}`, `{"subagent":null}`, `{"subagent":7}`, `{"subagent":[1]}`, `{}`, `"cli"`,
+		`{"subagent":{"b":{"parent_thread_id":"x"},"a":{"parent_thread_id":"y","agent_role":"r"}}}`,
+		`{"subagent":{"k":{"parent_thread_id":"x","agent_role":5}}}`, `{"subagent":{"k":{"parent_thread_id":null}}}`,
+		`{"subagent":{"k":"word"}}`, `{"subagent":{"k":null}}`, `{"subagent":{"k":{"parent_thread_id":"x"},"k":{"agent_role":"z"}}}`,
+		`{"subagent":{"k":{"parent_thread_id":"x","parent_thread_id":null}}}`, `{"sub\u0061gent":{"k":{"parent_thread_id":"\u00e9"}}}`,
+		`{"subagent":"a","subagent":{"k":{"parent_thread_id":"p"}}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		src := []byte(s)
+		if !json.Valid(src) || !utf8.Valid(src) || keysInAnotherCase(src, "subagent", "parent_thread_id", "agent_role") {
+			return
+		}
+		cf := codexFile{meta: codexPayload{Source: src}}
+		gotP, gotR := cf.readParent()
+		wantP, wantR := readParentByEncodingJSON(src)
+		if gotP != wantP || gotR != wantR {
+			t.Fatalf("%s: parent %q, role %q; encoding/json reads %q, %q", s, gotP, gotR, wantP, wantR)
+		}
+	})
+}
+
+// keysInAnotherCase reports whether the JSON value v has a key, at any
+// depth, that is one of names in another case: encoding/json takes it,
+// the hand decoders do not.
+func keysInAnotherCase(v []byte, names ...string) bool {
+	found := false
+	var walk func(v []byte)
+	walk = func(v []byte) {
+		switch jsonscan.KindOf(v) {
+		case jsonscan.Object:
+			jsonscan.Each(v, func(k, e []byte) bool {
+				key := string(unescapedKey(k))
+				for _, n := range names {
+					if key != n && strings.EqualFold(key, n) {
+						found = true
+					}
+				}
+				walk(e)
+				return !found
+			})
+		case jsonscan.Array:
+			jsonscan.Elements(v, func(e []byte) bool {
+				walk(e)
+				return !found
+			})
+		}
+	}
+	walk(v)
+	return found
 }

@@ -21,7 +21,6 @@ func TestMergeOfPartialsIsOnePass(t *testing.T) {
 		"call c2 edit", "end c2 failed", "start c2 bash", "call c2 edit", "end c2 ok",
 	} {
 		f := strings.Fields(ev)
-		payload := fmt.Sprintf(`{"id":%q}`, f[1])
 		switch f[0] {
 		case "start":
 			log = append(log, fmt.Sprintf(`{"seq":%d,"ts":%d,"run_id":"r","agent_id":"a%d","kind":"tool_execution_start","payload":{"id":%q,"name":%q}}`, i, 1793520000+i, i%2, f[1], f[2]))
@@ -30,7 +29,7 @@ func TestMergeOfPartialsIsOnePass(t *testing.T) {
 			log = append(log, fmt.Sprintf(`{"seq":%d,"ts":%d,"run_id":"r","agent_id":"a%d","kind":"tool_call","payload":{"id":%q,"name":%q}}`, i, 1793520000+i, i%2, f[1], f[2]))
 			continue
 		}
-		payload = fmt.Sprintf(`{"id":%q,"is_error":%v}`, f[1], f[2] == "failed")
+		payload := fmt.Sprintf(`{"id":%q,"is_error":%v}`, f[1], f[2] == "failed")
 		log = append(log, fmt.Sprintf(`{"seq":%d,"ts":%d,"run_id":"r","agent_id":"a%d","kind":"tool_execution_end","payload":%s}`, i, 1793520000+i, i%2, payload))
 	}
 	whole := writeFile(t, "whole.jsonl", []byte(strings.Join(log, "\n")+"\n"))
