@@ -28,9 +28,6 @@ type spool struct {
 	// inMemory: never to a file (a job's events, appended to the spool
 	// of all)
 	inMemory bool
-	// round: the few events of a round of --follow, its memory grown as
-	// they come, not made whole at once as the whole run's is
-	round bool
 	// while it is written: the readers of the sessions written before,
 	// for the next, and a record too long for a reader's buffer
 	readers []*bufio.Reader
@@ -131,10 +128,14 @@ func appendRecord(dst []byte, key, seq int64, e *event) []byte {
 func (sp *spool) write(rec []byte) error {
 	sp.size += int64(len(rec))
 	if sp.file == nil && (sp.inMemory || int64(len(sp.mem)+len(rec)) <= spoolInMemory) {
-		if sp.mem == nil && !sp.inMemory && !sp.round {
-			// at once: grown by append, by a quarter at a time, it
-			// would be made five times over
-			sp.mem = make([]byte, 0, spoolInMemory)
+		if len(sp.mem)+len(rec) > cap(sp.mem) {
+			// doubled, up to spoolInMemory: append grows a large slice
+			// by a quarter at a time, which makes it five times over
+			more := cap(sp.mem)
+			if !sp.inMemory {
+				more = min(more, int(spoolInMemory)-len(sp.mem))
+			}
+			sp.mem = slices.Grow(sp.mem, max(len(rec), more))
 		}
 		sp.mem = append(sp.mem, rec...)
 		return nil
@@ -299,7 +300,7 @@ func (sp *spool) peek(c *cursor, head []byte) ([]byte, error) {
 // writeSessions writes sessions in time order, each with its seq, through
 // a spool of their own (--follow's new events of each round).
 func writeSessions(out *jsonl.Writer, sessions []*session, win window) error {
-	sp := spool{round: true}
+	var sp spool
 	defer sp.close()
 	for i, s := range sessions {
 		if err := sp.add(s, order{file: i}, win); err != nil {
