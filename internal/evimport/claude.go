@@ -35,47 +35,34 @@ type claudeLine struct {
 }
 
 // agentRef is a user line's toolUseResult, read for one thing: the
-// agentId of the subagent a Task call ran (id). It is often the whole of
-// a file the tool read, so it is not looked into unless the line holds a
-// tool result, and a result of another shape (a list, a string) is no
-// error. The hand decoder takes the agentId as it reads the line (read),
-// from the members the line's check noted, not a walk through the file.
-type agentRef struct {
-	raw     []byte
-	agentID []byte // the raw value of its last agentId member, when read
-	read    bool
-}
+// agentId of the subagent a Task call ran (id), the raw value of its last
+// agentId member. The result is often the whole of a file the tool read:
+// the hand decoder takes the member from what the line's check noted,
+// not a walk through the file, and a result of another shape (a list, a
+// string) is no error.
+type agentRef struct{ agentID []byte }
 
-// UnmarshalJSON keeps the value as it is, as the hand decoder does
-// (fields.go), null leaving it as it was.
+// UnmarshalJSON reads the result as the hand decoder does (fields.go),
+// null leaving it as it was.
 func (a *agentRef) UnmarshalJSON(v []byte) error {
-	if string(v) != "null" {
-		a.raw = append([]byte(nil), v...)
+	if string(v) == "null" {
+		return nil
+	}
+	a.agentID = nil
+	if v[0] == '{' {
+		if id, ok := jsonscan.Lookup(v, "agentId"); ok {
+			a.agentID = append([]byte(nil), id...)
+		}
 	}
 	return nil
 }
 
 // id is the agentId of the result, "" for none.
 func (a agentRef) id() string {
-	v := a.agentID
-	if !a.read {
-		v = a.lookup()
-	}
-	if len(v) > 0 && v[0] == '"' {
+	if v := a.agentID; len(v) > 0 && v[0] == '"' {
 		return unquote(v)
 	}
 	return ""
-}
-
-// lookup is the raw value of the result's last agentId member, nil for
-// none: one walk of the members, their values skipped, faster than
-// looking for the name (and for a \u escape, which could spell it) first.
-func (a agentRef) lookup() []byte {
-	if len(a.raw) == 0 || a.raw[0] != '{' {
-		return nil
-	}
-	id, _ := jsonscan.Lookup(a.raw, "agentId")
-	return id
 }
 
 type compactMetadata struct {

@@ -512,10 +512,10 @@ func (l *claudeLine) decode(d *fields, data []byte) {
 		case "message":
 			l.Message = d.claudeMessage(v, "message")
 		case "toolUseResult":
-			// often the whole of a file read: looked into only when a
-			// Task's result may be in the line (agentRef.id)
+			// often the whole of a file read: its agentId is taken from
+			// the members the check noted (agentRef)
 			if len(v) > 0 && v[0] != 'n' {
-				l.ToolUseResult = agentRef{raw: v, read: true}
+				l.ToolUseResult = agentRef{}
 				if v[0] == '{' {
 					d.each(v, func(k, v []byte) {
 						if string(k) == "agentId" {

@@ -143,9 +143,6 @@ func contentRead(l *claudeLine) {
 		}
 	}
 	read(l.Message)
-	if r := &l.ToolUseResult; r.raw != nil {
-		r.agentID, r.read = r.lookup(), true
-	}
 	if l.Data != nil && l.Data.Message != nil {
 		read(l.Data.Message.Message)
 	}
