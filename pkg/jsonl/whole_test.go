@@ -306,19 +306,27 @@ func TestHead(t *testing.T) {
 	}
 }
 
-// A Head's Tail gives the whole lines of the file's end: the first line
-// of the window is left out, cut or not, and a cut last line too.
-func TestHeadTail(t *testing.T) {
+// openHead writes data to a file and opens a Head on it, closed when the
+// test ends; it returns the Head and the file's name.
+func openHead(t *testing.T, data string) (*Head, string) {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), "log.jsonl")
-	data := "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n{\"d\""
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var h Head
+	h := &Head{}
 	if !h.Open(p) {
 		t.Fatal("not opened")
 	}
-	defer h.Close()
+	t.Cleanup(h.Close)
+	return h, p
+}
+
+// A Head's Tail gives the whole lines of the file's end: the first line
+// of the window is left out, cut or not, and a cut last line too.
+func TestHeadTail(t *testing.T) {
+	data := "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n{\"d\""
+	h, _ := openHead(t, data)
 	for _, c := range []struct {
 		n    int
 		want string
@@ -338,16 +346,8 @@ func TestHeadTail(t *testing.T) {
 // writing its log): ReadRest reads it to its end as it is then, past the
 // size Open found, as ReadFile would.
 func TestHeadOfAGrowingFile(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "log.jsonl")
 	first := "{\"a\":1}\n"
-	if err := os.WriteFile(p, []byte(first), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var h Head
-	if !h.Open(p) {
-		t.Fatal("not opened")
-	}
-	defer h.Close()
+	h, p := openHead(t, first)
 	more := strings.Repeat("{\"b\":2}\n", 20)
 	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
