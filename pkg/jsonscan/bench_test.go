@@ -279,6 +279,23 @@ func BenchmarkTape(b *testing.B) {
 			}
 		}
 	})
+	// the check noting plain strings (NotePlain), and the output found
+	// plain from it: what evimport pays instead of a Canonical walk
+	b.Run("plain", func(b *testing.B) {
+		b.SetBytes(int64(len(line)))
+		tape := Tape{NotePlain: true}
+		in := Inner{Spans: make([]Span, 0, 64), Deep: &tape}
+		at := bytes.Index(line, []byte(`"output":`)) + len(`"output":`)
+		output := line[at : at+len(out)+2]
+		for b.Loop() {
+			if NestedSpans(line, func(k, v []byte) {}, &in) != nil {
+				b.Fatal("invalid")
+			}
+			if !tape.Plain(line, output) {
+				b.Fatal("the output is not found plain")
+			}
+		}
+	})
 	b.Run("walk", func(b *testing.B) {
 		b.SetBytes(int64(len(line)))
 		in := Inner{Spans: make([]Span, 0, 64)}
