@@ -161,13 +161,11 @@ func (c *converter) geminiRead(f *logFile) geminiChat {
 		// itself, and another source's one line may have such members
 		document, records = records[0].data, nil
 	}
-	if document != nil {
-		// read as encoding/json read it, whose errors were not looked at
-		var doc geminiRecord
+	// a document's messages, read as encoding/json read them, whose
+	// errors were not looked at
+	listed := func(raw json.RawMessage) {
 		var d fields
-		doc.decode(&d, bytes.TrimSpace(document))
-		head(doc)
-		jsonscan.Elements(doc.Messages, func(v []byte) bool {
+		jsonscan.Elements(raw, func(v []byte) bool {
 			var m geminiRecord
 			d.err, d.hard = nil, false
 			if len(v) > 0 && v[0] == '{' {
@@ -176,6 +174,13 @@ func (c *converter) geminiRead(f *logFile) geminiChat {
 			keep(m)
 			return true
 		})
+	}
+	if document != nil {
+		var doc geminiRecord
+		var d fields
+		doc.decode(&d, bytes.TrimSpace(document))
+		head(doc)
+		listed(doc.Messages)
 	}
 	decode(c, records, func(_ record, m *geminiRecord) {
 		switch {
@@ -189,6 +194,9 @@ func (c *converter) geminiRead(f *logFile) geminiChat {
 		case m.Set != nil:
 		case m.SessionID != "" && m.Type == "":
 			head(*m)
+			// a document on one line with records after it: its
+			// messages come first, none dropped
+			listed(m.Messages)
 		case c.known("gemini", m.Type, geminiKnown):
 			keep(*m)
 		}
