@@ -31,6 +31,7 @@ type tail struct {
 	partial []byte // a last line without its '\n' yet
 	failed  bool   // in no known format: said once
 	grew    bool   // since the last conversion
+	lines   bool   // a .json file found to hold lines: read as the others
 	key     string // the session it holds (sessionKey)
 }
 
@@ -202,6 +203,14 @@ func (e *event) hash() uint64 {
 	return h.Sum64()
 }
 
+// firstLineWhole reports whether data's first line is ended and is a
+// JSON object of its own: data is lines then, where a document being
+// written, pretty ("{" alone) or compact (one line, not ended), is not.
+func firstLineWhole(data []byte) bool {
+	end := bytes.IndexByte(data, '\n')
+	return end >= 0 && jsonscan.Check(data[:end]) == nil
+}
+
 // sessionKey names the session a file holds, so that --follow converts
 // again only the files of the sessions that grew: Claude's by sessionId
 // (its subagent files have the parent's), a Codex agent's by its parent's
@@ -252,18 +261,26 @@ func (t *tail) poll(in *jsonl.Input) (bool, error) {
 	}
 	switch {
 	case t.fi != nil && !os.SameFile(t.fi, fi), fi.Size() < t.off:
-		t.off, t.line, t.partial, t.f.records, t.f.document = 0, 0, nil, nil, nil
+		t.off, t.line, t.partial, t.f.records, t.f.document, t.lines = 0, 0, nil, nil, nil, false
 	case t.fi != nil && fi.Size() == t.off && fi.ModTime().Equal(t.fi.ModTime()):
 		return false, nil
 	}
 	t.fi = fi
-	if strings.HasSuffix(t.f.name, ".json") {
+	if strings.HasSuffix(t.f.name, ".json") && !t.lines {
 		data, err := os.ReadFile(t.f.name)
-		if err != nil || jsonscan.Check(data) != nil {
+		switch {
+		case err != nil:
+			return false, nil
+		case jsonscan.Check(data) == nil:
+			t.off, t.f.document = int64(len(data)), data
+			return true, nil
+		case !firstLineWhole(data):
 			return false, nil // being written: wait for the whole of it
 		}
-		t.off, t.f.document = int64(len(data)), data
-		return true, nil
+		// lines, not a document (a document on one line may have
+		// records after it): read from the start as lines from now on
+		t.lines = true
+		t.off, t.line, t.partial, t.f.records, t.f.document = 0, 0, nil, nil, nil
 	}
 	file, err := os.Open(t.f.name)
 	if err != nil {

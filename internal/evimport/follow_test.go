@@ -159,10 +159,6 @@ func TestFollow(t *testing.T) {
 // parent's), not a session of its own, and its agent_finished is written:
 // the parent records the call that ran it once it is over.
 func TestFollowGeminiAgents(t *testing.T) {
-	bin, err := exec.LookPath("evimport")
-	if err != nil {
-		t.Fatal(err)
-	}
 	const chats = "home/.gemini/tmp/shop/chats/"
 	const parent = "session-2026-03-12T09-00-7c1e2a90.jsonl"
 	const sub = "7c1e2a90-41d3-4b8e-9a6f-2c5d8e0b3f17/a5b6c7d8-2e4f-4a1b-8c3d-9e0f1a2b3c4d.jsonl"
@@ -170,42 +166,12 @@ func TestFollowGeminiAgents(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, filepath.Dir(sub)), 0o755)
 	main := sessionLines(t, "gemini-agents.txtar", chats+parent)
 	os.WriteFile(filepath.Join(dir, parent), []byte(strings.Join(main, "")), 0o644)
-	cmd := exec.Command(bin, "-F", dir)
-	stdout, _ := cmd.StdoutPipe()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	lines := make(chan string, 100)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	var got []string
-	wait := func(what string, done func() bool) {
-		t.Helper()
-		deadline := time.After(10 * time.Second)
-		for !done() {
-			select {
-			case l := <-lines:
-				got = append(got, l)
-			case <-deadline:
-				t.Fatalf("%s: %s\nstderr: %s", what, strings.Join(got, "\n"), stderr.String())
-			}
-		}
-	}
-	has := func(s string) func() bool {
-		return func() bool { return strings.Contains(strings.Join(got, "\n"), s) }
-	}
+	f := startFollow(t, dir)
+	wait, has := f.wait, f.has
 	wait("the parent's events", has(`"kind":"tool_result"`))
 	os.WriteFile(filepath.Join(dir, sub), []byte(strings.Join(sessionLines(t, "gemini-agents.txtar", chats+sub), "")), 0o644)
 	wait("the subagent's chat", has(`"kind":"agent_finished"`))
+	got := f.got
 	for _, l := range got {
 		if strings.Contains(l, `"agent_id":"codebase_investigator:`) && !strings.Contains(l, `"session":"7c1e2a90-41d3-4b8e-9a6f-2c5d8e0b3f17"`) {
 			t.Errorf("the subagent's event is not in its parent's session: %s", l)
@@ -225,5 +191,95 @@ func TestFollowGeminiAgents(t *testing.T) {
 		if e.Seq != seqs[e.Session] {
 			t.Errorf("seq %d after %d: %s", e.Seq, seqs[e.Session]-1, l)
 		}
+	}
+}
+
+// followed is an evimport -F process and the events it wrote so far.
+type followed struct {
+	t      *testing.T
+	lines  chan string
+	got    []string
+	stderr bytes.Buffer
+}
+
+// startFollow starts evimport -F on paths; it is killed when the test ends.
+func startFollow(t *testing.T, paths ...string) *followed {
+	t.Helper()
+	bin, err := exec.LookPath("evimport") // the test binary, set up by testscript
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &followed{t: t, lines: make(chan string, 100)}
+	cmd := exec.Command(bin, append([]string{"-F"}, paths...)...)
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = &f.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			f.lines <- sc.Text()
+		}
+		close(f.lines)
+	}()
+	return f
+}
+
+// wait reads events until done holds, for ten seconds at most.
+func (f *followed) wait(what string, done func() bool) {
+	f.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !done() {
+		select {
+		case l := <-f.lines:
+			f.got = append(f.got, l)
+		case <-deadline:
+			f.t.Fatalf("%s: %s\nstderr: %s", what, strings.Join(f.got, "\n"), f.stderr.String())
+		}
+	}
+}
+
+// has is a condition for wait: an event written holds s.
+func (f *followed) has(s string) func() bool {
+	return func() bool { return strings.Contains(strings.Join(f.got, "\n"), s) }
+}
+
+// evimport -F on files named .json that hold lines, not one document:
+// Claude Code lines under such a name, and a Gemini CLI document written
+// on one line that lines are then appended to, are followed as lines
+// (before, neither gave an event: the whole file was awaited as a
+// document that never came).
+func TestFollowJSONFiles(t *testing.T) {
+	dir := t.TempDir()
+	claude := filepath.Join(dir, "copy.json")
+	os.WriteFile(claude, []byte(strings.Join(sessionLines(t, "claude.txtar", "home/.claude/projects/-home-ana-src-shop/"), "")), 0o644)
+	gemini := filepath.Join(dir, "session-2026-03-01T07-30-2c6f0e8b.json")
+	doc := sessionLines(t, "gemini.txtar", "compact/session-2026-03-01T07-30-2c6f0e8b.json")
+	os.WriteFile(gemini, []byte(strings.Join(doc, "")), 0o644)
+	f := startFollow(t, claude, gemini)
+	f.wait("the Claude Code lines", f.has(`"source":"claude"`))
+	f.wait("the Gemini CLI document", f.has(`"text":"what does make dist do?"`))
+	more, err := os.OpenFile(gemini, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	more.WriteString(`{"id":"l-u2","timestamp":"2026-03-01T07:31:00.000Z","type":"user","content":[{"text":"and the checksums?"}]}` + "\n")
+	more.WriteString(`{"id":"l-m2","timestamp":"2026-03-01T07:31:04.000Z","type":"gemini","content":"dist/SHA256SUMS.","model":"gemini-2.5-flash"}` + "\n")
+	more.Close()
+	f.wait("the lines after the document", f.has(`"text":"and the checksums?"`))
+	n := 0
+	for _, l := range f.got {
+		if strings.Contains(l, `"text":"what does make dist do?"`) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the document's prompt written %d times, want once:\n%s", n, strings.Join(f.got, "\n"))
+	}
+	if f.stderr.Len() > 0 {
+		t.Errorf("stderr: %s", f.stderr.String())
 	}
 }
