@@ -302,3 +302,48 @@ func TestFollowJSONFiles(t *testing.T) {
 		t.Errorf("stderr: %s", e)
 	}
 }
+
+// evimport -F reads a .json file of lines as a pass reads it: one that
+// holds only its first line when first looked at (it was taken for a
+// whole document in no known format and skipped for good), one whose
+// first line is blank or starts with a BOM (awaited as a document that
+// never came); and a BOM starting a .jsonl file is no bad first line.
+func TestFollowJSONLines(t *testing.T) {
+	shop := sessionLines(t, "claude.txtar", "home/.claude/projects/-home-ana-src-shop/")
+	notes := sessionLines(t, "claude.txtar", "home/.claude/projects/-home-ana-src-notes/")
+	const ofShop = `"session":"5f1c2a7e-3b9d-4c61-9e0a-2d8f7b4c1a90"`
+	t.Run("first line alone", func(t *testing.T) {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "shop.json")
+		os.WriteFile(file, []byte(shop[0]), 0o644)
+		// written with it, seen in the same look
+		os.WriteFile(filepath.Join(dir, "notes.jsonl"), []byte(strings.Join(notes, "")), 0o644)
+		f := startFollow(t, file, filepath.Join(dir, "notes.jsonl"))
+		f.wait("the other file's events", f.has(`"session":"7d3e9b10-55aa-4f2e-8c1d-90b7e6a3f214"`))
+		more, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		more.WriteString(strings.Join(shop[1:], ""))
+		more.Close()
+		f.wait("the lines after the first", f.has(ofShop))
+		if e := f.stderr.String(); e != "" {
+			t.Errorf("stderr: %s", e)
+		}
+	})
+	for name, data := range map[string]string{
+		"blank.json": "\n" + strings.Join(shop, ""),
+		"bom.json":   "\ufeff" + strings.Join(shop, ""),
+		"bom.jsonl":  "\ufeff" + strings.Join(shop, ""),
+	} {
+		t.Run(name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), name)
+			os.WriteFile(file, []byte(data), 0o644)
+			f := startFollow(t, file)
+			f.wait("the session's events", f.has(`"kind":"model_result"`))
+			if e := f.stderr.String(); e != "" {
+				t.Errorf("stderr: %s", e)
+			}
+		})
+	}
+}
