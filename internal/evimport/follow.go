@@ -286,11 +286,12 @@ func (t *tail) poll(in *jsonl.Input) (bool, error) {
 	t.fi = fi
 	if strings.HasSuffix(t.f.name, ".json") && !t.lines {
 		data, err := os.ReadFile(t.f.name)
+		doc := bytes.TrimPrefix(data, []byte("\ufeff")) // as a pass reads it
 		switch {
 		case err != nil:
 			return false, nil
-		case jsonscan.Check(data) == nil && documentFile(data):
-			t.off, t.f.document = int64(len(data)), data
+		case jsonscan.Check(doc) == nil && documentFile(doc):
+			t.off, t.f.document = int64(len(data)), doc
 			return true, nil
 		case !firstLineWhole(data):
 			return false, nil // being written: wait for the whole of it

@@ -347,3 +347,16 @@ func TestFollowJSONLines(t *testing.T) {
 		})
 	}
 }
+
+// evimport -F reads a Gemini CLI document that starts with a BOM, as a
+// pass does, where it waited for a whole document forever.
+func TestFollowDocumentBOM(t *testing.T) {
+	doc := sessionLines(t, "gemini.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-01T07-30-2c6f0e8b.json")
+	file := filepath.Join(t.TempDir(), "session-2026-03-01T07-30-2c6f0e8b.json")
+	os.WriteFile(file, []byte("\ufeff"+strings.Join(doc, "")), 0o644)
+	f := startFollow(t, file)
+	f.wait("the document's prompt", f.has(`"text":"what does make dist do?"`))
+	if e := f.stderr.String(); e != "" {
+		t.Errorf("stderr: %s", e)
+	}
+}
