@@ -234,6 +234,15 @@ var ccusageDiffers = map[string]map[cellKey]map[string]differs{
 		{"gemini", "2026-03-12", "gemini-2.5-flash"}: {"output": {thoughts, -30}},
 		{"gemini", "2026-03-12", "gemini-2.5-pro"}:   {"output": {thoughts, -60}},
 	},
+	// ccusage reads both files of the resumed session: its first answer twice
+	"gemini-resumed": {
+		{"gemini", "2026-04-02", "gemini-2.5-pro"}: {
+			"input": {resumed, 5100},
+			// +14 of the answer counted again, -40 of thoughts
+			"output": {resumed + "; " + thoughts, -26},
+			"cost":   {resumed + "; " + thoughts, 0.006915},
+		},
+	},
 	"gemini": {
 		{"gemini", "2026-03-01", "gemini-2.5-flash"}: {"output": {thoughts, -40}},
 		{"gemini", "2026-03-09", "gemini-2.5-pro"}: {
@@ -257,6 +266,7 @@ const (
 	requestID = "no requestId: the lines of one response share message.id, and evimport counts it once (ccusage counts each line)"
 	rewound   = "Gemini's $rewindTo drops the messages after it; ccusage still counts them"
 	thoughts  = "output counts every generated token, thoughts included (ccusage leaves Gemini's thoughts out of output)"
+	resumed   = "Gemini CLI writes a session of the older format it resumes again to a .jsonl beside the .json: evimport counts the session once (ccusage counts both files)"
 )
 
 // notesDay is the response of the notes fixture written on two lines

@@ -233,18 +233,16 @@ func documentFile(data []byte) bool {
 // again only the files of the sessions that grew: Claude's by sessionId
 // (its subagent files have the parent's), a Codex agent's by its parent's
 // thread, a Gemini subagent's chat by its parent's session (its folder's
-// name; the parent's own file says its id), every other file by itself.
+// name; the parent's own files, of either format, say its id: they are
+// read as one, geminiChats), every other file by itself.
 func sessionKey(f *logFile) string {
 	switch f.source {
 	case "gemini":
 		if p := geminiParent(f.name); p != "" {
 			return "gemini\x00" + p
 		}
-		for _, r := range f.records {
-			var p probe
-			if json.Unmarshal(r.data, &p) == nil && p.SessionID != "" {
-				return "gemini\x00" + p.SessionID
-			}
+		if id := geminiFileID(f); id != "" {
+			return "gemini\x00" + id
 		}
 	case "claude":
 		for _, r := range f.records {

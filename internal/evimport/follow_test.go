@@ -360,3 +360,37 @@ func TestFollowDocumentBOM(t *testing.T) {
 		t.Errorf("stderr: %s", e)
 	}
 }
+
+// evimport -F on a Gemini CLI session resumed from the older format, its
+// .json found after its .jsonl (a copy put back): the two are one session,
+// read together, so the prompt the .jsonl rewound, which the .json still
+// holds, is not written, nor any event twice.
+func TestFollowGeminiResumed(t *testing.T) {
+	const session = "rewound/chats/session-2026-04-03T10-00-8b1f0a2e"
+	dir := t.TempDir()
+	write := func(name, prefix string) {
+		data := strings.Join(sessionLines(t, "gemini-resumed.txtar", prefix), "")
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("session-2026-04-03T10-00-8b1f0a2e.jsonl", session+".jsonl")
+	f := startFollow(t, dir)
+	f.wait("the .jsonl's events", f.has(`"text":"and in production?"`))
+	write("session-2026-04-03T10-00-8b1f0a2e.json", session+".json")
+	// another session, found in the same look as the .json or after it,
+	// whose prompt is later than the one rewound: written after it
+	write("session-2026-04-02T08-15-4e2d9c71.jsonl", "home/.gemini/tmp/web/chats/session-2026-04-02T08-15-4e2d9c71.jsonl")
+	f.wait("the other session's events", f.has(`"text":"done; is it cached now?"`))
+	for _, l := range f.got {
+		if strings.Contains(l, `"text":"and in staging?"`) {
+			t.Errorf("the rewound prompt was written: %s", l)
+		}
+	}
+	if n := strings.Count(strings.Join(f.got, "\n"), `"text":"which port does it listen on?"`); n != 1 {
+		t.Errorf("the first prompt written %d times, want once:\n%s", n, strings.Join(f.got, "\n"))
+	}
+	if e := f.stderr.String(); e != "" {
+		t.Errorf("stderr: %s", e)
+	}
+}

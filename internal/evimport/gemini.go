@@ -137,8 +137,12 @@ func geminiThread(b *builder, msgs []geminiRecord, done bool) {
 	}
 }
 
-// geminiRead reads one chat file, of either format.
-func (c *converter) geminiRead(f *logFile) geminiChat {
+// geminiRead reads a chat's files, of either format, in turn as one log:
+// the first's metadata names the chat, a message written again in a later
+// file replaces the earlier one's, and a later file's rewind drops the
+// messages of the earlier ones too (Gemini CLI, resuming a session of the
+// older format, writes it all again to a .jsonl and leaves the .json).
+func (c *converter) geminiRead(files ...*logFile) geminiChat {
 	s := &geminiChat{}
 	var msgs []geminiRecord
 	index := map[string]int{} // message id -> place in msgs
@@ -155,12 +159,6 @@ func (c *converter) geminiRead(f *logFile) geminiChat {
 			s.id, s.project, s.kind = m.SessionID, m.ProjectHash, m.Kind
 		}
 	}
-	document, records := f.document, f.records
-	if document == nil && len(records) == 1 && oneDocument(records[0].data) {
-		// here, not as the file is read: --follow reads its lines
-		// itself, and another source's one line may have such members
-		document, records = records[0].data, nil
-	}
 	// a document's messages, read as encoding/json read them, whose
 	// errors were not looked at
 	listed := func(raw json.RawMessage) {
@@ -175,46 +173,61 @@ func (c *converter) geminiRead(f *logFile) geminiChat {
 			return true
 		})
 	}
-	if document != nil {
-		var doc geminiRecord
-		var d fields
-		doc.decode(&d, bytes.TrimSpace(document))
-		head(doc)
-		listed(doc.Messages)
-	}
-	decode(c, records, func(_ record, m *geminiRecord) {
-		switch {
-		case m.RewindTo != nil:
-			if i, ok := index[*m.RewindTo]; ok {
-				for _, gone := range msgs[i:] {
-					delete(index, gone.ID)
-				}
-				msgs = msgs[:i]
-			}
-		case m.Set != nil:
-		case m.SessionID != "" && m.Type == "":
-			head(*m)
-			// a document on one line with records after it: its
-			// messages come first, none dropped
-			listed(m.Messages)
-		case c.known("gemini", m.Type, geminiKnown):
-			keep(*m)
+	for _, f := range files {
+		document, records := geminiDocument(f)
+		if document != nil {
+			var doc geminiRecord
+			var d fields
+			doc.decode(&d, bytes.TrimSpace(document))
+			head(doc)
+			listed(doc.Messages)
 		}
-	})
+		decode(c, records, func(_ record, m *geminiRecord) {
+			switch {
+			case m.RewindTo != nil:
+				if i, ok := index[*m.RewindTo]; ok {
+					for _, gone := range msgs[i:] {
+						delete(index, gone.ID)
+					}
+					msgs = msgs[:i]
+				}
+			case m.Set != nil:
+			case m.SessionID != "" && m.Type == "":
+				head(*m)
+				// a document on one line with records after it: its
+				// messages come first, none dropped
+				listed(m.Messages)
+			case c.known("gemini", m.Type, geminiKnown):
+				keep(*m)
+			}
+		})
+	}
+	name := files[0].name
 	if s.project == "" {
 		// ~/.gemini/tmp/<project>/chats/session-...: the folder names it
 		// (chats/<parent>/ holds a subagent's)
-		dir := filepath.Dir(f.name)
-		if geminiParent(f.name) != "" {
+		dir := filepath.Dir(name)
+		if geminiParent(name) != "" {
 			dir = filepath.Dir(dir)
 		}
 		s.project = filepath.Base(filepath.Dir(dir))
 	}
 	if s.id == "" {
-		s.id = strings.TrimSuffix(strings.TrimSuffix(baseName(f.name), ".jsonl"), ".json")
+		s.id = strings.TrimSuffix(strings.TrimSuffix(baseName(name), ".jsonl"), ".json")
 	}
 	s.msgs = msgs
 	return *s
+}
+
+// geminiDocument is f's whole-file document, if it holds one (the older
+// format), and its records.
+func geminiDocument(f *logFile) (document []byte, records []record) {
+	if f.document == nil && len(f.records) == 1 && oneDocument(f.records[0].data) {
+		// here, not as the file is read: --follow reads its lines
+		// itself, and another source's one line may have such members
+		return f.records[0].data, nil
+	}
+	return f.document, f.records
 }
 
 func geminiMessage(b *builder, m geminiRecord) {

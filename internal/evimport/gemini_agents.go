@@ -1,9 +1,12 @@
 package evimport
 
 import (
+	"bytes"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // Gemini CLI's subagents (since its 0.36) record chats of their own, in a
@@ -58,8 +61,9 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 	var subs []sub
 	byID := map[string]int{}              // main session id -> index in out
 	calls := map[string]map[string]call{} // main session id -> agentId -> the call that ran it
-	for _, f := range files {
-		ch := c.geminiRead(f)
+	for _, fs := range geminiChats(files) {
+		f := fs[0]
+		ch := c.geminiRead(fs...)
 		if p := geminiParent(f.name); p != "" && ch.kind == "subagent" {
 			subs = append(subs, sub{p, ch, f.companion, f.index})
 			continue
@@ -70,6 +74,9 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 		calls[ch.id] = geminiAgentCalls(ch.msgs, calls[ch.id])
 		s := c.geminiSession(ch)
 		s.at = order{source: sourceRank["gemini"], file: f.index}
+		for _, g := range fs {
+			s.at.file = min(s.at.file, g.index)
+		}
 		out = append(out, s)
 	}
 	for _, sb := range subs {
@@ -121,4 +128,63 @@ func geminiAgentCalls(msgs []geminiRecord, m map[string]call) map[string]call {
 		}
 	}
 	return m
+}
+
+// geminiChats are the chats of files, each to be read as one log: a file
+// alone, but the main chats that share a sessionId (the older format's
+// document and the .jsonl Gemini CLI writes when it resumes it, or a
+// copy), which are one chat placed where the first is found, the older
+// format first, then by name, whatever the order they are found in.
+func geminiChats(files []*logFile) [][]*logFile {
+	var out [][]*logFile
+	at := map[string]int{} // sessionId -> place in out
+	for _, f := range files {
+		if id := geminiFileID(f); id != "" && geminiParent(f.name) == "" {
+			if i, ok := at[id]; ok {
+				out[i] = append(out[i], f)
+				continue
+			}
+			at[id] = len(out)
+		}
+		out = append(out, []*logFile{f})
+	}
+	for _, fs := range out {
+		sort.SliceStable(fs, func(i, j int) bool {
+			di, _ := geminiDocument(fs[i])
+			dj, _ := geminiDocument(fs[j])
+			if (di != nil) != (dj != nil) {
+				return di != nil
+			}
+			return fs[i].name < fs[j].name
+		})
+	}
+	return out
+}
+
+// geminiFileID is the sessionId a chat file's metadata says, as
+// geminiRead finds it: that of its document, else of its first record
+// that has one and no type; "" when it says none.
+func geminiFileID(f *logFile) string {
+	document, records := geminiDocument(f)
+	if document != nil {
+		return geminiID(bytes.TrimSpace(document))
+	}
+	for _, r := range records {
+		if _, typed := jsonscan.Lookup(r.data, "type"); !typed {
+			if id := geminiID(r.data); id != "" {
+				return id
+			}
+		}
+	}
+	return ""
+}
+
+// geminiID is the sessionId of a JSON object, "" when it has none.
+func geminiID(data []byte) string {
+	v, _ := jsonscan.Lookup(data, "sessionId")
+	if len(v) < 3 || v[0] != '"' {
+		return ""
+	}
+	id, _ := jsonscan.Unquote(nil, v)
+	return string(id)
 }

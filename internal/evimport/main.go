@@ -165,10 +165,11 @@ var sourceRank = map[string]int{"claude": 0, "codex": 1, "pi": 2, "gemini": 3}
 // convert reads every input, converts it and spools its sessions. The
 // files are first scanned on every core for their source and what ties
 // them to others (scanAll); then each group of files that must be
-// converted together (a pi or Gemini file alone, a Claude Code session's
-// files: its subagents', its copies, the files that share a sessionId; a
-// Codex rollout with its spawned agents') is read whole and converted by
-// a worker, so that what is held at a time is a group for each core.
+// converted together (a pi file alone, a Claude Code session's files:
+// its subagents', its copies, the files that share a sessionId; a Codex
+// rollout with its spawned agents'; a Gemini CLI session's chats) is read
+// whole and converted by a worker, so that what is held at a time is a
+// group for each core.
 // The groups are taken back, their bad lines and events, in the order of
 // their first file, so that the output and stderr are those of one loop.
 // Standard input, which can be read once, is read first and held.
