@@ -34,8 +34,9 @@ type codexPayload struct {
 	ModelProvider string          `json:"model_provider"`
 	ForkedFromID  string          `json:"forked_from_id"`
 	Source        json.RawMessage `json:"source"`
-	// turn_context
-	Model string `json:"model"`
+	// turn_context (and task_started: its turn_id)
+	Model  string          `json:"model"`
+	TurnID json.RawMessage `json:"turn_id"`
 	// event_msg
 	Message string          `json:"message"`
 	Info    *codexTokenInfo `json:"info"`
@@ -287,12 +288,11 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 // codexState follows a rollout's token counts: the cumulative total seen
 // so far, which a count must pass to be new.
 type codexState struct {
-	total      int64
-	prev       codexTokens // the totals of the last count
-	replay     bool        // in a fork's copy of its parent's history
-	replayTill int64       // ms: records up to this time are the copy
-	open       bool        // a model call without its result yet
-	thinking   strings.Builder
+	total    int64
+	prev     codexTokens // the totals of the last count
+	replay   bool        // in a fork's copy of its parent's history
+	open     bool        // a model call without its result yet
+	thinking strings.Builder
 }
 
 // codexSession converts one rollout: into a session of its own, or, with
@@ -310,18 +310,13 @@ func (c *converter) codexSession(cf *codexFile, parent *session, role, anchor st
 	b.version = cf.meta.CLIVersion
 	b.setModel(cf.meta.ModelProvider, "")
 	st := &codexState{}
+	copied := 0 // the records of the parent's history the rollout starts with
 	if cf.meta.ForkedFromID != "" || forkCopy(cf) {
-		// A fork starts with a copy of its parent's history, its times
-		// those of the original or the fork's creation: up to the end of
-		// the second the fork was made, it is the parent's.
-		st.replay = true
-		st.replayTill = (parseTime(cf.meta.Timestamp)/1000 + 1) * 1000
+		copied = copyLen(cf)
 	}
 	firstMS := int64(0)
-	for _, r := range cf.lines {
-		if st.replay && r.ms > st.replayTill {
-			st.replay = false
-		}
+	for i, r := range cf.lines {
+		st.replay = i < copied
 		if firstMS == 0 && !st.replay {
 			firstMS = r.ms
 		}
@@ -347,6 +342,68 @@ func forkCopy(cf *codexFile) bool {
 		}
 	}
 	return false
+}
+
+// copyLen is the number of records of the copy of its parent's history a
+// fork starts with. Codex names each turn by a UUIDv7, which carries the
+// millisecond it was made, as does the rollout's own id: the copy's turns
+// were all begun before the fork was made, the fork's own after. So the
+// copy ends where the first turn of the fork's own begins (its
+// task_started, or its turn_context), whatever the records' times. Without
+// such ids (older versions), the copy is what was written up to the end of
+// the second the fork was made: its records bear the fork's time or their
+// own.
+func copyLen(cf *codexFile) int {
+	born, ok := uuidV7Time(cf.meta.ID)
+	if ok {
+		turns := false
+		for i, r := range cf.lines {
+			if t, ok := turnTime(r.p.TurnID); ok {
+				if t >= born {
+					return i
+				}
+				turns = true
+			}
+		}
+		if turns {
+			return len(cf.lines) // only the parent's turns
+		}
+	}
+	till := (parseTime(cf.meta.Timestamp)/1000 + 1) * 1000
+	for i, r := range cf.lines {
+		if r.ms > till {
+			return i
+		}
+	}
+	return len(cf.lines)
+}
+
+// turnTime is the time a turn_id was made at, when it is a UUIDv7.
+func turnTime(id json.RawMessage) (ms int64, ok bool) {
+	if len(id) == 0 || id[0] != '"' {
+		return 0, false
+	}
+	return uuidV7Time(unquote(id))
+}
+
+// uuidV7Time is the Unix time in milliseconds a version 7 UUID was made
+// at, its first 48 bits; ok is false for any other string.
+func uuidV7Time(id string) (ms int64, ok bool) {
+	if len(id) != 36 || id[14] != '7' {
+		return 0, false
+	}
+	for i := range len(id) {
+		dash := i == 8 || i == 13 || i == 18 || i == 23
+		if dash != (id[i] == '-') || !dash && !isHex(id[i]) {
+			return 0, false
+		}
+	}
+	ms, _ = strconv.ParseInt(id[:8]+id[9:13], 16, 64) // twelve hex digits
+	return ms, true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // codexRecord converts one record of a rollout.

@@ -719,6 +719,8 @@ func (p *codexPayload) decode(d *fields, data []byte) {
 			p.Source = raw(v)
 		case "model":
 			d.word(v, "model", &p.Model)
+		case "turn_id":
+			p.TurnID = bytes.Clone(v) // a copy: the line is not kept for 40 bytes
 		case "message":
 			d.str(v, "message", &p.Message)
 		case "info":

@@ -21,7 +21,7 @@ var memberNames = strings.Fields(`type subtype uuid sessionId agentId isSidechai
 isApiErrorMessage cwd version timestamp requestId costUSD message toolUseResult compactMetadata trigger
 preTokens data parentToolUseID id model role stop_reason content usage input_tokens output_tokens
 cache_creation_input_tokens cache_read_input_tokens cache_creation ephemeral_5m_input_tokens
-ephemeral_1h_input_tokens payload cli_version model_provider forked_from_id source info total_token_usage
+ephemeral_1h_input_tokens payload cli_version model_provider forked_from_id source turn_id info total_token_usage
 last_token_usage cached_input_tokens reasoning_output_tokens total_tokens reason summary name arguments input
 call_id output action parentId provider modelId tokensBefore stopReason errorMessage toolCallId toolName
 isError cacheRead cacheWrite cost total projectHash messages $rewindTo $set thoughts description subject

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -199,7 +200,25 @@ type followed struct {
 	t      *testing.T
 	lines  chan string
 	got    []string
-	stderr bytes.Buffer
+	stderr lockedBuffer
+}
+
+// lockedBuffer is the process's stderr, read while it may still write.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // startFollow starts evimport -F on paths; it is killed when the test ends.
@@ -279,7 +298,7 @@ func TestFollowJSONFiles(t *testing.T) {
 	if n != 1 {
 		t.Errorf("the document's prompt written %d times, want once:\n%s", n, strings.Join(f.got, "\n"))
 	}
-	if f.stderr.Len() > 0 {
-		t.Errorf("stderr: %s", f.stderr.String())
+	if e := f.stderr.String(); e != "" {
+		t.Errorf("stderr: %s", e)
 	}
 }

@@ -132,7 +132,13 @@ func expand(paths []string, since time.Time, missing func(string, error)) []*log
 			}
 			continue
 		}
-		filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		root := p
+		if li, err := os.Lstat(p); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+			// a link to a folder (~/.claude kept with the dotfiles):
+			// WalkDir would take the link for a file and walk nothing
+			root += string(filepath.Separator)
+		}
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				missing(path, err)
 				return nil

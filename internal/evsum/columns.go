@@ -281,14 +281,14 @@ type picked struct {
 
 // groupingColumns are the columns a grouping of events rather than runs
 // fills, in their order; nil for the groupings of runs (run, agent, the
-// periods, none), which fill every standard column. By tool, kind, model
-// or a field, a group's outcomes and wall times are none (a run's would
-// only repeat in each of its groups): those columns would be empty on
-// every row, and took the room of what the grouping is for, which a
-// narrow table now keeps longest: the tool calls, failures and events of
-// each tool, each kind's events, each model's calls, tokens, cost and
-// latency. The unpriced calls, where there are some, follow the cost as
-// in the standard table.
+// periods, session, project, source, none), which fill every standard
+// column. By tool, kind, model or a field, a group's outcomes and wall
+// times are none (a run's would only repeat in each of its groups): those
+// columns would be empty on every row, and took the room of what the
+// grouping is for, which a narrow table now keeps longest: the tool
+// calls, failures and events of each tool, each kind's events, each
+// model's calls, tokens, cost and latency. The unpriced calls, where
+// there are some, follow the cost as in the standard table.
 func groupingColumns(by []summary.Key) []picked {
 	has := func(kind summary.KeyKind) bool {
 		return slices.ContainsFunc(by, func(k summary.Key) bool { return k.Kind == kind })
@@ -302,9 +302,9 @@ func groupingColumns(by []summary.Key) []picked {
 		return []picked{{"first", 100, 50}, {"runs", 150, 0}, {"events", 160, 0}, {"model_calls", 320, 0}, {"model_errors", 180, 0},
 			{"tokens", 300, 130}, {"cost", 350, 0}, {"unpriced_calls", 0, 0}, {"unpriced_tokens", 0, 0},
 			{"latency_p50", 190, 0}, {"latency_p95", 170, 0}, {"errors", 200, 0}}
-	case has(summary.KeyPath) || has(summary.KeyRole):
-		// session, project, source (evimport), payload.x, an agent's
-		// role: as the standard table, less the outcomes and wall times
+	case slices.ContainsFunc(by, summary.Key.NamesEvents):
+		// payload.x, an agent's role: as the standard table, less the
+		// outcomes and wall times
 		var cols []picked
 		for _, n := range []string{"first", "runs", "events", "model_calls", "tokens", "cost", "unpriced_calls", "unpriced_tokens",
 			"tool_calls", "failed", "errors", "latency_p50", "latency_p95", "problems"} {

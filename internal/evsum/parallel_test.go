@@ -134,6 +134,22 @@ func TestParallelCorpora(t *testing.T) {
 		sameAsOnePass(t, "--format", "jsonl", files["glasspane"], files["multiagent"], files["glasspane"])
 		sameAsOnePass(t, "--format", "jsonl", "--by", "agent", files["multiagent"], files["envelope"])
 	})
+	// by the members evimport writes, whose groups count their runs'
+	// outcomes and wall times: the runs of a group cut by the parts
+	t.Run("sessions", func(t *testing.T) {
+		data := withSessions(env.Bytes())
+		f := writeFile(t, "sessions.jsonl", data)
+		for _, v := range [][]string{
+			{"--format", "jsonl", "--by", "session"},
+			{"--format", "md", "--by", "project"},
+			{"--format", "csv", "--by", "source,project"},
+			{"--format", "html", "--by", "session"},
+			{"--format", "table", "--wide", "--by", "source", "--sort", "-outcomes.ok", "--top", "2"},
+		} {
+			sameAsOnePass(t, append(v, f)...)
+		}
+		samePiped(t, data, "--format", "jsonl", "--by", "session")
+	})
 	// the same through a pipe, alone and among files
 	t.Run("stdin", func(t *testing.T) {
 		for _, v := range variants[:6] {
@@ -142,6 +158,36 @@ func TestParallelCorpora(t *testing.T) {
 		samePiped(t, gp.Bytes(), "--format", "jsonl", "--by", "agent")
 		samePiped(t, gp.Bytes(), "--format", "jsonl", files["multiagent"], "-", files["glasspane"])
 	})
+}
+
+// withSessions gives each event of data the session, project and source
+// members evimport writes, by its run: every 40th event another session,
+// every 50th none, as in a log evimport did not write.
+func withSessions(data []byte) []byte {
+	var b bytes.Buffer
+	for i, l := range bytes.SplitAfter(data, []byte("\n")) {
+		l = bytes.TrimSuffix(l, []byte("\n"))
+		if len(l) == 0 {
+			continue
+		}
+		_, run, _ := bytes.Cut(l, []byte(`"run_id":"`))
+		run, _, _ = bytes.Cut(run, []byte(`"`))
+		h := 0
+		for _, c := range run {
+			h = h*31 + int(c)
+		}
+		h &= 1<<20 - 1
+		switch {
+		case i%50 == 0:
+			b.Write(l)
+		case i%40 == 0:
+			fmt.Fprintf(&b, `%s,"session":"other","project":"/p%d","source":"pi"}`, l[:len(l)-1], h%3)
+		default:
+			fmt.Fprintf(&b, `%s,"session":"s%d","project":"/p%d","source":"%s"}`, l[:len(l)-1], h%11, h%3, []string{"claude", "codex"}[h%2])
+		}
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
 }
 
 // TestParallelBadLines: bad lines, blank lines, CRLF, a BOM and a last

@@ -15,6 +15,24 @@ type Key struct {
 	Kind KeyKind
 	Path []string // for KeyPath: the field path, split at dots
 	Name string   // the member name in the group object
+	// OfRun: every event of a run carries the same value (the session,
+	// project and source evimport writes), so the groups are groups of
+	// runs, which report their runs' outcomes and wall times as a day's.
+	OfRun bool
+}
+
+// NamesEvents reports whether k's groups name events rather than runs or
+// agents: by kind, tool, model, role or a field path, a run's events fall
+// in several groups, where its outcome and wall time would only repeat,
+// so a grouping with such a key reports none.
+func (k Key) NamesEvents() bool {
+	switch k.Kind {
+	case KeyKindField, KeyTool, KeyModel, KeyRole:
+		return true
+	case KeyPath:
+		return !k.OfRun
+	}
+	return false
 }
 
 // KeyKind says what a Key groups by.
@@ -67,9 +85,9 @@ var groupings = []struct {
 	{"month", Key{Kind: KeyMonth, Name: "month"}},
 	// the members evimport writes on every event: the agent's session,
 	// its working directory and which agent wrote the log
-	{"session", Key{Kind: KeyPath, Path: []string{"session"}, Name: "session"}},
-	{"project", Key{Kind: KeyPath, Path: []string{"project"}, Name: "project"}},
-	{"source", Key{Kind: KeyPath, Path: []string{"source"}, Name: "source"}},
+	{"session", Key{Kind: KeyPath, Path: []string{"session"}, Name: "session", OfRun: true}},
+	{"project", Key{Kind: KeyPath, Path: []string{"project"}, Name: "project", OfRun: true}},
+	{"source", Key{Kind: KeyPath, Path: []string{"source"}, Name: "source", OfRun: true}},
 }
 
 // keyWords are the groupings by word; byWords their words, in order.

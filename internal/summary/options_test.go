@@ -148,3 +148,22 @@ func TestLoadLocation(t *testing.T) {
 		t.Error("an unknown zone was accepted")
 	}
 }
+
+// Groupings by what names runs report their runs' outcomes and wall
+// times; those by what names events report none. session, project and
+// source are the run's (evimport writes them on every event of a run);
+// a field path, even one ending in session, names events.
+func TestNamesEvents(t *testing.T) {
+	for by, want := range map[string]bool{
+		"run": false, "agent": false, "day": false, "week": false, "session": false, "project": false, "source": false,
+		"tool": true, "kind": true, "model": true, "role": true, "payload.session": true, "payload.source": true,
+	} {
+		keys, err := ParseBy(by)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := keys[0].NamesEvents(); got != want {
+			t.Errorf("--by %s: NamesEvents() = %v, want %v", by, got, want)
+		}
+	}
+}

@@ -14,7 +14,8 @@ import (
 // randomEvents makes a short stream of both vocabularies over a few runs:
 // zot tool calls by id (started by tool_execution_start, tool_call or
 // both, ended or not) whose events may fall in different parts, turns,
-// run_finished in any place, times missing now and then.
+// run_finished in any place, times missing now and then, a session that
+// changes within a run or is missing.
 func randomEvents(rng *rand.Rand) [][]byte {
 	kinds := []string{
 		`"kind":"model_call","payload":{"model":"m%d"}`,
@@ -95,7 +96,16 @@ func randomEvents(rng *rand.Rand) [][]byte {
 		case 1:
 			ts = `"ts":0,`
 		}
-		ls[i] = fmt.Appendf(nil, `{"seq":%d,%s%s"agent_id":"a%d",%s}`, i+1, ts, run, rng.IntN(3), ev)
+		// a run's session, as evimport writes it; now and then another,
+		// or none, as in a log evimport did not write
+		session := fmt.Sprintf(`,"session":"s%d"`, r%2)
+		switch i % 7 {
+		case 3:
+			session = `,"session":"s9"`
+		case 5:
+			session = ""
+		}
+		ls[i] = fmt.Appendf(nil, `{"seq":%d,%s%s"agent_id":"a%d",%s%s}`, i+1, ts, run, rng.IntN(3), ev, session)
 	}
 	return ls
 }
@@ -165,7 +175,7 @@ func sameState(t *testing.T, what string, got, want *State) {
 // --breakdown model too.
 func TestPropertyFreezePartialMerge(t *testing.T) {
 	defer func(n int) { hotLimit = n }(hotLimit)
-	bys := []string{"run", "agent", "kind", "model,hour", "none", "agent,payload.n"}
+	bys := []string{"run", "agent", "kind", "model,hour", "none", "agent,payload.n", "session", "session,hour"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for iter := range 300 {
 		ls := randomEvents(rng)

@@ -779,17 +779,18 @@ func cmpRef(a, b ref) int {
 }
 
 // runFields says what a group's outcomes and wall time are: its runs'
-// (by run, day, hour, or none), its agent's own (by agent: agent_spawned
-// to agent_finished), or none (by kind, tool, model or a field, which
-// name events, not runs or agents: a run's outcome would only repeat).
-// agent is the index of the agent key, when by agent.
+// (by run, a period, session, project, source, or none), its agent's own
+// (by agent: agent_spawned to agent_finished), or none (by a key that
+// names events, Key.NamesEvents). As by day, a run counts in each group
+// it has events in: one, when its events agree. agent is the index of the
+// agent key, when by agent.
 func (s *State) runFields() (mode int, agent int) {
 	mode = byRuns
 	for i, k := range s.opt.By {
-		switch k.Kind {
-		case KeyKindField, KeyTool, KeyModel, KeyPath, KeyRole:
+		switch {
+		case k.NamesEvents():
 			return byNothing, 0
-		case KeyAgent:
+		case k.Kind == KeyAgent:
 			mode, agent = byAgent, i
 		}
 	}
