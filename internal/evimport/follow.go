@@ -203,12 +203,30 @@ func (e *event) hash() uint64 {
 	return h.Sum64()
 }
 
-// firstLineWhole reports whether data's first line is ended and is a
-// JSON object of its own: data is lines then, where a document being
+// firstLineWhole reports whether data's first record, framed as a pass
+// reads lines (a BOM, blank lines and '\r' not counted), is ended and is
+// a JSON value of its own: data is lines then, where a document being
 // written, pretty ("{" alone) or compact (one line, not ended), is not.
 func firstLineWhole(data []byte) bool {
-	end := bytes.IndexByte(data, '\n')
-	return end >= 0 && jsonscan.Check(data[:end]) == nil
+	for n := 1; ; n++ {
+		end := bytes.IndexByte(data, '\n')
+		if end < 0 {
+			return false
+		}
+		if rec, blank := jsonl.Trim(data[:end+1], n == 1); !blank {
+			return jsonscan.Check(rec) == nil
+		}
+		data = data[end+1:]
+	}
+}
+
+// documentFile reports whether data, the whole of a .json file and one
+// JSON value, is read as a document: unless it is one line of a log's
+// (the first line of a session written under such a name) rather than a
+// Gemini CLI document written on one line, which would be taken for a
+// document in no known format and never read again.
+func documentFile(data []byte) bool {
+	return !firstLineWhole(data) || oneDocument(bytes.TrimSpace(data))
 }
 
 // sessionKey names the session a file holds, so that --follow converts
@@ -268,17 +286,20 @@ func (t *tail) poll(in *jsonl.Input) (bool, error) {
 	t.fi = fi
 	if strings.HasSuffix(t.f.name, ".json") && !t.lines {
 		data, err := os.ReadFile(t.f.name)
+		doc := bytes.TrimPrefix(data, []byte("\ufeff")) // as a pass reads it
 		switch {
 		case err != nil:
 			return false, nil
-		case jsonscan.Check(data) == nil:
-			t.off, t.f.document = int64(len(data)), data
+		case jsonscan.Check(doc) == nil && documentFile(doc):
+			t.off, t.f.document = int64(len(data)), doc
 			return true, nil
-		case !firstLineWhole(data):
+		case !firstLineWhole(data) && !json.Valid(doc):
 			return false, nil // being written: wait for the whole of it
 		}
 		// lines, not a document (a document on one line may have
-		// records after it): read from the start as lines from now on
+		// records after it), or a whole value that is no object, which
+		// a pass reports as a bad line: read from the start as lines
+		// from now on
 		t.lines = true
 		t.off, t.line, t.partial, t.f.records, t.f.document = 0, 0, nil, nil, nil
 	}
@@ -298,8 +319,9 @@ func (t *tail) poll(in *jsonl.Input) (bool, error) {
 	grew := false
 	for _, line := range bytes.Split(data[:end+1], []byte("\n"))[:bytes.Count(data[:end+1], []byte("\n"))] {
 		t.line++
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		if len(bytes.TrimSpace(line)) == 0 {
+		// framed as a pass frames it: the BOM that may start the file
+		line, blank := jsonl.Trim(line, t.line == 1)
+		if blank {
 			continue
 		}
 		if err := jsonscan.Check(line); err != nil {

@@ -302,3 +302,78 @@ func TestFollowJSONFiles(t *testing.T) {
 		t.Errorf("stderr: %s", e)
 	}
 }
+
+// evimport -F reads a .json file of lines as a pass reads it: one that
+// holds only its first line when first looked at (it was taken for a
+// whole document in no known format and skipped for good), one whose
+// first line is blank or starts with a BOM (awaited as a document that
+// never came); and a BOM starting a .jsonl file is no bad first line.
+func TestFollowJSONLines(t *testing.T) {
+	shop := sessionLines(t, "claude.txtar", "home/.claude/projects/-home-ana-src-shop/")
+	notes := sessionLines(t, "claude.txtar", "home/.claude/projects/-home-ana-src-notes/")
+	const ofShop = `"session":"5f1c2a7e-3b9d-4c61-9e0a-2d8f7b4c1a90"`
+	t.Run("first line alone", func(t *testing.T) {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "shop.json")
+		os.WriteFile(file, []byte(shop[0]), 0o644)
+		// written with it, seen in the same look
+		os.WriteFile(filepath.Join(dir, "notes.jsonl"), []byte(strings.Join(notes, "")), 0o644)
+		f := startFollow(t, file, filepath.Join(dir, "notes.jsonl"))
+		f.wait("the other file's events", f.has(`"session":"7d3e9b10-55aa-4f2e-8c1d-90b7e6a3f214"`))
+		more, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		more.WriteString(strings.Join(shop[1:], ""))
+		more.Close()
+		f.wait("the lines after the first", f.has(ofShop))
+		if e := f.stderr.String(); e != "" {
+			t.Errorf("stderr: %s", e)
+		}
+	})
+	for name, data := range map[string]string{
+		"blank.json": "\n" + strings.Join(shop, ""),
+		"bom.json":   "\ufeff" + strings.Join(shop, ""),
+		"bom.jsonl":  "\ufeff" + strings.Join(shop, ""),
+	} {
+		t.Run(name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), name)
+			os.WriteFile(file, []byte(data), 0o644)
+			f := startFollow(t, file)
+			f.wait("the session's events", f.has(`"kind":"model_result"`))
+			if e := f.stderr.String(); e != "" {
+				t.Errorf("stderr: %s", e)
+			}
+		})
+	}
+	// a whole value that is no object is a bad line, as a pass says,
+	// not a document awaited forever
+	t.Run("array.json", func(t *testing.T) {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "array.json")
+		os.WriteFile(file, []byte("[\n]\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "shop.jsonl"), []byte(strings.Join(shop, "")), 0o644)
+		f := startFollow(t, file, filepath.Join(dir, "shop.jsonl"))
+		f.wait("the other file's events", f.has(ofShop))
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(f.stderr.String(), "array.json:1:") && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if e := f.stderr.String(); !strings.Contains(e, "array.json:1:") {
+			t.Errorf("stderr: %q, want array.json's first line said bad", e)
+		}
+	})
+}
+
+// evimport -F reads a Gemini CLI document that starts with a BOM, as a
+// pass does, where it waited for a whole document forever.
+func TestFollowDocumentBOM(t *testing.T) {
+	doc := sessionLines(t, "gemini.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-01T07-30-2c6f0e8b.json")
+	file := filepath.Join(t.TempDir(), "session-2026-03-01T07-30-2c6f0e8b.json")
+	os.WriteFile(file, []byte("\ufeff"+strings.Join(doc, "")), 0o644)
+	f := startFollow(t, file)
+	f.wait("the document's prompt", f.has(`"text":"what does make dist do?"`))
+	if e := f.stderr.String(); e != "" {
+		t.Errorf("stderr: %s", e)
+	}
+}
