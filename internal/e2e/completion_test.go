@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/evtools/evtools/internal/tools"
 )
@@ -190,7 +189,7 @@ func TestTmuxBashCompletion(t *testing.T) {
 	}
 	pane := startTmux(t, 100, 24, fmt.Sprintf("cd '%s' && env HISTFILE= HOME='%s' XDG_DATA_DIRS='%s/share' EVTOOLS_FILTERS='%s' PATH='%s' TERM=screen %s --noprofile --rcfile '%s' -i",
 		dir, dir, dir, filters, os.Getenv("PATH"), bash, rc))
-	pane.waitFor(5*time.Second, "the prompt", func(s string) bool { return strings.HasSuffix(s, "$\n") })
+	pane.waitFor("the prompt", func(s string) bool { return strings.HasSuffix(s, "$\n") })
 	typed := func(keys ...string) {
 		t.Helper()
 		pane.tmux(append([]string{"send-keys"}, keys...)...)
@@ -198,32 +197,32 @@ func TestTmuxBashCompletion(t *testing.T) {
 	clear := func() {
 		t.Helper()
 		typed("C-u", "clear", "Enter")
-		pane.waitFor(3*time.Second, "a clear screen", func(s string) bool { return s == "$\n" })
+		pane.waitFor("a clear screen", func(s string) bool { return s == "$\n" })
 	}
 	clear()
 
 	typed("evsum --form", "Tab")
-	pane.waitFor(3*time.Second, "evsum --format", func(s string) bool { return strings.Contains(s, "$ evsum --format\n") })
+	pane.waitFor("evsum --format", func(s string) bool { return strings.Contains(s, "$ evsum --format\n") })
 	typed("Tab", "Tab")
-	s, _ := pane.waitFor(3*time.Second, "the formats", func(s string) bool {
+	s, _ := pane.waitFor("the formats", func(s string) bool {
 		return regexp.MustCompile(`(?m)^csv +html +json +jsonl +md +table *$`).MatchString(s)
 	})
 	pane.checkWidth(s)
 	clear()
 
 	typed("evfilter fai", "Tab")
-	pane.waitFor(3*time.Second, "evfilter failed", func(s string) bool { return strings.Contains(s, "$ evfilter failed\n") })
+	pane.waitFor("evfilter failed", func(s string) bool { return strings.Contains(s, "$ evfilter failed\n") })
 	typed("rul", "Tab")
-	pane.waitFor(3*time.Second, "a file after the expression", func(s string) bool { return strings.Contains(s, "$ evfilter failed rules.jq\n") })
+	pane.waitFor("a file after the expression", func(s string) bool { return strings.Contains(s, "$ evfilter failed rules.jq\n") })
 	clear()
 
 	typed("evfilter mi", "Tab")
 	typed("x")
-	pane.waitFor(3*time.Second, "evfilter mine", func(s string) bool { return strings.Contains(s, "$ evfilter mine x\n") })
+	pane.waitFor("evfilter mine", func(s string) bool { return strings.Contains(s, "$ evfilter mine x\n") })
 	clear()
 
 	typed("evsum --by agent,t", "Tab")
-	pane.waitFor(3*time.Second, "evsum --by agent,tool", func(s string) bool { return strings.Contains(s, "$ evsum --by agent,tool\n") })
+	pane.waitFor("evsum --by agent,tool", func(s string) bool { return strings.Contains(s, "$ evsum --by agent,tool\n") })
 }
 
 // In zsh, with the scripts in a folder of $fpath and compinit (as make
@@ -240,7 +239,7 @@ func TestTmuxZshCompletion(t *testing.T) {
 	}
 	pane := startTmux(t, 100, 24, fmt.Sprintf("cd '%s' && env HISTFILE= HOME='%s' ZDOTDIR='%s' EVTOOLS_FILTERS='%s' PATH='%s' TERM=screen %s -d -i",
 		dir, dir, dir, filters, os.Getenv("PATH"), zsh))
-	s, _ := pane.waitFor(5*time.Second, "the prompt", func(s string) bool { return strings.HasSuffix(s, "%\n") })
+	s, _ := pane.waitFor("the prompt", func(s string) bool { return strings.HasSuffix(s, "%\n") })
 	if s != "%\n" {
 		t.Errorf("zsh said something while starting:\n%s", s)
 	}
@@ -251,28 +250,28 @@ func TestTmuxZshCompletion(t *testing.T) {
 	clear := func() {
 		t.Helper()
 		typed("C-u", "clear", "Enter")
-		pane.waitFor(3*time.Second, "a clear screen", func(s string) bool { return s == "%\n" })
+		pane.waitFor("a clear screen", func(s string) bool { return s == "%\n" })
 	}
 	clear()
 
 	typed("evsum --format ", "Tab")
-	pane.waitFor(3*time.Second, "the formats", func(s string) bool {
+	pane.waitFor("the formats", func(s string) bool {
 		return regexp.MustCompile(`(?m)^csv +html +json +jsonl +md +table *$`).MatchString(s)
 	})
 	clear()
 
 	typed("evfilter fai", "Tab")
 	typed("x")
-	pane.waitFor(3*time.Second, "evfilter failed", func(s string) bool { return strings.Contains(s, "% evfilter failed x\n") })
+	pane.waitFor("evfilter failed", func(s string) bool { return strings.Contains(s, "% evfilter failed x\n") })
 	clear()
 
 	typed("evfilter mi", "Tab")
 	typed("x")
-	pane.waitFor(3*time.Second, "evfilter mine", func(s string) bool { return strings.Contains(s, "% evfilter mine x\n") })
+	pane.waitFor("evfilter mine", func(s string) bool { return strings.Contains(s, "% evfilter mine x\n") })
 	clear()
 
 	typed("evcursor --after 1 --", "Tab")
-	s, _ = pane.waitFor(3*time.Second, "the flags left", func(s string) bool { return strings.Contains(s, "\n--defer ") })
+	s, _ = pane.waitFor("the flags left", func(s string) bool { return strings.Contains(s, "\n--defer ") })
 	for _, gone := range []string{"--state", "--commit", "--check", "--after"} {
 		if regexp.MustCompile(`(?m)^` + gone + ` `).MatchString(s) {
 			t.Errorf("after --after, zsh offers %s:\n%s", gone, s)

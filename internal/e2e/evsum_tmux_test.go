@@ -30,45 +30,35 @@ func TestTmuxEvsumTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	quote := func(s string) string { return "'" + s + "'" }
 	example, _ := filepath.Abs("../../examples/events/multiagent.jsonl")
-	// an imported Claude Code session with subagents (evimport's fixture)
+	// An imported Claude Code session with subagents (evimport's
+	// fixture), in a file as the example is: through a pipe the table
+	// would be live, and the final one would keep the columns of the
+	// first frame, drawn wherever in the input a redraw fell.
 	home := t.TempDir()
 	unpackHome(t, "../evimport/testdata/claude-subagents.txtar", home)
-	imported := fmt.Sprintf("evimport '%s' |", filepath.Join(home, "home"))
+	imported := filepath.Join(home, "imported.jsonl")
+	importEvents(t, filepath.Join(home, "home"), imported)
 	for _, c := range []struct{ name, args string }{
-		{"run", ""},
-		{"claude-run", imported},
-		{"claude-model", imported + " --by model"},
-		{"claude-role", imported + " --by role"},
-		{"agent", "--by agent"},
-		{"tool", "--by tool"},
-		{"model", "--by model"},
-		{"agent-tool", "--by agent,tool"},
+		{"run", quote(example)},
+		{"claude-run", quote(imported)},
+		{"claude-model", "--by model " + quote(imported)},
+		{"claude-role", "--by role " + quote(imported)},
+		{"agent", "--by agent " + quote(example)},
+		{"tool", "--by tool " + quote(example)},
+		{"model", "--by model " + quote(example)},
+		{"agent-tool", "--by agent,tool " + quote(example)},
 		{"missing", "--by tool missing.jsonl"},
 	} {
 		for _, width := range []int{60, 80, 120} {
 			name := fmt.Sprintf("evsum-%s.%d.txt", c.name, width)
 			t.Run(name, func(t *testing.T) {
-				file := "'" + example + "'"
-				pipe, args, piped := strings.Cut(c.args, "|")
-				if !piped {
-					pipe, args = "", c.args
-				} else {
-					pipe += "|"
-				}
-				if strings.Contains(c.args, ".jsonl") || piped {
-					file = ""
-				}
-				dir := t.TempDir()
-				pane := startTmux(t, width, 30, fmt.Sprintf("cd '%s' && %s '%s' %s %s; echo \"exit $?\"", dir, pipe, evsum, args, file))
-				pane.waitFor(10*time.Second, "evsum's exit", func(s string) bool { return regexp.MustCompile(`(?m)^exit \d+$`).MatchString(s) })
-				// with the history: tmux's note that the pane is dead
-				// scrolls the first line off the screen
+				pane := startTmuxCommand(t, width, 30, fmt.Sprintf("cd %s && %s %s", quote(t.TempDir()), quote(evsum), c.args))
+				pane.waitExit()
+				// with the history: a new pane may scroll its first
+				// line off the top before it has its size
 				got := pane.screen(true)
-				got = strings.TrimRight(got[:strings.Index(got, "\nexit ")], "\n") + got[strings.Index(got, "\nexit "):]
-				if i := strings.Index(got, "\nPane is dead"); i >= 0 {
-					got = strings.TrimRight(got[:i], "\n") + "\n"
-				}
 				pane.checkWidth(got)
 				path := filepath.Join("testdata", "tmux", name)
 				if *updateTmux {
@@ -102,7 +92,7 @@ func TestTmuxEvsumLiveKeepsColumns(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pane := startTmux(t, 80, 24, fmt.Sprintf("'%s' < '%s'; echo \"exit $?\"", evsum, fifo))
+	pane := startTmuxCommand(t, 80, 24, fmt.Sprintf("'%s' < '%s'", evsum, fifo))
 	w := openFIFO(t, fifo)
 	// the names of the columns of the table's (last) header
 	head := func(s string) string {
@@ -113,26 +103,39 @@ func TestTmuxEvsumLiveKeepsColumns(t *testing.T) {
 		return strings.Join(regexp.MustCompile(`  +`).Split(strings.TrimSpace(hs[len(hs)-1]), -1), "|")
 	}
 	w.WriteString(runEvents("r_1", true, false))
-	s, _ := pane.waitFor(3*time.Second, "r_1 running", func(s string) bool { return strings.Contains(s, "running 1") })
+	s, _ := pane.waitFor("r_1 running", func(s string) bool { return strings.Contains(s, "running 1") })
 	first := head(s)
 	now := time.Now().Unix()
 	for i, end := range []string{"error", "killed", "cancelled", "timeout", "refused"} {
 		run := fmt.Sprintf("r_%d", i+2)
 		w.WriteString(runEvents(run, true, false))
 		w.WriteString(fmt.Sprintf(`{"seq":9,"ts":%d,"run_id":"%s","agent_id":"","kind":"run_finished","payload":{"outcome":"%s","wall_seconds":3}}`+"\n", now, run, end))
-		s, _ = pane.waitFor(3*time.Second, run+" "+end, func(s string) bool { return regexp.MustCompile(`(?m)^` + run + ` +` + end).MatchString(s) })
+		s, _ = pane.waitFor(run+" "+end, func(s string) bool { return regexp.MustCompile(`(?m)^` + run + ` +` + end).MatchString(s) })
 		if h := head(s); h != first {
 			t.Errorf("after %s %s the columns are %s, not %s:\n%s", run, end, h, first, s)
 		}
 		pane.checkWidth(s)
 	}
 	w.Close()
-	pane.waitFor(5*time.Second, "evsum's exit", func(s string) bool { return strings.Contains(s, "exit ") })
+	pane.waitExit()
 	s = pane.screen(true) // the header may have scrolled up
 	if h := head(s); h != first {
 		t.Errorf("the final table's columns are %s, not %s:\n%s", h, first, s)
 	}
 	if !strings.Contains(s, "…") {
 		t.Errorf("the total's outcomes are not cut:\n%s", s)
+	}
+}
+
+// importEvents writes the events evimport reads from the sessions under
+// dir into the file events.
+func importEvents(t *testing.T, dir, events string) {
+	t.Helper()
+	out, err := exec.Command("evimport", dir).Output()
+	if err != nil {
+		t.Fatalf("evimport %s: %v", dir, err)
+	}
+	if err := os.WriteFile(events, out, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -61,14 +60,12 @@ func TestTmuxPrettyCaptures(t *testing.T) {
 	for _, c := range cases {
 		for _, width := range []int{60, 80, 120} {
 			t.Run(fmt.Sprintf("%s.w%d", c.name, width), func(t *testing.T) {
-				// The shell waits after END: tmux may drop what a
-				// pane's command wrote just before it ended.
-				p := startTmux(t, width, 150, fmt.Sprintf("cd %q && TZ=UTC %s; echo END; exec sleep 60", examples, c.command))
-				p.waitFor(20*time.Second, "END", func(s string) bool { return strings.Contains(s, "\nEND\n") })
+				p := startTmuxCommand(t, width, 150, fmt.Sprintf("cd %q && TZ=UTC %s", examples, c.command))
+				p.waitExit()
 				// With the history: a new pane may scroll its
 				// first line off the top before it has its size.
 				s := p.screen(true)
-				s = s[:strings.Index(s, "\nEND\n")+1]
+				s = s[:strings.LastIndex(s, "\nexit ")+1]
 				// The view fits the pane; a message on stderr
 				// (evimport's count of skipped records) is the
 				// terminal's to wrap.

@@ -15,8 +15,8 @@ import (
 // forces JSON Lines there.
 func TestTmuxPrettyByDefault(t *testing.T) {
 	dir, _ := filepath.Abs("../../examples")
-	p := startTmux(t, 80, 30, fmt.Sprintf("cd %q && zot2gp zot/uname.jsonl; echo END; exec sleep 60", dir)) // the wait: tmux may drop what a command wrote just before it ended
-	s, _ := p.waitFor(10*time.Second, "END", func(s string) bool { return strings.Contains(s, "END") })
+	p := startTmuxCommand(t, 80, 30, fmt.Sprintf("cd %q && zot2gp zot/uname.jsonl", dir))
+	s := p.waitExit()
 	for _, want := range []string{"tool   bash  uname -a", "ok     bash", "$0.00037", "run    ok"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, s)
@@ -32,18 +32,18 @@ func TestTmuxPrettyByDefault(t *testing.T) {
 	}
 	p.checkWidth(s)
 
-	p = startTmux(t, 80, 30, fmt.Sprintf("cd %q && zot2gp --format envelope zot/auth-401.jsonl | cut -c1-60; echo END; exec sleep 60", dir))
-	s, _ = p.waitFor(10*time.Second, "END", func(s string) bool { return strings.Contains(s, "END") })
+	p = startTmuxCommand(t, 80, 30, fmt.Sprintf("cd %q && zot2gp --format envelope zot/auth-401.jsonl | cut -c1-60", dir))
+	s = p.waitExit()
 	if !strings.Contains(s, `{"seq":`) || strings.Contains(s, "ERROR") {
 		t.Errorf("--format envelope on a terminal: no JSON:\n%s", s)
 	}
 }
 
-// A live feed through a FIFO: each event is on the screen within half a
-// second of its write, without waiting for the next one or the end; text
-// pieces appear as they are written, on the line they continue, up to
-// their last space: the word after it waits for the next piece or event,
-// to be placed whole.
+// A live feed through a FIFO: each event is on the screen once written,
+// while the next one waits for it and the input stays open; text pieces
+// appear as they are written, on the line they continue, up to their
+// last space: the word after it waits for the next piece or event, to be
+// placed whole.
 func TestTmuxPrettyLiveFeed(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "feed")
 	if err := exec.Command("mkfifo", fifo).Run(); err != nil {
@@ -61,7 +61,7 @@ func TestTmuxPrettyLiveFeed(t *testing.T) {
 		if _, err := w.WriteString(st.line + "\n"); err != nil {
 			t.Fatal(err)
 		}
-		s, took := p.waitFor(500*time.Millisecond, fmt.Sprintf("%q", st.want), func(s string) bool { return strings.Contains(s, st.want) })
+		s, took := p.waitFor(fmt.Sprintf("%q", st.want), func(s string) bool { return strings.Contains(s, st.want) })
 		t.Logf("%q on the screen after %v", st.want, took.Round(time.Millisecond))
 		p.checkWidth(s)
 		if strings.Contains(st.want, "pass.") && strings.Contains(s, "Ship") {

@@ -29,6 +29,12 @@ type tmuxPane struct {
 
 var tmuxServers atomic.Int64
 
+// paneWait is how long a test waits for a pane to show what it expects.
+// It measures no speed: it only ends a wait that would never end (a tool
+// that hangs, a sequence that swallows the rest). Under go test -race on
+// a busy 2-core machine, evimport | evsum has taken over 10 s to end.
+const paneWait = time.Minute
+
 // startTmux runs command (a shell command line) in a width×height pane.
 // Without tmux the test is skipped, but not in CI (CI set), where .ci/run
 // installs it: there a missing tmux fails the test.
@@ -54,6 +60,28 @@ func startTmux(t *testing.T, width, height int, command string) *tmuxPane {
 		os.Remove(socket)
 	})
 	return p
+}
+
+// startTmuxCommand runs command in a width×height pane as a shell would
+// at a prompt, then writes its exit status on a line of its own, "exit 0"
+// (see waitExit). The shell stays after that line: tmux 3.3 throws away
+// what a pane's command wrote but tmux had not read yet when the command
+// ended, which on a busy machine can be all of it.
+func startTmuxCommand(t *testing.T, width, height int, command string) *tmuxPane {
+	t.Helper()
+	return startTmux(t, width, height, command+`; echo "exit $?"; exec sleep 600`)
+}
+
+// exitLine is the line startTmuxCommand writes after the command.
+var exitLine = regexp.MustCompile(`(?:^|\n)exit \d+\n$`)
+
+// waitExit waits until the command of startTmuxCommand has ended and tmux
+// has read all it wrote, which the line of its exit status, the last one
+// on the screen, says; it returns the screen.
+func (p *tmuxPane) waitExit() string {
+	p.t.Helper()
+	s, _ := p.waitFor("the command's exit status", exitLine.MatchString)
+	return s
 }
 
 // tmux runs a tmux command on the pane's server.
@@ -87,8 +115,8 @@ func (p *tmuxPane) screen(history bool) string {
 }
 
 // waitFor polls the screen until ok holds, and fails the test after
-// within; it returns the screen and how long it took.
-func (p *tmuxPane) waitFor(within time.Duration, what string, ok func(screen string) bool) (string, time.Duration) {
+// paneWait; it returns the screen and how long it took.
+func (p *tmuxPane) waitFor(what string, ok func(screen string) bool) (string, time.Duration) {
 	p.t.Helper()
 	start := time.Now()
 	for {
@@ -96,8 +124,8 @@ func (p *tmuxPane) waitFor(within time.Duration, what string, ok func(screen str
 		if ok(s) {
 			return s, time.Since(start)
 		}
-		if time.Since(start) > within {
-			p.t.Fatalf("after %v the screen does not show %s:\n%s", within, what, s)
+		if time.Since(start) > paneWait {
+			p.t.Fatalf("after %v the screen does not show %s:\n%s", paneWait, what, s)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -149,12 +177,12 @@ func openFIFO(t *testing.T, path string) *os.File {
 		}
 		t.Cleanup(func() { f.Close() })
 		return f
-	case <-time.After(10 * time.Second):
+	case <-time.After(paneWait):
 		// unblock the goroutine: a reader of our own
 		if r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
 			defer r.Close()
 		}
-		t.Fatal("the command in the pane did not open the FIFO in 10 s")
+		t.Fatalf("the command in the pane did not open the FIFO in %v", paneWait)
 		return nil
 	}
 }
@@ -174,7 +202,7 @@ func TestTmuxEvsumLiveTable(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pane := startTmux(t, 80, 24, fmt.Sprintf("'%s' < '%s'; echo \"exit $?\"", evsum, fifo))
+	pane := startTmuxCommand(t, 80, 24, fmt.Sprintf("'%s' < '%s'", evsum, fifo))
 	w := openFIFO(t, fifo)
 	send := func(s string) {
 		t.Helper()
@@ -188,14 +216,14 @@ func TestTmuxEvsumLiveTable(t *testing.T) {
 	}
 
 	send(runEvents("r_1", true, false))
-	s, took := pane.waitFor(3*time.Second, "r_1 running", func(s string) bool { return row(s, "r_1", "running 1") && row(s, "total", "running 1") })
+	s, took := pane.waitFor("r_1 running", func(s string) bool { return row(s, "r_1", "running 1") && row(s, "total", "running 1") })
 	t.Logf("first table %v after the first events", took)
 	if strings.Contains(s, "exit") {
 		t.Fatalf("evsum ended while its input is open:\n%s", s)
 	}
 
 	send(runEvents("r_1", false, true) + runEvents("r_2", true, false))
-	s, took = pane.waitFor(3*time.Second, "r_1 ok, r_2 running", func(s string) bool {
+	s, took = pane.waitFor("r_1 ok, r_2 running", func(s string) bool {
 		return row(s, "r_1", "ok 1") && row(s, "r_2", "running 1") && row(s, "total", "ok 1, running 1")
 	})
 	t.Logf("redrawn %v after more events", took)
@@ -206,15 +234,15 @@ func TestTmuxEvsumLiveTable(t *testing.T) {
 
 	// A bad line: its message above the table, the table whole under it.
 	send("not an event\n")
-	s, _ = pane.waitFor(3*time.Second, "the bad line's message", func(s string) bool { return strings.Contains(s, "evsum: <stdin>:7: ") })
+	s, _ = pane.waitFor("the bad line's message", func(s string) bool { return strings.Contains(s, "evsum: <stdin>:7: ") })
 	if i, j := strings.Index(s, "evsum: <stdin>:7: "), strings.Index(s, "run_id "); j < i || headers(s) != 1 || !row(s, "total", "ok 1, running 1") {
 		t.Errorf("want the message above one whole table:\n%s", s)
 	}
 
 	send(runEvents("r_2", false, true))
 	w.Close()
-	s, _ = pane.waitFor(5*time.Second, "evsum's exit", func(s string) bool { return strings.Contains(s, "exit ") })
-	if !strings.Contains(s, "exit 2") { // the bad line
+	s = pane.waitExit()
+	if !strings.HasSuffix(s, "\nexit 2\n") { // the bad line
 		t.Errorf("want exit status 2 (a bad line):\n%s", s)
 	}
 	if !row(s, "r_1", "ok 1") || !row(s, "r_2", "ok 1") || !row(s, "total", "ok 2") {
@@ -239,20 +267,22 @@ func TestTmuxEvsumLiveTableShortPane(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pane := startTmux(t, 60, 8, fmt.Sprintf("'%s' < '%s'; echo \"exit $?\"", evsum, fifo))
+	pane := startTmuxCommand(t, 60, 8, fmt.Sprintf("'%s' < '%s'", evsum, fifo))
 	w := openFIFO(t, fifo)
 	var b strings.Builder
 	for i := 1; i <= 10; i++ {
 		b.WriteString(runEvents(fmt.Sprintf("r_%02d", i), true, i < 10))
 	}
 	w.WriteString(b.String())
-	s, _ := pane.waitFor(3*time.Second, "the newest run", func(s string) bool { return strings.Contains(s, "r_10 ") })
+	s, _ := pane.waitFor("the newest run", func(s string) bool { return strings.Contains(s, "r_10 ") })
 	if !strings.HasPrefix(s, "run_id ") || !strings.Contains(s, "\n… 6 more\n") || strings.Count(s, "\n") > 7 {
 		t.Errorf("want the header, … 6 more, the newest runs and the total in 7 lines:\n%s", s)
 	}
 	pane.checkWidth(s)
 	w.Close()
-	pane.waitFor(5*time.Second, "evsum's exit", func(s string) bool { return strings.Contains(s, "exit 0") })
+	if s := pane.waitExit(); !strings.HasSuffix(s, "\nexit 0\n") {
+		t.Errorf("want exit status 0:\n%s", s)
+	}
 	all := pane.screen(true)
 	for i := 1; i <= 10; i++ {
 		if strings.Count(all, fmt.Sprintf("\nr_%02d ", i)) != 1 {

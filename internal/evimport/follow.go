@@ -291,11 +291,13 @@ func (t *tail) poll(in *jsonl.Input) (bool, error) {
 		case jsonscan.Check(doc) == nil && documentFile(doc):
 			t.off, t.f.document = int64(len(data)), doc
 			return true, nil
-		case !firstLineWhole(data):
+		case !firstLineWhole(data) && !json.Valid(doc):
 			return false, nil // being written: wait for the whole of it
 		}
 		// lines, not a document (a document on one line may have
-		// records after it): read from the start as lines from now on
+		// records after it), or a whole value that is no object, which
+		// a pass reports as a bad line: read from the start as lines
+		// from now on
 		t.lines = true
 		t.off, t.line, t.partial, t.f.records, t.f.document = 0, 0, nil, nil, nil
 	}

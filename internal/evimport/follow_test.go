@@ -346,6 +346,23 @@ func TestFollowJSONLines(t *testing.T) {
 			}
 		})
 	}
+	// a whole value that is no object is a bad line, as a pass says,
+	// not a document awaited forever
+	t.Run("array.json", func(t *testing.T) {
+		dir := t.TempDir()
+		file := filepath.Join(dir, "array.json")
+		os.WriteFile(file, []byte("[\n]\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "shop.jsonl"), []byte(strings.Join(shop, "")), 0o644)
+		f := startFollow(t, file, filepath.Join(dir, "shop.jsonl"))
+		f.wait("the other file's events", f.has(ofShop))
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(f.stderr.String(), "array.json:1:") && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if e := f.stderr.String(); !strings.Contains(e, "array.json:1:") {
+			t.Errorf("stderr: %q, want array.json's first line said bad", e)
+		}
+	})
 }
 
 // evimport -F reads a Gemini CLI document that starts with a BOM, as a
