@@ -64,8 +64,14 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 	for _, fs := range geminiChats(files) {
 		f := fs[0]
 		ch := c.geminiRead(fs...)
+		// placed where the first of its files is found; a companion if
+		// none of them was named
+		index, companion := f.index, true
+		for _, g := range fs {
+			index, companion = min(index, g.index), companion && g.companion
+		}
 		if p := geminiParent(f.name); p != "" && ch.kind == "subagent" {
-			subs = append(subs, sub{p, ch, f.companion, f.index})
+			subs = append(subs, sub{p, ch, companion, index})
 			continue
 		}
 		if _, dup := byID[ch.id]; !dup {
@@ -73,10 +79,7 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 		}
 		calls[ch.id] = geminiAgentCalls(ch.msgs, calls[ch.id])
 		s := c.geminiSession(ch)
-		s.at = order{source: sourceRank["gemini"], file: f.index}
-		for _, g := range fs {
-			s.at.file = min(s.at.file, g.index)
-		}
+		s.at = order{source: sourceRank["gemini"], file: index}
 		out = append(out, s)
 	}
 	for _, sb := range subs {
@@ -133,18 +136,21 @@ func geminiAgentCalls(msgs []geminiRecord, m map[string]call) map[string]call {
 // geminiChats are the chats of files, each to be read as one log: a file
 // alone, but the main chats that share a sessionId (the older format's
 // document and the .jsonl Gemini CLI writes when it resumes it, or a
-// copy), which are one chat placed where the first is found, the older
-// format first, then by name, whatever the order they are found in.
+// copy), and the subagent's chats filed under the same parent that share
+// one (a copy of the session's folders), which are one chat placed where
+// the first is found, the older format first, then by name, whatever the
+// order they are found in.
 func geminiChats(files []*logFile) [][]*logFile {
 	var out [][]*logFile
-	at := map[string]int{} // sessionId -> place in out
+	at := map[string]int{} // parent's folder and sessionId -> place in out
 	for _, f := range files {
-		if id := geminiFileID(f); id != "" && geminiParent(f.name) == "" {
-			if i, ok := at[id]; ok {
+		if id := geminiFileID(f); id != "" {
+			key := geminiParent(f.name) + "\x00" + id
+			if i, ok := at[key]; ok {
 				out[i] = append(out[i], f)
 				continue
 			}
-			at[id] = len(out)
+			at[key] = len(out)
 		}
 		out = append(out, []*logFile{f})
 	}
