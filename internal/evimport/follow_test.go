@@ -8,11 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/evtools/evtools/internal/testio"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -200,25 +200,7 @@ type followed struct {
 	t      *testing.T
 	lines  chan string
 	got    []string
-	stderr lockedBuffer
-}
-
-// lockedBuffer is the process's stderr, read while it may still write.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	stderr testio.SyncBuffer
 }
 
 // startFollow starts evimport -F on paths; it is killed when the test ends.

@@ -8,12 +8,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/summary"
+	"github.com/evtools/evtools/internal/testio"
 )
 
 func TestCellWidthAndCut(t *testing.T) {
@@ -139,7 +139,7 @@ func TestLiveRedraw(t *testing.T) {
 	t.Setenv("LINES", "")
 	os.Unsetenv("LINES")
 	inR, inW := io.Pipe()
-	out := &syncBuffer{}
+	out := &testio.SyncBuffer{}
 	done := make(chan int, 1)
 	go func() {
 		done <- Main([]string{"--live", "always", "--width", "80"}, cli.Stdio{In: inR, Out: out, Err: io.Discard})
@@ -205,7 +205,7 @@ func TestLiveRedraw(t *testing.T) {
 func TestLiveFrameFitsHeight(t *testing.T) {
 	t.Setenv("LINES", "6")
 	inR, inW := io.Pipe()
-	out := &syncBuffer{}
+	out := &testio.SyncBuffer{}
 	done := make(chan int, 1)
 	go func() {
 		done <- Main([]string{"--live", "always", "--width", "60"}, cli.Stdio{In: inR, Out: out, Err: io.Discard})
@@ -236,7 +236,7 @@ func TestLiveFrameFitsHeight(t *testing.T) {
 func TestLiveFrameBreakdown(t *testing.T) {
 	t.Setenv("LINES", "9")
 	inR, inW := io.Pipe()
-	out := &syncBuffer{}
+	out := &testio.SyncBuffer{}
 	done := make(chan int, 1)
 	go func() {
 		done <- Main([]string{"--live", "always", "--width", "60", "--breakdown", "model", "--columns", "run,outcomes,model_calls"}, cli.Stdio{In: inR, Out: out, Err: io.Discard})
@@ -267,7 +267,7 @@ func TestLiveFrameBreakdown(t *testing.T) {
 
 // waitFor waits until out has a whole frame (ending in CSI J) with s in
 // it, and returns the output up to its end.
-func waitFor(t *testing.T, out *syncBuffer, s string) string {
+func waitFor(t *testing.T, out *testio.SyncBuffer, s string) string {
 	t.Helper()
 	for range 200 {
 		all := out.String()
@@ -283,24 +283,6 @@ func waitFor(t *testing.T, out *syncBuffer, s string) string {
 }
 
 func sleep() { time.Sleep(25 * time.Millisecond) }
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // A live table keeps the columns its first frame chose: as the runs end
 // and the total's outcomes grow, the outcomes are cut shorter, and no
