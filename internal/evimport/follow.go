@@ -241,7 +241,7 @@ func sessionKey(f *logFile) string {
 		if p := geminiParent(f.name); p != "" {
 			return "gemini\x00" + p
 		}
-		if id := geminiFileID(f); id != "" {
+		if id := geminiString(geminiMeta(f), "sessionId"); id != "" {
 			return "gemini\x00" + id
 		}
 	case "claude":

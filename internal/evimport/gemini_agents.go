@@ -136,16 +136,20 @@ func geminiAgentCalls(msgs []geminiRecord, m map[string]call) map[string]call {
 // geminiChats are the chats of files, each to be read as one log: a file
 // alone, but the main chats that share a sessionId (the older format's
 // document and the .jsonl Gemini CLI writes when it resumes it, or a
-// copy), and the subagent's chats filed under the same parent that share
-// one (a copy of the session's folders), which are one chat placed where
-// the first is found, the older format first, then by name, whatever the
-// order they are found in.
+// copy, whatever its name and folder), and a subagent's chats filed under
+// the same parent that share one (a copy of the session's folders), which
+// are one chat placed where the first is found, the older format first,
+// then by name, whatever the order they are found in.
 func geminiChats(files []*logFile) [][]*logFile {
 	var out [][]*logFile
-	at := map[string]int{} // parent's folder and sessionId -> place in out
+	at := map[string]int{} // the parent's folder of a subagent's, and sessionId -> place in out
 	for _, f := range files {
-		if id := geminiFileID(f); id != "" {
-			key := geminiParent(f.name) + "\x00" + id
+		meta := geminiMeta(f)
+		if id := geminiString(meta, "sessionId"); id != "" {
+			key := "\x00" + id
+			if p := geminiParent(f.name); p != "" && geminiString(meta, "kind") == "subagent" {
+				key = p + key
+			}
 			if i, ok := at[key]; ok {
 				out[i] = append(out[i], f)
 				continue
@@ -167,30 +171,29 @@ func geminiChats(files []*logFile) [][]*logFile {
 	return out
 }
 
-// geminiFileID is the sessionId a chat file's metadata says, as
-// geminiRead finds it: that of its document, else of its first record
-// that has one and no type; "" when it says none.
-func geminiFileID(f *logFile) string {
+// geminiMeta is a chat file's metadata, as geminiRead finds it: its
+// document, else its first record that has a sessionId and no type; nil
+// when it has none.
+func geminiMeta(f *logFile) []byte {
 	document, records := geminiDocument(f)
 	if document != nil {
-		return geminiID(bytes.TrimSpace(document))
+		return bytes.TrimSpace(document)
 	}
 	for _, r := range records {
-		if _, typed := jsonscan.Lookup(r.data, "type"); !typed {
-			if id := geminiID(r.data); id != "" {
-				return id
-			}
+		if _, typed := jsonscan.Lookup(r.data, "type"); !typed && geminiString(r.data, "sessionId") != "" {
+			return r.data
 		}
 	}
-	return ""
+	return nil
 }
 
-// geminiID is the sessionId of a JSON object, "" when it has none.
-func geminiID(data []byte) string {
-	v, _ := jsonscan.Lookup(data, "sessionId")
-	if len(v) < 3 || v[0] != '"' {
+// geminiString is the string member key of a JSON object, "" when it has
+// none.
+func geminiString(data []byte, key string) string {
+	v, _ := jsonscan.Lookup(data, key)
+	if len(v) < 2 || v[0] != '"' {
 		return ""
 	}
-	id, _ := jsonscan.Unquote(nil, v)
-	return string(id)
+	s, _ := jsonscan.Unquote(nil, v)
+	return string(s)
 }
