@@ -53,7 +53,7 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 	missing := func(p string, err error) { in.Errorf("%v", jsonl.FileError(p, err)) }
 	for {
 		files := expand(o.paths(), win.since, missing, nil) // a folder may get its files later
-		missing = func(string, error) {} // said once: a path may come and go
+		missing = func(string, error) {}                    // said once: a path may come and go
 		for _, f := range files {
 			if tails[f.name] == nil && !compressed(f.name) {
 				tails[f.name] = &tail{f: f}
