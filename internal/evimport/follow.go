@@ -52,7 +52,8 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 	reported := map[string]bool{} // records of the wrong shape, said once
 	missing := func(p string, err error) { in.Errorf("%v", jsonl.FileError(p, err)) }
 	for {
-		files := expand(o.paths(), win.since, missing)
+		// no word on an empty folder: it may get its files later
+		files := expand(o.paths(), win.since, missing, nil)
 		missing = func(string, error) {} // said once: a path may come and go
 		for _, f := range files {
 			if tails[f.name] == nil && !compressed(f.name) {

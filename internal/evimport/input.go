@@ -99,8 +99,8 @@ func sessionFile(name string) bool {
 // walked (in lexical order) for session files; a named Claude session
 // brings its subagent files along as companions. Files last modified
 // before since are left out unread. missing reports a path that cannot
-// be read.
-func expand(paths []string, since time.Time, missing func(string, error)) []*logFile {
+// be read; empty, if set, a folder that holds no session file at all.
+func expand(paths []string, since time.Time, missing func(string, error), empty func(string)) []*logFile {
 	var out []*logFile
 	seen := map[string]bool{}
 	add := func(name string, companion, regular bool) {
@@ -138,16 +138,21 @@ func expand(paths []string, since time.Time, missing func(string, error)) []*log
 			// WalkDir would take the link for a file and walk nothing
 			root += string(filepath.Separator)
 		}
+		found := false
 		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				missing(path, err)
 				return nil
 			}
 			if !d.IsDir() && sessionFile(path) {
+				found = true
 				add(path, false, d.Type().IsRegular())
 			}
 			return nil
 		})
+		if !found && empty != nil {
+			empty(p)
+		}
 	}
 	return out
 }

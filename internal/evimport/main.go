@@ -175,10 +175,18 @@ var sourceRank = map[string]int{"claude": 0, "codex": 1, "pi": 2, "gemini": 3}
 // Standard input, which can be read once, is read first and held.
 // trouble is an input that could not be read or is in no known format.
 func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spool) (trouble bool, err error) {
+	var empty func(string)
+	if len(o.Files) > 0 {
+		// a folder named by mistake must not pass for one of no
+		// sessions; the default folders may well have none yet
+		empty = func(p string) {
+			in.Errorf("%s: no session file of Claude Code, Codex, pi or Gemini CLI in this folder", term.Escape(p))
+		}
+	}
 	files := expand(o.paths(), win.since, func(p string, err error) {
 		in.Errorf("%v", jsonl.FileError(p, err))
 		trouble = true
-	})
+	}, empty)
 	for i, f := range files {
 		f.index = i
 		if f.name == "-" {
