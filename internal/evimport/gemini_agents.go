@@ -139,6 +139,8 @@ func geminiAgentCalls(msgs []geminiRecord, m map[string]call) map[string]call {
 // copy, whatever its name and folder), and a subagent's chats filed under
 // the same parent that share one (a copy of the session's folders), which
 // are one chat placed where the first is found, the older format first,
+// then the shorter first (a copy taken earlier of a log that is only
+// appended to, whose messages the longer one wrote again as they grew),
 // then by name, whatever the order they are found in.
 func geminiChats(files []*logFile) [][]*logFile {
 	var out [][]*logFile
@@ -165,10 +167,24 @@ func geminiChats(files []*logFile) [][]*logFile {
 			if (di != nil) != (dj != nil) {
 				return di != nil
 			}
+			if bi, bj := geminiBytes(fs[i]), geminiBytes(fs[j]); bi != bj {
+				return bi < bj
+			}
 			return fs[i].name < fs[j].name
 		})
 	}
 	return out
+}
+
+// geminiBytes is how much a chat file holds, as read: its document's
+// bytes, or its records'.
+func geminiBytes(f *logFile) int {
+	document, records := geminiDocument(f)
+	n := len(document)
+	for _, r := range records {
+		n += len(r.data)
+	}
+	return n
 }
 
 // geminiMeta is a chat file's metadata, as geminiRead finds it: its
