@@ -210,6 +210,5 @@ func geminiString(data []byte, key string) string {
 	if len(v) < 2 || v[0] != '"' {
 		return ""
 	}
-	s, _ := jsonscan.Unquote(nil, v)
-	return string(s)
+	return unquote(v)
 }
