@@ -176,23 +176,23 @@ func normalize(model string) string {
 }
 
 // Lookup finds the price of model, as a log spells it, preferring
-// provider's entry (a hint: "" for none). It tries the normalized name,
-// then the name without its date suffix (claude-sonnet-4-5-20250929 is
-// priced as claude-sonnet-4-5 where only that is listed), first under the
-// provider, then under every provider in a fixed order. ok is false when
-// no entry matches: the model is unpriced.
+// provider's entry (a hint: "" for none). The rule, in this order: the
+// normalized name (Normalize); without its date suffix
+// (claude-sonnet-4-5-20250929 as claude-sonnet-4-5 where only that is
+// listed); with a dot between two digits made a dash (Copilot's
+// claude-sonnet-4.5 is Anthropic's claude-sonnet-4-5); with -preview added
+// (Gemini CLI logs gemini-3-pro, which Google prices as
+// gemini-3-pro-preview) or, when it has one, taken off. Each name is tried
+// under the provider, then under every provider in a fixed order, before
+// the next. ok is false when no entry matches: the model is unpriced.
 func (t *Table) Lookup(provider, model string) (p Price, ok bool) {
 	name := Normalize(model)
 	if name == "" {
 		return Price{}, false
 	}
-	names := []string{name}
-	if short := dateSuffix.ReplaceAllString(name, ""); short != name {
-		names = append(names, short)
-	}
 	provs := []string{strings.ToLower(provider)}
 	provs = append(provs, t.order...)
-	for _, n := range names {
+	for _, n := range candidates(name) {
 		for _, prov := range provs {
 			if p, ok := t.providers[prov][n]; ok {
 				return p, true
@@ -200,6 +200,30 @@ func (t *Table) Lookup(provider, model string) (p Price, ok bool) {
 		}
 	}
 	return Price{}, false
+}
+
+var versionDot = regexp.MustCompile(`(\d)\.(\d)`)
+
+// candidates are the names a normalized model name is looked up as, in
+// the order Lookup tries them.
+func candidates(name string) []string {
+	names := []string{name}
+	add := func(n string) {
+		for _, m := range names {
+			if m == n {
+				return
+			}
+		}
+		names = append(names, n)
+	}
+	add(dateSuffix.ReplaceAllString(name, ""))
+	add(versionDot.ReplaceAllString(name, "$1-$2"))
+	if short, ok := strings.CutSuffix(name, "-preview"); ok {
+		add(short)
+	} else {
+		add(name + "-preview")
+	}
+	return names
 }
 
 // Tokens are the counts a cost is computed from. Input is every prompt

@@ -99,3 +99,57 @@ func TestCost(t *testing.T) {
 		}
 	}
 }
+
+// Every model name the agents' logs were seen to write, and those the
+// corpus generator writes, maps to the entry the lookup rule says, or to
+// none: Copilot's dotted claude-sonnet-4.5, Gemini CLI's gemini-3-pro
+// (priced as gemini-3-pro-preview), Bedrock's and OpenRouter's prefixes,
+// dated names.
+func TestLookupLoggedNames(t *testing.T) {
+	table := Default()
+	for _, c := range []struct {
+		model         string
+		input, output float64 // 0, 0: unpriced
+	}{
+		// names seen in real session logs
+		{"claude-sonnet-4-5", 3, 15},
+		{"claude-sonnet-4-5-20250929", 3, 15},
+		{"claude-opus-4-6", 5, 25},
+		{"converse/jp.anthropic.claude-haiku-4-5-20251001-v1:0", 1, 5},
+		{"claude-sonnet-4.5", 3, 15}, // Copilot CLI
+		{"claude-sonnet-4.6", 3, 15},
+		{"gpt-5.1-codex", 1.25, 10},
+		{"gpt-5.3-codex", 1.75, 14},
+		{"gemini-3-pro-image-preview", 2, 12}, // text output, not the $120 of images
+		// the corpus generator's
+		{"claude-haiku-4-5-20251001", 1, 5},
+		{"claude-opus-4-5-20251101", 5, 25},
+		{"claude-sonnet-4-6", 3, 15},
+		{"gpt-5-codex", 1.25, 10},
+		{"gpt-5.1-codex-mini", 0.25, 2},
+		{"gpt-5.1-mini", 0, 0}, // no such model: gpt-5-mini is not taken for it
+		{"gemini-2.5-pro", 1.25, 10},
+		{"gemini-2.5-flash", 0.3, 2.5},
+		{"deepseek-v4-pro", 0.435, 0.87},
+		{"deepseek-v4-flash", 0.14, 0.28},
+		// the rule's other cases
+		{"gemini-3-pro", 2, 12}, // as Gemini CLI logs it
+		{"gemini-3-flash", 0.5, 3},
+		{"models/gemini-3-pro-preview", 2, 12},
+		{"us.anthropic.claude-opus-4-1-20250805-v1:0", 15, 75},
+		{"anthropic/claude-sonnet-4.5", 3, 15},
+		{"claude-opus-4-5@20251101", 5, 25},
+		{"gemini-3.1-flash-lite-preview", 0.25, 1.5},
+	} {
+		p, ok := table.Lookup("", c.model)
+		if c.input == 0 && c.output == 0 {
+			if ok {
+				t.Errorf("Lookup(%q) = %+v: want no price", c.model, p)
+			}
+			continue
+		}
+		if !ok || p.Input != c.input || p.Output != c.output {
+			t.Errorf("Lookup(%q) = %+v, %v; want input %v, output %v", c.model, p, ok, c.input, c.output)
+		}
+	}
+}

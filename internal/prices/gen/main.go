@@ -23,6 +23,16 @@ import (
 // models pi and the others are most often pointed at.
 var kept = []string{"anthropic", "openai", "google", "deepseek", "xai", "mistral", "zai", "moonshotai"}
 
+// textOutput corrects models.dev's output price of Google's image models,
+// which is the price of an image's tokens, ten times or more that of text:
+// the agents' logs count text and thinking, and no log tells image tokens
+// apart, so output is priced at the text rate Google bills
+// (gemini-3-pro-image-preview's text at $12, not $120).
+var textOutput = map[string]float64{
+	"google/gemini-2.5-flash-image":     2.5,
+	"google/gemini-3-pro-image-preview": 12,
+}
+
 // cost is a [cost] table as models.dev writes it.
 type cost struct {
 	Input           float64  `json:"input"`
@@ -68,7 +78,11 @@ func main() {
 			if out.Providers[prov] == nil {
 				out.Providers[prov] = map[string]prices.Price{}
 			}
-			out.Providers[prov][name] = convert(c)
+			p := convert(c)
+			if text, ok := textOutput[prov+"/"+name]; ok {
+				p.Output = text
+			}
+			out.Providers[prov][name] = p
 		}
 	}
 	b, err := json.MarshalIndent(out, "", " ")
