@@ -54,6 +54,7 @@ func export(o *options, stdio cli.Stdio) error {
 		if snd, err = newSender(o, stdio.Err); err != nil {
 			return err
 		}
+		snd.countRest = jsonl.RegularFiles(o.Files, stdio.In)
 		c = newConverter(cfg, snd.send)
 	} else {
 		// on a terminal, the data's controls (bidi overrides, which JSON
@@ -110,7 +111,7 @@ func export(o *options, stdio cli.Stdio) error {
 	trouble := in.Trouble()
 	if snd != nil {
 		snd.report()
-		if err == nil && snd.refused > 0 && !trouble {
+		if err == nil && snd.refused+snd.unsent > 0 && !trouble {
 			return cli.Status(exitRefused)
 		}
 		if errors.Is(err, errStopped) {

@@ -18,7 +18,7 @@ type options struct {
 	Content  bool          `name:"content" help:"Add each tool call's arguments and result to its span (gen_ai.tool.call.arguments, gen_ai.tool.call.result). Off by default, as the GenAI conventions ask: they may hold anything the agent read. --redact applies to them."`
 	Service  string        `name:"service" placeholder:"NAME" help:"The service.name of the traces (default: $OTEL_SERVICE_NAME, else the events' source, as evimport writes it, else evtools)."`
 	Batch    int           `name:"batch" default:"512" placeholder:"N" help:"Spans a line (or a request) holds at most; a line is also written when the input pauses. Default: ${default}."`
-	Endpoint string        `name:"endpoint" placeholder:"URL" help:"Send the traces to the OTLP/HTTP receiver at URL instead of writing them: a URL without a path gets /v1/traces (http://localhost:4318). The spans sent and refused are counted on stderr."`
+	Endpoint string        `name:"endpoint" placeholder:"URL" help:"Send the traces to the OTLP/HTTP receiver at URL instead of writing them: a URL without a path gets /v1/traces (http://localhost:4318). The spans sent, refused and not sent are counted on stderr."`
 	Protocol string        `name:"protocol" enum:"protobuf,json" default:"protobuf" placeholder:"PROTOCOL" help:"With --endpoint, the requests' encoding: protobuf (what every receiver takes) or json. Default: ${default}."`
 	Header   []string      `name:"header" short:"H" placeholder:"NAME:VALUE" sep:"none" help:"With --endpoint, a header of every request, as NAME:VALUE or NAME=VALUE (Authorization=Basic ..., for Langfuse). May be repeated."`
 	Timeout  time.Duration `name:"timeout" default:"10s" placeholder:"DURATION" help:"With --endpoint, how long one request may take. Default: ${default}."`
@@ -53,7 +53,8 @@ same traces, and a backend sent a run twice keeps one.
 
 With --endpoint the same batches go to an OTLP/HTTP receiver (Jaeger,
 Tempo, Langfuse, Phoenix, a Collector) instead, each a request retried
-with backoff on 429 and 5xx.`,
+with backoff on 429, 502, 503 and 504 and on a failed connection (said
+once on stderr), as OTLP/HTTP says; any other refusal is not retried.`,
 	Examples: `
 ev2otlp events.jsonl > traces.jsonl                 # the Collector's otlpjsonfile receiver reads it
 zot --rpc | zot2gp | ev2otlp --endpoint http://localhost:4318   # live, into Jaeger
@@ -65,7 +66,7 @@ ev2otlp --service my-agent --batch 100 events.jsonl`,
 	Exit: `
 0  every run written (or sent, and accepted)
 1  the receiver refused spans or could not be reached (the counts of
-   spans sent and refused are on stderr)
+   spans sent, refused and not sent are on stderr)
 2  usage error, an unreadable input, or bad input lines (reported as
    ev2otlp: FILE:LINE: reason; the rest is still converted)
 130, 143  stopped by SIGINT or SIGTERM`,

@@ -30,7 +30,15 @@ type sender struct {
 	stderr  io.Writer
 
 	sent, refused int
-	body          []byte
+	// unsent counts the spans no receiver answered for: those of a request
+	// that could not be sent, and every one after the sending stopped.
+	unsent int
+	// stopped is set once the sending stops; countRest, when the input is
+	// files (which end), has the rest converted and counted as unsent
+	// rather than left unread, so that the counts add up to every span.
+	stopped, countRest bool
+	saidRetrying       bool
+	body               []byte
 }
 
 // errStopped ends the reading: the receiver refuses every request (or
@@ -117,6 +125,10 @@ func splitHeader(h string) (name, value string, ok bool) {
 
 // send sends one batch; an error stops the reading.
 func (s *sender) send(b *batch) error {
+	if s.stopped {
+		s.unsent += b.n
+		return nil
+	}
 	if s.proto {
 		s.body = appendProto(s.body[:0], b)
 	} else {
@@ -137,23 +149,62 @@ func (s *sender) send(b *batch) error {
 			if wait <= 0 {
 				wait = min(backoff<<attempt, maxWait)
 			}
+			s.sayRetrying(status, msg, err, wait, attempt)
 			jsonl.Waiting(func() { time.Sleep(wait) }) // a signal may stop it meanwhile
 			continue
 		}
-		s.refused += b.n
 		if err != nil {
+			s.unsent += b.n
 			s.errorf("%s: cannot send: %v", s.url, err)
-			return errStopped
+			return s.stop()
 		}
-		s.errorf("%s refused %d spans: %s%s", s.url, b.n, http.StatusText(status)+" ("+strconv.Itoa(status)+")", suffix(msg))
+		s.refused += b.n
+		s.errorf("%s refused %d spans: %s%s", s.url, b.n, statusText(status), suffix(msg))
 		if status == http.StatusBadRequest || status == http.StatusRequestEntityTooLarge {
 			return nil // this batch's fault: the next ones may pass
 		}
 		if retryable(status) {
 			s.errorf("stopped after %d tries", attempt+1)
 		}
-		return errStopped
+		return s.stop()
 	}
+}
+
+// stop ends the sending: the rest would be refused too. The reading goes
+// on only to count what is not sent, where the input ends (files).
+func (s *sender) stop() error {
+	s.stopped = true
+	if s.countRest {
+		return nil
+	}
+	return errStopped
+}
+
+// sayRetrying says, once, that a request is being tried again, where to
+// and for how long at most: a receiver that is down would otherwise have
+// the tool wait half a minute without a word.
+func (s *sender) sayRetrying(status int, msg string, err error, wait time.Duration, attempt int) {
+	if s.saidRetrying {
+		return
+	}
+	s.saidRetrying = true
+	why := " refused a request: " + statusText(status) + suffix(msg)
+	if err != nil {
+		why = ": cannot send: " + err.Error()
+	}
+	total := wait
+	for i := attempt + 1; i < s.retries; i++ {
+		total += min(backoff<<i, maxWait)
+	}
+	tries := "tries"
+	if s.retries-attempt == 1 {
+		tries = "try"
+	}
+	s.errorf("%s%s; trying again: up to %d more %s within %s", s.url, why, s.retries-attempt, tries, total)
+}
+
+func statusText(status int) string {
+	return http.StatusText(status) + " (" + strconv.Itoa(status) + ")"
 }
 
 // retryable is whether OTLP/HTTP says a request refused with status may
@@ -303,7 +354,15 @@ func (s *sender) errorf(format string, args ...any) {
 	fmt.Fprintf(s.stderr, name+": "+format+"\n", args...)
 }
 
-// report says on stderr how many spans were sent and refused.
+// report says on stderr how many spans were sent, refused and not sent;
+// read from a pipe, the input after the stop is not read, and said so.
 func (s *sender) report() {
-	s.errorf("%d spans sent to %s, %d refused", s.sent, s.url, s.refused)
+	line := fmt.Sprintf("%d spans sent to %s, %d refused", s.sent, s.url, s.refused)
+	if s.unsent > 0 {
+		line += fmt.Sprintf(", %d not sent", s.unsent)
+	}
+	if s.stopped && !s.countRest {
+		line += "; the rest of the input was not read"
+	}
+	s.errorf("%s", line)
 }

@@ -169,7 +169,8 @@ func TestEndpointRefusals(t *testing.T) {
 				return status(http.StatusTooManyRequests)(n, w)
 			}
 			return false
-		}, nil, 0, 3, "ev2otlp: 36 spans sent to URL, 0 refused\n"},
+		}, nil, 0, 3, "ev2otlp: URL refused a request: Service Unavailable (503); trying again: up to 5 more tries within 31ms\n" +
+			"ev2otlp: 36 spans sent to URL, 0 refused\n"},
 		{"bad batch", func(n int, w http.ResponseWriter) bool {
 			if n != 1 {
 				return false
@@ -181,9 +182,10 @@ func TestEndpointRefusals(t *testing.T) {
 		}, []string{"--batch", "10"}, exitRefused, 4,
 			"ev2otlp: URL refused 10 spans: Bad Request (400): span too old\nev2otlp: 26 spans sent to URL, 10 refused\n"},
 		{"unauthorized", status(http.StatusUnauthorized), []string{"--batch", "10"}, exitRefused, 1,
-			"ev2otlp: URL refused 10 spans: Unauthorized (401)\nev2otlp: 0 spans sent to URL, 10 refused\n"},
+			"ev2otlp: URL refused 10 spans: Unauthorized (401)\nev2otlp: 0 spans sent to URL, 10 refused, 26 not sent\n"},
 		{"always busy", status(http.StatusServiceUnavailable), []string{"--retries", "2"}, exitRefused, 3,
-			"ev2otlp: URL refused 36 spans: Service Unavailable (503)\nev2otlp: stopped after 3 tries\nev2otlp: 0 spans sent to URL, 36 refused\n"},
+			"ev2otlp: URL refused a request: Service Unavailable (503); trying again: up to 2 more tries within 3ms\n" +
+				"ev2otlp: URL refused 36 spans: Service Unavailable (503)\nev2otlp: stopped after 3 tries\nev2otlp: 0 spans sent to URL, 36 refused\n"},
 		{"partial success", func(n int, w http.ResponseWriter) bool {
 			resp := ptraceotlp.NewExportResponse()
 			resp.PartialSuccess().SetRejectedSpans(2)
@@ -210,19 +212,92 @@ func TestEndpointRefusals(t *testing.T) {
 	}
 }
 
-// A receiver that is not there: tried again --retries times, then exit 1
-// with the reason; nothing is read past the refused batch.
+// A receiver that is not there: it is said once that the request is
+// tried again, where to and for how long at most; after --retries tries,
+// exit 1 with the reason, the spans counted as not sent.
 func TestEndpointUnreachable(t *testing.T) {
 	fast(t)
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	_, stderr, code := ev2otlp(t, nil, "--endpoint", url, "--retries", "1", "../../examples/events/multiagent.jsonl")
+	_, stderr, code := ev2otlp(t, nil, "--endpoint", url, "--retries", "3", "../../examples/events/multiagent.jsonl")
 	if code != exitRefused {
 		t.Errorf("exit %d, want %d", code, exitRefused)
 	}
-	if !strings.Contains(stderr, "ev2otlp: "+url+"/v1/traces: cannot send: ") || !strings.HasSuffix(stderr, "ev2otlp: 0 spans sent to "+url+"/v1/traces, 36 refused\n") {
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "ev2otlp: "+url+"/v1/traces: cannot send: ") ||
+		!strings.HasSuffix(lines[0], "; trying again: up to 3 more tries within 7ms") ||
+		!strings.HasPrefix(lines[1], "ev2otlp: "+url+"/v1/traces: cannot send: ") ||
+		lines[2] != "ev2otlp: 0 spans sent to "+url+"/v1/traces, 0 refused, 36 not sent" {
 		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// A receiver that fails half way, by a 500, by closing the connection or
+// by going away: the spans sent, those refused and those never sent add up
+// to every span of the input; read from a pipe, the rest of the input is
+// left unread, and said so.
+func TestEndpointFailsHalfWay(t *testing.T) {
+	fast(t)
+	input := "../../examples/events/multiagent.jsonl"
+	var srvs []*receiver
+	for _, c := range []struct {
+		name   string
+		answer func(n int, w http.ResponseWriter) bool
+		pipe   bool
+		stderr string // its last line, the URL written as URL
+	}{
+		{"a 500", func(n int, w http.ResponseWriter) bool {
+			if n < 2 {
+				return false
+			}
+			w.WriteHeader(http.StatusInternalServerError)
+			return true
+		}, false, "ev2otlp: 20 spans sent to URL, 10 refused, 6 not sent\n"},
+		{"a closed connection", func(n int, w http.ResponseWriter) bool {
+			if n < 2 {
+				return false
+			}
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				t.Error(err)
+				return true
+			}
+			conn.Close()
+			return true
+		}, false, "ev2otlp: 20 spans sent to URL, 0 refused, 16 not sent\n"},
+		{"gone", func(n int, w http.ResponseWriter) bool {
+			if n == 1 {
+				// the second answer is the last: nothing listens after it
+				w.Header().Set("Connection", "close")
+				srvs[len(srvs)-1].srv.Listener.Close()
+			}
+			return false
+		}, false, "ev2otlp: 20 spans sent to URL, 0 refused, 16 not sent\n"},
+		{"a 500, read from a pipe", func(n int, w http.ResponseWriter) bool {
+			if n < 2 {
+				return false
+			}
+			w.WriteHeader(http.StatusInternalServerError)
+			return true
+		}, true, "ev2otlp: 20 spans sent to URL, 10 refused; the rest of the input was not read\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newReceiver(t, c.answer)
+			srvs = append(srvs, r)
+			args := []string{"--endpoint", r.srv.URL, "--batch", "10", "--retries", "0"}
+			var stdin io.Reader
+			if c.pipe {
+				stdin = strings.NewReader(string(readFile(t, input)))
+			} else {
+				args = append(args, input)
+			}
+			_, stderr, code := ev2otlp(t, stdin, args...)
+			stderr = strings.ReplaceAll(stderr, r.srv.URL+"/v1/traces", "URL")
+			if code != exitRefused || !strings.HasSuffix(stderr, "\n"+c.stderr) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d, ending:\n%s", code, stderr, exitRefused, c.stderr)
+			}
+		})
 	}
 }
 

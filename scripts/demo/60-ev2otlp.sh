@@ -21,4 +21,4 @@ run 'grep r_0001a3f2 examples/events/multiagent.jsonl | ev2otlp | grep -o "\"tra
 say 'a run cut off at the end of the input: closed at its last event, status unset, evtools.cut_off'
 run 'head -52 examples/events/multiagent.jsonl | ev2otlp | grep -o "\"evtools.cut_off\"" | wc -l'
 
-say 'to a receiver: --endpoint http://localhost:4318 sends the same batches (protobuf), retried on 429 and 5xx; not run here'
+say 'to a receiver: --endpoint http://localhost:4318 sends the same batches (protobuf), retried on 429, 502, 503, 504 and failed connections; not run here'
