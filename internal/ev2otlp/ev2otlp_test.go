@@ -113,16 +113,16 @@ func TestEvimportSubagents(t *testing.T) {
 	if len(order) != 1 {
 		t.Fatalf("%d traces, want 1", len(order))
 	}
-	got := spanTree(byTrace[order[0]], "error.type", "gen_ai.tool.call.id", "gen_ai.agent.id")
+	got := spanTree(byTrace[order[0]], "error.type", "gen_ai.tool.call.id", "evtools.agent_id")
 	want := `invoke_agent main
   chat claude-sonnet-4-5-20250929
   execute_tool Task gen_ai.tool.call.id=toolu_01Task1
-    invoke_agent Explore gen_ai.agent.id=Explore:a1
+    invoke_agent Explore evtools.agent_id=Explore:a1
       chat claude-haiku-4-5-20251001
       execute_tool Grep gen_ai.tool.call.id=toolu_01Grep1
       chat claude-haiku-4-5-20251001
   execute_tool Task gen_ai.tool.call.id=toolu_01Task2
-    invoke_agent Explore gen_ai.agent.id=Explore:b2 <evtools.retry>
+    invoke_agent Explore evtools.agent_id=Explore:b2 <evtools.retry>
       chat claude-haiku-4-5-20251001 [Error] error.type=model_error
       chat claude-haiku-4-5-20251001
   chat claude-sonnet-4-5-20250929
@@ -168,24 +168,62 @@ func TestChatAttributes(t *testing.T) {
 		t.Errorf("lasted %d ns, want %d (call to result)", got, want)
 	}
 	want := map[string]string{
-		"gen_ai.operation.name":                    "chat",
-		"gen_ai.provider.name":                     "anthropic",
-		"gen_ai.request.model":                     "claude-sonnet-4-5-20250929",
-		"gen_ai.usage.input_tokens":                "16053",
-		"gen_ai.usage.output_tokens":               "120",
-		"gen_ai.usage.cache_read.input_tokens":     "14000",
-		"gen_ai.usage.cache_creation.input_tokens": "2048",
-		"gen_ai.response.finish_reasons":           `["tool_use"]`,
-		"evtools.cost_usd":                         "0.013695",
+		"gen_ai.operation.name":                 "chat",
+		"gen_ai.provider.name":                  "anthropic",
+		"gen_ai.request.model":                  "claude-sonnet-4-5-20250929",
+		"gen_ai.usage.input_tokens":             "16053",
+		"gen_ai.usage.output_tokens":            "120",
+		"gen_ai.usage.cache_read.input_tokens":  "14000",
+		"gen_ai.usage.cache_write.input_tokens": "2048",
+		"gen_ai.response.finish_reasons":        `["tool_use"]`,
+		"evtools.cost_usd":                      "0.013695",
 	}
 	for k, v := range want {
 		got, ok := chat.Attributes().Get(k)
-		if !ok || got.AsString() != v {
+		if !ok {
+			t.Errorf("no %s, want %q", k, v)
+		} else if got.AsString() != v {
 			t.Errorf("%s = %q, want %q", k, got.AsString(), v)
 		}
 	}
 	if v, _ := chat.Attributes().Get("gen_ai.usage.input_tokens"); v.Type() != pcommon.ValueTypeInt {
 		t.Errorf("input tokens of type %s, want Int", v.Type())
+	}
+	if _, ok := chat.Attributes().Get("gen_ai.usage.cache_creation.input_tokens"); ok {
+		t.Error("gen_ai.usage.cache_creation.input_tokens: renamed gen_ai.usage.cache_write.input_tokens")
+	}
+}
+
+// invoke_agent spans, the run's and the subagents' (INTERNAL: agents in
+// the same log), carry none of what the GenAI conventions took off them:
+// the provider, an agent id (now a hosted agent's only: a subagent's
+// instance id is evtools.agent_id), a version, cache counts.
+func TestInvokeAgentAttributes(t *testing.T) {
+	out, _, _ := ev2otlp(t, nil, "testdata/claude.jsonl")
+	removed := []string{"gen_ai.provider.name", "gen_ai.agent.id", "gen_ai.agent.version",
+		"gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_creation.input_tokens", "gen_ai.usage.cache_write.input_tokens"}
+	agents := 0
+	for _, td := range decodeAll(t, []byte(out)) {
+		eachSpan(td, func(_ pcommon.Resource, s ptrace.Span) {
+			if op, _ := s.Attributes().Get("gen_ai.operation.name"); op.AsString() != "invoke_agent" {
+				return
+			}
+			agents++
+			if s.Kind() != ptrace.SpanKindInternal {
+				t.Errorf("%s: kind %s, want Internal", s.Name(), s.Kind())
+			}
+			for _, k := range removed {
+				if v, ok := s.Attributes().Get(k); ok {
+					t.Errorf("%s: %s = %q, no longer an attribute of an internal invoke_agent span", s.Name(), k, v.AsString())
+				}
+			}
+			if name, _ := s.Attributes().Get("gen_ai.agent.name"); name.AsString() == "" {
+				t.Errorf("%s: no gen_ai.agent.name", s.Name())
+			}
+		})
+	}
+	if agents != 3 {
+		t.Errorf("%d invoke_agent spans, want 3 (the run, two subagents)", agents)
 	}
 }
 

@@ -399,7 +399,7 @@ func (c *converter) modelResult(r *run, agent string, seq, ts int64) {
 		ch.attrs.int("gen_ai.usage.cache_read.input_tokens", n)
 	}
 	if n := u.Tokens[event.TokCacheWrite]; n > 0 {
-		ch.attrs.int("gen_ai.usage.cache_creation.input_tokens", n)
+		ch.attrs.int("gen_ai.usage.cache_write.input_tokens", n)
 	}
 	if u.HasCost {
 		ch.attrs.double("evtools.cost_usd", float64(u.CostNano)/1e9)
@@ -514,7 +514,9 @@ func (c *converter) agentStart(r *run, agent string, seq, ts int64) *span {
 	a.name = c.spanName(opAgent, role)
 	a.attrs.str("gen_ai.operation.name", "invoke_agent")
 	a.attrs.str("gen_ai.agent.name", role)
-	a.attrs.str("gen_ai.agent.id", agent)
+	// gen_ai.agent.id is now a hosted agent's id, never an instance's:
+	// which instance of a role this is goes under evtools.
+	a.attrs.str("evtools.agent_id", agent)
 	if m := c.field(event.Model); m != "" {
 		a.attrs.str("gen_ai.request.model", m)
 	}
@@ -556,7 +558,8 @@ func (c *converter) endRun(r *run, ts int64, cut bool) {
 	a.str("gen_ai.operation.name", "invoke_agent")
 	a.str("gen_ai.agent.name", r.main)
 	a.str("gen_ai.conversation.id", r.session)
-	a.str("gen_ai.provider.name", r.provider)
+	// no gen_ai.provider.name: an internal invoke_agent span no longer has
+	// one (its chat spans do)
 	a.str("gen_ai.request.model", r.model)
 	a.str("evtools.run_id", r.key)
 	outcome := r.outcome
