@@ -51,6 +51,7 @@ type codexPayload struct {
 	CallID    string          `json:"call_id"`
 	Output    json.RawMessage `json:"output"`
 	Action    json.RawMessage `json:"action"`
+	Status    json.RawMessage `json:"status"` // web_search_call's, read only there
 	// outputCanonical: Output is a string spelled as jsontext writes its
 	// text, as the line's check found it
 	outputCanonical bool
@@ -97,9 +98,10 @@ type codexFile struct {
 }
 
 type codexRec struct {
-	typ string // "event_msg token_count"
-	ms  int64
-	p   codexPayload
+	typ  string // "event_msg token_count"
+	ms   int64
+	line int // in its file: a web search without an id is named by it
+	p    codexPayload
 }
 
 // parentThread is the id of the session a spawned agent's rollout
@@ -277,7 +279,7 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 		if l.Type == "session_meta" && cf.meta.ID == "" {
 			cf.meta = p
 		}
-		cf.lines = append(cf.lines, codexRec{typ: typ, ms: parseTime(l.Timestamp), p: p})
+		cf.lines = append(cf.lines, codexRec{typ: typ, ms: parseTime(l.Timestamp), line: r.line, p: p})
 	})
 	if !c.keep {
 		f.records = nil // decoded: what is kept is in lines
@@ -288,6 +290,8 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 // codexState follows a rollout's token counts: the cumulative total seen
 // so far, which a count must pass to be new.
 type codexState struct {
+	at       int // the index of the record being converted
+	searches codexSearches
 	total    int64
 	prev     codexTokens // the totals of the last count
 	replay   bool        // in a fork's copy of its parent's history
@@ -314,13 +318,20 @@ func (c *converter) codexSession(cf *codexFile, parent *session, role, anchor st
 	if cf.meta.ForkedFromID != "" || forkCopy(cf) {
 		copied = copyLen(cf)
 	}
+	st.searches = pairSearches(cf.lines, cf.meta.ID)
 	firstMS := int64(0)
 	for i, r := range cf.lines {
 		st.replay = i < copied
 		if firstMS == 0 && !st.replay {
 			firstMS = r.ms
 		}
+		st.at = i
 		c.codexRecord(b, st, r)
+	}
+	if st.searches.openFrom >= 0 {
+		// a search whose end may still be written (--follow): its id
+		// and result are not known yet
+		b.unsettle(st.searches.openFrom)
 	}
 	if parent != nil {
 		b.thread(anchor, role, "", firstMS)
@@ -442,10 +453,14 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 	case "response_item custom_tool_call":
 		st.call(b, r.ms)
 		b.toolCall(r.ms, p.CallID, p.Name, b.obj(0).str("input", p.Input).done())
-	case "response_item local_shell_call", "response_item web_search_call":
+	case "response_item local_shell_call":
 		st.call(b, r.ms)
-		tool := strings.TrimSuffix(strings.TrimPrefix(r.typ, "response_item "), "_call")
-		b.toolCall(r.ms, p.CallID, tool, p.Action)
+		b.toolCall(r.ms, p.CallID, "local_shell", p.Action)
+	case "response_item web_search_call":
+		st.call(b, r.ms)
+		st.searches.call(b, st.at, r)
+	case "event_msg web_search_end":
+		st.searches.end(b, st.at, r)
 	case "response_item function_call_output", "response_item custom_tool_call_output":
 		st.open = false // the response is over: the next item is a new call
 		if ok, q := codexQuoted(p.Output, p.outputCanonical); q != nil {

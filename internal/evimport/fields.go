@@ -758,6 +758,8 @@ func (p *codexPayload) decode(d *fields, data []byte) {
 			p.outputCanonical = d.plain(v)
 		case "action":
 			p.Action = raw(v)
+		case "status":
+			p.Status = raw(v)
 		}
 	})
 }
