@@ -90,6 +90,7 @@ var codexKnown = map[string]bool{
 // codexFile is one rollout, decoded.
 type codexFile struct {
 	meta  codexPayload // the first session_meta
+	name  string       // of its file, as its lines are reported
 	lines []codexRec
 	index int // of its file among the inputs
 
@@ -257,7 +258,7 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 	if n := len(c.codexLines); n > 0 {
 		lines, c.codexLines = c.codexLines[n-1], c.codexLines[:n-1]
 	}
-	cf := &codexFile{index: f.index, lines: slices.Grow(lines, len(f.records))}
+	cf := &codexFile{index: f.index, name: f.label(), lines: slices.Grow(lines, len(f.records))}
 	d := c.takeFields()
 	defer c.giveFields(d)
 	decodeWith(c, d, f.records, func(r record, l *codexLine) {
@@ -296,6 +297,8 @@ type codexState struct {
 	prev     codexTokens // the totals of the last count
 	replay   bool        // in a fork's copy of its parent's history
 	open     bool        // a model call without its result yet
+	itemMS   int64       // the time of the open call's last item
+	file     string      // the rollout's name, for the calls without usage
 	thinking strings.Builder
 }
 
@@ -313,7 +316,7 @@ func (c *converter) codexSession(cf *codexFile, parent *session, role, anchor st
 	b := newBuilder(c, s, agent, parent != nil)
 	b.version = cf.meta.CLIVersion
 	b.setModel(cf.meta.ModelProvider, "")
-	st := &codexState{}
+	st := &codexState{file: cf.name}
 	copied := 0 // the records of the parent's history the rollout starts with
 	if cf.meta.ForkedFromID != "" || forkCopy(cf) {
 		copied = copyLen(cf)
@@ -327,6 +330,13 @@ func (c *converter) codexSession(cf *codexFile, parent *session, role, anchor st
 		}
 		st.at = i
 		c.codexRecord(b, st, r)
+	}
+	if st.open {
+		// the log's last response: its token count may still come
+		// (--follow)
+		from := len(b.out)
+		st.noUsage(c, b)
+		b.unsettle(from)
 	}
 	if st.searches.openFrom >= 0 {
 		// a search whose end may still be written (--follow): its id
@@ -437,7 +447,7 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 	case "turn_context":
 		b.setModel("", p.Model)
 	case "event_msg user_message":
-		st.open = false
+		st.noUsage(c, b)
 		b.prompt(r.ms, p.Message)
 	case "response_item message":
 		if p.Role == "assistant" {
@@ -462,7 +472,7 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 	case "event_msg web_search_end":
 		st.searches.end(b, st.at, r)
 	case "response_item function_call_output", "response_item custom_tool_call_output":
-		st.open = false // the response is over: the next item is a new call
+		st.noUsage(c, b) // the response is over: the next item is a new call
 		if ok, q := codexQuoted(p.Output, p.outputCanonical); q != nil {
 			b.toolResultQuoted(r.ms, p.CallID, ok, "", q) // most outputs: copied, not decoded
 			break
@@ -472,7 +482,7 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 	case "event_msg token_count":
 		c.codexTokens(b, st, r)
 	case "event_msg turn_aborted":
-		st.open = false
+		st.noUsage(c, b)
 		b.interrupted(r.ms, "turn aborted: "+p.Reason)
 	case "event_msg error":
 		b.modelError(r.ms, p.Message, "error")
@@ -487,6 +497,20 @@ func (st *codexState) call(b *builder, ms int64) {
 		st.open = true
 		b.modelCall(ms)
 	}
+	st.itemMS = ms
+}
+
+// noUsage ends the open model call, if any, that had no token count (a
+// Codex Desktop rollout may have none at all): its result says its usage
+// is not known, rather than that it used nothing.
+func (st *codexState) noUsage(c *converter, b *builder) {
+	if !st.open {
+		return
+	}
+	st.open = false
+	c.noUsage[st.file]++
+	b.modelResult(st.itemMS, usage{unknown: true, thinking: st.thinking.String()})
+	st.thinking.Reset()
 }
 
 // codexTokens counts a token_count record. Codex writes one after every

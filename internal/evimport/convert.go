@@ -19,6 +19,7 @@ type converter struct {
 	table    *prices.Table
 	unpriced map[string]int // model -> calls with tokens and no price
 	unknown  map[string]int // "source type" -> records skipped
+	noUsage  map[string]int // file -> model calls whose usage it does not record
 	// bad reports a record that is JSON but not of the shape its source
 	// writes (a number where a string goes).
 	bad  func(r record, reason error)
@@ -40,7 +41,7 @@ type converter struct {
 }
 
 func newConverter(table *prices.Table) *converter {
-	return &converter{table: table, unpriced: map[string]int{}, unknown: map[string]int{}, bad: func(record, error) {}}
+	return &converter{table: table, unpriced: map[string]int{}, unknown: map[string]int{}, noUsage: map[string]int{}, bad: func(record, error) {}}
 }
 
 // readFile reads the file called name, of about size bytes (as the scan
@@ -98,6 +99,9 @@ func (c *converter) merge(w *converter) {
 	for k, n := range w.unknown {
 		c.unknown[k] += n
 	}
+	for k, n := range w.noUsage {
+		c.noUsage[k] += n
+	}
 }
 
 // skip counts a record of a type the source's converter does not know: a
@@ -148,6 +152,10 @@ func (c *converter) known(source, typ string, table map[string]bool) bool {
 // table, else marked unpriced (never a silent 0).
 func (c *converter) resultPayload(step int, u usage) []byte {
 	o := c.obj(0).num("step", int64(step)).strIf("provider", u.provider).strIf("model", u.model)
+	if u.unknown {
+		// no tokens and no cost: not 0, which a sum would take as free
+		return o.boolean("no_usage", true).strIf("thinking", u.thinking).done()
+	}
 	o.num("input", u.input).num("output", u.output).num("cache_read", u.cacheRead).num("cache_write", u.cacheWrite)
 	if u.has1h {
 		o.num("cache_write_1h", u.cacheWrite1h)
@@ -193,6 +201,11 @@ func (c *converter) report(w io.Writer) {
 		}
 		fmt.Fprintf(w, "%s: no price for model %s (%d %s): its model_result events say \"unpriced\":true and have no cost_usd (--prices FILE adds prices)\n",
 			name, m, c.unpriced[m], calls)
+	}
+	if len(c.noUsage) > 0 {
+		list, total := textfmt.Tally(c.noUsage, false, nil)
+		fmt.Fprintf(w, "%s: %s with no usage recorded in the log: %s: their model_result events say \"no_usage\":true and have no tokens or cost\n",
+			name, textfmt.Plural(int64(total), "model call"), list)
 	}
 	if len(c.unknown) == 0 {
 		return

@@ -42,6 +42,7 @@ type usage struct {
 	cost                       float64 // recorded in the log, when hasCost
 	hasCost                    bool
 	stop, thinking, responseID string
+	unknown                    bool // the log records no usage for the call
 }
 
 // cacheApart is the usage of an agent whose input count leaves the cache

@@ -246,11 +246,23 @@ func (p *Page) cards() []card {
 		cost.Note = fmt.Sprintf("%s (%s tokens) not in the cost: no price", textfmt.PluralThousands(u, "unpriced call"), num(n[summary.UnpricedTokens]))
 		cost.BadNote = true
 	}
-	cards = append(cards, cost)
 	tok := card{Metric: "tokens", Label: "Tokens", Value: num(n[summary.TokTotal])}
 	if in := n[summary.TokInput]; in > 0 {
 		tok.Note = fmt.Sprintf("%s%% of input from cache", percent(n[summary.TokCacheRead], in))
 	}
+	if u := n[summary.NoUsageCalls]; u > 0 {
+		// calls the log has no tokens of: not free, not known
+		if t.UsageUnknown() {
+			cost.Value, tok.Value = "unknown", "unknown"
+		}
+		note := textfmt.PluralThousands(u, "model call") + " with no usage recorded"
+		if cost.Note != "" {
+			note = cost.Note + "; " + note
+		}
+		cost.Note, cost.BadNote = note, true
+		tok.Note, tok.BadNote = textfmt.PluralThousands(u, "model call")+" with no usage recorded", true
+	}
+	cards = append(cards, cost)
 	cards = append(cards, tok)
 	mc := card{Metric: "model_calls", Label: "Model calls", Value: num(n[summary.ModelCalls])}
 	if e := n[summary.ModelErrors]; e > 0 {

@@ -25,6 +25,7 @@ const (
 	CostNano       // cost in 10^-9 USD
 	UnpricedCalls  // model results marked unpriced: their cost is not in CostNano
 	UnpricedTokens // and their tokens (total)
+	NoUsageCalls   // model results marked no_usage: their tokens and cost are not known
 	ToolCalls
 	ToolFailures
 	Errors
@@ -64,6 +65,7 @@ var Counters = [NumCounters]CounterInfo{
 	CostNano:        {Name: "cost_usd", Partial: "cost_nano_usd", Scale: 9},
 	UnpricedCalls:   {Name: "unpriced_calls"},
 	UnpricedTokens:  {Name: "unpriced_tokens"},
+	NoUsageCalls:    {Name: "no_usage_calls"},
 	ToolCalls:       {Name: "tool_calls"},
 	ToolFailures:    {Name: "tool_failures"},
 	Errors:          {Name: "errors"},

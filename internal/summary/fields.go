@@ -36,6 +36,7 @@ type Field struct {
 
 	counter   Counter // the counter it is, when isCounter
 	isCounter bool
+	usage     bool // tokens or cost: none when the record's usage is not known (Record.UsageUnknown)
 }
 
 // Shape says what a field's value is.
@@ -130,20 +131,23 @@ var Fields = []Field{
 	{Path: "outcomes", Shape: ShapeOutcomes, Runs: true, Column: Column{Name: "outcomes", Place: 4}},
 	counterField(ModelCalls, ShapeCount, Column{Name: "model_calls", Head: "model calls", Place: 5, Drop: 120}),
 	counterField(ModelErrors, ShapeCount, Column{Name: "model_errors", Head: "model errors", Alert: true, Drop: 110}),
-	counterField(TokInput, ShapeTokens, Column{Name: "tokens_in", Head: "tokens in", Condense: 140, Drop: 280}),
-	counterField(TokOutput, ShapeTokens, Column{Name: "tokens_out", Head: "tokens out", Condense: 150, Drop: 290}),
-	counterField(TokReasoning, ShapeTokens, Column{Name: "reasoning", Condense: 155, Drop: 185}),
-	counterField(TokCacheRead, ShapeTokens, Column{Name: "cache_read", Head: "cache read", Condense: 160, Drop: 190}),
-	counterField(TokCacheWrite, ShapeTokens, Column{Name: "cache_write", Head: "cache write", Condense: 170, Drop: 180}),
-	counterField(TokCacheWrite1h, ShapeTokens, Column{Name: "cache_write_1h", Head: "cache write 1h", FitHead: "cache 1h", Condense: 175, Drop: 178}),
-	counterField(TokTotal, ShapeTokens, Column{Name: "tokens", Place: 6, Condense: 130, Drop: 310}),
-	counterField(CostNano, ShapeMoney, Column{Name: "cost", Head: "cost $", Place: 7, Drop: 350}),
+	usageField(TokInput, ShapeTokens, Column{Name: "tokens_in", Head: "tokens in", Condense: 140, Drop: 280}),
+	usageField(TokOutput, ShapeTokens, Column{Name: "tokens_out", Head: "tokens out", Condense: 150, Drop: 290}),
+	usageField(TokReasoning, ShapeTokens, Column{Name: "reasoning", Condense: 155, Drop: 185}),
+	usageField(TokCacheRead, ShapeTokens, Column{Name: "cache_read", Head: "cache read", Condense: 160, Drop: 190}),
+	usageField(TokCacheWrite, ShapeTokens, Column{Name: "cache_write", Head: "cache write", Condense: 170, Drop: 180}),
+	usageField(TokCacheWrite1h, ShapeTokens, Column{Name: "cache_write_1h", Head: "cache write 1h", FitHead: "cache 1h", Condense: 175, Drop: 178}),
+	usageField(TokTotal, ShapeTokens, Column{Name: "tokens", Place: 6, Condense: 130, Drop: 310}),
+	usageField(CostNano, ShapeMoney, Column{Name: "cost", Head: "cost $", Place: 7, Drop: 350}),
 	// A cost that leaves calls out says so beside it (Sparse: shown by
 	// default only then).
 	counterField(UnpricedCalls, ShapeCount, Column{Name: "unpriced_calls", Head: "unpriced calls", FitHead: "unpriced",
 		Place: 8, Sparse: true, Alert: true, Drop: 345}),
 	counterField(UnpricedTokens, ShapeTokens, Column{Name: "unpriced_tokens", Head: "unpriced tokens", FitHead: "unpr tok",
 		Place: 9, Sparse: true, Condense: 135, Drop: 195}),
+	// so do calls whose log records no usage (Sparse too)
+	counterField(NoUsageCalls, ShapeCount, Column{Name: "no_usage_calls", Head: "calls without usage", FitHead: "no usage",
+		Place: 9, Sparse: true, Alert: true, Drop: 344}),
 	counterField(ToolCalls, ShapeCount, Column{Name: "tool_calls", Head: "tool calls", Place: 10, Drop: 210}),
 	counterField(ToolFailures, ShapeCount, Column{Name: "failed", Place: 11, Alert: true, Drop: 260}),
 	{Path: "tools", Shape: ShapeTools},
@@ -180,6 +184,22 @@ var Fields = []Field{
 func counterField(c Counter, shape Shape, col Column) Field {
 	return Field{Path: c.Column(), Shape: shape, Scale: Counters[c].Scale, Column: col,
 		Value: func(r *Record) Value { return intValue(r.Counts[c]) }, counter: c, isCounter: true}
+}
+
+// usageField is counterField for tokens and cost, which a record whose
+// calls' usage is not known has none of: unknown, not 0.
+func usageField(c Counter, shape Shape, col Column) Field {
+	f := counterField(c, shape, col)
+	f.usage = true
+	f.Value = func(r *Record) Value { return Value{I: r.Counts[c], Has: !r.UsageUnknown()} }
+	return f
+}
+
+// UsageUnknown reports whether the record's tokens and cost are not known:
+// it has model calls whose log records no usage (no_usage_calls), and no
+// call counted any token or cost.
+func (r *Record) UsageUnknown() bool {
+	return r.Counts[NoUsageCalls] > 0 && r.Counts[TokTotal] == 0 && r.Counts[CostNano] == 0 && r.Counts[UnpricedCalls] == 0
 }
 
 // AddField appends f to Fields, before any report is made: a field a

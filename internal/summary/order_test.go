@@ -260,7 +260,7 @@ func TestParseSort(t *testing.T) {
 			t.Errorf("ParseSort(%q) = %+v, %v; want %s desc %v", c.in, f, err, c.name, c.desc)
 		}
 	}
-	list := "one of events, runs, first_ts, last_ts, model_calls, model_errors, tokens.input, tokens.output, tokens.reasoning, tokens.cache_read, tokens.cache_write, tokens.cache_write_1h, tokens.total, cost_usd, unpriced_calls, unpriced_tokens, tool_calls, tool_failures, errors, guardrails, kills, wall_seconds.sum, wall_seconds.p50, wall_seconds.p95, wall_seconds.max, latency_ms.p50, latency_ms.p95, latency_ms.max, problems, tokens, outcomes.NAME, tools.NAME.calls, tools.NAME.failed; - before it sorts highest first"
+	list := "one of events, runs, first_ts, last_ts, model_calls, model_errors, tokens.input, tokens.output, tokens.reasoning, tokens.cache_read, tokens.cache_write, tokens.cache_write_1h, tokens.total, cost_usd, unpriced_calls, unpriced_tokens, no_usage_calls, tool_calls, tool_failures, errors, guardrails, kills, wall_seconds.sum, wall_seconds.p50, wall_seconds.p95, wall_seconds.max, latency_ms.p50, latency_ms.p95, latency_ms.max, problems, tokens, outcomes.NAME, tools.NAME.calls, tools.NAME.failed; - before it sorts highest first"
 	for _, c := range []struct{ in, want string }{
 		{"-cots_usd", `--sort "-cots_usd": "cots_usd" is not a numeric field of the record (did you mean cost_usd?): ` + list},
 		{"tokes", `--sort "tokes": "tokes" is not a numeric field of the record (did you mean tokens?): ` + list},
@@ -302,7 +302,7 @@ func TestBreakdownShape(t *testing.T) {
 			var v json.RawMessage
 			d.Decode(&v)
 		}
-		if len(keys) != 22 || keys[21] != "models" || keys[20] != "problems" {
+		if len(keys) != 23 || keys[22] != "models" || keys[21] != "problems" {
 			t.Fatalf("members %v", keys)
 		}
 		var rec struct {
@@ -313,7 +313,7 @@ func TestBreakdownShape(t *testing.T) {
 			t.Fatalf("no models in %s", line)
 		}
 		for _, m := range rec.Models {
-			if len(m) != 21 || string(m["group"][:9]) != `{"model":` {
+			if len(m) != 22 || string(m["group"][:9]) != `{"model":` {
 				t.Fatalf("a model's record %v", m)
 			}
 		}

@@ -940,6 +940,8 @@ func (r *Record) appendMember(b []byte, m *recordMember) []byte {
 	b = append(b, m.lead...)
 	f := m.field
 	switch {
+	case f.usage && r.UsageUnknown():
+		return append(b, "null"...)
 	case f.isCounter:
 		// the most of the members: read without a call
 		if f.Scale > 0 {

@@ -173,12 +173,12 @@ func TestReportShape(t *testing.T) {
 		}
 		n++
 		for _, k := range []string{"group", "events", "runs", "first_ts", "last_ts", "outcomes", "model_calls", "model_errors",
-			"tokens", "cost_usd", "unpriced_calls", "unpriced_tokens", "tool_calls", "tool_failures", "tools", "errors", "guardrails", "kills", "wall_seconds", "latency_ms", "problems"} {
+			"tokens", "cost_usd", "unpriced_calls", "unpriced_tokens", "no_usage_calls", "tool_calls", "tool_failures", "tools", "errors", "guardrails", "kills", "wall_seconds", "latency_ms", "problems"} {
 			if _, ok := m[k]; !ok {
 				t.Fatalf("record %d has no %q", n, k)
 			}
 		}
-		if len(m) != 21 {
+		if len(m) != 22 {
 			t.Fatalf("record %d has %d members", n, len(m))
 		}
 	}

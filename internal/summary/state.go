@@ -512,6 +512,9 @@ func (s *State) values() error {
 				return overflow(UnpricedTokens)
 			}
 		}
+		if u.NoUsage && !sums[NoUsageCalls].add(1) {
+			return overflow(NoUsageCalls)
+		}
 		s.sums = sums
 	case event.RunEnd:
 		v := e.Field(event.Wall)
@@ -629,6 +632,9 @@ func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
 		if u.Unpriced {
 			g.n[UnpricedCalls]++
 			g.n[UnpricedTokens] += u.Tokens[event.TokTotal]
+		}
+		if u.NoUsage {
+			g.n[NoUsageCalls]++
 		}
 		if u.HasLatency {
 			g.latency.Add(float64(u.LatencyUS) / 1000)

@@ -73,6 +73,9 @@ type Usage struct {
 	// no price where its cost was worked out (evimport): its cost is not
 	// known, which a sum must not pass off as 0.
 	Unpriced bool
+	// NoUsage: the payload says "no_usage":true, a call whose log records
+	// no tokens (evimport): what it used is not known, not 0.
+	NoUsage bool
 	// OutOfRange names the first member read whose number does not fit
 	// (20 digits, 1e400): it counts as absent, and "" when there is none.
 	OutOfRange string
@@ -90,8 +93,13 @@ func (e *Event) Usage() Usage {
 	latency := e.Entry.members[Latency]
 	e.eachBody(func(key, v []byte) bool {
 		if jsonscan.KindOf(v) != jsonscan.Number {
-			if string(key) == "unpriced" && string(v) == "true" {
-				u.Unpriced = true
+			if string(v) == "true" {
+				switch string(key) {
+				case "unpriced":
+					u.Unpriced = true
+				case "no_usage":
+					u.NoUsage = true
+				}
 			}
 			return true
 		}
