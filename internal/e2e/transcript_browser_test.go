@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -285,4 +286,118 @@ func shots(t *testing.T, ctx context.Context, name string) {
 	if err := os.WriteFile(filepath.Join("../../docs/images", "transcript-"+name+".pdf"), pdf, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// schemeSpellings writes the 120 spellings of a link that a reader's
+// click must not run: javascript:, vbscript: and data: URLs with their
+// scheme spelled by character references (decimal and hexadecimal, with
+// and without leading zeros or the semicolon), &colon;, &Tab; or
+// &NewLine; inside, upper case, each in an inline link, one in <…>, an
+// image, a reference definition and an autolink. Each carries its number.
+func schemeSpellings() []string {
+	schemes := []struct{ name, rest string }{
+		{"javascript", "alert(%d)"},
+		{"vbscript", "msgbox(%d)"},
+		{"data", "text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==#%d"},
+	}
+	spell := []func(s string) string{
+		func(s string) string { return fmt.Sprintf("&#%d;%s:", s[0], s[1:]) },
+		func(s string) string { return fmt.Sprintf("&#%07d;%s:", s[0], s[1:]) },
+		func(s string) string { return fmt.Sprintf("&#x%X;%s:", s[0], s[1:]) },
+		func(s string) string { return fmt.Sprintf("&#X%06x;%s:", s[0], s[1:]) },
+		func(s string) string { return fmt.Sprintf("&#%d%s:", s[0], s[1:]) },
+		func(s string) string { return s + "&colon;" },
+		func(s string) string { return s[:2] + "&Tab;" + s[2:] + ":" },
+		func(s string) string { return strings.ToUpper(s[:2]) + "&NewLine;" + strings.ToUpper(s[2:]) + "&#58;" },
+	}
+	place := []func(n int, url string) string{
+		func(n int, url string) string { return fmt.Sprintf("[link %d](%s)", n, url) },
+		func(n int, url string) string { return fmt.Sprintf("[link %d](<%s>)", n, url) },
+		func(n int, url string) string { return fmt.Sprintf("![image %d](%s)", n, url) },
+		func(n int, url string) string { return fmt.Sprintf("[link %d][ref%d]\n\n[ref%d]: %s", n, n, n, url) },
+		func(n int, url string) string { return fmt.Sprintf("<%s>", url) },
+	}
+	var out []string
+	for _, s := range schemes {
+		for _, sp := range spell {
+			for _, p := range place {
+				n := len(out) + 1
+				out = append(out, p(n, sp(s.name)+fmt.Sprintf(s.rest, n)))
+			}
+		}
+	}
+	return out
+}
+
+// A Markdown link whose scheme is spelled with character references gets
+// no javascript:, vbscript: or data: href, and clicking each link of the
+// page runs nothing.
+func TestTranscriptLinkSchemesInABrowser(t *testing.T) {
+	exe := chromium(t)
+	spellings := schemeSpellings()
+	if len(spellings) != 120 {
+		t.Fatalf("%d spellings", len(spellings))
+	}
+	text, _ := json.Marshal(strings.Join(spellings, "\n\n"))
+	var b bytes.Buffer
+	w := transcript.New(&b, transcript.Options{Loc: time.UTC})
+	w.Write([]byte(`{"seq":1,"ts":1780000000,"run_id":"r1","agent_id":"","kind":"user_message","payload":{"text":` + string(text) + "}}\n"))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "links.html")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1280, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := startBrowser(t, actx)
+	defer cancel()
+	ctx, cancel2 := context.WithTimeout(ctx, 120*time.Second)
+	defer cancel2()
+	var mu sync.Mutex
+	var dialogs []string
+	err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			mu.Lock()
+			dialogs = append(dialogs, e.Message)
+			mu.Unlock()
+			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	openPage(t, ctx, p)
+	evaluate[int](t, ctx, layOutAll)
+	bad := evaluate[[]string](t, ctx, `[...document.querySelectorAll('[href], [src]')]
+		.map(e => e.href || e.src || e.getAttribute('href') || e.getAttribute('src'))
+		.filter(u => /^\s*(javascript|vbscript|data):/i.test(u))`)
+	if len(bad) > 0 {
+		t.Errorf("%d of %d spellings link to a script or data URL, as %q", len(bad), len(spellings), bad[0])
+	}
+	if n := evaluate[int](t, ctx, `document.querySelectorAll('img, [src]').length`); n != 0 {
+		t.Errorf("the page has %d images", n)
+	}
+	// Click every link, as a reader would; one that leaves the page (a
+	// relative link) is followed by the page opened again.
+	abs, _ := filepath.Abs(p)
+	links := evaluate[int](t, ctx, `document.querySelectorAll('.md a').length`)
+	for i := range links {
+		if evaluate[string](t, ctx, `location.href`) != "file://"+abs {
+			openPage(t, ctx, p)
+		}
+		evaluate[int](t, ctx, fmt.Sprintf(`document.querySelectorAll('.md a')[%d].click(), 0`, i))
+		// Let what the click started run; a page left meanwhile ends the
+		// wait with an error, which says nothing about the link.
+		chromedp.Run(ctx, chromedp.Evaluate[int](`new Promise(r => setTimeout(() => r(0), 50))`, chromedp.EvalAwaitPromise))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(dialogs) > 0 {
+		t.Errorf("clicking the links ran %d scripts: %q", len(dialogs), dialogs)
+	}
+	t.Logf("%d spellings, %d links clicked", len(spellings), links)
 }

@@ -99,3 +99,40 @@ func TestAllowedURL(t *testing.T) {
 		}
 	}
 }
+
+// A link's destination is read as CommonMark says (backslash escapes,
+// entity and numeric references, decimal ones read as decimal whatever
+// their leading zeros) before its scheme is checked, so that no spelling
+// of a scheme the page refuses reaches an href.
+func TestMarkdownLinks(t *testing.T) {
+	for _, c := range []struct{ md, href string }{
+		{"[x](&#106;avascript:alert(1))", ""},
+		{"[x](&#x6A;avascript:alert(1))", ""},
+		{"[x](&#X0006a;avascript:alert(1))", ""},
+		{"[x](javascript&colon;alert(1))", ""},
+		{"[x](java&Tab;script:alert(1))", ""},
+		{"[x](JAVA&NewLine;SCRIPT:alert(1))", ""},
+		{"[x](<&#106;avascript:alert(1)>)", ""},
+		{"![x](&#106;avascript:alert(1))", ""},
+		{"[x][r]\n\n[r]: &#106;avascript:alert(1)", ""},
+		{"[x](&#100;ata:text/html;base64,PHNjcmlwdD4=)", ""},
+		{"[x](&#118;bscript:msgbox(1))", ""},
+		{"[x](&#0000106;ump)", "jump"},                                  // decimal, not octal
+		{"[x](&#106avascript:alert(1))", "&amp;#106avascript:alert(1)"}, // no semicolon: no reference, a relative link
+		{`[x](\&#106;ump)`, "&amp;#106;ump"},                            // an escaped & starts no reference
+		{"[x](caf&eacute;)", "caf%C3%A9"},
+		{"[x](&#x110000;)", "%EF%BF%BD"},
+		{"[x](HTTPS&colon;//example.com/a&amp;b)", "HTTPS://example.com/a&amp;b"},
+		{"[x](mailto&#58;a@example.com)", "mailto:a@example.com"},
+		{"[x](#run-1)", "#run-1"},
+		{"<https://example.com/&#106;>", "https://example.com/&amp;#106;"}, // an autolink's text is its URL
+	} {
+		got := ""
+		if m := regexp.MustCompile(`href="([^"]*)"`).FindStringSubmatch(string(markdown(c.md))); m != nil {
+			got = m[1]
+		}
+		if got != c.href {
+			t.Errorf("%q: href %q, want %q", c.md, got, c.href)
+		}
+	}
+}

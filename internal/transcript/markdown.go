@@ -3,7 +3,9 @@ package transcript
 import (
 	"bytes"
 	"html/template"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/term"
 	"github.com/yuin/goldmark"
@@ -82,23 +84,26 @@ func renderHTMLBlock(w util.BufWriter, src []byte, n ast.Node, entering bool) (a
 
 func renderLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	l := n.(*ast.Link)
-	link(w, l.Destination, l.Title, entering)
+	link(w, resolveRefs(l.Destination), l.Title, entering)
 	return ast.WalkContinue, nil
 }
 
 // An image is a link to it, its alternative text the link's.
 func renderImage(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	im := n.(*ast.Image)
-	if entering && !allowedURL(im.Destination) {
+	dest := resolveRefs(im.Destination)
+	if entering && !allowedURL(dest) {
 		w.WriteString("[image] ")
 	}
-	link(w, im.Destination, im.Title, entering)
-	if entering && allowedURL(im.Destination) {
+	link(w, dest, im.Title, entering)
+	if entering && allowedURL(dest) {
 		w.WriteString("[image] ")
 	}
 	return ast.WalkContinue, nil
 }
 
+// An autolink's URL is its text as written: CommonMark reads no escape
+// and no reference in it.
 func renderAutoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
@@ -114,8 +119,11 @@ func renderAutoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (as
 	return ast.WalkContinue, nil
 }
 
-// link opens or closes an a element to url, or writes nothing when url
-// is not one the page links to (its text is then shown alone).
+// link opens or closes an a element to url (its references already
+// resolved), or writes nothing when url is not one the page links to (its
+// text is then shown alone). The scheme is checked on the URL the href
+// will hold, so no spelling of one (&#106;avascript:, javascript&colon;)
+// gets past the check to be decoded after it.
 func link(w util.BufWriter, url, title []byte, entering bool) {
 	if !allowedURL(url) {
 		return
@@ -125,7 +133,7 @@ func link(w util.BufWriter, url, title []byte, entering bool) {
 		return
 	}
 	w.WriteString(`<a href="`)
-	w.WriteString(template.HTMLEscapeString(string(util.URLEscape(url, true))))
+	w.WriteString(template.HTMLEscapeString(string(util.URLEscape(url, false))))
 	w.WriteString(`" rel="nofollow noopener noreferrer"`)
 	if len(title) > 0 {
 		w.WriteString(` title="`)
@@ -137,23 +145,99 @@ func link(w util.BufWriter, url, title []byte, entering bool) {
 
 // allowedURL reports whether the page links to url: http, https and
 // mailto, or a URL without a scheme (a place in the page, a relative
-// path).
+// path). The scheme is read as a browser reads it: spaces and controls
+// around the URL dropped, tabs and newlines inside it too.
 func allowedURL(url []byte) bool {
-	u := strings.ToLower(strings.TrimSpace(string(url)))
-	if u == "" {
+	u := strings.TrimFunc(string(url), func(r rune) bool { return r <= ' ' })
+	u = strings.ToLower(strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, u))
+	if u == "" || strings.ContainsAny(u, "\\\x00") {
 		return false
 	}
-	for _, p := range []string{"http://", "https://", "mailto:"} {
-		if strings.HasPrefix(u, p) {
-			return true
+	// A scheme is a letter, then letters, digits, + - or ., then a colon.
+	i := 0
+	for i < len(u) && (u[i] >= 'a' && u[i] <= 'z' || i > 0 && (u[i] >= '0' && u[i] <= '9' || strings.IndexByte("+-.", u[i]) >= 0)) {
+		i++
+	}
+	if i == 0 || i == len(u) || u[i] != ':' {
+		return true
+	}
+	switch u[:i] {
+	case "http", "https", "mailto":
+		return true
+	}
+	return false
+}
+
+// resolveRefs reads a link's destination as CommonMark does: a backslash
+// before ASCII punctuation stands for it, and entity and numeric
+// references (&colon;, &#106;, &#x6A;) for their characters. goldmark's
+// own resolver reads the backslashes first, so that \&#106; is a j, and
+// a decimal reference with leading zeros as octal (&#0000106; is an F);
+// a browser reads the characters as written here.
+func resolveRefs(dest []byte) []byte {
+	if bytes.IndexAny(dest, "\\&") < 0 {
+		return dest
+	}
+	var b []byte
+	for i := 0; i < len(dest); i++ {
+		c := dest[i]
+		if c == '\\' && i+1 < len(dest) && util.IsPunct(dest[i+1]) {
+			b = append(b, dest[i+1])
+			i++
+			continue
 		}
+		if c == '&' {
+			if r, n := reference(dest[i:]); n > 0 {
+				b = append(b, r...)
+				i += n - 1
+				continue
+			}
+		}
+		b = append(b, c)
 	}
-	// No scheme: no colon before the first / ? or #.
-	end := strings.IndexAny(u, "/?#")
-	if end < 0 {
-		end = len(u)
+	return b
+}
+
+// reference reads the reference s starts with: its characters and its
+// length, or a length of 0 when s starts with none. CommonMark's numeric
+// references have 1 to 7 decimal digits or 1 to 6 hexadecimal ones; the
+// code points that are no character (0, surrogates, past U+10FFFF) stand
+// for U+FFFD.
+func reference(s []byte) ([]byte, int) {
+	// The longest entity name has 31 letters: looking no further keeps a
+	// destination of many & and no ; linear.
+	end := bytes.IndexByte(s[:min(len(s), 40)], ';')
+	if end < 2 {
+		return nil, 0
 	}
-	return !strings.Contains(u[:end], ":") && !strings.ContainsAny(u, "\\\x00\t\n\r")
+	body := string(s[1:end])
+	if body[0] != '#' {
+		if e, ok := util.LookUpHTML5EntityByName(body); ok {
+			return e.Characters, end + 1
+		}
+		return nil, 0
+	}
+	digits, base, max := body[1:], 10, 7
+	if len(digits) > 0 && (digits[0] == 'x' || digits[0] == 'X') {
+		digits, base, max = digits[1:], 16, 6
+	}
+	if len(digits) == 0 || len(digits) > max {
+		return nil, 0
+	}
+	v, err := strconv.ParseUint(digits, base, 32)
+	if err != nil {
+		return nil, 0
+	}
+	r := rune(v)
+	if v == 0 || !utf8.ValidRune(r) {
+		r = utf8.RuneError
+	}
+	return utf8.AppendRune(nil, r), end + 1
 }
 
 // visible shows the characters that would change how the text around them
