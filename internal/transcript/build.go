@@ -208,6 +208,11 @@ func (t *Writer) read(line []byte) {
 			turn: ev.Flags&event.Turn != 0})
 		a.model, a.turnText = it, nil
 		r.timed = append(r.timed, it)
+		// A call is counted when it starts, as evsum counts it: one that
+		// fails before its result was still made.
+		u := totals{models: 1}
+		a.tot.add(&u)
+		h.tot.add(&u)
 	case event.ModelResult:
 		t.modelResult(r, a, at)
 	case event.ModelEnd:
@@ -436,7 +441,7 @@ func (t *Writer) modelResult(r *run, a *agent, at int64) {
 	if it.usage.HasLatency && (it.start == 0 || it.start == it.end) && it.end != 0 {
 		it.start = it.end - it.usage.LatencyUS
 	}
-	u := totals{models: 1, tokens: it.usage.Tokens[event.TokTotal], costNano: it.usage.CostNano, hasCost: it.usage.HasCost}
+	u := totals{tokens: it.usage.Tokens[event.TokTotal], costNano: it.usage.CostNano, hasCost: it.usage.HasCost}
 	a.tot.add(&u)
 	r.head.tot.add(&u)
 }

@@ -1,0 +1,51 @@
+package transcript
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+// render writes the page of the stream, with the options.
+func render(t *testing.T, stream string, o Options) string {
+	t.Helper()
+	o.Loc = time.UTC
+	var b bytes.Buffer
+	w := New(&b, o)
+	if _, err := w.Write([]byte(stream)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// A model call that failed before its result is a model call, as evsum
+// counts it: the page and evsum's model_calls say the same number.
+func TestModelCallsAsEvsumCountsThem(t *testing.T) {
+	const stream = `{"seq":1,"ts":1780000000,"run_id":"r1","agent_id":"","kind":"user_message","payload":{"text":"hi"}}
+{"seq":2,"ts":1780000001,"run_id":"r1","agent_id":"","kind":"model_call","payload":{"step":1,"model":"m"}}
+{"seq":3,"ts":1780000002,"run_id":"r1","agent_id":"","kind":"model_result","payload":{"step":1,"model":"m","input":10,"output":2,"total":12}}
+{"seq":4,"ts":1780000003,"run_id":"r1","agent_id":"","kind":"model_call","payload":{"step":2,"model":"m"}}
+{"seq":5,"ts":1780000004,"run_id":"r1","agent_id":"","kind":"model_error","payload":{"step":2,"message":"overloaded"}}
+{"seq":6,"ts":1780000005,"run_id":"r1","agent_id":"","kind":"run_finished","payload":{"outcome":"error"}}
+`
+	page := render(t, stream, Options{})
+	if !strings.Contains(page, "2 model calls") {
+		t.Errorf("the page does not say 2 model calls:\n%s", headlines(page))
+	}
+}
+
+// headlines are the page's lines that say model calls, for a failure's
+// message.
+func headlines(page string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(page, "\n") {
+		if strings.Contains(l, "model call") {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
