@@ -17,7 +17,7 @@ func TestTmuxPrettyByDefault(t *testing.T) {
 	dir, _ := filepath.Abs("../../examples")
 	p := startTmuxCommand(t, 80, 30, fmt.Sprintf("cd %q && zot2gp zot/uname.jsonl", dir))
 	s := p.waitExit()
-	for _, want := range []string{"tool   bash  uname -a", "ok     bash", "$0.00037", "run    ok"} {
+	for _, want := range []string{"tool   bash  uname -a", "ok     bash", "$0.0004", "run    ok"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, s)
 		}

@@ -8,7 +8,6 @@ package eventtext
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -168,18 +167,8 @@ func OneLine(s string) string {
 	return strings.Join(lines, " ⏎ ")
 }
 
-// Cost is a cost in dollars with enough digits to tell small calls apart.
-func Cost(nano int64) string {
-	d := float64(nano) / 1e9
-	switch {
-	case d >= 1:
-		return fmt.Sprintf("$%.2f", d)
-	case d >= 0.01:
-		return fmt.Sprintf("$%.4f", d)
-	default:
-		return fmt.Sprintf("$%.5f", d)
-	}
-}
+// Cost is a cost in dollars as evsum's reports print it (textfmt.Money).
+func Cost(nano int64) string { return "$" + textfmt.Money(nano) }
 
 // Duration is a time span in µs, written to the step its size chooses,
 // as every view for people writes one (textfmt): 850ms, 2.37s, 34.6s, 1m52s.

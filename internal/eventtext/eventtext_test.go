@@ -46,3 +46,16 @@ func TestModelAndCalls(t *testing.T) {
 		t.Errorf("Seconds(0): %q, want nothing", got)
 	}
 }
+
+// Every cost a view for people shows has evsum's 4 decimals, so that the
+// costs of a list line up and read alike, whatever their size.
+func TestCost(t *testing.T) {
+	for nano, want := range map[int64]string{
+		0: "$0.0000", 1_630_000: "$0.0016", 136_146_450: "$0.1361", 34_732_466_650: "$34.7325",
+		50_000: "$0.0001", 1_234_567_890_123: "$1,234.5679",
+	} {
+		if got := Cost(nano); got != want {
+			t.Errorf("Cost(%d) = %q, want %q", nano, got, want)
+		}
+	}
+}

@@ -1053,27 +1053,9 @@ func (s *State) HasProblems() bool {
 	return false
 }
 
-// CostText is a cost in nano-dollars as the reports for people print it:
-// to 4 decimals, its thousands of dollars grouped (textfmt's rule), rounded half away from zero from the exact value, so
-// that its digits agree with the JSON's.
-func CostText(nano int64) string {
-	const unit = 100_000 // 10^(9-4)
-	q := nano / unit
-	if rem := nano % unit; 2*rem >= unit {
-		q++
-	} else if 2*rem <= -unit {
-		q--
-	}
-	neg := q < 0
-	if neg {
-		q = -q
-	}
-	s := textfmt.Thousands(q/10_000) + "." + fmt.Sprintf("%04d", q%10_000)
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
+// CostText is a cost in nano-dollars as the reports for people print it
+// (textfmt.Money): every view for people prints costs by that one rule.
+func CostText(nano int64) string { return textfmt.Money(nano) }
 
 // long reports whether the record has a value WriteJSON writes apart.
 func (r *Record) long() bool {

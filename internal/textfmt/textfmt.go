@@ -244,3 +244,26 @@ func editDistance(a, b string) int {
 	}
 	return d[len(a)][len(b)]
 }
+
+// Money is a cost in nano-dollars as the views for people print it: to 4
+// decimals, its thousands of dollars grouped, rounded half away from zero
+// from the exact value, so that its digits agree with the JSON's. One rule
+// for every size keeps the costs of a list aligned and comparable.
+func Money(nano int64) string {
+	const unit = 100_000 // 10^(9-4)
+	q := nano / unit
+	if rem := nano % unit; 2*rem >= unit {
+		q++
+	} else if 2*rem <= -unit {
+		q--
+	}
+	neg := q < 0
+	if neg {
+		q = -q
+	}
+	s := Thousands(q/10_000) + "." + fmt.Sprintf("%04d", q%10_000)
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
