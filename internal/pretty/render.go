@@ -534,6 +534,13 @@ func (r *Renderer) text(ev *event.Event, t int64, rn *run, agent, key string) {
 	s := textOf(ev.Field(event.Body))
 	if ev.Flags&event.Delta != 0 {
 		if r.open != textLine || r.openKey != key {
+			// A reply starts at its first word: blank lines before it
+			// (Claude Code's "\n\n" before its tool calls) would draw a
+			// time with nothing beside it.
+			s = strings.TrimLeft(s, " \t\r\n")
+			if s == "" {
+				return
+			}
 			r.endLine()
 			r.prefix(t, rn, agent)
 			r.open, r.openKey = textLine, key

@@ -384,3 +384,24 @@ func TestWidths(t *testing.T) {
 		}
 	}
 }
+
+// A reply of nothing but blank lines, in pieces or whole, draws nothing:
+// no line of a time alone, no blank line.
+func TestBlankRepliesDrawNothing(t *testing.T) {
+	got := show(t, 80,
+		env("1780000000", "", "user_message", `{"text":"hi"}`),
+		env("1780000001", "", "assistant_message", `{"text":"\n\n"}`),
+		env("1780000002", "", "message_update", `{"type":"text_delta","delta":"\n"}`),
+		env("1780000002", "", "message_update", `{"type":"text_delta","delta":" \n"}`),
+		env("1780000003", "", "tool_call", `{"id":"c1","tool":"bash","args":{"command":"ls"}}`),
+		env("1780000004", "", "message_update", `{"type":"text_delta","delta":"\n\ndone"}`),
+	)
+	for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		if strings.TrimSpace(l) == "" || len(strings.Fields(l)) == 1 && strings.Contains(l, ":") {
+			t.Errorf("a line of nothing, %q, in:\n%s", l, got)
+		}
+	}
+	if !strings.Contains(got, "done") {
+		t.Errorf("the reply is not shown:\n%s", got)
+	}
+}

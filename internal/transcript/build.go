@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -399,8 +400,8 @@ func (t *Writer) text(r *run, a *agent, at int64) {
 		return
 	}
 	a.text = nil
-	if s == "" {
-		return
+	if strings.TrimSpace(s) == "" {
+		return // blank lines ("\n\n" before tool calls) are no reply
 	}
 	if it := a.turnText; it != nil && !it.replaced {
 		t.keep(&it.text, []byte(s), it.max, true)

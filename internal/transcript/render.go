@@ -210,6 +210,9 @@ func cutRunes(s string, n int) string {
 func (t *Writer) entries(items []*item) []*entryView {
 	out := make([]*entryView, 0, len(items))
 	for _, it := range items {
+		if it.kind == kReply && it.text.cut == 0 && len(bytes.TrimSpace(it.text.b)) == 0 {
+			continue // pieces of nothing but blank lines: an empty box says nothing
+		}
 		out = append(out, t.entry(it))
 	}
 	return out

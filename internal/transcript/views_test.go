@@ -49,3 +49,20 @@ func headlines(page string) string {
 	}
 	return b.String()
 }
+
+// A reply of nothing but blank lines ("\n\n", as Claude Code writes one
+// before its tool calls), whole or in pieces, is no entry: an empty box
+// says nothing.
+func TestBlankRepliesAreNoEntries(t *testing.T) {
+	const stream = `{"seq":1,"ts":1780000000,"run_id":"r1","agent_id":"","kind":"user_message","payload":{"text":"hi"}}
+{"seq":2,"ts":1780000001,"run_id":"r1","agent_id":"","kind":"assistant_message","payload":{"text":"\n\n"}}
+{"seq":3,"ts":1780000002,"run_id":"r1","agent_id":"","kind":"message_update","payload":{"type":"text_delta","delta":"\n"}}
+{"seq":4,"ts":1780000002,"run_id":"r1","agent_id":"","kind":"message_update","payload":{"type":"text_delta","delta":" \n"}}
+{"seq":5,"ts":1780000003,"run_id":"r1","agent_id":"","kind":"tool_call","payload":{"id":"c1","tool":"bash","args":{"command":"ls"}}}
+{"seq":6,"ts":1780000004,"run_id":"r1","agent_id":"","kind":"assistant_message","payload":{"text":"done"}}
+`
+	page := render(t, stream, Options{})
+	if n := strings.Count(page, `<li class="e reply">`); n != 1 {
+		t.Errorf("%d replies on the page, want 1 (done)", n)
+	}
+}
