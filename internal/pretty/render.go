@@ -915,7 +915,7 @@ func (r *Renderer) runEnd(ev *event.Event, t int64, rn *run, runID string) {
 		}
 	}
 	r.outcome(o)
-	// Most telling first: a narrow terminal cuts the end.
+	// Most telling first: on a narrow terminal the rest goes on below.
 	var parts []string
 	if w := seconds(ev.Field(event.Wall)); w != "" {
 		parts = append(parts, w)
@@ -940,8 +940,35 @@ func (r *Renderer) runEnd(ev *event.Event, t int64, rn *run, runID string) {
 		}
 		parts = append(parts, tools)
 	}
-	r.field(sNone, strings.Join(parts, " · "))
+	r.parts(parts)
 	delete(r.runs, runID)
+}
+
+// parts writes the parts of a line joined by " · ", going on to a line
+// of their own, aligned under the first, where the next would not fit:
+// a run's footer says all its totals at any width, each whole (a part
+// wider than a line alone is cut).
+func (r *Renderer) parts(parts []string) {
+	if len(parts) == 0 {
+		return
+	}
+	if !r.fresh {
+		r.space(2)
+	}
+	start := min(r.col, r.o.Width/2)
+	for i, p := range parts {
+		if i == 0 {
+			r.put(sNone, p)
+			continue
+		}
+		if r.col+runewidth.StringWidth(" · "+p) > r.o.Width {
+			r.newline()
+			r.space(start)
+			r.put(sNone, p)
+			continue
+		}
+		r.put(sNone, " · "+p)
+	}
 }
 
 // timeOf is the event's time in µs, 0 when not known: an envelope's ts,

@@ -405,3 +405,32 @@ func TestBlankRepliesDrawNothing(t *testing.T) {
 		t.Errorf("the reply is not shown:\n%s", got)
 	}
 }
+
+// A run's footer wraps at the width, its parts whole, instead of being
+// cut: at 80 columns the tool calls and their failures are still read.
+func TestRunFooterWraps(t *testing.T) {
+	got := show(t, 80,
+		env("1780000000", "", "run_started", `{"model":"deepseek-v4-pro"}`),
+		env("1780000001", "", "model_call", `{"step":1,"model":"deepseek-v4-pro"}`),
+		env("1780000002", "", "model_result", `{"step":1,"input":123456,"output":7890,"total":131346,"cost_usd":12.3456}`),
+		env("1780000003", "", "tool_call", `{"id":"c1","tool":"bash","args":{"command":"make"}}`),
+		env("1780000004", "", "tool_result", `{"id":"c1","tool":"bash","ok":false}`),
+		env("1780000005", "", "model_call", `{"step":2,"model":"deepseek-v4-pro"}`),
+		env("1780000006", "", "model_result", `{"step":2,"input":10,"output":2,"total":12,"cost_usd":0.0001}`),
+		env("1780000007", "", "run_finished", `{"outcome":"error","wall_seconds":1234.5}`),
+	)
+	if strings.Contains(got, "…") {
+		t.Errorf("a line is cut:\n%s", got)
+	}
+	footer := got[strings.LastIndex(got, " run "):]
+	for _, part := range []string{"ERROR", "20m35s", "$12.3457", "131,358 tokens", "2 model calls", "1 tool call (1 failed)"} {
+		if !strings.Contains(footer, part) {
+			t.Errorf("the footer has no %q:\n%s", part, got)
+		}
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if w := len([]rune(l)); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
+	}
+}

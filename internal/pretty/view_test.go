@@ -153,7 +153,9 @@ var timeAt = regexp.MustCompile(`^(\d\d:\d\d:\d\d\.\d{3}| {12}) `)
 // tagColumns gives, for each agent's lines of a rendering of the run log,
 // the columns its tags start at. Lines of text (no tag) are left out.
 func tagColumns(s string) map[string]map[int]bool {
-	tags := regexp.MustCompile(`(?:^|  |[^ ] )(user|run|model|tool|ok|FAILED|ERROR|KILLED|GUARDRAIL|agent|decide) `)
+	// A tag is padded to 6 columns: "4 tool calls", a run footer's line
+	// of its own, names no tag.
+	tags := regexp.MustCompile(`(?:^|  |[^ ] )(user   |run    |model  |tool   |ok     |FAILED |ERROR  |KILLED |GUARDRAIL |agent  |decide )`)
 	cols := map[string]map[int]bool{}
 	for _, l := range bodyLines(s) {
 		if !timeAt.MatchString(l) {
