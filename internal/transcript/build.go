@@ -41,7 +41,9 @@ type runHead struct {
 	tot          totals
 	live         *run // while it is open
 	entriesShown int
-	omitted      bool   // no section: the page was full
+	omitted      bool     // no section: the page was full
+	where        []string // the agent, project and session imported events name
+	whereRead    bool
 	cmd          string // the command that writes a page of it alone
 }
 
@@ -183,6 +185,21 @@ func (t *Writer) read(line []byte) {
 	r := t.runOf(t.str(ev.RunID))
 	a := r.agentOf(t, t.str(ev.AgentID), ev)
 	h := r.head
+	if !h.whereRead {
+		// Read once a run: evimport's events name the agent that wrote
+		// the log, its project and its session beside the envelope.
+		h.whereRead = true
+		for _, k := range []string{"source", "project", "session"} {
+			v, _ := jsonscan.Lookup(line, k)
+			s := eventtext.Text(v)
+			if r := []rune(s); k == "session" && len(r) > 8 {
+				s = string(r[:8]) // the start of a session id tells it apart
+			}
+			if s != "" {
+				h.where = append(h.where, s)
+			}
+		}
+	}
 	if at != 0 {
 		if h.first == 0 || at < h.first {
 			h.first = at

@@ -489,6 +489,9 @@ func (t *Writer) writePage() error {
 		for _, h := range t.runs {
 			l := runLink{N: h.n, Prompt: nonEmpty(title(h.prompt), "(no prompt in the stream)"), Omitted: h.omitted}
 			l.Outcome, l.OutClass = outcome(h.outcome)
+			if len(h.where) > 0 {
+				l.Meta = append(l.Meta, visible(strings.Join(h.where, " · ")))
+			}
 			if h.first != 0 {
 				l.When = time.UnixMicro(h.first).In(t.o.Loc).Format("01-02 15:04")
 			}

@@ -66,3 +66,24 @@ func TestBlankRepliesAreNoEntries(t *testing.T) {
 		t.Errorf("%d replies on the page, want 1 (done)", n)
 	}
 }
+
+// The run list of a page of many sessions (evimport of a whole HOME) says
+// each run's agent, project and session, which the imported events carry:
+// without them 200 runs read alike.
+func TestRunListSaysWhere(t *testing.T) {
+	const stream = `{"seq":1,"ts":1780000000,"run_id":"c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18/1","agent_id":"","kind":"user_message","payload":{"text":"fix it"},"session":"c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18","project":"/home/ana/src/api","source":"claude"}
+{"seq":2,"ts":1780000001,"run_id":"c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18/1","agent_id":"","kind":"run_finished","payload":{"outcome":"ok"},"session":"c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18","project":"/home/ana/src/api","source":"claude"}
+{"seq":3,"ts":1780000002,"run_id":"019c8a53-a0dd-7130-bcd7-95445d84846a/1","agent_id":"","kind":"user_message","payload":{"text":"fix it"},"session":"019c8a53-a0dd-7130-bcd7-95445d84846a","project":"/home/ana/src/web","source":"codex"}
+`
+	page := render(t, stream, Options{})
+	i, j := strings.Index(page, `<nav class="runs"`), strings.Index(page, "</nav>")
+	if i < 0 || j < i {
+		t.Fatal("no run list")
+	}
+	list := page[i:j]
+	for _, want := range []string{"claude · /home/ana/src/api · c4a81f02", "codex · /home/ana/src/web · 019c8a53"} {
+		if !strings.Contains(list, want) {
+			t.Errorf("the run list does not say %q:\n%s", want, list)
+		}
+	}
+}
