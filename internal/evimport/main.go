@@ -6,9 +6,11 @@
 package evimport
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"runtime"
@@ -101,6 +103,13 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	table, err := o.table()
 	if err != nil {
 		return err
+	}
+	if len(o.Files) == 0 && !o.Follow {
+		if r, ok := stdinHolds(stdio.In); ok {
+			// cat session.jsonl | evimport: the pipe, as every tool
+			// reads it, not the default folders
+			o.Files, stdio.In = []string{"-"}, r
+		}
 	}
 	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
 	if err != nil {
@@ -465,6 +474,30 @@ func (c *converter) group(files []*logFile) []*session {
 		f.records, f.document = nil, nil
 	}
 	return ss
+}
+
+// stdinHolds reports whether standard input, when no file is named, is
+// what to read: it is no terminal and holds a byte (r reads it all, that
+// byte included). An empty one is none, so that evimport run by cron, CI
+// or with </dev/null reads the default folders, as a terminal's user
+// gets them.
+func stdinHolds(stdin io.Reader) (r io.Reader, ok bool) {
+	if stdin == nil || term.IsTerminal(stdin) {
+		return nil, false
+	}
+	buf := make([]byte, 1)
+	var n int
+	var err error
+	jsonl.Waiting(func() {
+		for n == 0 && err == nil {
+			n, err = stdin.Read(buf)
+		}
+	})
+	if n == 0 {
+		// at its end, or not open at all (EBADF): nothing piped
+		return nil, false
+	}
+	return io.MultiReader(bytes.NewReader(buf[:n]), stdin), true
 }
 
 // paths are the files and folders to read: those named, else the default

@@ -12,7 +12,7 @@ const name = "evimport"
 
 // options are evimport's flags and arguments.
 type options struct {
-	Files []string `arg:"" optional:"" name:"FILE" help:"Session files and folders to read (folders are walked for session files; - is stdin). Default: the session folders of every agent found for this user."`
+	Files []string `arg:"" optional:"" name:"FILE" help:"Session files and folders to read (folders are walked for session files; - is stdin). Default: standard input when it is no terminal and not empty, else the session folders of every agent found for this user."`
 
 	From   string   `name:"from" enum:"auto,claude,codex,pi,gemini" default:"auto" placeholder:"SOURCE" help:"The agent whose logs these are: claude (Claude Code), codex (OpenAI Codex), pi, gemini (Gemini CLI), or auto: found from each file's content. Default: ${default}."`
 	Since  string   `name:"since" placeholder:"TIME" help:"Only events at or after TIME (RFC 3339, 2026-11-01, @UNIX, or a duration back from now: 24h, 7d); files last modified before it are not read."`
@@ -52,7 +52,9 @@ docs/evimport.md says how. cost_usd is the log's where it records one
 table (cost_source "prices"); a model with no price is "unpriced":true,
 never $0, and named on stderr.
 
-Without FILE evimport reads ~/.claude/projects and ~/.config/claude/projects
+Without FILE evimport reads standard input when it is no terminal and
+holds something (cat session.jsonl | evimport); else (a terminal, or an
+empty standard input, as cron and CI give) it reads ~/.claude/projects and ~/.config/claude/projects
 (or $CLAUDE_CONFIG_DIR/projects; $XDG_CONFIG_HOME for ~/.config),
 ~/.codex/sessions (or $CODEX_HOME/sessions), ~/.pi/agent/sessions (or
 $PI_CODING_AGENT_DIR/sessions) and ~/.gemini/tmp (or
