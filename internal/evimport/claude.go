@@ -126,6 +126,14 @@ type block struct {
 	contentPlain bool
 }
 
+// claudeBlockKnown are the types of a message's content blocks read or
+// deliberately passed over (images, documents, redacted thinking); a
+// block of another type is counted as unknown.
+var claudeBlockKnown = map[string]bool{
+	"text": true, "thinking": true, "redacted_thinking": true, "tool_use": true, "tool_result": true,
+	"image": true, "document": true,
+}
+
 // claudeKnown are the record types read or deliberately passed over;
 // any other is counted as unknown.
 var claudeKnown = map[string]bool{
@@ -164,7 +172,17 @@ func (c *converter) claude(files []*logFile) []*session {
 	}
 	for _, f := range files {
 		decode(c, f.records, func(r record, l *claudeLine) {
-			if !c.known("claude", l.Type, claudeKnown) || l.SessionID == "" {
+			if !c.known("claude", l.Type, claudeKnown) {
+				return
+			}
+			if l.Message != nil {
+				for _, bl := range l.Message.parsed {
+					if !claudeBlockKnown[bl.Type] {
+						c.skipBlock("claude", bl.Type)
+					}
+				}
+			}
+			if l.SessionID == "" {
 				return // a summary or snapshot line: no session of its own
 			}
 			if f.ids != nil && !f.ids[l.SessionID] {

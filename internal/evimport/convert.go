@@ -118,7 +118,7 @@ func (c *converter) skip(source, typ string) {
 func shapeError(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Errorf("%s is a %s, not a %s", te.Field, te.Value, jsonKind(te.Type.Kind()))
+		return fmt.Errorf("%s is %s, not %s", te.Field, a(te.Value), a(jsonKind(te.Type.Kind())))
 	}
 	return err
 }
@@ -136,6 +136,13 @@ func jsonKind(k reflect.Kind) string {
 		return "array"
 	}
 	return "object"
+}
+
+// skipBlock counts a content block of a type the source's converter
+// does not know (one the agent added since) with the records of unknown
+// types: the block is left out, and that is said.
+func (c *converter) skipBlock(source, typ string) {
+	c.skip(source, "content block "+or(typ, "(none)"))
 }
 
 // known reports whether typ is in the source's table of known types, and

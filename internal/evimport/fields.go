@@ -45,6 +45,37 @@ type fields struct {
 	// tape holds the containers deeper in the checked line (an array of
 	// tool calls, the objects in them): read from it, not walked again
 	tape jsonscan.Tape
+	// blockErr is the first content block of the wrong shape, read when
+	// its message ends: said unless a member of the line is wrong
+	// (settle), as encoding/json, which reads content whole, says those
+	blockErr error
+	// piBlocks is the room a pi message's blocks are read into, reused
+	// from line to line: they are converted before the next is read
+	piBlocks []piBlock
+	// member is the decoder of a content block's members, whose errors
+	// are said with the block's place (memberDecoder)
+	member *fields
+}
+
+// memberDecoder is d's decoder of a content block's members, made once:
+// a decoder is large, and a message has blocks on most lines.
+func (d *fields) memberDecoder() *fields {
+	if d == nil {
+		return &fields{}
+	}
+	if d.member == nil {
+		d.member = &fields{}
+	}
+	return d.member
+}
+
+// settle makes a content block of the wrong shape the line's error, when
+// nothing else is wrong with it.
+func (d *fields) settle() {
+	if d.err == nil {
+		d.err = d.blockErr
+	}
+	d.blockErr = nil
 }
 
 // tapedMembers are the members of a line whose containers are read
@@ -256,7 +287,15 @@ func (d *fields) wrong(v []byte, name, want string) {
 	if len(d.path) > 0 {
 		path = strings.Join(d.path, ".") + "." + name
 	}
-	d.err = fmt.Errorf("%s is a %s, not a %s", path, kindOf(v), want)
+	d.err = fmt.Errorf("%s is %s, not %s", path, a(kindOf(v)), a(want))
+}
+
+// a is the word with its indefinite article: "an object", "a string".
+func a(word string) string {
+	if strings.IndexByte("aeiou", word[0]) >= 0 {
+		return "an " + word
+	}
+	return "a " + word
 }
 
 // kindOf is what encoding/json calls the JSON value v in a type error.
@@ -272,6 +311,15 @@ func kindOf(v []byte) string {
 		return "bool"
 	}
 	return "number"
+}
+
+// strIf is str when decode is set, else a check of v's type alone.
+func (d *fields) strIf(decode bool, v []byte, name string, dst *string) {
+	if decode {
+		d.str(v, name, dst)
+	} else if len(v) > 0 && v[0] != '"' && v[0] != 'n' {
+		d.wrong(v, name, "string")
+	}
 }
 
 func (d *fields) str(v []byte, name string, dst *string) {
@@ -466,7 +514,7 @@ func decodeWith[T any, PT interface {
 }](c *converter, d *fields, records []record, fn func(r record, v *T)) {
 	for _, r := range records {
 		var v T
-		d.err, d.hard, d.path, d.check, d.objs, d.line = nil, false, d.path[:0], r.unchecked, d.objs[:0], nil
+		d.err, d.hard, d.path, d.check, d.objs, d.line, d.blockErr = nil, false, d.path[:0], r.unchecked, d.objs[:0], nil, nil
 		PT(&v).decode(d, r.data)
 		if d.err != nil {
 			c.bad(r, d.err)
@@ -545,6 +593,7 @@ func (l *claudeLine) decode(d *fields, data []byte) {
 			d.str(v, "parentToolUseID", &l.ParentToolUseID)
 		}
 	})
+	d.settle()
 }
 
 func (d *fields) claudeMessage(v []byte, name string) *claudeMessage {
@@ -599,8 +648,38 @@ func (d *fields) claudeMessage(v []byte, name string) *claudeMessage {
 		}
 	})
 	// read now, from the tape of the line (blocks would walk them again)
-	m.parsed, m.Content = contentBlocks(d, m.Content), nil
+	m.parsed, m.Content = d.messageBlocks(m.Content, name), nil
 	return m
+}
+
+// messageBlocks is contentBlocks for the content of the message, member
+// name, of the line d reads: a block of the wrong shape is the line's
+// error (blockErr), not a block left out, which would lose a tool call
+// and leave its result an orphan.
+func (d *fields) messageBlocks(raw []byte, name string) []block {
+	if len(raw) == 0 || raw[0] == '"' || raw[0] == 'n' {
+		return contentBlocks(d, raw)
+	}
+	if raw[0] != '[' {
+		d.blockWrong(name, -1, "is "+a(kindOf(raw))+", not a string or an array")
+		return nil
+	}
+	return blocksOf(d, raw, name)
+}
+
+// blockWrong notes what is wrong with the content of message, member name
+// of the object being read: with block i, when i >= 0 (what is
+// "[1].type is a number, not a string"), else with the content itself.
+func (d *fields) blockWrong(name string, i int, what string) {
+	if d.blockErr != nil {
+		return
+	}
+	path := strings.Join(append(d.path[:len(d.path):len(d.path)], name, "content"), ".")
+	if i >= 0 {
+		d.blockErr = fmt.Errorf("%s[%d]%s", path, i, what)
+		return
+	}
+	d.blockErr = fmt.Errorf("%s %s", path, what)
 }
 
 func (d *fields) claudeProgress(v []byte) *claudeProgress {
@@ -634,14 +713,8 @@ func (d *fields) claudeProgress(v []byte) *claudeProgress {
 	return p
 }
 
-// decode reads a content block; what is of the wrong type is left out,
-// as it was when content blocks were read with encoding/json, whose
-// errors were not looked at.
-func (b *block) decode(d *fields, v []byte) {
-	d.each(v, func(k, v []byte) { b.member(d, k, v) })
-}
-
-// member reads one member of a content block, its key unescaped.
+// member reads one member of a content block, its key unescaped; one of
+// the wrong type is noted in d.err.
 func (b *block) member(d *fields, k, v []byte) {
 	switch string(k) {
 	case "type":
@@ -663,18 +736,35 @@ func (b *block) member(d *fields, k, v []byte) {
 	case "is_error":
 		d.boolean(v, "is_error", &b.IsError)
 	}
-	d.err, d.hard = nil, false
 }
 
 // blockList reads a list of content blocks, in one walk (each block's
-// members are read as its end is found).
-func blockList(line *fields, v []byte) []block {
+// members are read as its end is found), leaving out what is of the
+// wrong type: the blocks of a tool's output, read after its line.
+func blockList(line *fields, v []byte) []block { return blocksOf(line, v, "") }
+
+// blocksOf is blockList, from the tape of line (nil: walked); when
+// message is set, the blocks are those of the line's message member of
+// that name, and a block that is no object, or a member of the wrong
+// type, is noted to line (blockWrong).
+func blocksOf(line *fields, v []byte, message string) []block {
 	var bs []block
-	var d fields
-	line.objectsOf(v, func(byte) { bs = append(bs, block{}) }, func(k, v []byte) bool {
+	d := line.memberDecoder()
+	line.objectsOf(v, func(first byte) {
+		bs = append(bs, block{})
+		if message != "" && first != '{' && first != 'n' {
+			line.blockWrong(message, len(bs)-1, " is "+a(kindOf([]byte{first}))+", not an object")
+		}
+	}, func(k, v []byte) bool {
 		k = unescapedKey(k)
 		b := &bs[len(bs)-1]
-		b.member(&d, k, v)
+		b.member(d, k, v)
+		if d.err != nil {
+			if message != "" {
+				line.blockWrong(message, len(bs)-1, "."+d.err.Error())
+			}
+			d.err, d.hard = nil, false
+		}
 		if string(k) == "content" {
 			b.contentPlain = line.plain(v)
 		}
@@ -823,9 +913,11 @@ func (l *piLine) decode(d *fields, data []byte) {
 			}
 			m := &piMessage{}
 			d.in(v, "message", func(k, v []byte) { m.member(d, k, v) })
+			m.blocks = d.readPiBlocks(m.Content, "message", m.Role == "assistant")
 			l.Message = m
 		}
 	})
+	d.settle()
 }
 
 func (m *piMessage) member(d *fields, k, v []byte) {
@@ -882,35 +974,53 @@ func (m *piMessage) member(d *fields, k, v []byte) {
 	}
 }
 
-// piBlocks reads a pi message's content blocks, leaving out what is of
-// the wrong type.
-func piBlocks(line *fields, v []byte) []piBlock {
-	var bs []piBlock
-	if len(v) == 0 || v[0] != '[' {
+// readPiBlocks reads the content blocks of the line's message, member name:
+// a block that is no object, or a member of the wrong type, is the
+// line's error (blockWrong), as a member of the line's own is, not a
+// block left out (a tool call lost). Content that is a string holds no
+// blocks. Unless texts is set, the blocks' strings are checked, not
+// decoded (only their types are).
+func (line *fields) readPiBlocks(v []byte, name string, texts bool) []piBlock {
+	line.piBlocks = line.piBlocks[:0]
+	if len(v) == 0 || v[0] == '"' || v[0] == 'n' {
 		return nil
 	}
-	var d fields
+	if v[0] != '[' {
+		line.blockWrong(name, -1, "is "+a(kindOf(v))+", not a string or an array")
+		return nil
+	}
+	d := line.memberDecoder()
 	// one walk: each block's members are read as its end is found
-	line.objectsOf(v, func(byte) { bs = append(bs, piBlock{}) }, func(k, v []byte) bool {
-		b := &bs[len(bs)-1]
+	line.objectsOf(v, func(first byte) {
+		line.piBlocks = append(line.piBlocks, piBlock{})
+		if first != '{' && first != 'n' {
+			line.blockWrong(name, len(line.piBlocks)-1, " is "+a(kindOf([]byte{first}))+", not an object")
+		}
+	}, func(k, v []byte) bool {
+		b := &line.piBlocks[len(line.piBlocks)-1]
+		// the strings of a message whose content the converter reads
+		// itself (a prompt, a tool's output) are checked, not decoded
 		switch string(unescapedKey(k)) {
 		case "type":
-			d.str(v, "type", &b.Type)
+			d.word(v, "type", &b.Type)
 		case "text":
-			d.str(v, "text", &b.Text)
+			d.strIf(texts, v, "text", &b.Text)
 		case "thinking":
-			d.str(v, "thinking", &b.Thinking)
+			d.strIf(texts, v, "thinking", &b.Thinking)
 		case "id":
-			d.str(v, "id", &b.ID)
+			d.strIf(texts, v, "id", &b.ID)
 		case "name":
-			d.str(v, "name", &b.Name)
+			d.strIf(texts, v, "name", &b.Name)
 		case "arguments":
 			b.Arguments = raw(v)
 		}
-		d.err, d.hard = nil, false
+		if d.err != nil {
+			line.blockWrong(name, len(line.piBlocks)-1, "."+d.err.Error())
+			d.err, d.hard = nil, false
+		}
 		return true
 	})
-	return bs
+	return line.piBlocks
 }
 
 // Gemini CLI

@@ -1,6 +1,7 @@
 package evimport
 
 import (
+	"cmp"
 	"encoding/json"
 	"maps"
 	"reflect"
@@ -102,8 +103,8 @@ func sameAsEncodingJSON[T any, PT interface {
 }](t *testing.T, data []byte) {
 	var want T
 	werr := json.Unmarshal(data, &want)
-	if l, ok := any(&want).(*claudeLine); ok && werr == nil {
-		contentRead(l)
+	if werr == nil {
+		werr = contentRead(&want)
 	}
 	// a line checked before, and one checked as it is decoded (a
 	// worker's), which reads its objects' members from the check
@@ -133,19 +134,32 @@ func sameAsEncodingJSON[T any, PT interface {
 	}
 }
 
-// contentRead reads the content of the messages of l, as encoding/json
-// decoded it, into blocks, as the hand decoder does while it reads the
-// line.
-func contentRead(l *claudeLine) {
-	read := func(m *claudeMessage) {
+// contentRead reads the content of the messages of l, a line as
+// encoding/json decoded it, into blocks, as the hand decoder does while
+// it reads the line; the error is that of a block of the wrong shape.
+func contentRead(l any) error {
+	var err error
+	read := func(m *claudeMessage, path ...string) {
 		if m != nil {
-			m.parsed, m.Content = contentBlocks(nil, m.Content), nil
+			d := fields{path: path}
+			m.parsed, m.Content = d.messageBlocks(m.Content, "message"), nil
+			err = cmp.Or(err, d.blockErr)
 		}
 	}
-	read(l.Message)
-	if l.Data != nil && l.Data.Message != nil {
-		read(l.Data.Message.Message)
+	switch l := l.(type) {
+	case *claudeLine:
+		read(l.Message)
+		if l.Data != nil && l.Data.Message != nil {
+			read(l.Data.Message.Message, "data", "message")
+		}
+	case *piLine:
+		if m := l.Message; m != nil {
+			var d fields
+			m.blocks = d.readPiBlocks(m.Content, "message", m.Role == "assistant")
+			err = d.blockErr
+		}
 	}
+	return err
 }
 
 // payloadAsEncodingJSON decodes a Codex line's payload as codexDecode

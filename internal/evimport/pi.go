@@ -37,6 +37,10 @@ type piMessage struct {
 	ToolName     string          `json:"toolName"`
 	IsError      bool            `json:"isError"`
 	Timestamp    int64           `json:"timestamp"`
+
+	// the content's blocks, read as the line is (readPiBlocks), valid
+	// until the next line is decoded
+	blocks []piBlock
 }
 
 type piUsage struct {
@@ -68,6 +72,10 @@ var piKnown = map[string]bool{
 	"label": true, "session_info": true,
 }
 
+// piBlockKnown are the types of content blocks read or deliberately
+// passed over (an image); a block of another type is counted as unknown.
+var piBlockKnown = map[string]bool{"text": true, "thinking": true, "toolCall": true, "image": true}
+
 // pi converts one pi session file. Every entry is billed once, in file
 // order, whatever branch of the tree it is on: each was a real call.
 func (c *converter) pi(f *logFile) []*session {
@@ -96,6 +104,11 @@ func (c *converter) pi(f *logFile) []*session {
 			b.compaction(ms, "", l.Tokens, l.Summary)
 		case "message":
 			if l.Message != nil {
+				for _, bl := range l.Message.blocks {
+					if !piBlockKnown[bl.Type] {
+						c.skipBlock("pi", bl.Type)
+					}
+				}
 				c.piMessage(d, b, ms, l.Message)
 			}
 		}
@@ -117,7 +130,7 @@ func (c *converter) piMessage(d *fields, b *builder, ms int64, m *piMessage) {
 	case "assistant":
 		b.setModel(m.Provider, m.Model)
 		b.modelCall(ms)
-		bs := piBlocks(d, m.Content)
+		bs := m.blocks
 		var thinking strings.Builder
 		var calls []string
 		for _, bl := range bs {
