@@ -50,10 +50,16 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 	var order []string
 	written := map[string]*sent{}
 	reported := map[string]bool{} // records of the wrong shape, said once
+	skipped := map[string]bool{}  // files not regular, said once
 	missing := func(p string, err error) { in.Errorf("%v", jsonl.FileError(p, err)) }
 	for {
 		// no word on an empty folder: it may get its files later
-		files := expand(o.paths(), win.since, missing, nil)
+		files := expand(o.paths(), win.since, missing, nil, func(p, what string) {
+			if !skipped[p] {
+				skipped[p] = true
+				in.Errorf("%s: not a regular file (%s), skipped", term.Escape(p), what)
+			}
+		})
 		missing = func(string, error) {} // said once: a path may come and go
 		for _, f := range files {
 			if tails[f.name] == nil && !compressed(f.name) {

@@ -99,8 +99,11 @@ func sessionFile(name string) bool {
 // walked (in lexical order) for session files; a named Claude session
 // brings its subagent files along as companions. Files last modified
 // before since are left out unread. missing reports a path that cannot
-// be read; empty, if set, a folder that holds no session file at all.
-func expand(paths []string, since time.Time, missing func(string, error), empty func(string)) []*logFile {
+// be read; empty, if set, a folder that holds no session file at all;
+// skipped a file of a session file's name in a folder that is not a
+// regular file (a FIFO would hang the reading for ever; a file named is
+// read whatever it is, as <(zstdcat log.jsonl.zst) names a pipe).
+func expand(paths []string, since time.Time, missing func(string, error), empty func(string), skipped func(path, what string)) []*logFile {
 	var out []*logFile
 	seen := map[string]bool{}
 	add := func(name string, companion, regular bool) {
@@ -144,9 +147,22 @@ func expand(paths []string, since time.Time, missing func(string, error), empty 
 				missing(path, err)
 				return nil
 			}
-			if !d.IsDir() && sessionFile(path) {
-				found = true
+			if d.IsDir() || !sessionFile(path) {
+				return nil
+			}
+			found = true
+			mode := d.Type()
+			if mode&fs.ModeSymlink != 0 {
+				// a link to a session file is read, as before; one to
+				// anything else is not
+				if fi, err := os.Stat(path); err == nil {
+					mode = fi.Mode().Type()
+				}
+			}
+			if mode.IsRegular() {
 				add(path, false, d.Type().IsRegular())
+			} else if !mode.IsDir() {
+				skipped(path, fileKind(mode))
 			}
 			return nil
 		})
@@ -155,6 +171,21 @@ func expand(paths []string, since time.Time, missing func(string, error), empty 
 		}
 	}
 	return out
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	case mode&fs.ModeSymlink != 0:
+		return "a link to nothing"
+	}
+	return "not a file"
 }
 
 // companions are the subagent files of the Claude session file name:

@@ -195,7 +195,9 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 	files := expand(o.paths(), win.since, func(p string, err error) {
 		in.Errorf("%v", jsonl.FileError(p, err))
 		trouble = true
-	}, empty)
+	}, empty, func(p, what string) {
+		in.Errorf("%s: not a regular file (%s), skipped", term.Escape(p), what)
+	})
 	for i, f := range files {
 		f.index = i
 		if f.name == "-" {
