@@ -89,3 +89,36 @@ func TestContentBlockTypes(t *testing.T) {
 		})
 	}
 }
+
+// A member of the wrong type in a Gemini CLI session document (the older
+// .json format) is reported as in a .jsonl line, naming the file, the
+// line where its message starts and the message, and the message is left
+// out (exit 2): not tokens or a whole model call dropped in silence.
+func TestGeminiDocumentShape(t *testing.T) {
+	const name = "home/.gemini/tmp/shop/chats/session-2026-03-01T07-30-2c6f0e8b.json"
+	pretty := fixture(t, "gemini.txtar", name)
+	compact := fixture(t, "gemini.txtar", "compact/session-2026-03-01T07-30-2c6f0e8b.json")
+	for _, tt := range []struct {
+		name, doc, from, to, stderr string
+	}{
+		{"tokens a string", pretty, `"input": 5100`, `"input": "5100"`, "s.json:13: messages[1].tokens.input is a string, not a number"},
+		{"type a number", pretty, `"type": "gemini"`, `"type": 7`, "s.json:13: messages[1].type is a number, not a string"},
+		{"a message a number", pretty, `    {
+      "id": "l-u1"`, `    7, {
+      "id": "l-u1"`, "s.json:7: messages[0] is a number, not an object"},
+		{"sessionId a number", pretty, `"sessionId": "2c6f0e8b-4d17-4a3e-9b52-7f1c0a9d6e38"`, `"sessionId": 7`, "s.json:1: sessionId is a number, not a string"},
+		{"one line: tokens a string", compact, `"input":5100`, `"input":"5100"`, "s.json:1: messages[1].tokens.input is a string, not a number"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if !strings.Contains(tt.doc, tt.from) {
+				t.Fatalf("no %s", tt.from)
+			}
+			dir := writeFiles(t, map[string]string{"s.json": strings.Replace(tt.doc, tt.from, tt.to, 1)})
+			code, _, stderr := runMain("", "--from", "gemini", filepath.Join(dir, "s.json"))
+			stderr = strings.ReplaceAll(stderr, dir+"/", "")
+			if want := "evimport: " + tt.stderr + "\n"; code != 2 || stderr != want {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 2, stderr:\n%s", code, stderr, want)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package evimport
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -159,30 +160,51 @@ func (c *converter) geminiRead(files ...*logFile) geminiChat {
 			s.id, s.project, s.kind = m.SessionID, m.ProjectHash, m.Kind
 		}
 	}
-	// a document's messages, read as encoding/json read them, whose
-	// errors were not looked at
-	listed := func(raw json.RawMessage) {
+	// a document's messages: one of the wrong shape is reported, naming
+	// the file, the line where the message starts and its place in the
+	// list, and left out, as a bad line of the .jsonl format is; doc is
+	// what raw is part of, whose first line is the file's line first
+	listed := func(raw, doc json.RawMessage, file string, first int) {
 		var d fields
+		i := 0
 		jsonscan.Elements(raw, func(v []byte) bool {
 			var m geminiRecord
-			d.err, d.hard = nil, false
-			if len(v) > 0 && v[0] == '{' {
-				m.decode(&d, v)
+			var err error
+			d.err, d.hard, d.path = nil, false, d.path[:0]
+			switch {
+			case len(v) > 0 && v[0] == '{':
+				if m.decode(&d, v); d.err != nil {
+					err = fmt.Errorf("messages[%d].%v", i, d.err)
+				}
+			case len(v) > 0 && v[0] != 'n':
+				err = fmt.Errorf("messages[%d] is %s, not an object", i, a(kindOf(v)))
 			}
-			keep(m)
+			if err != nil {
+				c.bad(record{file: file, line: lineIn(doc, v, first)}, err)
+			} else {
+				keep(m)
+			}
+			i++
 			return true
 		})
 	}
 	for _, f := range files {
 		document, records := geminiDocument(f)
 		if document != nil {
+			first := 1
+			if f.document == nil {
+				first = f.records[0].line // a document on one line
+			}
 			var doc geminiRecord
 			var d fields
 			doc.decode(&d, bytes.TrimSpace(document))
+			if d.err != nil {
+				c.bad(record{file: f.label(), line: first}, d.err)
+			}
 			head(doc)
-			listed(doc.Messages)
+			listed(doc.Messages, document, f.label(), first)
 		}
-		decode(c, records, func(_ record, m *geminiRecord) {
+		decode(c, records, func(r record, m *geminiRecord) {
 			switch {
 			case m.RewindTo != nil:
 				if i, ok := index[*m.RewindTo]; ok {
@@ -196,7 +218,7 @@ func (c *converter) geminiRead(files ...*logFile) geminiChat {
 				head(*m)
 				// a document on one line with records after it: its
 				// messages come first, none dropped
-				listed(m.Messages)
+				listed(m.Messages, r.data, r.file, r.line)
 			case c.known("gemini", m.Type, geminiKnown):
 				keep(*m)
 			}
@@ -217,6 +239,16 @@ func (c *converter) geminiRead(files ...*logFile) geminiChat {
 	}
 	s.msgs = msgs
 	return *s
+}
+
+// lineIn is the line v starts on, a part of doc, whose first line is
+// the file's line first.
+func lineIn(doc, v []byte, first int) int {
+	off := cap(doc) - cap(v)
+	if off < 0 || off > len(doc) {
+		return first // not a part of doc: cannot be
+	}
+	return first + bytes.Count(doc[:off], []byte("\n"))
 }
 
 // geminiDocument is f's whole-file document, if it holds one (the older
