@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -41,14 +40,13 @@ func TestClosedStdoutEndsQuietly(t *testing.T) {
 		}
 		r.Close()
 		cmd := exec.Command(bin, args[1:]...)
-		// evimport reads no one's sessions but a session of its own
-		// (with no folder at all it would say so on stderr)
-		home := t.TempDir()
-		if tool.Name == "evimport" {
-			claudeSession(t, home)
-		}
-		cmd.Env = append(agentless(os.Environ()), "HOME="+home)
+		// evimport reads a session of its own on stdin, and no one's
+		// sessions from HOME
+		cmd.Env = append(agentless(os.Environ()), "HOME="+t.TempDir())
 		cmd.Stdin = strings.NewReader(in.String())
+		if tool.Name == "evimport" {
+			cmd.Stdin = strings.NewReader(claudeLines(1000))
+		}
 		cmd.Stdout = w
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -60,19 +58,11 @@ func TestClosedStdoutEndsQuietly(t *testing.T) {
 	}
 }
 
-// claudeSession writes a Claude Code session of 1000 prompts under home's
-// default folder.
-func claudeSession(t *testing.T, home string) {
-	t.Helper()
-	dir := filepath.Join(home, ".claude", "projects", "-src-app")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+// claudeLines is a Claude Code session of n prompts.
+func claudeLines(n int) string {
 	var b strings.Builder
-	for i := 0; i < 1000; i++ {
+	for i := 0; i < n; i++ {
 		fmt.Fprintf(&b, `{"type":"user","sessionId":"s1","cwd":"/src/app","uuid":"u%d","timestamp":"2026-03-03T16:40:%02d.000Z","message":{"role":"user","content":"prompt %d"}}`+"\n", i, i%60, i)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "s1.jsonl"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return b.String()
 }
