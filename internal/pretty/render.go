@@ -376,6 +376,9 @@ func (r *Renderer) heading(t int64, rn *run) {
 	if rn != nil && rn.id != "" && rn != r.lastRun {
 		r.lastRun = rn
 		head = "run " + strconv.Itoa(rn.num)
+		if rn.num == 0 {
+			head = "before the first prompt"
+		}
 		if !rn.headed {
 			rn.headed = true
 			head += " · " + rn.id
@@ -485,7 +488,11 @@ func (r *Renderer) track(runID, agent string, t int64) *run {
 	if rn == nil {
 		rn = &run{id: runID, begun: agent == "", agents: map[string]bool{},
 			turnAt: map[string]int64{}, calls: map[string]*call{}, said: map[string]uint64{}}
-		if runID != "" {
+		// evimport files what a session's log holds before its first
+		// prompt (Claude Code's warm-up agents) under run SESSION/0: it
+		// is headed as such and takes no number, so that run 1 is the
+		// first prompt's.
+		if runID != "" && !(strings.HasSuffix(runID, "/0") && r.ev.Meaning != event.UserMessage) {
 			r.runNum++
 			rn.num = r.runNum
 		}

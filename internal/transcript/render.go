@@ -76,7 +76,7 @@ func (t *Writer) finish(r *run) {
 		h.wallUS = h.last - h.first
 	}
 	t.total.add(&h.tot)
-	v := &runView{N: h.n, ID: h.id, Title: title(h.prompt), Hidden: r.hidden, MaxEntries: t.o.MaxEntries,
+	v := &runView{N: h.n, ID: h.id, Title: nonEmpty(title(h.prompt), h.promptless()), Hidden: r.hidden, MaxEntries: t.o.MaxEntries,
 		MaxPage: bytesText(t.o.MaxPage)}
 	v.Outcome, v.OutClass = outcome(h.outcome)
 	if h.first != 0 {
@@ -487,7 +487,7 @@ func (t *Writer) writePage() error {
 	if len(t.runs) > 1 {
 		p.Totals = append([]string{textfmt.PluralThousands(int64(len(t.runs)), "run")}, totalsText(&t.total)...)
 		for _, h := range t.runs {
-			l := runLink{N: h.n, Prompt: nonEmpty(title(h.prompt), "(no prompt in the stream)"), Omitted: h.omitted}
+			l := runLink{N: h.n, Prompt: nonEmpty(title(h.prompt), nonEmpty(h.promptless(), "(no prompt in the stream)")), Omitted: h.omitted}
 			l.Outcome, l.OutClass = outcome(h.outcome)
 			if len(h.where) > 0 {
 				l.Meta = append(l.Meta, visible(strings.Join(h.where, " · ")))
@@ -560,4 +560,14 @@ func (t *Writer) span() string {
 var funcs = template.FuncMap{
 	"join": func(s []string) string { return strings.Join(s, " · ") },
 	"n":    func(i int) string { return textfmt.Thousands(int64(i)) },
+}
+
+// promptless names a run without a prompt that evimport filed as
+// SESSION/0: what the log holds before its first prompt (Claude Code's
+// warm-up agents), which is no run a person asked for.
+func (h *runHead) promptless() string {
+	if h.prompt == "" && strings.HasSuffix(h.id, "/0") {
+		return "before the first prompt"
+	}
+	return ""
 }

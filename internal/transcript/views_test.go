@@ -87,3 +87,21 @@ func TestRunListSaysWhere(t *testing.T) {
 		}
 	}
 }
+
+// What evimport files before a session's first prompt (SESSION/0: Claude
+// Code's warm-up agents) is named as such, in the run list and in its
+// heading, not left as a run without a prompt.
+func TestRunBeforeFirstPrompt(t *testing.T) {
+	const stream = `{"seq":1,"ts":1780000000,"run_id":"s/0","agent_id":"warmup:1","kind":"model_call","payload":{"step":1,"model":"m"}}
+{"seq":2,"ts":1780000001,"run_id":"s/0","agent_id":"","kind":"run_finished","payload":{"outcome":"ok"}}
+{"seq":3,"ts":1780000002,"run_id":"s/1","agent_id":"","kind":"user_message","payload":{"text":"fix the build"}}
+{"seq":4,"ts":1780000003,"run_id":"s/1","agent_id":"","kind":"run_finished","payload":{"outcome":"ok"}}
+`
+	page := render(t, stream, Options{})
+	if n := strings.Count(page, "before the first prompt"); n != 2 {
+		t.Errorf("the page names the run before the first prompt %d times, want 2 (list and heading)", n)
+	}
+	if strings.Contains(page, "(no prompt in the stream)") {
+		t.Error("the run before the first prompt is listed as having no prompt")
+	}
+}
