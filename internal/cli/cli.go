@@ -68,12 +68,13 @@ type Stdio struct {
 	Err io.Writer
 }
 
-// Safe is stdio with stderr made safe for a terminal (term.SafeFor):
-// messages carry data and file names, whose control characters must not
-// reach a terminal raw, whoever writes them. A tool's own control
-// sequences (the progress line) go round it through term.Raw.
+// Safe is stdio with stderr made safe (term.SafeAlways): messages carry
+// data and file names, whose control characters must not reach a terminal
+// raw, whoever writes them, and a message written to a log reaches one
+// when the log is read. A tool's own control sequences (the progress
+// line) go round it through term.Raw.
 func (s Stdio) Safe() Stdio {
-	s.Err = term.SafeFor(s.Err)
+	s.Err = term.SafeAlways(s.Err)
 	return s
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -135,5 +137,28 @@ func TestDashDash(t *testing.T) {
 		if diff := cmp.Diff(tt.want, o); diff != "" {
 			t.Errorf("%q (-want +got):\n%s", tt.args, diff)
 		}
+	}
+}
+
+// A message carries data and file names escaped even when stderr is a
+// file, not a terminal: a cron log read later with cat must not replay an
+// escape sequence (OSC 52 sets the clipboard) from an event or a name.
+func TestRunEscapesMessagesInAFile(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	code := Run(tool, []string{"a"}, Stdio{Out: io.Discard, Err: f}, func(_ *opts, stdio Stdio) error {
+		fmt.Fprintf(stdio.Err, "evx: warning: model %s\n", "m\x1b]0;title\x07")
+		return fmt.Errorf("%s: no such file", "x\x1b]52;c;aGk=\x07.jsonl")
+	})
+	if code != ExitError {
+		t.Errorf("exit %d, want %d", code, ExitError)
+	}
+	got, _ := os.ReadFile(f.Name())
+	want := `evx: warning: model m\u001b]0;title\u0007` + "\n" + `evx: x\u001b]52;c;aGk=\u0007.jsonl: no such file` + "\n"
+	if string(got) != want {
+		t.Errorf("stderr %q, want %q", got, want)
 	}
 }

@@ -25,8 +25,23 @@ type Safe struct {
 	buf   []byte
 }
 
-// NewSafe returns a Safe that writes to the terminal f.
+// NewSafe returns a Safe that writes to the file f (a terminal, or the
+// stderr of SafeAlways).
 func NewSafe(f *os.File) *Safe { return &Safe{f: f, w: f} }
+
+// SafeAlways is w made safe whatever it is: messages are for people, and
+// one written to a file or a pipe (a cron log) reaches a terminal later,
+// when it is read with cat. A file, terminal or not, stays what File
+// returns, so that IsTerminal and Width still see it.
+func SafeAlways(w io.Writer) io.Writer {
+	switch w := w.(type) {
+	case *Safe:
+		return w
+	case *os.File:
+		return NewSafe(w)
+	}
+	return SafeOver(w)
+}
 
 // SafeFor is w made safe when it is a terminal, and w itself otherwise.
 func SafeFor(w io.Writer) io.Writer {
