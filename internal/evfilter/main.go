@@ -213,12 +213,15 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 		err = out.Flush()
 	}
 	s.evalErrors()
+	var misuse error
 	if s.events > 0 && (err == nil || stopped) {
-		s.typos(f)
+		misuse = s.typos(f)
 	}
 	switch {
 	case err != nil:
 		return err
+	case misuse != nil:
+		return cli.Usage(misuse)
 	case opts.Quiet && s.selected > 0:
 		return nil
 	case in.Trouble():
@@ -266,15 +269,24 @@ func (s *selection) evalErrors() {
 }
 
 // typos warns of a bare name read as a field that no event had: a typo,
-// or a string without its quotes. A warning: the status is unchanged.
-func (s *selection) typos(f *expr.Filter) {
+// or a string without its quotes. A warning: the status is unchanged. But
+// a bare name that is the whole argument of a named filter (tool(Bash))
+// was a string: the filter compared a null with every event, and matched
+// what it should not; that is returned as an error.
+func (s *selection) typos(f *expr.Filter) error {
+	var errs []error
 	for _, nf := range f.Nulls(s.clones...) {
+		if nf.Call != "" {
+			errs = append(errs, fmt.Errorf("%s: %s is read as the field .%s, null in every event; did you mean %s?", nf.Call, nf.Name, nf.Name, nf.Quoted))
+			continue
+		}
 		hint := ""
 		if nf.Compared {
 			hint = fmt.Sprintf("; did you mean %q?", nf.Name)
 		}
 		s.in.Errorf("warning: %s is read as the field .%s, null in every event%s", nf.Name, nf.Name, hint)
 	}
+	return errors.Join(errs...)
 }
 
 // verdicts are the verdicts of a worker's filter on the records of a

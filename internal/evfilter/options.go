@@ -78,10 +78,12 @@ EVTOOLS_FILTERS=~/.evfilters evfilter --list`,
 0  an event was selected (with -q, also when there were errors)
 1  no event was selected
 2  a bad expression (also kind = "x", which assigns, an object, a named
-   filter without its arguments, a file where EXPR goes), an unreadable
-   file, bad input lines (reported as evfilter: FILE:LINE: reason; the
-   other lines are still filtered), or with --strict the first bad line or
-   evaluation error
+   filter without its arguments or with a string for a number,
+   slow("10s"), a file where EXPR goes), a named filter's argument read
+   as a field null in every event (tool(Bash)), an unreadable file, bad
+   input lines (reported as evfilter: FILE:LINE: reason; the other lines
+   are still filtered), or with --strict the first bad line or evaluation
+   error
 A bare name read as a field that is null in every event is a warning at
 the end; it does not change the status.
 130, 143  stopped by SIGINT or SIGTERM, after the last whole line`,

@@ -192,7 +192,7 @@ func (l *Library) scope() *scope {
 		return nil
 	}
 	for _, d := range l.Defs {
-		sc = sc.withParams(d.Name, d.Params)
+		sc = sc.withParams(d.Name, d.Params, d.def)
 	}
 	return sc
 }

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/itchyny/gojq"
 )
@@ -62,7 +64,8 @@ var jqBuiltins = func() map[string]bool {
 type scope struct {
 	name   string
 	arity  int
-	sig    string // how to call it, for a filter with parameters
+	sig    string        // how to call it, for a filter with parameters
+	def    *gojq.FuncDef // its definition, for a filter with parameters
 	parent *scope
 }
 
@@ -80,12 +83,22 @@ func (s *scope) with(name string, arity int) *scope {
 }
 
 // withParams adds a def that has params.
-func (s *scope) withParams(name string, params []string) *scope {
+func (s *scope) withParams(name string, params []string, def *gojq.FuncDef) *scope {
 	sig := name
 	if len(params) > 0 {
 		sig += "(" + strings.Join(params, "; ") + ")"
 	}
-	return &scope{name: name, arity: len(params), sig: sig, parent: s}
+	return &scope{name: name, arity: len(params), sig: sig, def: def, parent: s}
+}
+
+// lookup is the nearest def of name and arity, or nil.
+func (s *scope) lookup(name string, arity int) *scope {
+	for ; s != nil; s = s.parent {
+		if s.name == name && s.arity == arity {
+			return s
+		}
+	}
+	return nil
 }
 
 // needsArgs returns the nearest def of name with parameters, if no def of
@@ -104,16 +117,21 @@ func (s *scope) needsArgs(name string) *scope {
 
 // rewriter turns the shorthand into plain jq, in place.
 type rewriter struct {
-	inDef    int             // inside a def's body: the input is not known
-	compared map[string]bool // bare names that are an operand of == or !=
-	fields   []Field         // bare names read as fields of the event
-	errs     []error         // named filters called without their arguments
+	inDef    int              // inside a def's body: the input is not known
+	compared map[string]bool  // bare names that are an operand of == or !=
+	fields   []Field          // bare names read as fields of the event
+	errs     []error          // named filters called without their arguments
+	args     map[string]Field // bare names that are a named filter's whole argument
 }
 
 // Field is a bare name the shorthand reads as a field of the event itself.
 type Field struct {
 	Name     string
 	Compared bool // compared with another bare name (`kind == tool_call`): maybe a string
+	// Call is the call of a named filter the name is the whole argument
+	// of (`tool(Bash)`), and Quoted that call with the name a string
+	// (`tool("Bash")`): null in every event, it was one.
+	Call, Quoted string
 }
 
 // Rewrite applies the field shorthand to q in place: a bare name that no
@@ -169,7 +187,7 @@ func (r *rewriter) visit(p part, sc *scope, event bool) {
 	}
 	eachPart(p, func(c part, in input) {
 		if fd, ok := c.(*gojq.FuncDef); ok {
-			sc = sc.withParams(fd.Name, fd.Args)
+			sc = sc.withParams(fd.Name, fd.Args, fd)
 		}
 		switch in {
 		case inputSame:
@@ -202,6 +220,9 @@ func (r *rewriter) fn(t *gojq.Term, sc *scope, event bool) bool {
 	f := t.Func
 	name := f.Name
 	if len(f.Args) > 0 {
+		if d := sc.lookup(name, len(f.Args)); d != nil && d.def != nil {
+			r.checkArgs(t, d.def)
+		}
 		// A named filter's arguments are read on its input, and so are
 		// those of the builtins that keep it.
 		return event && (sc.defines(name, len(f.Args)) || sameInputArgs[name])
@@ -224,10 +245,96 @@ func (r *rewriter) fn(t *gojq.Term, sc *scope, event bool) bool {
 		return false
 	}
 	if event && r.inDef == 0 && r.compared != nil && !slices.ContainsFunc(r.fields, func(f Field) bool { return f.Name == name }) {
-		r.fields = append(r.fields, Field{Name: name, Compared: r.compared[name]})
+		fd := r.args[name]
+		fd.Name, fd.Compared = name, r.compared[name]
+		r.fields = append(r.fields, fd)
 	}
 	t.Type = gojq.TermTypeIndex
 	t.Index = &gojq.Index{Name: name}
 	t.Func = nil
 	return false
+}
+
+// checkArgs looks at the arguments of t, a call of the named filter def,
+// before the shorthand rewrites them. A bare name is noted with the call
+// quoted (Field.Call), for the end to refuse it if no event had it. A
+// string literal where def compares the parameter with <, <=, > or >= is
+// an error: jq orders every string after every number, so slow("10s")
+// would match nothing, silently.
+func (r *rewriter) checkArgs(t *gojq.Term, def *gojq.FuncDef) {
+	f := t.Func
+	numeric := orderedParams(def)
+	for i, a := range f.Args {
+		if name, ok := bareName(a); ok && !strings.HasPrefix(name, "$") && r.inDef == 0 {
+			if r.args == nil {
+				r.args = map[string]Field{}
+			}
+			r.args[name] = Field{Call: callWith(f, i, name), Quoted: callWith(f, i, strconv.Quote(name))}
+		}
+		if i >= len(def.Args) || !numeric[strings.TrimPrefix(def.Args[i], "$")] {
+			continue
+		}
+		str, ok := stringLiteral(a)
+		if !ok {
+			continue
+		}
+		err := fmt.Sprintf("%s: %s is compared as a number, not a string", callWith(f, i, strconv.Quote(str)), def.Args[i])
+		if n, ok := numberMeant(str, def.Args[i]); ok {
+			err += fmt.Sprintf("; did you mean %s?", callWith(f, i, n))
+		}
+		r.errs = append(r.errs, errors.New(err))
+	}
+}
+
+// callWith is the call f written with its argument i replaced by arg.
+func callWith(f *gojq.Func, i int, arg string) string {
+	args := make([]string, len(f.Args))
+	for j, a := range f.Args {
+		args[j] = a.String()
+	}
+	args[i] = arg
+	return f.Name + "(" + strings.Join(args, "; ") + ")"
+}
+
+// orderedParams are the parameters of def (without "$") that its body
+// orders against something: numbers, in the filters of the library.
+func orderedParams(def *gojq.FuncDef) map[string]bool {
+	out := map[string]bool{}
+	var walk func(p part)
+	walk = func(p part) {
+		if q, ok := p.(*gojq.Query); ok && (q.Op == gojq.OpLt || q.Op == gojq.OpLe || q.Op == gojq.OpGt || q.Op == gojq.OpGe) {
+			for _, side := range []*gojq.Query{q.Left, q.Right} {
+				if name, ok := bareName(side); ok && strings.HasPrefix(name, "$") {
+					out[name[1:]] = true
+				}
+			}
+		}
+		eachPart(p, func(c part, _ input) { walk(c) })
+	}
+	walk(def.Body)
+	return out
+}
+
+// stringLiteral is the string q is made of, if q is a constant string.
+func stringLiteral(q *gojq.Query) (string, bool) {
+	if q == nil || q.Left != nil || q.Right != nil || len(q.FuncDefs) > 0 || q.Term == nil {
+		return "", false
+	}
+	t := q.Term
+	if t.Type != gojq.TermTypeString || len(t.SuffixList) > 0 || t.Str.Queries != nil {
+		return "", false
+	}
+	return t.Str.Str, true
+}
+
+// numberMeant is the number a string argument stood for: the string's own
+// ("0.5"), or a duration ("10s") in the unit of a parameter named $ms.
+func numberMeant(s, param string) (string, bool) {
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return s, true
+	}
+	if d, err := time.ParseDuration(s); err == nil && param == "$ms" {
+		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', -1, 64), true
+	}
+	return "", false
 }
