@@ -255,13 +255,27 @@ func (j *job) state() error {
 		lastFile string
 		lastLine int
 		passed   int
+		// The events skipped before the cursor's line in the input it is
+		// in, and so far in the input being read.
+		late, skipped int
+		inFile        string
 	)
 	err = j.in.Each(func(rec jsonl.Record) error {
 		_, skip, err := j.scan(rec)
 		if skip {
 			return err
 		}
-		if res.Pass(&j.ev) {
+		if rec.File != inFile {
+			inFile, skipped = rec.File, 0
+		}
+		found := res.Found()
+		pass := res.Pass(&j.ev)
+		if !found && res.Found() {
+			late = lateEvents(skipped, st.Cursor.Line)
+		} else if !pass && !found {
+			skipped++
+		}
+		if pass {
 			j.out.WriteLine(rec.Data)
 			switch {
 			case rec.Own:
@@ -298,6 +312,9 @@ func (j *job) state() error {
 	}
 	if st.Cursor != nil && !res.Found() {
 		j.in.Errorf("%s: cursor (%s) not found in the input: %s", given, term.Escape(st.Cursor.String()), newer(passed))
+	}
+	if late > 0 {
+		j.in.Errorf("%s: skipped %s older than the cursor, not before it when it was saved (a session copied in late?); see docs/evimport.md on importing incrementally", given, nEvents(late))
 	}
 	next := *st
 	if passed > 0 {
@@ -350,6 +367,26 @@ func escaped(err error) error {
 		return errors.New(term.Escape(msg))
 	}
 	return err
+}
+
+// lateEvents is how many of the skipped events, older than the cursor and
+// before its line, were not there when the cursor was saved on line
+// savedLine of its input: a session that came in late and sorts before
+// the cursor, which no rule can pass. The lines before it then bound the
+// events that were (blank or bad lines make it an undercount, never a
+// false alarm, as long as nothing before the cursor was removed).
+func lateEvents(skipped, savedLine int) int {
+	if savedLine <= 0 { // a cursor saved without its line
+		return 0
+	}
+	return max(skipped-(savedLine-1), 0)
+}
+
+func nEvents(n int) string {
+	if n == 1 {
+		return "1 event"
+	}
+	return fmt.Sprintf("%d events", n)
 }
 
 func newer(n int) string {
