@@ -76,6 +76,9 @@ func run(opts *options, stdio cli.Stdio) error {
 			c.judgeClock() // a stored stream may come through a pipe
 		}
 		in.Names = []string{file}
+		if len(opts.Files) == 0 {
+			in.Names = nil // stdin unnamed: Input says so when it is a terminal
+		}
 		if err = in.Each(h.record); err == nil {
 			err = h.end()
 		}

@@ -147,9 +147,11 @@ func (in *Input) stdinNotice() {
 	}
 	end := "Ctrl-D"
 	if runtime.GOOS == "windows" {
-		end = "Ctrl-Z, then Enter"
+		end = "Ctrl-Z, Enter"
 	}
-	fmt.Fprintf(in.Stderr, "%s: reading standard input, this terminal (end it with %s, or name a FILE)\n", in.Tool, end)
+	// Under 80 columns with the longest tool name: a notice that wraps
+	// looks like two.
+	fmt.Fprintf(in.Stderr, "%s: reading the terminal (stdin); end it with %s, or name a FILE\n", in.Tool, end)
 }
 
 // metered runs read, the reading of the inputs, with the meter on: a

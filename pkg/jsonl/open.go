@@ -181,6 +181,14 @@ func (s *Source) wrap(r io.Reader) error {
 	// Peek one byte first: a live producer may have written a short first
 	// line and be waiting, and neither magic starts like JSON does.
 	b, err := br.Peek(1)
+	if err == io.EOF && s.plain == nil {
+		// The input is empty. On a terminal its end was one Ctrl-D, a read
+		// of no bytes, which the Peek has taken: a second read would wait
+		// for another Ctrl-D. (A regular file is read again: it may grow.)
+		s.raw = eofReader{}
+		s.br = bufio.NewReaderSize(s.raw, 16)
+		return nil
+	}
 	if err != nil || (b[0] != magicGzip[0] && b[0] != magicZstd[0]) {
 		s.br = br
 		return nil
@@ -304,3 +312,8 @@ func StatInput(name string, stdin io.Reader) (fs.FileInfo, error) {
 	}
 	return f.Stat()
 }
+
+// eofReader is an input that has ended, and stays ended.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

@@ -33,7 +33,7 @@ func TestStdinNotice(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Ctrl-D did not end the input")
 	}
-	want := "evtool: reading standard input, this terminal (end it with Ctrl-D, or name a FILE)\n"
+	want := "evtool: reading the terminal (stdin); end it with Ctrl-D, or name a FILE\n"
 	if stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
