@@ -394,10 +394,10 @@ func Exec(tool func(args []string, stdio Stdio) int) {
 	signal.Ignore(syscall.SIGPIPE)
 	stopOnSignal()
 	code := tool(os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
-	if e := stop.Received(); e != nil {
-		// A signal came while the tool ended: it is obeyed all the same.
-		// (What the tool commits, it commits after stop.Err, which waits
-		// for a signal on its way; here one is only looked at.)
+	if e := stop.Commit(); e != nil {
+		// A signal came while the tool ended, before it committed its
+		// result (stop.Commit): it is obeyed all the same. One after the
+		// commit, the tool's or this one, leaves the status as it is.
 		code = e.(*stop.Error).ExitCode()
 	}
 	os.Exit(code)

@@ -248,3 +248,82 @@ func signalMidStream(t *testing.T, bin string, sig syscall.Signal, feed func(io.
 	<-fed
 	return out.Bytes(), err
 }
+
+// A signal that comes just after the end of the input meets a tool on
+// either side of the point where it commits its result (a report, a
+// count, a saved cursor): before it, nothing is committed and the status
+// is 143; after it, the result is whole and the status is 0. The status
+// says what was done, whichever side the signal fell on (issue 30, item
+// 18: before, 22 of 61 runs said the other).
+func TestSignalAfterEndOfInput(t *testing.T) {
+	events, err := os.ReadFile("../../examples/events/multiagent.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := 16
+	if testing.Short() {
+		runs = 4
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		done func(dir string, out []byte) bool // the result is committed
+	}{
+		{"evcursor state", []string{"evcursor", "--state", "S"}, func(dir string, _ []byte) bool {
+			_, err := os.Stat(dir + "/S")
+			return err == nil
+		}},
+		{"evfilter count", []string{"evfilter", "--count", "true"}, func(_ string, out []byte) bool { return len(out) > 0 }},
+		{"evsum md", []string{"evsum", "--format", "md"}, func(_ string, out []byte) bool { return len(out) > 0 }},
+		{"evimport", []string{"evimport", "-"}, nil},
+		{"ev2otlp", []string{"ev2otlp"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bin, err := exec.LookPath(tc.args[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			input := events
+			if tc.args[0] == "evimport" {
+				input = []byte(`{"type":"session","version":3,"id":"s1","timestamp":"2026-03-08T20:00:00.000Z","cwd":"/w"}` + "\n")
+			}
+			for run := range runs {
+				dir := t.TempDir()
+				cmd := exec.Command(bin, tc.args[1:]...)
+				cmd.Dir = dir
+				cmd.Env = append(agentless(os.Environ()), "HOME="+dir)
+				stdin, err := cmd.StdinPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				stdin.Write(input)
+				time.Sleep(20 * time.Millisecond) // read it all and wait for more
+				stdin.Close()
+				// 0-3 ms after the end: on either side of the commit.
+				time.Sleep(time.Duration(run%4) * time.Millisecond)
+				cmd.Process.Signal(syscall.SIGTERM)
+				err = cmd.Wait()
+				code := 0
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					code = ee.ExitCode()
+				}
+				switch {
+				case code != 0 && !endedBySIGTERM(err):
+					t.Errorf("run %d: %v (stderr %q)", run, err, stderr.String())
+				case tc.done == nil:
+					// a stream: either status is true to a whole output
+				case code == 0 && !tc.done(dir, stdout.Bytes()):
+					t.Errorf("run %d: exit 0 without the result (stderr %q)", run, stderr.String())
+				case code != 0 && tc.done(dir, stdout.Bytes()):
+					t.Errorf("run %d: exit %d with the result committed: %.100q", run, code, stdout.Bytes())
+				}
+			}
+		})
+	}
+}

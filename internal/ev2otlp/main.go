@@ -91,7 +91,7 @@ func export(o *options, stdio cli.Stdio) error {
 		err = in.Each(func(rec jsonl.Record) error { return take(rec, c.line(rec.Data)) })
 	}
 	if err == nil {
-		err = stop.Err() // a signal with the end of the input: nothing more is written
+		err = stop.Commit() // a signal with the end of the input: nothing more is written; after this, exit 0
 	}
 	if err == nil || errors.Is(err, jsonl.ErrStrict) {
 		// what was read is written: the runs it began are cut off

@@ -298,8 +298,9 @@ func (j *job) state() error {
 		ok = err == nil
 	}
 	if ok {
-		// A signal obeyed moves no cursor, however late it came.
-		err = stop.Err()
+		// A signal obeyed moves no cursor, however late it came; one that
+		// comes after this point finds the cursor saved, and exit 0 says so.
+		err = stop.Commit()
 		ok = err == nil
 	}
 	if !ok {
@@ -419,7 +420,7 @@ func commit(given, path string) error {
 		return fmt.Errorf("%s: pending cursor (%s) not committed: %v; the next run passes its events again", given, term.Escape(st.Pending.String()), err)
 	}
 	st.Cursor, st.Pending = st.Pending, nil
-	if err := stop.Err(); err != nil {
+	if err := stop.Commit(); err != nil {
 		return err
 	}
 	if err := cursor.SaveState(path, st); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/expr"
 	"github.com/evtools/evtools/internal/progress"
+	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -207,6 +208,9 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 	stopped := errors.Is(err, errStop)
 	if stopped {
 		err = out.Flush()
+	}
+	if err == nil && opts.Count {
+		err = stop.Commit() // no count after a signal; after this, exit 0
 	}
 	if err == nil && opts.Count {
 		fmt.Fprintf(out, "%d\n", s.selected)

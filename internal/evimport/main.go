@@ -143,7 +143,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		err = conv.stop
 	}
 	if err == nil {
-		err = stop.Err() // nothing is written after a signal
+		err = stop.Commit() // nothing is written after a signal; after this, exit 0
 	}
 	if err == nil {
 		err = sp.writeTo(out)

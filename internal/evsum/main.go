@@ -60,8 +60,9 @@ func run(opts *options, stdio cli.Stdio) error {
 	}
 	if err == nil {
 		// A report (or a state) is not written after a signal: its input
-		// may have been cut short by whatever sent it.
-		err = stop.Err()
+		// may have been cut short by whatever sent it. One that comes
+		// after this point finds the report written, and exit 0 says so.
+		err = stop.Commit()
 	}
 	if err != nil {
 		return err

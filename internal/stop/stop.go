@@ -30,7 +30,8 @@ func (e *Error) ExitCode() int { return 128 + int(e.Signal) }
 
 var (
 	watching atomic.Bool
-	got      atomic.Int32   // the first signal received, 0 before it
+	got      atomic.Int32   // the first signal received, 0 before it, committed after Commit
+	late     atomic.Int32   // signals received after Commit
 	marks    chan struct{}  // a sentinel of Err came through
 	barrier  sync.Mutex     // one Err at a time: marks are not told apart
 	mark     syscall.Signal // see raise
@@ -62,6 +63,9 @@ func Watch(first func(*Error)) {
 			if got.CompareAndSwap(0, int32(sig)) {
 				go first(&Error{Signal: sig})
 				continue
+			}
+			if got.Load() == committed && late.Add(1) == 1 {
+				continue // the result is committed: the run ends with it
 			}
 			exit(128 + int(sig))
 		}
@@ -104,12 +108,31 @@ func Err() error {
 	return received()
 }
 
+// committed is got once Commit decided that the run goes on to its end.
+const committed = -1
+
+// Commit decides, once, whether the run commits its result (writes its
+// report, saves a cursor, ends with status 0): when no signal came before
+// it, waited for as Err does, it returns nil and a first signal that comes
+// after is ignored, so that the status says the result is whole; else it
+// returns the signal's *Error, and the result must not be committed.
+// Called again it gives the same answer.
+func Commit() error {
+	if err := Err(); err != nil || !watching.Load() {
+		return err
+	}
+	if got.CompareAndSwap(0, committed) || got.Load() == committed {
+		return nil
+	}
+	return received()
+}
+
 // Received returns the *Error of a signal received, or nil, without
 // waiting for one on its way (see Err): for where no input just ended.
 func Received() error { return received() }
 
 func received() error {
-	if s := got.Load(); s != 0 {
+	if s := got.Load(); s > 0 {
 		return &Error{Signal: syscall.Signal(s)}
 	}
 	return nil

@@ -40,3 +40,41 @@ func BenchmarkErr(b *testing.B) {
 		}
 	}
 }
+
+// Commit decides once: after it, a first signal leaves the run to end
+// with its result (no Error, no exit), and a signal before it is the
+// answer, again and again.
+func TestCommitDecidesOnce(t *testing.T) {
+	firsts := make(chan *Error, 10)
+	exits := make(chan int, 10)
+	exit = func(code int) { exits <- code }
+	if !watching.Load() {
+		Watch(func(e *Error) { firsts <- e })
+	}
+	got.Store(0)
+	late.Store(0)
+	if err := Commit(); err != nil {
+		t.Fatalf("Commit() = %v with no signal", err)
+	}
+	syscall.Kill(syscall.Getpid(), syscall.SIGTERM)
+	if err := Err(); err != nil {
+		t.Errorf("Err() = %v after a signal that came after Commit", err)
+	}
+	if err := Commit(); err != nil {
+		t.Errorf("Commit() again = %v, want nil as the first time", err)
+	}
+	syscall.Kill(syscall.Getpid(), syscall.SIGTERM)
+	Err()
+	if code := <-exits; code != 143 {
+		t.Errorf("a second signal after Commit: exit %d, want 143", code)
+	}
+
+	got.Store(0)
+	syscall.Kill(syscall.Getpid(), syscall.SIGINT)
+	for range 2 {
+		var e *Error
+		if err := Commit(); !errors.As(err, &e) || e.ExitCode() != 130 {
+			t.Errorf("Commit() = %v after SIGINT, want exit status 130", err)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/progress"
+	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -85,6 +86,9 @@ func run(opts *options, stdio cli.Stdio) error {
 		if err != nil {
 			break
 		}
+	}
+	if err == nil {
+		err = stop.Commit() // no closing events after a signal; after this, exit 0
 	}
 	if err == nil {
 		err = finish(out)
