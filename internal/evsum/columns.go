@@ -300,7 +300,7 @@ func groupingColumns(by []summary.Key) []picked {
 		return []picked{{"first", 100, 50}, {"last", 90, 60}, {"runs", 150, 0}, {"events", 350, 0}, {"tool_calls", 300, 0}, {"failed", 250, 0}, {"errors", 200, 0}}
 	case has(summary.KeyModel):
 		return []picked{{"first", 100, 50}, {"runs", 150, 0}, {"events", 160, 0}, {"model_calls", 320, 0}, {"model_errors", 180, 0},
-			{"tokens", 300, 130}, {"cost", 350, 0}, {"unpriced_calls", 0, 0}, {"unpriced_tokens", 0, 0}, {"no_usage_calls", 0, 0},
+			{"tokens", 0, 130}, {"cost", 350, 0}, {"unpriced_calls", 0, 0}, {"unpriced_tokens", 0, 0}, {"no_usage_calls", 0, 0},
 			{"latency_p50", 190, 0}, {"latency_p95", 170, 0}, {"errors", 200, 0}}
 	case slices.ContainsFunc(by, summary.Key.NamesEvents):
 		// payload.x, an agent's role: as the standard table, less the

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/testio"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 func TestCellWidthAndCut(t *testing.T) {
@@ -339,8 +341,8 @@ func TestLiveFramesKeepTheirColumns(t *testing.T) {
 			t.Errorf("column %q came back with the unpriced calls:\n%s", n, frame(80, &keep))
 		}
 	}
-	// a wider terminal: fitted afresh
-	if h := names(frame(120, &keep)); h != names(frame(120, nil)) {
+	// a wider terminal: fitted afresh, as a first frame is
+	if h := names(frame(120, &keep)); h != names(frame(120, &keptLayout{})) {
 		t.Errorf("at 120 columns: %q", h)
 	}
 }
@@ -361,6 +363,62 @@ func TestCutMiddle(t *testing.T) {
 		got := cutMiddle(c.s, c.w)
 		if got != c.want || cellWidth(got) > c.w {
 			t.Errorf("cutMiddle(%q, %d) = %q, want %q", c.s, c.w, got, c.want)
+		}
+	}
+}
+
+// What evimport | evsum --by day or --by session shows: at every width a
+// column empty or 0 on every row goes before any other, and at 80 columns
+// the tokens and the cost stay, while the problems and the unpriced calls
+// (0 on all rows but one) are still there to lose.
+func TestFitDropsBlankColumnsFirst(t *testing.T) {
+	a, err := txtar.ParseFile("testdata/fit.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []byte
+	for _, f := range a.Files {
+		if f.Name == "imported.jsonl" {
+			in = f.Data
+		}
+	}
+	for _, by := range []string{"day", "session"} {
+		o, err := summaryOptions(&options{By: by, TZ: "UTC"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := summary.New(o)
+		for _, l := range bytes.Split(bytes.TrimSuffix(in, []byte("\n")), []byte("\n")) {
+			if err := st.Add(l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cx := &cellCtx{loc: o.Loc, names: keyNames(st)}
+		each := func(fn func(*summary.Record) error) error { return eachRow(st, fn) }
+		cols := withSteps(shownColumns(defaultColumns(cx.names, o.By), st), each)
+		_, w1, w2, blank := measure(cols, each, cx, true)
+		if !slices.Contains(blank, true) {
+			t.Fatalf("--by %s: no blank column: the test shows nothing", by)
+		}
+		for w := 1; w <= 220; w++ {
+			l := fit(cols, w1, w2, blank, w, false, nil)
+			for i, c := range cols {
+				for j, d := range cols {
+					if blank[i] && l.show[i] && !blank[j] && d.field != nil && d.dropRank() > 0 && !l.show[j] {
+						t.Errorf("--by %s --width %d: %s, blank, is shown, and %s is not", by, w, c.name, d.name)
+					}
+				}
+			}
+			if w != 80 {
+				continue
+			}
+			shown := map[string]bool{}
+			for i, c := range cols {
+				shown[c.name] = l.show[i]
+			}
+			if !shown["tokens"] || !shown["cost"] || shown["errors"] || shown["failed"] {
+				t.Errorf("--by %s --width 80: shown %v: want tokens and cost, not errors or failed (0 on every row)", by, shown)
+			}
 		}
 	}
 }

@@ -87,17 +87,22 @@ type fitStep struct {
 	kind, col, rank int
 }
 
-// fitSteps are the steps of fitting cols, in order: the column that is 1
+// fitSteps are the steps of fitting cols, in order: the columns blank on
+// every row (see measure) in the order of their ranks, the column that is 1
 // on every row when grouped by run alone, the very long keys, then the
 // columns' steps (summary.Column's Condense and Drop), the cut among them
-// at its rank.
-func fitSteps(cols []col, byRunAlone bool) []fitStep {
-	var first, ranked []fitStep
+// at its rank. A blank column says nothing a row could tell from another,
+// and took the room of the tokens at 80 columns.
+func fitSteps(cols []col, byRunAlone bool, blank []bool) []fitStep {
+	var blanks, first, ranked []fitStep
 	for i, c := range cols {
 		if c.field == nil {
 			continue
 		}
 		k := c.field.Column
+		if r := c.dropRank(); r > 0 && i < len(blank) && blank[i] {
+			blanks = append(blanks, fitStep{stepDrop, i, r})
+		}
 		if byRunAlone && k.OnePerRun {
 			first = append(first, fitStep{kind: stepDrop, col: i})
 		}
@@ -109,8 +114,10 @@ func fitSteps(cols []col, byRunAlone bool) []fitStep {
 		}
 	}
 	ranked = append(ranked, fitStep{kind: stepCut, rank: summary.FitCut})
-	slices.SortStableFunc(ranked, func(a, b fitStep) int { return cmp.Compare(a.rank, b.rank) })
-	return append(append(first, fitStep{kind: stepCapKeys}), ranked...)
+	byRank := func(a, b fitStep) int { return cmp.Compare(a.rank, b.rank) }
+	slices.SortStableFunc(blanks, byRank)
+	slices.SortStableFunc(ranked, byRank)
+	return slices.Concat(blanks, first, []fitStep{{kind: stepCapKeys}}, ranked)
 }
 
 // colWidth is the width column i takes at its level and limit.
@@ -159,7 +166,8 @@ func (l *layout) cut(cols []col, width int) {
 }
 
 // fit lays cols out in width cells. w1 and w2 are the columns' widths at
-// levels 1 and 2, headers included.
+// levels 1 and 2, headers included; blank says which columns are empty or
+// 0 on every row, which go first.
 //
 // keep, when not nil, is a live table's: a layout at the same width
 // starts from the columns it showed (see apply) and cuts the group
@@ -168,13 +176,19 @@ func (l *layout) cut(cols []col, width int) {
 // outcomes had grown by a word dropped a column that the next frame took
 // back, so the columns came and went as the runs ended. fit keeps its
 // layout in keep.
-func fit(cols []col, w1, w2 []int, width int, byRunAlone bool, keep *keptLayout) layout {
+//
+// A live table drops no column for being blank: its zeros are those of
+// runs just begun, and a column it dropped would never come back.
+func fit(cols []col, w1, w2 []int, blank []bool, width int, byRunAlone bool, keep *keptLayout) layout {
 	n := len(cols)
 	l := layout{show: make([]bool, n), level: make([]int, n), limit: make([]int, n), width: make([]int, n), w1: w1, w2: w2}
 	for i := range cols {
 		l.show[i], l.level[i] = true, 1
 	}
-	steps := fitSteps(cols, byRunAlone)
+	if keep != nil {
+		blank = nil
+	}
+	steps := fitSteps(cols, byRunAlone, blank)
 	if keep.apply(cols, width, l.show, l.level) {
 		steps = append([]fitStep{{kind: stepCapKeys}, {kind: stepCut}}, steps...)
 	}
@@ -223,14 +237,16 @@ func fit(cols []col, w1, w2 []int, width int, byRunAlone bool, keep *keptLayout)
 
 // measure is the widths of cols over the rows each gives: at level 0
 // (the unfitted table counts runes, as it always did), or, fitted, at
-// levels 1 and 2 in terminal cells; headers included.
-func measure(cols []col, each func(func(*summary.Record) error) error, cx *cellCtx, fitted bool) (w0, w1, w2 []int) {
+// levels 1 and 2 in terminal cells; headers included. Fitted, blank says
+// which field columns are empty or 0 on every row.
+func measure(cols []col, each func(func(*summary.Record) error) error, cx *cellCtx, fitted bool) (w0, w1, w2 []int, blank []bool) {
 	n := len(cols)
-	w0, w1, w2 = make([]int, n), make([]int, n), make([]int, n)
+	w0, w1, w2, blank = make([]int, n), make([]int, n), make([]int, n), make([]bool, n)
 	for i := range cols {
 		if fitted {
 			h := cellWidth(cols[i].header(true))
 			w1[i], w2[i] = h, h
+			blank[i] = cols[i].field != nil && cols[i].field.Value != nil
 		} else {
 			w0[i] = utf8.RuneCountInString(cols[i].header(false))
 		}
@@ -240,6 +256,10 @@ func measure(cols []col, each func(func(*summary.Record) error) error, cx *cellC
 			if !fitted {
 				w0[i] = max(w0[i], utf8.RuneCountInString(cols[i].cell(r, cx, 0)))
 				continue
+			}
+			if blank[i] {
+				v := cols[i].field.Value(r)
+				blank[i] = !v.Has || v.I == 0 && v.F == 0
 			}
 			c1 := cols[i].cell(r, cx, 1)
 			w1[i] = max(w1[i], cellWidth(c1))
@@ -251,7 +271,7 @@ func measure(cols []col, each func(func(*summary.Record) error) error, cx *cellC
 		}
 		return nil
 	})
-	return w0, w1, w2
+	return w0, w1, w2, blank
 }
 
 // tableLines writes the lines of a table laid out: its shown columns,
@@ -310,10 +330,10 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 	if spec.fit {
 		cols = withSteps(cols, each)
 	}
-	w0, w1, w2 := measure(cols, each, cx, spec.fit)
+	w0, w1, w2, blank := measure(cols, each, cx, spec.fit)
 	var l layout
 	if spec.fit {
-		l = fit(cols, w1, w2, spec.width, len(cx.names) == 1 && cx.names[0] == "run_id", spec.keep)
+		l = fit(cols, w1, w2, blank, spec.width, len(cx.names) == 1 && cx.names[0] == "run_id", spec.keep)
 	} else {
 		n := len(cols)
 		l = layout{show: make([]bool, n), level: make([]int, n), limit: make([]int, n), width: w0}

@@ -137,7 +137,7 @@ var Fields = []Field{
 	usageField(TokCacheRead, ShapeTokens, Column{Name: "cache_read", Head: "cache read", Condense: 160, Drop: 190}),
 	usageField(TokCacheWrite, ShapeTokens, Column{Name: "cache_write", Head: "cache write", Condense: 170, Drop: 180}),
 	usageField(TokCacheWrite1h, ShapeTokens, Column{Name: "cache_write_1h", Head: "cache write 1h", FitHead: "cache 1h", Condense: 175, Drop: 178}),
-	usageField(TokTotal, ShapeTokens, Column{Name: "tokens", Place: 6, Condense: 130, Drop: 310}),
+	usageField(TokTotal, ShapeTokens, Column{Name: "tokens", Place: 6, Condense: 130, Drop: 348}),
 	usageField(CostNano, ShapeMoney, Column{Name: "cost", Head: "cost $", Place: 7, Drop: 350}),
 	// A cost that leaves calls out says so beside it (Sparse: shown by
 	// default only then).
