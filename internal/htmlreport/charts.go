@@ -120,21 +120,34 @@ func (p *Page) drawCharts(g geom) []chart {
 	cost := func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) / 1e9 }
 	tokens := func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }
 	if p.overTime() && len(p.groups) > 0 {
-		periods, all := p.periods()
+		periods, all, earlier := p.periods()
 		per := p.o.Keys[0].Name
 		span := ""
 		if len(periods) < all {
 			span = fmt.Sprintf(", the latest %d of %d %ss", len(periods), all, per)
 		}
-		note := ""
-		if len(periods) < all {
-			note = fmt.Sprintf(" The %d earliest %ss are left out.", all-len(periods), per)
+		// The periods left out are summed under each chart: the costliest
+		// days may be among them, and a chart that only said "the latest
+		// 90" hid them.
+		foot := func(sumText func(*summary.Record) string) string {
+			if earlier == nil {
+				return ""
+			}
+			n := all - len(periods)
+			name := per
+			if n != 1 {
+				name += "s"
+			}
+			return fmt.Sprintf("the %s earlier %s: %s in all", textfmt.Thousands(int64(n)), name, sumText(earlier))
 		}
 		cs = append(cs,
-			columns(g, "cost", "Cost per "+per+span, "cost, USD", measureItems(periods, cost), []series{{"cost", barColor}}, costText, note),
-			columns(g, "tokens", "Tokens per "+per+span, "tokens", measureItems(periods, tokens), []series{{"tokens", barColor}}, intText, note),
+			columns(g, "cost", "Cost per "+per+span, "cost, USD", measureItems(periods, cost), []series{{"cost", barColor}}, costText,
+				foot(func(r *summary.Record) string { return costText(cost(r)) })),
+			columns(g, "tokens", "Tokens per "+per+span, "tokens", measureItems(periods, tokens), []series{{"tokens", barColor}}, intText,
+				foot(func(r *summary.Record) string { return textfmt.PluralThousands(r.Counts[summary.TokTotal], "token") })),
 		)
-		cs = append(cs, columns(g, "runs", "Runs per "+per+", by outcome"+span, "runs", runItems(periods, p.outcomeNames()), p.outcomeSeries(), intText, note))
+		cs = append(cs, columns(g, "runs", "Runs per "+per+", by outcome"+span, "runs", runItems(periods, p.outcomeNames()), p.outcomeSeries(), intText,
+			foot(func(r *summary.Record) string { return textfmt.PluralThousands(r.Runs, "run") })))
 	} else if len(p.groups) > 1 {
 		// A chart of a measure only some group has (cost and tokens by
 		// tool or by kind: all of it in the group of no tool) would be one
@@ -246,9 +259,10 @@ func intText(v float64) string { return textfmt.Thousands(int64(math.Round(v))) 
 // periods sums the groups per period (the first key's value), every
 // period from the first to the last, those without events too (an axis
 // that skipped them would look continuous), the latest MaxPeriods of
-// them, in time order; and how many periods there are in all. Events
-// without a time are in no period, and left out.
-func (p *Page) periods() ([]*summary.Record, int) {
+// them, in time order; how many periods there are in all; and the sum of
+// the periods left out, nil when none is. Events without a time are in no
+// period, and left out.
+func (p *Page) periods() ([]*summary.Record, int, *summary.Record) {
 	byPeriod := map[string][]*summary.Record{}
 	var order []string
 	for _, g := range p.groups {
@@ -264,7 +278,13 @@ func (p *Page) periods() ([]*summary.Record, int) {
 	slices.Sort(order) // ISO dates, hours, weeks and months sort as text
 	order = p.fillPeriods(order)
 	all := len(order)
+	var earlier *summary.Record
 	if len(order) > p.o.MaxPeriods {
+		var rs []*summary.Record
+		for _, k := range order[:len(order)-p.o.MaxPeriods] {
+			rs = append(rs, byPeriod[k]...)
+		}
+		earlier = sum(rs)
 		order = order[len(order)-p.o.MaxPeriods:]
 	}
 	var out []*summary.Record
@@ -273,7 +293,7 @@ func (p *Page) periods() ([]*summary.Record, int) {
 		r.Names, r.Vals = []string{p.o.Keys[0].Name}, []string{k}
 		out = append(out, r)
 	}
-	return out, all
+	return out, all, earlier
 }
 
 // fillPeriods puts the periods without events between those of keys
@@ -513,7 +533,7 @@ func bars(g geom, id, title, unit string, items []item, ss []series, format func
 		desc = append(desc, it.label+" "+format(total(it.values)))
 		y += rowH
 	}
-	c.xAxis(plotW, y, format(max), unit)
+	c.xAxis(plotW, y, tickText(format, max), unit)
 	if len(ss) > 1 {
 		c.Legend = legend(ss, g.labelW, 8)
 	}
@@ -562,8 +582,9 @@ func grouped(g geom, id, title, unit string, items []item, ss []series) chart {
 }
 
 // columns draws vertical bars over time, one per period, its series
-// stacked.
-func columns(g geom, id, title, unit string, items []item, ss []series, format func(float64) string, note string) chart {
+// stacked. foot, when not empty, is a line under the chart (the periods
+// it leaves out).
+func columns(g geom, id, title, unit string, items []item, ss []series, format func(float64) string, foot string) chart {
 	const left, right, plotH = 70.0, 10.0, 170.0
 	top := 30.0
 	var leg []legendItem
@@ -600,21 +621,55 @@ func columns(g geom, id, title, unit string, items []item, ss []series, format f
 	c.Axes = append(c.Axes, line{left, top, left, base}, line{left, base, left + plotW, base})
 	c.Labels = append(c.Labels,
 		text{X: left - 6, Y: base + 4, Text: "0", Anchor: "end", Class: "tick"},
-		text{X: left - 6, Y: top + 4, Text: format(max), Anchor: "end", Class: "tick"},
+		text{X: left - 6, Y: top + 4, Text: tickText(format, max), Anchor: "end", Class: "tick"},
 		text{X: left - 6, Y: top - 12, Text: unit, Anchor: "start", Class: "axis"},
 	)
 	c.H = base + 90
-	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "." + note
+	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
+	if foot != "" {
+		c.Labels = append(c.Labels, text{X: 6, Y: c.H + 6, Text: foot, Anchor: "start", Class: "foot"})
+		c.H += 16
+		c.Desc += " " + strings.ToUpper(foot[:1]) + foot[1:] + "."
+	}
 	return c
 }
 
-// axisScale returns the largest measure of the items' values, which the end
-// of an axis of the given length stands for, and the length one unit of
-// value takes on that axis (0 when nothing is above 0).
+// tickText is an axis's end as format writes it, without the zeros a
+// round number ends in: $30 and $0.05 rather than $30.0000 and $0.0500.
+func tickText(format func(float64) string, v float64) string {
+	s := format(v)
+	if strings.Contains(s, ".") {
+		s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// niceMax is the round number at or above m an axis ends at (1, 1.2,
+// 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten), so that its end reads
+// $30 or 8,000,000 rather than the largest value's $29.4667.
+func niceMax(m float64) float64 {
+	if m <= 0 || math.IsInf(m, 0) || math.IsNaN(m) {
+		return m
+	}
+	p := math.Pow(10, math.Floor(math.Log10(m)))
+	for _, f := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
+		// a hair over for the float error of m/p
+		if m <= f*p*(1+1e-9) {
+			return f * p
+		}
+	}
+	return 10 * p
+}
+
+// axisScale returns what the end of an axis of the given length stands
+// for, the round number (niceMax) at or above the largest measure of the
+// items' values, and the length one unit of value takes on that axis (0
+// when nothing is above 0).
 func axisScale(items []item, length float64, measure func([]float64) float64) (max, scale float64) {
 	for _, it := range items {
 		max = math.Max(max, measure(it.values))
 	}
+	max = niceMax(max)
 	if max > 0 {
 		scale = length / max
 	}

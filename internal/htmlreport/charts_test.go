@@ -213,3 +213,70 @@ func TestEmptyInWords(t *testing.T) {
 		t.Errorf("the empty page: %s", page[strings.Index(page, "<body>"):])
 	}
 }
+
+// An axis ends at a round number, written without the zeros it ends in:
+// $10.5123 read as a measurement, not as a scale.
+func TestAxisEnd(t *testing.T) {
+	for _, c := range []struct {
+		max  float64
+		want string
+	}{
+		{10.5123, "$12"},
+		{2.3332, "$2.5"},
+		{0.0186, "$0.02"},
+		{29.4667, "$30"},
+		{1, "$1"},
+		{0.0041, "$0.005"},
+	} {
+		if got := tickText(costText, niceMax(c.max)); got != c.want {
+			t.Errorf("axis of %v ends at %q, want %q", c.max, got, c.want)
+		}
+	}
+	if got := tickText(intText, niceMax(6777923)); got != "8,000,000" {
+		t.Errorf("axis of 6,777,923 tokens ends at %q", got)
+	}
+}
+
+// A day's chart of 173 days shows the latest 90 and says under it what
+// the others add up to: the costliest day, among them, is not hidden.
+func TestEarlierPeriodsSummed(t *testing.T) {
+	var events []string
+	day := int64(1793491200) // 2026-11-01
+	for i := range 173 {
+		cost := 0.01
+		if i == 3 {
+			cost = 29.4667
+		}
+		events = append(events, runEvents(fmt.Sprintf("r%d", i), day+int64(i)*86400, cost, "bash", 100)...)
+	}
+	p := pageOf(t, events, "day", "", 0, Options{})
+	c, ok := chartByID(p, "cost")
+	if !ok {
+		t.Fatal("no cost chart")
+	}
+	if !strings.Contains(c.Title, "the latest 90 of 173 days") {
+		t.Errorf("title %q", c.Title)
+	}
+	foot := ""
+	for _, l := range c.Labels {
+		if l.Class == "foot" {
+			foot = l.Text
+		}
+	}
+	if want := "the 83 earlier days: $30.2867 in all"; foot != want {
+		t.Errorf("under the chart: %q, want %q", foot, want)
+	}
+}
+
+// The errors' note names kills only when there are some: the runs of a
+// log without killed events (evimport's) end "killed" all the same, and
+// "0 kills" beside "killed 1" read as a contradiction.
+func TestNoZeroKills(t *testing.T) {
+	events := runEvents("r1", 1793491200, 0.5, "bash", 100)
+	events[len(events)-1] = strings.Replace(events[len(events)-1], `"ok"`, `"killed"`, 1)
+	for _, c := range pageOf(t, events, "day", "", 0, Options{}).cards() {
+		if strings.Contains(c.Note, "0 kills") || strings.Contains(c.Note, "0 guardrails") {
+			t.Errorf("card %s says %q", c.Label, c.Note)
+		}
+	}
+}

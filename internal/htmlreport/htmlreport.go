@@ -274,8 +274,20 @@ func (p *Page) cards() []card {
 		tc.Note, tc.BadNote = textfmt.PluralThousands(f, "failure"), true
 	}
 	cards = append(cards, tc)
+	// The kills and guardrails only when some: the kills are killed
+	// events, which the logs evimport reads never write, and "0 kills"
+	// read as a contradiction beside the outcomes' "killed 21".
+	var parts []string
+	for _, c := range []struct {
+		n    int64
+		what string
+	}{{n[summary.Kills], "kill"}, {n[summary.Guardrails], "guardrail"}} {
+		if c.n > 0 {
+			parts = append(parts, textfmt.PluralThousands(c.n, c.what))
+		}
+	}
 	cards = append(cards, card{Metric: "errors", Label: "Errors", Value: num(n[summary.Errors]), Bad: n[summary.Errors] > 0,
-		Note: fmt.Sprintf("%s, %s", textfmt.PluralThousands(n[summary.Kills], "kill"), textfmt.PluralThousands(n[summary.Guardrails], "guardrail"))})
+		Note: strings.Join(parts, ", ")})
 	cards = append(cards, card{Metric: "problems", Label: "Problems", Value: num(int64(len(t.Problems))), Bad: len(t.Problems) > 0})
 	return cards
 }
