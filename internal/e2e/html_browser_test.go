@@ -221,6 +221,14 @@ func checkPage(t *testing.T, actx context.Context, page string) {
 			t.Errorf("outcome %s shows %q, the total record says %d", name, outcomes[name], n)
 		}
 	}
+	// The kills the errors' note names are the killed events, which
+	// evimport's logs never have: "0 kills" beside "killed 2" reads as a
+	// contradiction.
+	if tot.Outcomes["killed"] > 0 {
+		if note, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-metric=errors]').innerText`)); strings.Contains(note, "0 kills") {
+			t.Errorf("the errors' card says %q beside killed %d", note, tot.Outcomes["killed"])
+		}
+	}
 
 	// Every bar of a chart at the same scale: its length over its value
 	// is the chart's, within a pixel.
@@ -345,6 +353,18 @@ func TestHTMLReportFits(t *testing.T) {
 				if w, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); err != nil || w > float64(v.width) {
 					t.Errorf("%s: the page is %v px wide (%v)", where, w, err)
 				}
+				if v.width == 390 {
+					// on a phone the table scrolls sideways, its key held
+					// at the left: the tokens and the cost are in sight
+					// before any scroll
+					hidden, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](offScreenJS))
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, h := range hidden {
+						t.Errorf("%s: %s", where, h)
+					}
+				}
 				small, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](smallTextJS))
 				if err != nil {
 					t.Fatal(err)
@@ -402,3 +422,10 @@ const smallTextJS = `[...document.querySelectorAll('svg text')]
 	.map(t => { const m = t.getScreenCTM(); return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b)] })
 	.filter(([, px]) => px < 10.99)
 	.map(([s, px]) => '"' + s + '" at ' + px.toFixed(1) + ' px')`
+
+// offScreenJS lists the headers of tokens and cost that the group table's
+// box shows only after a scroll sideways.
+const offScreenJS = `[...document.querySelectorAll('.table th')]
+	.filter(th => th.textContent == 'tokens' || th.textContent == 'cost $')
+	.filter(th => th.getBoundingClientRect().right > th.closest('.table').getBoundingClientRect().right)
+	.map(th => '"' + th.textContent + '" off screen, at ' + Math.round(th.getBoundingClientRect().right) + ' px')`

@@ -64,7 +64,11 @@ var formatWriters = []struct {
 		return writeCSV(out, st, tty)
 	}},
 	{"html", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
-		return writeHTML(out, st, cx, spec.cols)
+		cols := spec.cols
+		if !spec.chosen {
+			cols = costFirst(cols)
+		}
+		return writeHTML(out, st, cx, cols)
 	}},
 }
 

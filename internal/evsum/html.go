@@ -1,6 +1,8 @@
 package evsum
 
 import (
+	"slices"
+
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/htmlreport"
 	"github.com/evtools/evtools/internal/summary"
@@ -41,4 +43,26 @@ func writeHTML(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) er
 		return err
 	}
 	return out.Err()
+}
+
+// costFirst are the default columns of the page's table with the tokens
+// and the cost (and the unpriced calls beside it) right after the group's
+// keys: on a phone the table scrolls sideways with the keys held at the
+// left, and the figures the report is read for were off screen.
+func costFirst(cols []col) []col {
+	first := func(c col) bool {
+		return c.key < 0 && slices.Contains([]string{"tokens", "cost", "unpriced_calls", "unpriced_tokens", "no_usage_calls"}, c.name)
+	}
+	var keys, main, rest []col
+	for _, c := range cols {
+		switch {
+		case c.key >= 0:
+			keys = append(keys, c)
+		case first(c):
+			main = append(main, c)
+		default:
+			rest = append(rest, c)
+		}
+	}
+	return slices.Concat(keys, main, rest)
 }

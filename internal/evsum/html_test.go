@@ -40,6 +40,9 @@ var goldenPages = []struct {
 	// testdata/breakdown.txtar)
 	{"two-models.week-breakdown", []string{"--by", "week", "--breakdown", "model"}, "internal/evsum/testdata/html/two-models.jsonl"},
 	{"two-models.run-top", []string{"--by", "run", "--sort", "-cost_usd", "--top", "3", "--breakdown", "model"}, "internal/evsum/testdata/html/two-models.jsonl"},
+	// what evimport writes: killed runs without killed
+	// events, days apart
+	{"imported.day", []string{"--by", "day"}, "internal/evsum/testdata/html/imported.jsonl"},
 }
 
 func evsumOut(t *testing.T, args ...string) []byte {

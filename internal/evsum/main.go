@@ -134,7 +134,7 @@ func (r *report) spec(st *summary.State) (tableSpec, *cellCtx, error) {
 	if r.opts.Columns == "" {
 		c = shownColumns(c, st)
 	}
-	t := tableSpec{cols: c, fit: r.set.fitted, color: r.set.color}
+	t := tableSpec{cols: c, fit: r.set.fitted, color: r.set.color, chosen: r.opts.Columns != ""}
 	if r.set.fitted {
 		t.width = r.opts.Width
 		if t.width <= 0 {

@@ -22,6 +22,8 @@ type tableSpec struct {
 	height int
 	// frame: a live frame, without the list of problems.
 	frame bool
+	// chosen: the columns are --columns', in the order it gives.
+	chosen bool
 	// keep, for a live table, holds the columns the first frame chose,
 	// which the later frames and the final table keep (see fit).
 	keep *keptLayout
