@@ -40,6 +40,7 @@ type logFile struct {
 	seen      map[string]bool // the keys noted, as JSON strings
 	ids       map[string]bool // the sessionIds the scan found (claudeKeys)
 	regular   bool            // known to be a regular file when found (no need to ask again)
+	wrong     string          // why it is not read, when --from names another source than its content's
 	// once: not a regular file (a pipe, as <(zstdcat log.jsonl.zst)
 	// names), which cannot be read again: the scan's reading of it
 	// (kept, and its error) is what the conversion reads
@@ -324,6 +325,9 @@ type probe struct {
 	Cwd         string          `json:"cwd"`
 	RewindTo    string          `json:"$rewindTo"`
 	Set         json.RawMessage `json:"$set"`
+	Kind        string          `json:"kind"`
+	RunID       string          `json:"run_id"`
+	Seq         json.RawMessage `json:"seq"`
 }
 
 // detect finds the source of a file from its first records ("" when none
@@ -350,6 +354,58 @@ func detect(f *logFile) string {
 		}
 	}
 	return ""
+}
+
+// envelope is what a file of envelope events looks like (looks): the
+// output of evimport or of another ev* tool, no agent's log.
+const envelope = "envelope"
+
+// looksLike names what each source's files, and envelope events, look
+// like, for the message that --from names another.
+var looksLike = map[string]string{
+	"claude": "a Claude Code session",
+	"codex":  "a Codex rollout",
+	"pi":     "a pi session",
+	"gemini": "a Gemini CLI chat",
+	envelope: "envelope events as evimport writes them, not a session log",
+}
+
+// looks is what f's first records look like to one who expects from's:
+// from when one of them says it is of from (be the others what they
+// may: --from is there for a file that detect gets wrong), else the
+// first source (or envelope) one of them says, else what detect finds
+// ("" for nothing).
+func looks(f *logFile, from string) string {
+	first := ""
+	for i, r := range f.records {
+		if i == detectLines {
+			break
+		}
+		var p probe
+		if json.Unmarshal(r.data, &p) != nil {
+			continue
+		}
+		s := p.source()
+		if s != "" && s == from {
+			return s
+		}
+		if s == "" && p.envelope() {
+			s = envelope
+		}
+		if first == "" {
+			first = s
+		}
+	}
+	if first != "" {
+		return first
+	}
+	return detect(f)
+}
+
+// envelope reports whether the record is an envelope event: a kind and
+// a payload object, with a seq or a run_id.
+func (p *probe) envelope() bool {
+	return p.Kind != "" && len(p.Payload) > 0 && p.Payload[0] == '{' && (len(p.Seq) > 0 || p.RunID != "")
 }
 
 // sourceOfRecord is the source a record says it is of, "" for none.

@@ -334,6 +334,10 @@ func (j *convJob) convert(w *converter, win window) {
 	w.bad = func(r record, reason error) { j.notes = append(j.notes, note{file: r.file, r: r, reason: reason}) }
 	var known []*logFile
 	for _, f := range j.files {
+		if f.wrong != "" {
+			j.notes = append(j.notes, note{msg: term.Escape(f.name) + ": " + f.wrong, file: f.label()})
+			continue
+		}
 		data, err := f.kept, f.keptErr
 		if !f.once {
 			data, err = w.readFile(f.name, f.size)
@@ -344,18 +348,34 @@ func (j *convJob) convert(w *converter, win window) {
 		}
 		// a file in no known format is checked line by line here:
 		// nothing decodes it
+		before := len(j.notes)
 		read(wholeFile(f.label(), data, bad), bad, f, true, f.source == "", nil)
+		// One rule for a file that is no agent's log, be it JSON or
+		// text: it is named once, with why, and skipped (status 2),
+		// its lines not reported one by one.
+		var unknown string
+		switch {
+		case len(f.records) == 0 && f.document == nil && len(j.notes) > before:
+			first := j.notes[before]
+			unknown = fmt.Sprintf("not JSON: line %d: %v", first.r.line, first.reason)
+		case len(f.records) == 0 && f.document == nil:
+			// empty: skipped quietly
+		case f.source == "" && looks(f, "") == envelope:
+			unknown = looksLike[envelope]
+		case f.source == "":
+			unknown = "not a session log of Claude Code, Codex, pi or Gemini CLI"
+		default:
+			known = append(known, f)
+		}
+		if unknown != "" {
+			j.notes = j.notes[:before]
+		}
 		if err != nil {
 			j.notes = append(j.notes, note{msg: err.Error(), file: f.label()})
 		}
-		switch {
-		case len(f.records) == 0 && f.document == nil:
-			// empty, or only bad lines
-		case f.source == "":
-			j.notes = append(j.notes, note{msg: term.Escape(f.name) + ": in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped", file: f.label()})
+		if unknown != "" {
+			j.notes = append(j.notes, note{msg: term.Escape(f.name) + ": in no known format (" + unknown + "), skipped", file: f.label()})
 			f.records, f.document = nil, nil
-		default:
-			known = append(known, f)
 		}
 	}
 	var ss []*session
@@ -518,11 +538,17 @@ func (o *options) paths() []string {
 }
 
 // sourceOf sets f's source, as --from says or as found from its content;
-// false when it is in no known format.
+// false when it is in no known format, or, under --from, when its first
+// records are another source's (or envelope events): then f.wrong says
+// so. Read as the source named, such a file gives nothing but records
+// of unknown types, which is no error: the user would never know.
 func (o *options) sourceOf(f *logFile) bool {
-	f.source = o.From
+	f.source, f.wrong = o.From, ""
 	if f.source == "auto" {
 		f.source = detect(f)
+	} else if l := looks(f, o.From); l != "" && l != o.From {
+		f.source = ""
+		f.wrong = fmt.Sprintf("--from %s, but this looks like %s; skipped", o.From, looksLike[l])
 	}
 	return f.source != ""
 }

@@ -84,19 +84,23 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 	head := tail != nil
 	defer func() {
 		if !settled {
-			f.source, f.keys, f.seen, f.ids, f.parent = "", nil, nil, nil, false
+			f.source, f.keys, f.seen, f.ids, f.parent, f.wrong = "", nil, nil, nil, false, ""
 		}
 		f.records, f.document = nil, nil
 	}()
 	ignore := func(jsonl.Record, error) error { return nil }
 	// the first record that says its source is enough, as detect reads
-	// them: what it says is what detect would find
-	found, stopped := o.From != "auto", false
+	// them: what it says is what detect would find; under --from, the
+	// first that says it is of that source (looks)
+	found, stopped := false, false
 	var said string
 	read(wholeFile(f.label(), data, ignore), ignore, f, true, true, func() bool {
 		if !found {
-			said = sourceOfRecord(f.records[len(f.records)-1].data)
-			found = said != ""
+			s := sourceOfRecord(f.records[len(f.records)-1].data)
+			if o.From == "auto" {
+				said = s
+			}
+			found = s != "" && (o.From == "auto" || s == o.From)
 		}
 		stopped = found || len(f.records) >= detectLines
 		return stopped
