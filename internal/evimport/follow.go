@@ -115,7 +115,11 @@ func (o *options) fresh(conv *converter, tails map[string]*tail, order []string,
 			continue
 		}
 		if t.f.source == "" && !o.sourceOf(t.f) {
-			in.Errorf("%s: in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped", term.Escape(t.f.name))
+			why := t.f.wrong // --from names another agent
+			if why == "" {
+				why = "in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped"
+			}
+			in.Errorf("%s: %s", term.Escape(t.f.name), why)
 			t.failed = true
 			continue
 		}

@@ -393,3 +393,27 @@ func TestFollowGeminiResumed(t *testing.T) {
 		t.Errorf("stderr: %s", e)
 	}
 }
+
+// evimport -F --from on a file of another agent's says so, once, as a
+// pass does, and writes none of its events; the named agent's file is
+// followed (before, the other agent's file was read as the one named:
+// records of unknown types, and no word of the mistake).
+func TestFollowFromOther(t *testing.T) {
+	dir := t.TempDir()
+	claude := filepath.Join(dir, "claude.jsonl")
+	os.WriteFile(claude, []byte(strings.Join(sessionLines(t, "claude.txtar", "home/.claude/projects/-home-ana-src-shop/"), "")), 0o644)
+	codex := filepath.Join(dir, "rollout.jsonl")
+	os.WriteFile(codex, []byte(strings.Join(sessionLines(t, "cli.txtar", "home/.codex/sessions/"), "")), 0o644)
+	f := startFollow(t, "--from", "codex", claude, codex)
+	f.wait("the rollout's events", f.has(`"source":"codex"`))
+	want := "evimport: " + claude + ": --from codex, but this looks like a Claude Code session; skipped\n"
+	for deadline := time.Now().Add(10 * time.Second); f.stderr.String() != want && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if e := f.stderr.String(); e != want {
+		t.Errorf("stderr: %q, want %q", e, want)
+	}
+	if strings.Contains(strings.Join(f.got, "\n"), `"session":"5f1c2a7e`) {
+		t.Errorf("the Claude Code session was written:\n%s", strings.Join(f.got, "\n"))
+	}
+}
