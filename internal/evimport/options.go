@@ -14,7 +14,7 @@ const name = "evimport"
 type options struct {
 	Files []string `arg:"" optional:"" name:"FILE" help:"Session files and folders to read (folders are walked for session files; - is stdin). Default: standard input when it is no terminal and not empty, else the session folders of every agent found for this user."`
 
-	From   string   `name:"from" enum:"auto,claude,codex,pi,gemini" default:"auto" placeholder:"SOURCE" help:"The agent whose logs these are: claude (Claude Code), codex (OpenAI Codex), pi, gemini (Gemini CLI), or auto: found from each file's content. Default: ${default}."`
+	From   string   `name:"from" enum:"auto,claude,codex,pi,gemini" default:"auto" placeholder:"SOURCE" help:"The agent whose logs these are: claude (Claude Code), codex (OpenAI Codex), pi, gemini (Gemini CLI), or auto: found from each file's content. A file whose content is another agent's is skipped, not read as SOURCE's. Default: ${default}."`
 	Since  string   `name:"since" placeholder:"TIME" help:"Only events at or after TIME (RFC 3339, 2026-11-01, @UNIX, or a duration back from now: 24h, 7d); files last modified before it are not read."`
 	Until  string   `name:"until" placeholder:"TIME" help:"Only events before TIME (the forms of --since)."`
 	Prices []string `name:"prices" placeholder:"FILE" sep:"none" help:"Add or replace model prices with FILE, a JSON table of the shape of the embedded one ({\"providers\":{PROVIDER:{MODEL:{\"input\":3,\"output\":15,...}}}}, USD per million tokens). May be repeated."`
@@ -77,8 +77,9 @@ evimport | evcursor --state daily.cursor | evsum    # cron: what is new since th
 	Exit: `
 0  all input converted (records of unknown types are skipped and counted
    on stderr, not an error)
-2  usage error, an unreadable input, a file in no known format (named on
-   stderr and skipped), or bad input lines (reported as
-   evimport: FILE:LINE: reason; the rest is still converted)
+2  usage error, an unreadable input, a file in no known format, JSON or
+   text, or of another agent than --from names (named once on stderr and
+   skipped), or bad input lines (reported as evimport: FILE:LINE: reason;
+   the rest is still converted)
 130, 143  stopped by SIGINT or SIGTERM (the way --follow ends)`,
 }
