@@ -335,7 +335,7 @@ func (j *convJob) convert(w *converter, win window) {
 	var known []*logFile
 	for _, f := range j.files {
 		if f.wrong != "" {
-			j.notes = append(j.notes, note{msg: term.Escape(f.name) + ": " + f.wrong, file: f.label()})
+			j.notes = append(j.notes, note{msg: term.Escape(f.label()) + ": " + f.wrong, file: f.label()})
 			continue
 		}
 		data, err := f.kept, f.keptErr
@@ -374,7 +374,7 @@ func (j *convJob) convert(w *converter, win window) {
 			j.notes = append(j.notes, note{msg: err.Error(), file: f.label()})
 		}
 		if unknown != "" {
-			j.notes = append(j.notes, note{msg: term.Escape(f.name) + ": in no known format (" + unknown + "), skipped", file: f.label()})
+			j.notes = append(j.notes, note{msg: term.Escape(f.label()) + ": in no known format (" + unknown + "), skipped", file: f.label()})
 			f.records, f.document = nil, nil
 		}
 	}
