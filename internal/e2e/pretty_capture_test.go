@@ -48,11 +48,13 @@ func TestTmuxPrettyCaptures(t *testing.T) {
 		// 20.3: a stream read from the middle of its runs says whose
 		// each first line is.
 		{"failed", "evfilter failed events/multiagent.jsonl", "security-auditor"},
-		// Issue 19: imported sessions as transcripts.
-		{"claude", "evimport " + filepath.Join(home, "claude", "home"), "FAILED Bash"},
-		{"claude-subagents", "evimport " + filepath.Join(home, "claude-subagents", "home"), "Explore"},
-		{"codex", "evimport " + filepath.Join(home, "codex", "home"), "FAILED apply_patch"},
-		{"pi", "evimport " + filepath.Join(home, "pi", "home"), "compact"},
+		// Issue 19: imported sessions as transcripts (run from beside
+		// them, so that a message naming a file names it the same way
+		// in every run).
+		{"claude", "env -C " + filepath.Join(home, "claude") + " evimport home", "FAILED Bash"},
+		{"claude-subagents", "env -C " + filepath.Join(home, "claude-subagents") + " evimport home", "Explore"},
+		{"codex", "env -C " + filepath.Join(home, "codex") + " evimport home", "FAILED apply_patch"},
+		{"pi", "env -C " + filepath.Join(home, "pi") + " evimport home", "compact"},
 		// 21.9: a secret split between two pieces, redacted once joined.
 		{"redact", "evfilter --redact true " + secret, "REDACTED"},
 	}

@@ -416,3 +416,31 @@ func TestRunsInterleavedAndAgain(t *testing.T) {
 		t.Errorf("spans:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A call whose log kept no usage ("no_usage":true) has no token
+// attributes on its chat span: zeros would tell a backend it was free.
+func TestNoUsageHasNoTokens(t *testing.T) {
+	const in = `{"seq":1,"ts":1780000000,"run_id":"r1","agent_id":"","kind":"user_message","payload":{"text":"hi"}}
+{"seq":2,"ts":1780000001,"run_id":"r1","agent_id":"","kind":"model_call","payload":{"step":1,"model":"gpt-5-codex"}}
+{"seq":3,"ts":1780000002,"run_id":"r1","agent_id":"","kind":"model_result","payload":{"step":1,"model":"gpt-5-codex","no_usage":true}}
+{"seq":4,"ts":1780000003,"run_id":"r1","agent_id":"","kind":"run_finished","payload":{"outcome":"ok"}}
+`
+	out, _, _ := ev2otlp(t, strings.NewReader(in))
+	chats := 0
+	for _, td := range decodeAll(t, []byte(out)) {
+		eachSpan(td, func(_ pcommon.Resource, s ptrace.Span) {
+			if !strings.HasPrefix(s.Name(), "chat") {
+				return
+			}
+			chats++
+			for _, k := range []string{"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"} {
+				if v, ok := s.Attributes().Get(k); ok {
+					t.Errorf("%s = %s on a call without usage", k, v.AsString())
+				}
+			}
+		})
+	}
+	if chats != 1 {
+		t.Errorf("%d chat spans, want 1", chats)
+	}
+}

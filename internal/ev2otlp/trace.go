@@ -393,8 +393,12 @@ func (c *converter) modelResult(r *run, agent string, seq, ts int64) {
 	if m := c.field(event.Model); m != "" {
 		ch.attrs.str("gen_ai.response.model", m)
 	}
-	ch.attrs.int("gen_ai.usage.input_tokens", u.Tokens[event.TokInput])
-	ch.attrs.int("gen_ai.usage.output_tokens", u.Tokens[event.TokOutput])
+	// A call whose log kept no usage has no token attributes: zeros
+	// would be read as a free call.
+	if !u.NoUsage {
+		ch.attrs.int("gen_ai.usage.input_tokens", u.Tokens[event.TokInput])
+		ch.attrs.int("gen_ai.usage.output_tokens", u.Tokens[event.TokOutput])
+	}
 	if n := u.Tokens[event.TokCacheRead]; n > 0 {
 		ch.attrs.int("gen_ai.usage.cache_read.input_tokens", n)
 	}

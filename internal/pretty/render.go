@@ -20,6 +20,7 @@ import (
 type run struct {
 	id      string
 	num     int             // its number in the stream, from 1: the heading of its lines
+	noUsage int             // its model calls whose log kept no usage
 	headed  bool            // its heading was shown, with its id
 	main    string          // its own agent, unlabelled: the first one named, when the run was seen from its start
 	begun   bool            // its first event was the session's: the run was seen from its start
@@ -894,7 +895,14 @@ func (r *Renderer) modelResult(ev *event.Event, t int64, rn *run, agent string) 
 	rn.costNano += u.CostNano
 	rn.hasCost = rn.hasCost || u.HasCost
 	r.tag(sModel, "model")
-	r.field(sNone, "in "+textfmt.Thousands(u.Tokens[event.TokInput])+" out "+textfmt.Thousands(u.Tokens[event.TokOutput]))
+	if u.NoUsage {
+		// The log kept no tokens for this call: "in 0 out 0" would
+		// say it was free.
+		rn.noUsage++
+		r.field(sWarn, "usage not recorded")
+	} else {
+		r.field(sNone, "in "+textfmt.Thousands(u.Tokens[event.TokInput])+" out "+textfmt.Thousands(u.Tokens[event.TokOutput]))
+	}
 	if n := u.Tokens[event.TokCacheRead]; n > 0 {
 		r.field(sDim, "cache "+textfmt.Thousands(n))
 	}
@@ -938,7 +946,11 @@ func (r *Renderer) runEnd(ev *event.Event, t int64, rn *run, runID string) {
 	// Counts of what was seen: a filtered stream may show a run's end
 	// without its calls, and "0 model calls" would be a claim.
 	if rn.models > 0 {
-		parts = append(parts, textfmt.PluralThousands(int64(rn.models), "model call"))
+		models := textfmt.PluralThousands(int64(rn.models), "model call")
+		if rn.noUsage > 0 {
+			models += fmt.Sprintf(" (%d without usage)", rn.noUsage)
+		}
+		parts = append(parts, models)
 	}
 	if rn.tools > 0 {
 		tools := textfmt.PluralThousands(int64(rn.tools), "tool call")

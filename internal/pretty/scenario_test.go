@@ -434,3 +434,22 @@ func TestRunFooterWraps(t *testing.T) {
 		}
 	}
 }
+
+// A call whose log kept no usage (evimport's "no_usage":true) is not shown
+// as "in 0 out 0": the line and the run's footer say it is not known.
+func TestNoUsageNotShownAsFree(t *testing.T) {
+	got := show(t, 80,
+		env("1780000000", "", "run_started", `{"model":"gpt-5-codex"}`),
+		env("1780000001", "", "model_call", `{"step":1,"model":"gpt-5-codex"}`),
+		env("1780000002", "", "model_result", `{"step":1,"model":"gpt-5-codex","no_usage":true}`),
+		env("1780000003", "", "run_finished", `{"outcome":"ok","wall_seconds":3}`),
+	)
+	if strings.Contains(got, "in 0 out 0") {
+		t.Errorf("a call without usage is shown as free:\n%s", got)
+	}
+	for _, want := range []string{"usage not recorded", "1 model call (1 without usage)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the view does not say %q:\n%s", want, got)
+		}
+	}
+}

@@ -276,7 +276,12 @@ func (t *Writer) modelEntry(it *item, v *entryView) {
 	}
 	if it.hasUsage {
 		u := &it.usage
-		v.Meta = append(v.Meta, "in "+textfmt.Thousands(u.Tokens[event.TokInput]), "out "+textfmt.Thousands(u.Tokens[event.TokOutput]))
+		if u.NoUsage {
+			// the log kept no tokens for it: "in 0, out 0" would say free
+			v.Meta = append(v.Meta, "usage not recorded")
+		} else {
+			v.Meta = append(v.Meta, "in "+textfmt.Thousands(u.Tokens[event.TokInput]), "out "+textfmt.Thousands(u.Tokens[event.TokOutput]))
+		}
 		if n := u.Tokens[event.TokCacheRead]; n > 0 {
 			v.Meta = append(v.Meta, "cache "+textfmt.Thousands(n))
 		}

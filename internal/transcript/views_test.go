@@ -105,3 +105,16 @@ func TestRunBeforeFirstPrompt(t *testing.T) {
 		t.Error("the run before the first prompt is listed as having no prompt")
 	}
 }
+
+// A call whose log kept no usage is not shown as "in 0, out 0".
+func TestNoUsageNotShownAsFree(t *testing.T) {
+	const stream = `{"seq":1,"ts":1780000000,"run_id":"r1","agent_id":"","kind":"user_message","payload":{"text":"hi"}}
+{"seq":2,"ts":1780000001,"run_id":"r1","agent_id":"","kind":"model_call","payload":{"step":1,"model":"m"}}
+{"seq":3,"ts":1780000002,"run_id":"r1","agent_id":"","kind":"model_result","payload":{"step":1,"model":"m","no_usage":true}}
+{"seq":4,"ts":1780000003,"run_id":"r1","agent_id":"","kind":"run_finished","payload":{"outcome":"ok"}}
+`
+	page := render(t, stream, Options{})
+	if strings.Contains(page, "in 0") || !strings.Contains(page, "usage not recorded") {
+		t.Errorf("the call without usage is not said to be so:\n%s", page)
+	}
+}
