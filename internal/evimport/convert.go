@@ -20,6 +20,9 @@ type converter struct {
 	unpriced map[string]int // model -> calls with tokens and no price
 	unknown  map[string]int // "source type" -> records skipped
 	noUsage  map[string]int // file -> model calls whose usage it does not record
+	// copilotUntold: file -> Copilot CLI calls after its last
+	// session.shutdown whose output only is known
+	copilotUntold map[string]int
 	// bad reports a record that is JSON but not of the shape its source
 	// writes (a number where a string goes).
 	bad  func(r record, reason error)
@@ -41,7 +44,8 @@ type converter struct {
 }
 
 func newConverter(table *prices.Table) *converter {
-	return &converter{table: table, unpriced: map[string]int{}, unknown: map[string]int{}, noUsage: map[string]int{}, bad: func(record, error) {}}
+	return &converter{table: table, unpriced: map[string]int{}, unknown: map[string]int{}, noUsage: map[string]int{},
+		copilotUntold: map[string]int{}, bad: func(record, error) {}}
 }
 
 // readFile reads the file called name, of about size bytes (as the scan
@@ -101,6 +105,9 @@ func (c *converter) merge(w *converter) {
 	}
 	for k, n := range w.noUsage {
 		c.noUsage[k] += n
+	}
+	for k, n := range w.copilotUntold {
+		c.copilotUntold[k] += n
 	}
 }
 
@@ -178,6 +185,9 @@ func (c *converter) resultPayload(step int, u usage) []byte {
 		// nothing used, nothing to price (an aborted call)
 	default:
 		if p, ok := c.price(u.provider, u.model); ok {
+			if u.untiered {
+				p.Tiers = nil
+			}
 			t := prices.Tokens{Input: u.input, Output: u.output, CacheRead: u.cacheRead, CacheWrite: u.cacheWrite, CacheWrite1h: u.cacheWrite1h}
 			o.usd("cost_usd", p.Cost(u.model, t)).str("cost_source", "prices")
 		} else {
@@ -214,6 +224,7 @@ func (c *converter) report(w io.Writer) {
 		fmt.Fprintf(w, "%s: %s with no usage recorded in the log: %s: their model_result events say \"no_usage\":true and have no tokens or cost\n",
 			name, textfmt.Plural(int64(total), "model call"), list)
 	}
+	copilotReport(w, c.copilotUntold)
 	if len(c.unknown) == 0 {
 		return
 	}

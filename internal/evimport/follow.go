@@ -117,7 +117,7 @@ func (o *options) fresh(conv *converter, tails map[string]*tail, order []string,
 		if t.f.source == "" && !o.sourceOf(t.f) {
 			why := t.f.wrong // --from names another agent
 			if why == "" {
-				why = "in no known format (not a session log of Claude Code, Codex, pi or Gemini CLI), skipped"
+				why = "in no known format (not a session log of Claude Code, Codex, pi, Gemini CLI or Copilot CLI), skipped"
 			}
 			in.Errorf("%s: %s", term.Escape(t.f.name), why)
 			t.failed = true

@@ -77,11 +77,12 @@ func defaultFolders(getenv func(string) string) []string {
 		// (ccusage reads both too); a session in both is counted once
 		claude = append(claude, or("XDG_CONFIG_HOME", "claude/projects", ".config/claude/projects"))
 	}
-	return append(claude,
+	claude = append(claude,
 		or("CODEX_HOME", "sessions", ".codex/sessions"),
 		or("PI_CODING_AGENT_DIR", "sessions", ".pi/agent/sessions"),
 		// Gemini CLI's own home (its homedir()), under which .gemini
 		or("GEMINI_CLI_HOME", ".gemini/tmp", ".gemini/tmp"))
+	return append(claude, copilotFolders(getenv, home)...)
 }
 
 // sessionFile reports whether a file met in a walk is a session log:
@@ -328,6 +329,7 @@ type probe struct {
 	Kind        string          `json:"kind"`
 	RunID       string          `json:"run_id"`
 	Seq         json.RawMessage `json:"seq"`
+	Data        json.RawMessage `json:"data"`
 }
 
 // detect finds the source of a file from its first records ("" when none
@@ -363,11 +365,12 @@ const envelope = "envelope"
 // looksLike names what each source's files, and envelope events, look
 // like, for the message that --from names another.
 var looksLike = map[string]string{
-	"claude": "a Claude Code session",
-	"codex":  "a Codex rollout",
-	"pi":     "a pi session",
-	"gemini": "a Gemini CLI chat",
-	envelope: "envelope events as evimport writes them, not a session log",
+	"claude":  "a Claude Code session",
+	"codex":   "a Codex rollout",
+	"pi":      "a pi session",
+	"gemini":  "a Gemini CLI chat",
+	"copilot": "a Copilot CLI session",
+	envelope:  "envelope events as evimport writes them, not a session log",
 }
 
 // looks is what f's first records look like to one who expects from's:
@@ -433,6 +436,8 @@ func (p *probe) source() string {
 		return "claude"
 	case p.Type == "message" && p.Message != nil:
 		return "pi"
+	case copilotRecord(p):
+		return "copilot"
 	}
 	return ""
 }
@@ -461,6 +466,11 @@ func (f *logFile) groupKeys() {
 			}
 		case "claude":
 			f.noteSession(r.data)
+		case "copilot":
+			if v := copilotKey(r.data); v != nil {
+				f.noteID(v)
+				return
+			}
 		case "codex":
 			var l codexLine
 			cf := &codexFile{}

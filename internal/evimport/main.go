@@ -169,7 +169,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 
 // The sources, in the order their sessions are placed among events of
 // the same time.
-var sourceRank = map[string]int{"claude": 0, "codex": 1, "pi": 2, "gemini": 3}
+var sourceRank = map[string]int{"claude": 0, "codex": 1, "pi": 2, "gemini": 3, "copilot": 4}
 
 // convert reads every input, converts it and spools its sessions. The
 // files are first scanned on every core for their source and what ties
@@ -189,7 +189,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		// a folder named by mistake must not pass for one of no
 		// sessions; the default folders may well have none yet
 		empty = func(p string) {
-			in.Errorf("%s: no session file of Claude Code, Codex, pi or Gemini CLI in this folder", term.Escape(p))
+			in.Errorf("%s: no session file of Claude Code, Codex, pi, Gemini CLI or Copilot CLI in this folder", term.Escape(p))
 		}
 	}
 	files := expand(o.paths(), win.since, func(p string, err error) {
@@ -363,7 +363,7 @@ func (j *convJob) convert(w *converter, win window) {
 		case f.source == "" && looks(f, "") == envelope:
 			unknown = looksLike[envelope]
 		case f.source == "":
-			unknown = "not a session log of Claude Code, Codex, pi or Gemini CLI"
+			unknown = "not a session log of Claude Code, Codex, pi, Gemini CLI or Copilot CLI"
 		default:
 			known = append(known, f)
 		}
@@ -489,6 +489,8 @@ func (c *converter) group(files []*logFile) []*session {
 		ss = c.claude(files)
 	case "codex":
 		ss = c.codexAll(files)
+	case "copilot":
+		ss = c.copilotAll(files)
 	default:
 		ss = c.geminiAll(files)
 	}
@@ -560,5 +562,6 @@ func (c *converter) all(bySource map[string][]*logFile) []*session {
 	for _, f := range bySource["pi"] {
 		sessions = append(sessions, c.pi(f)...)
 	}
+	sessions = append(sessions, c.copilotAll(bySource["copilot"])...)
 	return append(sessions, c.geminiAll(bySource["gemini"])...)
 }

@@ -43,6 +43,7 @@ type usage struct {
 	hasCost                    bool
 	stop, thinking, responseID string
 	unknown                    bool // the log records no usage for the call
+	untiered                   bool // a session's total, no one call: priced without long-context tiers (copilot)
 }
 
 // cacheApart is the usage of an agent whose input count leaves the cache

@@ -1,0 +1,763 @@
+package evimport
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
+)
+
+// GitHub Copilot CLI keeps each session in
+// ~/.copilot/session-state/<session id>/events.jsonl ($COPILOT_HOME moves
+// ~/.copilot; versions before 0.0.34x wrote session-state/<id>.jsonl, and
+// some sessions sit under history-session-state/): one event a line,
+// {type, id, timestamp, parentId, agentId, data}, as the SDK declares them
+// (session-events.d.ts of @github/copilot-sdk). docs/formats.md has the
+// mapping; internal/e2e/copilot_test.go holds it to the declaration.
+//
+// What the log says of tokens: each assistant.message its outputTokens;
+// each session.shutdown, per model, the input (cache reads and writes
+// included), output and cache counts of the requests since the session
+// was started or resumed. The input of a single call is in no persisted
+// event (assistant.usage, which has it, is never written to disk).
+
+// copilotLine is one event; its data is decoded for the types read
+// (copilotData), so that a member of another shape in a type passed over
+// is no bad line.
+type copilotLine struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	Timestamp string          `json:"timestamp"`
+	AgentID   string          `json:"agentId"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// copilotData holds the members of the data of every type read.
+type copilotData struct {
+	SessionID      string          `json:"sessionId"`
+	CopilotVersion string          `json:"copilotVersion"`
+	SelectedModel  string          `json:"selectedModel"`
+	Context        *copilotContext `json:"context"`
+	NewModel       string          `json:"newModel"`
+
+	Content          string               `json:"content"`
+	Model            string               `json:"model"`
+	APICallID        string               `json:"apiCallId"`
+	RequestID        string               `json:"requestId"`
+	ChunkIndex       int64                `json:"chunkIndex"`
+	ChunkCount       int64                `json:"chunkCount"`
+	ToolRequests     []copilotToolRequest `json:"toolRequests"`
+	OutputTokens     *int64               `json:"outputTokens"`
+	ReasoningText    string               `json:"reasoningText"`
+	ParentToolCallID string               `json:"parentToolCallId"`
+
+	ToolCallID string          `json:"toolCallId"`
+	ToolName   string          `json:"toolName"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Success    bool            `json:"success"`
+	Result     *copilotResult  `json:"result"`
+	// Error is an object ({message}) for a tool, a string for a subagent
+	Error json.RawMessage `json:"error"`
+
+	AgentName        string `json:"agentName"`
+	AgentDescription string `json:"agentDescription"`
+	ParentID         string `json:"parentId"`
+
+	Message string `json:"message"` // session.error
+	Reason  string `json:"reason"`  // abort
+
+	Trigger             string `json:"trigger"`
+	PreCompactionTokens int64  `json:"preCompactionTokens"`
+	SummaryContent      string `json:"summaryContent"`
+
+	ModelMetrics map[string]copilotMetric `json:"modelMetrics"`
+}
+
+type copilotContext struct {
+	Cwd string `json:"cwd"`
+}
+
+type copilotToolRequest struct {
+	ToolCallID string          `json:"toolCallId"`
+	Name       string          `json:"name"`
+	Arguments  json.RawMessage `json:"arguments"`
+}
+
+type copilotResult struct {
+	Content string `json:"content"`
+}
+
+// copilotMetric is a model's usage in a session.shutdown.
+type copilotMetric struct {
+	Requests struct {
+		Count int64 `json:"count"`
+		// Cost is the premium requests (the model's multiplier times
+		// its requests): a count, not dollars
+		Cost float64 `json:"cost"`
+	} `json:"requests"`
+	Usage struct {
+		InputTokens      int64 `json:"inputTokens"`
+		OutputTokens     int64 `json:"outputTokens"`
+		CacheReadTokens  int64 `json:"cacheReadTokens"`
+		CacheWriteTokens int64 `json:"cacheWriteTokens"`
+		ReasoningTokens  int64 `json:"reasoningTokens"`
+	} `json:"usage"`
+}
+
+// copilotRead are the event types converted; copilotKnown adds those
+// passed over on purpose: the other types the SDK declares persisted
+// (not "ephemeral": true), none of which is a prompt, a call, a tool or
+// tokens. The e2e test checks both against session-events.d.ts.
+var copilotRead = []string{
+	"session.start", "session.resume", "session.model_change", "session.shutdown", "session.error",
+	"session.compaction_complete", "user.message", "assistant.message", "tool.execution_start",
+	"tool.execution_complete", "subagent.started", "subagent.completed", "subagent.failed", "abort",
+}
+
+var copilotSkipped = []string{
+	"assistant.turn_start", "assistant.turn_end", "assistant.reasoning", "hook.start", "hook.end",
+	"system.message", "system.notification", "session.info", "session.warning", "session.truncation",
+	"session.usage_checkpoint", "session.context_changed", "session.context_cleared",
+	"session.compaction_start", "session.task_complete", "session.completion_receipt",
+	"session.handoff", "session.mode_changed", "session.mode_notice_delivered",
+	"session.plan_changed", "session.permissions_changed", "session.workspace_file_changed",
+	"session.remote_steerable_changed", "session.session_limits_changed",
+	"session.autopilot_objective_changed", "session.schedule_created", "session.schedule_cancelled",
+	"session.schedule_rearmed", "session.binary_asset", "session.auto_mode_resolved",
+	"session.fusion_resolved", "session.fusion_completed", "session.fusion_route_failed",
+	"session.canvas.recorded", "session.canvas.removed",
+	"assistant.fusion_phase_completed", "assistant.fusion_phase_failed",
+	"subagent.configured", "subagent.selected", "subagent.deselected", "skill.invoked",
+	"tool.user_requested", "tool_search.activated", "external_tool.requested", "external_tool.completed",
+	"permission.requested", "permission.completed", "permission.carriedForward",
+	"permission.messageAuthorization", "permission.messageAuthorizationRead",
+	"permission.messageAuthorizationDegraded", "permission.assentDetected",
+	"permission.contextualAuthorization",
+}
+
+var copilotKnown = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range append(append([]string{}, copilotRead...), copilotSkipped...) {
+		m[t] = true
+	}
+	return m
+}()
+
+// copilotFolders are Copilot CLI's session folders under its home.
+func copilotFolders(getenv func(string) string, home string) []string {
+	dir := getenv("COPILOT_HOME")
+	if dir == "" {
+		dir = filepath.Join(home, ".copilot")
+	}
+	return []string{filepath.Join(dir, "session-state"), filepath.Join(dir, "history-session-state")}
+}
+
+// copilotRecord reports whether a record is a Copilot CLI event: a dotted
+// type with a data object and an id (no other agent's records have one).
+func copilotRecord(p *probe) bool {
+	return strings.Contains(p.Type, ".") && p.ID != "" && len(p.Data) > 0 && p.Data[0] == '{'
+}
+
+// copilotKey is the session a file's record names (session.start's
+// sessionId), as its JSON string; nil for another record.
+func copilotKey(data []byte) []byte {
+	if t, _ := jsonscan.Lookup(data, "type"); !jsonscan.StringEquals(t, "session.start") {
+		return nil
+	}
+	v, _ := jsonscan.Lookup(data, "data", "sessionId")
+	return v
+}
+
+// copilotFileSession is the session id a file's name gives: the folder of
+// an events.jsonl, the name of a <session id>.jsonl (the older layout).
+func copilotFileSession(name string) string {
+	if baseName(name) == "events.jsonl" {
+		return filepath.Base(filepath.Dir(name))
+	}
+	return strings.TrimSuffix(baseName(name), ".jsonl")
+}
+
+// copilotAll converts Copilot CLI's session files. The files of one
+// session (the same sessionId: a copy, the session in both layouts) are
+// read in turn as one log, shorter first, an event read once by its id.
+func (c *converter) copilotAll(files []*logFile) []*session {
+	var keys []string
+	bySession := map[string][]*logFile{}
+	for _, f := range files {
+		k := f.name
+		for _, r := range f.records {
+			if v := copilotKey(r.data); len(v) > 2 && v[0] == '"' {
+				k = "\x00" + unquote(v)
+				break
+			}
+		}
+		if bySession[k] == nil {
+			keys = append(keys, k)
+		}
+		bySession[k] = append(bySession[k], f)
+	}
+	var out []*session
+	for _, k := range keys {
+		fs := bySession[k]
+		sort.SliceStable(fs, func(i, j int) bool { return len(fs[i].records) < len(fs[j].records) })
+		s := c.copilot(fs)
+		index := fs[0].index
+		for _, f := range fs {
+			index = min(index, f.index)
+		}
+		s.at = order{source: sourceRank["copilot"], file: index}
+		out = append(out, s)
+	}
+	return out
+}
+
+// copilotSub is a subagent's thread: the call that spawned it, and what
+// it is.
+type copilotSub struct {
+	b           *builder
+	anchor      string
+	role, about string
+	firstMS     int64
+}
+
+// copilotCall is a model call being read: a response may be written as
+// several assistant.message chunks sharing an apiCallId.
+type copilotCall struct {
+	open     bool
+	api      string
+	output   int64
+	known    bool // the log gives its output tokens
+	thinking strings.Builder
+	model    string
+	ms       int64
+}
+
+// copilotState is what a session's conversion carries from event to
+// event.
+type copilotState struct {
+	c        *converter
+	s        *session
+	main     *builder
+	subs     map[string]*copilotSub // by the id of the call that spawned it
+	subOrder []string
+	agentOf  map[string]string // agentId -> the call that spawned it
+	calls    map[*builder]*copilotCall
+	model    string           // the session's model, for a message that names none
+	known    map[string]int64 // output of the calls since the last shutdown, by model
+	told     int              // calls since the last shutdown whose output is told
+	untold   int              // calls since the last shutdown with no token count
+	file     string
+}
+
+// copilot converts one session's files.
+func (c *converter) copilot(files []*logFile) *session {
+	s := &session{source: "copilot", tools: map[string]int{}, results: map[string]bool{}}
+	st := &copilotState{c: c, s: s, subs: map[string]*copilotSub{}, agentOf: map[string]string{},
+		calls: map[*builder]*copilotCall{}, known: map[string]int64{}, file: files[0].label()}
+	st.main = newBuilder(c, s, mainAgent, false)
+	st.main.setModel("github-copilot", "")
+	seen := map[string]bool{}
+	d := c.takeFields()
+	defer c.giveFields(d)
+	for _, f := range files {
+		decodeWith(c, d, f.records, func(r record, l *copilotLine) {
+			if l.ID != "" {
+				if seen[l.ID] {
+					return // a copy's
+				}
+				seen[l.ID] = true
+			}
+			if !c.known("copilot", l.Type, copilotKnown) || !copilotReads(l.Type) {
+				return
+			}
+			var data copilotData
+			if len(l.Data) > 0 && l.Data[0] == '{' {
+				d.err, d.hard, d.path = nil, false, append(d.path[:0], "data")
+				data.decode(d, l.Data)
+				if d.err != nil {
+					c.bad(r, d.err)
+					return
+				}
+			}
+			st.event(l, &data)
+		})
+	}
+	if s.id == "" {
+		s.id = copilotFileSession(files[0].name)
+	}
+	for b := range st.calls {
+		st.endCall(b, b.lastMS)
+	}
+	st.lifetimeEnd()
+	for _, id := range st.subOrder {
+		sb := st.subs[id]
+		sb.b.thread(sb.anchor, sb.role, sb.about, sb.firstMS)
+	}
+	st.main.finish()
+	s.splice()
+	return s
+}
+
+// copilotReads reports whether events of type typ are converted.
+func copilotReads(typ string) bool {
+	for _, t := range copilotRead {
+		if t == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// thread is the builder of the agent an event is of: a subagent's (its
+// agentId, or the deprecated parentToolCallId, naming it), else main.
+func (st *copilotState) thread(l *copilotLine, data *copilotData, ms int64) *builder {
+	call := data.ParentToolCallID
+	if call != "" && l.AgentID != "" {
+		st.agentOf[l.AgentID] = call
+	}
+	if call == "" && l.AgentID != "" {
+		call = st.agentOf[l.AgentID]
+		if call == "" {
+			call = "agent " + l.AgentID // no call known to have spawned it
+		}
+	}
+	if call == "" {
+		return st.main
+	}
+	return st.sub(call, ms).b
+}
+
+// sub is the subagent of key (the id of the call that spawned it, or
+// "agent ID" for one no known call spawned), begun at ms if new.
+func (st *copilotState) sub(key string, ms int64) *copilotSub {
+	sb := st.subs[key]
+	if sb == nil {
+		sb = &copilotSub{anchor: key, role: "subagent", firstMS: ms}
+		id := key
+		if rest, ok := strings.CutPrefix(key, "agent "); ok {
+			sb.anchor, id = "", rest
+		}
+		sb.b = newBuilder(st.c, st.s, "subagent:"+id, true)
+		sb.b.setModel("github-copilot", st.model)
+		st.subs[key] = sb
+		st.subOrder = append(st.subOrder, key)
+	}
+	return sb
+}
+
+func (st *copilotState) event(l *copilotLine, data *copilotData) {
+	ms := parseTime(l.Timestamp)
+	b := st.main
+	switch l.Type {
+	case "session.start", "session.resume":
+		if data.SessionID != "" && st.s.id == "" {
+			st.s.id = data.SessionID
+		}
+		if data.Context != nil && st.s.project == "" {
+			st.s.project = data.Context.Cwd
+		}
+		if data.CopilotVersion != "" {
+			st.main.version = data.CopilotVersion
+		}
+		st.setModel(data.SelectedModel)
+		return
+	case "session.model_change":
+		st.setModel(data.NewModel)
+		return
+	case "session.shutdown":
+		for b := range st.calls {
+			st.endCall(b, ms)
+		}
+		st.shutdown(ms, data.ModelMetrics)
+		return
+	case "abort":
+		st.main.interrupted(ms, "aborted: "+or(data.Reason, "by the user"))
+		return
+	case "subagent.started":
+		sb := st.sub(data.ToolCallID, ms)
+		sb.role, sb.about = or(data.AgentName, sb.role), oneLine(data.AgentDescription, 200)
+		sb.b.agent = sb.role + ":" + data.ToolCallID
+		sb.b.setModel("", data.Model)
+		if l.AgentID != "" && l.AgentID != data.ParentID {
+			st.agentOf[l.AgentID] = data.ToolCallID
+		}
+		return
+	case "subagent.completed", "subagent.failed":
+		sb := st.sub(data.ToolCallID, ms)
+		st.endCall(sb.b, ms)
+		sb.b.lastMS = max(sb.b.lastMS, ms)
+		if l.Type == "subagent.failed" {
+			var why string
+			if len(data.Error) > 0 && data.Error[0] == '"' {
+				why = unquote(data.Error)
+			}
+			sb.b.lastError = or(why, "failed")
+		}
+		return
+	}
+	b = st.thread(l, data, ms)
+	switch l.Type {
+	case "user.message":
+		st.endCall(b, ms)
+		b.prompt(ms, data.Content)
+	case "assistant.message":
+		st.message(b, ms, data)
+	case "tool.execution_start":
+		if _, ok := b.tools[data.ToolCallID]; !ok {
+			// a call no response asked for (one the user asked for)
+			b.toolCall(ms, data.ToolCallID, data.ToolName, copilotArgs(data.Arguments))
+		}
+	case "tool.execution_complete":
+		out := ""
+		if data.Result != nil {
+			out = data.Result.Content
+		}
+		if !data.Success && len(data.Error) > 0 && data.Error[0] == '{' {
+			if m, _ := jsonscan.Lookup(data.Error, "message"); len(m) > 1 && m[0] == '"' {
+				out = unquote(m)
+			}
+		}
+		b.toolResult(ms, data.ToolCallID, data.Success, out)
+	case "session.error":
+		st.endCall(b, ms)
+		b.modelError(ms, data.Message, "error")
+	case "session.compaction_complete":
+		if data.Success {
+			b.compaction(ms, data.Trigger, data.PreCompactionTokens, data.SummaryContent)
+		}
+	}
+}
+
+// setModel is the session's model, for the messages that name none.
+func (st *copilotState) setModel(m string) {
+	if m != "" {
+		st.model = m
+		st.main.setModel("", m)
+	}
+}
+
+// message is an assistant.message: a model call, or a chunk of one.
+func (st *copilotState) message(b *builder, ms int64, m *copilotData) {
+	call := st.calls[b]
+	if call == nil {
+		call = &copilotCall{}
+		st.calls[b] = call
+	}
+	chunked := m.ChunkCount > 1 && m.APICallID != ""
+	if !(chunked && call.open && call.api == m.APICallID) {
+		st.endCall(b, ms)
+		b.setModel("", or(m.Model, st.model))
+		b.modelCall(ms)
+		call.open, call.api, call.output, call.known, call.model = true, or(m.APICallID, m.RequestID), 0, false, b.model
+		call.thinking.Reset()
+	}
+	call.ms = ms
+	b.text(ms, m.Content)
+	for _, tr := range m.ToolRequests {
+		b.toolCall(ms, tr.ToolCallID, tr.Name, copilotArgs(tr.Arguments))
+	}
+	if m.OutputTokens != nil {
+		// the API response's count: each chunk of one may repeat it
+		call.output, call.known = max(call.output, *m.OutputTokens), true
+	}
+	if m.ReasoningText != "" {
+		if call.thinking.Len() > 0 {
+			call.thinking.WriteByte('\n')
+		}
+		call.thinking.WriteString(m.ReasoningText)
+	}
+	if !chunked || m.ChunkIndex >= m.ChunkCount-1 {
+		st.endCall(b, ms)
+	}
+}
+
+// endCall writes the model_result of b's call being read, if one is:
+// its output tokens where the log gives them (the input of a call is in
+// no persisted event; session.shutdown's totals come at the end), none
+// where it gives none, as for Codex without token counts.
+func (st *copilotState) endCall(b *builder, ms int64) {
+	call := st.calls[b]
+	if call == nil || !call.open {
+		return
+	}
+	call.open = false
+	if !call.known {
+		// no token count: not 0, which a sum would take as free
+		st.untold++
+		b.modelResult(call.ms, usage{model: call.model, unknown: true, thinking: call.thinking.String(), responseID: call.api})
+		return
+	}
+	st.known[call.model] += call.output
+	st.told++
+	b.modelResult(call.ms, usage{model: call.model, output: call.output, thinking: call.thinking.String(), responseID: call.api})
+}
+
+// shutdown writes, for each model, a model_result of what the session's
+// shutdown counts beyond the calls' own output: its input (cache reads
+// and writes included), cache reads and writes, and the output the
+// messages did not tell, so that the session's totals per model are the
+// log's own. It is priced without long-context tiers: it is no one call.
+// requests and premium_requests are the shutdown's counts.
+func (st *copilotState) shutdown(ms int64, metrics map[string]copilotMetric) {
+	models := make([]string, 0, len(metrics))
+	for m := range metrics {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	b := st.main
+	for _, m := range models {
+		mm := metrics[m]
+		u := usage{provider: "github-copilot", model: m, input: mm.Usage.InputTokens, cacheRead: mm.Usage.CacheReadTokens,
+			cacheWrite: mm.Usage.CacheWriteTokens, output: max(mm.Usage.OutputTokens-st.known[m], 0), untiered: true}
+		if mm.Usage.ReasoningTokens > 0 {
+			u.reasoning, u.hasReasoning = mm.Usage.ReasoningTokens, true
+		}
+		b.ensureStarted(ms)
+		p := st.c.resultPayload(b.step, u)
+		o := st.c.obj(0).num("requests", mm.Requests.Count)
+		o.key("premium_requests")
+		o.b = appendNumber(o.b, mm.Requests.Cost)
+		extra := o.str("usage_of", "session").done()
+		p = append(append(p[:len(p)-1], ','), extra[1:]...)
+		b.emit(ms, mainAgent, "model_result", p)
+	}
+	st.known, st.told, st.untold = map[string]int64{}, 0, 0
+}
+
+// lifetimeEnd notes the calls after the last shutdown (or of a log with
+// none: a session running, ended by a crash, or of a version before 1.0),
+// whose input the log does not give.
+func (st *copilotState) lifetimeEnd() {
+	if st.untold > 0 {
+		st.c.noUsage[st.file] += st.untold
+	}
+	if st.told > 0 {
+		st.c.copilotUntold[st.file] += st.told
+	}
+}
+
+// copilotArgs are a tool call's arguments as an object: a string (a
+// custom tool's input) is {"input": ...}.
+func copilotArgs(raw json.RawMessage) []byte {
+	switch {
+	case len(raw) == 0 || raw[0] == 'n':
+		return []byte("{}")
+	case raw[0] == '{':
+		return raw
+	}
+	return append(append([]byte(`{"input":`), raw...), '}')
+}
+
+// appendNumber appends f as JSON writes a number.
+func appendNumber(b []byte, f float64) []byte {
+	v, _ := json.Marshal(f)
+	return append(b, v...)
+}
+
+// copilotReport names the Copilot CLI files with calls after their last
+// session.shutdown whose output only the log gives (those with no count
+// at all are no_usage, said with the others).
+func copilotReport(w io.Writer, untold map[string]int) {
+	files := make([]string, 0, len(untold))
+	for f := range untold {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		fmt.Fprintf(w, "%s: %s: no session.shutdown after %d Copilot CLI model %s (a session running, ended by a crash, or of a version before 1.0): their input tokens are not in the log and not counted, only their output\n",
+			name, f, untold[f], plural(untold[f], "call", "calls"))
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// The hand decoders (fields.go) of a Copilot CLI event and of its data.
+
+func (l *copilotLine) decode(d *fields, data []byte) {
+	d.each(data, func(k, v []byte) {
+		switch string(k) {
+		case "type":
+			d.word(v, "type", &l.Type)
+		case "id":
+			d.str(v, "id", &l.ID)
+		case "timestamp":
+			d.str(v, "timestamp", &l.Timestamp)
+		case "agentId":
+			d.word(v, "agentId", &l.AgentID)
+		case "data":
+			l.Data = raw(v)
+		}
+	})
+}
+
+func (m *copilotData) decode(d *fields, data []byte) {
+	d.each(data, func(k, v []byte) {
+		switch string(k) {
+		case "sessionId":
+			d.str(v, "sessionId", &m.SessionID)
+		case "copilotVersion":
+			d.str(v, "copilotVersion", &m.CopilotVersion)
+		case "selectedModel":
+			d.word(v, "selectedModel", &m.SelectedModel)
+		case "context":
+			if !objectOrNull(d, v, "context", &m.Context) {
+				return
+			}
+			if m.Context == nil {
+				m.Context = &copilotContext{}
+			}
+			d.in(v, "context", func(k, v []byte) {
+				if string(k) == "cwd" {
+					d.word(v, "cwd", &m.Context.Cwd)
+				}
+			})
+		case "newModel":
+			d.word(v, "newModel", &m.NewModel)
+		case "content":
+			d.str(v, "content", &m.Content)
+		case "model":
+			d.word(v, "model", &m.Model)
+		case "apiCallId":
+			d.str(v, "apiCallId", &m.APICallID)
+		case "requestId":
+			d.str(v, "requestId", &m.RequestID)
+		case "chunkIndex":
+			d.int(v, "chunkIndex", &m.ChunkIndex)
+		case "chunkCount":
+			d.int(v, "chunkCount", &m.ChunkCount)
+		case "toolRequests":
+			m.ToolRequests = nil
+			if v[0] == 'n' {
+				return
+			}
+			if d.array(v, "toolRequests") {
+				m.ToolRequests = []copilotToolRequest{}
+			}
+			d.objects(v, "toolRequests", func() { m.ToolRequests = append(m.ToolRequests, copilotToolRequest{}) }, func(k, v []byte) {
+				tr := &m.ToolRequests[len(m.ToolRequests)-1]
+				switch string(k) {
+				case "toolCallId":
+					d.str(v, "toolCallId", &tr.ToolCallID)
+				case "name":
+					d.word(v, "name", &tr.Name)
+				case "arguments":
+					tr.Arguments = raw(v)
+				}
+			})
+		case "outputTokens":
+			if v[0] == 'n' {
+				m.OutputTokens = nil
+				return
+			}
+			var n int64
+			d.int(v, "outputTokens", &n)
+			if d.err == nil {
+				m.OutputTokens = &n
+			}
+		case "reasoningText":
+			d.str(v, "reasoningText", &m.ReasoningText)
+		case "parentToolCallId":
+			d.str(v, "parentToolCallId", &m.ParentToolCallID)
+		case "toolCallId":
+			d.str(v, "toolCallId", &m.ToolCallID)
+		case "toolName":
+			d.word(v, "toolName", &m.ToolName)
+		case "arguments":
+			m.Arguments = raw(v)
+		case "success":
+			d.boolean(v, "success", &m.Success)
+		case "result":
+			if !objectOrNull(d, v, "result", &m.Result) {
+				return
+			}
+			if m.Result == nil {
+				m.Result = &copilotResult{}
+			}
+			d.in(v, "result", func(k, v []byte) {
+				if string(k) == "content" {
+					d.str(v, "content", &m.Result.Content)
+				}
+			})
+		case "error":
+			m.Error = raw(v)
+		case "agentName":
+			d.word(v, "agentName", &m.AgentName)
+		case "agentDescription":
+			d.str(v, "agentDescription", &m.AgentDescription)
+		case "parentId":
+			d.str(v, "parentId", &m.ParentID)
+		case "message":
+			d.str(v, "message", &m.Message)
+		case "reason":
+			d.str(v, "reason", &m.Reason)
+		case "trigger":
+			d.str(v, "trigger", &m.Trigger)
+		case "preCompactionTokens":
+			d.int(v, "preCompactionTokens", &m.PreCompactionTokens)
+		case "summaryContent":
+			d.str(v, "summaryContent", &m.SummaryContent)
+		case "modelMetrics":
+			if v[0] == 'n' {
+				m.ModelMetrics = nil
+				return
+			}
+			if !d.object(v, "modelMetrics") {
+				return
+			}
+			if m.ModelMetrics == nil {
+				m.ModelMetrics = map[string]copilotMetric{}
+			}
+			d.in(v, "modelMetrics", func(k, v []byte) {
+				mm := m.ModelMetrics[string(k)]
+				if v[0] != 'n' && !d.object(v, string(k)) {
+					return
+				}
+				d.in(v, string(k), func(k, v []byte) { mm.member(d, k, v) })
+				m.ModelMetrics[string(k)] = mm
+			})
+		}
+	})
+}
+
+func (mm *copilotMetric) member(d *fields, k, v []byte) {
+	switch string(k) {
+	case "requests":
+		d.in(v, "requests", func(k, v []byte) {
+			switch string(k) {
+			case "count":
+				d.int(v, "count", &mm.Requests.Count)
+			case "cost":
+				var f *float64
+				d.float(v, "cost", &f)
+				if f != nil {
+					mm.Requests.Cost = *f
+				}
+			}
+		})
+	case "usage":
+		u := &mm.Usage
+		d.in(v, "usage", func(k, v []byte) {
+			switch string(k) {
+			case "inputTokens":
+				d.int(v, "inputTokens", &u.InputTokens)
+			case "outputTokens":
+				d.int(v, "outputTokens", &u.OutputTokens)
+			case "cacheReadTokens":
+				d.int(v, "cacheReadTokens", &u.CacheReadTokens)
+			case "cacheWriteTokens":
+				d.int(v, "cacheWriteTokens", &u.CacheWriteTokens)
+			case "reasoningTokens":
+				d.int(v, "reasoningTokens", &u.ReasoningTokens)
+			}
+		})
+	}
+}
