@@ -717,11 +717,18 @@ func (m *copilotData) decode(d *fields, data []byte) {
 				m.ModelMetrics = map[string]copilotMetric{}
 			}
 			d.in(v, "modelMetrics", func(k, v []byte) {
-				mm := m.ModelMetrics[string(k)]
-				if v[0] != 'n' && !d.object(v, string(k)) {
-					return
+				// as encoding/json reads a map: a zero value for each key,
+				// which its path does not name
+				var mm copilotMetric
+				switch v[0] {
+				case 'n':
+				case '{':
+					d.each(v, func(k, v []byte) { mm.member(d, k, v) })
+				default:
+					d.path = d.path[:len(d.path)-1]
+					d.wrong(v, "modelMetrics", "object")
+					d.path = append(d.path, "modelMetrics")
 				}
-				d.in(v, string(k), func(k, v []byte) { mm.member(d, k, v) })
 				m.ModelMetrics[string(k)] = mm
 			})
 		}

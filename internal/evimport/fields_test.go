@@ -26,7 +26,11 @@ ephemeral_1h_input_tokens payload cli_version model_provider forked_from_id sour
 last_token_usage cached_input_tokens reasoning_output_tokens total_tokens reason summary name arguments input
 call_id output action parentId provider modelId tokensBefore stopReason errorMessage toolCallId toolName
 isError cacheRead cacheWrite cost total projectHash messages $rewindTo $set thoughts description subject
-tokens cached tool toolCalls args status result functionResponse response error kind agentId`)
+tokens cached tool toolCalls args status result functionResponse response error kind agentId
+copilotVersion selectedModel context newModel apiCallId chunkIndex chunkCount toolRequests outputTokens
+reasoningText parentToolCallId toolName success agentName agentDescription trigger preCompactionTokens
+summaryContent modelMetrics requests count usage inputTokens outputTokens cacheReadTokens cacheWriteTokens
+reasoningTokens`)
 
 // plainKeys reports whether data has no key that is a member name in
 // another case, and no object with a key twice (encoding/json merges two
@@ -207,7 +211,7 @@ func badLikeCheck[T any, PT interface {
 // FuzzFieldsLikeEncodingJSON checks the hand decoders of fields.go
 // against encoding/json, which read the lines before them.
 func FuzzFieldsLikeEncodingJSON(f *testing.F) {
-	for _, source := range []string{"claude", "codex", "pi", "gemini"} {
+	for _, source := range []string{"claude", "codex", "pi", "gemini", "copilot"} {
 		seeds(f, source)
 	}
 	for _, s := range []string{
@@ -219,6 +223,8 @@ func FuzzFieldsLikeEncodingJSON(f *testing.F) {
 		`{"data":{"message":{"message":{"usage":null,"content":"\ud800x"}}},"compactMetadata":[]}`,
 		`{"type":"assistant","timestamp":5,"message":{"id":"m"`,
 		`{"message":{"usage":{"input_tokens":2}},"message":{"model":"x"}}`,
+		`{"type":"session.shutdown","data":{"modelMetrics":{"m":{"requests":{"cost":"1"}},"n":5}}}`,
+		`{"data":{"toolRequests":[{"toolCallId":1}],"outputTokens":null,"context":[]}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -230,6 +236,7 @@ func FuzzFieldsLikeEncodingJSON(f *testing.F) {
 				badLikeCheck[codexLine](t, data, err)
 				badLikeCheck[piLine](t, data, err)
 				badLikeCheck[geminiRecord](t, data, err)
+				badLikeCheck[copilotLine](t, data, err)
 				continue
 			}
 			if !plainKeys(data) {
@@ -242,6 +249,11 @@ func FuzzFieldsLikeEncodingJSON(f *testing.F) {
 			sameAsEncodingJSON[codexPayload](t, data)
 			sameAsEncodingJSON[piLine](t, data)
 			sameAsEncodingJSON[geminiRecord](t, data)
+			sameAsEncodingJSON[copilotLine](t, data)
+			sameAsEncodingJSON[copilotData](t, data)
+			if v, ok := jsonscan.Lookup(data, "data"); ok && len(v) > 0 && v[0] == '{' {
+				sameAsEncodingJSON[copilotData](t, v)
+			}
 		}
 	})
 }

@@ -36,6 +36,8 @@ func fuzzConvert(t *testing.T, source string, data []byte) {
 		sessions = c.pi(f)
 	case "gemini":
 		sessions = c.gemini(f)
+	case "copilot":
+		sessions = c.copilotAll([]*logFile{f})
 	}
 	var out bytes.Buffer
 	w := jsonl.NewWriter(&out)
@@ -60,7 +62,7 @@ func seeds(f *testing.F, source string) {
 			continue
 		}
 		for _, file := range a.Files {
-			dir := map[string]string{"claude": ".claude/", "codex": ".codex/", "pi": ".pi/", "gemini": ".gemini/"}[source]
+			dir := map[string]string{"claude": ".claude/", "codex": ".codex/", "pi": ".pi/", "gemini": ".gemini/", "copilot": ".copilot/"}[source]
 			if strings.HasPrefix(file.Name, "home/"+dir) {
 				f.Add(file.Data)
 			}
@@ -81,6 +83,12 @@ func FuzzCodex(f *testing.F) {
 func FuzzPi(f *testing.F) {
 	seeds(f, "pi")
 	f.Fuzz(func(t *testing.T, b []byte) { fuzzConvert(t, "pi", b) })
+}
+func FuzzCopilot(f *testing.F) {
+	seeds(f, "copilot")
+	f.Add([]byte(`{"type":"session.shutdown","id":"x","data":{"modelMetrics":{"m":{"usage":{"inputTokens":-1,"outputTokens":9}},"n":null}}}`))
+	f.Add([]byte(`{"type":"assistant.message","id":"a","agentId":"s","data":{"apiCallId":"c","chunkCount":3,"chunkIndex":7,"toolRequests":[{"toolCallId":"t","arguments":"x"}],"outputTokens":1}}`))
+	f.Fuzz(func(t *testing.T, b []byte) { fuzzConvert(t, "copilot", b) })
 }
 func FuzzGemini(f *testing.F) {
 	seeds(f, "gemini")
