@@ -477,8 +477,8 @@ func (st *copilotState) message(b *builder, ms int64, m *copilotData) {
 
 // endCall writes the model_result of b's call being read, if one is:
 // its output tokens where the log gives them (the input of a call is in
-// no persisted event; session.shutdown's totals come at the end), none
-// where it gives none, as for Codex without token counts.
+// no persisted event; session.shutdown's totals come at the end), else
+// no_usage, as for Codex without token counts.
 func (st *copilotState) endCall(b *builder, ms int64) {
 	call := st.calls[b]
 	if call == nil || !call.open {
