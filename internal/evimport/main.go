@@ -96,6 +96,11 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		// The page is written when the input ends, which a follow never does.
 		return cli.Usage(errors.New("--format html writes its page at the end of input: not with --follow, which has none"))
 	}
+	if o.Follow && slices.Contains(o.Files, "-") {
+		// A pipe is read through once: there is no file to look at
+		// again, and following nothing without a word hid that.
+		return cli.Usage(errors.New("- (standard input) cannot be followed: name the session file or its folder, or read the pipe without --follow"))
+	}
 	win, err := o.window()
 	if err != nil {
 		return err
