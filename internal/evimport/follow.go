@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,11 @@ type tail struct {
 	grew    bool   // since the last conversion
 	lines   bool   // a .json file found to hold lines: read as the others
 	key     string // the session it holds (sessionKey)
+	// past is what was read of the files that were under the name before
+	// (rotated away, truncated, gone): their lines are still the
+	// session's, converted before the file's own, until a file found
+	// holds them again (settle).
+	past []*tail
 }
 
 // sent is what --follow wrote of a session: the hash of each event, in
@@ -77,6 +83,7 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 			t.grew = t.grew || grew
 			changed = changed || grew
 		}
+		order = settle(tails, order)
 		if changed {
 			conv := newConv()
 			conv.keep = true
@@ -108,9 +115,11 @@ func compressed(name string) bool {
 // that were.
 func (o *options) fresh(conv *converter, tails map[string]*tail, order []string, in *jsonl.Input, written map[string]*sent) []*session {
 	grown := map[string]bool{}
-	var ready []*tail
+	var all, ready []*tail
 	for _, name := range order {
-		t := tails[name]
+		all = append(append(all, tails[name].past...), tails[name])
+	}
+	for _, t := range all {
 		if t.failed || len(t.f.records) == 0 && t.f.document == nil {
 			continue
 		}
@@ -284,11 +293,13 @@ func sessionKey(f *logFile) string {
 func (t *tail) poll(in *jsonl.Input) (bool, error) {
 	fi, err := os.Stat(t.f.name)
 	if err != nil {
-		return false, nil // gone for now: it may come back (rotation)
+		// gone for now (a rotation): it may come back, as another file
+		t.retire()
+		return false, nil
 	}
 	switch {
 	case t.fi != nil && !os.SameFile(t.fi, fi), fi.Size() < t.off:
-		t.off, t.line, t.partial, t.f.records, t.f.document, t.lines = 0, 0, nil, nil, nil, false
+		t.retire()
 	case t.fi != nil && fi.Size() == t.off && fi.ModTime().Equal(t.fi.ModTime()):
 		return false, nil
 	}
@@ -343,4 +354,71 @@ func (t *tail) poll(in *jsonl.Input) (bool, error) {
 		grew = true
 	}
 	return grew, nil
+}
+
+// retire starts the tail again from a new file under its name: the lines
+// read of the old one are kept in past, as the session's. A document
+// (Gemini CLI's older format) is not: it is written again whole.
+func (t *tail) retire() {
+	if len(t.f.records) > 0 {
+		t.past = append(t.past, &tail{f: t.f, key: t.key, failed: t.failed})
+	}
+	t.f = &logFile{name: t.f.name, companion: t.f.companion, regular: t.f.regular}
+	t.fi, t.off, t.line, t.partial, t.lines, t.key, t.failed = nil, 0, 0, nil, false, "", false
+}
+
+// settle finds where the lines of the tails' past files are now, and
+// returns the order the files are converted in. A file that holds a past
+// file's lines (renamed to another session name in the folder, or copied
+// there before a truncation) is that file: it takes the past file's place,
+// before the file now under the old name, as a one-shot walk finds the
+// older name first. A past file is let go once a file holds all its lines
+// (the file under its own name when it was written again the same, or
+// is being written again: it starts with lines the past held); the past
+// lines nothing holds (the file moved out of the folder, or its copy out
+// of the walk) stay the session's beginning.
+func settle(tails map[string]*tail, order []string) []string {
+	for _, name := range slices.Clone(order) {
+		x := tails[name]
+		kept := x.past[:0]
+		for _, p := range x.past {
+			if sameStart(x.f.records, p.f.records) {
+				x.grew = true
+				continue
+			}
+			i := slices.IndexFunc(order, func(n string) bool {
+				return n != name && sameStart(tails[n].f.records, p.f.records)
+			})
+			if i < 0 {
+				kept = append(kept, p)
+				continue
+			}
+			found := order[i]
+			n := tails[found]
+			n.grew = true
+			if j := slices.Index(order, name); i > j {
+				order = slices.Insert(slices.Delete(order, i, i+1), j, found)
+			}
+			if len(n.f.records) < len(p.f.records) {
+				kept = append(kept, p) // being copied: the past has more
+			}
+		}
+		x.past = kept
+	}
+	return order
+}
+
+// sameStart reports whether a and b are lines of one file: the one, not
+// empty, begins with the other.
+func sameStart(a, b []record) bool {
+	n := min(len(a), len(b))
+	if n == 0 {
+		return false
+	}
+	for i := range n {
+		if !bytes.Equal(a[i].data, b[i].data) {
+			return false
+		}
+	}
+	return true
 }
