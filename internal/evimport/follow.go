@@ -68,7 +68,7 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 		})
 		missing = func(string, error) {} // said once: a path may come and go
 		for _, f := range files {
-			if tails[f.name] == nil && !compressed(f.name) {
+			if tails[f.name] == nil {
 				tails[f.name] = &tail{f: f}
 				order = append(order, f.name)
 			}
@@ -105,7 +105,8 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 	}
 }
 
-// compressed files are read once, not followed: they are not appended to.
+// compressed files are read once, whole, not followed: they are not
+// appended to.
 func compressed(name string) bool {
 	return strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".zst")
 }
@@ -323,16 +324,29 @@ func (t *tail) poll(in *jsonl.Input) (bool, error) {
 		t.lines = true
 		t.off, t.line, t.partial, t.f.records, t.f.document = 0, 0, nil, nil, nil
 	}
-	file, err := os.Open(t.f.name)
-	if err != nil {
-		return false, nil
+	var data []byte
+	if compressed(t.f.name) {
+		// read once, whole, as a pass reads it: its offset is its size,
+		// so that it is read again only when it is replaced
+		if data, err = jsonl.ReadFile(t.f.name, nil); err != nil {
+			return false, nil
+		}
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			data = append(data, '\n') // its last line is whole
+		}
+		t.off = fi.Size()
+	} else {
+		file, err := os.Open(t.f.name)
+		if err != nil {
+			return false, nil
+		}
+		defer file.Close()
+		if _, err := file.Seek(t.off, io.SeekStart); err != nil {
+			return false, nil
+		}
+		data, _ = io.ReadAll(file)
+		t.off += int64(len(data))
 	}
-	defer file.Close()
-	if _, err := file.Seek(t.off, io.SeekStart); err != nil {
-		return false, nil
-	}
-	data, _ := io.ReadAll(file)
-	t.off += int64(len(data))
 	data = append(t.partial, data...)
 	end := bytes.LastIndexByte(data, '\n')
 	t.partial = append([]byte(nil), data[end+1:]...) // a half-written line waits for its end

@@ -3,6 +3,7 @@ package evimport_test
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -416,4 +417,20 @@ func TestFollowFromOther(t *testing.T) {
 	if strings.Contains(strings.Join(f.got, "\n"), `"session":"5f1c2a7e`) {
 		t.Errorf("the Claude Code session was written:\n%s", strings.Join(f.got, "\n"))
 	}
+}
+
+// evimport -F on a folder holding a compressed session (an archived log,
+// .jsonl.gz): it is read once, whole, as a pass reads it, where it was
+// never read at all and gave no event.
+func TestFollowCompressed(t *testing.T) {
+	dir := t.TempDir()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(strings.Join(sessionLines(t, "claude.txtar", "home/.claude/projects/-home-ana-src-shop/"), "")))
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "5f1c2a7e.jsonl.gz"), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollow(t, dir)
+	f.wait("the compressed session's second prompt", f.has(`"payload":{"text":"make the test write it"}`))
 }
