@@ -2,7 +2,9 @@ package evimport
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
+	"unsafe"
 )
 
 // pi's session files: ~/.pi/agent/sessions/<cwd>/<time>_<id>.jsonl, a
@@ -12,11 +14,11 @@ import (
 // one file. docs/formats.md has the mapping.
 
 type piLine struct {
-	Type      string      `json:"type"`
+	Type      string      `json:"type" ev:"word"`
 	ID        string      `json:"id"`
 	ParentID  *string     `json:"parentId"`
 	Timestamp string      `json:"timestamp"`
-	Cwd       string      `json:"cwd"`
+	Cwd       string      `json:"cwd" ev:"word"`
 	Version   json.Number `json:"version"`
 	Provider  string      `json:"provider"`
 	ModelID   string      `json:"modelId"`
@@ -26,10 +28,10 @@ type piLine struct {
 }
 
 type piMessage struct {
-	Role         string          `json:"role"`
+	Role         string          `json:"role" ev:"word"`
 	Content      json.RawMessage `json:"content"`
 	Provider     string          `json:"provider"`
-	Model        string          `json:"model"`
+	Model        string          `json:"model" ev:"word"`
 	Usage        *piUsage        `json:"usage"`
 	StopReason   string          `json:"stopReason"`
 	ErrorMessage string          `json:"errorMessage"`
@@ -38,7 +40,7 @@ type piMessage struct {
 	IsError      bool            `json:"isError"`
 	Timestamp    int64           `json:"timestamp"`
 
-	// the content's blocks, read as the line is (readPiBlocks), valid
+	// the content's blocks, read as the line is (afterMembers), valid
 	// until the next line is decoded
 	blocks []piBlock
 }
@@ -57,12 +59,68 @@ type piCost struct {
 
 // piBlock is a content block of a pi message.
 type piBlock struct {
-	Type      string          `json:"type"`
+	Type      string          `json:"type" ev:"word"`
 	Text      string          `json:"text"`
 	Thinking  string          `json:"thinking"`
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+}
+
+// pi's records are read by tables made from their types (table.go).
+var (
+	piLineTable  = tableOf(reflect.TypeFor[piLine]())
+	piBlockTable = tableOf(reflect.TypeFor[piBlock]())
+)
+
+// decode reads a pi line by its table; a content block of the wrong
+// shape is said unless a member of the line is wrong (settle).
+func (l *piLine) decode(d *fields, data []byte) {
+	decodeTable(d, piLineTable, data, unsafe.Pointer(l))
+	d.settle()
+}
+
+// afterMembers reads the content blocks of m, the line's message of that
+// name, as its members are read: only an assistant's strings, which the
+// converter reads from the blocks.
+func (m *piMessage) afterMembers(d *fields, name string) {
+	m.blocks = d.readPiBlocks(m.Content, name, m.Role == "assistant")
+}
+
+// readPiBlocks reads the content blocks of the line's message, member name:
+// a block that is no object, or a member of the wrong type, is the
+// line's error (blockWrong), as a member of the line's own is, not a
+// block left out (a tool call lost). Content that is a string holds no
+// blocks. Unless texts is set, the blocks' strings are checked, not
+// decoded (only their types are).
+func (line *fields) readPiBlocks(v []byte, name string, texts bool) []piBlock {
+	line.piBlocks = line.piBlocks[:0]
+	if len(v) == 0 || v[0] == '"' || v[0] == 'n' {
+		return nil
+	}
+	if v[0] != '[' {
+		line.blockWrong(name, -1, "is "+a(kindOf(v))+", not a string or an array")
+		return nil
+	}
+	d := line.memberDecoder()
+	// one walk: each block's members are read as its end is found
+	line.objectsOf(v, func(first byte) {
+		line.piBlocks = append(line.piBlocks, piBlock{})
+		if first != '{' && first != 'n' {
+			line.blockWrong(name, len(line.piBlocks)-1, " is "+a(kindOf([]byte{first}))+", not an object")
+		}
+	}, func(k, v []byte) bool {
+		b := &line.piBlocks[len(line.piBlocks)-1]
+		// the strings of a message whose content the converter reads
+		// itself (a prompt, a tool's output) are checked, not decoded
+		piBlockTable.read(d, unescapedKey(k), v, unsafe.Pointer(b), texts)
+		if d.err != nil {
+			line.blockWrong(name, len(line.piBlocks)-1, "."+d.err.Error())
+			d.err, d.hard = nil, false
+		}
+		return true
+	})
+	return line.piBlocks
 }
 
 // piKnown are the entry types read or deliberately passed over.
