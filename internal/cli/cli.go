@@ -85,6 +85,9 @@ type Tool = tooldoc.Tool
 // Words are the values a flag takes (tooldoc.Words).
 type Words = tooldoc.Words
 
+// EnvVar is an environment variable a tool reads (tooldoc.EnvVar).
+type EnvVar = tooldoc.EnvVar
+
 // ExitCoder is an error that says which exit status it ends the run with,
 // as gojq's errors do. Report reads it.
 type ExitCoder interface {

@@ -102,6 +102,9 @@ var toolNotes = map[string]Notes{
 // test's), with the values of the flags t checks itself (t.Words).
 func NotesOf(t Tool) Notes {
 	n := toolNotes[t.Name]
+	if t.Env != nil {
+		n.Env = append(t.Env(), n.Env...)
+	}
 	if t.Words == nil {
 		return n
 	}

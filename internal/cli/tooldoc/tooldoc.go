@@ -33,6 +33,9 @@ type Tool struct {
 	// the help, the man page or a completion script is written.
 	Vars  func() map[string]string
 	Words func() map[string]Words
+	// Env is the environment the tool reads from tables of its own
+	// (evimport's sources), listed before its Notes' own.
+	Env func() []EnvVar
 }
 
 // Words are the values a flag takes: the man page lists them and the
