@@ -2,15 +2,71 @@ package evimport
 
 import (
 	"encoding/json"
-
-	"github.com/evtools/evtools/pkg/jsonscan"
+	"path/filepath"
+	"sort"
 	"strings"
+
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // Claude Code's session logs: ~/.claude/projects/<project>/<session>.jsonl,
 // one record a line, with its subagents in <session>/subagents/agent-*.jsonl
 // (or, before 2.1, agent-*.jsonl beside the session). docs/formats.md has
 // the mapping.
+
+var claudeSource = source{
+	name: "claude", title: "Claude Code", what: "a Claude Code session",
+	folders: func(home string, getenv func(string) string) []string {
+		dirs := []string{under(getenv, home, "CLAUDE_CONFIG_DIR", "projects", ".claude/projects")}
+		if getenv("CLAUDE_CONFIG_DIR") == "" {
+			// some versions of Claude Code wrote to the XDG folder instead
+			// (ccusage reads both too); a session in both is counted once
+			dirs = append(dirs, under(getenv, home, "XDG_CONFIG_HOME", "claude/projects", ".config/claude/projects"))
+		}
+		return dirs
+	},
+	helpFolders: "~/.claude/projects and ~/.config/claude/projects (or $CLAUDE_CONFIG_DIR/projects; $XDG_CONFIG_HOME for ~/.config)",
+	env: []cli.EnvVar{
+		{Name: "CLAUDE_CONFIG_DIR", Text: "Claude Code's folder, when set: its projects folder is read instead of ~/.claude/projects and ~/.config/claude/projects."},
+		{Name: "XDG_CONFIG_HOME", Text: "When set, Claude Code's XDG folder is $XDG_CONFIG_HOME/claude instead of ~/.config/claude."},
+	},
+	companions: claudeCompanions,
+	claims: []claim{{shaped, func(p *probe) bool {
+		return p.SessionID != "" && p.UUID != "" || p.Type == "summary" && p.LeafUUID != "" || p.Type == "file-history-snapshot" && p.MessageID != ""
+	}}},
+	lineKeys: true,
+	session: func(f *logFile) (string, bool) {
+		for _, r := range f.records {
+			var p probe
+			if json.Unmarshal(r.data, &p) == nil && p.SessionID != "" {
+				return p.SessionID, true
+			}
+		}
+		return "", false
+	},
+	convert: (*converter).claude,
+	known:   claudeKnown,
+}
+
+// claudeCompanions are the subagent files of the Claude session file
+// name: <session>/subagents/agent-*.jsonl, and agent-*.jsonl beside it
+// (the layout before Claude Code 2.1). Those of other sessions are
+// dropped when their lines are read (their sessionId is another).
+func claudeCompanions(name string) []string {
+	if !strings.HasSuffix(name, ".jsonl") || strings.HasPrefix(filepath.Base(name), "agent-") {
+		return nil
+	}
+	dir := filepath.Dir(name)
+	stem := strings.TrimSuffix(filepath.Base(name), ".jsonl")
+	var out []string
+	for _, pattern := range []string{filepath.Join(dir, stem, "subagents", "agent-*.jsonl"), filepath.Join(dir, "agent-*.jsonl")} {
+		m, _ := filepath.Glob(pattern)
+		sort.Strings(m)
+		out = append(out, m...)
+	}
+	return out
+}
 
 type claudeLine struct {
 	Type             string           `json:"type"`
@@ -191,7 +247,7 @@ func (c *converter) claude(files []*logFile) []*session {
 			g := groups[l.SessionID]
 			if g == nil {
 				g = &claudeGroup{id: l.SessionID, agents: map[string][]claudeRec{}, seen: make(map[string]bool, lines),
-					at: order{source: sourceRank["claude"], file: f.index, line: r.line}}
+					at: order{file: f.index, line: r.line}}
 				if len(ids) == 0 {
 					// most lines are the first session's own: room for
 					// them all, not grown line by line

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
@@ -16,6 +17,67 @@ import (
 // OpenAI Codex's rollouts: ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl,
 // one {"timestamp","type","payload"} record a line. docs/formats.md has
 // the mapping.
+
+var codexSource = source{
+	name: "codex", title: "Codex", longName: "OpenAI Codex", what: "a Codex rollout",
+	folders: func(home string, getenv func(string) string) []string {
+		return []string{under(getenv, home, "CODEX_HOME", "sessions", ".codex/sessions")}
+	},
+	helpFolders: "~/.codex/sessions (or $CODEX_HOME/sessions)",
+	env:         []cli.EnvVar{{Name: "CODEX_HOME", Text: "Codex's folder, when set: its sessions folder is read instead of ~/.codex/sessions."}},
+	claims: []claim{{marked, func(p *probe) bool {
+		return p.Payload != nil && (p.Type == "session_meta" || p.Type == "response_item" || p.Type == "event_msg" || p.Type == "turn_context")
+	}}},
+	keys:    codexKeys,
+	keyed:   func(f *logFile) bool { return f.keys != nil },
+	session: codexSession,
+	convert: (*converter).codexAll,
+	known:   codexKnown,
+}
+
+// codexKeys notes a rollout's id, or its parent's for a spawned agent's
+// (then f.parent), from its session_meta.
+func codexKeys(f *logFile) {
+	for _, r := range f.records {
+		var l codexLine
+		cf := &codexFile{}
+		if typ, _ := jsonscan.Lookup(r.data, "type"); !jsonscan.StringEquals(typ, "session_meta") {
+			continue
+		}
+		// read as the conversion reads it (codexDecode): a session_meta
+		// line holds the whole of the agent's instructions, which
+		// encoding/json took long to read
+		var d fields
+		if l.decode(&d, r.data); d.err != nil || len(l.Payload) == 0 || l.Payload[0] != '{' && l.Payload[0] != 'n' {
+			continue
+		}
+		if cf.meta.decode(&d, l.Payload); d.err != nil {
+			continue
+		}
+		if parent, _ := cf.parentThread(); parent != "" {
+			f.keys, f.parent = []string{parent, cf.meta.ID}, true
+		} else {
+			f.keys = []string{cf.meta.ID}
+		}
+		return
+	}
+}
+
+// codexSession is the session a rollout is followed under: its
+// parent's for a spawned agent's.
+func codexSession(f *logFile) (string, bool) {
+	if len(f.records) > 0 {
+		var l codexLine
+		cf := &codexFile{}
+		if json.Unmarshal(f.records[0].data, &l) == nil && l.Type == "session_meta" && json.Unmarshal(l.Payload, &cf.meta) == nil {
+			if parent, _ := cf.parentThread(); parent != "" {
+				return parent, true
+			}
+			return cf.meta.ID, true
+		}
+	}
+	return "", false
+}
 
 type codexLine struct {
 	Timestamp string          `json:"timestamp"`
@@ -209,7 +271,7 @@ func (c *converter) codexAll(files []*logFile) []*session {
 			}
 		}
 		s := c.codexSession(cf, nil, "", "")
-		s.at = order{source: sourceRank["codex"], file: cf.index}
+		s.at = order{file: cf.index}
 		out = append(out, s)
 		if _, ok := byID[s.id]; ok && byID[s.id] == nil {
 			byID[s.id] = s

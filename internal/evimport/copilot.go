@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -147,8 +148,26 @@ var copilotKnown = func() map[string]bool {
 	return m
 }()
 
+var copilotSource = source{
+	name: "copilot", title: "Copilot CLI", longName: "GitHub Copilot CLI", what: "a Copilot CLI session",
+	folders:     copilotFolders,
+	helpFolders: "~/.copilot/session-state and ~/.copilot/history-session-state (or under $COPILOT_HOME)",
+	env:         []cli.EnvVar{{Name: "COPILOT_HOME", Text: "Copilot CLI's folder, when set: its session-state and history-session-state are read instead of those of ~/.copilot."}},
+	claims:      []claim{{loose, copilotRecord}},
+	keys: func(f *logFile) {
+		for _, r := range f.records {
+			if v := copilotKey(r.data); v != nil {
+				f.noteID(v)
+				return
+			}
+		}
+	},
+	convert: (*converter).copilotAll,
+	known:   copilotKnown,
+}
+
 // copilotFolders are Copilot CLI's session folders under its home.
-func copilotFolders(getenv func(string) string, home string) []string {
+func copilotFolders(home string, getenv func(string) string) []string {
 	dir := getenv("COPILOT_HOME")
 	if dir == "" {
 		dir = filepath.Join(home, ".copilot")
@@ -209,7 +228,7 @@ func (c *converter) copilotAll(files []*logFile) []*session {
 		for _, f := range fs {
 			index = min(index, f.index)
 		}
-		s.at = order{source: sourceRank["copilot"], file: index}
+		s.at = order{file: index}
 		out = append(out, s)
 	}
 	return out

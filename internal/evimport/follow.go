@@ -127,7 +127,7 @@ func (o *options) fresh(conv *converter, tails map[string]*tail, order []string,
 		if t.f.source == "" && !o.sourceOf(t.f) {
 			why := t.f.wrong // --from names another agent
 			if why == "" {
-				why = "in no known format (not a session log of Claude Code, Codex, pi, Gemini CLI or Copilot CLI), skipped"
+				why = "in no known format (" + noSessionLog() + "), skipped"
 			}
 			in.Errorf("%s: %s", term.Escape(t.f.name), why)
 			t.failed = true
@@ -251,37 +251,14 @@ func documentFile(data []byte) bool {
 }
 
 // sessionKey names the session a file holds, so that --follow converts
-// again only the files of the sessions that grew: Claude's by sessionId
-// (its subagent files have the parent's), a Codex agent's by its parent's
-// thread, a Gemini subagent's chat by its parent's session (its folder's
-// name; the parent's own files, of either format, say its id: they are
-// read as one, geminiChats), every other file by itself.
+// again only the files of the sessions that grew: as its source names it
+// (source.session: a Claude Code file by its sessionId, a Codex agent's
+// by its parent's thread, a Gemini subagent's chat by its parent's
+// session), else by the file itself.
 func sessionKey(f *logFile) string {
-	switch f.source {
-	case "gemini":
-		if p := geminiParent(f.name); p != "" {
-			return "gemini\x00" + p
-		}
-		if id := geminiString(geminiMeta(f), "sessionId"); id != "" {
-			return "gemini\x00" + id
-		}
-	case "claude":
-		for _, r := range f.records {
-			var p probe
-			if json.Unmarshal(r.data, &p) == nil && p.SessionID != "" {
-				return "claude\x00" + p.SessionID
-			}
-		}
-	case "codex":
-		if len(f.records) > 0 {
-			var l codexLine
-			cf := &codexFile{}
-			if json.Unmarshal(f.records[0].data, &l) == nil && l.Type == "session_meta" && json.Unmarshal(l.Payload, &cf.meta) == nil {
-				if parent, _ := cf.parentThread(); parent != "" {
-					return "codex\x00" + parent
-				}
-				return "codex\x00" + cf.meta.ID
-			}
+	if src := sourceNamed(f.source); src != nil && src.session != nil {
+		if key, ok := src.session(f); ok {
+			return f.source + "\x00" + key
 		}
 	}
 	return f.source + "\x00" + f.name

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -17,6 +18,72 @@ import (
 // after it are gone) and {"$set": {...}} for metadata. Before, the same
 // as one JSON document (session-*.json: the metadata and a "messages"
 // list). docs/formats.md has the mapping.
+
+var geminiSource = source{
+	name: "gemini", title: "Gemini CLI", what: "a Gemini CLI chat",
+	folders: func(home string, getenv func(string) string) []string {
+		// Gemini CLI's own home (its homedir()), under which .gemini
+		return []string{under(getenv, home, "GEMINI_CLI_HOME", ".gemini/tmp", ".gemini/tmp")}
+	},
+	helpFolders: "~/.gemini/tmp (or $GEMINI_CLI_HOME/.gemini/tmp)",
+	env:         []cli.EnvVar{{Name: "GEMINI_CLI_HOME", Text: "Gemini CLI's home, when set: its .gemini/tmp is read instead of ~/.gemini/tmp."}},
+	fileName: func(base string) bool {
+		return jsonlName(base) || strings.HasPrefix(base, "session-") && strings.HasSuffix(base, ".json")
+	},
+	companions: geminiCompanions,
+	claims: []claim{
+		{marked, func(p *probe) bool { return p.RewindTo != "" || p.Set != nil }},
+		{marked, func(p *probe) bool { return p.SessionID != "" && p.ProjectHash != "" }},
+		{marked, func(p *probe) bool {
+			return p.ID != "" && p.UUID == "" && (p.Type == "gemini" || p.Type == "user" && p.SessionID == "" && p.Message == nil)
+		}},
+	},
+	document: geminiIsDocument,
+	keys:     geminiKeys,
+	keyed:    func(f *logFile) bool { return f.seen != nil },
+	session: func(f *logFile) (string, bool) {
+		if p := geminiParent(f.name); p != "" {
+			return p, true
+		}
+		id := geminiString(geminiMeta(f), "sessionId")
+		return id, id != ""
+	},
+	convert: (*converter).geminiAll,
+	known:   geminiKnown,
+}
+
+// geminiIsDocument reports whether data, a file that is one JSON value,
+// is a session of the older format: a sessionId and a list of messages.
+// On one line it must be a whole document (by a tool, or by hand), not a
+// chat's first record, whose messages nothing would read.
+func geminiIsDocument(data []byte, oneLine bool) bool {
+	if oneLine {
+		id, _ := jsonscan.Lookup(data, "sessionId")
+		msgs, _ := jsonscan.Lookup(data, "messages")
+		return len(id) > 2 && id[0] == '"' && len(msgs) > 0 && msgs[0] == '['
+	}
+	var p probe
+	return json.Unmarshal(data, &p) == nil && p.SessionID != "" && p.Messages != nil
+}
+
+// geminiKeys notes a chat's sessionId, and the folder its subagents'
+// chats are filed under.
+func geminiKeys(f *logFile) {
+	if p := geminiParent(f.name); p != "" {
+		f.keys = append(f.keys, p)
+	}
+	if f.document != nil {
+		if v, ok := jsonscan.Lookup(bytes.TrimSpace(f.document), "sessionId"); ok {
+			f.noteID(v)
+		}
+	}
+	for _, r := range f.records {
+		if v, ok := jsonscan.Lookup(r.data, "sessionId"); ok {
+			f.noteID(v)
+			return
+		}
+	}
+}
 
 type geminiRecord struct {
 	SessionID   string          `json:"sessionId"`
@@ -254,7 +321,7 @@ func lineIn(doc, v []byte, first int) int {
 // geminiDocument is f's whole-file document, if it holds one (the older
 // format), and its records.
 func geminiDocument(f *logFile) (document []byte, records []record) {
-	if f.document == nil && len(f.records) == 1 && oneDocument(f.records[0].data) {
+	if f.document == nil && len(f.records) == 1 && geminiIsDocument(f.records[0].data, true) {
 		// here, not as the file is read: --follow reads its lines
 		// itself, and another source's one line may have such members
 		return f.records[0].data, nil

@@ -79,7 +79,7 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 		}
 		calls[ch.id] = geminiAgentCalls(ch.msgs, calls[ch.id])
 		s := c.geminiSession(ch)
-		s.at = order{source: sourceRank["gemini"], file: index}
+		s.at = order{file: index}
 		out = append(out, s)
 	}
 	for _, sb := range subs {
@@ -88,7 +88,7 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 			if !sb.companion { // found beside another session: not asked for
 				// after the sessions of their own, as they are listed
 				s := c.geminiSession(sb.chat)
-				s.at = order{source: sourceRank["gemini"], file: 1<<30 + sb.index}
+				s.at = order{file: 1<<30 + sb.index}
 				out = append(out, s)
 			}
 			continue

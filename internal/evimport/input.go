@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -35,7 +33,7 @@ type logFile struct {
 	companion bool            // found beside a named file, not named itself
 	index     int             // its place among the files read
 	keys      []string        // what ties it to other files (groups)
-	parent    bool            // a Codex rollout of a spawned agent: keys[0] is its parent's
+	parent    bool            // keys[0] is its parent's (a Codex rollout of a spawned agent): joins it if read
 	size      int             // its bytes, as the scan found them
 	seen      map[string]bool // the keys noted, as JSON strings
 	ids       map[string]bool // the sessionIds the scan found (claudeKeys)
@@ -58,48 +56,35 @@ func (f *logFile) label() string {
 	return f.name
 }
 
-// defaultFolders are the session folders of every agent, from the
+// defaultFolders are the session folders of every source, from the
 // environment the agents themselves read.
 func defaultFolders(getenv func(string) string) []string {
 	home := getenv("HOME")
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	or := func(env, sub, def string) string {
-		if v := getenv(env); v != "" {
-			return filepath.Join(v, sub)
-		}
-		return filepath.Join(home, def)
+	var dirs []string
+	for _, src := range sources {
+		dirs = append(dirs, src.folders(home, getenv)...)
 	}
-	claude := []string{or("CLAUDE_CONFIG_DIR", "projects", ".claude/projects")}
-	if getenv("CLAUDE_CONFIG_DIR") == "" {
-		// some versions of Claude Code wrote to the XDG folder instead
-		// (ccusage reads both too); a session in both is counted once
-		claude = append(claude, or("XDG_CONFIG_HOME", "claude/projects", ".config/claude/projects"))
-	}
-	claude = append(claude,
-		or("CODEX_HOME", "sessions", ".codex/sessions"),
-		or("PI_CODING_AGENT_DIR", "sessions", ".pi/agent/sessions"),
-		// Gemini CLI's own home (its homedir()), under which .gemini
-		or("GEMINI_CLI_HOME", ".gemini/tmp", ".gemini/tmp"))
-	return append(claude, copilotFolders(getenv, home)...)
+	return dirs
 }
 
-// sessionFile reports whether a file met in a walk is a session log:
-// JSON Lines (compressed or not), or Gemini's session-*.json.
+// sessionFile reports whether a file met in a walk is a session log: of
+// a name one of the sources writes.
 func sessionFile(name string) bool {
 	base := filepath.Base(name)
-	for _, ext := range []string{".jsonl", ".jsonl.gz", ".jsonl.zst"} {
-		if strings.HasSuffix(base, ext) {
+	for _, src := range sources {
+		if src.fileName == nil && jsonlName(base) || src.fileName != nil && src.fileName(base) {
 			return true
 		}
 	}
-	return strings.HasPrefix(base, "session-") && strings.HasSuffix(base, ".json")
+	return false
 }
 
 // expand turns the paths given into the files to read: a folder is
-// walked (in lexical order) for session files; a named Claude session
-// brings its subagent files along as companions. Files last modified
+// walked (in lexical order) for session files; a file named brings its
+// companions along (a Claude Code session's subagent files). Files last modified
 // before since are left out unread. missing reports a path that cannot
 // be read; empty, if set, a folder that holds no session file at all;
 // skipped a file of a session file's name in a folder that is not a
@@ -190,24 +175,15 @@ func fileKind(mode fs.FileMode) string {
 	return "not a file"
 }
 
-// companions are the subagent files of the Claude session file name:
-// <session>/subagents/agent-*.jsonl, and agent-*.jsonl beside it (the
-// layout before Claude Code 2.1). Those of other sessions are dropped
-// when their lines are read (their sessionId is another).
+// companions are the files that go with the file name, named: those
+// of every source's rule, in the table's order (a name fits one
+// source's layout at most, in practice).
 func companions(name string) []string {
-	if g := geminiCompanions(name); g != nil {
-		return g
-	}
-	if !strings.HasSuffix(name, ".jsonl") || strings.HasPrefix(filepath.Base(name), "agent-") {
-		return nil
-	}
-	dir := filepath.Dir(name)
-	stem := strings.TrimSuffix(filepath.Base(name), ".jsonl")
 	var out []string
-	for _, pattern := range []string{filepath.Join(dir, stem, "subagents", "agent-*.jsonl"), filepath.Join(dir, "agent-*.jsonl")} {
-		m, _ := filepath.Glob(pattern)
-		sort.Strings(m)
-		out = append(out, m...)
+	for _, src := range sources {
+		if src.companions != nil {
+			out = append(out, src.companions(name)...)
+		}
 	}
 	return out
 }
@@ -275,14 +251,15 @@ func read(each func(func(jsonl.Record) error) error, bad func(jsonl.Record, erro
 	return nil
 }
 
-// oneDocument reports whether data, a file's one line, is a whole Gemini
-// CLI session document written on one line (by a tool, or by hand): a
-// sessionId and an array of messages, as detect reads a document. Not a
-// chat's first record, whose messages nothing would read.
+// oneDocument reports whether data, a file's one line, is a whole
+// session document written on one line (a source's document rule).
 func oneDocument(data []byte) bool {
-	id, _ := jsonscan.Lookup(data, "sessionId")
-	msgs, _ := jsonscan.Lookup(data, "messages")
-	return len(id) > 2 && id[0] == '"' && len(msgs) > 0 && msgs[0] == '['
+	for _, src := range sources {
+		if src.document != nil && src.document(data, true) {
+			return true
+		}
+	}
+	return false
 }
 
 // errEnough ends a reading that has what it needs.
@@ -330,22 +307,31 @@ type probe struct {
 	RunID       string          `json:"run_id"`
 	Seq         json.RawMessage `json:"seq"`
 	Data        json.RawMessage `json:"data"`
+	// data is the record, for a claim that looks at a member the
+	// probe does not decode (jsonscan.Lookup)
+	data []byte
 }
 
 // detect finds the source of a file from its first records ("" when none
 // fits).
 func detect(f *logFile) string {
 	if f.document != nil {
-		var p probe
-		if json.Unmarshal(f.document, &p) == nil && p.SessionID != "" && p.Messages != nil {
-			return "gemini"
+		for _, src := range sources {
+			if src.document != nil && src.document(f.document, false) {
+				return src.name
+			}
 		}
 		return ""
 	}
-	if len(f.records) == 1 && oneDocument(f.records[0].data) && sourceOfRecord(f.records[0].data) == "" {
-		// a document written on one line, as read reads it: Gemini's
-		// whether or not it has a projectHash, as when pretty-printed
-		return "gemini"
+	if len(f.records) == 1 && sourceOfRecord(f.records[0].data) == "" {
+		// a document written on one line, as read reads it: a
+		// source's whether or not its record says so, as when
+		// pretty-printed
+		for _, src := range sources {
+			if src.document != nil && src.document(f.records[0].data, true) {
+				return src.name
+			}
+		}
 	}
 	for i, r := range f.records {
 		if i == detectLines {
@@ -362,15 +348,13 @@ func detect(f *logFile) string {
 // output of evimport or of another ev* tool, no agent's log.
 const envelope = "envelope"
 
-// looksLike names what each source's files, and envelope events, look
-// like, for the message that --from names another.
-var looksLike = map[string]string{
-	"claude":  "a Claude Code session",
-	"codex":   "a Codex rollout",
-	"pi":      "a pi session",
-	"gemini":  "a Gemini CLI chat",
-	"copilot": "a Copilot CLI session",
-	envelope:  "envelope events as evimport writes them, not a session log",
+// looksLike names what a source's files, or envelope events, look like,
+// for the message that --from names another.
+func looksLike(l string) string {
+	if l == envelope {
+		return "envelope events as evimport writes them, not a session log"
+	}
+	return sourceNamed(l).what
 }
 
 // looks is what f's first records look like to one who expects from's:
@@ -384,7 +368,7 @@ func looks(f *logFile, from string) string {
 		if i == detectLines {
 			break
 		}
-		var p probe
+		p := probe{data: r.data}
 		if json.Unmarshal(r.data, &p) != nil {
 			continue
 		}
@@ -413,87 +397,33 @@ func (p *probe) envelope() bool {
 
 // sourceOfRecord is the source a record says it is of, "" for none.
 func sourceOfRecord(data []byte) string {
-	var p probe
+	p := probe{data: data}
 	if json.Unmarshal(data, &p) != nil {
 		return ""
 	}
 	return p.source()
 }
 
+// source is the source whose claim the record fits, the surest claim
+// first (claim), "" for none.
 func (p *probe) source() string {
-	switch {
-	case p.Type == "session" && (p.Cwd != "" || p.ID != ""):
-		return "pi"
-	case p.Payload != nil && (p.Type == "session_meta" || p.Type == "response_item" || p.Type == "event_msg" || p.Type == "turn_context"):
-		return "codex"
-	case p.RewindTo != "" || p.Set != nil:
-		return "gemini"
-	case p.SessionID != "" && p.ProjectHash != "":
-		return "gemini"
-	case p.ID != "" && p.UUID == "" && (p.Type == "gemini" || p.Type == "user" && p.SessionID == "" && p.Message == nil):
-		return "gemini"
-	case p.SessionID != "" && p.UUID != "", p.Type == "summary" && p.LeafUUID != "", p.Type == "file-history-snapshot" && p.MessageID != "":
-		return "claude"
-	case p.Type == "message" && p.Message != nil:
-		return "pi"
-	case copilotRecord(p):
-		return "copilot"
+	for sure := marked; sure <= loose; sure++ {
+		for _, src := range sources {
+			for _, c := range src.claims {
+				if c.sure == sure && c.holds(p) {
+					return src.name
+				}
+			}
+		}
 	}
 	return ""
 }
 
-// groupKeys notes what ties f to other files: a Claude Code file's
-// sessionIds (a session's lines may be in several files), a Codex
-// rollout's id, or its parent's for a spawned agent's, a Gemini CLI
-// chat's sessionId, and the folder its subagents' chats are filed under.
+// groupKeys notes what ties f to other files, as its source says
+// (source.keys).
 func (f *logFile) groupKeys() {
-	if f.source == "gemini" {
-		if p := geminiParent(f.name); p != "" {
-			f.keys = append(f.keys, p)
-		}
-		if f.document != nil {
-			if v, ok := jsonscan.Lookup(bytes.TrimSpace(f.document), "sessionId"); ok {
-				f.noteID(v)
-			}
-		}
-	}
-	for _, r := range f.records {
-		switch f.source {
-		case "gemini":
-			if v, ok := jsonscan.Lookup(r.data, "sessionId"); ok {
-				f.noteID(v)
-				return
-			}
-		case "claude":
-			f.noteSession(r.data)
-		case "copilot":
-			if v := copilotKey(r.data); v != nil {
-				f.noteID(v)
-				return
-			}
-		case "codex":
-			var l codexLine
-			cf := &codexFile{}
-			if typ, _ := jsonscan.Lookup(r.data, "type"); !jsonscan.StringEquals(typ, "session_meta") {
-				continue
-			}
-			// read as the conversion reads it (codexDecode): a session_meta
-			// line holds the whole of the agent's instructions, which
-			// encoding/json took long to read
-			var d fields
-			if l.decode(&d, r.data); d.err != nil || len(l.Payload) == 0 || l.Payload[0] != '{' && l.Payload[0] != 'n' {
-				continue
-			}
-			if cf.meta.decode(&d, l.Payload); d.err != nil {
-				continue
-			}
-			if parent, _ := cf.parentThread(); parent != "" {
-				f.keys, f.parent = []string{parent, cf.meta.ID}, true
-			} else {
-				f.keys = []string{cf.meta.ID}
-			}
-			return
-		}
+	if src := sourceNamed(f.source); src != nil && src.keys != nil {
+		src.keys(f)
 	}
 }
 
@@ -524,10 +454,12 @@ func (f *logFile) noteID(v []byte) {
 	}
 }
 
-// groups puts the files that must be converted together in a group (the
-// files that share a Claude sessionId; a Codex rollout and its spawned
-// agents' whose parent is among the files), each group's files in the
-// order they were read, the groups in the order of their first file.
+// groups puts the files that must be converted together in a group: the
+// files of a source that share a key (a Claude sessionId), and a file
+// whose first key is its parent's (a Codex rollout of a spawned agent)
+// with its parent's, when that is among the files; each group's files
+// in the order they were read, the groups in the order of their first
+// file.
 func groups(files []*logFile) [][]*logFile {
 	parent := make([]int, len(files))
 	for i := range parent {
@@ -549,7 +481,7 @@ func groups(files []*logFile) [][]*logFile {
 	}
 	owner := map[string]int{} // source and key -> the first file with it
 	for i, f := range files {
-		if f.source == "codex" && f.parent {
+		if f.parent {
 			continue // joins its parent below, if its parent is read
 		}
 		for _, k := range f.keys {
@@ -565,8 +497,8 @@ func groups(files []*logFile) [][]*logFile {
 		}
 	}
 	for i, f := range files {
-		if f.source == "codex" && f.parent {
-			if j, ok := owner["codex\x00"+f.keys[0]]; ok {
+		if f.parent {
+			if j, ok := owner[f.source+"\x00"+f.keys[0]]; ok {
 				union(i, j)
 			}
 		}

@@ -172,10 +172,6 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	return err
 }
 
-// The sources, in the order their sessions are placed among events of
-// the same time.
-var sourceRank = map[string]int{"claude": 0, "codex": 1, "pi": 2, "gemini": 3, "copilot": 4}
-
 // convert reads every input, converts it and spools its sessions. The
 // files are first scanned on every core for their source and what ties
 // them to others (scanAll); then each group of files that must be
@@ -194,7 +190,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		// a folder named by mistake must not pass for one of no
 		// sessions; the default folders may well have none yet
 		empty = func(p string) {
-			in.Errorf("%s: no session file of Claude Code, Codex, pi, Gemini CLI or Copilot CLI in this folder", term.Escape(p))
+			in.Errorf("%s: no session file of %s in this folder", term.Escape(p), sourceTitles("or"))
 		}
 	}
 	files := expand(o.paths(), win.since, func(p string, err error) {
@@ -246,13 +242,14 @@ var errRescan = errors.New("the files are to be scanned again")
 // taken. exact: the files were scanned exactly, and a session not found
 // by the scan is one written to a file since (an agent writing its
 // log): converted in the group found, not a reason to scan again. Not
-// exact, with a Claude Code file among them, what is wrong with the
+// exact, with a file among them whose every line names its session
+// (source.lineKeys: a Claude Code file), what is wrong with the
 // files is said once all is taken: a group taken last may show that the
 // groups were wrong (errRescan), and what the groups of an exact scan
 // take first is to be said first (--strict stops there).
 func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp *spool, gs [][]*logFile, trouble *bool, exact bool) (err error) {
 	var held *[]note
-	if !exact && slices.ContainsFunc(gs, func(g []*logFile) bool { return g[0].source == "claude" }) {
+	if !exact && slices.ContainsFunc(gs, func(g []*logFile) bool { return lineKeys(g[0]) }) {
 		held = new([]note)
 	}
 	var workers []*converter
@@ -366,9 +363,9 @@ func (j *convJob) convert(w *converter, win window) {
 		case len(f.records) == 0 && f.document == nil:
 			// empty: skipped quietly
 		case f.source == "" && looks(f, "") == envelope:
-			unknown = looksLike[envelope]
+			unknown = looksLike(envelope)
 		case f.source == "":
-			unknown = "not a session log of Claude Code, Codex, pi, Gemini CLI or Copilot CLI"
+			unknown = noSessionLog()
 		default:
 			known = append(known, f)
 		}
@@ -384,14 +381,11 @@ func (j *convJob) convert(w *converter, win window) {
 		}
 	}
 	var ss []*session
-	switch {
-	case len(known) == 0:
-	case known[0].source == "pi":
+	if len(known) > 0 {
+		ss = w.convertSource(sourceNamed(known[0].source), known)
 		for _, f := range known {
-			ss = append(ss, w.one(f)...)
+			f.records, f.document = nil, nil
 		}
-	default:
-		ss = w.group(known)
 	}
 	j.sortNotes()
 	j.missed, w.missed = w.missed, false
@@ -476,35 +470,6 @@ func say(in *jsonl.Input, conv *converter, notes []note) (trouble bool) {
 	return trouble
 }
 
-// one converts a pi file.
-func (c *converter) one(f *logFile) []*session {
-	ss := c.pi(f)
-	f.records = nil
-	for _, s := range ss {
-		s.at = order{source: sourceRank[f.source], file: f.index}
-	}
-	return ss
-}
-
-// group converts a group of Claude, Codex or Gemini CLI files (groups).
-func (c *converter) group(files []*logFile) []*session {
-	var ss []*session
-	switch files[0].source {
-	case "claude":
-		ss = c.claude(files)
-	case "codex":
-		ss = c.codexAll(files)
-	case "copilot":
-		ss = c.copilotAll(files)
-	default:
-		ss = c.geminiAll(files)
-	}
-	for _, f := range files {
-		f.records, f.document = nil, nil
-	}
-	return ss
-}
-
 // stdinHolds reports whether standard input, when no file is named, is
 // what to read: it is no terminal and holds a byte (r reads it all, that
 // byte included). An empty one is none, so that evimport run by cron, CI
@@ -555,18 +520,26 @@ func (o *options) sourceOf(f *logFile) bool {
 		f.source = detect(f)
 	} else if l := looks(f, o.From); l != "" && l != o.From {
 		f.source = ""
-		f.wrong = fmt.Sprintf("--from %s, but this looks like %s; skipped", o.From, looksLike[l])
+		f.wrong = fmt.Sprintf("--from %s, but this looks like %s; skipped", o.From, looksLike(l))
 	}
 	return f.source != ""
 }
 
-// all converts the files of each source into sessions.
+// lineKeys reports whether f is of a source whose every line names its
+// session (source.lineKeys).
+func lineKeys(f *logFile) bool {
+	src := sourceNamed(f.source)
+	return src != nil && src.lineKeys
+}
+
+// all converts the files of each source into sessions, the sources in
+// the table's order.
 func (c *converter) all(bySource map[string][]*logFile) []*session {
-	sessions := c.claude(bySource["claude"])
-	sessions = append(sessions, c.codexAll(bySource["codex"])...)
-	for _, f := range bySource["pi"] {
-		sessions = append(sessions, c.pi(f)...)
+	var sessions []*session
+	for _, src := range sources {
+		if files := bySource[src.name]; len(files) > 0 {
+			sessions = append(sessions, c.convertSource(src, files)...)
+		}
 	}
-	sessions = append(sessions, c.copilotAll(bySource["copilot"])...)
-	return append(sessions, c.geminiAll(bySource["gemini"])...)
+	return sessions
 }

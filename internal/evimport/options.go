@@ -14,7 +14,7 @@ const name = "evimport"
 type options struct {
 	Files []string `arg:"" optional:"" name:"FILE" help:"Session files and folders to read (folders are walked for session files; - is stdin). Default: standard input when it is no terminal and not empty, else the session folders of every agent found for this user."`
 
-	From   string   `name:"from" enum:"auto,claude,codex,pi,gemini,copilot" default:"auto" placeholder:"SOURCE" help:"The agent whose logs these are: claude (Claude Code), codex (OpenAI Codex), pi, gemini (Gemini CLI), copilot (GitHub Copilot CLI), or auto: found from each file's content. A file whose content is another agent's is skipped, not read as SOURCE's. Default: ${default}."`
+	From   string   `name:"from" enum:"auto,${sources}" default:"auto" placeholder:"SOURCE" help:"The agent whose logs these are: ${sourceHelp}, or auto: found from each file's content. A file whose content is another agent's is skipped, not read as SOURCE's. Default: ${default}."`
 	Since  string   `name:"since" placeholder:"TIME" help:"Only events at or after TIME (RFC 3339, 2026-11-01, @UNIX, or a duration back from now: 24h, 7d); files last modified before it are not read."`
 	Until  string   `name:"until" placeholder:"TIME" help:"Only events before TIME (the forms of --since)."`
 	Prices []string `name:"prices" placeholder:"FILE" sep:"none" help:"Add or replace model prices with FILE, a JSON table of the shape of the embedded one ({\"providers\":{PROVIDER:{MODEL:{\"input\":3,\"output\":15,...}}}}, USD per million tokens). May be repeated."`
@@ -31,7 +31,9 @@ type options struct {
 
 var tool = cli.Tool{
 	Name:    name,
-	Summary: "Read the session logs of Claude Code, Codex, pi, Gemini CLI and Copilot CLI as envelope events.",
+	Summary: "Read the session logs of " + sourceTitles("and") + " as envelope events.",
+	Vars:    sourceVars,
+	Env:     sourceEnv,
 	Details: `
 Reads the session logs that coding agents keep on disk and writes them as
 envelope events in the run-log vocabulary (docs/formats.md): one run per
@@ -56,13 +58,7 @@ never $0, and named on stderr.
 
 Without FILE evimport reads standard input when it is no terminal and
 holds something (cat session.jsonl | evimport); else (a terminal, or an
-empty standard input, as cron and CI give) it reads ~/.claude/projects and ~/.config/claude/projects
-(or $CLAUDE_CONFIG_DIR/projects; $XDG_CONFIG_HOME for ~/.config),
-~/.codex/sessions (or $CODEX_HOME/sessions), ~/.pi/agent/sessions (or
-$PI_CODING_AGENT_DIR/sessions), ~/.gemini/tmp (or
-$GEMINI_CLI_HOME/.gemini/tmp) and ~/.copilot/session-state and
-~/.copilot/history-session-state (or under $COPILOT_HOME), those that
-exist. The
+empty standard input, as cron and CI give) it reads ` + sourceVars()["folders"] + `, those that exist. The
 output is the same bytes for the same files: run ids come from the session
 id and the prompt's place, seq counts each session's events from 1, and
 events of all sessions are written in time order, so evcursor --state

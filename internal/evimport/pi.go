@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"unsafe"
+
+	"github.com/evtools/evtools/internal/cli"
 )
 
 // pi's session files: ~/.pi/agent/sessions/<cwd>/<time>_<id>.jsonl, a
@@ -121,6 +123,34 @@ func (line *fields) readPiBlocks(v []byte, name string, texts bool) []piBlock {
 		return true
 	})
 	return line.piBlocks
+}
+
+var piSource = source{
+	name: "pi", title: "pi", what: "a pi session",
+	folders: func(home string, getenv func(string) string) []string {
+		return []string{under(getenv, home, "PI_CODING_AGENT_DIR", "sessions", ".pi/agent/sessions")}
+	},
+	helpFolders: "~/.pi/agent/sessions (or $PI_CODING_AGENT_DIR/sessions)",
+	env:         []cli.EnvVar{{Name: "PI_CODING_AGENT_DIR", Text: "pi's folder, when set: its sessions folder is read instead of ~/.pi/agent/sessions."}},
+	claims: []claim{
+		{marked, func(p *probe) bool { return p.Type == "session" && (p.Cwd != "" || p.ID != "") }},
+		{loose, func(p *probe) bool { return p.Type == "message" && p.Message != nil }},
+	},
+	// no keys: a session is one file
+	convert: (*converter).piAll,
+	known:   piKnown,
+}
+
+// piAll converts pi session files, each a session of its own.
+func (c *converter) piAll(files []*logFile) []*session {
+	var ss []*session
+	for _, f := range files {
+		for _, s := range c.pi(f) {
+			s.at = order{file: f.index}
+			ss = append(ss, s)
+		}
+	}
+	return ss
 }
 
 // piKnown are the entry types read or deliberately passed over.

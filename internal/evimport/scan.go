@@ -115,8 +115,10 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 		known = o.sourceOf(f)
 	}
 	if known {
+		src := sourceNamed(f.source)
+		lineKeys := src.lineKeys
 		switch {
-		case f.source == "claude" && head && !exact:
+		case lineKeys && head && !exact:
 			// The sessionIds of the head and of the tail: a file of
 			// one session has its id in both, a resumed session's copy
 			// of another's lines is at the start. A sessionId only in
@@ -131,20 +133,20 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 			}
 			f.claudeKeys(data, false)
 			f.claudeKeys(tail(), false)
-		case f.source == "claude" && head:
+		case lineKeys && head:
 			return false
-		case f.source == "claude":
+		case lineKeys:
 			f.claudeKeys(data, exact)
 		default:
 			f.groupKeys()
 		}
-		if stopped && (f.source == "codex" && f.keys == nil || f.source == "gemini" && f.seen == nil) {
+		if stopped && src.keyed != nil && !src.keyed(f) {
 			if head {
 				return false
 			}
 			// what ties it to other files (a Codex rollout's session_meta,
-			// a Gemini CLI chat's sessionId) is not in the lines read
-			// for its format: it is looked for in all of them
+			// a Gemini CLI chat's sessionId: source.keyed) is not in the
+			// lines read for its format: it is looked for in all of them
 			f.records, f.keys = nil, nil
 			read(wholeFile(f.label(), data, ignore), ignore, f, true, true, nil)
 			f.groupKeys()

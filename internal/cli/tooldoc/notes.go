@@ -79,13 +79,7 @@ var toolNotes = map[string]Notes{
 	},
 	"evimport": {
 		Env: []EnvVar{
-			{"HOME", "With no FILE, the agents' session folders are looked for under it: ~/.claude/projects, ~/.config/claude/projects, ~/.codex/sessions, ~/.pi/agent/sessions, ~/.gemini/tmp, ~/.copilot/session-state and ~/.copilot/history-session-state."},
-			{"CLAUDE_CONFIG_DIR", "Claude Code's folder, when set: its projects folder is read instead of ~/.claude/projects and ~/.config/claude/projects."},
-			{"XDG_CONFIG_HOME", "When set, Claude Code's XDG folder is $XDG_CONFIG_HOME/claude instead of ~/.config/claude."},
-			{"CODEX_HOME", "Codex's folder, when set: its sessions folder is read instead of ~/.codex/sessions."},
-			{"PI_CODING_AGENT_DIR", "pi's folder, when set: its sessions folder is read instead of ~/.pi/agent/sessions."},
-			{"GEMINI_CLI_HOME", "Gemini CLI's home, when set: its .gemini/tmp is read instead of ~/.gemini/tmp."},
-			{"COPILOT_HOME", "Copilot CLI's folder, when set: its session-state and history-session-state are read instead of those of ~/.copilot."},
+			// HOME and the agents' own variables: from evimport's table of sources
 			envNoColor, envTerm, envColumns, envTZ,
 		},
 	},

@@ -1,0 +1,202 @@
+package evimport
+
+import (
+	"cmp"
+	"path/filepath"
+	"strings"
+
+	"github.com/evtools/evtools/internal/cli"
+)
+
+// source is one agent whose logs evimport reads: all that the rest of
+// the package asks of it. Each agent's file (claude.go, codex.go, pi.go,
+// gemini.go, copilot.go) declares its row; sources lists them. The
+// package doc says what each member is for and how a source declares
+// what a session's files are.
+type source struct {
+	name     string // the --from word, and the events' "source"
+	title    string // the agent as messages name it: "Claude Code"
+	longName string // as --from's help names it, when more than title: "OpenAI Codex"
+	what     string // what one of its files is, for --from's message: "a Claude Code session"
+
+	// folders are its default folders, from the environment the agent
+	// itself reads (home is $HOME); helpFolders says them for --help,
+	// env for the man page's ENVIRONMENT (HOME's entry lists folders
+	// with no variable set).
+	folders     func(home string, getenv func(string) string) []string
+	helpFolders string
+	env         []cli.EnvVar
+
+	// fileName reports whether a file of this base name, met in a
+	// folder's walk, is one of its session files (nil: jsonlName).
+	fileName func(base string) bool
+	// companions are the files read with a file named on the command
+	// line: those of the same session (Claude Code's subagents). nil:
+	// none.
+	companions func(name string) []string
+
+	// claims are how one record says it is of this source; document,
+	// when set, whether a file that is one JSON value (oneLine: written
+	// on one line, which might be a first record too) is one of its
+	// session documents.
+	claims   []claim
+	document func(data []byte, oneLine bool) bool
+
+	// keys notes what ties a file to others (logFile.keys), from its
+	// records (or document); keyed reports whether the lines the scan
+	// read for the format held it (nil: nothing to find), else the scan
+	// looks in all of them. lineKeys, for a source whose every line
+	// names its session (Claude Code's sessionId): keys is not called,
+	// the scan notes the sessionId of every line of the head and tail
+	// (claudeKeys), and the conversion sets converter.missed for one
+	// it did not find.
+	keys     func(f *logFile)
+	keyed    func(f *logFile) bool
+	lineKeys bool
+	// session names the session a file holds, so that --follow converts
+	// again only the sessions that grew (not ok: the file alone).
+	session func(f *logFile) (key string, ok bool)
+
+	// convert converts a group of files (groups: those the keys tie
+	// together; for a source without keys, one file) into sessions, for
+	// a pass and for --follow alike. It sets each session's at.file and
+	// at.line; at.source is its rank, set by convertSource.
+	convert func(c *converter, files []*logFile) []*session
+
+	// known are the record types it reads or passes over on purpose;
+	// another is counted as of an unknown type (converter.known).
+	known map[string]bool
+}
+
+// sources are the agents evimport reads, in the order their sessions are
+// placed among events of the same time (their rank).
+var sources = []*source{&claudeSource, &codexSource, &piSource, &geminiSource, &copilotSource}
+
+// certainty is how sure a claim is (claim).
+type certainty int
+
+const (
+	// marked: a type or member that no other agent writes
+	marked certainty = iota
+	// shaped: members another agent's records may have too
+	shaped
+	// loose: a shape tried after every other
+	loose
+)
+
+// claim is one way a record says it is of a source: the claims of every
+// source are tried, the surest first, then in the table's order, so that
+// a record that fits two is the surer one's.
+type claim struct {
+	sure  certainty
+	holds func(p *probe) bool
+}
+
+// sourceNamed is the row of the source called name, nil for none.
+func sourceNamed(name string) *source {
+	for _, s := range sources {
+		if s.name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// rank is the source's place in the table.
+func (s *source) rank() int {
+	for i, t := range sources {
+		if t == s {
+			return i
+		}
+	}
+	return len(sources)
+}
+
+// convertSource converts a group of the files of one source, placing its
+// sessions by the source's rank.
+func (c *converter) convertSource(s *source, files []*logFile) []*session {
+	ss := s.convert(c, files)
+	rank := s.rank()
+	for _, x := range ss {
+		x.at.source = rank
+	}
+	return ss
+}
+
+// jsonlName is the file-name rule of a source that writes JSON Lines:
+// *.jsonl, compressed or not.
+func jsonlName(base string) bool {
+	for _, ext := range []string{".jsonl", ".jsonl.gz", ".jsonl.zst"} {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// under is the folder sub of the folder the variable env names when it
+// is set, else def under home: how every agent moves its folders.
+func under(getenv func(string) string, home, env, sub, def string) string {
+	if v := getenv(env); v != "" {
+		return filepath.Join(v, sub)
+	}
+	return filepath.Join(home, def)
+}
+
+// sourceTitles lists the sources' titles joined by and (or or):
+// "Claude Code, Codex, pi, Gemini CLI and Copilot CLI".
+func sourceTitles(and string) string {
+	var ts []string
+	for _, s := range sources {
+		ts = append(ts, s.title)
+	}
+	return joinList(ts, and)
+}
+
+// joinList joins words as a sentence lists them: "a, b and c".
+func joinList(words []string, and string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + and + " " + words[len(words)-1]
+}
+
+// noSessionLog is why a file in no known format is skipped.
+func noSessionLog() string { return "not a session log of " + sourceTitles("or") }
+
+// sourceVars are the help's variables: --from's words (${sources}) and
+// what each is (${sourceHelp}), and the default folders (${folders}).
+func sourceVars() map[string]string {
+	var names, help, folders []string
+	for _, s := range sources {
+		names = append(names, s.name)
+		h := s.name
+		if l := cmp.Or(s.longName, s.title); l != s.name {
+			h += " (" + l + ")"
+		}
+		help = append(help, h)
+		folders = append(folders, s.helpFolders)
+	}
+	return map[string]string{
+		"sources":    strings.Join(names, ","),
+		"sourceHelp": strings.Join(help, ", "),
+		"folders":    joinList(folders, "and"),
+	}
+}
+
+// sourceEnv is the man page's ENVIRONMENT for the sources: HOME, under
+// which the folders are when no variable moves them, then each source's
+// variables.
+func sourceEnv() []cli.EnvVar {
+	var homes []string
+	for _, s := range sources {
+		for _, f := range s.folders("~", func(string) string { return "" }) {
+			homes = append(homes, filepath.ToSlash(f))
+		}
+	}
+	env := []cli.EnvVar{{Name: "HOME", Text: "With no FILE, the agents' session folders are looked for under it: " + joinList(homes, "and") + "."}}
+	for _, s := range sources {
+		env = append(env, s.env...)
+	}
+	return env
+}
