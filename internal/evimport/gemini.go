@@ -27,7 +27,8 @@ var geminiSource = source{
 	},
 	helpFolders: "~/.gemini/tmp (or $GEMINI_CLI_HOME/.gemini/tmp)",
 	env:         []cli.EnvVar{{Name: "GEMINI_CLI_HOME", Text: "Gemini CLI's home, when set: its .gemini/tmp is read instead of ~/.gemini/tmp."}},
-	fileName: func(base string) bool {
+	fileName: func(path string) bool {
+		base := filepath.Base(path)
 		return jsonlName(base) || strings.HasPrefix(base, "session-") && strings.HasSuffix(base, ".json")
 	},
 	companions: geminiCompanions,

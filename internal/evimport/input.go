@@ -75,7 +75,7 @@ func defaultFolders(getenv func(string) string) []string {
 func sessionFile(name string) bool {
 	base := filepath.Base(name)
 	for _, src := range sources {
-		if src.fileName == nil && jsonlName(base) || src.fileName != nil && src.fileName(base) {
+		if src.fileName == nil && jsonlName(base) || src.fileName != nil && src.fileName(name) {
 			return true
 		}
 	}

@@ -1,8 +1,48 @@
 // Package evimport is the evimport command: it reads the session logs of
-// Claude Code, OpenAI Codex, pi and Gemini CLI and writes them as envelope
-// events in the run-log vocabulary, one run per prompt, with tokens
-// counted once and costs that say where they come from. See
-// docs/evimport.md, and docs/formats.md for each source's mapping.
+// coding agents (Claude Code, OpenAI Codex, pi, Gemini CLI, Copilot CLI)
+// and writes them as envelope events in the run-log vocabulary, one run
+// per prompt, with tokens counted once and costs that say where they come
+// from. See docs/evimport.md, and docs/formats.md for each source's
+// mapping.
+//
+// # Sources
+//
+// Each agent is a row of the table sources (sources.go), declared in the
+// agent's own file (claude.go, codex.go, pi.go, gemini.go, copilot.go):
+// its name (the --from word and the events' "source"), its title for
+// messages, its default folders and the environment variables that move
+// them (for the folder walk, --help and the man page's ENVIRONMENT), the
+// rule for its file names, how a record says it is of it (claims, tried
+// surest first across every source, and document for a file that is one
+// JSON value), what ties its files to one another (keys), how --follow
+// names the session a file holds, its converter, and its known record
+// types. The table's order is the sources' rank: the order of their
+// sessions among events of the same time. Nothing else in the package
+// names a source: the --from words and help, the "no known format"
+// messages, the folder list of --help and the fuzz targets' dispatch are
+// made from the table.
+//
+// A source declares what a session's files are with three members:
+//
+//   - a file alone: no keys (pi), each file its own group;
+//   - a file and its companions: companions lists the files that go with
+//     a file named on the command line (Claude Code's subagents), and
+//     keys the values that tie files together wherever they were found
+//     (a sessionId): the files of a source that share a key are one
+//     group, converted together; a file whose logFile.parent is set
+//     joins the group of its first key's owner (a Codex agent's rollout
+//     joins its parent's);
+//   - a folder of files, or a tree of documents (opencode keeps a
+//     session as session/, message/ and part/ JSON files): fileName
+//     picks its files in a folder's walk, claims (or document) tell them
+//     from other agents', and keys gives each the session it belongs to
+//     (a member of the record, or a folder in its path), so that every
+//     file of a session is one group; convert then receives the group's
+//     files, each with its records or document, and puts the session
+//     back together in the order it needs.
+//
+// Adding a source is its file (its row, record types and converter), its
+// line in sources, fixtures in testdata, a fuzz target, and its docs.
 package evimport
 
 import (
