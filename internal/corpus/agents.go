@@ -19,7 +19,11 @@ import (
 // and spawned agents; pi's trees; Gemini's messages written again as they
 // grow and its rewinds.
 
-// AgentKinds are the agents Agents can write the logs of.
+// AgentKinds are the agents Agents can write the logs of, by the names
+// of evimport's table of sources, in its order. This package cannot read
+// the table (evimport's tests import it: a cycle), so evimport's
+// TestCorpusKinds holds the two together; a source with no generator
+// yet (Copilot CLI) is left out.
 var AgentKinds = []string{"claude", "codex", "pi", "gemini"}
 
 // agentEpoch: the sessions spread over the 60 days after it.

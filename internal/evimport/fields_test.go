@@ -211,8 +211,8 @@ func badLikeCheck[T any, PT interface {
 // FuzzFieldsLikeEncodingJSON checks the hand decoders of fields.go
 // against encoding/json, which read the lines before them.
 func FuzzFieldsLikeEncodingJSON(f *testing.F) {
-	for _, source := range []string{"claude", "codex", "pi", "gemini", "copilot"} {
-		seeds(f, source)
+	for _, src := range sources {
+		seeds(f.Add, src.name)
 	}
 	for _, s := range []string{
 		`{"type":"assistant","message":{"usage":{"input_tokens":1.5}}}`,

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,23 +23,11 @@ func fuzzConvert(t *testing.T, source string, data []byte) {
 			f.records = append(f.records, record{data: line, file: f.name, line: i + 1})
 		}
 	}
-	if source == "gemini" && json.Valid(data) && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+	if sourceNamed(source).document != nil && json.Valid(data) && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
 		f.document = data
 	}
 	c := newConverter(prices.Default())
-	var sessions []*session
-	switch source {
-	case "claude":
-		sessions = c.claude([]*logFile{f})
-	case "codex":
-		sessions = c.codexAll([]*logFile{f})
-	case "pi":
-		sessions = c.pi(f)
-	case "gemini":
-		sessions = c.gemini(f)
-	case "copilot":
-		sessions = c.copilotAll([]*logFile{f})
-	}
+	sessions := c.convertSource(sourceNamed(source), []*logFile{f})
 	var out bytes.Buffer
 	w := jsonl.NewWriter(&out)
 	writeSessions(w, sessions, window{})
@@ -54,7 +43,11 @@ func fuzzConvert(t *testing.T, source string, data []byte) {
 }
 
 // seeds adds the session files of the golden scripts that are of source.
-func seeds(f *testing.F, source string) {
+func seeds(add func(...any), source string) {
+	// the fixtures under the source's first default folder's top
+	// (home/.claude/...)
+	top := sourceNamed(source).folders("", func(string) string { return "" })[0]
+	dir := strings.SplitAfter(filepath.ToSlash(top), "/")[0]
 	names, _ := os.ReadDir("testdata")
 	for _, n := range names {
 		a, err := txtar.ParseFile("testdata/" + n.Name())
@@ -62,35 +55,49 @@ func seeds(f *testing.F, source string) {
 			continue
 		}
 		for _, file := range a.Files {
-			dir := map[string]string{"claude": ".claude/", "codex": ".codex/", "pi": ".pi/", "gemini": ".gemini/", "copilot": ".copilot/"}[source]
 			if strings.HasPrefix(file.Name, "home/"+dir) {
-				f.Add(file.Data)
+				add(file.Data)
 			}
 		}
 	}
-	f.Add([]byte(`{"type":"assistant","sessionId":"s","uuid":"u","message":{"id":"m","content":"x","usage":{"input_tokens":-1}}}`))
-	f.Add([]byte(`{"sessionId":"s","projectHash":"p","messages":[{"type":"gemini","content":[{"text":"\u2028"}],"tokens":{"input":1e3}}]}`))
+	add([]byte(`{"type":"assistant","sessionId":"s","uuid":"u","message":{"id":"m","content":"x","usage":{"input_tokens":-1}}}`))
+	add([]byte(`{"sessionId":"s","projectHash":"p","messages":[{"type":"gemini","content":[{"text":"\u2028"}],"tokens":{"input":1e3}}]}`))
 }
 
+// TestFuzzSeeds converts every source's seeds, for a source that has no
+// fuzz target of its own yet too: each source in the table is fuzzed.
+func TestFuzzSeeds(t *testing.T) {
+	for _, src := range sources {
+		t.Run(src.name, func(t *testing.T) {
+			var data [][]byte
+			seeds(func(a ...any) { data = append(data, a[0].([]byte)) }, src.name)
+			for _, d := range data {
+				fuzzConvert(t, src.name, d)
+			}
+		})
+	}
+}
+
+// FuzzClaude and the others: a target per source, for go test -fuzz.
 func FuzzClaude(f *testing.F) {
-	seeds(f, "claude")
+	seeds(f.Add, "claude")
 	f.Fuzz(func(t *testing.T, b []byte) { fuzzConvert(t, "claude", b) })
 }
 func FuzzCodex(f *testing.F) {
-	seeds(f, "codex")
+	seeds(f.Add, "codex")
 	f.Fuzz(func(t *testing.T, b []byte) { fuzzConvert(t, "codex", b) })
 }
 func FuzzPi(f *testing.F) {
-	seeds(f, "pi")
+	seeds(f.Add, "pi")
 	f.Fuzz(func(t *testing.T, b []byte) { fuzzConvert(t, "pi", b) })
 }
 func FuzzCopilot(f *testing.F) {
-	seeds(f, "copilot")
+	seeds(f.Add, "copilot")
 	f.Add([]byte(`{"type":"session.shutdown","id":"x","data":{"modelMetrics":{"m":{"usage":{"inputTokens":-1,"outputTokens":9}},"n":null}}}`))
 	f.Add([]byte(`{"type":"assistant.message","id":"a","agentId":"s","data":{"apiCallId":"c","chunkCount":3,"chunkIndex":7,"toolRequests":[{"toolCallId":"t","arguments":"x"}],"outputTokens":1}}`))
 	f.Fuzz(func(t *testing.T, b []byte) { fuzzConvert(t, "copilot", b) })
 }
 func FuzzGemini(f *testing.F) {
-	seeds(f, "gemini")
+	seeds(f.Add, "gemini")
 	f.Fuzz(func(t *testing.T, b []byte) { fuzzConvert(t, "gemini", b) })
 }

@@ -15,6 +15,22 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
+// TestCorpusKinds holds the generator's agents (evgen -kind) to the
+// table of sources: each is a source, in the table's order.
+func TestCorpusKinds(t *testing.T) {
+	at := -1
+	for _, kind := range corpus.AgentKinds {
+		src := sourceNamed(kind)
+		if src == nil {
+			t.Fatalf("corpus.AgentKinds has %q, no source of the table", kind)
+		}
+		if src.rank() < at {
+			t.Errorf("corpus.AgentKinds: %q out of the table's order", kind)
+		}
+		at = src.rank()
+	}
+}
+
 // TestGeneratedLogs converts the logs evgen writes for the benchmarks:
 // they are in formats evimport knows whole (no bad line, no record of an
 // unknown type), every tool call has its result, and Claude's responses

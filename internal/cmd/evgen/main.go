@@ -31,7 +31,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("evgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	kind := fs.String("kind", "zot", "corpus kind: zot, envelope, or an agent's session logs: claude, codex, pi, gemini (-o names the home folder to write them under)")
+	kind := fs.String("kind", "zot", "corpus kind: zot, envelope, or an agent's session logs: "+strings.Join(corpus.AgentKinds, ", ")+" (-o names the home folder to write them under)")
 	size := fs.String("size", "1M", "minimum size: bytes, or with a K, M or G suffix (powers of 1024)")
 	seed := fs.Uint64("seed", 1, "generator seed; the same seed gives the same bytes")
 	outPath := fs.String("o", "", "output file (default stdout)")
