@@ -165,9 +165,9 @@ func joinList(words []string, and string) string {
 func noSessionLog() string { return "not a session log of " + sourceTitles("or") }
 
 // sourceVars are the help's variables: --from's words (${sources}) and
-// what each is (${sourceHelp}), and the default folders (${folders}).
+// what each is (${sourceHelp}).
 func sourceVars() map[string]string {
-	var names, help, folders []string
+	var names, help []string
 	for _, s := range sources {
 		names = append(names, s.name)
 		h := s.name
@@ -175,13 +175,17 @@ func sourceVars() map[string]string {
 			h += " (" + l + ")"
 		}
 		help = append(help, h)
+	}
+	return map[string]string{"sources": strings.Join(names, ","), "sourceHelp": strings.Join(help, ", ")}
+}
+
+// sourceFolders says the default folders for --help.
+func sourceFolders() string {
+	var folders []string
+	for _, s := range sources {
 		folders = append(folders, s.helpFolders)
 	}
-	return map[string]string{
-		"sources":    strings.Join(names, ","),
-		"sourceHelp": strings.Join(help, ", "),
-		"folders":    joinList(folders, "and"),
-	}
+	return joinList(folders, "and")
 }
 
 // sourceEnv is the man page's ENVIRONMENT for the sources: HOME, under
