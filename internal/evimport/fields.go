@@ -728,10 +728,17 @@ func (b *block) member(d *fields, k, v []byte) {
 	case "name":
 		d.str(v, "name", &b.Name)
 	case "input":
+		// a tool's input, copied as it is, is an object: another value
+		// is no call's input
+		d.object(v, "input")
 		b.Input = raw(v)
 	case "tool_use_id":
 		d.str(v, "tool_use_id", &b.ToolUseID)
 	case "content":
+		// a tool's output: a text, or blocks
+		if len(v) > 0 && v[0] != '"' && v[0] != '[' && v[0] != 'n' {
+			d.wrong(v, "content", "string or an array")
+		}
 		b.Content = raw(v)
 	case "is_error":
 		d.boolean(v, "is_error", &b.IsError)

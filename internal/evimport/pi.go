@@ -66,7 +66,7 @@ type piBlock struct {
 	Thinking  string          `json:"thinking"`
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
+	Arguments json.RawMessage `json:"arguments" ev:"object"` // copied as they are
 }
 
 // pi's records are read by tables made from their types (table.go).

@@ -19,7 +19,8 @@ import (
 // (tagged ev:"word" when its few values come back line after line: each
 // is decoded once, fields.word), a *string that null clears, an int64, a
 // bool, a *float64, a json.Number, a json.RawMessage (kept as the line
-// holds it), and a pointer to a record type (an object, read by that
+// holds it; tagged ev:"object" when it must be an object, as a tool
+// call's arguments copied as they are), and a pointer to a record type (an object, read by that
 // type's table). A type with another kind of member is refused at start.
 type table struct {
 	// members, looked for in order: a record type has a dozen, which
@@ -70,6 +71,11 @@ func reader(t reflect.Type, f reflect.StructField, name string) (read func(d *fi
 	off := f.Offset
 	at := func(p unsafe.Pointer) unsafe.Pointer { return unsafe.Add(p, off) }
 	switch ft := f.Type; {
+	case ft == rawMessageType && f.Tag.Get("ev") == "object":
+		return func(d *fields, v []byte, p unsafe.Pointer) {
+			d.object(v, name) // another value than an object is of the wrong type
+			*(*json.RawMessage)(at(p)) = raw(v)
+		}, false
 	case ft == rawMessageType:
 		return func(_ *fields, v []byte, p unsafe.Pointer) { *(*json.RawMessage)(at(p)) = raw(v) }, false
 	case ft == numberType:
