@@ -325,16 +325,22 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 	defer c.giveFields(d)
 	decodeWith(c, d, f.records, func(r record, l *codexLine) {
 		var p codexPayload
-		if len(l.Payload) > 0 && l.Payload[0] == '{' {
-			d.err, d.hard = nil, false
-			if p.decode(d, l.Payload); d.err != nil {
-				c.bad(r, d.err)
-				return
-			}
+		d.err, d.hard = nil, false
+		if d.object(l.Payload, "payload") {
+			// named from the line: payload.info.last_token_usage...
+			d.path = append(d.path[:0], "payload")
+			p.decode(d, l.Payload)
 		}
 		typ := l.Type
 		if l.Type == "event_msg" || l.Type == "response_item" {
 			typ += " " + p.Type
+		}
+		if d.err == nil {
+			p.shape(d, typ)
+		}
+		if d.err != nil {
+			c.bad(r, d.err)
+			return
 		}
 		if !c.known("codex", typ, codexKnown) {
 			return
@@ -348,6 +354,27 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 		f.records = nil // decoded: what is kept is in lines
 	}
 	return cf
+}
+
+// shape checks the members of p, a payload of type typ, that its
+// conversion reads and the decoder leaves as they are: one of the wrong
+// type is noted to d, as a member the decoder reads is (an assistant's
+// text or a tool's output is not dropped in silence).
+func (p *codexPayload) shape(d *fields, typ string) {
+	switch typ {
+	case "response_item message":
+		if p.Role == "assistant" {
+			d.textBlocks(p.Content, "content")
+		}
+	case "response_item reasoning":
+		d.textBlocks(p.Summary, "summary")
+	case "response_item function_call_output", "response_item custom_tool_call_output":
+		// a text, or the older {"output", "metadata"} (a list: content
+		// items, read as their JSON text)
+		if o := p.Output; len(o) > 0 && (o[0] == 't' || o[0] == 'f' || o[0] == '-' || o[0] >= '0' && o[0] <= '9') {
+			d.wrong(o, "output", "string or an object")
+		}
+	}
 }
 
 // codexState follows a rollout's token counts: the cumulative total seen

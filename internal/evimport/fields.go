@@ -883,6 +883,39 @@ func (d *fields) codexTokens(v []byte, name string) *codexTokens {
 	return t
 }
 
+// textBlocks checks the list of text blocks v, member name of the
+// object being read ({type, text}, as codexBlocks reads them): a list,
+// each block an object whose type and text are strings; what is not is
+// noted with its place ("payload.content[0].text is a number, not a
+// string").
+func (d *fields) textBlocks(v []byte, name string) {
+	if !d.array(v, name) {
+		return
+	}
+	i := 0
+	jsonscan.Elements(v, func(e []byte) bool {
+		at := fmt.Sprintf("%s[%d]", name, i)
+		i++
+		if e[0] != '{' {
+			if e[0] != 'n' {
+				d.wrong(e, at, "object")
+			}
+			return d.err == nil
+		}
+		d.path = append(d.path, at)
+		var s string
+		jsonscan.Each(e, func(k, v []byte) bool {
+			switch string(unescapedKey(k)) {
+			case "type", "text":
+				d.strIf(false, v, string(unescapedKey(k)), &s)
+			}
+			return d.err == nil
+		})
+		d.path = d.path[:len(d.path)-1]
+		return d.err == nil
+	})
+}
+
 // Gemini CLI
 
 func (m *geminiRecord) decode(d *fields, data []byte) {
