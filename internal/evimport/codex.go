@@ -364,10 +364,10 @@ func (p *codexPayload) shape(d *fields, typ string) {
 	switch typ {
 	case "response_item message":
 		if p.Role == "assistant" {
-			d.textBlocks(p.Content, "content")
+			d.textBlocks(p.Content, "content", "type", "text")
 		}
 	case "response_item reasoning":
-		d.textBlocks(p.Summary, "summary")
+		d.textBlocks(p.Summary, "summary", "type", "text")
 	case "response_item function_call_output", "response_item custom_tool_call_output":
 		// a text, or the older {"output", "metadata"} (a list: content
 		// items, read as their JSON text)

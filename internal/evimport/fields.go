@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -884,11 +885,11 @@ func (d *fields) codexTokens(v []byte, name string) *codexTokens {
 }
 
 // textBlocks checks the list of text blocks v, member name of the
-// object being read ({type, text}, as codexBlocks reads them): a list,
-// each block an object whose type and text are strings; what is not is
-// noted with its place ("payload.content[0].text is a number, not a
-// string").
-func (d *fields) textBlocks(v []byte, name string) {
+// object being read (a Codex message's {type, text}, a Gemini CLI
+// message's parts): a list, each block an object whose members keys
+// are strings; what is not is noted with its place
+// ("payload.content[0].text is a number, not a string").
+func (d *fields) textBlocks(v []byte, name string, keys ...string) {
 	if !d.array(v, name) {
 		return
 	}
@@ -903,11 +904,9 @@ func (d *fields) textBlocks(v []byte, name string) {
 			return d.err == nil
 		}
 		d.path = append(d.path, at)
-		var s string
 		jsonscan.Each(e, func(k, v []byte) bool {
-			switch string(unescapedKey(k)) {
-			case "type", "text":
-				d.strIf(false, v, string(unescapedKey(k)), &s)
+			if k := string(unescapedKey(k)); slices.Contains(keys, k) {
+				d.strIf(false, v, k, nil)
 			}
 			return d.err == nil
 		})

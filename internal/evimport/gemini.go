@@ -234,6 +234,11 @@ func (c *converter) geminiRead(files ...*logFile) geminiChat {
 	// what raw is part of, whose first line is the file's line first
 	listed := func(raw, doc json.RawMessage, file string, first int) {
 		var d fields
+		if d.array(raw, "messages"); d.err != nil {
+			// no message of the document read: not none in silence
+			c.bad(record{file: file, line: first}, d.err)
+			return
+		}
 		i := 0
 		jsonscan.Elements(raw, func(v []byte) bool {
 			var m geminiRecord
@@ -241,7 +246,10 @@ func (c *converter) geminiRead(files ...*logFile) geminiChat {
 			d.err, d.hard, d.path = nil, false, d.path[:0]
 			switch {
 			case len(v) > 0 && v[0] == '{':
-				if m.decode(&d, v); d.err != nil {
+				if m.decode(&d, v); d.err == nil {
+					m.shape(&d)
+				}
+				if d.err != nil {
 					err = fmt.Errorf("messages[%d].%v", i, d.err)
 				}
 			case len(v) > 0 && v[0] != 'n':
@@ -288,6 +296,10 @@ func (c *converter) geminiRead(files ...*logFile) geminiChat {
 				// messages come first, none dropped
 				listed(m.Messages, r.data, r.file, r.line)
 			case c.known("gemini", m.Type, geminiKnown):
+				if err := m.checked(); err != nil {
+					c.bad(r, err)
+					return
+				}
 				keep(*m)
 			}
 		})
@@ -374,6 +386,36 @@ func geminiMessage(b *builder, m geminiRecord) {
 		}
 		u.thinking = strings.Join(th, "\n")
 		b.modelResult(ms, u)
+	}
+}
+
+// checked is shape's error, for a message of the .jsonl format.
+func (m *geminiRecord) checked() error {
+	var d fields
+	m.shape(&d)
+	return d.err
+}
+
+// shape checks the members of the message m that its conversion reads
+// and the decoder leaves as they are: its content (a text, or parts
+// whose text is a string) and its tool calls' args (an object). One of
+// the wrong type is noted to d, as a member the decoder reads is: not a
+// prompt, a response or a call's arguments read as nothing in silence.
+func (m *geminiRecord) shape(d *fields) {
+	if m.Type != "user" && m.Type != "gemini" && m.Type != "error" {
+		return
+	}
+	switch c := m.Content; {
+	case len(c) == 0 || c[0] == '"' || c[0] == 'n':
+	case c[0] == '[':
+		d.textBlocks(c, "content", "text")
+	default:
+		d.wrong(c, "content", "string or an array")
+	}
+	for i, tc := range m.ToolCalls {
+		if d.object(tc.Args, fmt.Sprintf("toolCalls[%d].args", i)); d.err != nil {
+			return
+		}
 	}
 }
 

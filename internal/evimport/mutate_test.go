@@ -167,6 +167,9 @@ func TestWrongTypeMutations(t *testing.T) {
 		{"codex", "codex.txtar", "home/.codex/sessions/2026/03/06/rollout-2026-03-06T08-00-00-019cb3a1-7e42-7c10-9a55-3e8d2f61b0a7.jsonl", false, nil},
 		{"pi", "pi.txtar", "home/.pi/agent/sessions/--home-ana-src-game--/2026-03-08T20-00-00-000Z_3b7e1d92-0c4a-4f68-9d15-a2e6c8b0f473.jsonl", false,
 			[]string{"message.content.arguments."}},
+		{"gemini", "gemini.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-09T13-00-9a1d5e3c.jsonl", false,
+			[]string{"toolCalls.args."}},
+		{"gemini document", "gemini.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-01T07-30-2c6f0e8b.json", true, nil},
 	} {
 		t.Run(tt.source, func(t *testing.T) {
 			log := fixture(t, tt.script, tt.file)
