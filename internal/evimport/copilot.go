@@ -294,13 +294,16 @@ func (c *converter) copilot(files []*logFile) *session {
 				return
 			}
 			var data copilotData
-			if len(l.Data) > 0 && l.Data[0] == '{' {
-				d.err, d.hard, d.path = nil, false, append(d.path[:0], "data")
-				data.decode(d, l.Data)
-				if d.err != nil {
-					c.bad(r, d.err)
-					return
+			d.err, d.hard, d.path = nil, false, d.path[:0]
+			if d.object(l.Data, "data") {
+				d.path = append(d.path, "data")
+				if data.decode(d, l.Data); d.err == nil {
+					data.shape(d, l.Type)
 				}
+			}
+			if d.err != nil {
+				c.bad(r, d.err)
+				return
 			}
 			st.event(l, &data)
 		})
@@ -319,6 +322,24 @@ func (c *converter) copilot(files []*logFile) *session {
 	st.main.finish()
 	s.splice()
 	return s
+}
+
+// shape checks the error of an event of type typ, which the decoder
+// leaves as it is: a failed tool's {message}, a failed subagent's text.
+// One of the wrong type is noted to d, as a member the decoder reads is:
+// not a failure told as nothing.
+func (m *copilotData) shape(d *fields, typ string) {
+	switch typ {
+	case "tool.execution_complete":
+		var message string
+		d.in(m.Error, "error", func(k, v []byte) {
+			if string(k) == "message" {
+				d.strIf(false, v, "message", &message)
+			}
+		})
+	case "subagent.failed":
+		d.strIf(false, m.Error, "error", nil)
+	}
 }
 
 // copilotReads reports whether events of type typ are converted.

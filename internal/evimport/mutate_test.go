@@ -170,6 +170,10 @@ func TestWrongTypeMutations(t *testing.T) {
 		{"gemini", "gemini.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-09T13-00-9a1d5e3c.jsonl", false,
 			[]string{"toolCalls.args."}},
 		{"gemini document", "gemini.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-01T07-30-2c6f0e8b.json", true, nil},
+		// Copilot CLI's arguments are of any type (unknown, says the
+		// SDK): one that is no object is a custom tool's input
+		{"copilot", "copilot.txtar", "home/.copilot/session-state/7c1e4b2a-5d3f-4e8a-9b6c-0a1d2e3f4a5b/events.jsonl", false,
+			[]string{"data.arguments", "data.toolRequests.arguments"}},
 	} {
 		t.Run(tt.source, func(t *testing.T) {
 			log := fixture(t, tt.script, tt.file)
