@@ -3,6 +3,7 @@ package evimport
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -155,38 +156,49 @@ func otherType(v []byte) string {
 // another type in turn: the output is either unchanged (a member not
 // read) or the line is reported.
 func TestWrongTypeMutations(t *testing.T) {
+	claude := []string{"message.content.input.", "data.message.message.content.input."}
 	for _, tt := range []struct {
-		source, script, file string
-		doc                  bool
+		from, script, file string
+		doc                bool
 		// data are a tool's arguments, copied as they are: what is
 		// under them is not read ("input."), or they are of any type
 		data []string
 	}{
-		{"claude", "claude.txtar", "home/.claude/projects/-home-ana-src-shop/5f1c2a7e-3b9d-4c61-9e0a-2d8f7b4c1a90.jsonl", false,
-			[]string{"message.content.input."}},
+		{"claude", "claude.txtar", "home/.claude/projects/-home-ana-src-shop/5f1c2a7e-3b9d-4c61-9e0a-2d8f7b4c1a90.jsonl", false, claude},
+		// progress lines, tool outputs as blocks, a subagent's own file
+		{"claude", "claude-subagents.txtar", "home/.claude/projects/-home-ana-src-api/agent-0d4e2aa.jsonl", false, claude},
+		{"claude", "claude-compaction.txtar", "home/.claude/projects/-home-ana-src-docs/e8b24d6a-1c7f-4a93-85e0-3f6a9d2b7c41.jsonl", false, claude},
 		{"codex", "codex.txtar", "home/.codex/sessions/2026/03/06/rollout-2026-03-06T08-00-00-019cb3a1-7e42-7c10-9a55-3e8d2f61b0a7.jsonl", false, nil},
+		// a fork's turns, web searches, a spawned agent
+		{"codex", "codex-fork-turns.txtar", "home/.codex/sessions/2026/03/12/rollout-2026-03-12T09-00-05-019ce146-46d0-7c33-8e43-7f5a6b7c8da3.jsonl", false, nil},
+		{"codex", "codex-web-search.txtar", "home/.codex/sessions/2026/03/08/rollout-2026-03-08T09-00-00-019cc1a0-1b2c-7d3e-8f40-5a6b7c8d9e01.jsonl", false, []string{"payload.action."}},
+		{"codex", "codex-agents.txtar", "home/.codex/sessions/2026/03/10/rollout-2026-03-10T15-00-03-019cc002-2b3c-7d4e-9f50-6b7c8d9e0f12.jsonl", false, nil},
 		{"pi", "pi.txtar", "home/.pi/agent/sessions/--home-ana-src-game--/2026-03-08T20-00-00-000Z_3b7e1d92-0c4a-4f68-9d15-a2e6c8b0f473.jsonl", false,
 			[]string{"message.content.arguments."}},
-		{"gemini", "gemini.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-09T13-00-9a1d5e3c.jsonl", false,
-			[]string{"toolCalls.args."}},
-		{"gemini document", "gemini.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-01T07-30-2c6f0e8b.json", true, nil},
+		{"pi", "pi-error.txtar", "home/.pi/agent/sessions/--home-ana-src-game--/2026-03-09T08-00-00-000Z_5d1e7c20-3a4b-4c5d-8e6f-7a8b9c0d1e2f.jsonl", false,
+			[]string{"message.content.arguments."}},
+		{"gemini", "gemini.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-09T13-00-9a1d5e3c.jsonl", false, []string{"toolCalls.args."}},
+		{"gemini", "gemini.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-01T07-30-2c6f0e8b.json", true, nil},
+		{"gemini", "gemini-agents.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-12T09-00-7c1e2a90.jsonl", false, []string{"toolCalls.args."}},
 		// Copilot CLI's arguments are of any type (unknown, says the
 		// SDK): one that is no object is a custom tool's input
 		{"copilot", "copilot.txtar", "home/.copilot/session-state/7c1e4b2a-5d3f-4e8a-9b6c-0a1d2e3f4a5b/events.jsonl", false,
 			[]string{"data.arguments", "data.toolRequests.arguments"}},
+		{"copilot", "copilot-old.txtar", "home/.copilot/session-state/3f9a0c1d-2b4e-4c6d-8e0f-1a2b3c4d5e6f.jsonl", false,
+			[]string{"data.arguments", "data.toolRequests.arguments"}},
 	} {
-		t.Run(tt.source, func(t *testing.T) {
+		t.Run(tt.script+"/"+path.Base(tt.file), func(t *testing.T) {
 			log := fixture(t, tt.script, tt.file)
 			dir := writeFiles(t, map[string]string{tt.file: log})
-			path := filepath.Join(dir, filepath.FromSlash(tt.file))
+			name := filepath.Join(dir, filepath.FromSlash(tt.file))
 			run := func(text string) (int, string, string) {
-				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				// a document whose own members are of the wrong type is
 				// no Gemini CLI session to the detection (in no known
 				// format, skipped): named as --from gemini reads it
-				code, stdout, stderr := runMain("", "--from", strings.Fields(tt.source)[0], path)
+				code, stdout, stderr := runMain("", "--from", tt.from, name)
 				return code, stdout, strings.ReplaceAll(stderr, dir+"/", "")
 			}
 			code0, stdout0, stderr0 := run(log)
