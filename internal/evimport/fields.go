@@ -775,6 +775,14 @@ func blocksOf(line *fields, v []byte, message string) []block {
 		}
 		if string(k) == "content" {
 			b.contentPlain = line.plain(v)
+			if message != "" && len(v) > 0 && v[0] == '[' {
+				// a tool's output as blocks, whose texts are read
+				// (contentText): one of the wrong type is no text lost
+				var out fields
+				if out.textBlocks(v, "content", "type", "text"); out.err != nil {
+					line.blockWrong(message, len(bs)-1, "."+out.err.Error())
+				}
+			}
 		}
 		return true
 	})

@@ -166,6 +166,7 @@ func TestWrongTypeMutations(t *testing.T) {
 	}{
 		{"claude", "claude.txtar", "home/.claude/projects/-home-ana-src-shop/5f1c2a7e-3b9d-4c61-9e0a-2d8f7b4c1a90.jsonl", false, claude},
 		// progress lines, tool outputs as blocks, a subagent's own file
+		{"claude", "claude-subagents.txtar", "home/.claude/projects/-home-ana-src-api/c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18.jsonl", false, claude},
 		{"claude", "claude-subagents.txtar", "home/.claude/projects/-home-ana-src-api/agent-0d4e2aa.jsonl", false, claude},
 		{"claude", "claude-compaction.txtar", "home/.claude/projects/-home-ana-src-docs/e8b24d6a-1c7f-4a93-85e0-3f6a9d2b7c41.jsonl", false, claude},
 		{"codex", "codex.txtar", "home/.codex/sessions/2026/03/06/rollout-2026-03-06T08-00-00-019cb3a1-7e42-7c10-9a55-3e8d2f61b0a7.jsonl", false, nil},
