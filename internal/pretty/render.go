@@ -204,6 +204,9 @@ const (
 func (r *Renderer) quiet(ev *event.Event, rn *run, agent string) news {
 	switch ev.Meaning {
 	case event.ModelCall:
+		// A call is counted when it starts, as evsum and the transcript
+		// count it: one that fails before its result was still made.
+		rn.models++
 		// Its time is the start of the latency its result shows.
 		if t := r.timeOf(ev); t != 0 {
 			rn.turnAt[agent] = t
@@ -216,7 +219,10 @@ func (r *Renderer) quiet(ev *event.Event, rn *run, agent string) news {
 			return r.failure(rn, ev)
 		}
 		return quietLine
-	case event.ModelError, event.Error:
+	case event.ModelError:
+		delete(rn.turnAt, agent) // the call ended in it
+		return r.failure(rn, ev)
+	case event.Error:
 		return r.failure(rn, ev)
 	case event.Ack:
 		if ev.Failed() {
@@ -890,7 +896,6 @@ func (r *Renderer) toolEnd(ev *event.Event, t int64, rn *run, agent string) {
 // reads, cost and latency.
 func (r *Renderer) modelResult(ev *event.Event, t int64, rn *run, agent string) {
 	u := ev.Usage()
-	rn.models++
 	rn.tokens += u.Tokens[event.TokTotal]
 	rn.costNano += u.CostNano
 	rn.hasCost = rn.hasCost || u.HasCost
@@ -915,6 +920,9 @@ func (r *Renderer) modelResult(ev *event.Event, t int64, rn *run, agent string) 
 	case at != 0 && t > at:
 		r.field(sDim, duration(t-at))
 	}
+	// The call has its result: a result after it without a call of its
+	// own (Copilot CLI's session totals) has no latency to show.
+	delete(rn.turnAt, agent)
 	// The name last: on a narrow terminal it is what is cut.
 	r.field(sDim, modelName(ev.Field(event.Model)))
 }

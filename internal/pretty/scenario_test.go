@@ -64,7 +64,7 @@ func TestScenarios(t *testing.T) {
 		{
 			name:  "a run that went well",
 			lines: []string{`{"type":"turn_start","step":1}`, `{"type":"done"}`},
-			want:  []string{"             run    ok"},
+			want:  []string{"             run    ok  1 model call"},
 		},
 		{
 			name: "a spawned agent is a sub-agent even before its parent shows",
@@ -450,6 +450,33 @@ func TestNoUsageNotShownAsFree(t *testing.T) {
 	for _, want := range []string{"usage not recorded", "1 model call (1 without usage)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the view does not say %q:\n%s", want, got)
+		}
+	}
+}
+
+// A run's footer counts the model calls made, as evsum and the transcript
+// do: one that failed before its result is counted, and a result that is
+// no call (Copilot CLI's session totals, "usage_of":"session") is not; nor
+// is the time since the last call shown as its latency.
+func TestModelCallsCountedAsEvsum(t *testing.T) {
+	got := show(t, 80,
+		env("1780000000", "", "run_started", `{"model":"claude-sonnet-4.6"}`),
+		env("1780000001", "", "model_call", `{"step":1,"model":"claude-sonnet-4.6"}`),
+		env("1780000002", "", "model_result", `{"step":1,"model":"claude-sonnet-4.6","input":0,"output":79,"total":79}`),
+		env("1780000003", "", "model_call", `{"step":2,"model":"claude-sonnet-4.6"}`),
+		env("1780000004", "", "model_error", `{"step":2,"error":"overloaded"}`),
+		env("1780000005", "", "model_call", `{"step":3,"model":"claude-sonnet-4.6"}`),
+		env("1780000006", "", "model_error", `{"step":3,"error":"overloaded"}`),
+		env("1780000009", "", "model_result", `{"step":2,"model":"claude-sonnet-4.6","input":48243,"output":0,"total":48243,"usage_of":"session"}`),
+		env("1780000010", "", "run_finished", `{"outcome":"ok","wall_seconds":10}`),
+	)
+	footer := got[strings.LastIndex(got, " run "):]
+	if !strings.Contains(footer, "3 model calls") {
+		t.Errorf("the footer does not count the 3 model calls made:\n%s", got)
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if strings.Contains(l, "48,243") && strings.Contains(l, "4.00s") {
+			t.Errorf("a result without its call is given a latency: %q", l)
 		}
 	}
 }
