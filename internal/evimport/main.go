@@ -149,8 +149,13 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	if err != nil {
 		return err
 	}
-	if len(o.Files) == 0 && !o.Follow {
+	if len(o.Files) == 0 {
 		if r, ok := stdinHolds(stdio.In); ok {
+			if o.Follow {
+				// cat session.jsonl | evimport -F: following the
+				// default folders instead dropped the pipe without a word
+				return cli.Usage(errors.New("standard input cannot be followed, and --follow without a FILE follows the default folders: name the session file or its folder, or read the pipe without --follow"))
+			}
 			// cat session.jsonl | evimport: the pipe, as every tool
 			// reads it, not the default folders
 			o.Files, stdio.In = []string{"-"}, r
