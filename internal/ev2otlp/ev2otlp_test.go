@@ -444,3 +444,37 @@ func TestNoUsageHasNoTokens(t *testing.T) {
 		t.Errorf("%d chat spans, want 1", chats)
 	}
 }
+
+// A session's totals without a call of their own (evimport's Copilot CLI
+// "usage_of":"session" results) are no chat span, which a backend would
+// count as a model call: they are an event of the agent's span.
+func TestSessionUsageIsNoChatSpan(t *testing.T) {
+	const in = `{"seq":1,"ts":1780000000,"run_id":"r1","agent_id":"","kind":"user_message","payload":{"text":"hi"}}
+{"seq":2,"ts":1780000001,"run_id":"r1","agent_id":"main","kind":"model_call","payload":{"step":1,"model":"claude-sonnet-4.6"}}
+{"seq":3,"ts":1780000002,"run_id":"r1","agent_id":"main","kind":"model_result","payload":{"step":1,"model":"claude-sonnet-4.6","output":80}}
+{"seq":4,"ts":1780000003,"run_id":"r1","agent_id":"main","kind":"model_result","payload":{"step":1,"model":"claude-sonnet-4.6","input":48000,"output":0,"usage_of":"session"}}
+{"seq":5,"ts":1780000004,"run_id":"r1","agent_id":"","kind":"run_finished","payload":{"outcome":"ok"}}
+`
+	out, _, _ := ev2otlp(t, strings.NewReader(in))
+	chats, usage := 0, 0
+	for _, td := range decodeAll(t, []byte(out)) {
+		eachSpan(td, func(_ pcommon.Resource, s ptrace.Span) {
+			if strings.HasPrefix(s.Name(), "chat") {
+				chats++
+			}
+			for i := 0; i < s.Events().Len(); i++ {
+				e := s.Events().At(i)
+				if e.Name() != "evtools.session_usage" {
+					continue
+				}
+				usage++
+				if v, _ := e.Attributes().Get("gen_ai.usage.input_tokens"); v.Int() != 48000 {
+					t.Errorf("session usage input tokens %d, want 48000", v.Int())
+				}
+			}
+		})
+	}
+	if chats != 1 || usage != 1 {
+		t.Errorf("%d chat spans and %d session usage events, want 1 and 1", chats, usage)
+	}
+}

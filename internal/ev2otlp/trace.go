@@ -383,6 +383,10 @@ func (c *converter) modelCall(r *run, agent string, seq, ts int64) {
 func (c *converter) modelResult(r *run, agent string, seq, ts int64) {
 	ch := r.find(opChat, agent, nil)
 	u := &c.cur.usage
+	if ch == nil && u.OfSession {
+		c.sessionUsage(r, agent, ts, u)
+		return
+	}
 	if ch == nil {
 		start := ts
 		if u.HasLatency {
@@ -414,6 +418,29 @@ func (c *converter) modelResult(r *run, agent string, seq, ts int64) {
 	if !ch.turn {
 		c.end(r, ch, ts)
 	}
+}
+
+// sessionUsage writes a session's totals (a log that keeps no usage per
+// call: Copilot CLI's) as an event of the agent's span, not as a chat
+// span: there was no call of its own, and a backend would count one.
+func (c *converter) sessionUsage(r *run, agent string, ts int64, u *event.Usage) {
+	model := c.field(event.Model)
+	c.spanOf(r, agent).addEvent(ts, "evtools.session_usage", func(a *attrs) {
+		if model != "" {
+			a.str("gen_ai.response.model", model)
+		}
+		a.int("gen_ai.usage.input_tokens", u.Tokens[event.TokInput])
+		a.int("gen_ai.usage.output_tokens", u.Tokens[event.TokOutput])
+		if n := u.Tokens[event.TokCacheRead]; n > 0 {
+			a.int("gen_ai.usage.cache_read.input_tokens", n)
+		}
+		if n := u.Tokens[event.TokCacheWrite]; n > 0 {
+			a.int("gen_ai.usage.cache_write.input_tokens", n)
+		}
+		if u.HasCost {
+			a.double("evtools.cost_usd", float64(u.CostNano)/1e9)
+		}
+	})
 }
 
 // callKey is the key a tool call's start and end are joined on: its id,

@@ -900,6 +900,9 @@ func (r *Renderer) modelResult(ev *event.Event, t int64, rn *run, agent string) 
 	rn.costNano += u.CostNano
 	rn.hasCost = rn.hasCost || u.HasCost
 	r.tag(sModel, "model")
+	if u.OfSession {
+		r.field(sDim, "session totals") // no call of its own: Copilot CLI's
+	}
 	if u.NoUsage {
 		// The log kept no tokens for this call: "in 0 out 0" would
 		// say it was free.

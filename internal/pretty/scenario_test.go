@@ -480,3 +480,18 @@ func TestModelCallsCountedAsEvsum(t *testing.T) {
 		}
 	}
 }
+
+// A session's totals without a call of their own (evimport's Copilot CLI
+// "usage_of":"session") are said to be so, not shown as one more call.
+func TestSessionTotalsNamed(t *testing.T) {
+	got := show(t, 80,
+		env("1780000000", "", "run_started", `{"model":"claude-sonnet-4.6"}`),
+		env("1780000001", "", "model_call", `{"step":1,"model":"claude-sonnet-4.6"}`),
+		env("1780000002", "", "model_result", `{"step":1,"model":"claude-sonnet-4.6","output":80}`),
+		env("1780000003", "", "model_result", `{"step":1,"model":"claude-sonnet-4.6","input":48000,"output":0,"usage_of":"session"}`),
+		env("1780000004", "", "run_finished", `{"outcome":"ok","wall_seconds":3}`),
+	)
+	if !strings.Contains(got, "session totals") || !strings.Contains(got, "1 model call") {
+		t.Errorf("the session's totals are not said to be so:\n%s", got)
+	}
+}

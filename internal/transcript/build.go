@@ -436,11 +436,16 @@ func (t *Writer) text(r *run, a *agent, at int64) {
 func (t *Writer) modelResult(r *run, a *agent, at int64) {
 	ev := &t.ev
 	it := a.model
+	use := ev.Usage()
 	if it == nil || it.hasUsage {
 		it = r.add(t, a, &item{kind: kModel, at: at, start: at})
-		r.timed = append(r.timed, it)
+		// a session's totals (Copilot CLI's) took no time of their own:
+		// no bar on the timeline, where it would read as a call
+		if !use.OfSession {
+			r.timed = append(r.timed, it)
+		}
 	}
-	it.usage, it.hasUsage = ev.Usage(), true
+	it.usage, it.hasUsage = use, true
 	if m := eventtext.Model(ev.Field(event.Model)); m != "" {
 		it.model = m
 	}

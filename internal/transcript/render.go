@@ -271,6 +271,9 @@ func (t *Writer) modelEntry(it *item, v *entryView) {
 	if it.step != "" {
 		v.Name = "step " + it.step
 	}
+	if it.usage.OfSession {
+		v.Name = "session totals"
+	}
 	if it.model != "" {
 		v.Meta = append(v.Meta, visible(it.model))
 	}

@@ -118,3 +118,23 @@ func TestNoUsageNotShownAsFree(t *testing.T) {
 		t.Errorf("the call without usage is not said to be so:\n%s", page)
 	}
 }
+
+// A session's totals without a call of their own (Copilot CLI's, from
+// evimport) are named so, and draw no bar: the timeline shows the calls.
+func TestSessionTotalsAreNoCall(t *testing.T) {
+	const stream = `{"seq":1,"ts":1780000000,"run_id":"r1","agent_id":"","kind":"user_message","payload":{"text":"hi"}}
+{"seq":2,"ts":1780000001,"run_id":"r1","agent_id":"main","kind":"model_call","payload":{"step":1,"model":"m"}}
+{"seq":3,"ts":1780000003,"run_id":"r1","agent_id":"main","kind":"model_result","payload":{"step":1,"model":"m","output":80}}
+{"seq":4,"ts":1780000004,"run_id":"r1","agent_id":"main","kind":"tool_call","payload":{"id":"c1","tool":"bash","args":{"command":"ls"}}}
+{"seq":5,"ts":1780000005,"run_id":"r1","agent_id":"main","kind":"tool_result","payload":{"id":"c1","tool":"bash","ok":true}}
+{"seq":6,"ts":1780000009,"run_id":"r1","agent_id":"main","kind":"model_result","payload":{"step":1,"model":"m","input":48000,"output":0,"usage_of":"session"}}
+{"seq":7,"ts":1780000010,"run_id":"r1","agent_id":"","kind":"run_finished","payload":{"outcome":"ok"}}
+`
+	page := render(t, stream, Options{})
+	if !strings.Contains(page, "session totals") {
+		t.Error("the session's totals are not named so")
+	}
+	if n := strings.Count(page, `<rect class="m"`); n != 1 {
+		t.Errorf("%d model bars on the timeline, want the one call's", n)
+	}
+}

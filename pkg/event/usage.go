@@ -76,6 +76,10 @@ type Usage struct {
 	// NoUsage: the payload says "no_usage":true, a call whose log records
 	// no tokens (evimport): what it used is not known, not 0.
 	NoUsage bool
+	// OfSession: the payload says "usage_of":"session", a session's
+	// totals where its log keeps no usage per call (evimport's Copilot
+	// CLI): tokens and cost, but no call of its own.
+	OfSession bool
 	// OutOfRange names the first member read whose number does not fit
 	// (20 digits, 1e400): it counts as absent, and "" when there is none.
 	OutOfRange string
@@ -93,6 +97,9 @@ func (e *Event) Usage() Usage {
 	latency := e.Entry.members[Latency]
 	e.eachBody(func(key, v []byte) bool {
 		if jsonscan.KindOf(v) != jsonscan.Number {
+			if string(key) == "usage_of" && string(v) == `"session"` {
+				u.OfSession = true
+			}
 			if string(v) == "true" {
 				switch string(key) {
 				case "unpriced":
