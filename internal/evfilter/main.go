@@ -18,10 +18,12 @@ import (
 	"github.com/evtools/evtools/filters"
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/expr"
+	"github.com/evtools/evtools/internal/grep"
 	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // memoryLimit is the Go heap evfilter aims to stay under (see Main).
@@ -53,6 +55,13 @@ func parse(args []string, stdio cli.Stdio, opts *options) error {
 		return err
 	}
 	opts.vars = vars
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		// --grep '' is a pattern, and an error, not no --grep
+		opts.grepSet = opts.grepSet || a == "--grep" || strings.HasPrefix(a, "--grep=")
+	}
 	return nil
 }
 
@@ -79,7 +88,17 @@ func run(opts *options, stdio cli.Stdio) error {
 		list(stdio.Out, lib)
 		return nil
 	}
+	var g *grep.Matcher
+	if opts.grepSet || opts.Grep != "" || opts.FixedStrings || opts.IgnoreCase {
+		if g, err = grep.Compile(opts.Grep, grep.Options{Fixed: opts.FixedStrings, IgnoreCase: opts.IgnoreCase}); err != nil {
+			return cli.Usage(err)
+		}
+	}
 	src, files := "", opts.Args
+	if g != nil && opts.FromFile == "" && grepOnly(files) {
+		// --grep alone: every line is still checked to be an event.
+		return filter(test{g: g}, opts, files, stdio)
+	}
 	if opts.FromFile != "" {
 		b, err := os.ReadFile(opts.FromFile)
 		if err != nil {
@@ -103,7 +122,52 @@ func run(opts *options, stdio cli.Stdio) error {
 	if err != nil {
 		return err
 	}
-	return filter(f, opts, files, stdio)
+	return filter(test{f: f, g: g}, opts, files, stdio)
+}
+
+// grepOnly reports whether the arguments after --grep are all files: none,
+// or a first one that names a file (or is -). Otherwise the first is the
+// expression the events must pass too.
+func grepOnly(args []string) bool {
+	if len(args) == 0 || args[0] == "-" {
+		return true
+	}
+	st, err := os.Stat(args[0])
+	return err == nil && !st.IsDir()
+}
+
+// test is what selects an event: the expression, --grep's search, or both.
+type test struct {
+	f *expr.Filter  // nil with --grep alone
+	g *grep.Matcher // nil without --grep
+}
+
+// Match is the verdict on one line. The expression (or, with --grep
+// alone, jsonscan.Check) validates the line, so that a bad line is
+// reported whatever the search finds; the search runs on the lines that
+// pass.
+func (t test) Match(line []byte) (bool, error) {
+	if t.f != nil {
+		ok, err := t.f.Match(line)
+		if t.g == nil || !ok || err != nil {
+			return ok, err
+		}
+	} else if err := jsonscan.Check(line); err != nil {
+		return false, &expr.InputError{Err: err}
+	}
+	return t.g.Match(line), nil
+}
+
+// clone is a test for another goroutine.
+func (t test) clone() test {
+	c := test{}
+	if t.f != nil {
+		c.f = t.f.Clone()
+	}
+	if t.g != nil {
+		c.g = t.g.Clone()
+	}
+	return c
 }
 
 // fileFirst refuses a first argument that names a file when no other
@@ -175,7 +239,7 @@ func (s *selection) take(rec jsonl.Record, ok bool, err error) error {
 }
 
 // filter reads files and writes the events f selects.
-func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err error) {
+func filter(f test, opts *options, files []string, stdio cli.Stdio) (err error) {
 	format, err := cli.ParseFormat(opts.Format, stdio.Out, "jsonl", "jsonl", "pretty", "html")
 	if err != nil {
 		return err
@@ -184,7 +248,15 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 	if opts.Count || opts.Quiet {
 		format = "jsonl"
 	}
-	w, end, err := opts.Flags.Stdout(name, stdio, format, opts.ViewFlags, files)
+	var w io.Writer
+	var end func() error
+	if f.g != nil && format == "pretty" {
+		// --grep's view: the hits, each with its session
+		v := grep.NewView(stdio.Out, f.g.Clone(), grep.ViewOptions{Width: term.Width(stdio.Out), Color: term.UseColor(opts.Color, stdio.Out)})
+		w, end, err = opts.Flags.Output(name, v, v.Close, stdio.Err)
+	} else {
+		w, end, err = opts.Flags.Stdout(name, stdio, format, opts.ViewFlags, files)
+	}
 	if err != nil {
 		return err
 	}
@@ -218,8 +290,8 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 	}
 	s.evalErrors()
 	var misuse error
-	if s.events > 0 && (err == nil || stopped) {
-		misuse = s.typos(f)
+	if s.events > 0 && (err == nil || stopped) && f.f != nil {
+		misuse = s.typos(f.f)
 	}
 	switch {
 	case err != nil:
@@ -237,7 +309,7 @@ func filter(f *expr.Filter, opts *options, files []string, stdio cli.Stdio) (err
 }
 
 // read hands s the verdict of f on every record of files, in order.
-func (s *selection) read(f *expr.Filter, files []string, stdin io.Reader) error {
+func (s *selection) read(f test, files []string, stdin io.Reader) error {
 	// -m and -q stop at a match, --strict at the first bad line: reading
 	// ahead on other cores would read (and report on) input the serial loop
 	// never reaches, and change the status or the reports.
@@ -311,16 +383,18 @@ var blockBytes = jsonl.DefaultBlockSize
 // workers frame the lines of a block and evaluate them (the fast path's
 // validating scan, or gojq), the slow part. Each worker has a clone of f,
 // whose unknown fields f.Nulls adds up.
-func parallel(f *expr.Filter, in *jsonl.Input, s *selection, workers int) error {
-	engine := jsonl.Blocks[*expr.Filter, verdicts]{
+func parallel(f test, in *jsonl.Input, s *selection, workers int) error {
+	engine := jsonl.Blocks[test, verdicts]{
 		Workers:   workers,
 		BlockSize: blockBytes,
-		NewWorker: func() *expr.Filter {
-			g := f.Clone()
-			s.clones = append(s.clones, g)
+		NewWorker: func() test {
+			g := f.clone()
+			if g.f != nil {
+				s.clones = append(s.clones, g.f)
+			}
 			return g
 		},
-		Work: func(g *expr.Filter, b *jsonl.Block, v *verdicts) {
+		Work: func(g test, b *jsonl.Block, v *verdicts) {
 			v.ok, v.errs = v.ok[:0], v.errs[:0]
 			b.Frame(func(_ int, rec []byte) {
 				ok, err := g.Match(rec)

@@ -14,16 +14,19 @@ const name = "evfilter"
 // values each, which kong does not do: Main takes them out of the arguments
 // first, and the fields are here for the help text.
 type options struct {
-	Invert   bool     `short:"v" name:"invert-match" help:"Select the events that do not pass (with -v, an event whose evaluation failed is selected)."`
-	Count    bool     `short:"c" name:"count" help:"Print only the number of selected events."`
-	MaxCount int      `short:"m" name:"max-count" default:"-1" placeholder:"N" help:"Stop after N selected events, and stop reading (by default, never)."`
-	Quiet    bool     `short:"q" name:"quiet" help:"Print nothing; stop at the first selected event. The exit status says whether there was one."`
-	FromFile string   `short:"f" name:"from-file" placeholder:"FILE" help:"Read the expression from FILE; every argument is then an input file."`
-	Arg      []string `name:"arg" placeholder:"NAME VALUE" help:"Bind $NAME to the string VALUE."`
-	ArgJSON  []string `name:"argjson" placeholder:"NAME JSON" help:"Bind $NAME to the JSON value JSON."`
-	List     bool     `name:"list" help:"List the named filters: how to call each, where it comes from, what it selects."`
-	Strict   bool     `name:"strict" help:"Stop at the first bad line or evaluation error."`
-	Format   string   `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), pretty (for people: one line per event, text joined), html (a transcript of their runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
+	Invert       bool     `short:"v" name:"invert-match" help:"Select the events that do not pass (with -v, an event whose evaluation failed is selected)."`
+	Count        bool     `short:"c" name:"count" help:"Print only the number of selected events."`
+	MaxCount     int      `short:"m" name:"max-count" default:"-1" placeholder:"N" help:"Stop after N selected events, and stop reading (by default, never)."`
+	Quiet        bool     `short:"q" name:"quiet" help:"Print nothing; stop at the first selected event. The exit status says whether there was one."`
+	FromFile     string   `short:"f" name:"from-file" placeholder:"FILE" help:"Read the expression from FILE; every argument is then an input file."`
+	Arg          []string `name:"arg" placeholder:"NAME VALUE" help:"Bind $NAME to the string VALUE."`
+	ArgJSON      []string `name:"argjson" placeholder:"NAME JSON" help:"Bind $NAME to the JSON value JSON."`
+	Grep         string   `name:"grep" placeholder:"PATTERN" help:"Keep the events whose texts (prompts, replies, thinking, tool arguments and outputs, error messages; never keys, ids or numbers) match PATTERN, a regular expression (Go's RE2 syntax; ^ and $ at the lines of a text). With an EXPR too, an event must pass both. On a terminal each hit is shown with its session and the command that reopens it."`
+	FixedStrings bool     `name:"fixed-strings" help:"With --grep: PATTERN is a literal string, not a regular expression."`
+	IgnoreCase   bool     `short:"i" name:"ignore-case" help:"With --grep: letters match whatever their case."`
+	List         bool     `name:"list" help:"List the named filters: how to call each, where it comes from, what it selects."`
+	Strict       bool     `name:"strict" help:"Stop at the first bad line or evaluation error."`
+	Format       string   `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), pretty (for people: one line per event, text joined), html (a transcript of their runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
 
 	pretty.ViewFlags `embed:""`
 	redact.Flags     `embed:""`
@@ -32,7 +35,9 @@ type options struct {
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 
-	vars map[string]any // the bindings of --arg and --argjson
+	vars    map[string]any // the bindings of --arg and --argjson
+	grepSet bool           // --grep was given, even as --grep ''
+
 }
 
 var tool = cli.Tool{
@@ -54,6 +59,13 @@ Named filters (evfilter --list): failed, tools, tool(NAME), agent(ID),
 costly(USD), slow(MS), lifecycle, and every def in the *.jq files of the
 folders in EVTOOLS_FILTERS (colon-separated).
 
+--grep PATTERN searches the texts of the events instead (the prompts,
+replies, thinking, tool arguments and outputs, error messages), never
+their keys or ids: --grep session does not match every line for its
+"session" key. PATTERN is a regular expression (RE2), a plain word is
+searched as such; --fixed-strings takes it literally, -i ignores case.
+EXPR is then optional: a first argument that names a file is a file.
+
 An error while evaluating an event (say test on a null) makes it not pass;
 their number is reported at the end (--strict: the first one stops the run).`,
 	Examples: `
@@ -73,7 +85,12 @@ evfilter --redact failed run.jsonl > issue.jsonl  # secrets out: [REDACTED:RULE]
 evfilter 'run_id=="r_7"' log.jsonl                # on a terminal: the run as a transcript
 evfilter --format pretty --color always failed log.jsonl | less -R
 evfilter --format html 'run_id=="r_7"' log.jsonl > r_7.html   # the run as a page
-EVTOOLS_FILTERS=~/.evfilters evfilter --list`,
+EVTOOLS_FILTERS=~/.evfilters evfilter --list
+evimport | evfilter --grep 'login bug'            # which session was it?
+evimport | evfilter -i --grep 'login bug' 'source=="claude"'
+evfilter --grep 'panic: .*nil map' archive.jsonl.zst
+evfilter --fixed-strings --grep 'a.b(c)' events.jsonl
+evfilter -c --grep TODO events.jsonl              # how many events say TODO`,
 	Exit: `
 0  an event was selected (with -q, also when there were errors)
 1  no event was selected

@@ -81,7 +81,7 @@ func runWith(t *testing.T, f *expr.Filter, o options, paths []string, workers in
 			return s.take(rec, ok, err)
 		})
 	} else {
-		err = parallel(f, in, s, workers)
+		err = parallel(test{f: f}, in, s, workers)
 	}
 	w.Flush()
 	return fmt.Sprintf("%s\n--\n%s\n-- %d selected, %d errors (%s), err %v", out.String(), errs.String(), s.selected, s.evalErrs, s.first, err)
