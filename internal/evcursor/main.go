@@ -228,6 +228,10 @@ func (j *job) check() error {
 	return err
 }
 
+// state is --state FILE: it passes the events after the file's cursor
+// and, once the run has ended cleanly, saves the last one passed as the
+// cursor (with --defer, as the pending cursor that --commit makes
+// current).
 func (j *job) state() error {
 	given := j.o.State
 	path, err := resolve(given, "nothing passed")
@@ -249,18 +253,53 @@ func (j *job) state() error {
 			return fmt.Errorf("%s: withdrawing the pending cursor: %w", given, err)
 		}
 	}
-	res := cursor.NewResumer(st.Cursor)
-	var (
-		last     []byte // the last event passed, copied: records are reused
-		lastFile string
-		lastLine int
-		passed   int
-		// The events skipped before the cursor's line in the input it is
-		// in, and so far in the input being read.
-		late, skipped int
-		inFile        string
-	)
-	err = j.in.Each(func(rec jsonl.Record) error {
+	p, err := j.passNewer(st.Cursor)
+	if err := j.endCleanly(err, p.count); err != nil {
+		return err
+	}
+	if st.Cursor != nil && !p.found {
+		j.in.Errorf("%s: cursor (%s) not found in the input: %s", given, term.Escape(st.Cursor.String()), newer(p.count))
+	}
+	if p.late > 0 {
+		j.in.Errorf("%s: skipped %s older than the cursor, not before it when it was saved (a session copied in late?); see docs/evimport.md on importing incrementally", given, nEvents(p.late))
+	}
+	return j.saveCursor(path, st, &p)
+}
+
+// passedEvents is what a --state run passed.
+type passedEvents struct {
+	last  []byte // the last event passed, copied: records are reused
+	file  string // where it was read
+	line  int
+	count int
+	// found tells whether the cursor was found; late counts the events
+	// skipped before its line in the input it is in (see lateEvents).
+	found bool
+	late  int
+}
+
+// keep notes rec as the last event passed.
+func (p *passedEvents) keep(rec jsonl.Record) {
+	switch {
+	case rec.Own:
+		p.last = rec.Data // a huge line in its own buffer: kept, not copied
+	case cap(p.last) > 1<<20:
+		p.last = append([]byte(nil), rec.Data...) // let a huge one go
+	default:
+		p.last = append(p.last[:0], rec.Data...)
+	}
+	p.file, p.line = rec.File, rec.Line
+	p.count++
+}
+
+// passNewer passes the events after the cursor c (nil: every event) and
+// returns what it passed and the error that ended the input loop.
+func (j *job) passNewer(c *cursor.Cursor) (passedEvents, error) {
+	var p passedEvents
+	res := cursor.NewResumer(c)
+	// The events skipped so far in the input being read.
+	skipped, inFile := 0, ""
+	err := j.in.Each(func(rec jsonl.Record) error {
 		_, skip, err := j.scan(rec)
 		if skip {
 			return err
@@ -271,25 +310,24 @@ func (j *job) state() error {
 		found := res.Found()
 		pass := res.Pass(&j.ev)
 		if !found && res.Found() {
-			late = lateEvents(skipped, st.Cursor.Line)
+			p.late = lateEvents(skipped, c.Line)
 		} else if !pass && !found {
 			skipped++
 		}
 		if pass {
 			j.out.WriteLine(rec.Data)
-			switch {
-			case rec.Own:
-				last = rec.Data // a huge line in its own buffer: kept, not copied
-			case cap(last) > 1<<20:
-				last = append([]byte(nil), rec.Data...) // let a huge one go
-			default:
-				last = append(last[:0], rec.Data...)
-			}
-			lastFile, lastLine = rec.File, rec.Line
-			passed++
+			p.keep(rec)
 		}
 		return nil
 	})
+	p.found = res.Found()
+	return p, err
+}
+
+// endCleanly turns the end of the input loop (err) into nil when the run
+// ended cleanly, its output read, and may save the cursor; else into the
+// error to return, which says that the cursor did not move.
+func (j *job) endCleanly(err error, passed int) error {
 	ok, err := j.finish(err)
 	if ok && passed > 0 {
 		// Written is not read: wait until the reader of a pipe has read
@@ -303,24 +341,27 @@ func (j *job) state() error {
 		err = stop.Commit()
 		ok = err == nil
 	}
-	if !ok {
-		if jsonl.IsClosed(err) {
-			return err // a quiet end: the consumer stopped
-		}
-		// After what went wrong (reported already, or in err), say what
-		// it means for the state file.
-		return errors.Join(err, fmt.Errorf("%s: cursor not moved: the run did not end cleanly", given))
+	if ok {
+		return nil
 	}
-	if st.Cursor != nil && !res.Found() {
-		j.in.Errorf("%s: cursor (%s) not found in the input: %s", given, term.Escape(st.Cursor.String()), newer(passed))
+	if jsonl.IsClosed(err) {
+		return err // a quiet end: the consumer stopped
 	}
-	if late > 0 {
-		j.in.Errorf("%s: skipped %s older than the cursor, not before it when it was saved (a session copied in late?); see docs/evimport.md on importing incrementally", given, nEvents(late))
-	}
+	// After what went wrong (reported already, or in err), say what it
+	// means for the state file.
+	return errors.Join(err, fmt.Errorf("%s: cursor not moved: the run did not end cleanly", j.o.State))
+}
+
+// saveCursor saves the last event passed as the cursor of the state file
+// at path, which held st, or with --defer as the pending cursor, handed
+// over to the --commit after. A state that would not change is not
+// written.
+func (j *job) saveCursor(path string, st *cursor.State, p *passedEvents) error {
+	given := j.o.State
 	next := *st
-	if passed > 0 {
-		j.ev.Scan(last) // valid: it was scanned before
-		c := cursor.CursorOf(&j.ev, lastFile, lastLine)
+	if p.count > 0 {
+		j.ev.Scan(p.last) // valid: it was scanned before
+		c := cursor.CursorOf(&j.ev, p.file, p.line)
 		if j.o.Defer {
 			next.Pending = c
 		} else {
@@ -328,7 +369,7 @@ func (j *job) state() error {
 		}
 	}
 	if next.Equal(st) {
-		if j.o.Defer && passed == 0 {
+		if j.o.Defer && p.count == 0 {
 			// nothing new: the file is not touched, but the --commit
 			// after learns that nothing passed
 			if err := cursor.WriteHandover(path, nil); err != nil {
