@@ -187,26 +187,9 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 	case event.PiResponse:
 		p.response(line)
 	case event.PiUserMessage:
-		h := maphash.Bytes(p.seed, line)
-		if h == p.user {
-			p.fault("user_message again, the same line as the last since zot acknowledged a command: dropped")
-			break
-		}
-		p.user = h
-		p.userMessage(ms)
+		p.userMessageOnce(line, ms)
 	case event.PiTurnStart:
-		s, _ := jsonscan.Lookup(line, "step")
-		if s != nil && p.run.active && bytes.Equal(s, p.run.step) || s == nil && prev == event.PiTurnStart {
-			if s != nil {
-				p.fault("turn_start of step %s again: dropped", s)
-			} else {
-				p.fault("turn_start again, with no step between: dropped")
-			}
-			break
-		}
-		p.setModel(line)
-		p.turnStart()
-		p.run.step = append(p.run.step[:0], s...)
+		p.turnStartOnce(line, prev)
 	case event.PiMessageStart:
 		p.setModel(line)
 		p.closeMessage()
@@ -214,27 +197,9 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 	case event.PiTextDelta:
 		p.textDelta(ms)
 	case event.PiToolCallStart:
-		if id := p.ev.Field(event.ID); p.callKnown(id) {
-			p.fault("tool_use_start of call %s, which began already: dropped", p.idOf(id))
-			break
-		}
-		p.ensureMessage(ms)
-		p.closeTextBlock()
-		p.addCall(p.ev.Field(event.ID), p.ev.Field(event.Name))
+		p.toolCallStart(ms)
 	case event.PiToolCallDelta:
-		if b := p.callBlock(ms, p.ev.Field(event.ID), "tool_use_args"); b != nil {
-			// The arguments' text is kept decoded, to be parsed at the end.
-			delta := p.ev.Field(event.Args)
-			b.text = grow(b.text, len(delta))
-			if jsonscan.KindOf(delta) == jsonscan.String {
-				b.text, _ = jsonscan.AppendUnescaped(b.text, delta[1:len(delta)-1])
-			} else {
-				b.text = append(b.text, p.text(delta)...)
-			}
-			p.updateHead(`{"type":"toolcall_delta","contentIndex":`, p.blockIndex(b), `,"delta":`)
-			p.writeText(delta)
-			p.out = append(p.out, "\"}}\n"...)
-		}
+		p.toolCallArgs(ms)
 	case event.PiToolCallEnd:
 		if b := p.callBlock(ms, p.ev.Field(event.ID), "tool_use_end"); b != nil {
 			p.closeBlock(b)
@@ -256,31 +221,105 @@ func (p *piConverter) convert(dst, line []byte) (out []byte, written bool, err e
 	case event.PiError:
 		p.runError(ms)
 	case event.PiRunEnd:
-		if !p.run.active && p.settled {
-			p.fault("done with no run open (the last one ended, and no prompt began another): dropped")
-			break
-		}
-		p.ensureRun()
-		p.endRun()
+		p.runDone()
 	default:
 		p.dropped[string(f.Name)]++
 	}
 	if len(line) > maxKept {
-		// A huge line is let go once converted: the event's fields and
-		// the scan's point into it until the next line, or, after the
-		// last, while finish ends the run.
-		p.ev.Forget()
-		p.f = zot.Fields{}
-		for _, b := range []*[]byte{&p.strBuf, &p.encBuf, &p.idBuf} {
-			if cap(*b) > maxKept {
-				*b = nil
-			}
-		}
+		p.forgetLine()
 	}
 	if len(p.faults) > 0 {
 		err = errors.New(string(p.faults))
 	}
 	return p.out, len(p.out) > len(dst), err
+}
+
+// userMessageOnce converts a user_message, unless it is the same line as
+// the last one since zot acknowledged a command: a line said again (by a
+// relay or a transcript) is not a new prompt.
+func (p *piConverter) userMessageOnce(line []byte, ms int64) {
+	h := maphash.Bytes(p.seed, line)
+	if h == p.user {
+		p.fault("user_message again, the same line as the last since zot acknowledged a command: dropped")
+		return
+	}
+	p.user = h
+	p.userMessage(ms)
+}
+
+// turnStartOnce converts a turn_start, unless it repeats the step of the
+// open run, or, with no step, comes right after another turn_start (prev
+// is the step of the line before): a line said again is not a new turn.
+func (p *piConverter) turnStartOnce(line []byte, prev event.PiStep) {
+	s, _ := jsonscan.Lookup(line, "step")
+	if s != nil && p.run.active && bytes.Equal(s, p.run.step) || s == nil && prev == event.PiTurnStart {
+		if s != nil {
+			p.fault("turn_start of step %s again: dropped", s)
+		} else {
+			p.fault("turn_start again, with no step between: dropped")
+		}
+		return
+	}
+	p.setModel(line)
+	p.turnStart()
+	p.run.step = append(p.run.step[:0], s...)
+}
+
+// toolCallStart converts a tool_use_start into a tool call block of the
+// message, unless the call began already.
+func (p *piConverter) toolCallStart(ms int64) {
+	if id := p.ev.Field(event.ID); p.callKnown(id) {
+		p.fault("tool_use_start of call %s, which began already: dropped", p.idOf(id))
+		return
+	}
+	p.ensureMessage(ms)
+	p.closeTextBlock()
+	p.addCall(p.ev.Field(event.ID), p.ev.Field(event.Name))
+}
+
+// toolCallArgs converts a tool_use_args into a toolcall_delta of its
+// call's block.
+func (p *piConverter) toolCallArgs(ms int64) {
+	b := p.callBlock(ms, p.ev.Field(event.ID), "tool_use_args")
+	if b == nil {
+		return
+	}
+	// The arguments' text is kept decoded, to be parsed at the end.
+	delta := p.ev.Field(event.Args)
+	b.text = grow(b.text, len(delta))
+	if jsonscan.KindOf(delta) == jsonscan.String {
+		b.text, _ = jsonscan.AppendUnescaped(b.text, delta[1:len(delta)-1])
+	} else {
+		b.text = append(b.text, p.text(delta)...)
+	}
+	p.updateHead(`{"type":"toolcall_delta","contentIndex":`, p.blockIndex(b), `,"delta":`)
+	p.writeText(delta)
+	p.out = append(p.out, "\"}}\n"...)
+}
+
+// runDone ends the run at zot's done, unless the last run ended and no
+// prompt began another: that done is a line said again, with no run to
+// end.
+func (p *piConverter) runDone() {
+	if !p.run.active && p.settled {
+		p.fault("done with no run open (the last one ended, and no prompt began another): dropped")
+		return
+	}
+	p.ensureRun()
+	p.endRun()
+}
+
+// forgetLine lets a huge line go once converted: the event's fields and
+// the scan's point into it until the next line, or, after the last, while
+// finish ends the run.
+func (p *piConverter) forgetLine() {
+	p.ev.Forget()
+	p.f = zot.Fields{}
+	for _, b := range []*[]byte{&p.strBuf, &p.encBuf, &p.idBuf} {
+		if cap(*b) > maxKept {
+			*b = nil
+		}
+	}
 }
 
 // fault says what the line being converted broke of zot's protocol and
