@@ -72,12 +72,42 @@ type span struct {
 // draw between.
 func (t *Writer) timeline(r *run) *timeline {
 	h := r.head
-	t0, t1 := h.first, h.last
-	if t0 == 0 || t1 <= t0 {
+	if h.first == 0 || h.last <= h.first {
 		return nil
 	}
-	total := float64(t1 - t0)
-	laneOf := func(l int) int { return min(l, maxLanes-1) }
+	ax := axis{t0: h.first, total: float64(h.last - h.first)}
+	spans := mergeSpans(spansOf(r), int64(ax.total)/int64(t.o.MaxBars))
+	tl := &timeline{Label: "Timeline of run " + strconv.Itoa(h.n) + ": model and tool calls over " + eventtext.Duration(h.last-h.first)}
+	tl.Lanes, tl.More = lanesOf(r)
+	tl.Bars = bars(spans, ax)
+	tl.Marks = marks(r, ax)
+	tl.AxisY = len(tl.Lanes)*laneHeight + 4
+	tl.Height = tl.AxisY + 18
+	tl.Ticks = ticks(ax, h.last-h.first)
+	return tl
+}
+
+// axis places the times of a run, in microseconds, along the timeline's
+// width, from t0 over total.
+type axis struct {
+	t0    int64
+	total float64
+}
+
+// at is where the time us is, as a percentage of the width.
+func (ax axis) at(us int64) string { return ax.percent(us - ax.t0) }
+
+// percent is how much of the width the duration d takes.
+func (ax axis) percent(d int64) string {
+	return strconv.FormatFloat(float64(d)*100/ax.total, 'f', 3, 64) + "%"
+}
+
+// laneOf is the lane of the agent in lane l: the agents past the last
+// lane share it.
+func laneOf(l int) int { return min(l, maxLanes-1) }
+
+// spansOf is a span for each of the run's calls that has a time.
+func spansOf(r *run) []span {
 	var spans []span
 	for _, it := range r.timed {
 		if it.start == 0 {
@@ -88,50 +118,59 @@ func (t *Writer) timeline(r *run) *timeline {
 			end = it.start // still running when the stream ends: a sliver at its start
 		}
 		s := span{lane: laneOf(it.lane), start: it.start, end: end, n: 1}
-		if it.kind == kModel {
-			s.class = "m"
-			s.title = "model call"
-			if it.step != "" {
-				s.title += ", step " + it.step
-			}
-			if it.model != "" {
-				s.title += ", " + it.model
-			}
-		} else {
-			s.class = "t"
-			if it.failed {
-				s.class = "f"
-			}
-			s.title = "tool " + nonEmpty(it.name, "?")
-			if it.failed {
-				s.title += " FAILED"
-			}
-		}
+		s.class, s.title = callClass(it)
 		if end > it.start {
 			s.title += ", " + eventtext.Duration(end-it.start)
 		}
 		spans = append(spans, s)
 	}
-	spans = mergeSpans(spans, int64(total)/int64(t.o.MaxBars))
-	pct := func(us int64) string {
-		return strconv.FormatFloat(float64(us-t0)*100/total, 'f', 3, 64) + "%"
+	return spans
+}
+
+// callClass is the class of a call's bar (m a model call, t a tool call,
+// f a failed one) and the start of its title.
+func callClass(it *item) (class, title string) {
+	if it.kind == kModel {
+		title = "model call"
+		if it.step != "" {
+			title += ", step " + it.step
+		}
+		if it.model != "" {
+			title += ", " + it.model
+		}
+		return "m", title
 	}
-	tl := &timeline{Label: "Timeline of run " + strconv.Itoa(h.n) + ": model and tool calls over " + eventtext.Duration(t1-t0)}
-	lanes := min(len(r.lanes), maxLanes)
-	for i := range lanes {
+	title = "tool " + nonEmpty(it.name, "?")
+	if it.failed {
+		return "f", title + " FAILED"
+	}
+	return "t", title
+}
+
+// lanesOf labels a lane per agent, the first the run's; more is the
+// number of agents folded into the last lane when there are too many.
+func lanesOf(r *run) (lanes []lane, more int) {
+	for i := range min(len(r.lanes), maxLanes) {
 		a := r.lanes[i]
 		label := a.id
 		if i == 0 {
 			label = nonEmpty(a.id, "run")
 		}
 		if i == maxLanes-1 && len(r.lanes) > maxLanes {
-			tl.More = len(r.lanes) - maxLanes + 1
-			label = textfmt.Plural(int64(tl.More), "more agent")
+			more = len(r.lanes) - maxLanes + 1
+			label = textfmt.Plural(int64(more), "more agent")
 		}
-		tl.Lanes = append(tl.Lanes, lane{Label: visible(label), Y: i*laneHeight + 11})
+		lanes = append(lanes, lane{Label: visible(label), Y: i*laneHeight + 11})
 	}
+	return lanes, more
+}
+
+// bars draws the spans, a model call in its lane's upper row, a tool call
+// in the lower; a merged span says how many calls it stands for.
+func bars(spans []span, ax axis) []bar {
+	var out []bar
 	for _, s := range spans {
-		b := bar{X: pct(s.start), W: strconv.FormatFloat(float64(s.end-s.start)*100/total, 'f', 3, 64) + "%",
+		b := bar{X: ax.at(s.start), W: ax.percent(s.end - s.start),
 			Y: s.lane*laneHeight + toolTop, Class: s.class, Title: visible(s.title)}
 		if s.class == "m" {
 			b.Y = s.lane*laneHeight + barTop
@@ -140,14 +179,21 @@ func (t *Writer) timeline(r *run) *timeline {
 			b.Title = textfmt.Plural(int64(s.n), map[string]string{"m": "model call", "t": "tool call", "f": "failed tool call"}[s.class]) +
 				" over " + eventtext.Duration(s.end-s.start)
 		}
-		tl.Bars = append(tl.Bars, b)
+		out = append(out, b)
 	}
+	return out
+}
+
+// marks draws the run's errors, kills and guardrails that have a time,
+// across both rows of their lane.
+func marks(r *run, ax axis) []mark {
+	var out []mark
 	for _, it := range r.marks {
 		if it.at == 0 {
 			continue
 		}
 		y := laneOf(it.lane) * laneHeight
-		m := mark{X: pct(it.at), Y1: y + barTop - 2, Y2: y + toolTop + barHeight + 2}
+		m := mark{X: ax.at(it.at), Y1: y + barTop - 2, Y2: y + toolTop + barHeight + 2}
 		switch it.kind {
 		case kKill:
 			m.Class, m.Title = "k", "KILLED: "
@@ -157,22 +203,28 @@ func (t *Writer) timeline(r *run) *timeline {
 			m.Class, m.Title = "e", "ERROR: "
 		}
 		m.Title = visible(m.Title + eventtext.OneLine(cutRunes(string(it.text.b), 200)))
-		tl.Marks = append(tl.Marks, m)
+		out = append(out, m)
 	}
-	tl.AxisY = lanes*laneHeight + 4
-	tl.Height = tl.AxisY + 18
-	step := tickStep(t1 - t0)
-	for at := int64(0); at <= t1-t0; at += step {
-		tk := tick{X: pct(t0 + at), Label: tickLabel(at), Anchor: "middle"}
+	return out
+}
+
+// ticks labels the axis over the duration d, the first tick anchored at
+// its start, the last ones near the end at their end, so that no label
+// runs off the drawing.
+func ticks(ax axis, d int64) []tick {
+	var out []tick
+	step := tickStep(d)
+	for at := int64(0); at <= d; at += step {
+		tk := tick{X: ax.at(ax.t0 + at), Label: tickLabel(at), Anchor: "middle"}
 		if at == 0 {
 			tk.Anchor = "start"
 		}
-		if float64(at) > 0.9*total {
+		if float64(at) > 0.9*ax.total {
 			tk.Anchor = "end"
 		}
-		tl.Ticks = append(tl.Ticks, tk)
+		out = append(out, tk)
 	}
-	return tl
+	return out
 }
 
 // mergeSpans joins, lane by lane and class by class, the bars closer to
