@@ -34,4 +34,14 @@
 // the order sent, with a free list and a bound on the work ahead; the
 // engine owns the lines of many MiB, the numbering and cap of bad lines
 // and the progress meter.
+//
+// A file still being written is read a third way, as tail -F follows
+// it (Follower): each Read hands over the lines ended since the last
+// one, by the same framing rules and bad-line reports, a half-written
+// last line waiting for its '\n'; a file truncated, rewritten or
+// replaced under its name is read again from its start, and a
+// compressed one whole, once it decompresses whole. What it knows
+// between two reads (FollowState: the position, the file's identity,
+// a fingerprint of what was read) is plain data, to be saved and given
+// back in a later run.
 package jsonl
