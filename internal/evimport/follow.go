@@ -3,8 +3,8 @@ package evimport
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"hash/fnv"
-	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -25,15 +25,12 @@ var (
 
 // tail is a file --follow reads as it grows.
 type tail struct {
-	f       *logFile
-	fi      os.FileInfo // at the last read: a new one is a rotation
-	off     int64
-	line    int
-	partial []byte // a last line without its '\n' yet
-	failed  bool   // in no known format: said once
-	grew    bool   // since the last conversion
-	lines   bool   // a .json file found to hold lines: read as the others
-	key     string // the session it holds (sessionKey)
+	f      *logFile
+	r      jsonl.Follower // where it was read to: its lines ended since are read next
+	failed bool           // in no known format: said once
+	grew   bool           // since the last conversion
+	lines  bool           // a .json file found to hold lines: read as the others
+	key    string         // the session it holds (sessionKey)
 	// past is what was read of the files that were under the name before
 	// (rotated away, truncated, gone): their lines are still the
 	// session's, converted before the file's own, until a file found
@@ -69,7 +66,7 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 		missing = func(string, error) {} // said once: a path may come and go
 		for _, f := range files {
 			if tails[f.name] == nil {
-				tails[f.name] = &tail{f: f}
+				tails[f.name] = &tail{f: f, r: jsonl.Follower{Name: f.name}}
 				order = append(order, f.name)
 			}
 		}
@@ -103,12 +100,6 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 		}
 		jsonl.Waiting(func() { time.Sleep(followEvery) })
 	}
-}
-
-// compressed files are read once, whole, not followed: they are not
-// appended to.
-func compressed(name string) bool {
-	return strings.HasSuffix(name, ".gz") || strings.HasSuffix(name, ".zst")
 }
 
 // fresh converts again the files of the sessions that grew and returns,
@@ -265,23 +256,22 @@ func sessionKey(f *logFile) string {
 }
 
 // poll reads what the file gained since the last look: the lines ended
-// since, as tail -F does (a file that shrank, or a new file under the
-// name, is read again from its start). A whole-document file (Gemini's
-// older format) is read again whole. It reports whether anything changed.
+// since, as tail -F does (a file truncated, rewritten or replaced under
+// its name is read again from its start; a compressed one whole, once),
+// framed and reported by jsonl's Follower as a pass frames them. A
+// whole-document file (Gemini's older format) is read again whole. It
+// reports whether anything changed.
 func (t *tail) poll(in *jsonl.Input) (bool, error) {
-	fi, err := os.Stat(t.f.name)
-	if err != nil {
+	switch t.r.Look() {
+	case jsonl.Unchanged:
+		return false, nil
+	case jsonl.Gone:
 		// gone for now (a rotation): it may come back, as another file
 		t.retire()
 		return false, nil
-	}
-	switch {
-	case t.fi != nil && !os.SameFile(t.fi, fi), fi.Size() < t.off:
+	case jsonl.Restarted:
 		t.retire()
-	case t.fi != nil && fi.Size() == t.off && fi.ModTime().Equal(t.fi.ModTime()):
-		return false, nil
 	}
-	t.fi = fi
 	if strings.HasSuffix(t.f.name, ".json") && !t.lines {
 		data, err := os.ReadFile(t.f.name)
 		doc := bytes.TrimPrefix(data, []byte("\ufeff")) // as a pass reads it
@@ -289,7 +279,7 @@ func (t *tail) poll(in *jsonl.Input) (bool, error) {
 		case err != nil:
 			return false, nil
 		case jsonscan.Check(doc) == nil && documentFile(doc):
-			t.off, t.f.document = int64(len(data)), doc
+			t.f.document = doc
 			return true, nil
 		case !firstLineWhole(data) && !json.Valid(doc):
 			return false, nil // being written: wait for the whole of it
@@ -297,65 +287,37 @@ func (t *tail) poll(in *jsonl.Input) (bool, error) {
 		// lines, not a document (a document on one line may have
 		// records after it), or a whole value that is no object, which
 		// a pass reports as a bad line: read from the start as lines
-		// from now on
+		// from now on (the Follower has read nothing of it yet)
 		t.lines = true
-		t.off, t.line, t.partial, t.f.records, t.f.document = 0, 0, nil, nil, nil
+		t.f.records, t.f.document = nil, nil
 	}
-	var data []byte
-	if compressed(t.f.name) {
-		// read once, whole, as a pass reads it: its offset is its size,
-		// so that it is read again only when it is replaced
-		if data, err = jsonl.ReadFile(t.f.name, nil); err != nil {
-			return false, nil
-		}
-		if len(data) > 0 && data[len(data)-1] != '\n' {
-			data = append(data, '\n') // its last line is whole
-		}
-		t.off = fi.Size()
-	} else {
-		file, err := os.Open(t.f.name)
-		if err != nil {
-			return false, nil
-		}
-		defer file.Close()
-		if _, err := file.Seek(t.off, io.SeekStart); err != nil {
-			return false, nil
-		}
-		data, _ = io.ReadAll(file)
-		t.off += int64(len(data))
-	}
-	data = append(t.partial, data...)
-	end := bytes.LastIndexByte(data, '\n')
-	t.partial = append([]byte(nil), data[end+1:]...) // a half-written line waits for its end
 	grew := false
-	for _, line := range bytes.Split(data[:end+1], []byte("\n"))[:bytes.Count(data[:end+1], []byte("\n"))] {
-		t.line++
-		// framed as a pass frames it: the BOM that may start the file
-		line, blank := jsonl.Trim(line, t.line == 1)
-		if blank {
-			continue
+	err := t.r.Read(in, func(rec jsonl.Record) error {
+		if err := jsonscan.Check(rec.Data); err != nil {
+			return in.Bad(rec, err)
 		}
-		if err := jsonscan.Check(line); err != nil {
-			if err := in.Bad(jsonl.Record{File: t.f.name, Line: t.line}, err); err != nil {
-				return false, err
-			}
-			continue
-		}
-		t.f.records = append(t.f.records, record{data: append([]byte(nil), line...), file: t.f.name, line: t.line})
+		t.f.records = append(t.f.records, record{data: bytes.Clone(rec.Data), file: rec.File, line: rec.Line})
 		grew = true
+		return nil
+	})
+	if errors.Is(err, jsonl.ErrStrict) {
+		return false, err
 	}
+	// a file that cannot be read now (gone since the look) is looked
+	// at again next time
 	return grew, nil
 }
 
-// retire starts the tail again from a new file under its name: the lines
-// read of the old one are kept in past, as the session's. A document
-// (Gemini CLI's older format) is not: it is written again whole.
+// retire starts the tail again from a new file under its name (the
+// Follower starts from its start already): the lines read of the old one
+// are kept in past, as the session's. A document (Gemini CLI's older
+// format) is not: it is written again whole.
 func (t *tail) retire() {
 	if len(t.f.records) > 0 {
 		t.past = append(t.past, &tail{f: t.f, key: t.key, failed: t.failed})
 	}
 	t.f = &logFile{name: t.f.name, companion: t.f.companion, regular: t.f.regular}
-	t.fi, t.off, t.line, t.partial, t.lines, t.key, t.failed = nil, 0, 0, nil, false, "", false
+	t.lines, t.key, t.failed = false, "", false
 }
 
 // settle finds where the lines of the tails' past files are now, and
