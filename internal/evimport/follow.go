@@ -38,62 +38,86 @@ type tail struct {
 	past []*tail
 }
 
+// followState is what --follow keeps from one round to the next, the
+// state a pass leaves, as plain data that can be written to a file and
+// read back (issue 32 keeps it between runs): where each file was read
+// to, and what was written of each session. The lines read are not in
+// it: a session is converted again from its files.
+type followState struct {
+	// Files are the files followed, in the order they are converted.
+	Files []fileState `json:"files"`
+	// Sessions are what was written of each session, by source and id.
+	Sessions map[string]*sent `json:"sessions"`
+}
+
+// fileState is one file followed: where it was read to (the Follower's
+// state), whether a .json file holds lines (not one document), and the
+// files that were under its name before (rotated away, truncated), whose
+// lines are still the session's.
+type fileState struct {
+	Name  string            `json:"name"`
+	Read  jsonl.FollowState `json:"read"`
+	Lines bool              `json:"lines,omitempty"`
+	Past  []fileState       `json:"past,omitempty"`
+}
+
 // sent is what --follow wrote of a session: the hash of each event, in
-// order, and how many times each hash was written.
+// order (count, how many times each hash was written, is made from
+// them).
 type sent struct {
-	hashes []uint64
+	Hashes []uint64 `json:"hashes"`
 	count  map[uint64]int
+}
+
+// state is the follower's state as data (followState).
+func (fl *follower) state() followState {
+	st := followState{Sessions: fl.written}
+	var file func(t *tail) fileState
+	file = func(t *tail) fileState {
+		fs := fileState{Name: t.f.name, Read: t.r.State, Lines: t.lines}
+		for _, p := range t.past {
+			fs.Past = append(fs.Past, file(p))
+		}
+		return fs
+	}
+	for _, name := range fl.order {
+		st.Files = append(st.Files, file(fl.tails[name]))
+	}
+	return st
+}
+
+// follower is --follow: the files it reads as they grow, in the order
+// they are converted, and what was written of each session; a round
+// (round) is the pass run again over the sessions whose files grew.
+type follower struct {
+	o       *options
+	in      *jsonl.Input
+	out     *jsonl.Writer
+	win     window
+	newConv func() *converter
+
+	tails    map[string]*tail
+	order    []string
+	written  map[string]*sent // by source and session id
+	reported map[string]bool  // records of the wrong shape, said once
+	skipped  map[string]bool  // files not regular, said once
+	missing  func(p string, err error)
+}
+
+func newFollower(o *options, in *jsonl.Input, out *jsonl.Writer, win window, newConv func() *converter) *follower {
+	return &follower{o: o, in: in, out: out, win: win, newConv: newConv,
+		tails: map[string]*tail{}, written: map[string]*sent{}, reported: map[string]bool{}, skipped: map[string]bool{},
+		missing: func(p string, err error) { in.Errorf("%v", jsonl.FileError(p, err)) }}
 }
 
 // follow is --follow: it reads the files (and the folders' new session
 // files) as they grow, and writes each session's new events once they
-// are settled, until it is stopped.
+// are settled, a round every followEvery, until it is stopped.
 func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv func() *converter) error {
-	tails := map[string]*tail{}
-	var order []string
-	written := map[string]*sent{}
-	reported := map[string]bool{} // records of the wrong shape, said once
-	skipped := map[string]bool{}  // files not regular, said once
-	missing := func(p string, err error) { in.Errorf("%v", jsonl.FileError(p, err)) }
+	fl := newFollower(o, in, out, win, newConv)
 	for {
-		// no word on an empty folder: it may get its files later
-		files := expand(o.paths(), win.since, missing, nil, func(p, what string) {
-			if !skipped[p] {
-				skipped[p] = true
-				in.Errorf("%s: not a regular file (%s), skipped", term.Escape(p), what)
-			}
-		})
-		missing = func(string, error) {} // said once: a path may come and go
-		for _, f := range files {
-			if tails[f.name] == nil {
-				tails[f.name] = &tail{f: f, r: jsonl.Follower{Name: f.name}}
-				order = append(order, f.name)
-			}
-		}
-		changed := false
-		for _, name := range order {
-			t := tails[name]
-			grew, err := t.poll(in)
-			if err != nil {
-				return err
-			}
-			t.grew = t.grew || grew
-			changed = changed || grew
-		}
-		order = settle(tails, order)
-		if changed {
-			conv := newConv()
-			conv.keep = true
-			conv.bad = func(r record, reason error) {
-				if key := r.file + ":" + strconv.Itoa(r.line); !reported[key] {
-					reported[key] = true
-					in.Bad(jsonl.Record{File: r.file, Line: r.line}, reason)
-				}
-			}
-			writeSessions(out, o.fresh(conv, tails, order, in, written), win)
-			if err := out.Flush(); err != nil {
-				return err
-			}
+		if err := fl.round(); err != nil {
+			return err
 		}
 		if followDone != nil && followDone() {
 			return nil
@@ -102,25 +126,70 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 	}
 }
 
+// round looks at the files once: the folders' new session files, what
+// each file gained (or that it was truncated or rotated); the sessions
+// that grew are converted again, as a pass converts them, and their
+// settled events not written yet are written.
+func (fl *follower) round() error {
+	// no word on an empty folder: it may get its files later
+	files := expand(fl.o.paths(), fl.win.since, fl.missing, nil, func(p, what string) {
+		if !fl.skipped[p] {
+			fl.skipped[p] = true
+			fl.in.Errorf("%s: not a regular file (%s), skipped", term.Escape(p), what)
+		}
+	})
+	fl.missing = func(string, error) {} // said once: a path may come and go
+	for _, f := range files {
+		if fl.tails[f.name] == nil {
+			fl.tails[f.name] = &tail{f: f, r: jsonl.Follower{Name: f.name}}
+			fl.order = append(fl.order, f.name)
+		}
+	}
+	changed := false
+	for _, name := range fl.order {
+		t := fl.tails[name]
+		grew, err := t.poll(fl.in)
+		if err != nil {
+			return err
+		}
+		t.grew = t.grew || grew
+		changed = changed || grew
+	}
+	fl.order = settle(fl.tails, fl.order)
+	if !changed {
+		return nil
+	}
+	conv := fl.newConv()
+	conv.keep = true
+	conv.bad = func(r record, reason error) {
+		if key := r.file + ":" + strconv.Itoa(r.line); !fl.reported[key] {
+			fl.reported[key] = true
+			fl.in.Bad(jsonl.Record{File: r.file, Line: r.line}, reason)
+		}
+	}
+	writeSessions(fl.out, fl.fresh(conv), fl.win)
+	return fl.out.Flush()
+}
+
 // fresh converts again the files of the sessions that grew and returns,
 // by session, the settled events not written yet, numbered after those
 // that were.
-func (o *options) fresh(conv *converter, tails map[string]*tail, order []string, in *jsonl.Input, written map[string]*sent) []*session {
+func (fl *follower) fresh(conv *converter) []*session {
 	grown := map[string]bool{}
 	var all, ready []*tail
-	for _, name := range order {
-		all = append(append(all, tails[name].past...), tails[name])
+	for _, name := range fl.order {
+		all = append(append(all, fl.tails[name].past...), fl.tails[name])
 	}
 	for _, t := range all {
 		if t.failed || len(t.f.records) == 0 && t.f.document == nil {
 			continue
 		}
-		if t.f.source == "" && !o.sourceOf(t.f) {
+		if t.f.source == "" && !fl.o.sourceOf(t.f) {
 			why := t.f.wrong // --from names another agent
 			if why == "" {
 				why = "in no known format (" + noSessionLog() + "), skipped"
 			}
-			in.Errorf("%s: %s", term.Escape(t.f.name), why)
+			fl.in.Errorf("%s: %s", term.Escape(t.f.name), why)
 			t.failed = true
 			continue
 		}
@@ -131,19 +200,19 @@ func (o *options) fresh(conv *converter, tails map[string]*tail, order []string,
 		t.grew = false
 		ready = append(ready, t)
 	}
-	bySource := map[string][]*logFile{}
+	var files []*logFile
 	for _, t := range ready {
 		if grown[t.key] {
-			bySource[t.f.source] = append(bySource[t.f.source], t.f)
+			files = append(files, t.f)
 		}
 	}
 	var out []*session
-	for _, s := range conv.all(bySource) {
+	for _, s := range conv.sessions(files) {
 		key := s.source + "\x00" + s.id
-		w := written[key]
+		w := fl.written[key]
 		if w == nil {
-			w = &sent{count: map[uint64]int{}}
-			written[key] = w
+			w = &sent{}
+			fl.written[key] = w
 		}
 		settled := s.events
 		for i, e := range settled {
@@ -154,7 +223,7 @@ func (o *options) fresh(conv *converter, tails map[string]*tail, order []string,
 		}
 		fresh := w.add(settled)
 		if len(fresh) > 0 {
-			out = append(out, &session{source: s.source, id: s.id, project: s.project, events: fresh, seqBase: int64(len(w.hashes) - len(fresh))})
+			out = append(out, &session{source: s.source, id: s.id, project: s.project, events: fresh, seqBase: int64(len(w.Hashes) - len(fresh))})
 		}
 	}
 	return out
@@ -165,14 +234,20 @@ func (o *options) fresh(conv *converter, tails map[string]*tail, order []string,
 // part is still the list's beginning (the log grew at its end), else every
 // event not written before (a subagent's events were spliced in).
 func (w *sent) add(events []event) []event {
+	if w.count == nil {
+		w.count = map[uint64]int{}
+		for _, h := range w.Hashes {
+			w.count[h]++
+		}
+	}
 	hashes := make([]uint64, len(events))
 	for i := range events {
 		hashes[i] = events[i].hash()
 	}
 	var fresh []event
-	if len(hashes) >= len(w.hashes) && equalHashes(hashes[:len(w.hashes)], w.hashes) {
-		fresh = events[len(w.hashes):]
-		hashes = hashes[len(w.hashes):]
+	if len(hashes) >= len(w.Hashes) && equalHashes(hashes[:len(w.Hashes)], w.Hashes) {
+		fresh = events[len(w.Hashes):]
+		hashes = hashes[len(w.Hashes):]
 	} else {
 		seen := map[uint64]int{}
 		var keep []uint64
@@ -189,7 +264,7 @@ func (w *sent) add(events []event) []event {
 	for _, h := range hashes {
 		w.count[h]++
 	}
-	w.hashes = append(w.hashes, hashes...)
+	w.Hashes = append(w.Hashes, hashes...)
 	return fresh
 }
 

@@ -427,7 +427,7 @@ func (j *convJob) convert(w *converter, win window) {
 	}
 	var ss []*session
 	if len(known) > 0 {
-		ss = w.convertSource(sourceNamed(known[0].source), known)
+		ss = w.sessions(known)
 		for _, f := range known {
 			f.records, f.document = nil, nil
 		}
@@ -577,13 +577,32 @@ func lineKeys(f *logFile) bool {
 	return src != nil && src.lineKeys
 }
 
-// all converts the files of each source into sessions, the sources in
-// the table's order.
-func (c *converter) all(bySource map[string][]*logFile) []*session {
+// sessions is the conversion a pass and --follow share: files, their
+// records read and their sources found, become the sessions they hold,
+// the sources in the table's order. A pass calls it on each group of
+// files (one source's); --follow on the files of the sessions that grew
+// since its last round, every round.
+func (c *converter) sessions(files []*logFile) []*session {
+	if len(files) == 0 {
+		return nil
+	}
+	one := true
+	for _, f := range files[1:] {
+		one = one && f.source == files[0].source
+	}
+	if one {
+		return c.convertSource(sourceNamed(files[0].source), files)
+	}
 	var sessions []*session
 	for _, src := range sources {
-		if files := bySource[src.name]; len(files) > 0 {
-			sessions = append(sessions, c.convertSource(src, files)...)
+		var of []*logFile
+		for _, f := range files {
+			if f.source == src.name {
+				of = append(of, f)
+			}
+		}
+		if len(of) > 0 {
+			sessions = append(sessions, c.convertSource(src, of)...)
 		}
 	}
 	return sessions
