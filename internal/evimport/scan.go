@@ -1,7 +1,6 @@
 package evimport
 
 import (
-	"bytes"
 	"os"
 	"runtime"
 	"sync"
@@ -63,7 +62,7 @@ func (o *options) scan(f *logFile, h *jsonl.Head, exact bool) {
 			break
 		}
 		tail := func() []byte { return h.Tail(n) }
-		if o.scanData(f, wholeLines(h.Data), exact, tail, n == scanHead) {
+		if o.scanData(f, h.Lines(), exact, tail, n == scanHead) {
 			f.size = int(h.Size)
 			return
 		}
@@ -153,11 +152,6 @@ func (o *options) scanData(f *logFile, data []byte, exact bool, tail func() []by
 		}
 	}
 	return true
-}
-
-// wholeLines is data up to the end of its last line.
-func wholeLines(data []byte) []byte {
-	return data[:bytes.LastIndexByte(data, '\n')+1]
 }
 
 // claudeKeys notes the sessionId of every line of data, a Claude Code

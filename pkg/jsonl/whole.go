@@ -94,6 +94,10 @@ func (h *Head) Read(n int) bool {
 	return !bytes.HasPrefix(h.Data, magicGzip) && !bytes.HasPrefix(h.Data, magicZstd)
 }
 
+// Lines is Data up to the end of its last line: the lines read whole,
+// for a reader that looks at them before it has read the file to its end.
+func (h *Head) Lines() []byte { return wholeLines(h.Data) }
+
 // ReadRest reads the rest of the file, so that Data is the whole of it;
 // it reports false as Read does.
 func (h *Head) ReadRest() bool {
