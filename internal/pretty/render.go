@@ -57,12 +57,12 @@ func (r *Renderer) render(line []byte) {
 	if r.held != nil {
 		t := int64(0)
 		if err := r.ev.Read(line); err == nil || err == event.ErrNotEvent {
-			t = r.timeOf(&r.ev)
+			t = r.ev.UnixMicro(&r.sbuf)
 		}
 		r.drawHeld(t)
 	} else if !r.seen {
 		r.seen = true
-		if err := r.ev.Read(line); err == nil && r.timeOf(&r.ev) == 0 && holdable(&r.ev) {
+		if err := r.ev.Read(line); err == nil && r.ev.UnixMicro(&r.sbuf) == 0 && holdable(&r.ev) {
 			r.held = append([]byte(nil), line...)
 			return
 		}
@@ -105,8 +105,8 @@ func (r *Renderer) draw(line []byte) {
 		r.newline()
 		return
 	}
-	t := r.timeOf(ev)
-	runID, agent := r.str(ev.RunID), r.str(ev.AgentID)
+	t := ev.UnixMicro(&r.sbuf)
+	runID, agent := event.StringOf(ev.RunID, &r.sbuf), event.StringOf(ev.AgentID, &r.sbuf)
 	rn := r.track(runID, agent, t)
 	key := runID + "\x00" + agent
 	switch ev.Meaning {
@@ -152,26 +152,26 @@ func (r *Renderer) draw(line []byte) {
 		r.put(sNone, oneLine(textOf(ev.Field(event.Body))))
 	case event.Guardrail:
 		r.tag(sWarn, "GUARDRAIL")
-		r.put(sNone, r.strField(ev, event.Body))
-		if tool := r.strField(ev, event.Name); tool != "" {
+		r.put(sNone, ev.FieldText(event.Body, &r.sbuf))
+		if tool := ev.FieldText(event.Name, &r.sbuf); tool != "" {
 			r.field(sNone, "tool "+tool)
 		}
-		r.field(sDim, r.strField(ev, event.Outcome))
+		r.field(sDim, ev.FieldText(event.Outcome, &r.sbuf))
 	case event.AgentStart:
 		r.tag(sAgent, "agent")
-		r.put(sBold, r.role(rn, agent, r.strField(ev, event.Name)))
+		r.put(sBold, r.role(rn, agent, ev.FieldText(event.Name, &r.sbuf)))
 		r.field(sNone, "started")
 		r.field(sDim, modelName(ev.Field(event.Model)))
 		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
 	case event.AgentEnd:
 		r.tag(sAgent, "agent")
 		r.put(sBold, r.role(rn, agent, ""))
-		r.outcome(nonEmpty(r.strField(ev, event.Outcome), "ended"))
+		r.outcome(nonEmpty(ev.FieldText(event.Outcome, &r.sbuf), "ended"))
 		r.field(sDim, seconds(ev.Field(event.Wall)))
 		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
 	case event.Decision:
 		r.tag(sDecide, "decide")
-		r.put(sBold, r.strField(ev, event.Outcome))
+		r.put(sBold, ev.FieldText(event.Outcome, &r.sbuf))
 		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
 	case event.Ack:
 		r.ack(ev)
@@ -208,7 +208,7 @@ func (r *Renderer) quiet(ev *event.Event, rn *run, agent string) news {
 		// count it: one that fails before its result was still made.
 		rn.models++
 		// Its time is the start of the latency its result shows.
-		if t := r.timeOf(ev); t != 0 {
+		if t := ev.UnixMicro(&r.sbuf); t != 0 {
 			rn.turnAt[agent] = t
 		}
 		delete(rn.said, agent)
@@ -290,7 +290,7 @@ func (r *Renderer) modelEnd(ev *event.Event) {
 	}
 	r.tag(sDim, "turn")
 	r.put(sDim, "end")
-	if stop := r.strField(ev, event.Stop); stop != "" {
+	if stop := ev.FieldText(event.Stop, &r.sbuf); stop != "" {
 		r.field(sDim, "stop "+stop)
 	}
 }
@@ -752,8 +752,8 @@ func (r *Renderer) word(w string) {
 // says most. When the arguments come later in pieces, the line stays open
 // for them; a call restating one already shown draws nothing new.
 func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, agent, key string) {
-	name := r.strField(ev, event.Name)
-	id := callKey(r.strField(ev, event.ID), agent, name)
+	name := ev.FieldText(event.Name, &r.sbuf)
+	id := callKey(ev.FieldText(event.ID, &r.sbuf), agent, name)
 	args := ev.Field(event.Args)
 	c := rn.calls[id]
 	if ev.Flags&event.Restated != 0 && c != nil {
@@ -815,7 +815,7 @@ func (r *Renderer) bestArg(args []byte) string {
 // shows the output); a piece of its arguments joins the others, and the
 // end of the pieces completes the call's line.
 func (r *Renderer) toolUpdate(ev *event.Event, t int64, rn *run, agent, key string) {
-	id := callKey(r.strField(ev, event.ID), agent, r.strField(ev, event.Name))
+	id := callKey(ev.FieldText(event.ID, &r.sbuf), agent, ev.FieldText(event.Name, &r.sbuf))
 	c := rn.calls[id]
 	if piece := ev.Field(event.Args); piece != nil && ev.Flags&event.Delta != 0 {
 		if c == nil {
@@ -862,8 +862,8 @@ func (r *Renderer) toolUpdate(ev *event.Event, t int64, rn *run, agent, key stri
 // toolEnd draws a call's end: ok or FAILED, how long it took, and the
 // first line of its output, unless its last progress line just said it.
 func (r *Renderer) toolEnd(ev *event.Event, t int64, rn *run, agent string) {
-	name := r.strField(ev, event.Name)
-	id := callKey(r.strField(ev, event.ID), agent, name)
+	name := ev.FieldText(event.Name, &r.sbuf)
+	id := callKey(ev.FieldText(event.ID, &r.sbuf), agent, name)
 	c := rn.calls[id]
 	if c != nil {
 		name = nonEmpty(name, c.name)
@@ -933,7 +933,7 @@ func (r *Renderer) modelResult(ev *event.Event, t int64, rn *run, agent string) 
 // runEnd draws a run's end: its outcome and its totals.
 func (r *Renderer) runEnd(ev *event.Event, t int64, rn *run, runID string) {
 	r.tag(sRun, "run")
-	o := r.strField(ev, event.Outcome)
+	o := ev.FieldText(event.Outcome, &r.sbuf)
 	if o == "" {
 		o = "ok"
 		if rn.errors > 0 {
@@ -1001,43 +1001,6 @@ func (r *Renderer) parts(parts []string) {
 	}
 }
 
-// timeOf is the event's time in µs, 0 when not known: an envelope's ts,
-// or a raw line's RFC 3339 "time".
-func (r *Renderer) timeOf(ev *event.Event) int64 {
-	if us, known, _ := ev.Micros(); known {
-		return us
-	}
-	if ev.Raw {
-		if v, ok := jsonscan.Lookup(ev.Line, "time"); ok {
-			if s, ok := event.String(v, &r.sbuf); ok {
-				if tm, err := time.Parse(time.RFC3339Nano, string(s)); err == nil {
-					return tm.UnixMicro()
-				}
-			}
-		}
-	}
-	return 0
-}
-
-// str decodes a raw JSON string ("" when it is not one).
-func (r *Renderer) str(raw []byte) string {
-	s, _ := event.String(raw, &r.sbuf)
-	return string(s)
-}
-
-// strField is field f as a string; a number or a boolean is shown as
-// written.
-func (r *Renderer) strField(ev *event.Event, f event.Field) string {
-	v := ev.Field(f)
-	switch jsonscan.KindOf(v) {
-	case jsonscan.String:
-		return r.str(v)
-	case jsonscan.Number, jsonscan.True, jsonscan.False:
-		return string(v)
-	}
-	return ""
-}
-
 func (r *Renderer) num(v []byte) string {
 	if jsonscan.KindOf(v) == jsonscan.Number {
 		return string(v)
@@ -1047,7 +1010,7 @@ func (r *Renderer) num(v []byte) string {
 
 func (r *Renderer) lookupString(body []byte, name string) string {
 	v, _ := jsonscan.Lookup(body, name)
-	return r.str(v)
+	return event.StringOf(v, &r.sbuf)
 }
 
 // callKey names a call in flight: by its id, else (a log without ids) by

@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/eventtext"
@@ -181,9 +180,9 @@ func (t *Writer) read(line []byte) {
 		return
 	}
 	t.events++
-	at := t.timeOf(ev)
-	r := t.runOf(t.str(ev.RunID))
-	a := r.agentOf(t, t.str(ev.AgentID), ev)
+	at := ev.UnixMicro(&t.sbuf)
+	r := t.runOf(event.StringOf(ev.RunID, &t.sbuf))
+	a := r.agentOf(t, event.StringOf(ev.AgentID, &t.sbuf), ev)
 	h := r.head
 	if !h.whereRead {
 		// Read once a run: evimport's events name the agent that wrote
@@ -238,7 +237,7 @@ func (t *Writer) read(line []byte) {
 		if it == nil {
 			return // a turn's end whose start the stream does not have: nothing to show
 		}
-		it.end, it.stop = at, t.strField(event.Stop)
+		it.end, it.stop = at, ev.FieldText(event.Stop, &t.sbuf)
 		if ev.Failed() {
 			it.failed = true
 			t.keep(&it.text, []byte(eventtext.Text(ev.Field(event.Body))), it.max, true)
@@ -259,12 +258,12 @@ func (t *Writer) read(line []byte) {
 		if s != "" && s == r.lastErr {
 			return // the failed turn said it
 		}
-		t.mark(r, a, kError, at, t.strField(event.Outcome), ev.Field(event.Body))
+		t.mark(r, a, kError, at, ev.FieldText(event.Outcome, &t.sbuf), ev.Field(event.Body))
 	case event.Kill:
 		t.mark(r, a, kKill, at, "", ev.Field(event.Body))
 	case event.Guardrail:
-		it := t.mark(r, a, kGuardrail, at, t.strField(event.Outcome), ev.Field(event.Body))
-		it.name = t.strField(event.Name)
+		it := t.mark(r, a, kGuardrail, at, ev.FieldText(event.Outcome, &t.sbuf), ev.Field(event.Body))
+		it.name = ev.FieldText(event.Name, &t.sbuf)
 	case event.ToolStart:
 		t.toolStart(r, a, at)
 	case event.ToolUpdate:
@@ -274,21 +273,21 @@ func (t *Writer) read(line []byte) {
 	case event.AgentStart:
 		if b := a.block; b != nil {
 			b.at = at
-			b.name = nonEmpty(t.strField(event.Name), b.name)
+			b.name = nonEmpty(ev.FieldText(event.Name, &t.sbuf), b.name)
 			b.model = eventtext.Model(ev.Field(event.Model))
 			t.keep(&b.text, []byte(eventtext.Text(ev.Field(event.Body))), b.max, true)
 		}
 	case event.AgentEnd:
 		if b := a.block; b != nil {
 			b.ended, b.end = true, at
-			b.outcome = nonEmpty(t.strField(event.Outcome), "ended")
+			b.outcome = nonEmpty(ev.FieldText(event.Outcome, &t.sbuf), "ended")
 			b.wallUS, _ = eventtext.SecondsUS(ev.Field(event.Wall))
 			if s := eventtext.Text(ev.Field(event.Body)); s != "" {
 				t.keep(&b.output, []byte(s), b.max, true)
 			}
 		}
 	case event.Decision:
-		it := r.add(t, a, &item{kind: kDecision, at: at, outcome: t.strField(event.Outcome)})
+		it := r.add(t, a, &item{kind: kDecision, at: at, outcome: ev.FieldText(event.Outcome, &t.sbuf)})
 		t.keep(&it.text, []byte(eventtext.Text(ev.Field(event.Body))), it.max, false)
 	case event.Ack:
 		if ev.Failed() {
@@ -297,7 +296,7 @@ func (t *Writer) read(line []byte) {
 		}
 		// An acknowledgement that went well says nothing a reader needs.
 	case event.RunEnd:
-		h.outcome = t.strField(event.Outcome)
+		h.outcome = ev.FieldText(event.Outcome, &t.sbuf)
 		if h.outcome == "" {
 			h.outcome = "ok"
 			if h.tot.errors > 0 || h.tot.kills > 0 {
@@ -357,7 +356,7 @@ func (r *run) agentOf(t *Writer, id string, ev *event.Event) *agent {
 		r.lanes = append(r.lanes, r.main)
 	}
 	parent := r.main
-	if p := r.agents[t.strField(event.Parent)]; p != nil && spawned {
+	if p := r.agents[ev.FieldText(event.Parent, &t.sbuf)]; p != nil && spawned {
 		parent = p
 	}
 	a := &agent{id: id, lane: len(r.lanes), calls: map[string]*item{}}
@@ -480,8 +479,8 @@ func callKey(id, name string) string {
 
 func (t *Writer) toolStart(r *run, a *agent, at int64) {
 	ev := &t.ev
-	name := t.strField(event.Name)
-	key := callKey(t.strField(event.ID), name)
+	name := ev.FieldText(event.Name, &t.sbuf)
+	key := callKey(ev.FieldText(event.ID, &t.sbuf), name)
 	args := ev.Field(event.Args)
 	if c := a.calls[key]; c != nil && ev.Flags&event.Restated != 0 {
 		// The complete call restates one begun: its arguments complete it.
@@ -491,7 +490,7 @@ func (t *Writer) toolStart(r *run, a *agent, at int64) {
 		c.name = nonEmpty(c.name, name)
 		return
 	}
-	it := r.add(t, a, &item{kind: kTool, at: at, start: at, name: name, id: t.strField(event.ID)})
+	it := r.add(t, a, &item{kind: kTool, at: at, start: at, name: name, id: ev.FieldText(event.ID, &t.sbuf)})
 	if args != nil {
 		t.keep(&it.args, eventtext.Args(args), it.max, false)
 	}
@@ -506,7 +505,7 @@ func (t *Writer) toolStart(r *run, a *agent, at int64) {
 
 func (t *Writer) toolUpdate(r *run, a *agent, at int64) {
 	ev := &t.ev
-	key := callKey(t.strField(event.ID), t.strField(event.Name))
+	key := callKey(ev.FieldText(event.ID, &t.sbuf), ev.FieldText(event.Name, &t.sbuf))
 	c := a.calls[key]
 	if c == nil {
 		return // a piece of a call whose start the stream does not have
@@ -523,12 +522,12 @@ func (t *Writer) toolUpdate(r *run, a *agent, at int64) {
 
 func (t *Writer) toolEnd(r *run, a *agent, at int64) {
 	ev := &t.ev
-	name := t.strField(event.Name)
-	key := callKey(t.strField(event.ID), name)
+	name := ev.FieldText(event.Name, &t.sbuf)
+	key := callKey(ev.FieldText(event.ID, &t.sbuf), name)
 	c := a.calls[key]
 	if c == nil {
 		// Its start is not in the stream: an entry of its own.
-		c = r.add(t, a, &item{kind: kTool, at: at, name: name, id: t.strField(event.ID)})
+		c = r.add(t, a, &item{kind: kTool, at: at, name: name, id: ev.FieldText(event.ID, &t.sbuf)})
 		u := totals{tools: 1}
 		a.tot.add(&u)
 		r.head.tot.add(&u)
@@ -596,43 +595,6 @@ func (t *Writer) other(r *run, a *agent, at int64) {
 			it.payload = it.payload[:0] // shown as its kind only
 		}
 	}
-}
-
-// timeOf is the event's time in µs, 0 when not known: an envelope's ts,
-// or a raw line's RFC 3339 "time".
-func (t *Writer) timeOf(ev *event.Event) int64 {
-	if us, known, _ := ev.Micros(); known {
-		return us
-	}
-	if ev.Raw {
-		if v, ok := jsonscan.Lookup(ev.Line, "time"); ok {
-			if s, ok := event.String(v, &t.sbuf); ok {
-				if tm, err := time.Parse(time.RFC3339Nano, string(s)); err == nil {
-					return tm.UnixMicro()
-				}
-			}
-		}
-	}
-	return 0
-}
-
-// str decodes a raw JSON string ("" when it is not one).
-func (t *Writer) str(raw []byte) string {
-	s, _ := event.String(raw, &t.sbuf)
-	return string(s)
-}
-
-// strField is the event's field f as a string; a number or a boolean as
-// written.
-func (t *Writer) strField(f event.Field) string {
-	v := t.ev.Field(f)
-	switch jsonscan.KindOf(v) {
-	case jsonscan.String:
-		return t.str(v)
-	case jsonscan.Number, jsonscan.True, jsonscan.False:
-		return string(v)
-	}
-	return ""
 }
 
 func (t *Writer) num(v []byte) string {

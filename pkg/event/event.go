@@ -27,6 +27,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -539,6 +540,38 @@ func (e *Event) FieldString(f Field, buf *[]byte) ([]byte, bool) {
 	return String(e.Field(f), buf)
 }
 
+// FieldText is field f as text to show: a string decoded (into buf when
+// it has escapes), a number or a boolean as written, "" for anything else.
+func (e *Event) FieldText(f Field, buf *[]byte) string {
+	v := e.Field(f)
+	switch jsonscan.KindOf(v) {
+	case jsonscan.String:
+		return StringOf(v, buf)
+	case jsonscan.Number, jsonscan.True, jsonscan.False:
+		return string(v)
+	}
+	return ""
+}
+
+// UnixMicro is the event's time in Unix microseconds, 0 when it is not
+// known: an envelope's ts, or a raw line's RFC 3339 "time" (decoded into
+// buf when it has escapes).
+func (e *Event) UnixMicro(buf *[]byte) int64 {
+	if us, known, _ := e.Micros(); known {
+		return us
+	}
+	if e.Raw {
+		if v, ok := jsonscan.Lookup(e.Line, "time"); ok {
+			if s, ok := String(v, buf); ok {
+				if tm, err := time.Parse(time.RFC3339Nano, string(s)); err == nil {
+					return tm.UnixMicro()
+				}
+			}
+		}
+	}
+	return 0
+}
+
 // Failed reports whether the event says what it reports failed: its
 // IsError member is true, its OK member false, or it stopped on an error.
 func (e *Event) Failed() bool {
@@ -572,6 +605,13 @@ func String(raw []byte, buf *[]byte) ([]byte, bool) {
 	}
 	*buf = out
 	return out, true
+}
+
+// StringOf is raw, a JSON string, decoded to a string (through buf when
+// it has escapes), "" when raw is not one.
+func StringOf(raw []byte, buf *[]byte) string {
+	s, _ := String(raw, buf)
+	return string(s)
 }
 
 // plainASCII reports whether a string's raw content is ASCII without a
