@@ -15,12 +15,12 @@
 package pretty
 
 import (
-	"bytes"
 	"io"
 	"time"
 
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/event"
+	"github.com/evtools/evtools/pkg/jsonl"
 )
 
 // Options say how to render.
@@ -66,11 +66,11 @@ type Renderer struct {
 	o   Options
 	err error
 
-	pending []byte // the start of a line not yet ended by '\n'
-	held    []byte // the stream's first event, untimed: it waits for the next one's date (see render)
-	dayHint int64  // the time whose date heads the held event's line
-	seen    bool   // an event was read
-	out     []byte // the rendering of one Write, written to w at its end
+	lines   jsonl.LineJoiner // the start of a line not yet ended by '\n'
+	held    []byte           // the stream's first event, untimed: it waits for the next one's date (see render)
+	dayHint int64            // the time whose date heads the held event's line
+	seen    bool             // an event was read
+	out     []byte           // the rendering of one Write, written to w at its end
 	ev      event.Event
 	sbuf    []byte // decoded strings
 
@@ -129,34 +129,17 @@ func (r *Renderer) Write(p []byte) (int, error) {
 	if r.err != nil {
 		return 0, r.err
 	}
-	n := len(p)
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			r.pending = append(r.pending, p...)
-			break
-		}
-		line := p[:i]
-		if len(r.pending) > 0 {
-			r.pending = append(r.pending, line...)
-			line = r.pending
-		}
+	// a long piece is written on every 64 KiB of rendering, not held whole
+	if !r.lines.Lines(p, func(line []byte) bool {
 		r.render(line)
-		r.pending = r.pending[:0]
-		p = p[i+1:]
-		if len(r.out) >= 64<<10 {
-			if !r.flush() {
-				return 0, r.err
-			}
-		}
-	}
-	if cap(r.pending) > 1<<20 && len(r.pending) == 0 {
-		r.pending = nil // a huge line passed: do not keep its buffer
+		return len(r.out) < 64<<10 || r.flush()
+	}) {
+		return 0, r.err
 	}
 	if !r.flush() {
 		return 0, r.err
 	}
-	return n, nil
+	return len(p), nil
 }
 
 // Close renders a last line without its newline, ends an open line, and
@@ -165,9 +148,8 @@ func (r *Renderer) Close() error {
 	if r.err != nil {
 		return r.err
 	}
-	if len(r.pending) > 0 {
-		r.render(r.pending)
-		r.pending = r.pending[:0]
+	if rest := r.lines.Rest(); len(rest) > 0 {
+		r.render(rest)
 	}
 	r.drawHeld(0)
 	r.endLine()

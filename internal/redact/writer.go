@@ -14,12 +14,12 @@ import (
 // the tool's output before a blocking read still reaches the reader.
 // A line cut by a Write waits for its end.
 type Writer struct {
-	w       io.Writer
-	r       *Redactor
-	pending []byte // the start of a line not yet ended by '\n'
-	out     []byte // what one Write writes on, when a line changed
-	line    []byte // one redacted line
-	err     error
+	w    io.Writer
+	r    *Redactor
+	join jsonl.LineJoiner // the start of a line not yet ended by '\n'
+	out  []byte           // what one Write writes on, when a line changed
+	line []byte           // one redacted line
+	err  error
 }
 
 // NewWriter returns a Writer that redacts with r onto w.
@@ -30,24 +30,16 @@ func (w *Writer) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
-	n := len(p)
-	var head []byte // the line that p completes
-	if len(w.pending) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			w.pending = append(w.pending, p...)
-			return n, nil
-		}
-		w.pending = append(w.pending, p[:i+1]...)
-		head, p = w.pending, p[i+1:]
-	}
-	last := bytes.LastIndexByte(p, '\n')
-	rest := p[last+1:]
-	p = p[:last+1]
-	out, changed := w.lines(w.out[:0], head, head != nil)
-	out, changed = w.lines(out, p, changed)
+	out, changed := w.out[:0], false
+	var own []byte // p's own whole lines
+	w.join.Complete(p, func(lines []byte, joined bool) bool {
+		// a line joined from pieces is never written as it came
+		out, changed = w.lines(out, lines, changed || joined)
+		own = lines
+		return true
+	})
 	if !changed {
-		out = p // nothing changed: p goes on as it is
+		out = own // nothing changed: p's lines go on as they are
 	} else {
 		w.out = out
 	}
@@ -57,14 +49,10 @@ func (w *Writer) Write(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	w.pending = append(w.pending[:0], rest...)
-	if cap(w.pending) > 1<<20 && len(w.pending) == 0 {
-		w.pending = nil // a huge line passed: do not keep its buffer
-	}
 	if cap(w.out) > 1<<20 {
 		w.out = nil
 	}
-	return n, nil
+	return len(p), nil
 }
 
 // lines appends the lines of p to dst, redacted, and reports whether any
@@ -97,11 +85,11 @@ func (w *Writer) lines(dst, p []byte, force bool) ([]byte, bool) {
 
 // Close redacts and writes a last line that has no '\n'.
 func (w *Writer) Close() error {
-	if w.err != nil || len(w.pending) == 0 {
+	rest := w.join.Rest()
+	if w.err != nil || len(rest) == 0 {
 		return w.err
 	}
-	out, _ := w.lines(w.out[:0], w.pending, true)
-	w.pending = w.pending[:0]
+	out, _ := w.lines(w.out[:0], rest, true)
 	if _, err := w.w.Write(out); err != nil {
 		w.err = err
 	}

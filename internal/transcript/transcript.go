@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/pkg/event"
+	"github.com/evtools/evtools/pkg/jsonl"
 )
 
 // Options say how to write the page.
@@ -72,9 +73,9 @@ type Writer struct {
 	o   Options
 	err error
 
-	pending []byte // the start of a line not yet ended by '\n'
-	ev      event.Event
-	sbuf    []byte
+	lines jsonl.LineJoiner // the start of a line not yet ended by '\n'
+	ev    event.Event
+	sbuf  []byte
 
 	open     map[string]*run // the runs not ended, by id
 	runs     []*runHead      // every run, in the order of its first event
@@ -115,26 +116,11 @@ func (t *Writer) Write(p []byte) (int, error) {
 	if t.err != nil {
 		return 0, t.err
 	}
-	n := len(p)
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			t.pending = append(t.pending, p...)
-			break
-		}
-		line := p[:i]
-		if len(t.pending) > 0 {
-			t.pending = append(t.pending, line...)
-			line = t.pending
-		}
+	t.lines.Lines(p, func(line []byte) bool {
 		t.read(line)
-		t.pending = t.pending[:0]
-		p = p[i+1:]
-	}
-	if cap(t.pending) > 1<<20 && len(t.pending) == 0 {
-		t.pending = nil // a huge line passed: do not keep its buffer
-	}
-	return n, nil
+		return true
+	})
+	return len(p), nil
 }
 
 // Close reads a last line without its newline, ends the runs still open,
@@ -143,10 +129,9 @@ func (t *Writer) Close() error {
 	if t.err != nil {
 		return t.err
 	}
-	if len(bytes.TrimSpace(t.pending)) > 0 {
-		t.read(t.pending)
+	if rest := t.lines.Rest(); len(bytes.TrimSpace(rest)) > 0 {
+		t.read(rest)
 	}
-	t.pending = nil
 	for _, h := range t.runs {
 		if r := h.live; r != nil {
 			t.finish(r)

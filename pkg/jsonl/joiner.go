@@ -1,0 +1,64 @@
+package jsonl
+
+import "bytes"
+
+// A LineJoiner gives back the lines of a stream written in pieces, as the
+// Write of a writer that works on lines (the pretty view, the transcript,
+// redaction) receives them: a line cut between two pieces is kept until
+// its end comes. The zero LineJoiner holds nothing.
+type LineJoiner struct {
+	pending []byte // the start of a line not yet ended by '\n'
+}
+
+// Complete hands each the lines p completes, each with its '\n', in at
+// most two calls: first the line whose start earlier pieces left
+// (joined, in the LineJoiner's memory), then the whole lines of p after
+// it (a part of p). It keeps what follows p's last '\n' for the next
+// piece, once each is done with the lines. It stops, reporting false, as
+// soon as each returns false.
+func (j *LineJoiner) Complete(p []byte, each func(lines []byte, joined bool) bool) bool {
+	if len(j.pending) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			j.pending = append(j.pending, p...)
+			return true
+		}
+		j.pending = append(j.pending, p[:i+1]...)
+		p = p[i+1:]
+		if !each(j.pending, true) {
+			return false
+		}
+	}
+	last := bytes.LastIndexByte(p, '\n')
+	if last >= 0 && !each(p[:last+1], false) {
+		return false
+	}
+	j.pending = append(j.pending[:0], p[last+1:]...)
+	if cap(j.pending) > 1<<20 && len(j.pending) == 0 {
+		j.pending = nil // a huge line passed: do not keep its buffer
+	}
+	return true
+}
+
+// Lines is Complete one line at a time: it hands line each line p
+// completes, without its '\n'.
+func (j *LineJoiner) Lines(p []byte, line func([]byte) bool) bool {
+	return j.Complete(p, func(lines []byte, _ bool) bool {
+		for len(lines) > 0 {
+			i := bytes.IndexByte(lines, '\n')
+			if !line(lines[:i]) {
+				return false
+			}
+			lines = lines[i+1:]
+		}
+		return true
+	})
+}
+
+// Rest is the line that no '\n' has ended yet, which the LineJoiner
+// forgets: the last line of a stream that ends without one.
+func (j *LineJoiner) Rest() []byte {
+	rest := j.pending
+	j.pending = nil
+	return rest
+}
