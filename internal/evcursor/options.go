@@ -22,7 +22,7 @@ type options struct {
 	Commit string `placeholder:"FILE" xor:"mode" help:"Make the pending cursor in FILE current, then exit (after a --defer run whose consumer succeeded)."`
 	Check  bool   `xor:"mode" help:"Pass the events unchanged and report gaps, repeats and seq going back on stderr (a bad line is reported and not passed)."`
 	Strict bool   `help:"Stop at the first bad line."`
-	Format string `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), pretty (for people: one line per event, text joined), html (a transcript of their runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
+	Format string `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), ${eventsHelp}. Default: ${default}."`
 
 	pretty.ViewFlags `embed:""`
 	redact.Flags     `embed:""`
@@ -33,6 +33,7 @@ type options struct {
 var tool = cli.Tool{
 	Name:    name,
 	Summary: "Re-number seq, pass what comes after a cursor, check a stream's seq.",
+	Vars:    redact.HelpVars,
 	Details: `
 Without a mode flag evcursor re-numbers seq from 1 (or --start N): only the
 seq value changes, every other byte of the line stays; an event without seq

@@ -26,7 +26,7 @@ type options struct {
 	IgnoreCase   bool     `short:"i" name:"ignore-case" help:"With --grep: letters match whatever their case."`
 	List         bool     `name:"list" help:"List the named filters: how to call each, where it comes from, what it selects."`
 	Strict       bool     `name:"strict" help:"Stop at the first bad line or evaluation error."`
-	Format       string   `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), pretty (for people: one line per event, text joined), html (a transcript of their runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
+	Format       string   `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), ${eventsHelp}. Default: ${default}."`
 
 	pretty.ViewFlags `embed:""`
 	redact.Flags     `embed:""`
@@ -42,6 +42,7 @@ type options struct {
 
 var tool = cli.Tool{
 	Name:    name,
+	Vars:    redact.HelpVars,
 	Usage:   "[flags] EXPR [FILE ...]",
 	Summary: "Keep the events for which a jq expression holds, byte for byte.",
 	Details: `

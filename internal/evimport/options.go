@@ -1,6 +1,8 @@
 package evimport
 
 import (
+	"maps"
+
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/pretty"
@@ -19,7 +21,7 @@ type options struct {
 	Until  string   `name:"until" placeholder:"TIME" help:"Only events before TIME (the forms of --since)."`
 	Prices []string `name:"prices" placeholder:"FILE" sep:"none" help:"Add or replace model prices with FILE, a JSON table of the shape of the embedded one ({\"providers\":{PROVIDER:{MODEL:{\"input\":3,\"output\":15,...}}}}, USD per million tokens). May be repeated."`
 	TZ     string   `name:"tz" default:"Local" placeholder:"ZONE" help:"The zone of a --since or --until date without one. Default: ${default}."`
-	Format string   `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), pretty (for people: one line per event, text joined), html (a transcript of their runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, jsonl otherwise. Default: ${default}."`
+	Format string   `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), ${eventsHelp}. Default: ${default}."`
 	Strict bool     `name:"strict" help:"Stop at the first bad line."`
 	Follow bool     `name:"follow" short:"F" help:"Keep reading, as tail -F: the files as they grow (through truncation and rotation), and the new session files of the folders given; a response is written once it is complete, a half-written line once it ends. Stop it with Ctrl-C."`
 
@@ -32,7 +34,7 @@ type options struct {
 var tool = cli.Tool{
 	Name:    name,
 	Summary: "Read the session logs of " + sourceTitles("and") + " as envelope events.",
-	Vars:    sourceVars,
+	Vars:    helpVars,
 	Env:     sourceEnv,
 	Details: `
 Reads the session logs that coding agents keep on disk and writes them as
@@ -82,4 +84,11 @@ evimport | evcursor --state daily.cursor | evsum    # cron: what is new since th
    skipped), or bad input lines (reported as evimport: FILE:LINE: reason;
    the rest is still converted)
 130, 143  stopped by SIGINT or SIGTERM (the way --follow ends)`,
+}
+
+// helpVars are the help's variables: the sources' and those of --format.
+func helpVars() map[string]string {
+	vars := sourceVars()
+	maps.Copy(vars, redact.HelpVars())
+	return vars
 }

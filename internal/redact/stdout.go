@@ -41,6 +41,16 @@ func (f *Flags) Stdout(tool string, stdio cli.Stdio, format string, view pretty.
 	return output(tool, w, end, stdio.Err, r)
 }
 
+// eventsHelp is what the help of a --format of jsonl, pretty and html
+// says of the two views and of auto, after the tool's own words for
+// jsonl: ${eventsHelp} in its help tag, so that every such tool says it
+// in the same words.
+const eventsHelp = "pretty (for people: one line per event, text joined), html (a transcript of their runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, jsonl otherwise"
+
+// HelpVars are the variables of the help of a tool whose --format is
+// jsonl, pretty or html: ${eventsHelp}.
+func HelpVars() map[string]string { return map[string]string{"eventsHelp": eventsHelp} }
+
 // Events is Stdout for a tool whose --format is jsonl, pretty or html
 // ("" and auto: pretty on a terminal, jsonl elsewhere).
 func (f *Flags) Events(tool string, stdio cli.Stdio, format string, view pretty.ViewFlags, files []string) (io.Writer, func() error, error) {
