@@ -537,12 +537,7 @@ func bars(g geom, id, title, unit string, items []item, ss []series, format func
 	if len(ss) > 1 {
 		c.Legend = legend(ss, g.labelW, 8)
 	}
-	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
-	if foot != "" {
-		c.Labels = append(c.Labels, text{X: 6, Y: c.H + 6, Text: foot, Anchor: "start", Class: "foot"})
-		c.H += 16
-		c.Desc += " " + strings.ToUpper(foot[:1]) + foot[1:] + "."
-	}
+	c.describe(title, unit, desc, foot)
 	return c
 }
 
@@ -577,7 +572,7 @@ func grouped(g geom, id, title, unit string, items []item, ss []series) chart {
 	}
 	c.xAxis(plotW, y, dur(max), unit)
 	c.Legend = legend(ss, g.labelW, 8)
-	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
+	c.describe(title, unit, desc, "")
 	return c
 }
 
@@ -625,13 +620,20 @@ func columns(g geom, id, title, unit string, items []item, ss []series, format f
 		text{X: left - 6, Y: top - 12, Text: unit, Anchor: "start", Class: "axis"},
 	)
 	c.H = base + 90
+	c.describe(title, unit, desc, foot)
+	return c
+}
+
+// describe writes the chart's Desc, what it shows in words (its title,
+// unit and each item's values, desc): foot, when not empty, is then its
+// last sentence, and a line under the chart too.
+func (c *chart) describe(title, unit string, desc []string, foot string) {
 	c.Desc = title + ", " + unit + ": " + strings.Join(desc, "; ") + "."
 	if foot != "" {
 		c.Labels = append(c.Labels, text{X: 6, Y: c.H + 6, Text: foot, Anchor: "start", Class: "foot"})
 		c.H += 16
 		c.Desc += " " + strings.ToUpper(foot[:1]) + foot[1:] + "."
 	}
-	return c
 }
 
 // tickText is an axis's end as format writes it, without the zeros a
