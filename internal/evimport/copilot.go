@@ -312,7 +312,12 @@ func (c *converter) copilot(files []*logFile) *session {
 		s.id = copilotFileSession(files[0].name)
 	}
 	for b := range st.calls {
+		// A call still open is a chunked response whose last chunk has
+		// not come (a message of one chunk ends its call): its result,
+		// thinking and output tokens may still grow (--follow).
+		from := len(b.out)
 		st.endCall(b, b.lastMS)
+		b.unsettle(from)
 	}
 	st.lifetimeEnd()
 	for _, id := range st.subOrder {

@@ -81,10 +81,8 @@ func TestFollowRoundsMatchAPass(t *testing.T) {
 	// response, no line after it in its file, is never settled
 	// (claude-subagents); a Gemini CLI subagent's chat found before its
 	// parent's prompt is written in run 0, where a pass places it in
-	// the prompt's run (gemini-agents); a Copilot CLI response's first
-	// chunk is settled before its last comes (copilot: a model_result
-	// with part of the thinking).
-	gaps := map[string]bool{"claude-subagents.txtar": true, "gemini-agents.txtar": true, "copilot.txtar": true}
+	// the prompt's run (gemini-agents).
+	gaps := map[string]bool{"claude-subagents.txtar": true, "gemini-agents.txtar": true}
 	for _, script := range []string{"claude.txtar", "claude-subagents.txtar", "codex.txtar", "codex-agents.txtar", "pi.txtar", "gemini.txtar", "gemini-agents.txtar", "copilot.txtar"} {
 		t.Run(script, func(t *testing.T) {
 			if gaps[script] {
