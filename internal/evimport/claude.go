@@ -3,6 +3,7 @@ package evimport
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -451,7 +452,30 @@ func (c *converter) claudeAgent(s *session, g *claudeGroup, agent string, recs [
 	b := newBuilder(c, s, role+":"+agent, true)
 	b.version = g.version
 	c.claudeThread(b, recs, nil)
+	if claudeAgentOver(s, g, anchor, role, recs) {
+		// its file's last line is its last response's last: nothing
+		// more of it is to come (claudeAssistant held it for --follow)
+		for i := range b.out {
+			b.out[i].unsettled = false
+		}
+	}
 	b.thread(anchor, role, oneLine(intent, 200), recs[0].ms)
+}
+
+// claudeAgentOver reports whether a subagent is known to be over: the
+// call that spawned it has its result, or, for a warm-up (which no call
+// spawned, and which is one response), the main thread has a line after
+// its last. Its file may have no line after its last response, which
+// would then never be settled.
+func claudeAgentOver(s *session, g *claudeGroup, anchor, role string, recs []claudeRec) bool {
+	switch {
+	case anchor != "":
+		return s.results[anchor]
+	case role == "warmup":
+		end := recs[len(recs)-1].ms
+		return slices.ContainsFunc(g.main, func(r claudeRec) bool { return r.ms > end })
+	}
+	return false
 }
 
 // lastLine is the key under which claudeThread notes the thread's last

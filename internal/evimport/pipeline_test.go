@@ -82,42 +82,65 @@ func TestFollowRoundsMatchAPass(t *testing.T) {
 	// (claude-subagents); a Gemini CLI subagent's chat found before its
 	// parent's prompt is written in run 0, where a pass places it in
 	// the prompt's run (gemini-agents).
-	gaps := map[string]bool{"claude-subagents.txtar": true, "gemini-agents.txtar": true}
+	gaps := map[string]bool{"gemini-agents.txtar": true}
 	for _, script := range []string{"claude.txtar", "claude-subagents.txtar", "codex.txtar", "codex-agents.txtar", "pi.txtar", "gemini.txtar", "gemini-agents.txtar", "copilot.txtar"} {
 		t.Run(script, func(t *testing.T) {
 			if gaps[script] {
 				t.Skip("a known gap of --follow's settling rules (see above)")
 			}
-			files := fixtureSessions(t, script)
-			// a last line after the last response: it is complete then
-			// (a line of the session's own format, so that nothing else
-			// changes: a blank line would not do, it is no record)
-			names := sortedKeys(files)
-			dir := t.TempDir()
-			for _, name := range names {
-				p := filepath.Join(dir, name)
-				os.MkdirAll(filepath.Dir(p), 0o755)
-				os.WriteFile(p, files[name], 0o644)
-			}
-			_, stdout, _ := runMain("", filepath.Join(dir, "home"))
-			want := calls(t, stdout)
-			for i := range n {
-				rng := rand.New(rand.NewPCG(uint64(i), 31))
-				got, stderr := followInPieces(t, rng, files, names)
-				g := calls(t, got)
-				extra := minus(flat(g), flat(want))
-				var missed []string
-				for _, l := range minus(flat(want), flat(g)) {
-					if !inLastRun(l, want) {
-						missed = append(missed, l)
-					}
-				}
-				if len(extra) > 0 || len(missed) > 0 {
-					t.Fatalf("schedule %d: followed, not in a pass:\n%s\nin a pass, not followed:\n%s\nstderr: %s", i, strings.Join(extra, "\n"), strings.Join(missed, "\n"), stderr)
-				}
-			}
+			followMatchesPass(t, fixtureSessions(t, script), n)
 		})
 	}
+}
+
+// followMatchesPass writes files (path under a home folder -> content)
+// in random pieces n times, following them, and checks that what the
+// rounds wrote is, as calls, what a pass over the final files writes,
+// less what is of a session's last run.
+func followMatchesPass(t *testing.T, files map[string][]byte, n int) {
+	t.Helper()
+	names := sortedKeys(files)
+	dir := t.TempDir()
+	for _, name := range names {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, files[name], 0o644)
+	}
+	_, stdout, _ := runMain("", filepath.Join(dir, "home"))
+	want := calls(t, stdout)
+	for i := range n {
+		rng := rand.New(rand.NewPCG(uint64(i), 31))
+		got, stderr := followInPieces(t, rng, files, names)
+		g := calls(t, got)
+		extra := minus(flat(g), flat(want))
+		var missed []string
+		for _, l := range minus(flat(want), flat(g)) {
+			if !inLastRun(l, want) {
+				missed = append(missed, l)
+			}
+		}
+		if len(extra) > 0 || len(missed) > 0 {
+			t.Fatalf("schedule %d: followed, not in a pass:\n%s\nin a pass, not followed:\n%s\nstderr: %s", i, strings.Join(extra, "\n"), strings.Join(missed, "\n"), stderr)
+		}
+	}
+}
+
+// A Claude Code subagent whose file ends with its last response is
+// over once the call that spawned it has its result: that response is
+// followed (a later run, with a call, makes its run not the last), not
+// held for ever for a line that never comes after it.
+func TestFollowSubagentOver(t *testing.T) {
+	files := fixtureSessions(t, "claude-subagents.txtar")
+	main := "home/.claude/projects/-home-ana-src-api/c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18.jsonl"
+	if !bytes.Contains(files[main], []byte(`"content":"add a per-client rate limit`)) {
+		t.Fatalf("%s: not the session's main file", main)
+	}
+	// the second subagent's call (only its progress is in the log) gets
+	// its result too, then a run with a response begins
+	files[main] = append(bytes.Clone(files[main]), `{"parentUuid":"c3000000-0000-4000-8000-000000000007","isSidechain":false,"userType":"external","cwd":"/home/ana/src/api","sessionId":"c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18","version":"2.1.40","type":"user","uuid":"c3000000-0000-4000-8000-000000000010","timestamp":"2026-03-04T10:00:30.000Z","message":{"role":"user","content":[{"tool_use_id":"toolu_01Task2","type":"tool_result","content":"none"}]}}`+"\n"+
+		`{"parentUuid":"c3000000-0000-4000-8000-000000000010","isSidechain":false,"userType":"external","cwd":"/home/ana/src/api","sessionId":"c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18","version":"2.1.40","type":"user","uuid":"c3000000-0000-4000-8000-000000000008","timestamp":"2026-03-04T10:01:00.000Z","message":{"role":"user","content":"now the tests"}}`+"\n"+
+		`{"parentUuid":"c3000000-0000-4000-8000-000000000008","isSidechain":false,"userType":"external","cwd":"/home/ana/src/api","sessionId":"c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18","version":"2.1.40","type":"assistant","uuid":"c3000000-0000-4000-8000-000000000009","timestamp":"2026-03-04T10:01:04.000Z","requestId":"req_011CV1c","message":{"model":"claude-sonnet-4-5-20250929","id":"msg_01Tq9","type":"message","role":"assistant","content":[{"type":"text","text":"On it."}],"stop_reason":null,"usage":{"input_tokens":3,"cache_creation_input_tokens":0,"cache_read_input_tokens":100,"output_tokens":2}}}`+"\n"...)
+	followMatchesPass(t, files, 10)
 }
 
 // inLastRun reports whether the event line l is of its session's last
