@@ -298,6 +298,9 @@ func (c *converter) codexAll(files []*logFile) []*session {
 		parent, role := cf.parentThread()
 		if s := byID[parent]; s != nil {
 			c.codexSession(cf, s, role, spawns[cf.meta.ID])
+			// the parent's call that spawned it, and its prompt, may
+			// not be written yet (--follow)
+			s.holdUnplaced()
 		}
 	}
 	for _, s := range out {

@@ -89,6 +89,11 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 				// after the sessions of their own, as they are listed
 				s := c.geminiSession(sb.chat)
 				s.at = order{file: 1<<30 + sb.index}
+				// its parent's file may be still to come (--follow):
+				// the chat is held, as it would be the parent's
+				for k := range s.events {
+					s.events[k].unsettled = true
+				}
 				out = append(out, s)
 			}
 			continue
@@ -106,6 +111,9 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 			first = parseTime(sb.chat.msgs[0].Timestamp)
 		}
 		b.thread(cl.id, role, "", first)
+		// the parent records the call that ran it once the call is
+		// over, its prompt maybe not yet (--follow)
+		out[i].holdUnplaced()
 	}
 	for _, s := range out {
 		s.splice()

@@ -426,18 +426,40 @@ func (s *session) settle(th *thread) {
 	}
 }
 
+// holdUnplaced marks the session's last thread as open to change while
+// no known call spawned it and it goes before all of the session's
+// events (splice): a run 0 of its own, where the run of the call that
+// spawned it, which the parent has not written yet (--follow), is its
+// place. A source's warm-up agent, which no call spawns, is not held.
+func (s *session) holdUnplaced() {
+	th := s.threads[len(s.threads)-1]
+	if _, ok := s.tools[th.anchor]; ok {
+		return // after its call
+	}
+	if len(s.events) > 0 && (th.firstMS == 0 || s.events[0].ms <= th.firstMS) {
+		return // by its time, after an event of the session's
+	}
+	for i := range th.events {
+		th.events[i].unsettled = true
+	}
+}
+
 // appendRun0 appends a run of its own for the threads that no prompt
 // started.
 func appendRun0(out []event, run string, ths []*thread) []event {
 	firstMS := ths[0].firstMS
-	out = append(out, event{ms: firstMS, run: run, kind: "run_started", payload: []byte(`{"mode":"agent"}`)})
+	// the run's start and end are as settled as its first and last
+	// events: a thread whose place may change takes them with it
+	held := len(ths[0].events) > 0 && ths[0].events[0].unsettled
+	out = append(out, event{ms: firstMS, run: run, kind: "run_started", payload: []byte(`{"mode":"agent"}`), unsettled: held})
 	lastMS := firstMS
 	for _, th := range ths {
 		for _, e := range th.events {
 			e.run = run
 			out = append(out, e)
 			lastMS = max(lastMS, e.ms)
+			held = held || e.unsettled
 		}
 	}
-	return append(out, event{ms: lastMS, run: run, kind: "run_finished", payload: []byte(`{"outcome":"ok"}`)})
+	return append(out, event{ms: lastMS, run: run, kind: "run_finished", payload: []byte(`{"outcome":"ok"}`), unsettled: held})
 }
