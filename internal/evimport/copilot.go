@@ -162,6 +162,15 @@ var copilotSource = source{
 			}
 		}
 	},
+	// the session.start of its first line: a file without is the
+	// continuation of one rotated away
+	session: func(f *logFile) (string, bool) {
+		if len(f.records) == 0 {
+			return "", false
+		}
+		v := copilotKey(f.records[0].data)
+		return string(v), len(v) > 2 && v[0] == '"'
+	},
 	convert: (*converter).copilotAll,
 	known:   copilotKnown,
 }

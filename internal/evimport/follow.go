@@ -36,6 +36,16 @@ type tail struct {
 	// session's, converted before the file's own, until a file found
 	// holds them again (settle).
 	past []*tail
+	// prev is the file whose lines this one's go on from after a
+	// rotation: the last of past, or the file found holding its lines
+	// (settle). A file that does not name its session (Codex, pi and
+	// Copilot CLI name it in their first lines only) is converted as
+	// prev's continuation: one file of prev's lines then its own.
+	prev *tail
+	// copying: a file found holding the first lines of a past file
+	// that has more (a copy being made): not converted until it holds
+	// them all, as the past's lines are.
+	copying bool
 }
 
 // followState is what --follow keeps from one round to the next, the
@@ -59,6 +69,9 @@ type fileState struct {
 	Read  jsonl.FollowState `json:"read"`
 	Lines bool              `json:"lines,omitempty"`
 	Past  []fileState       `json:"past,omitempty"`
+	// Continues names the file whose lines it goes on from (tail.prev),
+	// when that is not the last of Past: the file found holding them.
+	Continues string `json:"continues,omitempty"`
 }
 
 // sent is what --follow wrote of a session: the hash of each event, in
@@ -77,6 +90,9 @@ func (fl *follower) state() followState {
 		fs := fileState{Name: t.f.name, Read: t.r.State, Lines: t.lines}
 		for _, p := range t.past {
 			fs.Past = append(fs.Past, file(p))
+		}
+		if t.prev != nil && (len(t.past) == 0 || t.prev != t.past[len(t.past)-1]) {
+			fs.Continues = t.prev.f.name
 		}
 		return fs
 	}
@@ -181,29 +197,61 @@ func (fl *follower) fresh(conv *converter) []*session {
 		all = append(append(all, fl.tails[name].past...), fl.tails[name])
 	}
 	for _, t := range all {
-		if t.failed || len(t.f.records) == 0 && t.f.document == nil {
+		if t.failed || t.copying || len(t.f.records) == 0 && t.f.document == nil {
 			continue
 		}
 		if t.f.source == "" && !fl.o.sourceOf(t.f) {
 			why := t.f.wrong // --from names another agent
-			if why == "" {
-				why = "in no known format (" + noSessionLog() + "), skipped"
+			if p := t.prev; why == "" && p != nil && p.f.source != "" {
+				// a continuation's first lines may be of no shape
+				// that says whose they are: its session's first
+				// file's say it
+				t.f.source = p.f.source
+			} else {
+				if why == "" {
+					why = "in no known format (" + noSessionLog() + "), skipped"
+				}
+				fl.in.Errorf("%s: %s", term.Escape(t.f.name), why)
+				t.failed = true
+				continue
 			}
-			fl.in.Errorf("%s: %s", term.Escape(t.f.name), why)
-			t.failed = true
-			continue
 		}
 		if t.key == "" {
-			t.key = sessionKey(t.f)
+			key, named := sessionKey(t.f)
+			if p := t.prev; !named && p != nil && p.key != "" && p.f.source == t.f.source {
+				key = p.key // the session of the file it continues
+			}
+			t.key = key
 		}
 		grown[t.key] = grown[t.key] || t.grew
 		t.grew = false
 		ready = append(ready, t)
 	}
-	var files []*logFile
+	// A continuation (a file that names no session, after a rotation)
+	// is converted as one file with the one it continues, its lines
+	// after that file's, as the agent wrote them: alone, it was a
+	// session of its own named after the file, its runs from 0, and
+	// the file it continues ended as if the session had.
+	type group struct {
+		t *tail
+		f *logFile
+	}
+	var groups []*group
+	of := map[*tail]*group{}
 	for _, t := range ready {
-		if grown[t.key] {
-			files = append(files, t.f)
+		if g := of[t.prev]; g != nil && t.prev.key == t.key && !named(t.f) {
+			g.f = joinFiles(g.f, t.f)
+			of[t] = g
+			continue
+		}
+		g := &group{t: t, f: t.f}
+		groups = append(groups, g)
+		of[t] = g
+	}
+	var files []*logFile
+	for _, g := range groups {
+		if grown[g.t.key] {
+			files = append(files, g.f)
 		}
 	}
 	var out []*session
@@ -320,14 +368,28 @@ func documentFile(data []byte) bool {
 // again only the files of the sessions that grew: as its source names it
 // (source.session: a Claude Code file by its sessionId, a Codex agent's
 // by its parent's thread, a Gemini subagent's chat by its parent's
-// session), else by the file itself.
-func sessionKey(f *logFile) string {
+// session), else (not named) by the file itself.
+func sessionKey(f *logFile) (key string, named bool) {
 	if src := sourceNamed(f.source); src != nil && src.session != nil {
 		if key, ok := src.session(f); ok {
-			return f.source + "\x00" + key
+			return f.source + "\x00" + key, true
 		}
 	}
-	return f.source + "\x00" + f.name
+	return f.source + "\x00" + f.name, false
+}
+
+// named reports whether f's lines name the session they are of.
+func named(f *logFile) bool {
+	_, ok := sessionKey(f)
+	return ok
+}
+
+// joinFiles is the file of a's lines then b's, named as a: a session's
+// lines before a rotation and after. Each line keeps its own file and
+// line number, for what is said of it.
+func joinFiles(a, b *logFile) *logFile {
+	return &logFile{name: a.name, source: a.source, companion: a.companion, index: a.index, regular: a.regular,
+		records: append(slices.Clip(a.records), b.records...)}
 }
 
 // poll reads what the file gained since the last look: the lines ended
@@ -389,7 +451,9 @@ func (t *tail) poll(in *jsonl.Input) (bool, error) {
 // format) is not: it is written again whole.
 func (t *tail) retire() {
 	if len(t.f.records) > 0 {
-		t.past = append(t.past, &tail{f: t.f, key: t.key, failed: t.failed})
+		p := &tail{f: t.f, key: t.key, failed: t.failed, prev: t.prev}
+		t.past = append(t.past, p)
+		t.prev = p // what the new file's lines go on from
 	}
 	t.f = &logFile{name: t.f.name, companion: t.f.companion, regular: t.f.regular}
 	t.lines, t.key, t.failed = false, "", false
@@ -406,12 +470,18 @@ func (t *tail) retire() {
 // lines nothing holds (the file moved out of the folder, or its copy out
 // of the walk) stay the session's beginning.
 func settle(tails map[string]*tail, order []string) []string {
+	for _, name := range order {
+		tails[name].copying = false
+	}
 	for _, name := range slices.Clone(order) {
 		x := tails[name]
 		kept := x.past[:0]
 		for _, p := range x.past {
 			if sameStart(x.f.records, p.f.records) {
 				x.grew = true
+				if x.prev == p {
+					x.prev = p.prev // written again: it is p
+				}
 				continue
 			}
 			i := slices.IndexFunc(order, func(n string) bool {
@@ -429,6 +499,15 @@ func settle(tails map[string]*tail, order []string) []string {
 			}
 			if len(n.f.records) < len(p.f.records) {
 				kept = append(kept, p) // being copied: the past has more
+				n.copying = true
+				continue
+			}
+			// n is p: what went on from p goes on from n
+			if x.prev == p {
+				x.prev = n
+			}
+			if n.prev == nil {
+				n.prev = p.prev
 			}
 		}
 		x.past = kept

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // pi's session files: ~/.pi/agent/sessions/<cwd>/<time>_<id>.jsonl, a
@@ -137,8 +138,24 @@ var piSource = source{
 		{loose, func(p *probe) bool { return p.Type == "message" && p.Message != nil }},
 	},
 	// no keys: a session is one file
+	session: piSession,
 	convert: (*converter).piAll,
 	known:   piKnown,
+}
+
+// piSession is the session a pi file is followed under: its first
+// line's, the session header, which only a file's first line is (a file
+// without is the continuation of one rotated away).
+func piSession(f *logFile) (string, bool) {
+	if len(f.records) == 0 {
+		return "", false
+	}
+	data := f.records[0].data
+	if typ, _ := jsonscan.Lookup(data, "type"); !jsonscan.StringEquals(typ, "session") {
+		return "", false
+	}
+	id, _ := jsonscan.Lookup(data, "id")
+	return string(id), len(id) > 2 && id[0] == '"'
 }
 
 // piAll converts pi session files, each a session of its own.
