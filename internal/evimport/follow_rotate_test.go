@@ -67,6 +67,8 @@ func TestFollowRotationKeepsTheSession(t *testing.T) {
 		{"codex.txtar", "home/.codex/sessions/2026/03/06/rollout-2026-03-06T08-00-00-019cb3a1-7e42-7c10-9a55-3e8d2f61b0a7.jsonl"},
 		{"pi.txtar", "home/.pi/agent/sessions/--home-ana-src-game--/2026-03-08T20-00-00-000Z_3b7e1d92-0c4a-4f68-9d15-a2e6c8b0f473.jsonl"},
 		{"copilot.txtar", "home/.copilot/session-state/7c1e4b2a-5d3f-4e8a-9b6c-0a1d2e3f4a5b/events.jsonl"},
+		// and Claude Code's, every line of which names it
+		{"claude.txtar", "home/.claude/projects/-home-ana-src-shop/5f1c2a7e-3b9d-4c61-9e0a-2d8f7b4c1a90.jsonl"},
 	} {
 		data := fixtureSessions(t, c.script)[c.file]
 		if len(data) == 0 {
