@@ -23,7 +23,6 @@ import (
 	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonl"
-	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // memoryLimit is the Go heap evfilter aims to stay under (see Main).
@@ -143,7 +142,7 @@ type test struct {
 }
 
 // Match is the verdict on one line. The expression (or, with --grep
-// alone, jsonscan.Check) validates the line, so that a bad line is
+// alone, the matcher's Test) validates the line, so that a bad line is
 // reported whatever the search finds; the search runs on the lines that
 // pass.
 func (t test) Match(line []byte) (bool, error) {
@@ -152,10 +151,18 @@ func (t test) Match(line []byte) (bool, error) {
 		if t.g == nil || !ok || err != nil {
 			return ok, err
 		}
-	} else if err := jsonscan.Check(line); err != nil {
+		return t.g.Match(line), nil
+	}
+	return t.grep(t.g.Test(line))
+}
+
+// grep is the verdict of --grep alone, from what the matcher's Test or
+// TestIn says: it validates the line as jsonscan.Check does.
+func (t test) grep(ok bool, err error) (bool, error) {
+	if err != nil {
 		return false, &expr.InputError{Err: err}
 	}
-	return t.g.Match(line), nil
+	return ok, nil
 }
 
 // clone is a test for another goroutine.
@@ -396,6 +403,17 @@ func parallel(f test, in *jsonl.Input, s *selection, workers int) error {
 		},
 		Work: func(g test, b *jsonl.Block, v *verdicts) {
 			v.ok, v.errs = v.ok[:0], v.errs[:0]
+			if g.f == nil {
+				// --grep alone: the search runs over the whole block,
+				// not line by line (grep.Matcher.Block).
+				g.g.Block(b.Data)
+				b.Frame(func(_ int, rec []byte) {
+					ok, err := g.grep(g.g.TestIn(rec))
+					v.ok = append(v.ok, ok)
+					v.errs = append(v.errs, err)
+				})
+				return
+			}
 			b.Frame(func(_ int, rec []byte) {
 				ok, err := g.Match(rec)
 				v.ok = append(v.ok, ok)

@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/pkg/event"
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // Options say how to read the pattern.
@@ -43,6 +44,13 @@ type Matcher struct {
 	ev  event.Event
 	buf []byte
 	hit bool // what the walk found (see Match)
+
+	// The block TestIn's lines are in (see Block), and where the next
+	// occurrence of the segment, hiding escape and other rune are in it
+	// at or after the last line's start; -1: not looked for yet.
+	blk                []byte
+	nextSeg, nextEsc   int
+	nextOther, blkFrom int
 }
 
 // Compile compiles pattern: a regular expression in Go's syntax (RE2),
@@ -114,12 +122,78 @@ func (m *Matcher) Match(line []byte) bool {
 	return m.decoded(line)
 }
 
+// Test is Match that validates line too, as jsonscan.Check does: err is
+// Check's error, and a line that is not valid matches nothing. A line
+// the prefilter passes is validated by the read of its event instead,
+// one pass over it rather than two.
+func (m *Matcher) Test(line []byte) (bool, error) {
+	if !m.pre.candidate(line) {
+		return false, jsonscan.Check(line)
+	}
+	return m.read(line)
+}
+
+// Block says that the next lines given to TestIn lie in data, in order:
+// the prefilter then searches data, not each line, so that a search
+// runs on until the next occurrence whatever the lines in between.
+func (m *Matcher) Block(data []byte) {
+	m.blk = data
+	m.nextSeg, m.nextEsc, m.nextOther, m.blkFrom = -1, -1, -1, 0
+}
+
+// TestIn is Test on a line of the block Block was last given, each line
+// after the one before.
+func (m *Matcher) TestIn(line []byte) (bool, error) {
+	from := jsonscan.OffsetOf(m.blk, line)
+	if m.pre.seg == nil || from < m.blkFrom {
+		return m.Test(line)
+	}
+	m.blkFrom = from
+	to := from + len(line)
+	if next(&m.nextSeg, m.blk, from, m.pre.index) < to ||
+		next(&m.nextEsc, m.blk, from, m.pre.escape) < to ||
+		len(m.pre.others) > 0 && next(&m.nextOther, m.blk, from, m.pre.other) < to {
+		return m.read(line)
+	}
+	return false, jsonscan.Check(line)
+}
+
+// next is *at, searched again with find from from when it is before
+// from: the first occurrence in data at or after from, len(data) when
+// there is none.
+func next(at *int, data []byte, from int, find func([]byte) int) int {
+	if *at < from {
+		if i := find(data[from:]); i >= 0 {
+			*at = from + i
+		} else {
+			*at = len(data)
+		}
+	}
+	return *at
+}
+
+// read validates line by reading its event and searches its texts.
+func (m *Matcher) read(line []byte) (bool, error) {
+	switch err := m.ev.Read(line); {
+	case err == event.ErrNotEvent:
+		return false, nil // an object, valid: no event, no texts
+	case err != nil:
+		return false, err
+	}
+	return m.search(), nil
+}
+
 // decoded searches the texts of line, decoded, with no prefilter: what
 // Match must agree with (FuzzMatch).
 func (m *Matcher) decoded(line []byte) bool {
 	if m.ev.Read(line) != nil {
 		return false
 	}
+	return m.search()
+}
+
+// search searches the texts of the event just read.
+func (m *Matcher) search() bool {
 	m.hit = false
 	eachText(&m.ev, &m.buf, func(_ Source, text []byte) bool {
 		if m.Find(text) != nil {

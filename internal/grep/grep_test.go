@@ -1,9 +1,12 @@
 package grep
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 const (
@@ -109,6 +112,9 @@ func FuzzMatch(f *testing.F) {
 	}
 	f.Add(`{"kind":"user_message","payload":{"text":"log\u0069n"}}`, "login", true, false)
 	f.Add(`{"kind":"user_message","payload":{"text":"a\/b"}}`, "a/b", true, false)
+	f.Add(`{"kind":"user_message","payload":{"text":"\u001b[1mlog\u0049n"}}`, "login", false, true)
+	f.Add(`{"kind":"user_message","payload":{"text":"\u212a"}}`, "k", true, true)
+	f.Add(`{"kind":"user_message","payload":{"text":"login"}`, "login", true, false)
 	f.Fuzz(func(t *testing.T, line, pattern string, fixed, fold bool) {
 		m, err := Compile(pattern, Options{Fixed: fixed, IgnoreCase: fold})
 		if err != nil {
@@ -117,5 +123,53 @@ func FuzzMatch(f *testing.F) {
 		if fast, slow := m.Match([]byte(line)), m.decoded([]byte(line)); fast != slow {
 			t.Fatalf("%q (fixed %v, fold %v) on %s: fast %v, decoded %v", pattern, fixed, fold, line, fast, slow)
 		}
+		testAgrees(t, m, []string{line})
+		testAgrees(t, m, append([]string{line}, all...))
+		testAgrees(t, m, append(all[:len(all):len(all)], line, line))
 	})
+}
+
+// testAgrees checks Test, and TestIn over lines in a block, against
+// decoding each line (decoded) and validating it (jsonscan.Check).
+func testAgrees(t *testing.T, m *Matcher, lines []string) {
+	t.Helper()
+	block := []byte(strings.Join(lines, "\n"))
+	m.Block(block)
+	from := 0
+	for _, l := range lines {
+		line := block[from : from+len(l)]
+		from += len(l) + 1
+		want, wantErr := m.decoded(line), jsonscan.Check(line)
+		if wantErr != nil {
+			want = false
+		}
+		for _, how := range []string{"Test", "TestIn"} {
+			var got bool
+			var err error
+			if how == "Test" {
+				got, err = m.Test(line)
+			} else {
+				got, err = m.TestIn(line)
+			}
+			if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s %q on %s: %v, %v; want %v, %v", how, m, line, got, err, want, wantErr)
+			}
+		}
+	}
+}
+
+func TestTestAgrees(t *testing.T) {
+	bad := []string{`{"kind":"user_message","payload":{"text":"login"}`, `{"kind":"user_message","payload":{"text":"log\u0069n"}} x`,
+		`[1]`, `{"payload":{"text":"login"}}`, `{"kind":"user_message","payload":{"text":"login\u00"}}`, `{"kind":"user_message","payload":{"text":"\u001b[1mlogin"}}`,
+		`{"kind":"user_message","payload":{"text":"\u001b[1mlog\u0049n"}}`, `{"kind":"user_message","payload":{"text":"\ud83d\ude00 ok"}}`}
+	for _, p := range []string{"login", "LOGIN", "log", "😀 ok", "k", `l.gin`} {
+		for _, o := range []Options{{}, {IgnoreCase: true}, {Fixed: true}} {
+			m, err := Compile(p, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			testAgrees(t, m, append(all[:len(all):len(all)], bad...))
+			testAgrees(t, m, append(bad[:len(bad):len(bad)], all...))
+		}
+	}
 }

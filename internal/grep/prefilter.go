@@ -26,6 +26,11 @@ type prefilter struct {
 	// of seg (K and k fold with the Kelvin sign, S and s with the long s):
 	// a line that has one is decoded.
 	others [][]byte
+
+	// The runes a \u escape may write that are, or fold to, a rune of
+	// seg; astral: one of them is beyond the BMP (a surrogate pair).
+	runes  []rune
+	astral bool
 }
 
 func newPrefilter(lit []rune, fold bool) prefilter {
@@ -44,6 +49,15 @@ func newPrefilter(lit []rune, fold bool) prefilter {
 		return prefilter{}
 	}
 	p := prefilter{seg: []byte(string(best)), fold: fold}
+	for _, r := range best {
+		p.runes = append(p.runes, r)
+		for f := unicode.SimpleFold(r); fold && f != r; f = unicode.SimpleFold(f) {
+			p.runes = append(p.runes, f)
+		}
+	}
+	for _, r := range p.runes {
+		p.astral = p.astral || r > 0xffff
+	}
 	if !fold {
 		return p
 	}
@@ -87,40 +101,96 @@ func (p *prefilter) candidate(line []byte) bool {
 	if p.seg == nil {
 		return true
 	}
-	if p.find(line) {
+	return p.index(line) >= 0 || p.escape(line) >= 0 || p.other(line) >= 0
+}
+
+// escape is where the first \u escape of b is that may stand for a
+// character of the segment (in any case, with fold), or -1. Other
+// escapes, such as the \u001b of a terminal's colours, hide none of its
+// characters: a line full of them is passed over as one without.
+func (p *prefilter) escape(b []byte) int {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(`\u`))
+		if j < 0 {
+			return -1
+		}
+		j += i
+		if p.hides(b[j+2:]) {
+			return j
+		}
+		i = j + 2
+	}
+}
+
+// hides reports whether the 4 hex digits hex starts with may be a
+// character of the segment: one of runes, or half of a surrogate pair
+// when the segment has a rune beyond the BMP. Anything else (too few
+// digits, not hex) is taken as hiding one, to be safe.
+func (p *prefilter) hides(hex []byte) bool {
+	if len(hex) < 4 {
 		return true
 	}
-	if bytes.Contains(line, []byte(`\u`)) {
-		return true
+	r := rune(0)
+	for _, c := range hex[:4] {
+		var d byte
+		switch {
+		case '0' <= c && c <= '9':
+			d = c - '0'
+		case 'a' <= c && c <= 'f':
+			d = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return true
+		}
+		r = r<<4 | rune(d)
 	}
-	for _, o := range p.others {
-		if bytes.Contains(line, o) {
+	if 0xd800 <= r && r < 0xe000 {
+		return p.astral
+	}
+	for _, h := range p.runes {
+		if h == r {
 			return true
 		}
 	}
 	return false
 }
 
+// other is where the first of others is in b, or -1.
+func (p *prefilter) other(b []byte) int {
+	at := -1
+	for _, o := range p.others {
+		if i := bytes.Index(b, o); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	return at
+}
+
 // find reports whether line holds the segment (ASCII case folded with
 // fold).
-func (p *prefilter) find(line []byte) bool {
+func (p *prefilter) find(line []byte) bool { return p.index(line) >= 0 }
+
+// index is where the first occurrence of the segment starts in b (ASCII
+// case folded with fold), or -1.
+func (p *prefilter) index(line []byte) int {
 	if !p.fold {
-		return bytes.Index(line, p.seg) >= 0
+		return bytes.Index(line, p.seg)
 	}
 	n := len(p.seg)
 	if p.lo == p.up {
 		for from := p.at; from < len(line); {
 			i := bytes.IndexByte(line[from:], p.lo)
 			if i < 0 {
-				return false
+				return -1
 			}
 			i += from
 			if s := i - p.at; s+n <= len(line) && asciiFoldEqual(line[s:s+n], p.seg) {
-				return true
+				return s
 			}
 			from = i + 1
 		}
-		return false
+		return -1
 	}
 	// Two searches, one per case, taken in turn: the nearer one is
 	// checked, and searched again from past it.
@@ -138,14 +208,14 @@ func (p *prefilter) find(line []byte) bool {
 			i = iUp
 		}
 		if i < 0 {
-			return false
+			return -1
 		}
 		if s := i - p.at; s+n <= len(line) && asciiFoldEqual(line[s:s+n], p.seg) {
-			return true
+			return s
 		}
 		from = i + 1
 	}
-	return false
+	return -1
 }
 
 // index is the first c in line from from on, or -1.
