@@ -27,6 +27,17 @@ func BenchmarkGrep(b *testing.B) {
 		}
 	}
 	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+	var blocks [][]byte // of about 1 MB, whole lines
+	for rest := bytes.TrimSuffix(data, []byte("\n")); len(rest) > 0; {
+		n := min(len(rest), 1<<20)
+		if i := bytes.IndexByte(rest[n:], '\n'); i >= 0 {
+			n += i
+		} else {
+			n = len(rest)
+		}
+		blocks = append(blocks, rest[:n])
+		rest = rest[min(n+1, len(rest)):]
+	}
 	for _, c := range []struct {
 		name, pattern string
 		o             Options
@@ -46,6 +57,27 @@ func BenchmarkGrep(b *testing.B) {
 			for b.Loop() {
 				for _, l := range lines {
 					m.Match(l)
+				}
+			}
+		})
+		// what evfilter --grep does on a plain file: blocks of lines,
+		// each searched whole and every line validated (TestIn)
+		b.Run(c.name+"+block", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				for _, blk := range blocks {
+					m.Block(blk)
+					for rest := blk; len(rest) > 0; {
+						// not bytes.Split: its lines' capacity ends
+						// with them, and TestIn places a line in
+						// the block by it
+						n := bytes.IndexByte(rest, '\n')
+						if n < 0 {
+							n = len(rest) - 1
+						}
+						m.TestIn(rest[:n])
+						rest = rest[n+1:]
+					}
 				}
 			}
 		})

@@ -18,8 +18,8 @@ type prefilter struct {
 	seg  []byte // the segment, raw; nil: every line is a candidate
 	fold bool   // ASCII letters of seg match either case
 
-	// With fold: the byte of seg searched for first (the rarest), in
-	// both cases, and its place in seg.
+	// The byte of seg searched for first (the rarest) and its place in
+	// seg; with fold, in both cases.
 	lo, up byte
 	at     int
 	// With fold: the UTF-8 of the non-ASCII runes that fold to a letter
@@ -58,15 +58,14 @@ func newPrefilter(lit []rune, fold bool) prefilter {
 	for _, r := range p.runes {
 		p.astral = p.astral || r > 0xffff
 	}
-	if !fold {
-		return p
-	}
 	// the rarest byte, so that few false starts are checked
 	for i, c := range p.seg {
 		if rank(c) < rank(p.seg[p.at]) {
 			p.at = i
 		}
-		_ = c
+	}
+	if !fold {
+		return p
 	}
 	c := p.seg[p.at]
 	p.lo, p.up = lower(c), upper(c)
@@ -108,18 +107,22 @@ func (p *prefilter) candidate(line []byte) bool {
 // character of the segment (in any case, with fold), or -1. Other
 // escapes, such as the \u001b of a terminal's colours, hide none of its
 // characters: a line full of them is passed over as one without.
+//
+// It looks for the u, not the backslash: agents' logs are full of \n and
+// \", a backslash every 25 bytes or so, a u every 60.
 func (p *prefilter) escape(b []byte) int {
-	for i := 0; ; {
-		j := bytes.Index(b[i:], []byte(`\u`))
+	for i := 1; i < len(b); {
+		j := bytes.IndexByte(b[i:], 'u')
 		if j < 0 {
 			return -1
 		}
 		j += i
-		if p.hides(b[j+2:]) {
-			return j
+		if b[j-1] == '\\' && p.hides(b[j+1:]) {
+			return j - 1
 		}
-		i = j + 2
+		i = j + 1
 	}
+	return -1
 }
 
 // hides reports whether the 4 hex digits hex starts with may be a
@@ -174,10 +177,34 @@ func (p *prefilter) find(line []byte) bool { return p.index(line) >= 0 }
 // index is where the first occurrence of the segment starts in b (ASCII
 // case folded with fold), or -1.
 func (p *prefilter) index(line []byte) int {
-	if !p.fold {
-		return bytes.Index(line, p.seg)
-	}
 	n := len(p.seg)
+	if !p.fold {
+		if n == 1 {
+			return bytes.IndexByte(line, p.seg[0])
+		}
+		// bytes.Index looks for the segment's first byte, often a
+		// common one: the rarest is looked for instead, as folded. Too
+		// many false starts, and bytes.Index takes over.
+		fails := 0
+		for from := p.at; from < len(line); {
+			i := bytes.IndexByte(line[from:], p.seg[p.at])
+			if i < 0 {
+				return -1
+			}
+			i += from
+			if s := i - p.at; s+n <= len(line) && bytes.Equal(line[s:s+n], p.seg) {
+				return s
+			}
+			if fails++; fails > 16+i/32 {
+				if j := bytes.Index(line[i-p.at+1:], p.seg); j >= 0 {
+					return j + i - p.at + 1
+				}
+				return -1
+			}
+			from = i + 1
+		}
+		return -1
+	}
 	if p.lo == p.up {
 		for from := p.at; from < len(line); {
 			i := bytes.IndexByte(line[from:], p.lo)
