@@ -39,7 +39,8 @@ type Matcher struct {
 	folds []rune         // the literal folded (canon), when folding
 	fold  bool
 
-	pre prefilter
+	pre   prefilter
+	rawOK bool // a literal that is its own segment: searchRaw
 
 	ev  event.Event
 	buf []byte
@@ -101,12 +102,13 @@ func Compile(pattern string, o Options) (*Matcher, error) {
 		}
 	}
 	m.pre = newPrefilter(lit, litFold)
+	m.rawOK = m.re == nil && len(m.pre.seg) == len(m.lit)
 	return m, nil
 }
 
 // Clone returns a matcher of the same pattern with buffers of its own.
 func (m *Matcher) Clone() *Matcher {
-	c := &Matcher{pattern: m.pattern, opts: m.opts, re: m.re, lit: m.lit, folds: m.folds, fold: m.fold, pre: m.pre}
+	c := &Matcher{pattern: m.pattern, opts: m.opts, re: m.re, lit: m.lit, folds: m.folds, fold: m.fold, pre: m.pre, rawOK: m.rawOK}
 	return c
 }
 
@@ -119,7 +121,8 @@ func (m *Matcher) Match(line []byte) bool {
 	if !m.pre.candidate(line) {
 		return false
 	}
-	return m.decoded(line)
+	ok, _ := m.read(line)
+	return ok
 }
 
 // Test is Match that validates line too, as jsonscan.Check does: err is
@@ -180,7 +183,62 @@ func (m *Matcher) read(line []byte) (bool, error) {
 	case err != nil:
 		return false, err
 	}
+	if m.rawOK {
+		return m.searchRaw(), nil
+	}
 	return m.search(), nil
+}
+
+// searchRaw is search on the texts as the line writes them, for a
+// literal that is its own segment: an occurrence in a text's raw bytes
+// that does not start inside an escape is one in the text, decoded, and
+// the text needs no decoding (the costly part of a line that has the
+// word). A text with an escape that may hide one of the literal's
+// characters is decoded and searched.
+func (m *Matcher) searchRaw() bool {
+	m.hit = false
+	eachText(&m.ev, &m.buf, true, func(_ Source, raw []byte) bool {
+		body := raw[1 : len(raw)-1]
+		if m.pre.escape(body) >= 0 || m.pre.other(body) >= 0 {
+			if text, ok := event.String(raw, &m.buf); ok && m.Find(text) != nil {
+				m.hit = true
+			}
+			return !m.hit
+		}
+		for from := 0; ; {
+			i := m.pre.index(body[from:])
+			if i < 0 {
+				return true
+			}
+			if i += from; !inEscape(body, i) {
+				m.hit = true
+				return false
+			}
+			from = i + 1
+		}
+	})
+	return m.hit
+}
+
+// inEscape reports whether body[i] is part of an escape (its letter, or
+// a \u's digits) rather than a character of its own.
+func inEscape(body []byte, i int) bool {
+	for k := 1; k <= 5 && k <= i; k++ {
+		b := i - k
+		if body[b] != '\\' {
+			continue
+		}
+		run := b // the backslashes before body[b]
+		for run > 0 && body[run-1] == '\\' {
+			run--
+		}
+		if (b-run)%2 == 1 {
+			continue // body[b] is an escaped backslash
+		}
+		// body[b] starts an escape: \x, or \uXXXX
+		return k == 1 || body[b+1] == 'u'
+	}
+	return false
 }
 
 // decoded searches the texts of line, decoded, with no prefilter: what
@@ -195,7 +253,7 @@ func (m *Matcher) decoded(line []byte) bool {
 // search searches the texts of the event just read.
 func (m *Matcher) search() bool {
 	m.hit = false
-	eachText(&m.ev, &m.buf, func(_ Source, text []byte) bool {
+	eachText(&m.ev, &m.buf, false, func(_ Source, text []byte) bool {
 		if m.Find(text) != nil {
 			m.hit = true
 			return false

@@ -162,7 +162,11 @@ func TestTestAgrees(t *testing.T) {
 	bad := []string{`{"kind":"user_message","payload":{"text":"login"}`, `{"kind":"user_message","payload":{"text":"log\u0069n"}} x`,
 		`[1]`, `{"payload":{"text":"login"}}`, `{"kind":"user_message","payload":{"text":"login\u00"}}`, `{"kind":"user_message","payload":{"text":"\u001b[1mlogin"}}`,
 		`{"kind":"user_message","payload":{"text":"\u001b[1mlog\u0049n"}}`, `{"kind":"user_message","payload":{"text":"\ud83d\ude00 ok"}}`}
-	for _, p := range []string{"login", "LOGIN", "log", "😀 ok", "k", `l.gin`} {
+	// raw bytes that are an escape's, not the text's (searchRaw)
+	tricky := []string{`{"kind":"user_message","payload":{"text":"\nthe \\\nt \\nope \u00e9x1 \\u00e9y \tab"}}`,
+		`{"kind":"tool_call","payload":{"tool":"t","args":{"a":["\\\\nq", "\u006ein"]}}}`}
+	bad = append(bad, tricky...)
+	for _, p := range []string{"login", "LOGIN", "log", "😀 ok", "k", `l.gin`, "nthe", "nt", "nope", "e9x", "u00e9y", "ab", "nq", "nin", "in", "NIN"} {
 		for _, o := range []Options{{}, {IgnoreCase: true}, {Fixed: true}} {
 			m, err := Compile(p, o)
 			if err != nil {

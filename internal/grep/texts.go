@@ -43,17 +43,19 @@ var whatBody = map[event.Meaning]string{
 
 // eachText calls fn with each searched text of ev, decoded (into *buf
 // when it has escapes: valid until the next call), until fn returns false.
-func eachText(ev *event.Event, buf *[]byte, fn func(Source, []byte) bool) {
+// With raw, fn gets each text as the line writes it, a JSON string with
+// its quotes, and a Source without its tool.
+func eachText(ev *event.Event, buf *[]byte, raw bool, fn func(Source, []byte) bool) {
 	if ev.Entry == nil {
 		if m := extra[string(ev.Name())]; m != "" && !ev.Raw && ev.Payload != nil {
 			if v, ok := jsonscan.Lookup(ev.Payload, m); ok {
-				walk(v, buf, false, Source{What: m}, fn)
+				walk(v, buf, false, raw, Source{What: m}, fn)
 			}
 		}
 		return
 	}
 	var tool string
-	if ev.Has(event.Name) && (ev.Meaning == event.ToolStart || ev.Meaning == event.ToolEnd || ev.Meaning == event.ToolUpdate) {
+	if !raw && ev.Has(event.Name) && (ev.Meaning == event.ToolStart || ev.Meaning == event.ToolEnd || ev.Meaning == event.ToolUpdate) {
 		if s, ok := ev.FieldString(event.Name, buf); ok {
 			tool = string(s)
 		}
@@ -63,32 +65,35 @@ func eachText(ev *event.Event, buf *[]byte, fn func(Source, []byte) bool) {
 		if what == "" {
 			what = "text"
 		}
-		if !walk(v, buf, false, Source{What: what, Tool: tool}, fn) {
+		if !walk(v, buf, false, raw, Source{What: what, Tool: tool}, fn) {
 			return
 		}
 	}
 	if v := ev.Field(event.Thinking); v != nil {
-		if !walk(v, buf, false, Source{What: "thinking"}, fn) {
+		if !walk(v, buf, false, raw, Source{What: "thinking"}, fn) {
 			return
 		}
 	}
 	if v := ev.Field(event.Args); v != nil {
-		walk(v, buf, true, Source{What: "args", Tool: tool}, fn)
+		walk(v, buf, true, raw, Source{What: "args", Tool: tool}, fn)
 	}
 }
 
-// walk calls fn with the strings of the JSON value v: itself when it is
+// walk calls fn with the strings of the JSON value v (decoded, or raw): itself when it is
 // one; in an array, each element's; in an object, the values of every
 // member with all, else those of bodyMembers. Keys are never searched.
-func walk(v []byte, buf *[]byte, all bool, src Source, fn func(Source, []byte) bool) bool {
+func walk(v []byte, buf *[]byte, all, raw bool, src Source, fn func(Source, []byte) bool) bool {
 	switch jsonscan.KindOf(v) {
 	case jsonscan.String:
+		if raw {
+			return fn(src, v)
+		}
 		s, ok := event.String(v, buf)
 		return !ok || fn(src, s)
 	case jsonscan.Array:
 		goOn := true
 		jsonscan.Elements(v, func(value []byte) bool {
-			goOn = walk(value, buf, all, src, fn)
+			goOn = walk(value, buf, all, raw, src, fn)
 			return goOn
 		})
 		return goOn
@@ -98,7 +103,7 @@ func walk(v []byte, buf *[]byte, all bool, src Source, fn func(Source, []byte) b
 			if !all && !member(key) {
 				return true
 			}
-			goOn = walk(value, buf, all, src, fn)
+			goOn = walk(value, buf, all, raw, src, fn)
 			return goOn
 		})
 		return goOn

@@ -126,7 +126,7 @@ func (v *View) line(line []byte) {
 	if a, ok := event.String(ev.AgentID, &v.sbuf); ok {
 		agent = string(a)
 	}
-	eachText(ev, &v.m.buf, func(src Source, text []byte) bool {
+	eachText(ev, &v.m.buf, false, func(src Source, text []byte) bool {
 		loc := v.m.Find(text)
 		if loc == nil {
 			return true
