@@ -111,41 +111,15 @@ func TestHostileTranscriptInABrowser(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), "hostile.html")
-	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1280, 900))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := startBrowser(t, actx)
-	defer cancel()
-	ctx, cancel2 := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel2()
-	var mu sync.Mutex
-	var dialogs []string
-	err := chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*page.EventJavascriptDialogOpening); ok {
-			mu.Lock()
-			dialogs = append(dialogs, e.Message)
-			mu.Unlock()
-			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, p, dialogs := pageWithDialogs(t, exe, "hostile.html", b.Bytes(), 30*time.Second)
 	watch := watchPage(t, ctx, p)
 	openPage(t, ctx, p)
 	// Open every fold, so that what is inside is parsed and shown too.
 	evaluate[int](t, ctx, `document.querySelectorAll('details').forEach(d => d.open = true), 0`)
 	time.Sleep(300 * time.Millisecond)
 	watch()
-	mu.Lock()
-	defer mu.Unlock()
-	if len(dialogs) > 0 {
-		t.Errorf("the data ran as script: dialogs %q", dialogs)
+	if d := dialogs(); len(d) > 0 {
+		t.Errorf("the data ran as script: dialogs %q", d)
 	}
 	if n := evaluate[int](t, ctx, `document.scripts.length + document.querySelectorAll('img,iframe,object,embed').length`); n != 0 {
 		t.Errorf("the page has %d scripts, images or frames", n)
@@ -345,31 +319,7 @@ func TestTranscriptLinkSchemesInABrowser(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), "links.html")
-	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1280, 900))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := startBrowser(t, actx)
-	defer cancel()
-	ctx, cancel2 := context.WithTimeout(ctx, 120*time.Second)
-	defer cancel2()
-	var mu sync.Mutex
-	var dialogs []string
-	err := chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*page.EventJavascriptDialogOpening); ok {
-			mu.Lock()
-			dialogs = append(dialogs, e.Message)
-			mu.Unlock()
-			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, p, dialogs := pageWithDialogs(t, exe, "links.html", b.Bytes(), 120*time.Second)
 	openPage(t, ctx, p)
 	evaluate[int](t, ctx, layOutAll)
 	bad := evaluate[[]string](t, ctx, `[...document.querySelectorAll('[href], [src]')]
@@ -394,10 +344,45 @@ func TestTranscriptLinkSchemesInABrowser(t *testing.T) {
 		// wait with an error, which says nothing about the link.
 		chromedp.Run(ctx, chromedp.Evaluate[int](`new Promise(r => setTimeout(() => r(0), 50))`, chromedp.EvalAwaitPromise))
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(dialogs) > 0 {
-		t.Errorf("clicking the links ran %d scripts: %q", len(dialogs), dialogs)
+	if d := dialogs(); len(d) > 0 {
+		t.Errorf("clicking the links ran %d scripts: %q", len(d), d)
 	}
 	t.Logf("%d spellings, %d links clicked", len(spellings), links)
+}
+
+// pageWithDialogs writes the page into a file called name and starts a
+// browser for it, for at most limit; dialogs returns the messages of the
+// dialogs the page opened (each accepted), which a page of data must not.
+func pageWithDialogs(t *testing.T, exe, name string, html []byte, limit time.Duration) (ctx context.Context, path string, dialogs func() []string) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, html, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1280, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel = startBrowser(t, actx)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, limit)
+	t.Cleanup(cancel)
+	var mu sync.Mutex
+	var seen []string
+	err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+			mu.Lock()
+			seen = append(seen, e.Message)
+			mu.Unlock()
+			go chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, path, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), seen...)
+	}
 }
