@@ -41,7 +41,7 @@ func TestDemo(t *testing.T) {
 		if filepath.Base(s) != filepath.Base(byTool["evimport"]) {
 			continue
 		}
-		for _, source := range []string{"claude", "codex", "pi", "gemini"} {
+		for _, source := range []string{"claude", "codex", "pi", "gemini", "copilot"} {
 			if !strings.Contains(string(out), "\n"+source+" ") {
 				t.Errorf("%s shows no row for %s:\n%s", s, source, out)
 			}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# evimport: the session logs of Claude Code, Codex, pi and Gemini CLI as envelope events.
+# evimport: the session logs of Claude Code, Codex, pi, Gemini CLI and Copilot CLI as envelope events.
 source "$(dirname "$0")/lib.sh"
 
 say 'examples/agents holds small sessions of each agent, laid out as each keeps them'
