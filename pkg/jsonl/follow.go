@@ -169,31 +169,23 @@ func (f *Follower) Read(in *Input, fn func(Record) error) error {
 // Offset and Line past each as it goes.
 func (f *Follower) frame(in *Input, data []byte, fn func(Record) error) error {
 	st := &f.State
-	for len(data) > 0 {
-		end := len(data)
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			end = i + 1
-		}
-		line := data[:end]
-		data = data[end:]
-		st.Line++
-		st.Offset += int64(end)
-		from, to, blank := record(line, st.Line == 1)
-		if blank {
-			continue
-		}
-		rec := Record{Data: line[from:to], File: f.Name, Line: st.Line}
-		var err error
-		if binary(rec.Data) {
-			err = in.Bad(rec, ErrNUL)
+	offset, lines := st.Offset, st.Line
+	var err error
+	n := eachLine(data, lines == 0, func(line, end int, rec []byte, nul bool) bool {
+		st.Line, st.Offset = lines+line, offset+int64(end)
+		r := Record{Data: rec, File: f.Name, Line: st.Line}
+		if nul {
+			err = in.Bad(r, ErrNUL)
 		} else {
-			err = fn(rec)
+			err = fn(r)
 		}
-		if err != nil {
-			return err
-		}
+		return err == nil
+	})
+	if err == nil {
+		// past the blank lines after the last record too
+		st.Line, st.Offset = lines+n, offset+int64(len(data))
 	}
-	return nil
+	return err
 }
 
 // readCompressed reads a compressed file whole, as a pass reads it (its
