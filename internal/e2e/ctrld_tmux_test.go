@@ -26,9 +26,9 @@ func TestTmuxCtrlDOnce(t *testing.T) {
 			cmd := fmt.Sprintf("'%s'%s", path, strings.TrimPrefix(tool, name))
 			pane := startTmuxCommand(t, 80, 24, cmd)
 			notice := regexp.MustCompile(`(?m)^` + name + `: reading .*Ctrl-D.*$`)
-			s, _ := pane.waitFor("the notice", notice.MatchString)
+			pane.waitFor("the notice", notice.MatchString)
 			pane.tmux("send-keys", "C-d")
-			s = pane.waitExit()
+			s := pane.waitExit()
 			if lines := notice.FindAllString(s, -1); len(lines) != 1 {
 				t.Errorf("want the notice once, on one line:\n%s", s)
 			}

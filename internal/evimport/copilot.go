@@ -405,7 +405,6 @@ func (st *copilotState) sub(key string, ms int64) *copilotSub {
 
 func (st *copilotState) event(l *copilotLine, data *copilotData) {
 	ms := parseTime(l.Timestamp)
-	b := st.main
 	switch l.Type {
 	case "session.start", "session.resume":
 		if data.SessionID != "" && st.s.id == "" {
@@ -453,7 +452,7 @@ func (st *copilotState) event(l *copilotLine, data *copilotData) {
 		}
 		return
 	}
-	b = st.thread(l, data, ms)
+	b := st.thread(l, data, ms)
 	switch l.Type {
 	case "user.message":
 		st.endCall(b, ms)

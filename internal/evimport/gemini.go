@@ -179,11 +179,6 @@ type geminiChat struct {
 	msgs              []geminiRecord
 }
 
-// gemini converts one Gemini CLI session file, of either format.
-func (c *converter) gemini(f *logFile) []*session {
-	return []*session{c.geminiSession(c.geminiRead(f))}
-}
-
 // geminiSession converts a chat into a session of its own.
 func (c *converter) geminiSession(ch geminiChat) *session {
 	s := &session{source: "gemini", id: ch.id, project: ch.project, tools: map[string]int{}, results: map[string]bool{}}

@@ -427,13 +427,6 @@ func (f *logFile) groupKeys() {
 	}
 }
 
-// noteSession adds the sessionId of a Claude Code line to f's keys.
-func (f *logFile) noteSession(data []byte) {
-	if v, ok := jsonscan.Lookup(data, "sessionId"); ok {
-		f.noteID(v)
-	}
-}
-
 // noteID adds a sessionId, v its JSON value, to f's keys.
 func (f *logFile) noteID(v []byte) {
 	if len(v) < 3 || v[0] != '"' {

@@ -170,10 +170,6 @@ func (p *prefilter) other(b []byte) int {
 	return at
 }
 
-// find reports whether line holds the segment (ASCII case folded with
-// fold).
-func (p *prefilter) find(line []byte) bool { return p.index(line) >= 0 }
-
 // index is where the first occurrence of the segment starts in b (ASCII
 // case folded with fold), or -1.
 func (p *prefilter) index(line []byte) int {

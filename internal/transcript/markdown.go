@@ -180,7 +180,7 @@ func allowedURL(url []byte) bool {
 // a decimal reference with leading zeros as octal (&#0000106; is an F);
 // a browser reads the characters as written here.
 func resolveRefs(dest []byte) []byte {
-	if bytes.IndexAny(dest, "\\&") < 0 {
+	if !bytes.ContainsAny(dest, "\\&") {
 		return dest
 	}
 	var b []byte
