@@ -478,3 +478,34 @@ func TestSessionUsageIsNoChatSpan(t *testing.T) {
 		t.Errorf("%d chat spans and %d session usage events, want 1 and 1", chats, usage)
 	}
 }
+
+// An error that comes after its call's result (pi writes an aborted
+// call's result, then its error) fails no second chat span: ev2otlp
+// shows as many model calls as evsum counts, and the error as an
+// exception of the agent's span.
+func TestLateModelErrorIsNoChatSpan(t *testing.T) {
+	const in = `{"seq":1,"ts":1780000000,"run_id":"r1","agent_id":"","kind":"user_message","payload":{"text":"hi"}}
+{"seq":2,"ts":1780000001,"run_id":"r1","agent_id":"main","kind":"model_call","payload":{"step":1,"model":"gpt-5.1-codex"}}
+{"seq":3,"ts":1780000001,"run_id":"r1","agent_id":"main","kind":"model_result","payload":{"step":1,"model":"gpt-5.1-codex","input":0,"output":0}}
+{"seq":4,"ts":1780000001,"run_id":"r1","agent_id":"main","kind":"model_error","payload":{"step":1,"message":"Request was aborted"}}
+{"seq":5,"ts":1780000002,"run_id":"r1","agent_id":"","kind":"run_finished","payload":{"outcome":"error"}}
+`
+	out, _, _ := ev2otlp(t, strings.NewReader(in))
+	chats, errs := 0, 0
+	for _, td := range decodeAll(t, []byte(out)) {
+		eachSpan(td, func(_ pcommon.Resource, s ptrace.Span) {
+			if strings.HasPrefix(s.Name(), "chat") {
+				chats++
+			}
+			for i := 0; i < s.Events().Len(); i++ {
+				e := s.Events().At(i)
+				if m, _ := e.Attributes().Get("exception.message"); e.Name() == "exception" && m.AsString() == "Request was aborted" {
+					errs++
+				}
+			}
+		})
+	}
+	if chats != 1 || errs != 1 {
+		t.Errorf("%d chat spans and %d exception events, want 1 and 1", chats, errs)
+	}
+}

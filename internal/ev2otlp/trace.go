@@ -156,10 +156,11 @@ func (c *converter) convert(p *reading) error {
 	case event.ModelError:
 		ch := r.find(opChat, agent, nil)
 		if ch == nil {
-			ch = c.chat(r, agent, seq, ts)
+			c.lateModelError(r, agent, ts)
+		} else {
+			c.fail(ch, "model_error", c.text(event.Body))
+			c.end(r, ch, ts)
 		}
-		c.fail(ch, "model_error", c.text(event.Body))
-		c.end(r, ch, ts)
 	case event.ToolStart:
 		c.toolStart(r, agent, seq, ts)
 	case event.ToolUpdate:
@@ -441,6 +442,25 @@ func (c *converter) sessionUsage(r *run, agent string, ts int64, u *event.Usage)
 			a.double("evtools.cost_usd", float64(u.CostNano)/1e9)
 		}
 	})
+}
+
+// lateModelError writes an error that comes after its call ended (pi
+// records an aborted call's result, then its error) or without a call,
+// as an event of the agent's span: a chat span of its own would be one
+// more model call than evsum and the views count. The agent's next call
+// is a retry, as after a failed chat span.
+func (c *converter) lateModelError(r *run, agent string, ts int64) {
+	msg := c.text(event.Body)
+	a := c.spanOf(r, agent)
+	a.addEvent(ts, "exception", func(at *attrs) {
+		at.str("exception.type", "model_error")
+		at.str("exception.message", msg)
+	})
+	if s := r.find(opAgent, agent, nil); s != nil {
+		s.failed = true
+	} else if agent == r.main {
+		r.root.failed = true
+	}
 }
 
 // callKey is the key a tool call's start and end are joined on: its id,
