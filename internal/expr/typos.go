@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/itchyny/gojq"
 )
 
@@ -20,13 +21,7 @@ func caret(src string, err error) string {
 		off -= len(pe.Token)
 	}
 	off = min(max(off, 0), len(src))
-	start := strings.LastIndexByte(src[:off], '\n') + 1
-	end := strings.IndexByte(src[off:], '\n')
-	if end < 0 {
-		end = len(src)
-	} else {
-		end += off
-	}
+	start, end := textfmt.LineAround(src, off)
 	return fmt.Sprintf("\n    %s\n    %s^", src[start:end], strings.Repeat(" ", len([]rune(src[start:off]))))
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
@@ -210,13 +211,7 @@ func orDash(s string) string {
 
 // hit shows one text's match: the line of text it is in, around it.
 func (v *View) hit(when, lab, text string, start, end int) {
-	ls := strings.LastIndexByte(text[:start], '\n') + 1
-	le := strings.IndexByte(text[start:], '\n')
-	if le < 0 {
-		le = len(text)
-	} else {
-		le += start
-	}
+	ls, le := textfmt.LineAround(text, start)
 	end = min(end, le) // a match across lines: its first line
 	labelWidth := v.labelWidth()
 	indent := len(when) + 1 + labelWidth + 1

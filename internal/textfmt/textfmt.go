@@ -267,3 +267,13 @@ func Money(nano int64) string {
 	}
 	return s
 }
+
+// LineAround returns where the line of s holding byte i starts and ends
+// (its '\n' left out): for a message that shows a place in a text.
+func LineAround(s string, i int) (start, end int) {
+	start = strings.LastIndexByte(s[:i], '\n') + 1
+	if n := strings.IndexByte(s[i:], '\n'); n >= 0 {
+		return start, i + n
+	}
+	return start, len(s)
+}

@@ -137,3 +137,21 @@ func TestDuration(t *testing.T) {
 		t.Errorf("35 minutes at StepMinute: %q", got)
 	}
 }
+
+func TestLineAround(t *testing.T) {
+	for _, c := range []struct {
+		s          string
+		i          int
+		start, end int
+	}{
+		{"one line", 3, 0, 8},
+		{"a\nbc\nd", 3, 2, 4},
+		{"a\nbc\nd", 0, 0, 1},
+		{"a\nbc\nd", 5, 5, 6},
+		{"a\n", 2, 2, 2},
+	} {
+		if start, end := LineAround(c.s, c.i); start != c.start || end != c.end {
+			t.Errorf("LineAround(%q, %d) = %d, %d; want %d, %d", c.s, c.i, start, end, c.start, c.end)
+		}
+	}
+}
