@@ -55,10 +55,17 @@ func RemoveHandover(path string) { os.Remove(HandoverPath(path)) }
 // a --commit finding no state file knows that is expected (and not a typo
 // in its name). Call it with the lock held.
 func WriteHandover(path string, c *Cursor) error {
-	h := Handover{Invocation: os.Getenv("INVOCATION_ID"), Caller: proc(os.Getppid())}
+	var hash, seq string
 	if c != nil {
-		h.Pending, h.Seq = c.Hash, string(c.Seq)
+		hash, seq = c.Hash, string(c.Seq)
 	}
+	return WriteHandoverOf(path, hash, seq)
+}
+
+// WriteHandoverOf is WriteHandover for a pending state of another shape
+// (evimport's pending file): hash and seq name it, both "" for none.
+func WriteHandoverOf(path, hash, seq string) error {
+	h := Handover{Invocation: os.Getenv("INVOCATION_ID"), Caller: proc(os.Getppid()), Pending: hash, Seq: seq}
 	data, err := json.MarshalIndent(&h, "", "  ")
 	if err != nil {
 		return err
@@ -78,6 +85,12 @@ func CheckHandover(path string, c *Cursor) error {
 	if c != nil {
 		hash, seq = c.Hash, string(c.Seq)
 	}
+	return CheckHandoverOf(path, hash, seq)
+}
+
+// CheckHandoverOf is CheckHandover for a pending state named by hash and
+// seq, as WriteHandoverOf wrote them.
+func CheckHandoverOf(path, hash, seq string) error {
 	data, err := os.ReadFile(HandoverPath(path))
 	if errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("%w: no --defer run completed since the last run started", ErrNotHandedOver)
