@@ -321,3 +321,13 @@ func ResolveState(path string) (string, error) {
 	}
 	return "", errors.New("too many levels of symbolic links")
 }
+
+// MoveFile renames from over to, in the same folder, and makes the rename
+// durable (fsync of the folder): a pending state made current.
+func MoveFile(from, to string) error {
+	if err := os.Rename(from, to); err != nil {
+		return err
+	}
+	dir := filepath.Dir(to)
+	return syncDir(dir)
+}

@@ -17,6 +17,7 @@ import (
 // table, and the counts reported on stderr at the end.
 type converter struct {
 	table    *prices.Table
+	host     string         // the events' host member (--host), "" for none
 	unpriced map[string]int // model -> calls with tokens and no price
 	unknown  map[string]int // "source type" -> records skipped
 	noUsage  map[string]int // file -> model calls whose usage it does not record

@@ -271,7 +271,7 @@ func (fl *follower) fresh(conv *converter) []*session {
 		}
 		fresh := w.add(settled)
 		if len(fresh) > 0 {
-			out = append(out, &session{source: s.source, id: s.id, project: s.project, events: fresh, seqBase: int64(len(w.Hashes) - len(fresh))})
+			out = append(out, &session{source: s.source, id: s.id, project: s.project, host: s.host, events: fresh, seqBase: int64(len(w.Hashes) - len(fresh))})
 		}
 	}
 	return out

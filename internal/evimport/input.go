@@ -45,6 +45,12 @@ type logFile struct {
 	once    bool
 	kept    []byte
 	keptErr error
+	// an incremental import's (incremental.restore): the file's identity
+	// and modification time when looked at, and clean: as the state has
+	// it, its source and keys from there, not scanned
+	dev, ino uint64
+	mtime    int64
+	clean    bool
 }
 
 // label is the name f's lines are reported under: standard input's is

@@ -76,7 +76,9 @@ var (
 
 // Main runs evimport with args (without the program name) on stdio and
 // returns the exit status.
-func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
+func Main(args []string, stdio cli.Stdio) int {
+	return cli.Run(tool, archiveArgs(args, getenv), stdio, run)
+}
 
 // window is the --since/--until range; a zero end is open.
 type window struct{ since, until time.Time }
@@ -132,6 +134,15 @@ func run(o *options, stdio cli.Stdio) (err error) {
 			debug.SetGCPercent(200)
 		}
 	}
+	if err := o.validateState(); err != nil {
+		return cli.Usage(err)
+	}
+	if o.Commit != "" {
+		return commitState(o.Commit, stdio)
+	}
+	if o.Archive != "" && o.Host == "" {
+		o.Host, _ = os.Hostname()
+	}
 	if o.Follow && o.Format == "html" {
 		// The page is written when the input ends, which a follow never does.
 		return cli.Usage(errors.New("--format html writes its page at the end of input: not with --follow, which has none"))
@@ -161,7 +172,21 @@ func run(o *options, stdio cli.Stdio) (err error) {
 			o.Files, stdio.In = []string{"-"}, r
 		}
 	}
-	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
+	var sr *syncRun
+	if o.State != "" || o.Archive != "" {
+		if sr, err = o.startSync(stdio); err != nil {
+			return err
+		}
+		defer sr.close()
+	}
+	var w io.Writer
+	var end func() error
+	if sr != nil && sr.arch != nil {
+		// the events go into the archive, as JSON Lines, redacted if asked
+		w, end, err = o.Flags.Stdout(name, cli.Stdio{In: stdio.In, Out: sr.arch, Err: stdio.Err}, "jsonl", o.ViewFlags, o.Files)
+	} else {
+		w, end, err = o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
+	}
 	if err != nil {
 		return err
 	}
@@ -174,13 +199,18 @@ func run(o *options, stdio cli.Stdio) (err error) {
 			name, strings.Join(defaultFolders(getenv), ", "))
 	}
 	if o.Follow {
-		err := o.follow(in, out, win, func() *converter { return newConverter(table) })
+		err := o.follow(in, out, win, func() *converter {
+			c := newConverter(table)
+			c.host = o.Host
+			return c
+		})
 		if e := end(); err == nil {
 			err = e
 		}
 		return err
 	}
 	conv := newConverter(table)
+	conv.host = o.Host
 	conv.bad = func(r record, reason error) {
 		if err := in.Bad(jsonl.Record{File: r.file, Line: r.line}, reason); err != nil && conv.stop == nil {
 			conv.stop = err // --strict: what is converted so far is not written
@@ -203,6 +233,9 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	}
 	if e := end(); err == nil {
 		err = e
+	}
+	if err == nil && sr != nil {
+		err = sr.finish(o, stdio)
 	}
 	if jsonl.IsClosed(err) {
 		return err
@@ -254,9 +287,13 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 			f.once = true
 		}
 	}
-	o.scanAll(files, false)
+	scan := files
+	if o.inc != nil {
+		scan = o.inc.restore(files) // a file as the state has it is not opened
+	}
+	o.scanAll(scan, false)
 	scanned()
-	err = o.convertGroups(in, conv, win, sp, groups(files), &trouble, false)
+	err = o.convertGroups(in, conv, win, sp, o.groups(files), &trouble, false)
 	if err == errRescan {
 		// A line named a session the light scan had not found in its
 		// file (one only in its middle, two sessionIds in one line): the
@@ -269,9 +306,19 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 		}
 		o.scanAll(files, true)
 		scanned()
-		err = o.convertGroups(in, conv, win, sp, groups(files), &trouble, true)
+		err = o.convertGroups(in, conv, win, sp, o.groups(files), &trouble, true)
 	}
 	return trouble, err
+}
+
+// groups are the groups of files to convert: all of them, or in an
+// incremental import those with a file that changed.
+func (o *options) groups(files []*logFile) [][]*logFile {
+	gs := groups(files)
+	if o.inc != nil {
+		gs = dirtyGroups(gs)
+	}
+	return gs
 }
 
 // scanned is called once the files are scanned, before they are
@@ -301,12 +348,16 @@ func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp
 	pool := jsonl.NewOrdered(runtime.GOMAXPROCS(0), 4, 4<<20,
 		func() *converter {
 			w := newConverter(conv.table)
+			w.host = conv.host
 			workers = append(workers, w)
 			return w
 		},
-		func(w *converter, j *convJob) { j.convert(w, win) },
+		func(w *converter, j *convJob) { j.convert(w, win, o.inc) },
 		func(j *convJob) error {
 			j.missed = j.missed && !exact
+			if o.inc != nil && !j.missed {
+				o.inc.take(j.up, j.changed)
+			}
 			if j.take(in, conv, sp, held) {
 				*trouble = true
 			}
@@ -358,6 +409,10 @@ type convJob struct {
 	notes  []note
 	err    error // what ended the taking (an output error, errRescan)
 	missed bool  // a line named a session its file's scan did not find
+	// an incremental import's: what was written of the sessions, and
+	// those whose runs written before changed since
+	up      map[string]*sessionMark
+	changed []string
 }
 
 // note is one thing a job reports: a bad line (r and reason), or a
@@ -373,7 +428,7 @@ type note struct {
 // converter of the worker's own: its counts are added up at the end
 // (merge), what is wrong with the files is reported when the job is
 // taken.
-func (j *convJob) convert(w *converter, win window) {
+func (j *convJob) convert(w *converter, win window, inc *incremental) {
 	bad := func(rec jsonl.Record, reason error) error {
 		j.notes = append(j.notes, note{file: rec.File, r: record{file: rec.File, line: rec.Line}, reason: reason})
 		return nil
@@ -435,9 +490,19 @@ func (j *convJob) convert(w *converter, win window) {
 	j.sortNotes()
 	j.missed, w.missed = w.missed, false
 	j.out.inMemory = true
-	for _, s := range ss {
-		events := s.events
+	spent := make([][]event, len(ss)) // add lets a session's events go
+	for i, s := range ss {
+		spent[i] = s.events
+	}
+	write := ss
+	if inc != nil {
+		j.up, j.changed = map[string]*sessionMark{}, nil
+		write = inc.keep(ss, j.files, j.up, &j.changed)
+	}
+	for _, s := range write {
 		j.out.add(s, s.at, win) // in memory: no error
+	}
+	for _, events := range spent {
 		if cap(events) > cap(w.spare) {
 			clear(events)
 			w.spare = events[:0]
@@ -583,6 +648,15 @@ func lineKeys(f *logFile) bool {
 // files (one source's); --follow on the files of the sessions that grew
 // since its last round, every round.
 func (c *converter) sessions(files []*logFile) []*session {
+	ss := c.sourceSessions(files)
+	for _, s := range ss {
+		s.host = c.host
+	}
+	return ss
+}
+
+// sourceSessions is sessions, each source's files converted by it.
+func (c *converter) sourceSessions(files []*logFile) []*session {
 	if len(files) == 0 {
 		return nil
 	}

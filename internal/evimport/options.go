@@ -25,10 +25,19 @@ type options struct {
 	Strict bool     `name:"strict" help:"Stop at the first bad line."`
 	Follow bool     `name:"follow" short:"F" help:"Keep reading, as tail -F: the files as they grow (through truncation and rotation), and the new session files of the folders given; a response is written once it is complete, a half-written line once it ends. Stop it with Ctrl-C."`
 
+	State   string `name:"state" placeholder:"FILE" help:"Write only the events no earlier run with this state FILE wrote, reading only the files that changed, and save the new state at a clean end (for cron). A run is written once it is settled (see --settle)."`
+	Defer   bool   `name:"defer" help:"With --state: save the new state as pending only; --commit makes it current (after the consumer succeeded)."`
+	Commit  string `name:"commit" placeholder:"FILE" help:"Make the pending state in FILE current, then exit (after a --defer run whose consumer succeeded)."`
+	Archive string `name:"archive" placeholder:"DIR" help:"Sync into the archive DIR (--archive alone: ${archiveDir}): every event not archived yet is added to it, and kept there after the agents delete their logs; every evtools tool reads the folder. Writes nothing to stdout."`
+	Host    string `name:"host" placeholder:"NAME" help:"The machine's name, as the events' host member and the archive's folder say it. Default: this machine's host name with --archive, else no host member."`
+	Settle  string `name:"settle" default:"1h" placeholder:"DURATION" help:"With --state or --archive: a session's last run is written once its files have not changed for DURATION (an earlier run once the next begins). Default: ${default}."`
+
 	pretty.ViewFlags `embed:""`
 	redact.Flags     `embed:""`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
+
+	inc *incremental // --state or --archive: the state the pass starts from
 }
 
 var tool = cli.Tool{
@@ -90,5 +99,6 @@ evimport | evcursor --state daily.cursor | evsum    # cron: what is new since th
 func helpVars() map[string]string {
 	vars := sourceVars()
 	maps.Copy(vars, redact.HelpVars())
+	vars["archiveDir"] = "$XDG_DATA_HOME/evtools, else ~/.local/share/evtools"
 	return vars
 }

@@ -18,6 +18,7 @@ type session struct {
 	tools   map[string]int  // tool_call id -> index in events, for splicing
 	results map[string]bool // tool_result ids of the session's own thread
 	seqBase int64           // the seq before the first event (--follow writes sessions in parts)
+	host    string          // the machine's name (--host), "" for none
 	at      order           // its place among the inputs
 }
 

@@ -339,5 +339,8 @@ func appendEventTail(dst []byte, s *session) []byte {
 	dst = appendStr(dst, `,"session":`, s.id)
 	dst = appendStr(dst, `,"project":`, s.project)
 	dst = appendStr(dst, `,"source":`, s.source)
+	if s.host != "" {
+		dst = appendStr(dst, `,"host":`, s.host)
+	}
 	return append(dst, '}')
 }

@@ -8,7 +8,9 @@ package scripttest
 
 import (
 	"flag"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/tools"
@@ -43,7 +45,22 @@ func Run(t *testing.T, dir string) {
 			env.Setenv("NO_COLOR", "")
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"age": age},
 	})
+}
+
+// age DURATION FILE... sets the files' modification time DURATION back
+// from now: a log its agent has not written to for that long.
+func age(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: age DURATION FILE...")
+	}
+	d, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	at := time.Now().Add(-d)
+	for _, f := range args[1:] {
+		ts.Check(os.Chtimes(ts.MkAbs(f), at, at))
+	}
 }
 
 // RunMain is TestMain's body: it makes the test binary able to run as any

@@ -1,0 +1,298 @@
+package evimport
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/evtools/evtools/pkg/jsonl"
+)
+
+// An incremental import (--state FILE, --archive) is a pass that skips
+// what an earlier run with the same state wrote. The state says, per
+// file read, what it was (device, inode, size, modification time) and
+// what the scan found in it (its source and the keys that group it with
+// others), so that a file that did not change is not opened: its group
+// is not converted at all unless another of its files changed. A group
+// that changed is converted whole, as a pass converts it, and of each
+// of its sessions the runs already written are left out: the state
+// keeps, per session, a hash of each run written.
+//
+// A run is written once it is settled: a later run of its session has
+// begun, or the session's files have not changed for --settle (the
+// agent is done with it). Before that, more lines may still change it
+// (the response being streamed, the run's end), and a run once written
+// is never written again, so a run is written whole or not at all: a
+// report over what was written counts it once, with its final tokens.
+// A run that changes after it was written (a log rewritten with other
+// content) is kept as first written, and said.
+
+// syncState is the content of a --state file, or of an archive's state.
+type syncState struct {
+	Version int `json:"version"`
+	// Tool says whose state it is: an evcursor state given by mistake
+	// is refused, not read as an empty one.
+	Tool     string                  `json:"tool"`
+	Files    map[string]*fileMark    `json:"files"`
+	Sessions map[string]*sessionMark `json:"sessions"`
+}
+
+// syncStateVersion is the format written; another is refused.
+const syncStateVersion = 2
+
+// fileMark is a file as the last run read it.
+type fileMark struct {
+	Dev    uint64   `json:"dev,omitempty"`
+	Ino    uint64   `json:"ino,omitempty"`
+	Size   int64    `json:"size"`
+	MTime  int64    `json:"mtime"`
+	Source string   `json:"source,omitempty"`
+	Keys   []string `json:"keys,omitempty"`
+	IDs    []string `json:"ids,omitempty"`
+	Parent bool     `json:"parent,omitempty"`
+}
+
+// sessionMark is what was written of a session: the files it was read
+// from last, and the runs written, each as the part of its id after the
+// session's and the hash of its events.
+type sessionMark struct {
+	Files []string `json:"files"`
+	Runs  []string `json:"runs"`
+}
+
+// incremental is a pass's part in an incremental import: the state it
+// starts from, read only while the groups are converted, and what the
+// conversion found, applied to it when all is taken (done).
+type incremental struct {
+	st      *syncState
+	now     time.Time
+	settle  time.Duration
+	seen    map[string]*logFile // the files of this run's walk
+	updates map[string]*sessionMark
+	changed []string // sessions whose written runs changed since
+}
+
+func newSyncState() *syncState {
+	return &syncState{Version: syncStateVersion, Tool: name, Files: map[string]*fileMark{}, Sessions: map[string]*sessionMark{}}
+}
+
+// parseSyncState reads a state's content; an empty one (touch FILE) is
+// the state of a first run.
+func parseSyncState(data []byte) (*syncState, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return newSyncState(), nil
+	}
+	st := &syncState{}
+	if err := json.Unmarshal(data, st); err != nil {
+		return nil, fmt.Errorf("not an evimport state: %v", err)
+	}
+	if st.Tool != name {
+		return nil, errors.New("not an evimport state (an evcursor state? give evimport a file of its own)")
+	}
+	if st.Version != syncStateVersion {
+		return nil, fmt.Errorf("state format version %d is not this evimport's (%d): start a new state file", st.Version, syncStateVersion)
+	}
+	if st.Files == nil {
+		st.Files = map[string]*fileMark{}
+	}
+	if st.Sessions == nil {
+		st.Sessions = map[string]*sessionMark{}
+	}
+	return st, nil
+}
+
+func (st *syncState) marshal() []byte {
+	st.Version, st.Tool = syncStateVersion, name
+	data, _ := json.Marshal(st) // plain data: cannot fail
+	return append(data, '\n')
+}
+
+func newIncremental(st *syncState, settle time.Duration) *incremental {
+	return &incremental{st: st, now: now(), settle: settle, seen: map[string]*logFile{}, updates: map[string]*sessionMark{}}
+}
+
+// restore looks at each file of the walk: one as the state has it is
+// given what the scan found in it then, and is clean; the others are
+// returned, to be scanned.
+func (inc *incremental) restore(files []*logFile) (dirty []*logFile) {
+	for _, f := range files {
+		if f.name == "-" {
+			dirty = append(dirty, f)
+			continue
+		}
+		inc.seen[f.name] = f
+		fi, err := os.Stat(f.name)
+		if err != nil {
+			dirty = append(dirty, f) // said when it is read
+			continue
+		}
+		f.dev, f.ino = jsonl.FileID(fi)
+		f.mtime = fi.ModTime().UnixNano()
+		m := inc.st.Files[f.name]
+		if m == nil || m.Dev != f.dev || m.Ino != f.ino || m.Size != fi.Size() || m.MTime != f.mtime || m.Source == "" {
+			dirty = append(dirty, f)
+			continue
+		}
+		f.clean = true
+		f.size, f.source, f.keys, f.parent = int(m.Size), m.Source, slices.Clone(m.Keys), m.Parent
+		if m.IDs != nil || lineKeys(f) {
+			f.ids = map[string]bool{}
+			for _, id := range m.IDs {
+				f.ids[id] = true
+			}
+		}
+	}
+	return dirty
+}
+
+// dirtyGroups are the groups with a file that changed.
+func dirtyGroups(gs [][]*logFile) [][]*logFile {
+	return slices.DeleteFunc(gs, func(g []*logFile) bool {
+		return !slices.ContainsFunc(g, func(f *logFile) bool { return !f.clean })
+	})
+}
+
+// keep is what to write of the sessions of a group converted: of each,
+// the settled runs not written before, as sessions of their own (a
+// session's runs are written one after another, numbered as a pass
+// numbers them). What was written is noted in up, the group's part of
+// the state.
+func (inc *incremental) keep(ss []*session, files []*logFile, up map[string]*sessionMark, changed *[]string) []*session {
+	newest := int64(0)
+	var names []string
+	for _, f := range files {
+		if f.name == "-" {
+			newest = inc.now.UnixNano() // a pipe's content has no age
+			continue
+		}
+		newest = max(newest, f.mtime)
+		names = append(names, f.name)
+	}
+	idle := inc.now.UnixNano()-newest >= int64(inc.settle)
+	var out []*session
+	for _, s := range ss {
+		key := s.source + "\x00" + s.id
+		m := &sessionMark{Files: names}
+		written := map[string]string{}
+		if old := inc.st.Sessions[key]; old != nil {
+			m.Runs = slices.Clone(old.Runs)
+			m.Files = mergeNames(old.Files, names)
+			for _, r := range old.Runs {
+				id, hash, _ := strings.Cut(r, " ")
+				written[id] = hash
+			}
+		}
+		blocks := map[string]int{}
+		var piece *session
+		for start := 0; start < len(s.events); {
+			end := start + 1
+			for end < len(s.events) && s.events[end].run == s.events[start].run {
+				end++
+			}
+			block := s.events[start:end]
+			if !idle && slices.ContainsFunc(block, func(e event) bool { return e.unsettled }) {
+				break // this run and those after it: not settled yet
+			}
+			id := strings.TrimPrefix(block[0].run, s.id)
+			if blocks[id]++; blocks[id] > 1 {
+				id += "#" + strconv.Itoa(blocks[id]) // a run's events in two places
+			}
+			hash := strconv.FormatUint(runHash(block), 36)
+			if was, ok := written[id]; ok {
+				if was != hash && !slices.Contains(*changed, key) {
+					*changed = append(*changed, key)
+				}
+				piece = nil
+			} else {
+				if piece == nil {
+					piece = &session{source: s.source, id: s.id, project: s.project, host: s.host, at: s.at, seqBase: s.seqBase + int64(start)}
+					out = append(out, piece)
+				}
+				piece.events = append(piece.events, block...)
+				m.Runs = append(m.Runs, id+" "+hash)
+				written[id] = hash
+			}
+			start = end
+		}
+		up[key] = m
+	}
+	return out
+}
+
+// mergeNames is a, then those of b not in a.
+func mergeNames(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, n := range b {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// runHash identifies a run's events by what is written of them but seq.
+func runHash(events []event) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for i := range events {
+		binary.LittleEndian.PutUint64(b[:], events[i].hash())
+		h.Write(b[:])
+	}
+	return h.Sum64()
+}
+
+// take adds a group's part of the state, in the order the groups are
+// taken.
+func (inc *incremental) take(up map[string]*sessionMark, changed []string) {
+	for k, m := range up {
+		inc.updates[k] = m
+	}
+	inc.changed = append(inc.changed, changed...)
+}
+
+// done is the state after the run: the files as they were read, those
+// gone forgotten, the sessions' runs written. gone is how many files of
+// the state are no more; only how many sessions have none of their
+// files left.
+func (inc *incremental) done() (st *syncState, gone, only int) {
+	st = inc.st
+	for k, m := range inc.updates {
+		st.Sessions[k] = m
+	}
+	for name, f := range inc.seen {
+		if f.source == "" || f.mtime == 0 {
+			delete(st.Files, name) // not read, or in no known format: looked at again
+			continue
+		}
+		m := &fileMark{Dev: f.dev, Ino: f.ino, Size: int64(f.size), MTime: f.mtime, Source: f.source, Keys: f.keys, Parent: f.parent}
+		for id := range f.ids {
+			m.IDs = append(m.IDs, id)
+		}
+		slices.Sort(m.IDs)
+		st.Files[name] = m
+	}
+	for name := range st.Files {
+		if inc.seen[name] != nil {
+			continue
+		}
+		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
+			delete(st.Files, name)
+			gone++
+		}
+	}
+	for _, m := range st.Sessions {
+		if len(m.Files) > 0 && !slices.ContainsFunc(m.Files, func(n string) bool { return st.Files[n] != nil }) {
+			only++
+		}
+	}
+	return st, gone, only
+}
