@@ -289,7 +289,10 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 	}
 	scan := files
 	if o.inc != nil {
-		scan = o.inc.restore(files) // a file as the state has it is not opened
+		// a file as the state has it is not opened
+		if scan, err = o.inc.restore(files); err != nil {
+			return trouble, err
+		}
 	}
 	o.scanAll(scan, false)
 	scanned()

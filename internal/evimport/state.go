@@ -116,10 +116,21 @@ func (r *syncRun) close() {
 // The archive's events and state are committed in one.
 func (r *syncRun) finish(o *options, stdio cli.Stdio) error {
 	defer r.close()
-	st, gone, only := o.inc.done()
-	for _, key := range o.inc.changed {
+	st, gone, only, err := o.inc.done()
+	if err != nil {
+		return err
+	}
+	for _, key := range o.inc.rewritten {
 		source, id, _ := strings.Cut(key, "\x00")
 		fmt.Fprintf(stdio.Err, "%s: %s session %s: runs written before have changed since (a log rewritten?): kept as first written\n", name, source, term.Escape(id))
+	}
+	if gone == 0 && !o.inc.changed() {
+		// nothing read, nothing gone: the state is as it was, and so is
+		// the archive (and --defer hands over that nothing is pending)
+		if o.Defer {
+			return statefile.WriteHandoverOf(r.path, "", "")
+		}
+		return nil
 	}
 	data := st.marshal()
 	if r.arch != nil {
@@ -134,8 +145,7 @@ func (r *syncRun) finish(o *options, stdio cli.Stdio) error {
 				name, textfmt.Plural(int64(gone), "session file"), textfmt.Plural(int64(only), "session"))
 		}
 		if term.IsTerminal(stdio.Err) {
-			fmt.Fprintf(stdio.Err, "%s: %s archived in %s (%s kept only there)\n",
-				name, textfmt.Plural(r.arch.Events(), "new event"), term.Escape(r.arch.Dir), textfmt.Plural(int64(only), "session"))
+			fmt.Fprintf(stdio.Err, "%s: %s archived in %s\n", name, textfmt.Plural(r.arch.Events(), "new event"), term.Escape(r.arch.Dir))
 		}
 		return nil
 	}

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"slices"
@@ -42,8 +42,11 @@ type syncState struct {
 	// Tool says whose state it is: an evcursor state given by mistake
 	// is refused, not read as an empty one.
 	Tool     string                  `json:"tool"`
-	Files    map[string]*fileMark    `json:"files"`
-	Sessions map[string]*sessionMark `json:"sessions"`
+	Files map[string]*fileMark `json:"files"`
+	// Sessions are decoded (sessions) only when a file changed: a run
+	// that finds nothing new reads the files' part alone.
+	Sessions json.RawMessage `json:"sessions"`
+	sessions map[string]*sessionMark
 }
 
 // syncStateVersion is the format written; another is refused.
@@ -78,11 +81,15 @@ type incremental struct {
 	settle  time.Duration
 	seen    map[string]*logFile // the files of this run's walk
 	updates map[string]*sessionMark
-	changed []string // sessions whose written runs changed since
+	rewritten []string // sessions whose written runs changed since
+	dirty     int      // files that changed since the state
 }
 
+// changed reports whether the run found a file that changed.
+func (inc *incremental) changed() bool { return inc.dirty > 0 }
+
 func newSyncState() *syncState {
-	return &syncState{Version: syncStateVersion, Tool: name, Files: map[string]*fileMark{}, Sessions: map[string]*sessionMark{}}
+	return &syncState{Version: syncStateVersion, Tool: name, Files: map[string]*fileMark{}, sessions: map[string]*sessionMark{}}
 }
 
 // parseSyncState reads a state's content; an empty one (touch FILE) is
@@ -104,15 +111,30 @@ func parseSyncState(data []byte) (*syncState, error) {
 	if st.Files == nil {
 		st.Files = map[string]*fileMark{}
 	}
-	if st.Sessions == nil {
-		st.Sessions = map[string]*sessionMark{}
-	}
 	return st, nil
+}
+
+// loadSessions decodes the sessions' part of the state, once.
+func (st *syncState) loadSessions() error {
+	if st.sessions != nil {
+		return nil
+	}
+	st.sessions = map[string]*sessionMark{}
+	if len(st.Sessions) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(st.Sessions, &st.sessions); err != nil {
+		return fmt.Errorf("not an evimport state: %v", err)
+	}
+	return nil
 }
 
 func (st *syncState) marshal() []byte {
 	st.Version, st.Tool = syncStateVersion, name
-	data, _ := json.Marshal(st) // plain data: cannot fail
+	if st.sessions != nil {
+		st.Sessions, _ = json.Marshal(st.sessions) // plain data: cannot fail
+	}
+	data, _ := json.Marshal(st)
 	return append(data, '\n')
 }
 
@@ -123,7 +145,12 @@ func newIncremental(st *syncState, settle time.Duration) *incremental {
 // restore looks at each file of the walk: one as the state has it is
 // given what the scan found in it then, and is clean; the others are
 // returned, to be scanned.
-func (inc *incremental) restore(files []*logFile) (dirty []*logFile) {
+func (inc *incremental) restore(files []*logFile) (dirty []*logFile, err error) {
+	defer func() {
+		if inc.dirty = len(dirty); inc.dirty > 0 {
+			err = inc.st.loadSessions() // what was written of their sessions
+		}
+	}()
 	for _, f := range files {
 		if f.name == "-" {
 			dirty = append(dirty, f)
@@ -151,7 +178,7 @@ func (inc *incremental) restore(files []*logFile) (dirty []*logFile) {
 			}
 		}
 	}
-	return dirty
+	return dirty, nil
 }
 
 // dirtyGroups are the groups with a file that changed.
@@ -183,7 +210,7 @@ func (inc *incremental) keep(ss []*session, files []*logFile, up map[string]*ses
 		key := s.source + "\x00" + s.id
 		m := &sessionMark{Files: names}
 		written := map[string]string{}
-		if old := inc.st.Sessions[key]; old != nil {
+		if old := inc.st.sessions[key]; old != nil {
 			m.Runs = slices.Clone(old.Runs)
 			m.Files = mergeNames(old.Files, names)
 			for _, r := range old.Runs {
@@ -217,7 +244,10 @@ func (inc *incremental) keep(ss []*session, files []*logFile, up map[string]*ses
 					piece = &session{source: s.source, id: s.id, project: s.project, host: s.host, at: s.at, seqBase: s.seqBase + int64(start)}
 					out = append(out, piece)
 				}
-				piece.events = append(piece.events, block...)
+				// the runs to write one after another: a part of the
+				// session's events, not a copy
+				first := int(piece.seqBase - s.seqBase)
+				piece.events = s.events[first:end:end]
 				m.Runs = append(m.Runs, id+" "+hash)
 				written[id] = hash
 			}
@@ -239,34 +269,47 @@ func mergeNames(a, b []string) []string {
 	return out
 }
 
-// runHash identifies a run's events by what is written of them but seq.
+// runHash identifies a run's events by what is written of them but seq:
+// two CRC-32s (both computed by the processor where it can), fast over
+// every payload byte of a first sync, and stable from run to run, as a
+// saved hash must be.
 func runHash(events []event) uint64 {
-	h := fnv.New64a()
-	var b [8]byte
+	var a, b uint32
+	var head [8]byte
 	for i := range events {
-		binary.LittleEndian.PutUint64(b[:], events[i].hash())
-		h.Write(b[:])
+		e := &events[i]
+		binary.LittleEndian.PutUint64(head[:], uint64(e.ms))
+		for _, part := range [...][]byte{head[:], []byte(e.run), []byte(e.agent), []byte(e.kind), e.payload} {
+			a = crc32.Update(a, castagnoli, part)
+			b = crc32.Update(b, crc32.IEEETable, part)
+			a = crc32.Update(a, castagnoli, sep[:])
+		}
 	}
-	return h.Sum64()
+	return uint64(a)<<32 | uint64(b)
 }
+
+var (
+	castagnoli = crc32.MakeTable(crc32.Castagnoli)
+	sep        = [1]byte{0}
+)
 
 // take adds a group's part of the state, in the order the groups are
 // taken.
-func (inc *incremental) take(up map[string]*sessionMark, changed []string) {
+func (inc *incremental) take(up map[string]*sessionMark, rewritten []string) {
 	for k, m := range up {
 		inc.updates[k] = m
 	}
-	inc.changed = append(inc.changed, changed...)
+	inc.rewritten = append(inc.rewritten, rewritten...)
 }
 
 // done is the state after the run: the files as they were read, those
 // gone forgotten, the sessions' runs written. gone is how many files of
 // the state are no more; only how many sessions have none of their
 // files left.
-func (inc *incremental) done() (st *syncState, gone, only int) {
+func (inc *incremental) done() (st *syncState, gone, only int, err error) {
 	st = inc.st
 	for k, m := range inc.updates {
-		st.Sessions[k] = m
+		st.sessions[k] = m
 	}
 	for name, f := range inc.seen {
 		if f.source == "" || f.mtime == 0 {
@@ -289,10 +332,16 @@ func (inc *incremental) done() (st *syncState, gone, only int) {
 			gone++
 		}
 	}
-	for _, m := range st.Sessions {
+	if gone == 0 && !inc.changed() {
+		return st, 0, 0, nil
+	}
+	if err := st.loadSessions(); err != nil {
+		return nil, 0, 0, err
+	}
+	for _, m := range st.sessions {
 		if len(m.Files) > 0 && !slices.ContainsFunc(m.Files, func(n string) bool { return st.Files[n] != nil }) {
 			only++
 		}
 	}
-	return st, gone, only
+	return st, gone, only, nil
 }
