@@ -281,7 +281,7 @@ type picked struct {
 
 // groupingColumns are the columns a grouping of events rather than runs
 // fills, in their order; nil for the groupings of runs (run, agent, the
-// periods, session, project, source, none), which fill every standard
+// periods, session, project, source, host, none), which fill every standard
 // column. By tool, kind, model or a field, a group's outcomes and wall
 // times are none (a run's would only repeat in each of its groups): those
 // columns would be empty on every row, and took the room of what the

@@ -88,6 +88,8 @@ var groupings = []struct {
 	{"session", Key{Kind: KeyPath, Path: []string{"session"}, Name: "session", OfRun: true}},
 	{"project", Key{Kind: KeyPath, Path: []string{"project"}, Name: "project", OfRun: true}},
 	{"source", Key{Kind: KeyPath, Path: []string{"source"}, Name: "source", OfRun: true}},
+	// the machine the events came from (evimport --host, --archive)
+	{"host", Key{Kind: KeyPath, Path: []string{"host"}, Name: "host", OfRun: true}},
 }
 
 // keyWords are the groupings by word; byWords their words, in order.

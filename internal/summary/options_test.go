@@ -114,7 +114,7 @@ func TestParseBy(t *testing.T) {
 // A word that is neither a grouping nor a path with a dot is refused, with
 // the list of groupings and the nearest one when it is a likely typo.
 func TestParseByDidYouMean(t *testing.T) {
-	list := "one of run, agent, role, tool, model, kind, day, hour, week, month, session, project, source, none, or a field path with a dot (payload.model)"
+	list := "one of run, agent, role, tool, model, kind, day, hour, week, month, session, project, source, host, none, or a field path with a dot (payload.model)"
 	for _, tt := range []struct{ in, want string }{
 		{"agnet", `--by "agnet": "agnet" is not a grouping (did you mean agent?): ` + list},
 		{"runs", `--by "runs": "runs" is not a grouping (did you mean run?): ` + list},
