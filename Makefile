@@ -64,7 +64,7 @@ uninstall:
 test:
 	$(GO) vet ./...
 	GORACE="$${GORACE:-atexit_sleep_ms=0}" $(GO) test -race ./...
-	$(GO) test -count=1 -run 'Kill' ./internal/cursor ./internal/evcursor
+	$(GO) test -count=1 -run 'Kill' ./internal/cursor ./internal/evcursor ./internal/e2e
 
 # lint runs go vet, checks that gofmt has nothing to change, and runs
 # staticcheck at a pinned version (go run fetches and builds it on first use,

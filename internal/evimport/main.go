@@ -447,6 +447,9 @@ func (j *convJob) convert(w *converter, win window, inc *incremental) {
 		if !f.once {
 			data, err = w.readFile(f.name, f.size)
 		}
+		if inc != nil {
+			data = inc.written(f, data)
+		}
 		if err != nil && len(data) == 0 {
 			j.notes = append(j.notes, note{msg: err.Error(), file: f.label()})
 			continue

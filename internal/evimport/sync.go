@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/pkg/jsonl"
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // An incremental import (--state FILE, --archive) is a pass that skips
@@ -179,6 +180,20 @@ func (inc *incremental) restore(files []*logFile) (dirty []*logFile, err error) 
 		}
 	}
 	return dirty, nil
+}
+
+// written is what of a file's data is written: a log its agent wrote to
+// less than --settle ago may end in a line being written, which is left
+// for the next run (its run is not settled), not reported as bad.
+func (inc *incremental) written(f *logFile, data []byte) []byte {
+	if len(data) == 0 || data[len(data)-1] == '\n' || inc.now.UnixNano()-f.mtime >= int64(inc.settle) {
+		return data
+	}
+	i := bytes.LastIndexByte(data, '\n')
+	if i < 0 || jsonscan.Check(data[i+1:]) == nil {
+		return data // one document (Gemini CLI's .json), or a whole last line
+	}
+	return data[:i+1]
 }
 
 // dirtyGroups are the groups with a file that changed.

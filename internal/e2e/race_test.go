@@ -1,0 +1,7 @@
+//go:build race
+
+package e2e
+
+// raceEnabled is set when the tests run under the race detector, which
+// makes every child process of a test ten times slower.
+const raceEnabled = true
