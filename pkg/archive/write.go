@@ -42,6 +42,7 @@ type Sync struct {
 	runDay map[string]string
 	open   []*piece            // the pieces being written, the latest used last
 	pieces map[string][]*piece // by day, in the order written
+	spare  []*zstd.Encoder     // of the pieces closed, for the next
 	events int64
 	err    error
 }
@@ -193,7 +194,7 @@ func (s *Sync) piece(day string) (*piece, error) {
 		}
 	}
 	if len(s.open) == maxOpen {
-		if err := s.open[0].close(); err != nil {
+		if err := s.closePiece(s.open[0]); err != nil {
 			return nil, err
 		}
 		s.open = s.open[1:]
@@ -203,11 +204,28 @@ func (s *Sync) piece(day string) (*piece, error) {
 		return nil, err
 	}
 	p := &piece{day: day, path: f.Name(), f: f, w: bufio.NewWriterSize(f, 256<<10)}
-	p.z, _ = zstd.NewWriter(p.w, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
-		zstd.WithWindowSize(1<<20), zstd.WithLowerEncoderMem(true)) // options that cannot fail
+	if n := len(s.spare); n > 0 {
+		// an encoder's buffers are megabytes: a first sync writes a
+		// piece for every day of the history, with the same few
+		p.z, s.spare = s.spare[n-1], s.spare[:n-1]
+		p.z.Reset(p.w)
+	} else {
+		p.z, _ = zstd.NewWriter(p.w, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
+			zstd.WithWindowSize(1<<20), zstd.WithLowerEncoderMem(true)) // options that cannot fail
+	}
 	s.open = append(s.open, p)
 	s.pieces[day] = append(s.pieces[day], p)
 	return p, nil
+}
+
+// closePiece ends p's file, its encoder kept for the next piece.
+func (s *Sync) closePiece(p *piece) error {
+	z := p.z
+	err := p.close()
+	if z != nil {
+		s.spare = append(s.spare, z)
+	}
+	return err
 }
 
 func (p *piece) close() error {
@@ -224,7 +242,7 @@ func (p *piece) close() error {
 	if e := p.f.Close(); err == nil {
 		err = e
 	}
-	p.f = nil
+	p.f, p.w, p.z = nil, nil, nil
 	return err
 }
 
@@ -243,11 +261,11 @@ func (s *Sync) Commit(state []byte) (err error) {
 		return errors.New("archive: an event's line not ended")
 	}
 	for _, p := range s.open {
-		if err := p.close(); err != nil {
+		if err := s.closePiece(p); err != nil {
 			return err
 		}
 	}
-	s.open = nil
+	s.open, s.spare = nil, nil
 	old, err := s.State()
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
