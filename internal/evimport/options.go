@@ -84,7 +84,9 @@ evimport --from codex rollout.jsonl.zst             # say the format instead of 
 evimport --prices my-prices.json | evsum            # prices of models the table lacks
 evimport --redact ~/.pi/agent/sessions > share.jsonl
 evimport --format html session.jsonl > session.html   # the session as a page to read
-evimport | evcursor --state daily.cursor | evsum    # cron: what is new since the last run`,
+evimport --archive                                  # cron: keep every session in ~/.local/share/evtools
+evsum --by day ~/.local/share/evtools               # ... and report over all of it
+evimport --state S --defer | evsum --partial > p.json && evimport --commit S   # each event once`,
 	Exit: `
 0  all input converted (records of unknown types are skipped and counted
    on stderr, not an error)
@@ -92,6 +94,8 @@ evimport | evcursor --state daily.cursor | evsum    # cron: what is new since th
    text, or of another agent than --from names (named once on stderr and
    skipped), or bad input lines (reported as evimport: FILE:LINE: reason;
    the rest is still converted)
+3  --state, --commit or --archive: another run holds the lock of the
+   state file or of the archive's host folder; nothing written
 130, 143  stopped by SIGINT or SIGTERM (the way --follow ends)`,
 }
 
