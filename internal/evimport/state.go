@@ -124,7 +124,7 @@ func (r *syncRun) finish(o *options, stdio cli.Stdio) error {
 		source, id, _ := strings.Cut(key, "\x00")
 		fmt.Fprintf(stdio.Err, "%s: %s session %s: runs written before have changed since (a log rewritten?): kept as first written\n", name, source, term.Escape(id))
 	}
-	if gone == 0 && !o.inc.changed() {
+	if gone == 0 && !o.inc.changed() && (r.arch == nil || !r.arch.Fresh()) {
 		// nothing read, nothing gone: the state is as it was, and so is
 		// the archive (and --defer hands over that nothing is pending)
 		if o.Defer {
@@ -280,6 +280,8 @@ func (o *options) validateState() error {
 		return errors.New("--state and --archive resume where the last run stopped, once: not with --follow (run them from cron)")
 	case (o.State != "" || o.Archive != "") && slices.Contains(o.Files, "-"):
 		return errors.New("- (standard input) cannot be resumed: --state and --archive read files, named or the default folders")
+	case (o.State != "" || o.Archive != "") && o.Until != "":
+		return errors.New("--until: not with --state or --archive, which remember the runs after it as written")
 	case o.Archive != "" && o.Defer:
 		return errors.New("--defer is for --state: an archive's sync commits its events and its state together")
 	case o.Archive != "" && o.Format != "auto" && o.Format != "jsonl":

@@ -121,6 +121,10 @@ func (s *Sync) State() ([]byte, error) {
 	return os.ReadFile(filepath.Join(s.Dir, s.old.State))
 }
 
+// Fresh reports whether the host had no manifest before the sync: its
+// first, which commits one even with no events.
+func (s *Sync) Fresh() bool { return s.fresh }
+
 // Events is how many events were written to the sync.
 func (s *Sync) Events() int64 { return s.events }
 
