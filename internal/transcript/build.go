@@ -170,7 +170,9 @@ func (t *Writer) keep(c *clip, s []byte, limit int, reset bool) {
 // aside.
 const entryBytes = 400
 
-// read takes one line of the input.
+// read takes one line of the input: it finds the event's run and agent,
+// notes what the run's head shows, and hands the event to what follows
+// the life of its run, model call, tool call or agent.
 func (t *Writer) read(line []byte) {
 	ev := &t.ev
 	if err := ev.Read(line); err != nil && err != event.ErrNotEvent {
@@ -184,38 +186,13 @@ func (t *Writer) read(line []byte) {
 	r := t.runOf(event.StringOf(ev.RunID, &t.sbuf))
 	a := r.agentOf(t, event.StringOf(ev.AgentID, &t.sbuf), ev)
 	h := r.head
-	if !h.whereRead {
-		// Read once a run: evimport's events name the agent that wrote
-		// the log, its project and its session beside the envelope.
-		h.whereRead = true
-		for _, k := range []string{"source", "project", "session"} {
-			v, _ := jsonscan.Lookup(line, k)
-			s := eventtext.Text(v)
-			if r := []rune(s); k == "session" && len(r) > 8 {
-				s = string(r[:8]) // the start of a session id tells it apart
-			}
-			if s != "" {
-				h.where = append(h.where, s)
-			}
-		}
-	}
-	if at != 0 {
-		if h.first == 0 || at < h.first {
-			h.first = at
-		}
-		h.last = max(h.last, at)
-	}
+	h.note(line, at)
 	if ev.Meaning != event.Text {
 		a.text = nil
 	}
 	switch ev.Meaning {
 	case event.UserMessage:
-		s := eventtext.Text(ev.Field(event.Body))
-		if h.prompt == "" {
-			h.prompt = s
-		}
-		it := r.add(t, a, &item{kind: kUser, at: at})
-		t.keep(&it.text, []byte(s), it.max, false)
+		t.userMessage(r, a, at)
 	case event.RunStart:
 		r.model = eventtext.Model(ev.Field(event.Model))
 	case event.Text:
@@ -233,19 +210,7 @@ func (t *Writer) read(line []byte) {
 	case event.ModelResult:
 		t.modelResult(r, a, at)
 	case event.ModelEnd:
-		it := a.model
-		if it == nil {
-			return // a turn's end whose start the stream does not have: nothing to show
-		}
-		it.end, it.stop = at, ev.FieldText(event.Stop, &t.sbuf)
-		if ev.Failed() {
-			it.failed = true
-			t.keep(&it.text, []byte(eventtext.Text(ev.Field(event.Body))), it.max, true)
-			r.lastErr = string(it.text.b)
-			a.tot.errors++
-			h.tot.errors++
-		}
-		a.model = nil
+		t.modelEnd(r, a, at)
 	case event.ModelError:
 		if it := a.model; it != nil && !it.hasUsage {
 			it.failed, it.end = true, at
@@ -296,21 +261,82 @@ func (t *Writer) read(line []byte) {
 		}
 		// An acknowledgement that went well says nothing a reader needs.
 	case event.RunEnd:
-		h.outcome = ev.FieldText(event.Outcome, &t.sbuf)
-		if h.outcome == "" {
-			h.outcome = "ok"
-			if h.tot.errors > 0 || h.tot.kills > 0 {
-				h.outcome = "error"
-			}
-		}
-		if us, ok := eventtext.SecondsUS(ev.Field(event.Wall)); ok {
-			h.wallUS, r.hasWall = us, true
-		}
-		r.add(t, a, &item{kind: kEnd, at: at, outcome: h.outcome})
-		t.finish(r)
+		t.runEnd(r, a, at)
 	default:
 		t.other(r, a, at)
 	}
+}
+
+// note takes what the run list shows of every event of the run: where
+// its events come from, and its first and last times.
+func (h *runHead) note(line []byte, at int64) {
+	if !h.whereRead {
+		// Read once a run: evimport's events name the agent that wrote
+		// the log, its project and its session beside the envelope.
+		h.whereRead = true
+		for _, k := range []string{"source", "project", "session"} {
+			v, _ := jsonscan.Lookup(line, k)
+			s := eventtext.Text(v)
+			if r := []rune(s); k == "session" && len(r) > 8 {
+				s = string(r[:8]) // the start of a session id tells it apart
+			}
+			if s != "" {
+				h.where = append(h.where, s)
+			}
+		}
+	}
+	if at != 0 {
+		if h.first == 0 || at < h.first {
+			h.first = at
+		}
+		h.last = max(h.last, at)
+	}
+}
+
+// userMessage is an entry of the message; the run's first is its prompt.
+func (t *Writer) userMessage(r *run, a *agent, at int64) {
+	s := eventtext.Text(t.ev.Field(event.Body))
+	if r.head.prompt == "" {
+		r.head.prompt = s
+	}
+	it := r.add(t, a, &item{kind: kUser, at: at})
+	t.keep(&it.text, []byte(s), it.max, false)
+}
+
+// runEnd closes the run: its outcome (said, else from its errors and
+// kills), its wall time and its last entry.
+func (t *Writer) runEnd(r *run, a *agent, at int64) {
+	ev, h := &t.ev, r.head
+	h.outcome = ev.FieldText(event.Outcome, &t.sbuf)
+	if h.outcome == "" {
+		h.outcome = "ok"
+		if h.tot.errors > 0 || h.tot.kills > 0 {
+			h.outcome = "error"
+		}
+	}
+	if us, ok := eventtext.SecondsUS(ev.Field(event.Wall)); ok {
+		h.wallUS, r.hasWall = us, true
+	}
+	r.add(t, a, &item{kind: kEnd, at: at, outcome: h.outcome})
+	t.finish(r)
+}
+
+// modelEnd ends the model call in flight (a turn's end), failed or not.
+func (t *Writer) modelEnd(r *run, a *agent, at int64) {
+	ev := &t.ev
+	it := a.model
+	if it == nil {
+		return // a turn's end whose start the stream does not have: nothing to show
+	}
+	it.end, it.stop = at, ev.FieldText(event.Stop, &t.sbuf)
+	if ev.Failed() {
+		it.failed = true
+		t.keep(&it.text, []byte(eventtext.Text(ev.Field(event.Body))), it.max, true)
+		r.lastErr = string(it.text.b)
+		a.tot.errors++
+		r.head.tot.errors++
+	}
+	a.model = nil
 }
 
 // runOf returns the open run of the id, or a new one (a run that has
