@@ -119,22 +119,7 @@ func (c *converter) convert(p *reading) error {
 	c.cur, c.ev = p, &p.ev
 	ev := c.ev
 	r := c.runOf(ev)
-	r.places++
-	seq, ok := ev.SeqInt()
-	if !ok {
-		seq = r.places
-	}
-	ts := r.last
-	if us, known, _ := ev.Micros(); known {
-		ts = us * 1000
-		if r.root.start == 0 || ts < r.root.start {
-			r.root.start = ts
-		}
-		r.last = max(r.last, ts)
-	}
-	if r.places == 1 {
-		r.root.id = spanID(r.key, seq)
-	}
+	seq, ts := c.place(r)
 	agent := c.agentOf(ev, r)
 	switch ev.Meaning {
 	case event.RunStart:
@@ -188,6 +173,50 @@ func (c *converter) convert(p *reading) error {
 			a = c.agentStart(r, agent, seq, ts)
 		}
 		c.closeAgent(r, a, ts)
+	case event.Error, event.Ack, event.Kill, event.Guardrail, event.Decision:
+		c.spanEvent(r, agent, ts)
+	case event.RunEnd:
+		if o := c.field(event.Outcome); o != "" {
+			r.outcome = o
+		}
+		c.endRun(r, ts, false)
+	}
+	if c.batch.n >= c.cfg.batch {
+		c.flush()
+	}
+	return c.err
+}
+
+// place is where the event stands in its run's life: its seq (its place
+// among the run's events when it has none) and its time (the run's last
+// when it has none), which also stretch the run's root span.
+func (c *converter) place(r *run) (seq, ts int64) {
+	ev := c.ev
+	r.places++
+	seq, ok := ev.SeqInt()
+	if !ok {
+		seq = r.places
+	}
+	ts = r.last
+	if us, known, _ := ev.Micros(); known {
+		ts = us * 1000
+		if r.root.start == 0 || ts < r.root.start {
+			r.root.start = ts
+		}
+		r.last = max(r.last, ts)
+	}
+	if r.places == 1 {
+		r.root.id = spanID(r.key, seq)
+	}
+	return seq, ts
+}
+
+// spanEvent is an event that is no span of its own but an event of the
+// span it happened in: an error (which fails the run), a failed
+// acknowledgement, a kill, a guardrail or a decision.
+func (c *converter) spanEvent(r *run, agent string, ts int64) {
+	ev := c.ev
+	switch ev.Meaning {
 	case event.Error:
 		text := c.text(event.Body)
 		if ev.Flags&event.Final != 0 {
@@ -217,16 +246,7 @@ func (c *converter) convert(p *reading) error {
 			a.str("evtools.decision", decision)
 			a.str("evtools.reason", reason)
 		})
-	case event.RunEnd:
-		if o := c.field(event.Outcome); o != "" {
-			r.outcome = o
-		}
-		c.endRun(r, ts, false)
 	}
-	if c.batch.n >= c.cfg.batch {
-		c.flush()
-	}
-	return c.err
 }
 
 // runOf returns the run the event belongs to, begun by it if it is the
