@@ -209,7 +209,7 @@ func (fl *follower) fresh(conv *converter) []*session {
 				t.f.source = p.f.source
 			} else {
 				if why == "" {
-					why = "in no known format (" + noSessionLog() + "), skipped"
+					why = noKnownFormat(t.f, nil)
 				}
 				fl.in.Errorf("%s: %s", term.Escape(t.f.name), why)
 				t.failed = true

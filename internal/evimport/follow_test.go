@@ -434,3 +434,24 @@ func TestFollowCompressed(t *testing.T) {
 	f := startFollow(t, dir)
 	f.wait("the compressed session's second prompt", f.has(`"payload":{"text":"make the test write it"}`))
 }
+
+// evimport -F says of a file in no known format what a pass says: one
+// rule (noKnownFormat) decides for both, so envelope events are named as
+// such, not as "not a session log" as the follow round once said.
+func TestFollowNoKnownFormat(t *testing.T) {
+	dir := t.TempDir()
+	claude := filepath.Join(dir, "session.jsonl")
+	os.WriteFile(claude, []byte(strings.Join(sessionLines(t, "claude.txtar", "home/.claude/projects/-home-ana-src-shop/"), "")), 0o644)
+	events := filepath.Join(dir, "events.jsonl")
+	os.WriteFile(events, []byte(`{"seq":1,"ts":"2026-03-01T07:30:00Z","run_id":"r1","agent_id":"","kind":"run_started","payload":{}}`+"\n"), 0o644)
+	f := startFollow(t, claude, events)
+	f.wait("the Claude Code lines", f.has(`"source":"claude"`))
+	want := "evimport: " + events + ": in no known format (envelope events as evimport writes them, not a session log), skipped\n"
+	deadline := time.Now().Add(10 * time.Second)
+	for f.stderr.String() != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("stderr: %q\nwant %q", f.stderr.String(), want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -461,28 +461,21 @@ func (j *convJob) convert(w *converter, win window, inc *incremental) {
 		// One rule for a file that is no agent's log, be it JSON or
 		// text: it is named once, with why, and skipped (status 2),
 		// its lines not reported one by one.
-		var unknown string
-		switch {
-		case len(f.records) == 0 && f.document == nil && len(j.notes) > before:
-			first := j.notes[before]
-			unknown = fmt.Sprintf("not JSON: line %d: %v", first.r.line, first.reason)
-		case len(f.records) == 0 && f.document == nil:
-			// empty: skipped quietly
-		case f.source == "" && looks(f, "") == envelope:
-			unknown = looksLike(envelope)
-		case f.source == "":
-			unknown = noSessionLog()
-		default:
-			known = append(known, f)
+		var firstBad *note
+		if len(j.notes) > before {
+			firstBad = &j.notes[before]
 		}
+		unknown := noKnownFormat(f, firstBad)
 		if unknown != "" {
 			j.notes = j.notes[:before]
+		} else if len(f.records) > 0 || f.document != nil {
+			known = append(known, f) // an empty one is skipped quietly
 		}
 		if err != nil {
 			j.notes = append(j.notes, note{msg: err.Error(), file: f.label()})
 		}
 		if unknown != "" {
-			j.notes = append(j.notes, note{msg: term.Escape(f.label()) + ": in no known format (" + unknown + "), skipped", file: f.label()})
+			j.notes = append(j.notes, note{msg: term.Escape(f.label()) + ": " + unknown, file: f.label()})
 			f.records, f.document = nil, nil
 		}
 	}
@@ -639,6 +632,27 @@ func (o *options) sourceOf(f *logFile) bool {
 		f.wrong = fmt.Sprintf("--from %s, but this looks like %s; skipped", o.From, looksLike(l))
 	}
 	return f.source != ""
+}
+
+// noKnownFormat is the one rule, for a pass and for --follow, for a file
+// read whose records no source claims (f.source ""): the message that
+// skips it, in no known format and why, or "" when it is of a source or
+// holds nothing (an empty file is skipped quietly). firstBad is the
+// file's first bad line, if any: a file of which no line is JSON is
+// named once with it, its lines not reported one by one.
+func noKnownFormat(f *logFile, firstBad *note) string {
+	var why string
+	switch {
+	case len(f.records) == 0 && f.document == nil && firstBad != nil:
+		why = fmt.Sprintf("not JSON: line %d: %v", firstBad.r.line, firstBad.reason)
+	case len(f.records) == 0 && f.document == nil, f.source != "":
+		return ""
+	case looks(f, "") == envelope:
+		why = looksLike(envelope)
+	default:
+		why = noSessionLog()
+	}
+	return "in no known format (" + why + "), skipped"
 }
 
 // lineKeys reports whether f is of a source whose every line names its
