@@ -20,34 +20,39 @@ func (s *State) Merge(o *State) {
 		s.mergeGroup(k, og)
 	}
 	for k, b := range o.coldGroups {
-		if s.groups[k] == nil {
-			if _, ok := s.coldGroups[k]; !ok {
-				if s.coldGroups == nil {
-					s.coldGroups = map[string]string{}
-				}
-				s.coldGroups[k] = b
-				continue
-			}
+		if !moveFrozen(s.groups, &s.coldGroups, k, b) {
+			s.mergeGroup(k, decodeGroup(k, b))
 		}
-		s.mergeGroup(k, decodeGroup(k, b))
 	}
 	for id, or := range o.runs {
 		s.mergeRunFrom(id, or, o.notes[id])
 	}
 	for id, b := range o.coldRuns {
-		if s.runs[id] == nil {
-			if _, ok := s.coldRuns[id]; !ok {
-				if s.coldRuns == nil {
-					s.coldRuns = map[string]string{}
-				}
-				s.coldRuns[id] = b
-				s.takeNotes(id, o.notes[id])
-				continue
-			}
+		if moveFrozen(s.runs, &s.coldRuns, id, b) {
+			s.takeNotes(id, o.notes[id])
+		} else {
+			s.mergeRunFrom(id, decodeRun(id, b), o.notes[id])
 		}
-		s.mergeRunFrom(id, decodeRun(id, b), o.notes[id])
 	}
 	s.maybeFreeze(nil, nil)
+}
+
+// moveFrozen moves b, a group or run frozen under key in the state merged,
+// to the frozen ones of this state (cold) when it has none of key, hot
+// (in hot) or frozen, and reports whether it did; else the two are merged
+// decoded.
+func moveFrozen[T any](hot map[string]*T, cold *map[string]string, key, b string) bool {
+	if hot[key] != nil {
+		return false
+	}
+	if _, ok := (*cold)[key]; ok {
+		return false
+	}
+	if *cold == nil {
+		*cold = map[string]string{}
+	}
+	(*cold)[key] = b
+	return true
 }
 
 func (s *State) mergeGroup(k string, og *Group) {
