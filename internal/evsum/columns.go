@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -137,11 +136,11 @@ func (c *col) fieldText(r *summary.Record, cx *cellCtx, level int) string {
 	case f.Shape == summary.ShapeMillis && level > 0:
 		return textfmt.Duration(micros(v, f.Scale, 1e3), c.step)
 	case f.Shape == summary.ShapeSeconds:
-		return decimalText(floatOf(v, f.Scale), 2)
+		return textfmt.Decimal(floatOf(v, f.Scale), 2)
 	case f.Shape == summary.ShapeMillis:
-		return decimalText(floatOf(v, f.Scale), 0)
+		return textfmt.Decimal(floatOf(v, f.Scale), 0)
 	case v.Float:
-		return decimalText(v.F, 2)
+		return textfmt.Decimal(v.F, 2)
 	case f.Scale > 0:
 		return string(f.AppendNumber(nil, v))
 	}
@@ -152,22 +151,6 @@ func (c *col) fieldText(r *summary.Record, cx *cellCtx, level int) string {
 // the value is.
 func micros(v summary.Value, scale int, unit float64) int64 {
 	return int64(math.Round(floatOf(v, scale) * unit))
-}
-
-// decimalText writes x to the decimals given, its whole part's thousands
-// grouped: 1,234.50.
-func decimalText(x float64, decimals int) string {
-	s := strconv.FormatFloat(math.Abs(x), 'f', decimals, 64)
-	whole, frac, _ := strings.Cut(s, ".")
-	n, _ := strconv.ParseInt(whole, 10, 64)
-	out := textfmt.Thousands(n)
-	if frac != "" {
-		out += "." + frac
-	}
-	if x < 0 && strings.Trim(s, "0.") != "" {
-		out = "-" + out
-	}
-	return out
 }
 
 // withSteps are cols with the step of each column of durations set to its

@@ -84,6 +84,22 @@ func Thousands(n int64) string {
 	return sign + s
 }
 
+// Decimal writes x to the decimals given, its whole part's thousands
+// grouped as Thousands groups them: 1,234.50.
+func Decimal(x float64, decimals int) string {
+	s := strconv.FormatFloat(math.Abs(x), 'f', decimals, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	n, _ := strconv.ParseInt(whole, 10, 64)
+	out := Thousands(n)
+	if frac != "" {
+		out += "." + frac
+	}
+	if x < 0 && strings.Trim(s, "0.") != "" {
+		out = "-" + out
+	}
+	return out
+}
+
 // Compact condenses a count for a narrow column: under 1,000 as it is,
 // then in thousands, millions, billions or trillions with one decimal
 // below 10 of the unit and none from 10 on: 2.3k, 34k, 627k, 1.2M, 12M.

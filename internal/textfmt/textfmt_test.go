@@ -155,3 +155,21 @@ func TestLineAround(t *testing.T) {
 		}
 	}
 }
+
+func TestDecimal(t *testing.T) {
+	for _, c := range []struct {
+		x        float64
+		decimals int
+		want     string
+	}{
+		{1234.5, 2, "1,234.50"},
+		{-1234567.125, 0, "-1,234,567"},
+		{-0.001, 2, "0.00"}, // no sign on a value that rounds to zero
+		{-0.5, 2, "-0.50"},
+		{999.999, 2, "1,000.00"},
+	} {
+		if got := Decimal(c.x, c.decimals); got != c.want {
+			t.Errorf("Decimal(%v, %d) = %q, want %q", c.x, c.decimals, got, c.want)
+		}
+	}
+}
