@@ -229,6 +229,10 @@ var ccusageDiffers = map[string]map[cellKey]map[string]differs{
 	"claude": {notesDay: noRequestID},
 	"cli":    {notesDay: noRequestID},
 	"cron":   {notesDay: noRequestID},
+	// evimport --state and --archive: the notes fixture and a Gemini chat
+	// with thoughts
+	"state":   {notesDay: noRequestID, {"gemini", "2026-03-01", "gemini-2.5-flash"}: {"output": {thoughts, -40}}},
+	"archive": {notesDay: noRequestID, {"gemini", "2026-03-01", "gemini-2.5-flash"}: {"output": {thoughts, -40}}},
 	// ccusage reads the subagents' chats too: only thoughts differ
 	"gemini-agents": {
 		{"gemini", "2026-03-12", "gemini-2.5-flash"}: {"output": {thoughts, -30}},
