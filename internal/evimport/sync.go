@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -37,32 +39,35 @@ import (
 // A run that changes after it was written (a log rewritten with other
 // content) is kept as first written, and said.
 
-// syncState is the content of a --state file, or of an archive's state.
+// syncState is the content of a --state file, or of an archive's state:
+// a header line (JSON: the version, and whose state it is, so that an
+// evcursor state given by mistake is refused, not read as an empty
+// one), a line per file (fileMark, its members separated by tabs, the
+// strings quoted), then a line "sessions" and the sessions as JSON. A
+// run that finds no file changed reads the header and the files only:
+// on 8,000 files, JSON for them all took most of such a run's time.
 type syncState struct {
-	Version int `json:"version"`
-	// Tool says whose state it is: an evcursor state given by mistake
-	// is refused, not read as an empty one.
-	Tool     string                  `json:"tool"`
-	Files map[string]*fileMark `json:"files"`
-	// Sessions are decoded (sessions) only when a file changed: a run
-	// that finds nothing new reads the files' part alone.
-	Sessions json.RawMessage `json:"sessions"`
+	Files    map[string]*fileMark
+	raw      []byte // the sessions' JSON, decoded when a file changed (loadSessions)
 	sessions map[string]*sessionMark
 }
 
+// syncHeader is a state's first line.
+type syncHeader struct {
+	Version int    `json:"version"`
+	Tool    string `json:"tool"`
+}
+
 // syncStateVersion is the format written; another is refused.
-const syncStateVersion = 2
+const syncStateVersion = 3
 
 // fileMark is a file as the last run read it.
 type fileMark struct {
-	Dev    uint64   `json:"dev,omitempty"`
-	Ino    uint64   `json:"ino,omitempty"`
-	Size   int64    `json:"size"`
-	MTime  int64    `json:"mtime"`
-	Source string   `json:"source,omitempty"`
-	Keys   []string `json:"keys,omitempty"`
-	IDs    []string `json:"ids,omitempty"`
-	Parent bool     `json:"parent,omitempty"`
+	Dev, Ino    uint64
+	Size, MTime int64
+	Source      string
+	Keys, IDs   []string
+	Parent      bool
 }
 
 // sessionMark is what was written of a session: the files it was read
@@ -73,24 +78,8 @@ type sessionMark struct {
 	Runs  []string `json:"runs"`
 }
 
-// incremental is a pass's part in an incremental import: the state it
-// starts from, read only while the groups are converted, and what the
-// conversion found, applied to it when all is taken (done).
-type incremental struct {
-	st      *syncState
-	now     time.Time
-	settle  time.Duration
-	seen    map[string]*logFile // the files of this run's walk
-	updates map[string]*sessionMark
-	rewritten []string // sessions whose written runs changed since
-	dirty     int      // files that changed since the state
-}
-
-// changed reports whether the run found a file that changed.
-func (inc *incremental) changed() bool { return inc.dirty > 0 }
-
 func newSyncState() *syncState {
-	return &syncState{Version: syncStateVersion, Tool: name, Files: map[string]*fileMark{}, sessions: map[string]*sessionMark{}}
+	return &syncState{Files: map[string]*fileMark{}, sessions: map[string]*sessionMark{}}
 }
 
 // parseSyncState reads a state's content; an empty one (touch FILE) is
@@ -99,20 +88,73 @@ func parseSyncState(data []byte) (*syncState, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return newSyncState(), nil
 	}
-	st := &syncState{}
-	if err := json.Unmarshal(data, st); err != nil {
-		return nil, fmt.Errorf("not an evimport state: %v", err)
-	}
-	if st.Tool != name {
+	line, rest, _ := bytes.Cut(data, []byte("\n"))
+	var h syncHeader
+	if err := json.Unmarshal(line, &h); err != nil || h.Tool != name {
 		return nil, errors.New("not an evimport state (an evcursor state? give evimport a file of its own)")
 	}
-	if st.Version != syncStateVersion {
-		return nil, fmt.Errorf("state format version %d is not this evimport's (%d): start a new state file", st.Version, syncStateVersion)
+	if h.Version != syncStateVersion {
+		return nil, fmt.Errorf("state format version %d is not this evimport's (%d): start a new state file", h.Version, syncStateVersion)
 	}
-	if st.Files == nil {
-		st.Files = map[string]*fileMark{}
+	st := &syncState{Files: map[string]*fileMark{}}
+	for n := 2; len(rest) > 0; n++ {
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if string(line) == "sessions" {
+			st.raw = rest
+			return st, nil
+		}
+		name, m, ok := parseFileMark(string(line))
+		if !ok {
+			return nil, fmt.Errorf("not an evimport state: line %d", n)
+		}
+		st.Files[name] = m
 	}
-	return st, nil
+	return nil, errors.New("not an evimport state: it ends before its sessions (cut short?)")
+}
+
+// parseFileMark reads a file's line of a state.
+func parseFileMark(line string) (name string, m *fileMark, ok bool) {
+	f := strings.Split(line, "\t")
+	if len(f) != 9 {
+		return "", nil, false
+	}
+	m = &fileMark{Source: f[5], Parent: f[6] == "1"}
+	var errs [6]error
+	name, errs[0] = strconv.Unquote(f[0])
+	m.Dev, errs[1] = strconv.ParseUint(f[1], 10, 64)
+	m.Ino, errs[2] = strconv.ParseUint(f[2], 10, 64)
+	m.Size, errs[3] = strconv.ParseInt(f[3], 10, 64)
+	m.MTime, errs[4] = strconv.ParseInt(f[4], 10, 64)
+	m.Keys, errs[5] = unquoteList(f[7])
+	ids, err := unquoteList(f[8])
+	m.IDs = ids
+	return name, m, errors.Join(append(errs[:], err)...) == nil
+}
+
+// quoteList and unquoteList write and read a list of strings as quoted
+// strings one after another.
+func quoteList(l []string) string {
+	var b []byte
+	for _, s := range l {
+		b = strconv.AppendQuote(b, s)
+	}
+	return string(b)
+}
+
+func unquoteList(q string) ([]string, error) {
+	var l []string
+	for q != "" {
+		p, err := strconv.QuotedPrefix(q)
+		if err != nil {
+			return nil, err
+		}
+		s, err := strconv.Unquote(p)
+		if err != nil {
+			return nil, err
+		}
+		l, q = append(l, s), q[len(p):]
+	}
+	return l, nil
 }
 
 // loadSessions decodes the sessions' part of the state, once.
@@ -121,23 +163,55 @@ func (st *syncState) loadSessions() error {
 		return nil
 	}
 	st.sessions = map[string]*sessionMark{}
-	if len(st.Sessions) == 0 {
+	if len(bytes.TrimSpace(st.raw)) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(st.Sessions, &st.sessions); err != nil {
+	if err := json.Unmarshal(st.raw, &st.sessions); err != nil {
 		return fmt.Errorf("not an evimport state: %v", err)
 	}
 	return nil
 }
 
 func (st *syncState) marshal() []byte {
-	st.Version, st.Tool = syncStateVersion, name
-	if st.sessions != nil {
-		st.Sessions, _ = json.Marshal(st.sessions) // plain data: cannot fail
+	data, _ := json.Marshal(syncHeader{Version: syncStateVersion, Tool: name}) // plain data: cannot fail
+	data = append(data, '\n')
+	names := make([]string, 0, len(st.Files))
+	for n := range st.Files {
+		names = append(names, n)
 	}
-	data, _ := json.Marshal(st)
-	return append(data, '\n')
+	slices.Sort(names)
+	for _, n := range names {
+		m := st.Files[n]
+		parent := "0"
+		if m.Parent {
+			parent = "1"
+		}
+		data = fmt.Appendf(data, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", strconv.Quote(n), m.Dev, m.Ino, m.Size, m.MTime,
+			m.Source, parent, quoteList(m.Keys), quoteList(m.IDs))
+	}
+	data = append(data, "sessions\n"...)
+	if st.sessions != nil {
+		sessions, _ := json.Marshal(st.sessions)
+		return append(append(data, sessions...), '\n')
+	}
+	return append(data, st.raw...)
 }
+
+// incremental is a pass's part in an incremental import: the state it
+// starts from, read only while the groups are converted, and what the
+// conversion found, applied to it when all is taken (done).
+type incremental struct {
+	st        *syncState
+	now       time.Time
+	settle    time.Duration
+	seen      map[string]*logFile // the files of this run's walk
+	updates   map[string]*sessionMark
+	rewritten []string // sessions whose written runs changed since
+	dirty     int      // files that changed since the state
+}
+
+// changed reports whether the run found a file that changed.
+func (inc *incremental) changed() bool { return inc.dirty > 0 }
 
 func newIncremental(st *syncState, settle time.Duration) *incremental {
 	return &incremental{st: st, now: now(), settle: settle, seen: map[string]*logFile{}, updates: map[string]*sessionMark{}}
@@ -152,15 +226,16 @@ func (inc *incremental) restore(files []*logFile) (dirty []*logFile, err error) 
 			err = inc.st.loadSessions() // what was written of their sessions
 		}
 	}()
-	for _, f := range files {
+	infos := statAll(files)
+	for i, f := range files {
 		if f.name == "-" {
 			dirty = append(dirty, f)
 			continue
 		}
 		inc.seen[f.name] = f
-		fi, err := os.Stat(f.name)
-		if err != nil {
-			dirty = append(dirty, f) // said when it is read
+		fi := infos[i]
+		if fi == nil {
+			dirty = append(dirty, f) // what is wrong with it is said when it is read
 			continue
 		}
 		f.dev, f.ino = jsonl.FileID(fi)
@@ -180,6 +255,26 @@ func (inc *incremental) restore(files []*logFile) (dirty []*logFile, err error) 
 		}
 	}
 	return dirty, nil
+}
+
+// statAll stats the files on several goroutines: a sync that finds
+// nothing changed is mostly a stat of every file, and the system does
+// them side by side.
+func statAll(files []*logFile) []fs.FileInfo {
+	infos := make([]fs.FileInfo, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(4, len(files)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				if files[i].name != "-" {
+					infos[i], _ = os.Stat(files[i].name)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return infos
 }
 
 // written is what of a file's data is written: a log its agent wrote to
