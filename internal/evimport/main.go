@@ -140,17 +140,8 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	if o.Commit != "" {
 		return commitState(o.Commit, stdio)
 	}
-	if o.Archive != "" && o.Host == "" {
-		o.Host, _ = os.Hostname()
-	}
-	if o.Follow && o.Format == "html" {
-		// The page is written when the input ends, which a follow never does.
-		return cli.Usage(errors.New("--format html writes its page at the end of input: not with --follow, which has none"))
-	}
-	if o.Follow && slices.Contains(o.Files, "-") {
-		// A pipe is read through once: there is no file to look at
-		// again, and following nothing without a word hid that.
-		return cli.Usage(errors.New("- (standard input) cannot be followed: name the session file or its folder, or read the pipe without --follow"))
+	if stdio, err = o.checkInput(stdio); err != nil {
+		return err
 	}
 	win, err := o.window()
 	if err != nil {
@@ -160,18 +151,6 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	if err != nil {
 		return err
 	}
-	if len(o.Files) == 0 {
-		if r, ok := stdinHolds(stdio.In); ok {
-			if o.Follow {
-				// cat session.jsonl | evimport -F: following the
-				// default folders instead dropped the pipe without a word
-				return cli.Usage(errors.New("standard input cannot be followed, and --follow without a FILE follows the default folders: name the session file or its folder, or read the pipe without --follow"))
-			}
-			// cat session.jsonl | evimport: the pipe, as every tool
-			// reads it, not the default folders
-			o.Files, stdio.In = []string{"-"}, r
-		}
-	}
 	var sr *syncRun
 	if o.State != "" || o.Archive != "" {
 		if sr, err = o.startSync(stdio); err != nil {
@@ -179,14 +158,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		}
 		defer sr.close()
 	}
-	var w io.Writer
-	var end func() error
-	if sr != nil && sr.arch != nil {
-		// the events go into the archive, as JSON Lines, redacted if asked
-		w, end, err = o.Flags.Stdout(name, cli.Stdio{In: stdio.In, Out: sr.arch, Err: stdio.Err}, "jsonl", o.ViewFlags, o.Files)
-	} else {
-		w, end, err = o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
-	}
+	w, end, err := o.output(stdio, sr)
 	if err != nil {
 		return err
 	}
@@ -209,6 +181,53 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		}
 		return err
 	}
+	return o.pass(in, out, end, win, table, sr, stdio)
+}
+
+// checkInput refuses what cannot be read as asked, and takes standard
+// input when no FILE is named and it holds something.
+func (o *options) checkInput(stdio cli.Stdio) (cli.Stdio, error) {
+	if o.Archive != "" && o.Host == "" {
+		o.Host, _ = os.Hostname()
+	}
+	if o.Follow && o.Format == "html" {
+		// The page is written when the input ends, which a follow never does.
+		return stdio, cli.Usage(errors.New("--format html writes its page at the end of input: not with --follow, which has none"))
+	}
+	if o.Follow && slices.Contains(o.Files, "-") {
+		// A pipe is read through once: there is no file to look at
+		// again, and following nothing without a word hid that.
+		return stdio, cli.Usage(errors.New("- (standard input) cannot be followed: name the session file or its folder, or read the pipe without --follow"))
+	}
+	if len(o.Files) == 0 {
+		if r, ok := stdinHolds(stdio.In); ok {
+			if o.Follow {
+				// cat session.jsonl | evimport -F: following the
+				// default folders instead dropped the pipe without a word
+				return stdio, cli.Usage(errors.New("standard input cannot be followed, and --follow without a FILE follows the default folders: name the session file or its folder, or read the pipe without --follow"))
+			}
+			// cat session.jsonl | evimport: the pipe, as every tool
+			// reads it, not the default folders
+			o.Files, stdio.In = []string{"-"}, r
+		}
+	}
+	return stdio, nil
+}
+
+// output opens where the events go: stdout as --format says, or the
+// archive.
+func (o *options) output(stdio cli.Stdio, sr *syncRun) (io.Writer, func() error, error) {
+	if sr != nil && sr.arch != nil {
+		// the events go into the archive, as JSON Lines, redacted if asked
+		return o.Flags.Stdout(name, cli.Stdio{In: stdio.In, Out: sr.arch, Err: stdio.Err}, "jsonl", o.ViewFlags, o.Files)
+	}
+	return o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
+}
+
+// pass converts every input once and writes the events in time order,
+// then ends what is open: the output, and the state of an incremental
+// import (sr).
+func (o *options) pass(in *jsonl.Input, out *jsonl.Writer, end func() error, win window, table *prices.Table, sr *syncRun, stdio cli.Stdio) (err error) {
 	conv := newConverter(table)
 	conv.host = o.Host
 	conv.bad = func(r record, reason error) {
