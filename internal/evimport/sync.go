@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -226,22 +227,21 @@ func (inc *incremental) restore(files []*logFile) (dirty []*logFile, err error) 
 			err = inc.st.loadSessions() // what was written of their sessions
 		}
 	}()
-	infos := statAll(files)
+	stats := statAll(files)
 	for i, f := range files {
 		if f.name == "-" {
 			dirty = append(dirty, f)
 			continue
 		}
 		inc.seen[f.name] = f
-		fi := infos[i]
-		if fi == nil {
+		st := stats[i]
+		if !st.ok {
 			dirty = append(dirty, f) // what is wrong with it is said when it is read
 			continue
 		}
-		f.dev, f.ino = jsonl.FileID(fi)
-		f.mtime = fi.ModTime().UnixNano()
+		f.dev, f.ino, f.mtime = st.dev, st.ino, st.mtime
 		m := inc.st.Files[f.name]
-		if m == nil || m.Dev != f.dev || m.Ino != f.ino || m.Size != fi.Size() || m.MTime != f.mtime || m.Source == "" {
+		if m == nil || m.Dev != f.dev || m.Ino != f.ino || m.Size != st.size || m.MTime != f.mtime || m.Source == "" {
 			dirty = append(dirty, f)
 			continue
 		}
@@ -257,24 +257,55 @@ func (inc *incremental) restore(files []*logFile) (dirty []*logFile, err error) 
 	return dirty, nil
 }
 
-// statAll stats the files on several goroutines: a sync that finds
-// nothing changed is mostly a stat of every file, and the system does
-// them side by side.
-func statAll(files []*logFile) []fs.FileInfo {
-	infos := make([]fs.FileInfo, len(files))
+// fileStat is what a sync looks at of a file: its identity, size and
+// modification time (Unix nanoseconds); ok, that it could be stat'ed.
+type fileStat struct {
+	dev, ino    uint64
+	size, mtime int64
+	ok          bool
+}
+
+// statAll stats the files, a folder's files on one goroutine (statDir)
+// and the folders side by side: a sync that finds nothing changed is
+// mostly a stat of every file.
+func statAll(files []*logFile) []fileStat {
+	stats := make([]fileStat, len(files))
+	var dirs [][]int // the files of each folder, by index
+	at := map[string]int{}
+	for i, f := range files {
+		if f.name == "-" {
+			continue
+		}
+		dir := filepath.Dir(f.name)
+		j, ok := at[dir]
+		if !ok {
+			j = len(dirs)
+			at[dir] = j
+			dirs = append(dirs, nil)
+		}
+		dirs[j] = append(dirs[j], i)
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(4, len(files)) {
+	for range min(4, len(dirs)) {
 		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				if files[i].name != "-" {
-					infos[i], _ = os.Stat(files[i].name)
-				}
+			for j := int(next.Add(1) - 1); j < len(dirs); j = int(next.Add(1) - 1) {
+				statDir(files, dirs[j], stats)
 			}
 		})
 	}
 	wg.Wait()
-	return infos
+	return stats
+}
+
+// statPath stats one file by its path.
+func statPath(name string) fileStat {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return fileStat{}
+	}
+	dev, ino := jsonl.FileID(fi)
+	return fileStat{dev: dev, ino: ino, size: fi.Size(), mtime: fi.ModTime().UnixNano(), ok: true}
 }
 
 // written is what of a file's data is written: a log its agent wrote to
@@ -418,6 +449,18 @@ func (inc *incremental) take(up map[string]*sessionMark, rewritten []string) {
 // files left.
 func (inc *incremental) done() (st *syncState, gone, only int, err error) {
 	st = inc.st
+	for name := range st.Files {
+		if inc.seen[name] != nil {
+			continue
+		}
+		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
+			delete(st.Files, name)
+			gone++
+		}
+	}
+	if gone == 0 && !inc.changed() {
+		return st, 0, 0, nil // every file as the state has it
+	}
 	for k, m := range inc.updates {
 		st.sessions[k] = m
 	}
@@ -432,18 +475,6 @@ func (inc *incremental) done() (st *syncState, gone, only int, err error) {
 		}
 		slices.Sort(m.IDs)
 		st.Files[name] = m
-	}
-	for name := range st.Files {
-		if inc.seen[name] != nil {
-			continue
-		}
-		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
-			delete(st.Files, name)
-			gone++
-		}
-	}
-	if gone == 0 && !inc.changed() {
-		return st, 0, 0, nil
 	}
 	if err := st.loadSessions(); err != nil {
 		return nil, 0, 0, err
