@@ -86,7 +86,13 @@ func inputSize(names []string, stdin io.Reader) (int64, bool) {
 		}
 		st, err := os.Stat(name)
 		switch {
-		case err != nil || st.IsDir(): // reported and skipped
+		case err == nil && st.IsDir():
+			// an archive: its segments are read, as stored (what the
+			// meter counts); what cannot be read is reported then
+			for _, e := range jsonl.Expand([]string{name}, func(error) {}) {
+				total += e.Segment.Bytes
+			}
+		case err != nil: // reported and skipped
 		case st.Mode().IsRegular():
 			total += st.Size()
 		default: // a pipe, a device: no size, maybe live

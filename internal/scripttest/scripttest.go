@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evtools/evtools/internal/archivetest"
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/tools"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -24,11 +25,14 @@ type Main func(args []string, stdio cli.Stdio) int
 
 // commands turns the tools and helpers into testscript commands that run
 // as the test binary itself, set up as the real binaries are (cli.Exec).
+// Every package's scripts have mkarchive, which writes an archive's host
+// folder (internal/archivetest), since every tool reads archives.
 func commands(helpers map[string]Main) map[string]func() {
-	m := make(map[string]func(), len(tools.All)+len(helpers))
+	m := make(map[string]func(), len(tools.All)+len(helpers)+1)
 	for _, t := range tools.All {
 		m[t.Name] = func() { cli.Exec(t.Main) }
 	}
+	m["mkarchive"] = func() { cli.Exec(archivetest.Main) }
 	for name, run := range helpers {
 		m[name] = func() { cli.Exec(run) }
 	}

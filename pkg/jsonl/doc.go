@@ -4,6 +4,11 @@
 // writes buffered output that is flushed whenever the tool is about to wait
 // for input.
 //
+// A folder named as an input is an archive (pkg/archive): it stands for
+// the segments of every host in it, in order, as if they were named one
+// after another (Expand, Input.Entries). That is the one place names
+// become inputs, so every way of reading below reads archives.
+//
 // Framing rules:
 //   - records end at '\n' only; a trailing '\r' is dropped;
 //   - U+2028 and U+2029 are ordinary bytes and never end a record;

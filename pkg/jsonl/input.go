@@ -63,6 +63,12 @@ type Input struct {
 
 	held int
 
+	// the entries Names stand for (Entries), and the Names they were
+	// expanded from
+	entries      []Entry
+	expanded     bool
+	expandedFrom []string
+
 	blockSize int      // of EachBlock's blocks
 	free      []*Block // blocks taken, to read into again
 
@@ -95,11 +101,10 @@ func (in *Input) Each(fn func(Record) error) error {
 // (err is why it could not be opened, src then nil), with the meter set
 // up; it returns the first error read returns, or an output error.
 func (in *Input) inputs(read func(name string, src *Source, err error) error) error {
-	names := in.Names
-	if len(names) == 0 {
-		names = []string{"-"}
+	if len(in.Names) == 0 {
 		in.stdinNotice()
 	}
+	entries := in.Entries()
 	idle := func() {
 		if in.Idle != nil {
 			in.Idle()
@@ -109,12 +114,15 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 		}
 	}
 	return in.metered(func() error {
-		for _, name := range names {
-			src, err := open(name, in.Stdin, idle, in.Meter)
-			if err != nil {
-				src = nil // closed by open already
+		for _, e := range entries {
+			var src *Source
+			err := e.Err
+			if err == nil {
+				if src, err = open(e.Name, in.Stdin, idle, in.Meter); err != nil {
+					src = nil // closed by open already
+				}
 			}
-			err = read(name, src, err)
+			err = read(e.Name, src, err)
 			if src != nil {
 				src.Close()
 			}
@@ -131,7 +139,7 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 		// closes the pipe too), which must be waited for; then what the
 		// tool does at the end (a report, a cursor saved, the last
 		// events) is not done.
-		if slices.Contains(names, "-") {
+		if slices.ContainsFunc(entries, func(e Entry) bool { return e.Name == "-" }) {
 			return stop.Err()
 		}
 		return stop.Received()

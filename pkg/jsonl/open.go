@@ -281,16 +281,17 @@ func FileError(name string, err error) error {
 }
 
 // RegularFiles reports whether every input named (none or "-" is stdin)
-// is a regular file: a stored log whose end is known, not a pipe, a
-// terminal or a device. Only then may a tool read ahead of its output or
-// cut the input into parts, since nothing live waits on it.
+// is a regular file, or a folder (an archive's files, see Expand): a
+// stored log whose end is known, not a pipe, a terminal or a device. Only
+// then may a tool read ahead of its output or cut the input into parts,
+// since nothing live waits on it.
 func RegularFiles(names []string, stdin io.Reader) bool {
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
 	for _, n := range names {
 		st, err := StatInput(n, stdin)
-		if err != nil || !st.Mode().IsRegular() {
+		if err != nil || !st.Mode().IsRegular() && !st.IsDir() {
 			return false
 		}
 	}

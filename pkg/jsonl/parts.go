@@ -94,7 +94,7 @@ type partResult[S any] struct {
 // returns for the inputs read as a stream (ErrStrict, an output error, a
 // *stop.Error).
 func (p *Parts[S]) Each(in *Input) error {
-	parts := p.plan(in.Names)
+	parts := p.plan(in.Entries())
 	if parts == nil {
 		if p.Workers < 2 || p.Serial == nil || in.Growing > 0 {
 			return ErrOnePass
@@ -309,13 +309,18 @@ func (r *partReader) frame(lines []byte, fn func(line int, rec []byte)) bool {
 // plan opens the named files and cuts them into parts; nil when they are
 // to be read in one pass (the files are closed then, and otherwise by
 // closeParts).
-func (p *Parts[S]) plan(names []string) []part {
-	if p.Workers < 2 || len(names) == 0 {
+func (p *Parts[S]) plan(entries []Entry) []part {
+	if p.Workers < 2 || len(entries) == 0 {
 		return nil
 	}
 	var parts []part
 	cut := false // some file is in more than one part
-	for _, name := range names {
+	for _, e := range entries {
+		name := e.Name
+		if e.Err != nil {
+			closeParts(parts)
+			return nil
+		}
 		f, size, ok := plainFile(name)
 		if !ok {
 			closeParts(parts)

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// Only regular files are stored logs: a pipe, a folder, a missing file or
-// a reader that is not a file are not.
+// Only regular files and folders (an archive's files) are stored logs: a
+// pipe, a missing file or a reader that is not a file are not.
 func TestRegularFiles(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "log.jsonl")
@@ -28,7 +28,7 @@ func TestRegularFiles(t *testing.T) {
 	}{
 		{[]string{f}, nil, true},
 		{[]string{f, f}, nil, true},
-		{[]string{f, dir}, nil, false},
+		{[]string{f, dir}, nil, true},
 		{[]string{filepath.Join(dir, "missing")}, nil, false},
 		{nil, file, true},
 		{[]string{"-"}, file, true},
