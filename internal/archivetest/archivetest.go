@@ -44,23 +44,40 @@ func Write(dir string, h Host, segs []Segment) (*archive.Manifest, error) {
 		return nil, err
 	}
 	m := &archive.Manifest{Version: archive.Version, Host: h.Name, ID: h.ID, Generation: h.Generation}
+	return m, write(dir, m, segs)
+}
+
+// Add adds segs after the segments of the host folder dir, in a
+// generation one higher, as a sync that added events: the segments
+// listed stay as they are.
+func Add(dir string, segs []Segment) (*archive.Manifest, error) {
+	m, err := archive.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	m.Generation++
+	return m, write(dir, m, segs)
+}
+
+// write writes segs and the manifest m that lists them after its own.
+func write(dir string, m *archive.Manifest, segs []Segment) error {
 	for i, s := range segs {
-		name := fmt.Sprintf("%s.g%d.%d.jsonl.zst", s.Day, h.Generation, i)
+		name := fmt.Sprintf("%s.g%d.%d.jsonl.zst", s.Day, m.Generation, i)
 		n, err := writeSegment(filepath.Join(dir, name), s.Events)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		m.Segments = append(m.Segments, archive.Segment{Name: name, Day: s.Day, Events: lines(s.Events), Bytes: n})
 	}
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	tmp := filepath.Join(dir, archive.ManifestName+".tmp")
 	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return nil, err
+		return err
 	}
-	return m, os.Rename(tmp, filepath.Join(dir, archive.ManifestName))
+	return os.Rename(tmp, filepath.Join(dir, archive.ManifestName))
 }
 
 // writeSegment writes events zstd-compressed to path; its size.

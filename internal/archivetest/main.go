@@ -15,11 +15,13 @@ import (
 // Main is the mkarchive command: it writes a host folder of the events
 // it reads, for golden scripts and benchmarks.
 //
-//	mkarchive [-host NAME] [-id ID] [-gen N] [-day] DIR [FILE...]
+//	mkarchive [-host NAME] [-id ID] [-gen N] [-day] [-add] DIR [FILE...]
 //
 // Each FILE is a segment, in order, of the day of its first event (-day:
 // the events of all of them, or of stdin, cut by day as a sync cuts
-// them). Each event gets the member "host": NAME.
+// them). Each event gets the member "host": NAME. With -add the segments
+// come after those DIR's manifest lists, which stay as they are, in a
+// generation one higher: a sync that added events.
 func Main(args []string, stdio cli.Stdio) int {
 	fs := flag.NewFlagSet("mkarchive", flag.ContinueOnError)
 	fs.SetOutput(stdio.Err)
@@ -27,6 +29,7 @@ func Main(args []string, stdio cli.Stdio) int {
 	id := fs.String("id", "", "the host's id (default NAME-1)")
 	gen := fs.Int64("gen", 1, "the manifest's generation")
 	byDay := fs.Bool("day", false, "cut the events into a segment per day of each run's first event")
+	add := fs.Bool("add", false, "add the segments to the host folder's")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -42,7 +45,11 @@ func Main(args []string, stdio cli.Stdio) int {
 		for i := range segs {
 			segs[i].Events = WithHost(segs[i].Events, *host)
 		}
-		_, err = Write(fs.Arg(0), Host{Name: *host, ID: *id, Generation: *gen}, segs)
+		if *add {
+			_, err = Add(fs.Arg(0), segs)
+		} else {
+			_, err = Write(fs.Arg(0), Host{Name: *host, ID: *id, Generation: *gen}, segs)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stdio.Err, "mkarchive: %v\n", err)

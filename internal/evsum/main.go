@@ -110,6 +110,9 @@ type report struct {
 	// kept is the live table's layout, which its frames and the final
 	// table over the last of them keep.
 	kept keptLayout
+	// keep, when not nil, keeps the report of an archive's segments
+	// (cache.go) and returns the state that writes it.
+	keep func(*summary.State) *summary.State
 }
 
 // spec is the table (or md, or html) to write of st: its columns, and the
@@ -195,16 +198,14 @@ func (r *report) summarise(in *jsonl.Input, held *heldWriter) (st *summary.State
 		})
 		return st, lv.finish(), err
 	}
-	if ps, err := parallelState(r.opts, in, r.set.summary, r.set.order); err != jsonl.ErrOnePass {
-		// on several cores, as one pass (parallel.go)
-		return ps, false, err
-	}
-	err = in.Each(func(rec jsonl.Record) error {
-		if e := st.Add(rec.Data); e != nil {
-			return in.Bad(rec, e)
+	if c := openCache(r.opts, r.set.summary); c != nil {
+		// an archive's segments read once for each question (cache.go)
+		if st, err := r.summariseArchive(in, c); err != errNoSegments {
+			return st, false, err
 		}
-		return nil
-	})
+	}
+	// on several cores, as one pass (parallel.go), or in one pass
+	st, err = r.fold(in, r.set.summary)
 	return st, false, err
 }
 
@@ -234,6 +235,9 @@ func (r *report) write(out *jsonl.Writer, st *summary.State, overwrite bool) (st
 	if r.opts.Running > 0 {
 		// Still going: its last event is recent by the clock.
 		st.SetRunning(now().Add(-r.opts.Running))
+	}
+	if r.keep != nil {
+		st = r.keep(st)
 	}
 	t, cx, err := r.spec(st)
 	if err != nil {

@@ -32,6 +32,7 @@ type options struct {
 	Check     bool          `help:"Exit 1 when any problem (broken invariant) was found."`
 	Running   time.Duration `default:"10m" placeholder:"WINDOW" help:"A run without its end whose last event is at most WINDOW before now is running, not incomplete, and no problem; 0 turns it off. Default: ${default}."`
 	Strict    bool          `help:"Stop at the first bad input line."`
+	NoCache   bool          `name:"no-cache" help:"Read every segment of an archive folder named, instead of the states of the segments an earlier report read (kept in $$EVTOOLS_CACHE_DIR/evsum, by default the user's cache folder: ~/.cache/evtools/evsum)."`
 
 	term.TableColorFlag `embed:""`
 	Files               []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised); none or - is stdin."`

@@ -333,6 +333,9 @@ func (s *State) EachEncoded(encode func(b []byte, r *Record) []byte, write func(
 }
 
 func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Record, []byte) error) error {
+	if s.replay != nil {
+		return s.replayRecords(encode, write)
+	}
 	rp := s.newReporting(encode, write)
 	// What the total says of the runs (outcomes, wall time, problems) is
 	// made on a goroutine of its own meanwhile, when there are many.
@@ -1045,6 +1048,9 @@ func (r *Record) AppendGroup(b []byte) []byte {
 // HasProblems reports whether any run broke an invariant (what --check
 // asks).
 func (s *State) HasProblems() bool {
+	if s.replay != nil {
+		return s.replay.Problems
+	}
 	for _, id := range s.runIDs() {
 		if id != "" && len(s.peekRun(id).problems(s.running)) > 0 {
 			return true

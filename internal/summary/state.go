@@ -306,6 +306,8 @@ type State struct {
 	repeated map[string][]string
 
 	notes callNotes // with Options.CallNotes
+
+	replay *Replay // the report, of a Replayed state
 }
 
 // maxNames bounds the interned strings: past it, strings are allocated.
@@ -375,7 +377,12 @@ type line struct {
 // Has reports whether any event counted for counter c, whose sums the
 // state bounds (tokens, cost, unpriced calls and their tokens): a report
 // shows the unpriced calls' columns only when there are some.
-func (s *State) Has(c Counter) bool { return s.sums[c] != bound{} }
+func (s *State) Has(c Counter) bool {
+	if s.replay != nil {
+		return s.replay.Has[c]
+	}
+	return s.sums[c] != bound{}
+}
 
 // bound holds the sums of the positive and of the negative values added
 // to a family of sums: every sum of some of those values (a group's, the
