@@ -3,6 +3,7 @@ package evsum
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
 	"fmt"
@@ -118,6 +119,8 @@ func zoneID(o summary.Options) string {
 	return fmt.Sprintf("TZ=%q %08x", os.Getenv("TZ"), crc32.ChecksumIEEE(data))
 }
 
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
 func hashName(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:16])
@@ -209,7 +212,8 @@ func (c *segmentCache) write(path string, data []byte) {
 // maxKeptGroups bounds the groups of a report kept whole.
 const maxKeptGroups = 4096
 
-// keptReport is the file of a report kept, gob-encoded after its header.
+// keptReport is the file of a report kept, gob-encoded after its header
+// and the gob's checksum (CRC-32C).
 type keptReport struct {
 	Lo, Hi int64 // summary.State.RunningSpan
 	Report *summary.Replay
@@ -245,11 +249,15 @@ func (c *segmentCache) loadReport(name, key string, at int64) *summary.Replay {
 		return nil
 	}
 	h := c.header(key)
-	if !bytes.HasPrefix(data, h) {
+	if !bytes.HasPrefix(data, h) || len(data) < len(h)+4 {
 		return nil
 	}
+	body := data[len(h)+4:]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(h):]) {
+		return nil // cut short or damaged: gob could read it wrong
+	}
 	var k keptReport
-	if gob.NewDecoder(bytes.NewReader(data[len(h):])).Decode(&k) != nil || k.Report == nil {
+	if gob.NewDecoder(bytes.NewReader(body)).Decode(&k) != nil || k.Report == nil {
 		return nil
 	}
 	if at != 0 && (at <= k.Lo || at > k.Hi) {
@@ -267,9 +275,9 @@ func (c *segmentCache) keepReport(name, key string, st *summary.State) *summary.
 	k := keptReport{Report: st.Replay()}
 	k.Lo, k.Hi = st.RunningSpan()
 	var b bytes.Buffer
-	b.Write(c.header(key))
 	if gob.NewEncoder(&b).Encode(&k) == nil {
-		c.write(filepath.Join(c.dir, name), b.Bytes())
+		data := binary.LittleEndian.AppendUint32(c.header(key), crc32.Checksum(b.Bytes(), castagnoli))
+		c.write(filepath.Join(c.dir, name), append(data, b.Bytes()...))
 	}
 	return summary.Replayed(st.Options(), k.Report)
 }
