@@ -13,7 +13,7 @@ const name = "ev2otlp"
 
 // options are ev2otlp's flags and arguments.
 type options struct {
-	Files []string `arg:"" optional:"" name:"FILE" help:"Envelope event files to read (- for stdin; gzip and zstd are recognised): zot2gp's, evimport's or a run log. Default: stdin."`
+	Files []string `arg:"" optional:"" name:"FILE" help:"Envelope event files to read (- for stdin; gzip and zstd are recognised; a folder is an archive evimport --archive wrote): zot2gp's, evimport's or a run log. Default: stdin."`
 
 	Content  bool          `name:"content" help:"Add each tool call's arguments and result to its span (gen_ai.tool.call.arguments, gen_ai.tool.call.result). Off by default, as the GenAI conventions ask: they may hold anything the agent read. --redact applies to them."`
 	Service  string        `name:"service" placeholder:"NAME" help:"The service.name of the traces (default: $OTEL_SERVICE_NAME, else the events' source, as evimport writes it, else evtools)."`

@@ -13,7 +13,7 @@ const name = "evcursor"
 // options are evcursor's flags. The modes (re-number, --after, --state,
 // --check, --commit) exclude each other.
 type options struct {
-	Files []string `arg:"" optional:"" name:"FILE" help:"Event logs to read, in order (default: stdin; - is stdin)."`
+	Files []string `arg:"" optional:"" name:"FILE" help:"Event logs to read, in order (default: stdin; - is stdin; a folder is an archive evimport --archive wrote)."`
 
 	Start  string `placeholder:"N" help:"Re-number from N instead of 1 (any size: every digit is kept)."`
 	After  string `placeholder:"N" xor:"mode" help:"Pass only the events whose seq is above N, unchanged."`

@@ -31,7 +31,7 @@ type options struct {
 	pretty.ViewFlags `embed:""`
 	redact.Flags     `embed:""`
 
-	Args []string `arg:"" optional:"" name:"EXPR [FILE]" help:"The jq expression, then the files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
+	Args []string `arg:"" optional:"" name:"EXPR [FILE]" help:"The jq expression, then the files to read (- for stdin; gzip and zstd are recognised; a folder is an archive evimport --archive wrote). Default: stdin."`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 

@@ -35,7 +35,7 @@ type options struct {
 	NoCache   bool          `name:"no-cache" help:"Read every segment of an archive folder named, instead of the states of the segments an earlier report read (kept in $$EVTOOLS_CACHE_DIR/evsum, by default the user's cache folder: ~/.cache/evtools/evsum)."`
 
 	term.TableColorFlag `embed:""`
-	Files               []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised); none or - is stdin."`
+	Files               []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised; a folder is an archive evimport --archive wrote, whose segments are read once for each question: see --no-cache); none or - is stdin."`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 }
@@ -56,6 +56,12 @@ never from roll-ups, and each tool call counts once. A call marked
 unpriced_tokens, which the table shows beside the cost when there are
 some, never as $0. See docs/evsum.md for every field.
 
+A folder named is an archive (evimport --archive): its segments never
+change, so the state of each segment's events is kept for each question
+(grouping, breakdown, zone, window), and the report too: a question asked
+again reads only the segments synced since, and none when nothing was.
+The report is the one of all the events read in one pass.
+
 On a terminal the table fits its width (the least important columns give
 way first, wall times read 1m52s, token counts 1.2M) and, while a pipe
 feeds it, is redrawn in place as events arrive, runs still going marked
@@ -72,6 +78,7 @@ evsum --format jsonl events.jsonl | evfilter 'cost_usd > 1'
 evsum --columns run_id,outcomes,cost,wall_p50 events.jsonl
 tail -f events.jsonl | evsum --by agent           # redrawn live on a terminal
 evsum --by none --check --since 24h events.jsonl  # cron: exit 1 on problems
+evsum --by day ~/.local/share/evtools             # an archive: only new segments are read
 parallel --pipe -k --block 50M evsum --partial < big.jsonl | evsum --merge`,
 	Vars:  helpVars,
 	Words: flagWords,
