@@ -124,15 +124,15 @@ func run(opts *options, stdio cli.Stdio) error {
 	return filter(test{f: f, g: g}, opts, files, stdio)
 }
 
-// grepOnly reports whether the arguments after --grep are all files: none,
-// or a first one that names a file (or is -). Otherwise the first is the
-// expression the events must pass too.
+// grepOnly reports whether the arguments after --grep are all inputs:
+// none, or a first one that names a file or a folder (an archive), or is
+// -. Otherwise the first is the expression the events must pass too.
 func grepOnly(args []string) bool {
 	if len(args) == 0 || args[0] == "-" {
 		return true
 	}
-	st, err := os.Stat(args[0])
-	return err == nil && !st.IsDir()
+	_, err := os.Stat(args[0])
+	return err == nil
 }
 
 // test is what selects an event: the expression, --grep's search, or both.

@@ -65,7 +65,8 @@ replies, thinking, tool arguments and outputs, error messages), never
 their keys or ids: --grep session does not match every line for its
 "session" key. PATTERN is a regular expression (RE2), a plain word is
 searched as such; --fixed-strings takes it literally, -i ignores case.
-EXPR is then optional: a first argument that names a file is a file.
+EXPR is then optional: a first argument that names a file or a folder (an
+archive) is an input.
 
 An error while evaluating an event (say test on a null) makes it not pass;
 their number is reported at the end (--strict: the first one stops the run).`,
