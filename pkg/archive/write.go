@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
@@ -12,9 +11,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/evtools/evtools/internal/cursor"
@@ -40,29 +41,38 @@ type Sync struct {
 	// day of its first, so that a run is never split between segments
 	line   []byte
 	runDay map[string]string
-	open   []*piece            // the pieces being written, the latest used last
+	days   []*dayBuf           // the days being filled, the latest used last
 	pieces map[string][]*piece // by day, in the order written
-	spare  []*zstd.Encoder     // of the pieces closed, for the next
 	events int64
+	z      *compressor
 	err    error
 }
 
-// piece is a temporary file of a day's new events, zstd-compressed;
-// Commit joins a day's pieces (and its segment before) into one
-// segment: zstd frames one after another are one stream.
+// dayBuf is a day's lines not yet handed to the compressor.
+type dayBuf struct {
+	day    string
+	lines  []byte
+	events int64
+}
+
+// piece is a temporary file of a day's new events: zstd frames, which
+// Commit joins (and the day's segment before) into one segment: zstd
+// frames one after another are one stream.
 type piece struct {
 	day    string
 	path   string
 	f      *os.File
-	w      *bufio.Writer
-	z      *zstd.Encoder
 	events int64
 }
 
-// maxOpen is how many pieces are written at once: the events come in
-// time order, so a day's pieces are done with once a later day's come,
-// but for runs still going on at midnight.
-const maxOpen = 2
+// chunkSize is how many bytes of a day's lines are compressed as one
+// frame; maxDays, how many days are filled at once. The events come in
+// time order, so a day is done with once a later day's come, but for
+// runs still going on at midnight.
+const (
+	chunkSize = 1 << 20
+	maxDays   = 3
+)
 
 // HostDir is the folder of the host named name under root: the name,
 // with what is not a letter, a digit, '.', '-' or '_' made '_'.
@@ -112,6 +122,10 @@ func Open(root, host string) (*Sync, error) {
 // Manifest is the host's manifest as the sync found it.
 func (s *Sync) Manifest() Manifest { return s.old }
 
+// Fresh reports whether the host had no manifest before the sync: its
+// first, which commits one even with no events.
+func (s *Sync) Fresh() bool { return s.fresh }
+
 // State is the content of the state file the manifest names (nil on a
 // first sync).
 func (s *Sync) State() ([]byte, error) {
@@ -120,10 +134,6 @@ func (s *Sync) State() ([]byte, error) {
 	}
 	return os.ReadFile(filepath.Join(s.Dir, s.old.State))
 }
-
-// Fresh reports whether the host had no manifest before the sync: its
-// first, which commits one even with no events.
-func (s *Sync) Fresh() bool { return s.fresh }
 
 // Events is how many events were written to the sync.
 func (s *Sync) Events() int64 { return s.events }
@@ -156,7 +166,7 @@ func (s *Sync) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// add writes one event's line to the piece of its run's day.
+// add puts one event's line with its run's day.
 func (s *Sync) add(line []byte) error {
 	var run string
 	var ts float64
@@ -176,78 +186,196 @@ func (s *Sync) add(line []byte) error {
 		day = time.Unix(int64(ts), 0).UTC().Format(time.DateOnly)
 		s.runDay[run] = day
 	}
-	p, err := s.piece(day)
+	b, err := s.day(day)
 	if err != nil {
 		return err
 	}
-	if _, err := p.z.Write(line); err != nil {
-		return err
-	}
-	p.events++
+	b.lines = append(b.lines, line...)
+	b.events++
 	s.events++
+	if len(b.lines) >= chunkSize {
+		return s.hand(b)
+	}
 	return nil
 }
 
-// piece is the open piece of day, opened (and the least recently used
-// one closed) when there is none.
-func (s *Sync) piece(day string) (*piece, error) {
-	for i, p := range s.open {
-		if p.day == day {
-			s.open = append(slices.Delete(s.open, i, i+1), p)
-			return p, nil
+// day is the buffer of day, the least recently used one handed to the
+// compressor when there are too many.
+func (s *Sync) day(day string) (*dayBuf, error) {
+	for i, b := range s.days {
+		if b.day == day {
+			s.days = append(slices.Delete(s.days, i, i+1), b)
+			return b, nil
 		}
 	}
-	if len(s.open) == maxOpen {
-		if err := s.closePiece(s.open[0]); err != nil {
+	if len(s.days) == maxDays {
+		if err := s.hand(s.days[0]); err != nil {
 			return nil, err
 		}
-		s.open = s.open[1:]
+		s.days = s.days[1:]
+	}
+	b := &dayBuf{day: day}
+	if s.z != nil {
+		b.lines = s.z.buffer()
+	}
+	s.days = append(s.days, b)
+	return b, nil
+}
+
+// hand gives a day's lines to the compressor, as a frame of their own
+// to be added to the day's piece in the order handed.
+func (s *Sync) hand(b *dayBuf) error {
+	if len(b.lines) == 0 {
+		return nil
+	}
+	if s.z == nil {
+		s.z = newCompressor(s)
+	}
+	if err := s.z.add(b.day, b.lines, b.events); err != nil {
+		return err
+	}
+	b.lines, b.events = s.z.buffer(), 0
+	return nil
+}
+
+// piece is the piece file of day that frames are added to, opened on the
+// first.
+func (s *Sync) piece(day string) (*piece, error) {
+	if ps := s.pieces[day]; len(ps) > 0 {
+		return ps[0], nil
 	}
 	f, err := os.CreateTemp(s.Dir, ".piece-"+day+"-*")
 	if err != nil {
 		return nil, err
 	}
-	p := &piece{day: day, path: f.Name(), f: f, w: bufio.NewWriterSize(f, 256<<10)}
-	if n := len(s.spare); n > 0 {
-		// an encoder's buffers are megabytes: a first sync writes a
-		// piece for every day of the history, with the same few
-		p.z, s.spare = s.spare[n-1], s.spare[:n-1]
-		p.z.Reset(p.w)
-	} else {
-		p.z, _ = zstd.NewWriter(p.w, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
-			zstd.WithWindowSize(1<<20), zstd.WithLowerEncoderMem(true)) // options that cannot fail
-	}
-	s.open = append(s.open, p)
-	s.pieces[day] = append(s.pieces[day], p)
+	p := &piece{day: day, path: f.Name(), f: f}
+	s.pieces[day] = []*piece{p}
 	return p, nil
-}
-
-// closePiece ends p's file, its encoder kept for the next piece.
-func (s *Sync) closePiece(p *piece) error {
-	z := p.z
-	err := p.close()
-	if z != nil {
-		s.spare = append(s.spare, z)
-	}
-	return err
 }
 
 func (p *piece) close() error {
 	if p.f == nil {
 		return nil
 	}
-	err := p.z.Close()
-	if err == nil {
-		err = p.w.Flush()
-	}
-	if err == nil {
-		err = p.f.Sync()
-	}
+	err := p.f.Sync()
 	if e := p.f.Close(); err == nil {
 		err = e
 	}
-	p.f, p.w, p.z = nil, nil, nil
+	p.f = nil
 	return err
+}
+
+// compressor compresses the days' lines on every core, each chunk a zstd
+// frame, and appends the frames to their days' pieces in the order the
+// chunks were handed: the events of a sync come out of one goroutine
+// (the pass's time-ordered writing), and compressing them took as long
+// as converting them.
+type compressor struct {
+	s       *Sync
+	jobs    chan *chunk
+	done    chan *chunk
+	wg      sync.WaitGroup
+	written chan error
+	n       int // chunks handed
+	// free are buffers of lines done with: a first sync compresses
+	// hundreds of chunks, and buffers made anew for each kept the
+	// collector busy under the tools' memory limit
+	free chan []byte
+}
+
+type chunk struct {
+	n      int
+	day    string
+	lines  []byte
+	frame  []byte
+	events int64
+}
+
+func newCompressor(s *Sync) *compressor {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	z := &compressor{s: s, jobs: make(chan *chunk, workers), done: make(chan *chunk, workers), written: make(chan error, 1),
+		free: make(chan []byte, 2*workers+maxDays)}
+	for range workers {
+		z.wg.Go(func() {
+			enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
+				zstd.WithWindowSize(1<<20), zstd.WithLowerEncoderMem(true)) // options that cannot fail
+			var frame []byte
+			for c := range z.jobs {
+				frame = enc.EncodeAll(c.lines, frame[:0])
+				c.frame = frame
+				z.release(c.lines)
+				z.done <- c
+				frame = nil // the writer's until written; then made again
+			}
+		})
+	}
+	go func() {
+		z.wg.Wait()
+		close(z.done)
+	}()
+	go z.write()
+	return z
+}
+
+// buffer is a buffer for a day's lines, one done with if there is one.
+func (z *compressor) buffer() []byte {
+	select {
+	case b := <-z.free:
+		return b[:0]
+	default:
+		return make([]byte, 0, chunkSize+chunkSize/8)
+	}
+}
+
+// release keeps b for buffer, if there is room.
+func (z *compressor) release(b []byte) {
+	select {
+	case z.free <- b:
+	default:
+	}
+}
+
+// add hands a chunk over; it waits while every worker is busy, so that
+// what is held is a chunk or two a core.
+func (z *compressor) add(day string, lines []byte, events int64) error {
+	select {
+	case err := <-z.written:
+		z.written <- err // kept for finish
+		return err
+	default:
+	}
+	z.jobs <- &chunk{n: z.n, day: day, lines: lines, events: events}
+	z.n++
+	return nil
+}
+
+// write appends the frames to the pieces in the order of their chunks.
+func (z *compressor) write() {
+	next := 0
+	held := map[int]*chunk{}
+	var err error
+	for c := range z.done {
+		held[c.n] = c
+		for c := held[next]; c != nil; c = held[next] {
+			delete(held, next)
+			next++
+			if err != nil {
+				continue
+			}
+			var p *piece
+			if p, err = z.s.piece(c.day); err == nil {
+				_, err = p.f.Write(c.frame)
+				p.events += c.events
+			}
+		}
+	}
+	z.written <- err
+}
+
+// finish waits for every chunk to be written.
+func (z *compressor) finish() error {
+	close(z.jobs)
+	return <-z.written
 }
 
 // Commit makes the events written and state (the content of the state
@@ -264,12 +392,26 @@ func (s *Sync) Commit(state []byte) (err error) {
 	if len(s.line) > 0 {
 		return errors.New("archive: an event's line not ended")
 	}
-	for _, p := range s.open {
-		if err := s.closePiece(p); err != nil {
+	for _, b := range s.days {
+		if err := s.hand(b); err != nil {
 			return err
 		}
 	}
-	s.open, s.spare = nil, nil
+	s.days = nil
+	if s.z != nil {
+		err := s.z.finish()
+		s.z = nil
+		if err != nil {
+			return err
+		}
+	}
+	for _, ps := range s.pieces {
+		for _, p := range ps {
+			if err := p.close(); err != nil {
+				return err
+			}
+		}
+	}
 	old, err := s.State()
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -362,12 +504,13 @@ func (s *Sync) Close() {
 	if s.unlock == nil {
 		return
 	}
-	for _, p := range s.open {
-		p.close()
+	if s.z != nil {
+		s.z.finish()
+		s.z = nil
 	}
-	s.open = nil
 	for _, ps := range s.pieces {
 		for _, p := range ps {
+			p.close()
 			os.Remove(p.path)
 		}
 	}
