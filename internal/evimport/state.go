@@ -187,8 +187,8 @@ func commitState(given string, stdio cli.Stdio) error {
 		return err
 	}
 	_, statErr := os.Stat(path)
-	pending, err := os.ReadFile(pendingPath(path))
-	if errors.Is(err, fs.ErrNotExist) && errors.Is(statErr, fs.ErrNotExist) {
+	_, pendingErr := os.Stat(pendingPath(path))
+	if errors.Is(pendingErr, fs.ErrNotExist) && errors.Is(statErr, fs.ErrNotExist) {
 		// no lock file is made for a name that may be a typo
 		if statefile.CheckHandoverOf(path, "", "") == nil {
 			statefile.RemoveHandover(path)
@@ -202,7 +202,7 @@ func commitState(given string, stdio cli.Stdio) error {
 		return err
 	}
 	defer unlock()
-	pending, err = os.ReadFile(pendingPath(path))
+	pending, err := os.ReadFile(pendingPath(path))
 	if errors.Is(err, fs.ErrNotExist) {
 		statefile.RemoveHandover(path) // nothing pending: nothing to lose
 		return nil
