@@ -1,0 +1,255 @@
+package modelserver
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// post sends a Messages request and returns the response.
+func post(t *testing.T, s *Server, body string) *http.Response {
+	t.Helper()
+	resp, err := http.Post(s.URL+"/v1/messages", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+type sse struct {
+	name string
+	data map[string]any
+}
+
+// events reads a response's server-sent events until its end, and the
+// error that ended it (nil for a clean end).
+func events(t *testing.T, resp *http.Response) ([]sse, error) {
+	t.Helper()
+	var out []sse
+	r := bufio.NewReader(resp.Body)
+	var name string
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return out, err
+		}
+		line = strings.TrimRight(line, "\n")
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			var data map[string]any
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &data); err != nil {
+				t.Fatalf("event %s: %v", name, err)
+			}
+			if data["type"] != name {
+				t.Errorf("event %s has type %v", name, data["type"])
+			}
+			out = append(out, sse{name, data})
+		}
+	}
+}
+
+func num(v any) int64 { f, _ := v.(float64); return int64(f) }
+
+// A streamed reply with text and a tool call is the Messages API's
+// sequence of events, its input_json_delta parts joined giving the
+// arguments, and its usage in the API's terms: input_tokens without the
+// cache, the final usage in message_delta. The server records what it
+// sent.
+func TestAnthropicStream(t *testing.T) {
+	s := Start(Script{Steps: []Step{{Reply: Reply{
+		Thinking: "Look first.", Text: "Let me look.",
+		Tools: []ToolCall{{Name: "Bash", Input: json.RawMessage(`{"command":"ls -la"}`)}},
+		Usage: Usage{Input: 5000, CacheRead: 3000, CacheWrite: 1500, CacheWrite1h: 500, Output: 40},
+	}}}})
+	defer s.Close()
+	resp := post(t, s, `{"model":"claude-test-1","stream":true,"max_tokens":100,"messages":[{"role":"user","content":"hi"}],"tools":[{"name":"Bash"}]}`)
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" || resp.StatusCode != 200 {
+		t.Fatalf("status %d, content type %q", resp.StatusCode, ct)
+	}
+	evs, err := events(t, resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	blocks := map[int64]string{} // index -> text, thinking or arguments joined
+	var starts []string
+	for _, e := range evs {
+		names = append(names, e.name)
+		switch e.name {
+		case "content_block_start":
+			cb := e.data["content_block"].(map[string]any)
+			starts = append(starts, cb["type"].(string))
+			if cb["type"] == "tool_use" && (cb["name"] != "Bash" || !strings.HasPrefix(cb["id"].(string), "toolu_")) {
+				t.Errorf("tool_use start %v", cb)
+			}
+		case "content_block_delta":
+			d := e.data["delta"].(map[string]any)
+			i := num(e.data["index"])
+			for _, k := range []string{"text", "thinking", "partial_json"} {
+				if v, ok := d[k].(string); ok {
+					blocks[i] += v
+				}
+			}
+		}
+	}
+	want := "message_start ping " +
+		"content_block_start content_block_delta content_block_delta content_block_delta content_block_stop " +
+		"content_block_start content_block_delta content_block_delta content_block_stop " +
+		"content_block_start content_block_delta content_block_delta content_block_stop " +
+		"message_delta message_stop"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("events:\n%s\nwant\n%s", got, want)
+	}
+	if got := strings.Join(starts, ","); got != "thinking,text,tool_use" {
+		t.Errorf("blocks %s", got)
+	}
+	if blocks[0] != "Look first." || blocks[1] != "Let me look." || blocks[2] != `{"command":"ls -la"}` {
+		t.Errorf("blocks joined: %v", blocks)
+	}
+	start := evs[0].data["message"].(map[string]any)
+	if start["model"] != "claude-test-1" || start["id"] != "msg_evt0001" {
+		t.Errorf("message_start %v", start)
+	}
+	su := start["usage"].(map[string]any)
+	if num(su["input_tokens"]) != 500 || num(su["cache_read_input_tokens"]) != 3000 || num(su["cache_creation_input_tokens"]) != 1500 || num(su["output_tokens"]) != 1 {
+		t.Errorf("message_start usage %v", su)
+	}
+	cc := su["cache_creation"].(map[string]any)
+	if num(cc["ephemeral_5m_input_tokens"]) != 1000 || num(cc["ephemeral_1h_input_tokens"]) != 500 {
+		t.Errorf("cache_creation %v", cc)
+	}
+	md := evs[len(evs)-2].data
+	if d := md["delta"].(map[string]any); d["stop_reason"] != "tool_use" {
+		t.Errorf("stop %v", d)
+	}
+	fu := md["usage"].(map[string]any)
+	if num(fu["input_tokens"]) != 500 || num(fu["cache_read_input_tokens"]) != 3000 || num(fu["cache_creation_input_tokens"]) != 1500 || num(fu["output_tokens"]) != 40 {
+		t.Errorf("message_delta usage %v", fu)
+	}
+	ex := s.Exchanges()
+	if len(ex) != 1 {
+		t.Fatalf("%d exchanges", len(ex))
+	}
+	e := ex[0]
+	if e.Step != 0 || e.Status != 200 || !e.Complete || e.ID != "msg_evt0001" || e.Usage.Input != 5000 || e.Request.Model != "claude-test-1" ||
+		!e.Request.Stream || !e.Request.HasTool("Bash") || len(e.Tools) != 1 || e.Tools[0].ID != "toolu_evt0002" {
+		t.Errorf("exchange %+v", e)
+	}
+	if s.Left() != 0 {
+		t.Errorf("%d steps left", s.Left())
+	}
+}
+
+// A request without "stream" gets the message as one JSON object.
+func TestAnthropicJSON(t *testing.T) {
+	s := Start(Script{Steps: []Step{{Reply: Reply{Text: "Hello.", Model: "claude-other", Usage: Usage{Input: 20, CacheRead: 5, Output: 3}}}}})
+	defer s.Close()
+	resp := post(t, s, `{"model":"claude-test-1","max_tokens":100,"messages":[]}`)
+	var m struct {
+		ID, Type, Role, Model string
+		StopReason            string `json:"stop_reason"`
+		Content               []map[string]any
+		Usage                 map[string]any
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Type != "message" || m.Role != "assistant" || m.Model != "claude-other" || m.StopReason != "end_turn" ||
+		len(m.Content) != 1 || m.Content[0]["text"] != "Hello." || num(m.Usage["input_tokens"]) != 15 || num(m.Usage["output_tokens"]) != 3 {
+		t.Errorf("message %+v", m)
+	}
+}
+
+// An error step is the API's error object with its status (and
+// retry-after), a cut stream ends without message_stop and without the
+// end of the chunked body, and requests the next step does not accept
+// get Other's reply, recorded as such.
+func TestAnthropicErrorsAndOther(t *testing.T) {
+	main := func(r *Request) bool { return r.HasTool("Bash") }
+	s := Start(Script{
+		Steps: []Step{
+			{When: main, Reply: Reply{Status: 429, Error: "slow down", RetryAfter: "0"}},
+			{When: main, Reply: Reply{Status: 500}},
+			{When: main, Reply: Reply{Text: "partial", Cut: true, Usage: Usage{Input: 10, Output: 2}}},
+			{When: main, Reply: Reply{Text: "done", Usage: Usage{Input: 10, Output: 2}}},
+		},
+		Other: func(r *Request) Reply { return Reply{Text: "a title", Usage: Usage{Input: 7, Output: 2}} },
+	})
+	defer s.Close()
+	withTool := `{"model":"m","stream":true,"messages":[],"tools":[{"name":"Bash"}]}`
+
+	side := post(t, s, `{"model":"haiku","stream":true,"messages":[]}`)
+	if _, err := events(t, side); err != nil {
+		t.Fatal(err)
+	}
+
+	resp := post(t, s, withTool)
+	var e struct {
+		Type  string
+		Error struct{ Type, Message string }
+	}
+	json.NewDecoder(resp.Body).Decode(&e)
+	if resp.StatusCode != 429 || resp.Header.Get("retry-after") != "0" || e.Type != "error" || e.Error.Type != "rate_limit_error" || e.Error.Message != "slow down" {
+		t.Errorf("429: status %d, %+v", resp.StatusCode, e)
+	}
+	resp = post(t, s, withTool)
+	json.NewDecoder(resp.Body).Decode(&e)
+	if resp.StatusCode != 500 || e.Error.Type != "api_error" || e.Error.Message != "Internal Server Error" {
+		t.Errorf("500: status %d, %+v", resp.StatusCode, e)
+	}
+	resp = post(t, s, withTool)
+	evs, err := events(t, resp)
+	if err == nil || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("cut stream: err %v", err)
+	}
+	if n := len(evs); n == 0 || evs[n-1].name != "content_block_start" {
+		t.Errorf("cut stream: %v", evs)
+	}
+	if _, err := events(t, post(t, s, withTool)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := events(t, post(t, s, withTool)); err != nil { // after the script: Other
+		t.Fatal(err)
+	}
+
+	var got []string
+	for _, x := range s.Exchanges() {
+		got = append(got, strings.Join([]string{x.Request.Model, itoa(x.Step), itoa(x.Status), x.ID, boolS(x.Complete)}, " "))
+	}
+	want := []string{
+		"haiku -1 200 msg_evt0001 true",
+		"m 0 429  false",
+		"m 1 500  false",
+		"m 2 200 msg_evt0002 false",
+		"m 3 200 msg_evt0003 true",
+		"m -1 200 msg_evt0004 true",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("exchanges:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if n := len(s.Scripted()); n != 4 {
+		t.Errorf("%d scripted exchanges", n)
+	}
+	if r, _ := http.Get(s.URL + "/v1/models"); r == nil || r.StatusCode != 404 {
+		t.Errorf("an unknown path: %v", r)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+func boolS(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
