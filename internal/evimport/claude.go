@@ -192,10 +192,21 @@ var claudeBlockKnown = map[string]bool{
 }
 
 // claudeKnown are the record types read or deliberately passed over;
-// any other is counted as unknown.
+// any other is counted as unknown. cost-state (2.1.3xx) is read for the
+// session's cost (claudeCostState); what the others of 2.1.328 hold, as
+// its logs against a scripted server show (internal/e2e/claude_test.go),
+// is no event: attachment (what Claude Code added to a prompt: the
+// environment, the date, the model's name, the tools and skills listed),
+// api-request, api-request-shape and api-request-blob (each request's
+// parameters, its system prompt and tools, and its messages by hash, to
+// rebuild the request), atis-latch, mode (the permission mode),
+// tools-used (the names of the tools a response used) and last-prompt
+// (the prompt a resume starts from).
 var claudeKnown = map[string]bool{
 	"user": true, "assistant": true, "system": true, "summary": true, "progress": true,
 	"file-history-snapshot": true, "queue-operation": true, "custom-title": true, "tag": true,
+	"cost-state": true, "attachment": true, "api-request": true, "api-request-shape": true, "api-request-blob": true,
+	"atis-latch": true, "mode": true, "tools-used": true, "last-prompt": true,
 }
 
 // claudeRec is a decoded line and its time.
@@ -216,6 +227,7 @@ type claudeGroup struct {
 	seen    map[string]bool        // uuids
 	named   bool                   // a line came from a file named, not only from companions
 	at      order                  // where its first line is
+	cost    *claudeCost            // the session's own account, the latest (claudeCostState)
 }
 
 // claude converts Claude Code logs, grouping the lines of all files by
@@ -239,6 +251,14 @@ func (c *converter) claude(files []*logFile) []*session {
 					}
 				}
 			}
+			var cost *claudeCost
+			if l.Type == "cost-state" {
+				var err error
+				if cost, err = claudeCostState(r.data); err != nil {
+					c.bad(r, err)
+					return
+				}
+			}
 			if l.SessionID == "" {
 				return // a summary or snapshot line: no session of its own
 			}
@@ -259,6 +279,11 @@ func (c *converter) claude(files []*logFile) []*session {
 			}
 			g.named = g.named || !f.companion
 			g.add(*l)
+			if cost != nil && (g.cost == nil || cost.total >= g.cost.total) {
+				// each is the total so far, resumes included: the
+				// largest is the latest, whatever order copies come in
+				g.cost = cost
+			}
 		})
 		if !c.keep {
 			f.records = nil // decoded: what is kept is in the groups
@@ -331,6 +356,7 @@ func (c *converter) claudeSession(g *claudeGroup) *session {
 	}
 	b := newBuilder(c, s, mainAgent, false)
 	b.version = g.version
+	b.logCost = c.claudeRates(g.cost)
 	links := &claudeLinks{anchors: map[string]string{}, prompts: map[string]string{}, types: map[string]string{},
 		keys: keys, replays: map[string][]claudeRec{}}
 	c.claudeThread(b, g.main, links.note)
@@ -451,6 +477,7 @@ func (c *converter) claudeAgent(s *session, g *claudeGroup, agent string, recs [
 	}
 	b := newBuilder(c, s, role+":"+agent, true)
 	b.version = g.version
+	b.logCost = c.claudeRates(g.cost)
 	c.claudeThread(b, recs, nil)
 	if claudeAgentOver(s, g, anchor, role, recs) {
 		// its file's last line is its last response's last: nothing
@@ -584,6 +611,8 @@ func (c *converter) claudeAssistant(b *builder, r claudeRec, i int, last map[res
 	u := claudeTokens(msg.Usage)
 	if l.CostUSD != nil {
 		u.cost, u.hasCost = *l.CostUSD, true
+	} else if b.logCost != nil {
+		u.cost, u.hasCost = b.logCost(msg.Model, u)
 	}
 	u.stop, u.responseID, u.thinking = msg.StopReason, msg.ID, resp.thinking.String()
 	delete(responses, key)

@@ -98,11 +98,11 @@ func messageStart(doc []byte, path string) int {
 // value v, at every depth, with its path ("message.content[0].type"),
 // and its path as encoding/json names it, and so the hand decoders
 // (fields.go): without the index of an element of a list, or the key of
-// a map (a Copilot CLI shutdown's models).
+// a map (a Copilot CLI shutdown's models, a Claude Code cost-state's).
 func walkMembers(v []byte, path, jpath string, fn func(path, jpath string, v []byte)) {
 	switch jsonscan.KindOf(v) {
 	case jsonscan.Object:
-		isMap := path == "modelMetrics" || strings.HasSuffix(path, ".modelMetrics")
+		isMap := path == "modelMetrics" || strings.HasSuffix(path, ".modelMetrics") || path == "modelUsage"
 		jsonscan.Each(v, func(k, e []byte) bool {
 			key := string(unescapedKey(k))
 			p, jp := key, key
@@ -169,6 +169,9 @@ func TestWrongTypeMutations(t *testing.T) {
 		{"claude", "claude-subagents.txtar", "home/.claude/projects/-home-ana-src-api/c4a81f02-6e3b-47d9-b2a5-0f9d3e7c6b18.jsonl", false, claude},
 		{"claude", "claude-subagents.txtar", "home/.claude/projects/-home-ana-src-api/agent-0d4e2aa.jsonl", false, claude},
 		{"claude", "claude-compaction.txtar", "home/.claude/projects/-home-ana-src-docs/e8b24d6a-1c7f-4a93-85e0-3f6a9d2b7c41.jsonl", false, claude},
+		// 2.1.328's records: cost-state, and those known and skipped
+		{"claude", "claude-cost-state.txtar", "home/.claude/projects/-home-ana-src-site/9b2d4f6a-8c1e-4a3b-9d5f-7e6a2c4b8d10.jsonl", false,
+			claude},
 		{"codex", "codex.txtar", "home/.codex/sessions/2026/03/06/rollout-2026-03-06T08-00-00-019cb3a1-7e42-7c10-9a55-3e8d2f61b0a7.jsonl", false, nil},
 		// a fork's turns, web searches, a spawned agent
 		{"codex", "codex-fork-turns.txtar", "home/.codex/sessions/2026/03/12/rollout-2026-03-12T09-00-05-019ce146-46d0-7c33-8e43-7f5a6b7c8da3.jsonl", false, nil},

@@ -62,6 +62,9 @@ type builder struct {
 	sub     bool   // a subagent's thread: no runs of its own
 	version string // of the agent that wrote the log
 	out     []event
+	// logCost, when set, is the cost the log gives a call of model in a
+	// record of its own (Claude Code's cost-state), ok false for none
+	logCost func(model string, u usage) (cost float64, ok bool)
 
 	run        string
 	runs       int
