@@ -282,7 +282,7 @@ func (c *converter) claude(files []*logFile) []*session {
 			if cost != nil && (g.cost == nil || cost.total >= g.cost.total) {
 				// each is the total so far, resumes included: the
 				// largest is the latest, whatever order copies come in
-				g.cost = cost
+				cost.at, g.cost = len(g.main), cost
 			}
 		})
 		if !c.keep {
@@ -356,7 +356,7 @@ func (c *converter) claudeSession(g *claudeGroup) *session {
 	}
 	b := newBuilder(c, s, mainAgent, false)
 	b.version = g.version
-	b.logCost = c.claudeRates(g.cost)
+	b.logCost = c.claudeRates(g)
 	links := &claudeLinks{anchors: map[string]string{}, prompts: map[string]string{}, types: map[string]string{},
 		keys: keys, replays: map[string][]claudeRec{}}
 	c.claudeThread(b, g.main, links.note)
@@ -477,7 +477,7 @@ func (c *converter) claudeAgent(s *session, g *claudeGroup, agent string, recs [
 	}
 	b := newBuilder(c, s, role+":"+agent, true)
 	b.version = g.version
-	b.logCost = c.claudeRates(g.cost)
+	b.logCost = c.claudeRates(g)
 	c.claudeThread(b, recs, nil)
 	if claudeAgentOver(s, g, anchor, role, recs) {
 		// its file's last line is its last response's last: nothing

@@ -15,12 +15,13 @@ import (
 type claudeCost struct {
 	total  float64
 	models map[string]claudeModelCost
+	at     int // where it is in its session's main thread (claudeGroup.main)
 }
 
-// claudeModelCost is one model's part of a cost-state: its tokens as a
-// usage (input with the cache, as evimport counts it) and its cost.
+// claudeModelCost is one model's part of a cost-state: its cost. (Its
+// tokens, read for the checks of the line, are those of every request,
+// those the log does not show included.)
 type claudeModelCost struct {
-	u    usage
 	cost float64
 }
 
@@ -69,8 +70,7 @@ func claudeCostState(data []byte) (*claudeCost, error) {
 					d.wrong(v, "modelUsage", "object")
 					d.path = append(d.path, "modelUsage")
 				}
-				m := claudeModelCost{u: cacheApart(uncached, read, write, output)}
-				m.u.cacheWrite1h = w1h
+				var m claudeModelCost
 				if cost != nil {
 					m.cost = *cost
 				}
@@ -81,23 +81,56 @@ func claudeCostState(data []byte) (*claudeCost, error) {
 	return cs, d.err
 }
 
-// claudeRates is the cost of a call under the session's cost-state cs:
-// each model's cost, spread over its calls in proportion to what each
-// would cost at the model's prices (weight). The cost-state's tokens of
-// a model are those of every call the session made with it, so its
-// calls in the log cost together what it says, when the log holds them
-// all; a call the log lacks (a side request of the agent's) keeps its
-// part out, and a call after the last cost-state (a session killed
-// before it could write one) gets the same rate. nil without a
-// cost-state; a model it does not list, or lists at no cost for tokens
-// (Claude Code had no price for it), is priced as any other.
-func (c *converter) claudeRates(cs *claudeCost) func(model string, u usage) (float64, bool) {
+// claudeRates is the cost of a call under the session's latest
+// cost-state: each model's cost, spread over the model's calls that the
+// cost-state covers (those the log holds before it) in proportion to what
+// each would cost at the model's prices (claudeWeight), so that they add
+// up to what Claude Code says the model cost. That cost includes
+// requests the log does not show (a stream cut short, a compaction's
+// summary): their part is carried by the calls that are shown, so that
+// the session costs what the agent says, no dollar counted twice. A call
+// after the cost-state (a session still running, or killed before it
+// wrote another) is priced at the same rate. nil without a cost-state; a
+// model it does not list, or lists at no cost for its tokens (Claude
+// Code had no price for it), is priced as any other.
+func (c *converter) claudeRates(g *claudeGroup) func(model string, u usage) (float64, bool) {
+	cs := g.cost
 	if cs == nil {
 		return nil
 	}
+	// the covered calls: the main thread's responses before the
+	// cost-state, a subagent's up to the main thread's line before it
+	// (each response once: its last line has its usage)
+	covered := map[respKey]claudeLine{}
+	var until int64
+	note := func(r claudeRec) {
+		l := r.line
+		if l.Type == "assistant" && l.Message != nil && !l.IsAPIError && l.Message.Model != "<synthetic>" {
+			if k := claudeKey(l.Message, l.RequestID); k != (respKey{}) {
+				covered[k] = l
+			} else {
+				covered[respKey{uuid: l.UUID}] = l
+			}
+		}
+	}
+	for _, r := range g.main[:cs.at] {
+		note(r)
+		until = max(until, r.ms)
+	}
+	for _, recs := range g.agents {
+		for _, r := range recs {
+			if r.ms <= until {
+				note(r)
+			}
+		}
+	}
+	weights := map[string]float64{}
+	for _, l := range covered {
+		weights[l.Message.Model] += c.claudeWeight(l.Message.Model, claudeTokens(l.Message.Usage))
+	}
 	rates := map[string]float64{} // USD per unit of weight
 	for model, m := range cs.models {
-		if w := c.claudeWeight(model, m.u); w > 0 && m.cost > 0 {
+		if w := weights[model]; w > 0 && m.cost > 0 {
 			rates[model] = m.cost / w
 		}
 	}
