@@ -194,7 +194,7 @@ var claudeBlockKnown = map[string]bool{
 // claudeKnown are the record types read or deliberately passed over;
 // any other is counted as unknown. cost-state (2.1.3xx) is read for the
 // session's cost (claudeCostState); what the others of 2.1.328 hold, as
-// its logs against a scripted server show (internal/e2e/claude_test.go),
+// its logs against a scripted server show (internal/e2e/claude_code_test.go),
 // is no event: attachment (what Claude Code added to a prompt: the
 // environment, the date, the model's name, the tools and skills listed),
 // api-request, api-request-shape and api-request-blob (each request's
