@@ -49,8 +49,12 @@ import (
 // on 8,000 files, JSON for them all took most of such a run's time.
 type syncState struct {
 	Files    map[string]*fileMark
-	raw      []byte // the sessions' JSON, decoded when a file changed (loadSessions)
-	sessions map[string]*sessionMark
+	raw []byte // the sessions' lines, indexed when a file changed (loadSessions)
+	// lines are the sessions' lines by key, the rest of each line still
+	// encoded: a run decodes those it converts (session), and writes the
+	// others back as they were
+	lines   map[string]string
+	updated map[string]*sessionMark
 }
 
 // syncHeader is a state's first line.
@@ -60,7 +64,7 @@ type syncHeader struct {
 }
 
 // syncStateVersion is the format written; another is refused.
-const syncStateVersion = 3
+const syncStateVersion = 4
 
 // fileMark is a file as the last run read it.
 type fileMark struct {
@@ -80,7 +84,7 @@ type sessionMark struct {
 }
 
 func newSyncState() *syncState {
-	return &syncState{Files: map[string]*fileMark{}, sessions: map[string]*sessionMark{}}
+	return &syncState{Files: map[string]*fileMark{}, lines: map[string]string{}, updated: map[string]*sessionMark{}}
 }
 
 // parseSyncState reads a state's content; an empty one (touch FILE) is
@@ -158,19 +162,47 @@ func unquoteList(q string) ([]string, error) {
 	return l, nil
 }
 
-// loadSessions decodes the sessions' part of the state, once.
+// loadSessions indexes the sessions' lines, once.
 func (st *syncState) loadSessions() error {
-	if st.sessions != nil {
+	if st.lines != nil {
 		return nil
 	}
-	st.sessions = map[string]*sessionMark{}
-	if len(bytes.TrimSpace(st.raw)) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(st.raw, &st.sessions); err != nil {
-		return fmt.Errorf("not an evimport state: %v", err)
+	st.lines, st.updated = map[string]string{}, map[string]*sessionMark{}
+	for n, rest := 1, st.raw; len(rest) > 0; n++ {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		q, err := strconv.QuotedPrefix(string(line))
+		key, err2 := strconv.Unquote(q)
+		if err != nil || err2 != nil || len(line) == len(q) || line[len(q)] != '\t' {
+			return fmt.Errorf("not an evimport state: session line %d", n)
+		}
+		st.lines[key] = string(line[len(q)+1:])
+		if _, err := st.session(key); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// session is what was written of the session key: nil for none. It only
+// reads the state, as the workers do at once.
+func (st *syncState) session(key string) (*sessionMark, error) {
+	if m := st.updated[key]; m != nil {
+		return m, nil
+	}
+	line, ok := st.lines[key]
+	if !ok {
+		return nil, nil
+	}
+	files, runs, _ := strings.Cut(line, "\t")
+	m := &sessionMark{}
+	var err, err2 error
+	m.Files, err = unquoteList(files)
+	m.Runs, err2 = unquoteList(runs)
+	if err != nil || err2 != nil {
+		return nil, fmt.Errorf("not an evimport state: session %q", key)
+	}
+	return m, nil
 }
 
 func (st *syncState) marshal() []byte {
@@ -183,19 +215,43 @@ func (st *syncState) marshal() []byte {
 	slices.Sort(names)
 	for _, n := range names {
 		m := st.Files[n]
-		parent := "0"
-		if m.Parent {
-			parent = "1"
+		data = strconv.AppendQuote(data, n)
+		for _, v := range [...]uint64{m.Dev, m.Ino, uint64(m.Size), uint64(m.MTime)} {
+			data = strconv.AppendUint(append(data, '\t'), v, 10)
 		}
-		data = fmt.Appendf(data, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", strconv.Quote(n), m.Dev, m.Ino, m.Size, m.MTime,
-			m.Source, parent, quoteList(m.Keys), quoteList(m.IDs))
+		data = append(append(append(data, '\t'), m.Source...), '\t')
+		if m.Parent {
+			data = append(data, '1')
+		} else {
+			data = append(data, '0')
+		}
+		data = append(append(data, '\t'), quoteList(m.Keys)...)
+		data = append(append(append(data, '\t'), quoteList(m.IDs)...), '\n')
 	}
 	data = append(data, "sessions\n"...)
-	if st.sessions != nil {
-		sessions, _ := json.Marshal(st.sessions)
-		return append(append(data, sessions...), '\n')
+	if st.lines == nil {
+		return append(data, st.raw...) // not read: as it was
 	}
-	return append(data, st.raw...)
+	keys := make([]string, 0, len(st.lines)+len(st.updated))
+	for k := range st.lines {
+		keys = append(keys, k)
+	}
+	for k := range st.updated {
+		if _, ok := st.lines[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		data = append(strconv.AppendQuote(data, k), '\t')
+		if m := st.updated[k]; m != nil {
+			data = append(append(append(data, quoteList(m.Files)...), '\t'), quoteList(m.Runs)...)
+		} else {
+			data = append(data, st.lines[k]...)
+		}
+		data = append(data, '\n')
+	}
+	return data
 }
 
 // incremental is a pass's part in an incremental import: the state it
@@ -351,7 +407,7 @@ func (inc *incremental) keep(ss []*session, files []*logFile, up map[string]*ses
 		key := s.source + "\x00" + s.id
 		m := &sessionMark{Files: names}
 		written := map[string]string{}
-		if old := inc.st.sessions[key]; old != nil {
+		if old, _ := inc.st.session(key); old != nil { // checked by loadSessions
 			m.Runs = slices.Clone(old.Runs)
 			m.Files = mergeNames(old.Files, names)
 			for _, r := range old.Runs {
@@ -461,8 +517,11 @@ func (inc *incremental) done() (st *syncState, gone, only int, err error) {
 	if gone == 0 && !inc.changed() {
 		return st, 0, 0, nil // every file as the state has it
 	}
+	if err := st.loadSessions(); err != nil {
+		return nil, 0, 0, err
+	}
 	for k, m := range inc.updates {
-		st.sessions[k] = m
+		st.updated[k] = m
 	}
 	for name, f := range inc.seen {
 		if f.source == "" || f.mtime == 0 {
@@ -479,7 +538,16 @@ func (inc *incremental) done() (st *syncState, gone, only int, err error) {
 	if err := st.loadSessions(); err != nil {
 		return nil, 0, 0, err
 	}
-	for _, m := range st.sessions {
+	for k := range st.lines {
+		if st.updated[k] == nil {
+			m, err := st.session(k)
+			if err != nil {
+				return nil, 0, 0, err
+			}
+			st.updated[k] = m // decoded once
+		}
+	}
+	for _, m := range st.updated {
 		if len(m.Files) > 0 && !slices.ContainsFunc(m.Files, func(n string) bool { return st.Files[n] != nil }) {
 			only++
 		}
