@@ -91,6 +91,7 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	bash scripts/bench.sh
 	bash scripts/hugeline.sh
+	bash scripts/bench-archive.sh
 
 # fuzz runs every fuzz target for FUZZTIME each. Each input that finds
 # new code is minimized for at most FUZZMINIMIZE: Go's default, a minute,
