@@ -55,11 +55,17 @@ func RemoveHandover(path string) { os.Remove(HandoverPath(path)) }
 // a --commit finding no state file knows that is expected (and not a typo
 // in its name). Call it with the lock held.
 func WriteHandover(path string, c *Cursor) error {
-	var hash, seq string
-	if c != nil {
-		hash, seq = c.Hash, string(c.Seq)
-	}
+	hash, seq := handoverOf(c)
 	return WriteHandoverOf(path, hash, seq)
+}
+
+// handoverOf is what names the pending cursor c in a handover: its hash
+// and seq, both "" for none.
+func handoverOf(c *Cursor) (hash, seq string) {
+	if c != nil {
+		return c.Hash, string(c.Seq)
+	}
+	return "", ""
 }
 
 // WriteHandoverOf is WriteHandover for a pending state of another shape
@@ -81,10 +87,7 @@ var ErrNotHandedOver = errors.New("not handed over to this --commit")
 // c of the state file at path (c nil: whether the run before it passed
 // nothing): nil, or an error saying why not.
 func CheckHandover(path string, c *Cursor) error {
-	var hash, seq string
-	if c != nil {
-		hash, seq = c.Hash, string(c.Seq)
-	}
+	hash, seq := handoverOf(c)
 	return CheckHandoverOf(path, hash, seq)
 }
 

@@ -503,16 +503,33 @@ func groups(files []*logFile) [][]*logFile {
 		}
 	}
 	var out [][]*logFile
-	at := map[int]int{}
-	for i, f := range files {
-		r := find(i)
-		g, ok := at[r]
+	for _, g := range gather(len(files), func(i int) (int, bool) { return find(i), true }) {
+		group := make([]*logFile, len(g))
+		for k, i := range g {
+			group[k] = files[i]
+		}
+		out = append(out, group)
+	}
+	return out
+}
+
+// gather puts the indexes 0 to n-1 into lists by their key (those whose
+// key is not ok in none), the lists in the order of their first index.
+func gather[K comparable](n int, key func(i int) (K, bool)) [][]int {
+	var out [][]int
+	at := map[K]int{}
+	for i := range n {
+		k, ok := key(i)
 		if !ok {
+			continue
+		}
+		g, seen := at[k]
+		if !seen {
 			g = len(out)
-			at[r] = g
+			at[k] = g
 			out = append(out, nil)
 		}
-		out[g] = append(out[g], f)
+		out[g] = append(out[g], i)
 	}
 	return out
 }

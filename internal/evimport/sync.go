@@ -326,21 +326,9 @@ type fileStat struct {
 // mostly a stat of every file.
 func statAll(files []*logFile) []fileStat {
 	stats := make([]fileStat, len(files))
-	var dirs [][]int // the files of each folder, by index
-	at := map[string]int{}
-	for i, f := range files {
-		if f.name == "-" {
-			continue
-		}
-		dir := filepath.Dir(f.name)
-		j, ok := at[dir]
-		if !ok {
-			j = len(dirs)
-			at[dir] = j
-			dirs = append(dirs, nil)
-		}
-		dirs[j] = append(dirs[j], i)
-	}
+	dirs := gather(len(files), func(i int) (string, bool) { // the files of each folder, by index
+		return filepath.Dir(files[i].name), files[i].name != "-"
+	})
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(4, len(dirs)) {
