@@ -471,36 +471,11 @@ func commit(given, path string) error {
 	return nil
 }
 
-// lock takes the lock of the state file at path and clears the temporary
-// files a killed run left. When another run holds it, the error (exit
-// status ExitBusy) says so and what this run did not do; a lock file that
-// cannot be opened is worded as every file is.
-func lock(given, path, notDone string) (unlock func(), err error) {
-	unlock, err = cursor.Lock(path)
-	if errors.Is(err, cursor.ErrBusy) {
-		return nil, cli.Errorf(cli.ExitBusy, "%s: %v (%s.lock is held): %s", given, err, path, notDone)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot lock: %w", given, jsonl.FileError(path+".lock", err))
-	}
-	// The file may have been replaced between resolve and the lock.
-	if again, err := cursor.ResolveState(path); err != nil || again != path {
-		unlock()
-		if err == nil {
-			err = errors.New("replaced by a symbolic link while starting")
-		}
-		return nil, fmt.Errorf("%s: %v: %s", given, err, notDone)
-	}
-	cursor.RemoveStaleTemps(path)
-	cursor.RemoveStaleTemps(cursor.HandoverPath(path))
-	return unlock, nil
-}
-
-// lockAndLoad locks the state file at path (see lock) and reads it (see
+// lockAndLoad locks the state file at path (cli.LockState) and reads it (see
 // loadState), as every run that may change it does first. On an error
 // nothing is left locked.
 func lockAndLoad(given, path, notDone string) (st *cursor.State, unlock func(), err error) {
-	if unlock, err = lock(given, path, notDone); err != nil {
+	if unlock, err = cli.LockState(name, given, path, notDone); err != nil {
 		return nil, nil, err
 	}
 	if st, err = loadState(given, path); err != nil {

@@ -73,7 +73,7 @@ func (o *options) startSync(stdio cli.Stdio) (*syncRun, error) {
 		// handover of an earlier --defer run, so that the --commit after
 		// this run cannot commit a state this run did not vouch for.
 		statefile.RemoveHandover(r.path)
-		if r.unlock, err = lockState(r.given, r.path, "nothing written"); err != nil {
+		if r.unlock, err = cli.LockState(name, r.given, r.path, "nothing written", pendingPath(r.path)); err != nil {
 			return nil, err
 		}
 		// So is the pending state of an earlier --defer run withdrawn:
@@ -197,7 +197,7 @@ func commitState(given string, stdio cli.Stdio) error {
 		}
 		return fmt.Errorf("%s: no state file, nothing committed: no --defer run just before this --commit saved a state there (a typo in the name?)", term.Escape(given))
 	}
-	unlock, err := lockState(given, path, "nothing committed")
+	unlock, err := cli.LockState(name, given, path, "nothing committed", pendingPath(path))
 	if err != nil {
 		return err
 	}
@@ -224,31 +224,6 @@ func commitState(given string, stdio cli.Stdio) error {
 	}
 	statefile.RemoveHandover(path)
 	return nil
-}
-
-// lockState takes the lock of the state file at path, without waiting,
-// as evcursor does: a run that finds it held (another run, started at
-// the same time) writes nothing and exits with status 3.
-func lockState(given, path, notDone string) (unlock func(), err error) {
-	unlock, err = statefile.Lock(path)
-	if errors.Is(err, statefile.ErrBusy) {
-		return nil, cli.Errorf(cli.ExitBusy, "%s: in use by another evimport run (%s.lock is held): %s", given, path, notDone)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot lock: %w", given, jsonl.FileError(path+".lock", err))
-	}
-	// The file may have been replaced between resolve and the lock.
-	if again, err := statefile.ResolveState(path); err != nil || again != path {
-		unlock()
-		if err == nil {
-			err = errors.New("replaced by a symbolic link while starting")
-		}
-		return nil, fmt.Errorf("%s: %v: %s", given, err, notDone)
-	}
-	statefile.RemoveStaleTemps(path)
-	statefile.RemoveStaleTemps(pendingPath(path))
-	statefile.RemoveStaleTemps(statefile.HandoverPath(path))
-	return unlock, nil
 }
 
 // resolveState follows the symlinks of the state file given to the real

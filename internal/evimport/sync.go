@@ -48,8 +48,8 @@ import (
 // run that finds no file changed reads the header and the files only:
 // on 8,000 files, JSON for them all took most of such a run's time.
 type syncState struct {
-	Files    map[string]*fileMark
-	raw []byte // the sessions' lines, indexed when a file changed (loadSessions)
+	Files map[string]*fileMark
+	raw   []byte // the sessions' lines, indexed when a file changed (loadSessions)
 	// lines are the sessions' lines by key, the rest of each line still
 	// encoded: a run decodes those it converts (session), and writes the
 	// others back as they were
