@@ -35,3 +35,18 @@ func LockState(tool, given, path, notDone string, also ...string) (unlock func()
 	}
 	return unlock, nil
 }
+
+// ResolveState follows the symbolic links of the state file given to the
+// real file (locked, read and replaced in their place), refusing anything
+// but a regular file before any lock file is made; notDone is what the
+// run then does not do.
+func ResolveState(given, notDone string) (string, error) {
+	path, err := cursor.ResolveState(given)
+	if errors.Is(err, cursor.ErrNotRegular) {
+		return "", fmt.Errorf("%s: %v: %s", given, err, notDone)
+	}
+	if err != nil {
+		return "", jsonl.FileError(given, err)
+	}
+	return path, nil
+}

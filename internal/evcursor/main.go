@@ -31,7 +31,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		return cli.Usage(err)
 	}
 	if o.Commit != "" {
-		real, err := resolve(o.Commit, "nothing committed")
+		real, err := cli.ResolveState(o.Commit, "nothing committed")
 		if err != nil {
 			return err
 		}
@@ -234,7 +234,7 @@ func (j *job) check() error {
 // current).
 func (j *job) state() error {
 	given := j.o.State
-	path, err := resolve(given, "nothing passed")
+	path, err := cli.ResolveState(given, "nothing passed")
 	if err != nil {
 		return err
 	}
@@ -483,20 +483,6 @@ func lockAndLoad(given, path, notDone string) (st *cursor.State, unlock func(), 
 		return nil, nil, err
 	}
 	return st, unlock, nil
-}
-
-// resolve follows the symlinks of the state file given to the real file
-// (locked, read and replaced in their place) and refuses anything but a
-// regular file before any lock file is made.
-func resolve(given, notDone string) (string, error) {
-	path, err := cursor.ResolveState(given)
-	if errors.Is(err, cursor.ErrNotRegular) {
-		return "", fmt.Errorf("%s: %v: %s", given, err, notDone)
-	}
-	if err != nil {
-		return "", jsonl.FileError(given, err)
-	}
-	return path, nil
 }
 
 // loadState reads the state file at path (held locked); one that cannot

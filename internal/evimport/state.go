@@ -66,7 +66,7 @@ func (o *options) startSync(stdio cli.Stdio) (*syncRun, error) {
 		}
 	} else {
 		r.given = o.State
-		if r.path, err = resolveState(r.given, "nothing written"); err != nil {
+		if r.path, err = cli.ResolveState(r.given, "nothing written"); err != nil {
 			return nil, err
 		}
 		// First thing, before the lock (which may be busy): withdraw the
@@ -182,7 +182,7 @@ func sha(data []byte) string {
 // commitState is --commit FILE: the pending state a --defer run just
 // before it handed over is made current.
 func commitState(given string, stdio cli.Stdio) error {
-	path, err := resolveState(given, "nothing committed")
+	path, err := cli.ResolveState(given, "nothing committed")
 	if err != nil {
 		return err
 	}
@@ -224,19 +224,6 @@ func commitState(given string, stdio cli.Stdio) error {
 	}
 	statefile.RemoveHandover(path)
 	return nil
-}
-
-// resolveState follows the symlinks of the state file given to the real
-// file, refusing anything but a regular file before any lock is made.
-func resolveState(given, notDone string) (string, error) {
-	path, err := statefile.ResolveState(given)
-	if errors.Is(err, statefile.ErrNotRegular) {
-		return "", fmt.Errorf("%s: %v: %s", given, err, notDone)
-	}
-	if err != nil {
-		return "", jsonl.FileError(given, err)
-	}
-	return path, nil
 }
 
 // validateState refuses what does not go with --state, --defer and
