@@ -1,11 +1,14 @@
 package evimport
 
 import (
+	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -70,17 +73,17 @@ func claudeCompanions(name string) []string {
 }
 
 type claudeLine struct {
-	Type             string           `json:"type"`
-	Subtype          string           `json:"subtype"`
+	Type             string           `json:"type" ev:"word"`
+	Subtype          string           `json:"subtype" ev:"word"`
 	UUID             string           `json:"uuid"`
-	SessionID        string           `json:"sessionId"`
-	AgentID          string           `json:"agentId"`
+	SessionID        string           `json:"sessionId" ev:"word"`
+	AgentID          string           `json:"agentId" ev:"word"`
 	IsSidechain      bool             `json:"isSidechain"`
 	IsMeta           bool             `json:"isMeta"`
 	IsCompactSummary bool             `json:"isCompactSummary"`
 	IsAPIError       bool             `json:"isApiErrorMessage"`
-	Cwd              string           `json:"cwd"`
-	Version          string           `json:"version"`
+	Cwd              string           `json:"cwd" ev:"word"`
+	Version          string           `json:"version" ev:"word"`
 	Timestamp        string           `json:"timestamp"`
 	RequestID        string           `json:"requestId"`
 	CostUSD          *float64         `json:"costUSD"`
@@ -94,32 +97,62 @@ type claudeLine struct {
 // agentRef is a user line's toolUseResult, read for one thing: the
 // agentId of the subagent a Task call ran (id), the raw value of its last
 // agentId member. The result is often the whole of a file the tool read:
-// the hand decoder takes the member from what the line's check noted,
+// the table takes the member from what the line's check noted (readOwn),
 // not a walk through the file, and a result of another shape (a list, a
 // string) is no error.
-type agentRef struct{ agentID []byte }
+type agentRef struct {
+	AgentID json.RawMessage `json:"agentId"`
+}
 
-// UnmarshalJSON reads the result as the hand decoder does (fields.go),
-// null leaving it as it was.
-func (a *agentRef) UnmarshalJSON(v []byte) error {
-	if string(v) == "null" {
-		return nil
+var agentRefTable = tableOf(reflect.TypeFor[agentRef]())
+
+// readOwn reads the result v, null leaving it as it was.
+func (a *agentRef) readOwn(d *fields, v []byte, _ string) {
+	if len(v) == 0 || v[0] == 'n' {
+		return
 	}
-	a.agentID = nil
+	*a = agentRef{}
 	if v[0] == '{' {
-		if id, ok := jsonscan.Lookup(v, "agentId"); ok {
-			a.agentID = append([]byte(nil), id...)
-		}
+		decodeTable(d, agentRefTable, v, unsafe.Pointer(a))
 	}
+}
+
+// UnmarshalJSON reads the result as the table does (readOwn), for
+// encoding/json, the fuzz tests' oracle.
+func (a *agentRef) UnmarshalJSON(v []byte) error {
+	var d fields
+	a.readOwn(&d, bytes.Clone(v), "toolUseResult")
 	return nil
 }
 
 // id is the agentId of the result, "" for none.
 func (a agentRef) id() string {
-	if v := a.agentID; len(v) > 0 && v[0] == '"' {
+	if v := a.AgentID; len(v) > 0 && v[0] == '"' {
 		return unquote(v)
 	}
 	return ""
+}
+
+// Claude Code's lines are read by tables made from their types (table.go).
+var (
+	claudeLineTable  = tableOf(reflect.TypeFor[claudeLine]())
+	claudeBlockTable = tableOf(reflect.TypeFor[block]())
+	// the member of a block that holds a tool's output
+	claudeBlockContent = claudeBlockTable.member("Content")
+)
+
+// decode reads a Claude Code line by its table; a content block of the
+// wrong shape is said unless a member of the line is wrong (settle).
+func (l *claudeLine) decode(d *fields, data []byte) {
+	decodeTable(d, claudeLineTable, data, unsafe.Pointer(l))
+	d.settle()
+}
+
+// afterMembers reads the content of m, the line's message of that name,
+// into blocks as its members are read, from the tape of the line (blocks
+// would walk them again); Content is let go.
+func (m *claudeMessage) afterMembers(d *fields, name string) {
+	m.parsed, m.Content = d.messageBlocks(m.Content, name), nil
 }
 
 type compactMetadata struct {
@@ -129,9 +162,9 @@ type compactMetadata struct {
 
 type claudeMessage struct {
 	ID         string          `json:"id"`
-	Model      string          `json:"model"`
-	Role       string          `json:"role"`
-	StopReason string          `json:"stop_reason"`
+	Model      string          `json:"model" ev:"word"`
+	Role       string          `json:"role" ev:"word"`
+	StopReason string          `json:"stop_reason" ev:"word"`
 	Content    json.RawMessage `json:"content"` // a string or blocks
 	Usage      *claudeUsage    `json:"usage"`
 
@@ -156,28 +189,31 @@ type cacheCreation struct {
 // claudeProgress is the data of a progress record; agent_progress ones
 // replay a running subagent's messages.
 type claudeProgress struct {
-	Type    string           `json:"type"`
-	AgentID string           `json:"agentId"`
+	Type    string           `json:"type" ev:"word"`
+	AgentID string           `json:"agentId" ev:"word"`
 	Message *progressMessage `json:"message"`
 }
 
 type progressMessage struct {
-	Type      string         `json:"type"`
+	Type      string         `json:"type" ev:"word"`
 	RequestID string         `json:"requestId"`
 	Timestamp string         `json:"timestamp"`
 	Message   *claudeMessage `json:"message"`
 }
 
 type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Thinking  string          `json:"thinking"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	Thinking string `json:"thinking"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	// a tool's input, copied as it is, is an object: another value is
+	// no call's input
+	Input     json.RawMessage `json:"input" ev:"object"`
 	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
+	// a tool's output: a text, or blocks
+	Content json.RawMessage `json:"content" ev:"string|array,plain=contentPlain"`
+	IsError bool            `json:"is_error"`
 	// contentPlain: the line's check found Content a plain string
 	// (jsonscan.Tape.Plain), to be copied as it is
 	contentPlain bool

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -54,8 +55,9 @@ type fields struct {
 	// from line to line: they are converted before the next is read
 	piBlocks []piBlock
 	// member is the decoder of a content block's members, whose errors
-	// are said with the block's place (memberDecoder)
-	member *fields
+	// are said with the block's place (memberDecoder); owner is the
+	// line's, whose check found what is plain
+	member, owner *fields
 }
 
 // memberDecoder is d's decoder of a content block's members, made once:
@@ -65,7 +67,7 @@ func (d *fields) memberDecoder() *fields {
 		return &fields{}
 	}
 	if d.member == nil {
-		d.member = &fields{}
+		d.member = &fields{owner: d}
 	}
 	return d.member
 }
@@ -102,7 +104,12 @@ func (d *fields) canonical(v []byte) bool {
 }
 
 // plain reports whether the check found v plain; false says nothing.
-func (d *fields) plain(v []byte) bool { return d != nil && d.tape.Plain(d.line, v) }
+func (d *fields) plain(v []byte) bool {
+	if d != nil && d.owner != nil {
+		return d.owner.plain(v)
+	}
+	return d != nil && d.tape.Plain(d.line, v)
+}
 
 // each calls fn with every member of the object v, its key unescaped,
 // until an error is noted.
@@ -527,132 +534,6 @@ func decodeWith[T any, PT interface {
 
 // Claude Code
 
-func (l *claudeLine) decode(d *fields, data []byte) {
-	d.each(data, func(k, v []byte) {
-		switch string(k) {
-		case "type":
-			d.word(v, "type", &l.Type)
-		case "subtype":
-			d.word(v, "subtype", &l.Subtype)
-		case "uuid":
-			d.str(v, "uuid", &l.UUID)
-		case "sessionId":
-			d.word(v, "sessionId", &l.SessionID)
-		case "agentId":
-			d.word(v, "agentId", &l.AgentID)
-		case "isSidechain":
-			d.boolean(v, "isSidechain", &l.IsSidechain)
-		case "isMeta":
-			d.boolean(v, "isMeta", &l.IsMeta)
-		case "isCompactSummary":
-			d.boolean(v, "isCompactSummary", &l.IsCompactSummary)
-		case "isApiErrorMessage":
-			d.boolean(v, "isApiErrorMessage", &l.IsAPIError)
-		case "cwd":
-			d.word(v, "cwd", &l.Cwd)
-		case "version":
-			d.word(v, "version", &l.Version)
-		case "timestamp":
-			d.str(v, "timestamp", &l.Timestamp)
-		case "requestId":
-			d.str(v, "requestId", &l.RequestID)
-		case "costUSD":
-			d.float(v, "costUSD", &l.CostUSD)
-		case "message":
-			l.Message = d.claudeMessage(v, "message")
-		case "toolUseResult":
-			// often the whole of a file read: its agentId is taken from
-			// the members the check noted (agentRef)
-			if len(v) > 0 && v[0] != 'n' {
-				l.ToolUseResult = agentRef{}
-				if v[0] == '{' {
-					d.each(v, func(k, v []byte) {
-						if string(k) == "agentId" {
-							l.ToolUseResult.agentID = v
-						}
-					})
-				}
-			}
-		case "compactMetadata":
-			if objectOrNull(d, v, "compactMetadata", &l.CompactMetadata) {
-				m := &compactMetadata{}
-				d.in(v, "compactMetadata", func(k, v []byte) {
-					switch string(k) {
-					case "trigger":
-						d.str(v, "trigger", &m.Trigger)
-					case "preTokens":
-						d.int(v, "preTokens", &m.PreTokens)
-					}
-				})
-				l.CompactMetadata = m
-			}
-		case "data":
-			if objectOrNull(d, v, "data", &l.Data) {
-				l.Data = d.claudeProgress(v)
-			}
-		case "parentToolUseID":
-			d.str(v, "parentToolUseID", &l.ParentToolUseID)
-		}
-	})
-	d.settle()
-}
-
-func (d *fields) claudeMessage(v []byte, name string) *claudeMessage {
-	if !d.object(v, name) {
-		return nil
-	}
-	m := &claudeMessage{}
-	d.in(v, name, func(k, v []byte) {
-		switch string(k) {
-		case "id":
-			d.str(v, "id", &m.ID)
-		case "model":
-			d.word(v, "model", &m.Model)
-		case "role":
-			d.word(v, "role", &m.Role)
-		case "stop_reason":
-			d.word(v, "stop_reason", &m.StopReason)
-		case "content":
-			m.Content = raw(v)
-		case "usage":
-			if !objectOrNull(d, v, "usage", &m.Usage) {
-				return
-			}
-			u := &claudeUsage{}
-			d.in(v, "usage", func(k, v []byte) {
-				switch string(k) {
-				case "input_tokens":
-					d.int(v, "input_tokens", &u.InputTokens)
-				case "output_tokens":
-					d.int(v, "output_tokens", &u.OutputTokens)
-				case "cache_creation_input_tokens":
-					d.int(v, "cache_creation_input_tokens", &u.CacheCreationInputTokens)
-				case "cache_read_input_tokens":
-					d.int(v, "cache_read_input_tokens", &u.CacheReadInputTokens)
-				case "cache_creation":
-					if !objectOrNull(d, v, "cache_creation", &u.CacheCreation) {
-						return
-					}
-					cc := &cacheCreation{}
-					d.in(v, "cache_creation", func(k, v []byte) {
-						switch string(k) {
-						case "ephemeral_5m_input_tokens":
-							d.int(v, "ephemeral_5m_input_tokens", &cc.Ephemeral5m)
-						case "ephemeral_1h_input_tokens":
-							d.int(v, "ephemeral_1h_input_tokens", &cc.Ephemeral1h)
-						}
-					})
-					u.CacheCreation = cc
-				}
-			})
-			m.Usage = u
-		}
-	})
-	// read now, from the tape of the line (blocks would walk them again)
-	m.parsed, m.Content = d.messageBlocks(m.Content, name), nil
-	return m
-}
-
 // messageBlocks is contentBlocks for the content of the message, member
 // name, of the line d reads: a block of the wrong shape is the line's
 // error (blockErr), not a block left out, which would lose a tool call
@@ -683,69 +564,6 @@ func (d *fields) blockWrong(name string, i int, what string) {
 	d.blockErr = fmt.Errorf("%s %s", path, what)
 }
 
-func (d *fields) claudeProgress(v []byte) *claudeProgress {
-	p := &claudeProgress{}
-	d.in(v, "data", func(k, v []byte) {
-		switch string(k) {
-		case "type":
-			d.word(v, "type", &p.Type)
-		case "agentId":
-			d.word(v, "agentId", &p.AgentID)
-		case "message":
-			if !objectOrNull(d, v, "message", &p.Message) {
-				return
-			}
-			m := &progressMessage{}
-			d.in(v, "message", func(k, v []byte) {
-				switch string(k) {
-				case "type":
-					d.word(v, "type", &m.Type)
-				case "requestId":
-					d.str(v, "requestId", &m.RequestID)
-				case "timestamp":
-					d.str(v, "timestamp", &m.Timestamp)
-				case "message":
-					m.Message = d.claudeMessage(v, "message")
-				}
-			})
-			p.Message = m
-		}
-	})
-	return p
-}
-
-// member reads one member of a content block, its key unescaped; one of
-// the wrong type is noted in d.err.
-func (b *block) member(d *fields, k, v []byte) {
-	switch string(k) {
-	case "type":
-		d.str(v, "type", &b.Type)
-	case "text":
-		d.str(v, "text", &b.Text)
-	case "thinking":
-		d.str(v, "thinking", &b.Thinking)
-	case "id":
-		d.str(v, "id", &b.ID)
-	case "name":
-		d.str(v, "name", &b.Name)
-	case "input":
-		// a tool's input, copied as it is, is an object: another value
-		// is no call's input
-		d.object(v, "input")
-		b.Input = raw(v)
-	case "tool_use_id":
-		d.str(v, "tool_use_id", &b.ToolUseID)
-	case "content":
-		// a tool's output: a text, or blocks
-		if len(v) > 0 && v[0] != '"' && v[0] != '[' && v[0] != 'n' {
-			d.wrong(v, "content", "string or an array")
-		}
-		b.Content = raw(v)
-	case "is_error":
-		d.boolean(v, "is_error", &b.IsError)
-	}
-}
-
 // blockList reads a list of content blocks, in one walk (each block's
 // members are read as its end is found), leaving out what is of the
 // wrong type: the blocks of a tool's output, read after its line.
@@ -764,24 +582,20 @@ func blocksOf(line *fields, v []byte, message string) []block {
 			line.blockWrong(message, len(bs)-1, " is "+a(kindOf([]byte{first}))+", not an object")
 		}
 	}, func(k, v []byte) bool {
-		k = unescapedKey(k)
 		b := &bs[len(bs)-1]
-		b.member(d, k, v)
+		i := claudeBlockTable.read(d, unescapedKey(k), v, unsafe.Pointer(b), true)
 		if d.err != nil {
 			if message != "" {
 				line.blockWrong(message, len(bs)-1, "."+d.err.Error())
 			}
 			d.err, d.hard = nil, false
 		}
-		if string(k) == "content" {
-			b.contentPlain = line.plain(v)
-			if message != "" && len(v) > 0 && v[0] == '[' {
-				// a tool's output as blocks, whose texts are read
-				// (contentText): one of the wrong type is no text lost
-				var out fields
-				if out.textBlocks(v, "content", "type", "text"); out.err != nil {
-					line.blockWrong(message, len(bs)-1, "."+out.err.Error())
-				}
+		if i == claudeBlockContent && message != "" && len(v) > 0 && v[0] == '[' {
+			// a tool's output as blocks, whose texts are read
+			// (contentText): one of the wrong type is no text lost
+			var out fields
+			if out.textBlocks(v, "content", "type", "text"); out.err != nil {
+				line.blockWrong(message, len(bs)-1, "."+out.err.Error())
 			}
 		}
 		return true
