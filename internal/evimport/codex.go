@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/jsontext"
@@ -81,37 +83,38 @@ func codexSession(f *logFile) (string, bool) {
 
 type codexLine struct {
 	Timestamp string          `json:"timestamp"`
-	Type      string          `json:"type"`
+	Type      string          `json:"type" ev:"word"`
 	Payload   json.RawMessage `json:"payload"`
 }
 
 // codexPayload holds the members of every payload type evimport reads.
 type codexPayload struct {
-	Type string `json:"type"`
+	Type string `json:"type" ev:"word"`
 	// session_meta
 	ID            string          `json:"id"`
 	Timestamp     string          `json:"timestamp"`
-	Cwd           string          `json:"cwd"`
+	Cwd           string          `json:"cwd" ev:"word"`
 	CLIVersion    string          `json:"cli_version"`
 	ModelProvider string          `json:"model_provider"`
 	ForkedFromID  string          `json:"forked_from_id"`
 	Source        json.RawMessage `json:"source"`
-	// turn_context (and task_started: its turn_id)
-	Model  string          `json:"model"`
-	TurnID json.RawMessage `json:"turn_id"`
+	// turn_context (and task_started: its turn_id, a copy: the line is
+	// not kept for 40 bytes)
+	Model  string          `json:"model" ev:"word"`
+	TurnID json.RawMessage `json:"turn_id" ev:"copy"`
 	// event_msg
 	Message string          `json:"message"`
 	Info    *codexTokenInfo `json:"info"`
 	Reason  string          `json:"reason"`
 	// response_item
-	Role      string          `json:"role"`
+	Role      string          `json:"role" ev:"word"`
 	Content   json.RawMessage `json:"content"`
 	Summary   json.RawMessage `json:"summary"`
 	Name      string          `json:"name"`
 	Arguments string          `json:"arguments"`
 	Input     string          `json:"input"`
 	CallID    string          `json:"call_id"`
-	Output    json.RawMessage `json:"output"`
+	Output    json.RawMessage `json:"output" ev:"plain=outputCanonical"`
 	Action    json.RawMessage `json:"action"`
 	Status    json.RawMessage `json:"status"` // web_search_call's, read only there
 	// outputCanonical: Output is a string spelled as jsontext writes its
@@ -130,6 +133,23 @@ type codexTokens struct {
 	Output    int64 `json:"output_tokens"`
 	Reasoning int64 `json:"reasoning_output_tokens"`
 	Total     int64 `json:"total_tokens"`
+}
+
+// Codex's lines and payloads are read by tables made from their types
+// (table.go).
+var (
+	codexLineTable    = tableOf(reflect.TypeFor[codexLine]())
+	codexPayloadTable = tableOf(reflect.TypeFor[codexPayload]())
+)
+
+func (l *codexLine) decode(d *fields, data []byte) {
+	decodeTable(d, codexLineTable, data, unsafe.Pointer(l))
+}
+
+// decode reads a payload; the line's own, read from what its check
+// found (fields.each), when d has just read the line.
+func (p *codexPayload) decode(d *fields, data []byte) {
+	decodeTable(d, codexPayloadTable, data, unsafe.Pointer(p))
 }
 
 // codexKnown are the record and payload types read or deliberately
