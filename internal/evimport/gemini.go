@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"unsafe"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -87,7 +89,7 @@ func geminiKeys(f *logFile) {
 }
 
 type geminiRecord struct {
-	SessionID   string          `json:"sessionId"`
+	SessionID   string          `json:"sessionId" ev:"word"`
 	ProjectHash string          `json:"projectHash"`
 	Kind        string          `json:"kind"` // "subagent" for a subagent's chat
 	Messages    json.RawMessage `json:"messages"`
@@ -96,12 +98,20 @@ type geminiRecord struct {
 
 	ID        string           `json:"id"`
 	Timestamp string           `json:"timestamp"`
-	Type      string           `json:"type"`
+	Type      string           `json:"type" ev:"word"`
 	Content   json.RawMessage  `json:"content"`
 	Thoughts  []geminiThought  `json:"thoughts"`
 	Tokens    *geminiTokens    `json:"tokens"`
-	Model     string           `json:"model"`
+	Model     string           `json:"model" ev:"word"`
 	ToolCalls []geminiToolCall `json:"toolCalls"`
+}
+
+// Gemini CLI's records are read by a table made from their type
+// (table.go).
+var geminiRecordTable = tableOf(reflect.TypeFor[geminiRecord]())
+
+func (m *geminiRecord) decode(d *fields, data []byte) {
+	decodeTable(d, geminiRecordTable, data, unsafe.Pointer(m))
 }
 
 type geminiThought struct {
@@ -114,7 +124,7 @@ type geminiToolCall struct {
 	Name      string          `json:"name"`
 	Args      json.RawMessage `json:"args"`
 	Status    string          `json:"status"`
-	AgentID   string          `json:"agentId"` // the subagent the call ran
+	AgentID   string          `json:"agentId" ev:"word"` // the subagent the call ran
 	Result    []geminiResult  `json:"result"`
 	Timestamp string          `json:"timestamp"`
 }
@@ -122,10 +132,10 @@ type geminiToolCall struct {
 type geminiResult struct {
 	FunctionResponse struct {
 		Response struct {
-			Output string `json:"output"`
-			Error  string `json:"error"`
 			// quoted is the output as the log holds it, when it is spelled
 			// as jsontext writes it: then Output is not decoded (output)
+			Output string `json:"output" ev:"canonical=quoted"`
+			Error  string `json:"error"`
 			quoted []byte
 		} `json:"response"`
 	} `json:"functionResponse"`
@@ -139,7 +149,7 @@ func (r *geminiResult) output() string {
 	return r.FunctionResponse.Response.Output
 }
 
-// decoded decodes what the hand decoder left as the log holds it, as
+// decoded decodes what the table left as the log holds it, as
 // encoding/json would have read it (the fuzz target compares the two).
 func (m *geminiRecord) decoded() {
 	for i := range m.ToolCalls {
