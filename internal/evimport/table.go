@@ -2,6 +2,7 @@ package evimport
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -46,8 +47,9 @@ type table struct {
 }
 
 type tableMember struct {
-	name  string
-	field string // the Go field, for a reader that asks which was read
+	name   string
+	prefix uint64 // its first 8 bytes (keyPrefix): most names are no longer
+	field  string // the Go field, for a reader that asks which was read
 	// text: a string that is not a word, which read(texts false) checks
 	// and leaves undecoded
 	text bool
@@ -86,7 +88,7 @@ func tableOf(t reflect.Type) *table {
 		if tag == "" {
 			tag = f.Name
 		}
-		m := tableMember{name: tag, field: f.Name}
+		m := tableMember{name: tag, field: f.Name, prefix: keyPrefix([]byte(tag))}
 		m.read, m.text = reader(t, f, tag)
 		for len(tb.byLen) <= len(tag) {
 			tb.byLen = append(tb.byLen, nil)
@@ -355,9 +357,10 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer, texts bool) int 
 	if len(k) >= len(tb.byLen) {
 		return -1
 	}
+	kp := keyPrefix(k)
 	for _, i := range tb.byLen[len(k)] {
 		m := &tb.members[i]
-		if m.name != string(k) {
+		if m.prefix != kp || len(k) > 8 && m.name[8:] != string(k[8:]) {
 			continue
 		}
 		if !texts && m.text {
@@ -368,6 +371,20 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer, texts bool) int 
 		return i
 	}
 	return -1
+}
+
+// keyPrefix is the first 8 bytes of a key, as a number (zeros after a
+// shorter one): one comparison tells most names apart, as a switch's
+// compiled comparisons do, where a string comparison is a call.
+func keyPrefix(k []byte) uint64 {
+	if len(k) >= 8 {
+		return binary.LittleEndian.Uint64(k)
+	}
+	var n uint64
+	for i := len(k) - 1; i >= 0; i-- {
+		n = n<<8 | uint64(k[i])
+	}
+	return n
 }
 
 // decodeTable reads the object data into the record at p, of table tb.
