@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -30,10 +32,10 @@ import (
 // (copilotData), so that a member of another shape in a type passed over
 // is no bad line.
 type copilotLine struct {
-	Type      string          `json:"type"`
+	Type      string          `json:"type" ev:"word"`
 	ID        string          `json:"id"`
 	Timestamp string          `json:"timestamp"`
-	AgentID   string          `json:"agentId"`
+	AgentID   string          `json:"agentId" ev:"word"`
 	Data      json.RawMessage `json:"data"`
 }
 
@@ -41,12 +43,12 @@ type copilotLine struct {
 type copilotData struct {
 	SessionID      string          `json:"sessionId"`
 	CopilotVersion string          `json:"copilotVersion"`
-	SelectedModel  string          `json:"selectedModel"`
+	SelectedModel  string          `json:"selectedModel" ev:"word"`
 	Context        *copilotContext `json:"context"`
-	NewModel       string          `json:"newModel"`
+	NewModel       string          `json:"newModel" ev:"word"`
 
 	Content          string               `json:"content"`
-	Model            string               `json:"model"`
+	Model            string               `json:"model" ev:"word"`
 	APICallID        string               `json:"apiCallId"`
 	RequestID        string               `json:"requestId"`
 	ChunkIndex       int64                `json:"chunkIndex"`
@@ -57,14 +59,14 @@ type copilotData struct {
 	ParentToolCallID string               `json:"parentToolCallId"`
 
 	ToolCallID string          `json:"toolCallId"`
-	ToolName   string          `json:"toolName"`
+	ToolName   string          `json:"toolName" ev:"word"`
 	Arguments  json.RawMessage `json:"arguments"`
 	Success    bool            `json:"success"`
 	Result     *copilotResult  `json:"result"`
 	// Error is an object ({message}) for a tool, a string for a subagent
 	Error json.RawMessage `json:"error"`
 
-	AgentName        string `json:"agentName"`
+	AgentName        string `json:"agentName" ev:"word"`
 	AgentDescription string `json:"agentDescription"`
 	ParentID         string `json:"parentId"`
 
@@ -79,13 +81,28 @@ type copilotData struct {
 }
 
 type copilotContext struct {
-	Cwd string `json:"cwd"`
+	Cwd string `json:"cwd" ev:"word"`
 }
 
 type copilotToolRequest struct {
 	ToolCallID string          `json:"toolCallId"`
-	Name       string          `json:"name"`
+	Name       string          `json:"name" ev:"word"`
 	Arguments  json.RawMessage `json:"arguments"`
+}
+
+// Copilot CLI's events and their data are read by tables made from their
+// types (table.go).
+var (
+	copilotLineTable = tableOf(reflect.TypeFor[copilotLine]())
+	copilotDataTable = tableOf(reflect.TypeFor[copilotData]())
+)
+
+func (l *copilotLine) decode(d *fields, data []byte) {
+	decodeTable(d, copilotLineTable, data, unsafe.Pointer(l))
+}
+
+func (m *copilotData) decode(d *fields, data []byte) {
+	decodeTable(d, copilotDataTable, data, unsafe.Pointer(m))
 }
 
 type copilotResult struct {
@@ -631,193 +648,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// The hand decoders (fields.go) of a Copilot CLI event and of its data.
-
-func (l *copilotLine) decode(d *fields, data []byte) {
-	d.each(data, func(k, v []byte) {
-		switch string(k) {
-		case "type":
-			d.word(v, "type", &l.Type)
-		case "id":
-			d.str(v, "id", &l.ID)
-		case "timestamp":
-			d.str(v, "timestamp", &l.Timestamp)
-		case "agentId":
-			d.word(v, "agentId", &l.AgentID)
-		case "data":
-			l.Data = raw(v)
-		}
-	})
-}
-
-func (m *copilotData) decode(d *fields, data []byte) {
-	d.each(data, func(k, v []byte) {
-		switch string(k) {
-		case "sessionId":
-			d.str(v, "sessionId", &m.SessionID)
-		case "copilotVersion":
-			d.str(v, "copilotVersion", &m.CopilotVersion)
-		case "selectedModel":
-			d.word(v, "selectedModel", &m.SelectedModel)
-		case "context":
-			if !objectOrNull(d, v, "context", &m.Context) {
-				return
-			}
-			if m.Context == nil {
-				m.Context = &copilotContext{}
-			}
-			d.in(v, "context", func(k, v []byte) {
-				if string(k) == "cwd" {
-					d.word(v, "cwd", &m.Context.Cwd)
-				}
-			})
-		case "newModel":
-			d.word(v, "newModel", &m.NewModel)
-		case "content":
-			d.str(v, "content", &m.Content)
-		case "model":
-			d.word(v, "model", &m.Model)
-		case "apiCallId":
-			d.str(v, "apiCallId", &m.APICallID)
-		case "requestId":
-			d.str(v, "requestId", &m.RequestID)
-		case "chunkIndex":
-			d.int(v, "chunkIndex", &m.ChunkIndex)
-		case "chunkCount":
-			d.int(v, "chunkCount", &m.ChunkCount)
-		case "toolRequests":
-			m.ToolRequests = nil
-			if v[0] == 'n' {
-				return
-			}
-			if d.array(v, "toolRequests") {
-				m.ToolRequests = []copilotToolRequest{}
-			}
-			d.objects(v, "toolRequests", func() { m.ToolRequests = append(m.ToolRequests, copilotToolRequest{}) }, func(k, v []byte) {
-				tr := &m.ToolRequests[len(m.ToolRequests)-1]
-				switch string(k) {
-				case "toolCallId":
-					d.str(v, "toolCallId", &tr.ToolCallID)
-				case "name":
-					d.word(v, "name", &tr.Name)
-				case "arguments":
-					tr.Arguments = raw(v)
-				}
-			})
-		case "outputTokens":
-			if v[0] == 'n' {
-				m.OutputTokens = nil
-				return
-			}
-			var n int64
-			d.int(v, "outputTokens", &n)
-			if d.err == nil {
-				m.OutputTokens = &n
-			}
-		case "reasoningText":
-			d.str(v, "reasoningText", &m.ReasoningText)
-		case "parentToolCallId":
-			d.str(v, "parentToolCallId", &m.ParentToolCallID)
-		case "toolCallId":
-			d.str(v, "toolCallId", &m.ToolCallID)
-		case "toolName":
-			d.word(v, "toolName", &m.ToolName)
-		case "arguments":
-			m.Arguments = raw(v)
-		case "success":
-			d.boolean(v, "success", &m.Success)
-		case "result":
-			if !objectOrNull(d, v, "result", &m.Result) {
-				return
-			}
-			if m.Result == nil {
-				m.Result = &copilotResult{}
-			}
-			d.in(v, "result", func(k, v []byte) {
-				if string(k) == "content" {
-					d.str(v, "content", &m.Result.Content)
-				}
-			})
-		case "error":
-			m.Error = raw(v)
-		case "agentName":
-			d.word(v, "agentName", &m.AgentName)
-		case "agentDescription":
-			d.str(v, "agentDescription", &m.AgentDescription)
-		case "parentId":
-			d.str(v, "parentId", &m.ParentID)
-		case "message":
-			d.str(v, "message", &m.Message)
-		case "reason":
-			d.str(v, "reason", &m.Reason)
-		case "trigger":
-			d.str(v, "trigger", &m.Trigger)
-		case "preCompactionTokens":
-			d.int(v, "preCompactionTokens", &m.PreCompactionTokens)
-		case "summaryContent":
-			d.str(v, "summaryContent", &m.SummaryContent)
-		case "modelMetrics":
-			if v[0] == 'n' {
-				m.ModelMetrics = nil
-				return
-			}
-			if !d.object(v, "modelMetrics") {
-				return
-			}
-			if m.ModelMetrics == nil {
-				m.ModelMetrics = map[string]copilotMetric{}
-			}
-			d.in(v, "modelMetrics", func(k, v []byte) {
-				// as encoding/json reads a map: a zero value for each key,
-				// which its path does not name
-				var mm copilotMetric
-				switch v[0] {
-				case 'n':
-				case '{':
-					d.each(v, func(k, v []byte) { mm.member(d, k, v) })
-				default:
-					d.path = d.path[:len(d.path)-1]
-					d.wrong(v, "modelMetrics", "object")
-					d.path = append(d.path, "modelMetrics")
-				}
-				m.ModelMetrics[string(k)] = mm
-			})
-		}
-	})
-}
-
-func (mm *copilotMetric) member(d *fields, k, v []byte) {
-	switch string(k) {
-	case "requests":
-		d.in(v, "requests", func(k, v []byte) {
-			switch string(k) {
-			case "count":
-				d.int(v, "count", &mm.Requests.Count)
-			case "cost":
-				var f *float64
-				d.float(v, "cost", &f)
-				if f != nil {
-					mm.Requests.Cost = *f
-				}
-			}
-		})
-	case "usage":
-		u := &mm.Usage
-		d.in(v, "usage", func(k, v []byte) {
-			switch string(k) {
-			case "inputTokens":
-				d.int(v, "inputTokens", &u.InputTokens)
-			case "outputTokens":
-				d.int(v, "outputTokens", &u.OutputTokens)
-			case "cacheReadTokens":
-				d.int(v, "cacheReadTokens", &u.CacheReadTokens)
-			case "cacheWriteTokens":
-				d.int(v, "cacheWriteTokens", &u.CacheWriteTokens)
-			case "reasoningTokens":
-				d.int(v, "reasoningTokens", &u.ReasoningTokens)
-			}
-		})
-	}
 }
