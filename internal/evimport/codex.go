@@ -201,7 +201,7 @@ func (f *codexFile) parentThread() (parent, role string) {
 // readParent reads the session_meta's source, a checked JSON value, as
 // encoding/json read it into {"subagent": {kind: {"parent_thread_id",
 // "agent_role"}}} (or a subagent that is a word: "review", "compact"),
-// but for keys, matched as they are spelled (as the hand decoders do):
+// but for keys, matched as they are spelled (as the tables do):
 // by jsonscan, since encoding/json took a fifth of a spawned rollout's
 // reading.
 func (f *codexFile) readParent() (parent, role string) {

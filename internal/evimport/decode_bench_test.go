@@ -15,9 +15,11 @@ import (
 )
 
 // BenchmarkDecode decodes the lines of each agent's logs into their
-// record types with the hand decoder (fields.go), with encoding/json/v2
-// (github.com/go-json-experiment/json) and with encoding/json: issue 31
-// asks whether v2 is fast enough to take the place of the hand decoder.
+// record types with the tables made from them (table.go; named "hand",
+// as the hand decoders they replaced were, to compare runs), with
+// encoding/json/v2 (github.com/go-json-experiment/json) and with
+// encoding/json: issue 31 asked whether v2 was fast enough to take the
+// place of the hand decoders.
 // The lines are evgen's (internal/corpus); with EVIMPORT_AGENTS set to a
 // folder of real logs (../shared/agents), those of its <kind> folder
 // instead, for a measurement run only: the tests never read it.
@@ -75,7 +77,7 @@ func benchLines(b *testing.B, kind string) [][]byte {
 	return lines
 }
 
-// v2Options make v2 read a line as the hand decoder does: a key twice
+// v2Options make v2 read a line as the tables do: a key twice
 // (the last wins) and invalid UTF-8 (as U+FFFD) are not errors, and a
 // json.Number (pi's version), which v2 does not know, is a number or a
 // string that holds one.

@@ -15,9 +15,11 @@ import (
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
-// fields decodes the members evimport reads from a line of a log, by
-// hand: encoding/json took three quarters of the time of a conversion,
-// most of it checking again what jsonl and jsonscan.Check have checked,
+// fields decodes the members evimport reads from a line of a log, as the
+// tables made from the record types (table.go) say, a kind of member by
+// a method: encoding/json took three quarters of the time of a
+// conversion, most of it checking again what jsonl and jsonscan.Check
+// have checked,
 // and copying values never read. The lines are checked JSON objects, so
 // values are skipped with jsonscan.Each, unvalidated. What is read is as
 // encoding/json would read it (strings decoded the same way, null leaves

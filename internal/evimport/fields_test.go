@@ -14,23 +14,36 @@ import (
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
-// The names of the members the hand decoders read: a line with a key
-// that differs from one of them only in case is left out of the
-// comparison with encoding/json, which matches keys without regard to
-// case (the decoders do not: no agent writes them so).
-var memberNames = strings.Fields(`type subtype uuid sessionId agentId isSidechain isMeta isCompactSummary
-isApiErrorMessage cwd version timestamp requestId costUSD message toolUseResult compactMetadata trigger
-preTokens data parentToolUseID id model role stop_reason content usage input_tokens output_tokens
-cache_creation_input_tokens cache_read_input_tokens cache_creation ephemeral_5m_input_tokens
-ephemeral_1h_input_tokens payload cli_version model_provider forked_from_id source turn_id info total_token_usage
-last_token_usage cached_input_tokens reasoning_output_tokens total_tokens reason summary name arguments input
-call_id output action parentId provider modelId tokensBefore stopReason errorMessage toolCallId toolName
-isError cacheRead cacheWrite cost total projectHash messages $rewindTo $set thoughts description subject
-tokens cached tool toolCalls args status result functionResponse response error kind agentId
-copilotVersion selectedModel context newModel apiCallId chunkIndex chunkCount toolRequests outputTokens
-reasoningText parentToolCallId toolName success agentName agentDescription trigger preCompactionTokens
-summaryContent modelMetrics requests count usage inputTokens outputTokens cacheReadTokens cacheWriteTokens
-reasoningTokens`)
+// The names of the members the tables read, at any depth of every
+// record type: a line with a key that differs from one of them only in
+// case is left out of the comparison with encoding/json, which matches
+// keys without regard to case (the tables do not: no agent writes them
+// so).
+var memberNames = func() []string {
+	seen := map[reflect.Type]bool{}
+	names := map[string]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] {
+			return
+		}
+		seen[t] = true
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() {
+				tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				names[cmp.Or(tag, f.Name)] = true
+				walk(f.Type)
+			}
+		}
+	}
+	for _, t := range []any{claudeLine{}, block{}, codexLine{}, codexPayload{}, piLine{}, piBlock{}, geminiRecord{}, copilotLine{}, copilotData{}} {
+		walk(reflect.TypeOf(t))
+	}
+	return slices.Sorted(maps.Keys(names))
+}()
 
 // plainKeys reports whether data has no key that is a member name in
 // another case, and no object with a key twice (encoding/json merges two
@@ -65,7 +78,7 @@ func plainKeys(data []byte) bool {
 }
 
 // sameAsEncodingJSON decodes data into a T with encoding/json and with
-// the hand decoder and compares what they read, or the error each says.
+// its table and compares what they read, or the error each says.
 // contentPlain checks what the check found of a Claude Code tool result's
 // content, as outputCanonical does, and forgets it.
 func contentPlain(t *testing.T, data []byte, l *claudeLine) {
@@ -139,7 +152,7 @@ func sameAsEncodingJSON[T any, PT interface {
 }
 
 // contentRead reads the content of the messages of l, a line as
-// encoding/json decoded it, into blocks, as the hand decoder does while
+// encoding/json decoded it, into blocks, as the table does while
 // it reads the line; the error is that of a block of the wrong shape.
 func contentRead(l any) error {
 	var err error
@@ -208,7 +221,7 @@ func badLikeCheck[T any, PT interface {
 	}
 }
 
-// FuzzFieldsLikeEncodingJSON checks the hand decoders of fields.go
+// FuzzFieldsLikeEncodingJSON checks the tables' decoding (fields.go)
 // against encoding/json, which read the lines before them.
 func FuzzFieldsLikeEncodingJSON(f *testing.F) {
 	for _, src := range sources {
@@ -386,7 +399,7 @@ func FuzzReadParent(f *testing.F) {
 
 // keysInAnotherCase reports whether the JSON value v has a key, at any
 // depth, that is one of names in another case: encoding/json takes it,
-// the hand decoders do not.
+// the tables do not.
 func keysInAnotherCase(v []byte, names ...string) bool {
 	found := false
 	var walk func(v []byte)

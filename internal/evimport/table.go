@@ -15,6 +15,7 @@ import (
 // by a table made from the type once, at start (issue 31). encoding/json
 // /v2 would read the types too, but took 2-3 times as long as fields.go
 // over a whole conversion; encoding/json stays the fuzz tests' oracle.
+// Every source's lines are read so.
 //
 // The table knows the kinds of member the record types have: a string
 // (tagged ev:"word" when its few values come back line after line: each
@@ -147,7 +148,7 @@ func readTag(t reflect.Type, f reflect.StructField) evTag {
 }
 
 // reader is the reader of the member f of t, named name: what it does
-// is what the hand decoders of fields.go did for a member of its kind.
+// is what the hand decoders fields.go had did for a member of its kind.
 func reader(t reflect.Type, f reflect.StructField, name string) (read readFunc, text bool) {
 	off, ft, tag := f.Offset, f.Type, readTag(t, f)
 	switch {
