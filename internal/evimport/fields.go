@@ -115,8 +115,21 @@ func (d *fields) plain(v []byte) bool {
 
 // each calls fn with every member of the object v, its key unescaped,
 // until an error is noted.
-func (d *fields) each(v []byte, fn func(k, v []byte)) {
-	member := func(k, v []byte) { fn(unescapedKey(k), v) }
+func (d *fields) each(v []byte, fn func(k, v []byte)) { d.walk(v, fn, nil, nil) }
+
+// eachIn is each reading every member into the record at p by its table
+// tb: called directly, not through a closure made for each object.
+func (d *fields) eachIn(v []byte, tb *table, p unsafe.Pointer) { d.walk(v, nil, tb, p) }
+
+// walk is each with fn, or eachIn with tb and p when tb is set.
+func (d *fields) walk(v []byte, fn func(k, v []byte), tb *table, p unsafe.Pointer) {
+	member := func(k, v []byte) {
+		if k = unescapedKey(k); tb != nil {
+			tb.read(d, k, v, p, true)
+		} else {
+			fn(k, v)
+		}
+	}
 	if d.check {
 		d.check = false
 		if d.inner.Spans == nil {

@@ -47,33 +47,57 @@ type table struct {
 	byLen [][]int
 }
 
+// tableMember is a member of a record type and how it is read: by kind,
+// in read's switch, with what the kind needs. Its readers are no func
+// values: an indirect call leaks the record to the heap (escape analysis
+// cannot see what it does with it), which made every Codex payload an
+// allocation, and cost an indirect call a member.
 type tableMember struct {
-	name   string
 	prefix uint64 // its first 8 bytes (keyPrefix): most names are no longer
-	field  string // the Go field, for a reader that asks which was read
+	name   string
+	off    uintptr
+	kind   memberKind
 	// text: a string that is not a word, which read(texts false) checks
 	// and leaves undecoded
 	text bool
-	read readFunc
-	// kind and off: a member of the kinds most members are is read by a
-	// direct call, in read's switch, not by read's indirect one: a
-	// fifth of a Codex payload's decoding went to those calls
-	kind memberKind
-	off  uintptr
+	// rawKind: the JSON kinds allowed (check set), said as want, copied,
+	// its plainness noted at plainAt (plain set)
+	check, copy, plain bool
+	allowed            *[256]bool
+	want               string
+	// quotedKind: where the undecoded []byte goes; plainKind: the bool
+	at uintptr
+	// the table of a record member (a struct, a pointer to one, a slice
+	// or map of them), and the type allocated or grown; of a map or a
+	// type that reads itself, an array of one, which reflect.Copy moves
+	// in and out of the record (a reflect.Value of the record's memory
+	// set by Value.Set would leak the record to the heap)
+	inner *table
+	typ   reflect.Type
+	after bool   // ptrStructKind: the record reads more (afterMembers)
+	field string // the Go field, for a reader that asks which was read
 }
 
 type memberKind uint8
 
 const (
-	byFunc memberKind = iota
-	strKind
+	strKind memberKind = iota
 	wordKind
 	intKind
 	boolKind
+	quotedKind
+	rawKind
+	numberKind
+	floatKind
+	ptrStrKind
+	ptrIntKind
+	ptrFloatKind
+	ptrStructKind
+	structKind
+	sliceKind
+	mapKind
+	ownKind
 )
-
-// readFunc reads the value v of a member into the record at p.
-type readFunc func(d *fields, v []byte, p unsafe.Pointer)
 
 var (
 	rawMessageType = reflect.TypeFor[json.RawMessage]()
@@ -104,19 +128,8 @@ func tableOf(t reflect.Type) *table {
 		if tag == "" {
 			tag = f.Name
 		}
-		m := tableMember{name: tag, field: f.Name, prefix: keyPrefix([]byte(tag))}
-		m.read, m.text = reader(t, f, tag)
-		m.off = f.Offset
-		switch tag := readTag(t, f); {
-		case f.Type == reflect.TypeFor[string]() && tag.word:
-			m.kind = wordKind
-		case f.Type == reflect.TypeFor[string]() && !tag.quoted:
-			m.kind = strKind
-		case f.Type == reflect.TypeFor[int64]():
-			m.kind = intKind
-		case f.Type == reflect.TypeFor[bool]():
-			m.kind = boolKind
-		}
+		m := tableMember{name: tag, field: f.Name, prefix: keyPrefix([]byte(tag)), off: f.Offset}
+		m.setKind(t, f)
 		for len(tb.byLen) <= len(tag) {
 			tb.byLen = append(tb.byLen, nil)
 		}
@@ -173,207 +186,65 @@ func readTag(t reflect.Type, f reflect.StructField) evTag {
 	return e
 }
 
-// reader is the reader of the member f of t, named name: what it does
-// is what the hand decoders fields.go had did for a member of its kind.
-func reader(t reflect.Type, f reflect.StructField, name string) (read readFunc, text bool) {
-	off, ft, tag := f.Offset, f.Type, readTag(t, f)
+// setKind sets how the member f of t is read: what it does is what the
+// hand decoders fields.go had did for a member of its kind.
+func (m *tableMember) setKind(t reflect.Type, f reflect.StructField) {
+	ft, tag := f.Type, readTag(t, f)
 	switch {
 	case reflect.PointerTo(ft).Implements(ownReaderType):
-		return func(d *fields, v []byte, p unsafe.Pointer) {
-			reflect.NewAt(ft, unsafe.Add(p, off)).Interface().(ownReader).readOwn(d, v, name)
-		}, false
+		m.kind, m.typ = ownKind, reflect.ArrayOf(1, ft)
 	case ft == rawMessageType:
-		return rawReader(off, name, tag), false
-	case ft == numberType:
-		return func(d *fields, v []byte, p unsafe.Pointer) { d.number(v, name, (*json.Number)(unsafe.Add(p, off))) }, false
-	case ft.Kind() == reflect.String && tag.word:
-		return func(d *fields, v []byte, p unsafe.Pointer) { d.word(v, name, (*string)(unsafe.Add(p, off))) }, false
-	case ft.Kind() == reflect.String && tag.quoted:
-		return func(d *fields, v []byte, p unsafe.Pointer) {
-			// copied as it is when it can be, not decoded to be quoted again
-			q := (*[]byte)(unsafe.Add(p, tag.quotedAt))
-			if d.canonical(v) {
-				*(*string)(unsafe.Add(p, off)), *q = "", v
-			} else if v[0] != 'n' {
-				*q = nil
-				d.str(v, name, (*string)(unsafe.Add(p, off)))
+		m.kind, m.copy, m.plain, m.at = rawKind, tag.copy, tag.plain, tag.plainAt
+		m.check = len(tag.kinds) > 0
+		m.allowed = &[256]bool{'n': true}
+		for i, k := range tag.kinds {
+			if i > 0 {
+				m.want += " or " + a(k)
+			} else {
+				m.want = k // "string or an array"
 			}
-		}, false
-	case ft.Kind() == reflect.String:
-		return func(d *fields, v []byte, p unsafe.Pointer) { d.str(v, name, (*string)(unsafe.Add(p, off))) }, true
-	case ft.Kind() == reflect.Int64:
-		return func(d *fields, v []byte, p unsafe.Pointer) { d.int(v, name, (*int64)(unsafe.Add(p, off))) }, false
-	case ft.Kind() == reflect.Bool:
-		return func(d *fields, v []byte, p unsafe.Pointer) { d.boolean(v, name, (*bool)(unsafe.Add(p, off))) }, false
-	case ft.Kind() == reflect.Float64:
-		return func(d *fields, v []byte, p unsafe.Pointer) {
-			var f *float64
-			if d.float(v, name, &f); f != nil {
-				*(*float64)(unsafe.Add(p, off)) = *f
-			}
-		}, false
-	case ft.Kind() == reflect.Pointer:
-		return pointerReader(t, f, name), false
-	case ft.Kind() == reflect.Struct:
-		inner := tableOf(ft)
-		return func(d *fields, v []byte, p unsafe.Pointer) {
-			// read into as it is, as encoding/json does; null leaves it
-			o := unsafe.Add(p, off)
-			d.in(v, name, func(k, v []byte) { inner.read(d, k, v, o, true) })
-		}, false
-	case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
-		return sliceReader(off, ft, name), false
-	case ft.Kind() == reflect.Map && ft.Key().Kind() == reflect.String && ft.Elem().Kind() == reflect.Struct:
-		return mapReader(off, ft, name), false
-	}
-	panic(fmt.Sprintf("evimport: %s.%s: no table reader for a member of type %s", t, f.Name, f.Type))
-}
-
-// rawReader reads a json.RawMessage: kept as the line holds it (null
-// too, as encoding/json keeps it), checked for its kinds, copied, its
-// plainness noted, as tag says.
-func rawReader(off uintptr, name string, tag evTag) readFunc {
-	var want string // "string or an array"
-	allowed := [256]bool{'n': true}
-	for i, k := range tag.kinds {
-		if i > 0 {
-			want += " or " + a(k)
-		} else {
-			want = k
-		}
-		switch k {
-		case "object":
-			allowed['{'] = true
-		case "array":
-			allowed['['] = true
-		case "string":
-			allowed['"'] = true
-		default:
-			panic("evimport: no JSON kind " + k)
-		}
-	}
-	check := len(tag.kinds) > 0
-	return func(d *fields, v []byte, p unsafe.Pointer) {
-		if check && !allowed[v[0]] {
-			d.wrong(v, name, want) // of the wrong type: no call's input
-		}
-		if tag.copy {
-			v = bytes.Clone(v)
-		}
-		*(*json.RawMessage)(unsafe.Add(p, off)) = v
-		if tag.plain {
-			*(*bool)(unsafe.Add(p, tag.plainAt)) = d.plain(v)
-		}
-	}
-}
-
-// pointerReader reads a member that points to its value: null clears it.
-func pointerReader(t reflect.Type, f reflect.StructField, name string) readFunc {
-	off, ft := f.Offset, f.Type
-	switch ft.Elem().Kind() {
-	case reflect.String:
-		return func(d *fields, v []byte, p unsafe.Pointer) {
-			dst := (**string)(unsafe.Add(p, off))
-			if v[0] == 'n' {
-				*dst = nil
-				return
-			}
-			var s string
-			d.str(v, name, &s)
-			*dst = &s
-		}
-	case reflect.Int64:
-		return func(d *fields, v []byte, p unsafe.Pointer) {
-			dst := (**int64)(unsafe.Add(p, off))
-			if v[0] == 'n' {
-				*dst = nil
-				return
-			}
-			var n int64
-			if d.int(v, name, &n); d.err == nil {
-				*dst = &n
-			}
-		}
-	case reflect.Float64:
-		return func(d *fields, v []byte, p unsafe.Pointer) { d.float(v, name, (**float64)(unsafe.Add(p, off))) }
-	case reflect.Struct:
-		inner := tableOf(ft.Elem())
-		after := ft.Implements(reflect.TypeFor[afterMembers]())
-		return func(d *fields, v []byte, p unsafe.Pointer) {
-			// as objectOrNull: null clears it, another value than an
-			// object is of the wrong type; an object is read afresh
-			dst := (*unsafe.Pointer)(unsafe.Add(p, off))
-			if v[0] == 'n' {
-				*dst = nil
-			}
-			if !d.object(v, name) {
-				return
-			}
-			obj := reflect.New(ft.Elem())
-			o := obj.UnsafePointer()
-			d.in(v, name, func(k, v []byte) { inner.read(d, k, v, o, true) })
-			if after {
-				obj.Interface().(afterMembers).afterMembers(d, name)
-			}
-			*dst = o
-		}
-	}
-	panic(fmt.Sprintf("evimport: %s.%s: no table reader for a member of type %s", t, f.Name, f.Type))
-}
-
-// sliceReader reads an array of objects in one walk (fields.objects): null
-// is a nil slice, [] an empty one, each object read afresh.
-func sliceReader(off uintptr, ft reflect.Type, name string) readFunc {
-	inner := tableOf(ft.Elem())
-	return func(d *fields, v []byte, p unsafe.Pointer) {
-		s := reflect.NewAt(ft, unsafe.Add(p, off)).Elem()
-		s.SetZero()
-		if v[0] == 'n' {
-			return
-		}
-		if d.array(v, name) {
-			s.Set(reflect.MakeSlice(ft, 0, 0))
-		}
-		var e unsafe.Pointer
-		d.objects(v, name, func() {
-			n := s.Len()
-			s.Grow(1)
-			s.SetLen(n + 1)
-			e = s.Index(n).Addr().UnsafePointer()
-		}, func(k, v []byte) { inner.read(d, k, v, e, true) })
-	}
-}
-
-// mapReader reads an object of objects as encoding/json reads a map of
-// them: a zero value for each key (null, or one of the wrong type, which
-// its path does not name), added to those it holds.
-func mapReader(off uintptr, ft reflect.Type, name string) readFunc {
-	inner := tableOf(ft.Elem())
-	return func(d *fields, v []byte, p unsafe.Pointer) {
-		m := reflect.NewAt(ft, unsafe.Add(p, off)).Elem()
-		if v[0] == 'n' {
-			m.SetZero()
-			return
-		}
-		if !d.object(v, name) {
-			return
-		}
-		if m.IsNil() {
-			m.Set(reflect.MakeMap(ft))
-		}
-		d.in(v, name, func(k, v []byte) {
-			e := reflect.New(ft.Elem())
-			switch v[0] {
-			case 'n':
-			case '{':
-				d.each(v, func(k, v []byte) { inner.read(d, k, v, e.UnsafePointer(), true) })
+			switch k {
+			case "object":
+				m.allowed['{'] = true
+			case "array":
+				m.allowed['['] = true
+			case "string":
+				m.allowed['"'] = true
 			default:
-				d.path = d.path[:len(d.path)-1]
-				d.wrong(v, name, "object")
-				d.path = append(d.path, name)
+				panic("evimport: no JSON kind " + k)
 			}
-			m.SetMapIndex(reflect.ValueOf(string(k)), e.Elem())
-		})
+		}
+	case ft == numberType:
+		m.kind = numberKind
+	case ft.Kind() == reflect.String && tag.word:
+		m.kind = wordKind
+	case ft.Kind() == reflect.String && tag.quoted:
+		m.kind, m.at = quotedKind, tag.quotedAt
+	case ft.Kind() == reflect.String:
+		m.kind, m.text = strKind, true
+	case ft.Kind() == reflect.Int64:
+		m.kind = intKind
+	case ft.Kind() == reflect.Bool:
+		m.kind = boolKind
+	case ft.Kind() == reflect.Float64:
+		m.kind = floatKind
+	case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.String:
+		m.kind = ptrStrKind
+	case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Int64:
+		m.kind = ptrIntKind
+	case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Float64:
+		m.kind = ptrFloatKind
+	case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct:
+		m.kind, m.typ, m.inner = ptrStructKind, ft.Elem(), tableOf(ft.Elem())
+		m.after = ft.Implements(reflect.TypeFor[afterMembers]())
+	case ft.Kind() == reflect.Struct:
+		m.kind, m.inner = structKind, tableOf(ft)
+	case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
+		m.kind, m.typ, m.inner = sliceKind, ft, tableOf(ft.Elem())
+	case ft.Kind() == reflect.Map && ft.Key().Kind() == reflect.String && ft.Elem().Kind() == reflect.Struct:
+		m.kind, m.typ, m.inner = mapKind, reflect.ArrayOf(1, ft), tableOf(ft.Elem())
+	default:
+		panic(fmt.Sprintf("evimport: %s.%s: no table reader for a member of type %s", t, f.Name, f.Type))
 	}
 }
 
@@ -390,23 +261,189 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer, texts bool) int 
 		if m.prefix != kp || len(k) > 8 && m.name[8:] != string(k[8:]) {
 			continue
 		}
-		switch at := unsafe.Add(p, m.off); {
-		case !texts && m.text:
-			d.strIf(false, v, m.name, nil)
-		case m.kind == strKind:
-			d.str(v, m.name, (*string)(at))
-		case m.kind == wordKind:
+		switch at := unsafe.Add(p, m.off); m.kind {
+		case strKind:
+			if texts {
+				d.str(v, m.name, (*string)(at))
+			} else {
+				d.strIf(false, v, m.name, nil)
+			}
+		case wordKind:
 			d.word(v, m.name, (*string)(at))
-		case m.kind == intKind:
+		case intKind:
 			d.int(v, m.name, (*int64)(at))
-		case m.kind == boolKind:
+		case boolKind:
 			d.boolean(v, m.name, (*bool)(at))
+		case rawKind:
+			if m.check && !m.allowed[v[0]] {
+				d.wrong(v, m.name, m.want) // of the wrong type: no call's input
+			}
+			if m.copy {
+				v = bytes.Clone(v)
+			}
+			*(*json.RawMessage)(at) = v
+			if m.plain {
+				*(*bool)(unsafe.Add(p, m.at)) = d.plain(v)
+			}
+		case structKind:
+			// read into as it is, as encoding/json does; null leaves it
+			if d.object(v, m.name) {
+				d.path = append(d.path, m.name)
+				d.eachIn(v, m.inner, at)
+				d.path = d.path[:len(d.path)-1]
+			}
+		case ptrStructKind:
+			m.readPointer(d, v, at)
 		default:
-			m.read(d, v, p)
+			m.readOther(d, v, p, at)
 		}
 		return i
 	}
 	return -1
+}
+
+// readPointer reads a member that points to a record: as objectOrNull,
+// null clears it, another value than an object is of the wrong type; an
+// object is read afresh.
+func (m *tableMember) readPointer(d *fields, v []byte, at unsafe.Pointer) {
+	dst := (*unsafe.Pointer)(at)
+	if v[0] == 'n' {
+		*dst = nil
+	}
+	if !d.object(v, m.name) {
+		return
+	}
+	obj := reflect.New(m.typ)
+	o := obj.UnsafePointer()
+	d.path = append(d.path, m.name)
+	d.eachIn(v, m.inner, o)
+	d.path = d.path[:len(d.path)-1]
+	if m.after {
+		obj.Interface().(afterMembers).afterMembers(d, m.name)
+	}
+	*dst = o
+}
+
+// readOther reads a member of the kinds fewer members are, at at in the
+// record at p.
+func (m *tableMember) readOther(d *fields, v []byte, p, at unsafe.Pointer) {
+	name := m.name
+	switch m.kind {
+	case quotedKind:
+		// copied as it is when it can be, not decoded to be quoted again
+		q := (*[]byte)(unsafe.Add(p, m.at))
+		if d.canonical(v) {
+			*(*string)(at), *q = "", v
+		} else if v[0] != 'n' {
+			*q = nil
+			d.str(v, name, (*string)(at))
+		}
+	case numberKind:
+		d.number(v, name, (*json.Number)(at))
+	case floatKind:
+		var f *float64
+		if d.float(v, name, &f); f != nil {
+			*(*float64)(at) = *f
+		}
+	case ptrFloatKind:
+		d.float(v, name, (**float64)(at))
+	case ptrStrKind:
+		dst := (**string)(at)
+		if v[0] == 'n' {
+			*dst = nil
+			return
+		}
+		s := new(string)
+		d.str(v, name, s)
+		*dst = s
+	case ptrIntKind:
+		dst := (**int64)(at)
+		if v[0] == 'n' {
+			*dst = nil
+			return
+		}
+		n := new(int64)
+		if d.int(v, name, n); d.err == nil {
+			*dst = n
+		}
+	case sliceKind:
+		m.readSlice(d, v, at)
+	case mapKind:
+		m.readMap(d, v, at)
+	case ownKind:
+		// read into a copy on the heap: a call through an interface
+		// would leak the record at p to the heap, every line's
+		own := m.copyOut(at)
+		own.Index(0).Addr().Interface().(ownReader).readOwn(d, v, name)
+		reflect.Copy(reflect.NewAt(m.typ, at).Elem(), own)
+	default:
+		panic("evimport: no reader of member kind " + fmt.Sprint(m.kind))
+	}
+}
+
+// copyOut is a copy on the heap of the member at at, an array of one.
+func (m *tableMember) copyOut(at unsafe.Pointer) reflect.Value {
+	own := reflect.New(m.typ).Elem()
+	reflect.Copy(own, reflect.NewAt(m.typ, at).Elem())
+	return own
+}
+
+// sliceHeader is a slice's memory: the record's slice is set by it, not
+// by a reflect.Value of it, which would leak the record to the heap.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// readSlice reads an array of objects in one walk (fields.objects): null
+// is a nil slice, [] an empty one, each object read afresh.
+func (m *tableMember) readSlice(d *fields, v []byte, at unsafe.Pointer) {
+	dst := (*sliceHeader)(at)
+	*dst = sliceHeader{}
+	if v[0] == 'n' || !d.array(v, m.name) {
+		return
+	}
+	s := reflect.MakeSlice(m.typ, 0, 0)
+	var e unsafe.Pointer
+	zero := reflect.Zero(m.typ.Elem())
+	d.objects(v, m.name, func() {
+		s = reflect.Append(s, zero)
+		e = s.Index(s.Len() - 1).Addr().UnsafePointer()
+	}, func(k, v []byte) { m.inner.read(d, k, v, e, true) })
+	*dst = sliceHeader{s.UnsafePointer(), s.Len(), s.Cap()}
+}
+
+// readMap reads an object of objects as encoding/json reads a map of
+// them: a zero value for each key (null, or one of the wrong type, which
+// its path does not name), added to those it holds.
+func (m *tableMember) readMap(d *fields, v []byte, at unsafe.Pointer) {
+	if v[0] == 'n' {
+		*(*unsafe.Pointer)(at) = nil // a map is a pointer
+		return
+	}
+	if !d.object(v, m.name) {
+		return
+	}
+	own := m.copyOut(at)
+	mv := own.Index(0)
+	if mv.IsNil() {
+		mv.Set(reflect.MakeMap(mv.Type()))
+	}
+	name := m.name
+	d.in(v, name, func(k, v []byte) {
+		e := reflect.New(mv.Type().Elem())
+		switch v[0] {
+		case 'n':
+		case '{':
+			d.eachIn(v, m.inner, e.UnsafePointer())
+		default:
+			d.path = d.path[:len(d.path)-1]
+			d.wrong(v, name, "object")
+			d.path = append(d.path, name)
+		}
+		mv.SetMapIndex(reflect.ValueOf(string(k)), e.Elem())
+	})
+	reflect.Copy(reflect.NewAt(m.typ, at).Elem(), own)
 }
 
 // keyPrefix is the first 8 bytes of a key, as a number (zeros after a
@@ -425,5 +462,5 @@ func keyPrefix(k []byte) uint64 {
 
 // decodeTable reads the object data into the record at p, of table tb.
 func decodeTable(d *fields, tb *table, data []byte, p unsafe.Pointer) {
-	d.each(data, func(k, v []byte) { tb.read(d, k, v, p, true) })
+	d.eachIn(data, tb, p)
 }
