@@ -88,7 +88,7 @@ type claudeLine struct {
 	RequestID        string           `json:"requestId"`
 	CostUSD          *float64         `json:"costUSD"`
 	Message          *claudeMessage   `json:"message"`
-	ToolUseResult    agentRef         `json:"toolUseResult"`
+	ToolUseResult    agentRef         `json:"toolUseResult" ev:"any"`
 	CompactMetadata  *compactMetadata `json:"compactMetadata"`
 	Data             *claudeProgress  `json:"data"`
 	ParentToolUseID  string           `json:"parentToolUseID"`
@@ -97,31 +97,25 @@ type claudeLine struct {
 // agentRef is a user line's toolUseResult, read for one thing: the
 // agentId of the subagent a Task call ran (id), the raw value of its last
 // agentId member. The result is often the whole of a file the tool read:
-// the table takes the member from what the line's check noted (readOwn),
-// not a walk through the file, and a result of another shape (a list, a
-// string) is no error.
+// the table takes the member from what the line's check noted, not a
+// walk through the file, and a result of another shape (a list, a
+// string) is no error (its tag: ev:"any").
 type agentRef struct {
 	AgentID json.RawMessage `json:"agentId"`
 }
 
 var agentRefTable = tableOf(reflect.TypeFor[agentRef]())
 
-// readOwn reads the result v, null leaving it as it was.
-func (a *agentRef) readOwn(d *fields, v []byte, _ string) {
+// UnmarshalJSON reads the result as the table does (ev:"any": null
+// leaves it as it was), for encoding/json, the fuzz tests' oracle.
+func (a *agentRef) UnmarshalJSON(v []byte) error {
 	if len(v) == 0 || v[0] == 'n' {
-		return
+		return nil
 	}
 	*a = agentRef{}
 	if v[0] == '{' {
-		decodeTable(d, agentRefTable, v, unsafe.Pointer(a))
+		decodeTable(&fields{}, agentRefTable, bytes.Clone(v), unsafe.Pointer(a))
 	}
-}
-
-// UnmarshalJSON reads the result as the table does (readOwn), for
-// encoding/json, the fuzz tests' oracle.
-func (a *agentRef) UnmarshalJSON(v []byte) error {
-	var d fields
-	a.readOwn(&d, bytes.Clone(v), "toolUseResult")
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"reflect"
 	"strings"
 	"unsafe"
@@ -24,9 +25,8 @@ import (
 // json.RawMessage (kept as the line holds it), a record type (an object
 // read into it), a pointer to one (read afresh, null clears it), a slice
 // of them (an array of objects: null is a nil slice, [] an empty one),
-// a map of them by string (a value for each key), and a type that reads
-// itself (ownReader: Claude Code's toolUseResult). A type with another
-// kind of member is refused at start.
+// and a map of them by string (a value for each key). A type with
+// another kind of member is refused at start.
 //
 // The ev tag says more of a member, in words separated by commas:
 //
@@ -34,6 +34,9 @@ import (
 //	object        a json.RawMessage that must be an object (or null);
 //	string|array  one that must be either (the kinds joined by |)
 //	copy          a json.RawMessage copied: the line is not kept
+//	any           a record read afresh from an object, zeroed by any
+//	              other value but null, which is no error (Claude
+//	              Code's toolUseResult, of many shapes)
 //	plain=F       a json.RawMessage whose bool field F notes that the
 //	              line's check found it a plain string (fields.plain)
 //	canonical=F   a string that, when spelled as jsontext writes it, is
@@ -68,14 +71,22 @@ type tableMember struct {
 	// quotedKind: where the undecoded []byte goes; plainKind: the bool
 	at uintptr
 	// the table of a record member (a struct, a pointer to one, a slice
-	// or map of them), and the type allocated or grown; of a map or a
-	// type that reads itself, an array of one, which reflect.Copy moves
-	// in and out of the record (a reflect.Value of the record's memory
-	// set by Value.Set would leak the record to the heap)
+	// or map of them), and the type allocated or grown; of a map, an
+	// array of one, which reflect.Copy moves in and out of the record (a
+	// reflect.Value of the record's memory set by Value.Set would leak
+	// the record to the heap)
 	inner *table
 	typ   reflect.Type
-	after bool   // ptrStructKind: the record reads more (afterMembers)
-	field string // the Go field, for a reader that asks which was read
+	after bool // ptrStructKind: the record reads more (afterMembers)
+	// structKind tagged any: zero is the record's zero, an array of one
+	any  bool
+	zero reflect.Value
+	// sliceKind: the size of an element, an empty slice's data, and
+	// arrays of 1, 2, 4... elements, which a slice grows into
+	size   uintptr
+	empty  unsafe.Pointer
+	arrays []reflect.Type
+	field  string // the Go field, for a reader that asks which was read
 }
 
 type memberKind uint8
@@ -96,24 +107,17 @@ const (
 	structKind
 	sliceKind
 	mapKind
-	ownKind
 )
 
 var (
 	rawMessageType = reflect.TypeFor[json.RawMessage]()
 	numberType     = reflect.TypeFor[json.Number]()
-	ownReaderType  = reflect.TypeFor[ownReader]()
 )
 
 // afterMembers is a record type that reads more once its members are
 // read (pi's and Claude Code's message, their content blocks): name is
 // its member's name.
 type afterMembers interface{ afterMembers(d *fields, name string) }
-
-// ownReader is a member type that reads itself, named name.
-type ownReader interface {
-	readOwn(d *fields, v []byte, name string)
-}
 
 // tableOf is the table of the record type t (a struct), made with the
 // tables of the record types its members hold.
@@ -152,8 +156,8 @@ func (tb *table) member(field string) int {
 
 // evTag is a member's ev tag, read.
 type evTag struct {
-	word, copy bool
-	kinds      []string // object, string, array...: what it must be
+	word, copy, any bool
+	kinds           []string // object, string, array...: what it must be
 	// plain=, canonical=: where their fields are (set: has them)
 	plain, quoted     bool
 	plainAt, quotedAt uintptr
@@ -175,6 +179,8 @@ func readTag(t reflect.Type, f reflect.StructField) evTag {
 			e.word = true
 		case "copy":
 			e.copy = true
+		case "any":
+			e.any = true
 		case "plain":
 			e.plain, e.plainAt = true, sibling(v, reflect.TypeFor[bool]())
 		case "canonical":
@@ -191,8 +197,6 @@ func readTag(t reflect.Type, f reflect.StructField) evTag {
 func (m *tableMember) setKind(t reflect.Type, f reflect.StructField) {
 	ft, tag := f.Type, readTag(t, f)
 	switch {
-	case reflect.PointerTo(ft).Implements(ownReaderType):
-		m.kind, m.typ = ownKind, reflect.ArrayOf(1, ft)
 	case ft == rawMessageType:
 		m.kind, m.copy, m.plain, m.at = rawKind, tag.copy, tag.plain, tag.plainAt
 		m.check = len(tag.kinds) > 0
@@ -238,9 +242,15 @@ func (m *tableMember) setKind(t reflect.Type, f reflect.StructField) {
 		m.kind, m.typ, m.inner = ptrStructKind, ft.Elem(), tableOf(ft.Elem())
 		m.after = ft.Implements(reflect.TypeFor[afterMembers]())
 	case ft.Kind() == reflect.Struct:
-		m.kind, m.inner = structKind, tableOf(ft)
+		m.kind, m.inner, m.any = structKind, tableOf(ft), tag.any
+		m.typ = reflect.ArrayOf(1, ft)
+		m.zero = reflect.New(m.typ).Elem()
 	case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
 		m.kind, m.typ, m.inner = sliceKind, ft, tableOf(ft.Elem())
+		m.size, m.empty = ft.Elem().Size(), reflect.MakeSlice(ft, 0, 0).UnsafePointer()
+		for c := 1; c <= 1<<16; c *= 2 {
+			m.arrays = append(m.arrays, reflect.ArrayOf(c, ft.Elem()))
+		}
 	case ft.Kind() == reflect.Map && ft.Key().Kind() == reflect.String && ft.Elem().Kind() == reflect.Struct:
 		m.kind, m.typ, m.inner = mapKind, reflect.ArrayOf(1, ft), tableOf(ft.Elem())
 	default:
@@ -287,6 +297,13 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer, texts bool) int 
 			}
 		case structKind:
 			// read into as it is, as encoding/json does; null leaves it
+			if m.any && v[0] != 'n' {
+				// afresh, from an object alone
+				reflect.Copy(reflect.NewAt(m.typ, at).Elem(), m.zero)
+				if v[0] != '{' {
+					break
+				}
+			}
 			if d.object(v, m.name) {
 				d.path = append(d.path, m.name)
 				d.eachIn(v, m.inner, at)
@@ -370,12 +387,6 @@ func (m *tableMember) readOther(d *fields, v []byte, p, at unsafe.Pointer) {
 		m.readSlice(d, v, at)
 	case mapKind:
 		m.readMap(d, v, at)
-	case ownKind:
-		// read into a copy on the heap: a call through an interface
-		// would leak the record at p to the heap, every line's
-		own := m.copyOut(at)
-		own.Index(0).Addr().Interface().(ownReader).readOwn(d, v, name)
-		reflect.Copy(reflect.NewAt(m.typ, at).Elem(), own)
 	default:
 		panic("evimport: no reader of member kind " + fmt.Sprint(m.kind))
 	}
@@ -396,21 +407,44 @@ type sliceHeader struct {
 }
 
 // readSlice reads an array of objects in one walk (fields.objects): null
-// is a nil slice, [] an empty one, each object read afresh.
+// is a nil slice, [] an empty one, each object read afresh. The slice is
+// grown by hand, as append grows one: reflect.Append allocates a header
+// for each element, and the record's slice is set as memory, not by a
+// reflect.Value of it, which would leak the record to the heap.
 func (m *tableMember) readSlice(d *fields, v []byte, at unsafe.Pointer) {
 	dst := (*sliceHeader)(at)
 	*dst = sliceHeader{}
 	if v[0] == 'n' || !d.array(v, m.name) {
 		return
 	}
-	s := reflect.MakeSlice(m.typ, 0, 0)
+	s := sliceHeader{data: m.empty}
 	var e unsafe.Pointer
-	zero := reflect.Zero(m.typ.Elem())
 	d.objects(v, m.name, func() {
-		s = reflect.Append(s, zero)
-		e = s.Index(s.Len() - 1).Addr().UnsafePointer()
+		if s.len == s.cap {
+			s = m.grow(s)
+		}
+		e = unsafe.Add(s.data, uintptr(s.len)*m.size)
+		s.len++
 	}, func(k, v []byte) { m.inner.read(d, k, v, e, true) })
-	*dst = sliceHeader{s.UnsafePointer(), s.Len(), s.Cap()}
+	*dst = s
+}
+
+// grow is the slice s, full, in an array of twice its room (zeroed).
+func (m *tableMember) grow(s sliceHeader) sliceHeader {
+	c := max(1, 2*s.cap)
+	grown := reflect.New(m.array(c)).Elem()
+	if s.len > 0 {
+		reflect.Copy(grown, reflect.NewAt(m.array(s.cap), s.data).Elem())
+	}
+	return sliceHeader{grown.Addr().UnsafePointer(), s.len, c}
+}
+
+// array is the type of an array of c elements, c a power of two.
+func (m *tableMember) array(c int) reflect.Type {
+	if i := bits.Len(uint(c)) - 1; i < len(m.arrays) {
+		return m.arrays[i]
+	}
+	return reflect.ArrayOf(c, m.typ.Elem())
 }
 
 // readMap reads an object of objects as encoding/json reads a map of
