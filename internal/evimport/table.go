@@ -57,6 +57,10 @@ type table struct {
 // allocation, and cost an indirect call a member.
 type tableMember struct {
 	prefix uint64 // its first 8 bytes (keyPrefix): most names are no longer
+	// suffix: the last 8 bytes of a longer name, which tell the rest of
+	// one of up to 16 apart in one more comparison, where a string
+	// comparison is a call
+	suffix uint64
 	name   string
 	off    uintptr
 	kind   memberKind
@@ -133,6 +137,9 @@ func tableOf(t reflect.Type) *table {
 			tag = f.Name
 		}
 		m := tableMember{name: tag, field: f.Name, prefix: keyPrefix([]byte(tag)), off: f.Offset}
+		if len(tag) > 8 {
+			m.suffix = binary.LittleEndian.Uint64([]byte(tag[len(tag)-8:]))
+		}
 		m.setKind(t, f)
 		for len(tb.byLen) <= len(tag) {
 			tb.byLen = append(tb.byLen, nil)
@@ -268,7 +275,8 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer, texts bool) int 
 	kp := keyPrefix(k)
 	for _, i := range tb.byLen[len(k)] {
 		m := &tb.members[i]
-		if m.prefix != kp || len(k) > 8 && m.name[8:] != string(k[8:]) {
+		if m.prefix != kp || len(k) > 8 && (m.suffix != binary.LittleEndian.Uint64(k[len(k)-8:]) ||
+			len(k) > 16 && m.name[8:len(k)-8] != string(k[8:len(k)-8])) {
 			continue
 		}
 		switch at := unsafe.Add(p, m.off); m.kind {
@@ -486,6 +494,12 @@ func (m *tableMember) readMap(d *fields, v []byte, at unsafe.Pointer) {
 func keyPrefix(k []byte) uint64 {
 	if len(k) >= 8 {
 		return binary.LittleEndian.Uint64(k)
+	}
+	if cap(k) >= 8 {
+		// a key of the line is followed by its quote and more: its 8
+		// bytes are loaded at once and those past it masked off, not
+		// read a byte at a time (most keys are short: type, uuid, cwd)
+		return binary.LittleEndian.Uint64(k[:8]) & (1<<(8*len(k)) - 1)
 	}
 	var n uint64
 	for i := len(k) - 1; i >= 0; i-- {
