@@ -48,6 +48,18 @@ type table struct {
 	// has a dozen to forty, which are found sooner so than by a
 	// map's hash or one by one
 	byLen [][]int
+	// keys is byLen made compact for read: the names' words and member
+	// indexes of each length, from keys[at[n]] to keys[at[n+1]], in a
+	// few cache lines, where a member is hundreds of bytes (a name not
+	// the table's touched every member of its length)
+	keys []memberKey
+	at   []uint16
+}
+
+// memberKey is a member's name as read compares it, and its index.
+type memberKey struct {
+	prefix, suffix uint64
+	i              int
 }
 
 // tableMember is a member of a record type and how it is read: by kind,
@@ -147,6 +159,14 @@ func tableOf(t reflect.Type) *table {
 		tb.byLen[len(tag)] = append(tb.byLen[len(tag)], len(tb.members))
 		tb.members = append(tb.members, m)
 	}
+	for _, is := range tb.byLen {
+		tb.at = append(tb.at, uint16(len(tb.keys)))
+		for _, i := range is {
+			m := &tb.members[i]
+			tb.keys = append(tb.keys, memberKey{m.prefix, m.suffix, i})
+		}
+	}
+	tb.at = append(tb.at, uint16(len(tb.keys)))
 	return tb
 }
 
@@ -273,12 +293,13 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer, texts bool) int 
 		return -1
 	}
 	kp := keyPrefix(k)
-	for _, i := range tb.byLen[len(k)] {
-		m := &tb.members[i]
-		if m.prefix != kp || len(k) > 8 && (m.suffix != binary.LittleEndian.Uint64(k[len(k)-8:]) ||
-			len(k) > 16 && m.name[8:len(k)-8] != string(k[8:len(k)-8])) {
+	for _, key := range tb.keys[tb.at[len(k)]:tb.at[len(k)+1]] {
+		if key.prefix != kp || len(k) > 8 && (key.suffix != binary.LittleEndian.Uint64(k[len(k)-8:]) ||
+			len(k) > 16 && tb.members[key.i].name[8:len(k)-8] != string(k[8:len(k)-8])) {
 			continue
 		}
+		i := key.i
+		m := &tb.members[i]
 		switch at := unsafe.Add(p, m.off); m.kind {
 		case strKind:
 			if texts {
