@@ -121,15 +121,20 @@ func (d *fields) each(v []byte, fn func(k, v []byte)) { d.walk(v, fn, nil, nil) 
 // tb: called directly, not through a closure made for each object.
 func (d *fields) eachIn(v []byte, tb *table, p unsafe.Pointer) { d.walk(v, nil, tb, p) }
 
-// walk is each with fn, or eachIn with tb and p when tb is set.
-func (d *fields) walk(v []byte, fn func(k, v []byte), tb *table, p unsafe.Pointer) {
-	member := func(k, v []byte) {
-		if k = unescapedKey(k); tb != nil {
-			tb.read(d, k, v, p, true)
-		} else {
-			fn(k, v)
-		}
+// walked is a member of an object walked: read into the record at p by
+// tb when it is set (which unescapes k if it must), else given to fn.
+func (d *fields) walked(k, v []byte, fn func(k, v []byte), tb *table, p unsafe.Pointer) {
+	if tb != nil {
+		tb.read(d, k, v, p, true)
+	} else {
+		fn(unescapedKey(k), v)
 	}
+}
+
+// walk is each with fn, or eachIn with tb and p when tb is set. The
+// members are read in loops of their own, not through a closure: a call
+// less for each member of every line.
+func (d *fields) walk(v []byte, fn func(k, v []byte), tb *table, p unsafe.Pointer) {
 	if d.check {
 		d.check = false
 		if d.inner.Spans == nil {
@@ -149,37 +154,37 @@ func (d *fields) walk(v []byte, fn func(k, v []byte), tb *table, p unsafe.Pointe
 			if len(v) > 0 && v[0] == '{' && !d.inner.Full {
 				d.objs = append(d.objs, known{v, from, seen})
 			}
-			member(k, v)
+			d.walked(k, v, fn, tb, p)
 		}, &d.inner); err != nil {
 			d.err = err
 		}
 		return
 	}
-	for _, o := range d.objs {
-		if len(v) == len(o.v) && len(v) > 0 && &v[0] == &o.v[0] {
-			d.replay(d.inner.Spans[o.from:o.to], member)
-			return
-		}
-	}
-	if spans, ok := d.tape.Container(d.line, v); ok {
-		d.replay(spans, member)
+	spans, ok := d.objSpans(v)
+	if !ok {
+		jsonscan.Each(v, func(k, v []byte) bool {
+			d.walked(k, v, fn, tb, p)
+			return !d.hard
+		})
 		return
 	}
-	jsonscan.Each(v, func(k, v []byte) bool {
-		member(k, v)
-		return !d.hard
-	})
-}
-
-// replay calls member with the members at spans in the checked line,
-// until a hard error.
-func (d *fields) replay(spans []jsonscan.Span, member func(k, v []byte)) {
 	for _, sp := range spans {
-		member(d.line[sp.KeyStart:sp.KeyEnd], d.line[sp.ValueStart:sp.ValueEnd])
+		d.walked(d.line[sp.KeyStart:sp.KeyEnd], d.line[sp.ValueStart:sp.ValueEnd], fn, tb, p)
 		if d.hard {
 			return
 		}
 	}
+}
+
+// objSpans are the members of v, an object of the line checked, as the
+// check found them (an object member of the line, or one on the tape).
+func (d *fields) objSpans(v []byte) ([]jsonscan.Span, bool) {
+	for _, o := range d.objs {
+		if len(v) == len(o.v) && len(v) > 0 && &v[0] == &o.v[0] {
+			return d.inner.Spans[o.from:o.to], true
+		}
+	}
+	return d.tape.Container(d.line, v)
 }
 
 // unescapedKey is the raw key k of a member (as jsonscan gives it,
@@ -598,7 +603,7 @@ func blocksOf(line *fields, v []byte, message string) []block {
 		}
 	}, func(k, v []byte) bool {
 		b := &bs[len(bs)-1]
-		i := claudeBlockTable.read(d, unescapedKey(k), v, unsafe.Pointer(b), true)
+		i := claudeBlockTable.read(d, k, v, unsafe.Pointer(b), true)
 		if d.err != nil {
 			if message != "" {
 				line.blockWrong(message, len(bs)-1, "."+d.err.Error())

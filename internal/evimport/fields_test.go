@@ -238,6 +238,10 @@ func FuzzFieldsLikeEncodingJSON(f *testing.F) {
 		`{"message":{"usage":{"input_tokens":2}},"message":{"model":"x"}}`,
 		`{"type":"session.shutdown","data":{"modelMetrics":{"m":{"requests":{"cost":"1"}},"n":5}}}`,
 		`{"data":{"toolRequests":[{"toolCallId":1}],"outputTokens":null,"context":[]}}`,
+		// keys spelled with escapes, looked up once unescaped
+		`{"t\u0079pe":"assistant","message":{"usag\u0065":{"input_tokens":1},"content":[{"t\u0079pe":"text","text":"k"}]}}`,
+		`{"\u0074imestamp":"t","payload":{"typ\u0065":"message","output":"o"},"a\\b":1,"\"":2,"sessionI\u0064":5}`,
+		`{"toolCalls":[{"\u0069d":"c","result":[{"functionR\u0065sponse":{"response":{"output":"x"}}}]}],"tok\u0065ns":{"input":1}}`,
 	} {
 		f.Add([]byte(s))
 	}

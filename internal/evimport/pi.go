@@ -116,7 +116,7 @@ func (line *fields) readPiBlocks(v []byte, name string, texts bool) []piBlock {
 		b := &line.piBlocks[len(line.piBlocks)-1]
 		// the strings of a message whose content the converter reads
 		// itself (a prompt, a tool's output) are checked, not decoded
-		piBlockTable.read(d, unescapedKey(k), v, unsafe.Pointer(b), texts)
+		piBlockTable.read(d, k, v, unsafe.Pointer(b), texts)
 		if d.err != nil {
 			line.blockWrong(name, len(line.piBlocks)-1, "."+d.err.Error())
 			d.err, d.hard = nil, false

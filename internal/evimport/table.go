@@ -44,22 +44,23 @@ import (
 //	              (fields.canonical), else decoded (F nil)
 type table struct {
 	members []tableMember
-	// byLen lists the members of each length of name: a record type
-	// has a dozen to forty, which are found sooner so than by a
-	// map's hash or one by one
-	byLen [][]int
-	// keys is byLen made compact for read: the names' words and member
-	// indexes of each length, from keys[at[n]] to keys[at[n+1]], in a
-	// few cache lines, where a member is hundreds of bytes (a name not
-	// the table's touched every member of its length)
-	keys []memberKey
-	at   []uint16
+	// slots finds a member by its name in one probe: a name's words
+	// (keyHash) hashed by mul to the slot of the only member it can be,
+	// which read then compares (a perfect hash, sought when the table is
+	// made). A switch on names, as the hand decoders had, or a search of
+	// the names of a length, cost a comparison for each name passed.
+	slots []memberKey
+	mul   uint64
+	shift uint
 }
 
-// memberKey is a member's name as read compares it, and its index.
+// memberKey is a member's name as read compares it (its words, keyWords,
+// and its length) and its index; an empty slot's matches no name (n 0 and
+// a prefix no empty name has).
 type memberKey struct {
-	prefix, suffix uint64
-	i              int
+	prefix, mid, suffix uint64
+	n                   uint32
+	i                   int32
 }
 
 // tableMember is a member of a record type and how it is read: by kind,
@@ -68,14 +69,11 @@ type memberKey struct {
 // cannot see what it does with it), which made every Codex payload an
 // allocation, and cost an indirect call a member.
 type tableMember struct {
-	prefix uint64 // its first 8 bytes (keyPrefix): most names are no longer
-	// suffix: the last 8 bytes of a longer name, which tell the rest of
-	// one of up to 16 apart in one more comparison, where a string
-	// comparison is a call
-	suffix uint64
-	name   string
-	off    uintptr
-	kind   memberKind
+	// the name's words as find compares them (keyWords)
+	prefix, mid, suffix uint64
+	name                string
+	off                 uintptr
+	kind                memberKind
 	// text: a string that is not a word, which read(texts false) checks
 	// and leaves undecoded
 	text bool
@@ -98,7 +96,9 @@ type tableMember struct {
 	any  bool
 	zero reflect.Value
 	// sliceKind: the size of an element, an empty slice's data, and
-	// arrays of 1, 2, 4... elements, which a slice grows into
+	// arrays of 1, 2, 4... 256 elements, which a slice grows into (those
+	// of more are made as needed: the type of a large array costs its
+	// making a walk of its every word)
 	size   uintptr
 	empty  unsafe.Pointer
 	arrays []reflect.Type
@@ -148,26 +148,94 @@ func tableOf(t reflect.Type) *table {
 		if tag == "" {
 			tag = f.Name
 		}
-		m := tableMember{name: tag, field: f.Name, prefix: keyPrefix([]byte(tag)), off: f.Offset}
-		if len(tag) > 8 {
-			m.suffix = binary.LittleEndian.Uint64([]byte(tag[len(tag)-8:]))
+		if strings.ContainsAny(tag, `\"`) {
+			// read looks a key up as the line spells it, and unescapes it
+			// only if it is no name: a name is spelled without escapes
+			panic(fmt.Sprintf("evimport: %s.%s: a member name with a backslash or quote", t, f.Name))
 		}
+		m := tableMember{name: tag, field: f.Name, off: f.Offset}
+		m.prefix, m.mid, m.suffix = keyWords([]byte(tag))
 		m.setKind(t, f)
-		for len(tb.byLen) <= len(tag) {
-			tb.byLen = append(tb.byLen, nil)
-		}
-		tb.byLen[len(tag)] = append(tb.byLen[len(tag)], len(tb.members))
 		tb.members = append(tb.members, m)
 	}
-	for _, is := range tb.byLen {
-		tb.at = append(tb.at, uint16(len(tb.keys)))
-		for _, i := range is {
-			m := &tb.members[i]
-			tb.keys = append(tb.keys, memberKey{m.prefix, m.suffix, i})
+	tb.hash()
+	return tb
+}
+
+// hash finds the multiplier and size of tb's slots that put each of its
+// names in a slot of its own: the smallest size, from twice the names,
+// found with one of a few hundred multipliers (forty names take 128
+// slots or 256; the search costs less than a hundred microseconds).
+// Two names that differ in the bytes keyWords leaves out alone (more
+// than 24 bytes long) cannot be told apart by keyHash: a type with such
+// names is refused.
+func (tb *table) hash() {
+	hs := make([]uint64, len(tb.members))
+	for i, m := range tb.members {
+		hs[i] = keyHash(m.prefix, m.mid, m.suffix, len(m.name))
+	}
+	rng := uint64(0x9E3779B97F4A7C15)
+	for bits := bitsFor(len(tb.members)) + 1; bits <= 12; bits++ {
+		var used [1 << 12 / 64]uint64
+		for range 512 {
+			rng ^= rng << 13 // xorshift: the same multipliers each run
+			rng ^= rng >> 7
+			rng ^= rng << 17
+			mul, shift := rng|1, uint(64-bits)
+			clear(used[:])
+			ok := true
+			for _, h := range hs {
+				at := h * mul >> shift
+				if used[at/64]&(1<<(at%64)) != 0 {
+					ok = false
+					break
+				}
+				used[at/64] |= 1 << (at % 64)
+			}
+			if !ok {
+				continue
+			}
+			tb.slots, tb.mul, tb.shift = make([]memberKey, 1<<bits), mul, shift
+			for i := range tb.slots {
+				tb.slots[i].prefix = ^uint64(0)
+			}
+			for i, m := range tb.members {
+				tb.slots[hs[i]*mul>>shift] = memberKey{m.prefix, m.mid, m.suffix, uint32(len(m.name)), int32(i)}
+			}
+			return
 		}
 	}
-	tb.at = append(tb.at, uint16(len(tb.keys)))
-	return tb
+	panic(fmt.Sprintf("evimport: no perfect hash of the member names %q (two alike but in their middle?)", tb.names()))
+}
+
+// bitsFor is the bits of the smallest power of two not below n.
+func bitsFor(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
+
+// keyHash mixes a name's words (keyWords) and length into one word,
+// which a multiplication and a shift make a slot's index.
+func keyHash(prefix, mid, suffix uint64, n int) uint64 {
+	return prefix ^ bits.RotateLeft64(mid, 19) ^ bits.RotateLeft64(suffix, 41) ^ uint64(n)<<56
+}
+
+// keyWords are the words of a name that find compares: its first 8
+// bytes (keyPrefix), and of a longer one its last 8 and second 8
+// (longWords).
+func keyWords(k []byte) (prefix, mid, suffix uint64) {
+	if len(k) <= 8 {
+		return keyPrefix(k), 0, 0
+	}
+	return longWords(k)
+}
+
+// longWords are keyWords of a name of more than 8 bytes: its first 8, of
+// one of more than 16 its second 8 (mid), and its last 8, as numbers.
+// Names alike in these and their length (both of more than 24 bytes)
+// are told apart by the bytes between, compared as strings.
+func longWords(k []byte) (prefix, mid, suffix uint64) {
+	if len(k) > 16 {
+		mid = binary.LittleEndian.Uint64(k[8:16])
+	}
+	return binary.LittleEndian.Uint64(k), mid, binary.LittleEndian.Uint64(k[len(k)-8:])
 }
 
 // member is the index of the member of Go field name, for a reader that
@@ -275,7 +343,7 @@ func (m *tableMember) setKind(t reflect.Type, f reflect.StructField) {
 	case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
 		m.kind, m.typ, m.inner = sliceKind, ft, tableOf(ft.Elem())
 		m.size, m.empty = ft.Elem().Size(), reflect.MakeSlice(ft, 0, 0).UnsafePointer()
-		for c := 1; c <= 1<<16; c *= 2 {
+		for c := 1; c <= 1<<8; c *= 2 {
 			m.arrays = append(m.arrays, reflect.ArrayOf(c, ft.Elem()))
 		}
 	case ft.Kind() == reflect.Map && ft.Key().Kind() == reflect.String && ft.Elem().Kind() == reflect.Struct:
@@ -285,20 +353,22 @@ func (m *tableMember) setKind(t reflect.Type, f reflect.StructField) {
 	}
 }
 
-// read reads the member k (unescaped), of value v, into the record at p,
+// read reads the member k (as the line spells it), of value v, into the record at p,
 // if it is one of the table's, and says which (-1: none). Unless texts
 // is set, a string member that is no word is checked, not decoded.
 func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer, texts bool) int {
-	if len(k) >= len(tb.byLen) {
-		return -1
-	}
-	kp := keyPrefix(k)
-	for _, key := range tb.keys[tb.at[len(k)]:tb.at[len(k)+1]] {
-		if key.prefix != kp || len(k) > 8 && (key.suffix != binary.LittleEndian.Uint64(k[len(k)-8:]) ||
-			len(k) > 16 && tb.members[key.i].name[8:len(k)-8] != string(k[8:len(k)-8])) {
-			continue
+	i := tb.find(k)
+	if i < 0 {
+		// k as the line spells it: a key with an escape is no name until
+		// unescaped (no name has a backslash), which few keys need
+		if bytes.IndexByte(k, '\\') < 0 {
+			return -1
 		}
-		i := key.i
+		if i = tb.find(unescapedKey(k)); i < 0 {
+			return -1
+		}
+	}
+	{
 		m := &tb.members[i]
 		switch at := unsafe.Add(p, m.off); m.kind {
 		case strKind:
@@ -343,9 +413,26 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer, texts bool) int 
 		default:
 			m.readOther(d, v, p, at)
 		}
-		return i
 	}
-	return -1
+	return i
+}
+
+// find is the index of the member named k, or -1: the one member of its
+// slot (keyHash), if the name is its. It is called for every member of
+// every line: its words are loaded, not compared as strings.
+func (tb *table) find(k []byte) int {
+	var kp, km, ks uint64
+	if len(k) <= 8 {
+		kp = keyPrefix(k)
+	} else {
+		kp, km, ks = longWords(k)
+	}
+	key := &tb.slots[keyHash(kp, km, ks, len(k))*tb.mul>>(tb.shift&63)&uint64(len(tb.slots)-1)]
+	if key.prefix != kp || key.suffix != ks || key.mid != km || int(key.n) != len(k) ||
+		len(k) > 24 && tb.members[key.i].name[16:len(k)-8] != string(k[16:len(k)-8]) {
+		return -1
+	}
+	return int(key.i)
 }
 
 // readPointer reads a member that points to a record: as objectOrNull,
@@ -520,8 +607,14 @@ func keyPrefix(k []byte) uint64 {
 		// a key of the line is followed by its quote and more: its 8
 		// bytes are loaded at once and those past it masked off, not
 		// read a byte at a time (most keys are short: type, uuid, cwd)
-		return binary.LittleEndian.Uint64(k[:8]) & (1<<(8*len(k)) - 1)
+		return binary.LittleEndian.Uint64(k[:8]) & (1<<(8*len(k)&63) - 1)
 	}
+	return shortPrefix(k)
+}
+
+// shortPrefix is keyPrefix of a key of fewer than 8 bytes at the end of
+// its memory, read a byte at a time.
+func shortPrefix(k []byte) uint64 {
 	var n uint64
 	for i := len(k) - 1; i >= 0; i-- {
 		n = n<<8 | uint64(k[i])
@@ -532,4 +625,12 @@ func keyPrefix(k []byte) uint64 {
 // decodeTable reads the object data into the record at p, of table tb.
 func decodeTable(d *fields, tb *table, data []byte, p unsafe.Pointer) {
 	d.eachIn(data, tb, p)
+}
+
+func (tb *table) names() []string {
+	var ns []string
+	for _, m := range tb.members {
+		ns = append(ns, m.name)
+	}
+	return ns
 }
