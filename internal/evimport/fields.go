@@ -53,6 +53,9 @@ type fields struct {
 	// its message ends: said unless a member of the line is wrong
 	// (settle), as encoding/json, which reads content whole, says those
 	blockErr error
+	// skipTexts: the strings read that are no words are checked, not
+	// decoded (the blocks of a pi message the converter reads itself)
+	skipTexts bool
 	// piBlocks is the room a pi message's blocks are read into, reused
 	// from line to line: they are converted before the next is read
 	piBlocks []piBlock
@@ -121,19 +124,10 @@ func (d *fields) each(v []byte, fn func(k, v []byte)) { d.walk(v, fn, nil, nil) 
 // tb: called directly, not through a closure made for each object.
 func (d *fields) eachIn(v []byte, tb *table, p unsafe.Pointer) { d.walk(v, nil, tb, p) }
 
-// walked is a member of an object walked: read into the record at p by
-// tb when it is set (which unescapes k if it must), else given to fn.
-func (d *fields) walked(k, v []byte, fn func(k, v []byte), tb *table, p unsafe.Pointer) {
-	if tb != nil {
-		tb.read(d, k, v, p, true)
-	} else {
-		fn(unescapedKey(k), v)
-	}
-}
-
-// walk is each with fn, or eachIn with tb and p when tb is set. The
-// members are read in loops of their own, not through a closure: a call
-// less for each member of every line.
+// walk is each with fn, or eachIn with tb and p when tb is set (which
+// unescapes a key when it must). The members of an object on the tape
+// are read in loops of their own, not through a closure, and those of
+// the line checked read by its closure directly: a call less for each.
 func (d *fields) walk(v []byte, fn func(k, v []byte), tb *table, p unsafe.Pointer) {
 	if d.check {
 		d.check = false
@@ -154,24 +148,38 @@ func (d *fields) walk(v []byte, fn func(k, v []byte), tb *table, p unsafe.Pointe
 			if len(v) > 0 && v[0] == '{' && !d.inner.Full {
 				d.objs = append(d.objs, known{v, from, seen})
 			}
-			d.walked(k, v, fn, tb, p)
+			if tb != nil {
+				tb.read(d, k, v, p)
+			} else {
+				fn(unescapedKey(k), v)
+			}
 		}, &d.inner); err != nil {
 			d.err = err
 		}
 		return
 	}
 	spans, ok := d.objSpans(v)
-	if !ok {
+	switch {
+	case !ok:
 		jsonscan.Each(v, func(k, v []byte) bool {
-			d.walked(k, v, fn, tb, p)
+			if tb != nil {
+				tb.read(d, k, v, p)
+			} else {
+				fn(unescapedKey(k), v)
+			}
 			return !d.hard
 		})
-		return
-	}
-	for _, sp := range spans {
-		d.walked(d.line[sp.KeyStart:sp.KeyEnd], d.line[sp.ValueStart:sp.ValueEnd], fn, tb, p)
-		if d.hard {
-			return
+	case tb != nil:
+		for _, sp := range spans {
+			if tb.read(d, d.line[sp.KeyStart:sp.KeyEnd], d.line[sp.ValueStart:sp.ValueEnd], p); d.hard {
+				return
+			}
+		}
+	default:
+		for _, sp := range spans {
+			if fn(unescapedKey(d.line[sp.KeyStart:sp.KeyEnd]), d.line[sp.ValueStart:sp.ValueEnd]); d.hard {
+				return
+			}
 		}
 	}
 }
@@ -191,8 +199,14 @@ func (d *fields) objSpans(v []byte) ([]jsonscan.Span, bool) {
 // between its quotes) as its name reads.
 func unescapedKey(k []byte) []byte {
 	if bytes.IndexByte(k, '\\') >= 0 {
-		k, _ = jsonscan.Unquote(nil, append(append([]byte{'"'}, k...), '"'))
+		return unescape(k)
 	}
+	return k
+}
+
+// unescape is unescapedKey of a key with an escape.
+func unescape(k []byte) []byte {
+	k, _ = jsonscan.Unquote(nil, append(append([]byte{'"'}, k...), '"'))
 	return k
 }
 
@@ -603,7 +617,7 @@ func blocksOf(line *fields, v []byte, message string) []block {
 		}
 	}, func(k, v []byte) bool {
 		b := &bs[len(bs)-1]
-		i := claudeBlockTable.read(d, k, v, unsafe.Pointer(b), true)
+		i := claudeBlockTable.read(d, k, v, unsafe.Pointer(b))
 		if d.err != nil {
 			if message != "" {
 				line.blockWrong(message, len(bs)-1, "."+d.err.Error())

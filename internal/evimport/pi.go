@@ -106,6 +106,10 @@ func (line *fields) readPiBlocks(v []byte, name string, texts bool) []piBlock {
 		return nil
 	}
 	d := line.memberDecoder()
+	// the strings of a message whose content the converter reads itself
+	// (a prompt, a tool's output) are checked, not decoded
+	d.skipTexts = !texts
+	defer func() { d.skipTexts = false }()
 	// one walk: each block's members are read as its end is found
 	line.objectsOf(v, func(first byte) {
 		line.piBlocks = append(line.piBlocks, piBlock{})
@@ -113,10 +117,7 @@ func (line *fields) readPiBlocks(v []byte, name string, texts bool) []piBlock {
 			line.blockWrong(name, len(line.piBlocks)-1, " is "+a(kindOf([]byte{first}))+", not an object")
 		}
 	}, func(k, v []byte) bool {
-		b := &line.piBlocks[len(line.piBlocks)-1]
-		// the strings of a message whose content the converter reads
-		// itself (a prompt, a tool's output) are checked, not decoded
-		piBlockTable.read(d, k, v, unsafe.Pointer(b), texts)
+		piBlockTable.read(d, k, v, unsafe.Pointer(&line.piBlocks[len(line.piBlocks)-1]))
 		if d.err != nil {
 			line.blockWrong(name, len(line.piBlocks)-1, "."+d.err.Error())
 			d.err, d.hard = nil, false

@@ -74,9 +74,6 @@ type tableMember struct {
 	name                string
 	off                 uintptr
 	kind                memberKind
-	// text: a string that is not a word, which read(texts false) checks
-	// and leaves undecoded
-	text bool
 	// rawKind: the JSON kinds allowed (check set), said as want, copied,
 	// its plainness noted at plainAt (plain set)
 	check, copy, plain bool
@@ -214,6 +211,9 @@ func bitsFor(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
 // keyHash mixes a name's words (keyWords) and length into one word,
 // which a multiplication and a shift make a slot's index.
 func keyHash(prefix, mid, suffix uint64, n int) uint64 {
+	if n <= 8 {
+		return prefix // a name of 8 bytes or fewer is its prefix
+	}
 	return prefix ^ bits.RotateLeft64(mid, 19) ^ bits.RotateLeft64(suffix, 41) ^ uint64(n)<<56
 }
 
@@ -320,7 +320,7 @@ func (m *tableMember) setKind(t reflect.Type, f reflect.StructField) {
 	case ft.Kind() == reflect.String && tag.quoted:
 		m.kind, m.at = quotedKind, tag.quotedAt
 	case ft.Kind() == reflect.String:
-		m.kind, m.text = strKind, true
+		m.kind = strKind
 	case ft.Kind() == reflect.Int64:
 		m.kind = intKind
 	case ft.Kind() == reflect.Bool:
@@ -353,26 +353,37 @@ func (m *tableMember) setKind(t reflect.Type, f reflect.StructField) {
 	}
 }
 
-// read reads the member k (as the line spells it), of value v, into the record at p,
-// if it is one of the table's, and says which (-1: none). Unless texts
-// is set, a string member that is no word is checked, not decoded.
-func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer, texts bool) int {
-	i := tb.find(k)
-	if i < 0 {
-		// k as the line spells it: a key with an escape is no name until
-		// unescaped (no name has a backslash), which few keys need
-		if bytes.IndexByte(k, '\\') < 0 {
-			return -1
+// read reads the member k (as the line spells it), of value v, into the
+// record at p, if it is one of the table's, and says which (-1: none).
+// When d.skipTexts is set, a string member that is no word is checked,
+// not decoded.
+//
+// read is called for every member of every line: the member is found by
+// loading the name's words and one slot (keyHash), written out here, not
+// called (a call of its own cost more than the finding).
+func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer) int {
+	var key *memberKey
+	mask := uint64(len(tb.slots) - 1)
+	if len(k) <= 8 {
+		kp := keyPrefix(k)
+		key = &tb.slots[kp*tb.mul>>(tb.shift&63)&mask]
+		if key.prefix != kp || int(key.n) != len(k) {
+			return tb.readEscaped(d, k, v, p)
 		}
-		if i = tb.find(unescapedKey(k)); i < 0 {
-			return -1
+	} else {
+		kp, km, ks := longWords(k)
+		key = &tb.slots[keyHash(kp, km, ks, len(k))*tb.mul>>(tb.shift&63)&mask]
+		if key.prefix != kp || key.suffix != ks || key.mid != km || int(key.n) != len(k) ||
+			len(k) > 24 && tb.members[key.i].name[16:len(k)-8] != string(k[16:len(k)-8]) {
+			return tb.readEscaped(d, k, v, p)
 		}
 	}
+	i := int(key.i)
 	{
 		m := &tb.members[i]
 		switch at := unsafe.Add(p, m.off); m.kind {
 		case strKind:
-			if texts {
+			if !d.skipTexts {
 				d.str(v, m.name, (*string)(at))
 			} else {
 				d.strIf(false, v, m.name, nil)
@@ -417,22 +428,17 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer, texts bool) int 
 	return i
 }
 
-// find is the index of the member named k, or -1: the one member of its
-// slot (keyHash), if the name is its. It is called for every member of
-// every line: its words are loaded, not compared as strings.
-func (tb *table) find(k []byte) int {
-	var kp, km, ks uint64
-	if len(k) <= 8 {
-		kp = keyPrefix(k)
-	} else {
-		kp, km, ks = longWords(k)
-	}
-	key := &tb.slots[keyHash(kp, km, ks, len(k))*tb.mul>>(tb.shift&63)&uint64(len(tb.slots)-1)]
-	if key.prefix != kp || key.suffix != ks || key.mid != km || int(key.n) != len(k) ||
-		len(k) > 24 && tb.members[key.i].name[16:len(k)-8] != string(k[16:len(k)-8]) {
+// readEscaped is read of a key that is no name as the line spells it:
+// no name has a backslash, so one with an escape is looked up unescaped
+// (once: \\ unescaped still has one).
+func (tb *table) readEscaped(d *fields, k, v []byte, p unsafe.Pointer) int {
+	if bytes.IndexByte(k, '\\') < 0 {
 		return -1
 	}
-	return int(key.i)
+	if k = unescape(k); bytes.IndexByte(k, '\\') >= 0 {
+		return -1
+	}
+	return tb.read(d, k, v, p)
 }
 
 // readPointer reads a member that points to a record: as objectOrNull,
@@ -541,7 +547,7 @@ func (m *tableMember) readSlice(d *fields, v []byte, at unsafe.Pointer) {
 		}
 		e = unsafe.Add(s.data, uintptr(s.len)*m.size)
 		s.len++
-	}, func(k, v []byte) { m.inner.read(d, k, v, e, true) })
+	}, func(k, v []byte) { m.inner.read(d, k, v, e) })
 	*dst = s
 }
 
