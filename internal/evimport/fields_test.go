@@ -2,6 +2,7 @@ package evimport
 
 import (
 	"cmp"
+	"encoding/binary"
 	"encoding/json"
 	"maps"
 	"reflect"
@@ -429,4 +430,23 @@ func keysInAnotherCase(v []byte, names ...string) bool {
 	}
 	walk(v)
 	return found
+}
+
+// TestHasBackslash: the word test read makes of a key that is no name
+// says true of every word with a backslash in any of its bytes.
+func TestHasBackslash(t *testing.T) {
+	for _, s := range []string{`\`, `a\`, `\aaaaaaa`, `aaaaaaa\`, `aaa\aaaa`, "\xdc\\", "\\\x00", "\x5d\x5c\x5b"} {
+		b := make([]byte, 8)
+		copy(b, s)
+		if !hasBackslash(binary.LittleEndian.Uint64(b)) {
+			t.Errorf("%q: no backslash found", s)
+		}
+	}
+	for _, s := range []string{"", "type", "sessionI", "\xdc\xdc\xdc\xdc\xdc\xdc\xdc\xdc", "[]]]][[["} {
+		b := make([]byte, 8)
+		copy(b, s)
+		if hasBackslash(binary.LittleEndian.Uint64(b)) {
+			t.Errorf("%q: a backslash found", s)
+		}
+	}
 }

@@ -368,14 +368,20 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer) int {
 		kp := keyPrefix(k)
 		key = &tb.slots[kp*tb.mul>>(tb.shift&63)&mask]
 		if key.prefix != kp || int(key.n) != len(k) {
-			return tb.readEscaped(d, k, v, p)
+			if hasBackslash(kp) {
+				return tb.readEscaped(d, k, v, p)
+			}
+			return -1
 		}
 	} else {
 		kp, km, ks := longWords(k)
 		key = &tb.slots[keyHash(kp, km, ks, len(k))*tb.mul>>(tb.shift&63)&mask]
 		if key.prefix != kp || key.suffix != ks || key.mid != km || int(key.n) != len(k) ||
 			len(k) > 24 && tb.members[key.i].name[16:len(k)-8] != string(k[16:len(k)-8]) {
-			return tb.readEscaped(d, k, v, p)
+			if hasBackslash(kp) || hasBackslash(km) || hasBackslash(ks) || len(k) > 24 {
+				return tb.readEscaped(d, k, v, p)
+			}
+			return -1
 		}
 	}
 	i := int(key.i)
@@ -426,6 +432,14 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer) int {
 		}
 	}
 	return i
+}
+
+// hasBackslash reports whether a byte of the word x might be a
+// backslash: true of every word with one, and of a few without.
+func hasBackslash(x uint64) bool {
+	const ones, highs, bs = 0x0101010101010101, 0x8080808080808080, '\\' * 0x0101010101010101
+	y := x ^ bs // a backslash's byte is 0
+	return (y-ones)&^y&highs != 0
 }
 
 // readEscaped is read of a key that is no name as the line spells it:
