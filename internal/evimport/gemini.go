@@ -217,58 +217,7 @@ func geminiThread(b *builder, msgs []geminiRecord, done bool) {
 // messages of the earlier ones too (Gemini CLI, resuming a session of the
 // older format, writes it all again to a .jsonl and leaves the .json).
 func (c *converter) geminiRead(files ...*logFile) geminiChat {
-	s := &geminiChat{}
-	var msgs []geminiRecord
-	index := map[string]int{} // message id -> place in msgs
-	keep := func(m geminiRecord) {
-		if i, ok := index[m.ID]; ok && m.ID != "" {
-			msgs[i] = m // the same message again: the last one wins
-			return
-		}
-		index[m.ID] = len(msgs)
-		msgs = append(msgs, m)
-	}
-	head := func(m geminiRecord) {
-		if s.id == "" {
-			s.id, s.project, s.kind = m.SessionID, m.ProjectHash, m.Kind
-		}
-	}
-	// a document's messages: one of the wrong shape is reported, naming
-	// the file, the line where the message starts and its place in the
-	// list, and left out, as a bad line of the .jsonl format is; doc is
-	// what raw is part of, whose first line is the file's line first
-	listed := func(raw, doc json.RawMessage, file string, first int) {
-		var d fields
-		if d.array(raw, "messages"); d.err != nil {
-			// no message of the document read: not none in silence
-			c.bad(record{file: file, line: first}, d.err)
-			return
-		}
-		i := 0
-		jsonscan.Elements(raw, func(v []byte) bool {
-			var m geminiRecord
-			var err error
-			d.err, d.hard, d.path = nil, false, d.path[:0]
-			switch {
-			case len(v) > 0 && v[0] == '{':
-				if m.decode(&d, v); d.err == nil {
-					m.shape(&d)
-				}
-				if d.err != nil {
-					err = fmt.Errorf("messages[%d].%v", i, d.err)
-				}
-			case len(v) > 0 && v[0] != 'n':
-				err = fmt.Errorf("messages[%d] is %s, not an object", i, a(kindOf(v)))
-			}
-			if err != nil {
-				c.bad(record{file: file, line: lineIn(doc, v, first)}, err)
-			} else {
-				keep(m)
-			}
-			i++
-			return true
-		})
-	}
+	g := &geminiReader{c: c, index: map[string]int{}}
 	for _, f := range files {
 		document, records := geminiDocument(f)
 		if document != nil {
@@ -282,48 +231,116 @@ func (c *converter) geminiRead(files ...*logFile) geminiChat {
 			if d.err != nil {
 				c.bad(record{file: f.label(), line: first}, d.err)
 			}
-			head(doc)
-			listed(doc.Messages, document, f.label(), first)
+			g.head(doc)
+			g.listed(doc.Messages, document, f.label(), first)
 		}
-		decode(c, records, func(r record, m *geminiRecord) {
-			switch {
-			case m.RewindTo != nil:
-				if i, ok := index[*m.RewindTo]; ok {
-					for _, gone := range msgs[i:] {
-						delete(index, gone.ID)
-					}
-					msgs = msgs[:i]
-				}
-			case m.Set != nil:
-			case m.SessionID != "" && m.Type == "":
-				head(*m)
-				// a document on one line with records after it: its
-				// messages come first, none dropped
-				listed(m.Messages, r.data, r.file, r.line)
-			case c.known("gemini", m.Type, geminiKnown):
-				if err := m.checked(); err != nil {
-					c.bad(r, err)
-					return
-				}
-				keep(*m)
-			}
-		})
+		decode(c, records, g.record)
 	}
 	name := files[0].name
-	if s.project == "" {
+	if g.chat.project == "" {
 		// ~/.gemini/tmp/<project>/chats/session-...: the folder names it
 		// (chats/<parent>/ holds a subagent's)
 		dir := filepath.Dir(name)
 		if geminiParent(name) != "" {
 			dir = filepath.Dir(dir)
 		}
-		s.project = filepath.Base(filepath.Dir(dir))
+		g.chat.project = filepath.Base(filepath.Dir(dir))
 	}
-	if s.id == "" {
-		s.id = strings.TrimSuffix(strings.TrimSuffix(baseName(name), ".jsonl"), ".json")
+	if g.chat.id == "" {
+		g.chat.id = strings.TrimSuffix(strings.TrimSuffix(baseName(name), ".jsonl"), ".json")
 	}
-	s.msgs = msgs
-	return *s
+	g.chat.msgs = g.msgs
+	return g.chat
+}
+
+// geminiReader reads a chat's messages from its files (geminiRead).
+type geminiReader struct {
+	c     *converter
+	chat  geminiChat
+	msgs  []geminiRecord
+	index map[string]int // message id -> place in msgs
+}
+
+// keep adds a message to the chat; the same message again (by id)
+// takes the place of the first: the last one wins.
+func (g *geminiReader) keep(m geminiRecord) {
+	if i, ok := g.index[m.ID]; ok && m.ID != "" {
+		g.msgs[i] = m
+		return
+	}
+	g.index[m.ID] = len(g.msgs)
+	g.msgs = append(g.msgs, m)
+}
+
+// head takes the chat's id, project and kind from its first header.
+func (g *geminiReader) head(m geminiRecord) {
+	if g.chat.id == "" {
+		g.chat.id, g.chat.project, g.chat.kind = m.SessionID, m.ProjectHash, m.Kind
+	}
+}
+
+// record reads a line of the .jsonl format: a rewind drops the messages
+// from the one it names on, a header's document (on one line, with
+// records after it) lists the messages that come first, and a message
+// of a known type is kept.
+func (g *geminiReader) record(r record, m *geminiRecord) {
+	switch {
+	case m.RewindTo != nil:
+		if i, ok := g.index[*m.RewindTo]; ok {
+			for _, gone := range g.msgs[i:] {
+				delete(g.index, gone.ID)
+			}
+			g.msgs = g.msgs[:i]
+		}
+	case m.Set != nil:
+	case m.SessionID != "" && m.Type == "":
+		g.head(*m)
+		g.listed(m.Messages, r.data, r.file, r.line)
+	case g.c.known("gemini", m.Type, geminiKnown):
+		if err := m.checked(); err != nil {
+			g.c.bad(r, err)
+			return
+		}
+		g.keep(*m)
+	}
+}
+
+// listed keeps a document's messages: one of the wrong shape is
+// reported, naming the file, the line where the message starts and its
+// place in the list, and left out, as a bad line of the .jsonl format
+// is; doc is what raw is part of, whose first line is the file's line
+// first.
+func (g *geminiReader) listed(raw, doc json.RawMessage, file string, first int) {
+	var d fields
+	if d.array(raw, "messages"); d.err != nil {
+		// no message of the document read: not none in silence
+		g.c.bad(record{file: file, line: first}, d.err)
+		return
+	}
+	i := 0
+	jsonscan.Elements(raw, func(v []byte) bool {
+		var m geminiRecord
+		var err error
+		d.err, d.hard, d.path = nil, false, d.path[:0]
+		switch {
+		case len(v) > 0 && v[0] == '{':
+			if m.decode(&d, v); d.err == nil {
+				m.shape(&d)
+			}
+			if d.err != nil {
+				err = fmt.Errorf("messages[%d].%v", i, d.err)
+			}
+		case len(v) > 0 && v[0] != 'n':
+			err = fmt.Errorf("messages[%d] is %s, not an object", i, a(kindOf(v)))
+		}
+		if err != nil {
+			g.c.bad(record{file: file, line: lineIn(doc, v, first)}, err)
+		} else {
+			g.keep(m)
+		}
+		i++
+		return true
+	})
 }
 
 // lineIn is the line v starts on, a part of doc, whose first line is
