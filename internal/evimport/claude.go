@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
-	"unsafe"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -104,7 +102,7 @@ type agentRef struct {
 	AgentID json.RawMessage `json:"agentId"`
 }
 
-var agentRefTable = tableOf(reflect.TypeFor[agentRef]())
+var agentRefTable = tableFor[agentRef]()
 
 // UnmarshalJSON reads the result as the table does (ev:"any": null
 // leaves it as it was), for encoding/json, the fuzz tests' oracle.
@@ -114,7 +112,7 @@ func (a *agentRef) UnmarshalJSON(v []byte) error {
 	}
 	*a = agentRef{}
 	if v[0] == '{' {
-		decodeTable(&fields{}, agentRefTable, bytes.Clone(v), unsafe.Pointer(a))
+		agentRefTable.decode(&fields{}, bytes.Clone(v), a)
 	}
 	return nil
 }
@@ -129,8 +127,8 @@ func (a agentRef) id() string {
 
 // Claude Code's lines are read by tables made from their types (table.go).
 var (
-	claudeLineTable  = tableOf(reflect.TypeFor[claudeLine]())
-	claudeBlockTable = tableOf(reflect.TypeFor[block]())
+	claudeLineTable  = tableFor[claudeLine]()
+	claudeBlockTable = tableFor[block]()
 	// the member of a block that holds a tool's output
 	claudeBlockContent = claudeBlockTable.member("Content")
 )
@@ -138,7 +136,7 @@ var (
 // decode reads a Claude Code line by its table; a content block of the
 // wrong shape is said unless a member of the line is wrong (settle).
 func (l *claudeLine) decode(d *fields, data []byte) {
-	decodeTable(d, claudeLineTable, data, unsafe.Pointer(l))
+	claudeLineTable.decode(d, data, l)
 	d.settle()
 }
 

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/jsontext"
@@ -136,21 +134,12 @@ type codexTokens struct {
 }
 
 // Codex's lines and payloads are read by tables made from their types
-// (table.go).
-var (
-	codexLineTable    = tableOf(reflect.TypeFor[codexLine]())
-	codexPayloadTable = tableOf(reflect.TypeFor[codexPayload]())
-)
+// (table.go); a line's payload from what its check found (fields.walk),
+// when d has just read the line.
+var codexLineTable, codexPayloadTable = tableFor[codexLine](), tableFor[codexPayload]()
 
-func (l *codexLine) decode(d *fields, data []byte) {
-	decodeTable(d, codexLineTable, data, unsafe.Pointer(l))
-}
-
-// decode reads a payload; the line's own, read from what its check
-// found (fields.each), when d has just read the line.
-func (p *codexPayload) decode(d *fields, data []byte) {
-	decodeTable(d, codexPayloadTable, data, unsafe.Pointer(p))
-}
+func (l *codexLine) decode(d *fields, data []byte)    { codexLineTable.decode(d, data, l) }
+func (p *codexPayload) decode(d *fields, data []byte) { codexPayloadTable.decode(d, data, p) }
 
 // codexKnown are the record and payload types read or deliberately
 // passed over.

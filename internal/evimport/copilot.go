@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
-	"unsafe"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -92,18 +90,10 @@ type copilotToolRequest struct {
 
 // Copilot CLI's events and their data are read by tables made from their
 // types (table.go).
-var (
-	copilotLineTable = tableOf(reflect.TypeFor[copilotLine]())
-	copilotDataTable = tableOf(reflect.TypeFor[copilotData]())
-)
+var copilotLineTable, copilotDataTable = tableFor[copilotLine](), tableFor[copilotData]()
 
-func (l *copilotLine) decode(d *fields, data []byte) {
-	decodeTable(d, copilotLineTable, data, unsafe.Pointer(l))
-}
-
-func (m *copilotData) decode(d *fields, data []byte) {
-	decodeTable(d, copilotDataTable, data, unsafe.Pointer(m))
-}
+func (l *copilotLine) decode(d *fields, data []byte) { copilotLineTable.decode(d, data, l) }
+func (m *copilotData) decode(d *fields, data []byte) { copilotDataTable.decode(d, data, m) }
 
 type copilotResult struct {
 	Content string `json:"content"`

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"reflect"
 	"strings"
-	"unsafe"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -108,11 +106,9 @@ type geminiRecord struct {
 
 // Gemini CLI's records are read by a table made from their type
 // (table.go).
-var geminiRecordTable = tableOf(reflect.TypeFor[geminiRecord]())
+var geminiRecordTable = tableFor[geminiRecord]()
 
-func (m *geminiRecord) decode(d *fields, data []byte) {
-	decodeTable(d, geminiRecordTable, data, unsafe.Pointer(m))
-}
+func (m *geminiRecord) decode(d *fields, data []byte) { geminiRecordTable.decode(d, data, m) }
 
 type geminiThought struct {
 	Subject     string `json:"subject"`

@@ -2,7 +2,6 @@ package evimport
 
 import (
 	"encoding/json"
-	"reflect"
 	"strings"
 	"unsafe"
 
@@ -72,14 +71,14 @@ type piBlock struct {
 
 // pi's records are read by tables made from their types (table.go).
 var (
-	piLineTable  = tableOf(reflect.TypeFor[piLine]())
-	piBlockTable = tableOf(reflect.TypeFor[piBlock]())
+	piLineTable  = tableFor[piLine]()
+	piBlockTable = tableFor[piBlock]()
 )
 
 // decode reads a pi line by its table; a content block of the wrong
 // shape is said unless a member of the line is wrong (settle).
 func (l *piLine) decode(d *fields, data []byte) {
-	decodeTable(d, piLineTable, data, unsafe.Pointer(l))
+	piLineTable.decode(d, data, l)
 	d.settle()
 }
 

@@ -642,9 +642,15 @@ func shortPrefix(k []byte) uint64 {
 	return n
 }
 
-// decodeTable reads the object data into the record at p, of table tb.
-func decodeTable(d *fields, tb *table, data []byte, p unsafe.Pointer) {
-	d.eachIn(data, tb, p)
+// recordTable is the table of the record type T, which reads into a T.
+type recordTable[T any] struct{ *table }
+
+// tableFor is the table of T, made from its type (tableOf).
+func tableFor[T any]() recordTable[T] { return recordTable[T]{tableOf(reflect.TypeFor[T]())} }
+
+// decode reads the object data into v.
+func (tb recordTable[T]) decode(d *fields, data []byte, v *T) {
+	d.eachIn(data, tb.table, unsafe.Pointer(v))
 }
 
 func (tb *table) names() []string {
