@@ -412,19 +412,7 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer) int {
 				*(*bool)(unsafe.Add(p, m.at)) = d.plain(v)
 			}
 		case structKind:
-			// read into as it is, as encoding/json does; null leaves it
-			if m.any && v[0] != 'n' {
-				// afresh, from an object alone
-				reflect.Copy(reflect.NewAt(m.typ, at).Elem(), m.zero)
-				if v[0] != '{' {
-					break
-				}
-			}
-			if d.object(v, m.name) {
-				d.path = append(d.path, m.name)
-				d.eachIn(v, m.inner, at)
-				d.path = d.path[:len(d.path)-1]
-			}
+			m.readStruct(d, v, at)
 		case ptrStructKind:
 			m.readPointer(d, v, at)
 		default:
@@ -453,6 +441,23 @@ func (tb *table) readEscaped(d *fields, k, v []byte, p unsafe.Pointer) int {
 		return -1
 	}
 	return tb.read(d, k, v, p)
+}
+
+// readStruct reads a member that is a record: read into as it is, as
+// encoding/json does; null leaves it. One tagged any is read afresh,
+// from an object alone.
+func (m *tableMember) readStruct(d *fields, v []byte, at unsafe.Pointer) {
+	if m.any && v[0] != 'n' {
+		reflect.Copy(reflect.NewAt(m.typ, at).Elem(), m.zero)
+		if v[0] != '{' {
+			return
+		}
+	}
+	if d.object(v, m.name) {
+		d.path = append(d.path, m.name)
+		d.eachIn(v, m.inner, at)
+		d.path = d.path[:len(d.path)-1]
+	}
 }
 
 // readPointer reads a member that points to a record: as objectOrNull,
