@@ -216,15 +216,6 @@ func (d *fields) object(v []byte, name string) bool {
 	return d.want(v, name, '{', "object")
 }
 
-// objectOrNull is object for a member read into the pointer p: a null
-// member clears p, as encoding/json does, and is no object to read.
-func objectOrNull[T any](d *fields, v []byte, name string, p **T) bool {
-	if len(v) > 0 && v[0] == 'n' {
-		*p = nil
-	}
-	return d.object(v, name)
-}
-
 // array is object for an array.
 func (d *fields) array(v []byte, name string) bool {
 	return d.want(v, name, '[', "array")
@@ -253,8 +244,8 @@ func (d *fields) in(v []byte, name string, fn func(k, v []byte)) {
 
 // objects reads the array v, member name, of objects in one walk: start
 // is called for each element, then member with each member of an object
-// (a null element has none; another value is of the wrong type), as
-// elements and in would read them, each walked once, not twice.
+// (a null element has none; another value is of the wrong type), each
+// walked once, not twice.
 func (d *fields) objects(v []byte, name string, start func(), member func(k, v []byte)) {
 	if !d.array(v, name) {
 		return
@@ -300,25 +291,6 @@ func (d *fields) objectsOf(v []byte, start func(first byte), member func(k, v []
 			}
 		}
 	}
-}
-
-// elements calls fn with each element of the array v, member name.
-func (d *fields) elements(v []byte, name string, fn func(v []byte)) {
-	if !d.array(v, name) {
-		return
-	}
-	if elems, ok := d.tape.Container(d.line, v); ok {
-		for _, e := range elems {
-			if fn(d.line[e.ValueStart:e.ValueEnd]); d.hard {
-				return
-			}
-		}
-		return
-	}
-	jsonscan.Elements(v, func(v []byte) bool {
-		fn(v)
-		return !d.hard
-	})
 }
 
 func (d *fields) wrong(v []byte, name, want string) {
@@ -511,10 +483,6 @@ func validNumber(s string) bool {
 	}
 	return i == len(s)
 }
-
-// raw is a json.RawMessage of the value: null too, as encoding/json keeps
-// it.
-func raw(v []byte) json.RawMessage { return v }
 
 // decodeLine is what every record type of a log has: a decoder of a
 // line's members.

@@ -460,9 +460,9 @@ func (m *tableMember) readStruct(d *fields, v []byte, at unsafe.Pointer) {
 	}
 }
 
-// readPointer reads a member that points to a record: as objectOrNull,
-// null clears it, another value than an object is of the wrong type; an
-// object is read afresh.
+// readPointer reads a member that points to a record: as encoding/json
+// does, null clears it, another value than an object is of the wrong
+// type; an object is read afresh.
 func (m *tableMember) readPointer(d *fields, v []byte, at unsafe.Pointer) {
 	dst := (*unsafe.Pointer)(at)
 	if v[0] == 'n' {
