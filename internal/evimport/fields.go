@@ -534,23 +534,6 @@ func decodeWith[T any, PT interface {
 	}
 }
 
-// Claude Code
-
-// messageBlocks is contentBlocks for the content of the message, member
-// name, of the line d reads: a block of the wrong shape is the line's
-// error (blockErr), not a block left out, which would lose a tool call
-// and leave its result an orphan.
-func (d *fields) messageBlocks(raw []byte, name string) []block {
-	if len(raw) == 0 || raw[0] == '"' || raw[0] == 'n' {
-		return contentBlocks(d, raw)
-	}
-	if raw[0] != '[' {
-		d.blockWrong(name, -1, "is "+a(kindOf(raw))+", not a string or an array")
-		return nil
-	}
-	return blocksOf(d, raw, name)
-}
-
 // blockWrong notes what is wrong with the content of message, member name
 // of the object being read: with block i, when i >= 0 (what is
 // "[1].type is a number, not a string"), else with the content itself.
@@ -564,45 +547,6 @@ func (d *fields) blockWrong(name string, i int, what string) {
 		return
 	}
 	d.blockErr = fmt.Errorf("%s %s", path, what)
-}
-
-// blockList reads a list of content blocks, in one walk (each block's
-// members are read as its end is found), leaving out what is of the
-// wrong type: the blocks of a tool's output, read after its line.
-func blockList(line *fields, v []byte) []block { return blocksOf(line, v, "") }
-
-// blocksOf is blockList, from the tape of line (nil: walked); when
-// message is set, the blocks are those of the line's message member of
-// that name, and a block that is no object, or a member of the wrong
-// type, is noted to line (blockWrong).
-func blocksOf(line *fields, v []byte, message string) []block {
-	var bs []block
-	d := line.memberDecoder()
-	line.objectsOf(v, func(first byte) {
-		bs = append(bs, block{})
-		if message != "" && first != '{' && first != 'n' {
-			line.blockWrong(message, len(bs)-1, " is "+a(kindOf([]byte{first}))+", not an object")
-		}
-	}, func(k, v []byte) bool {
-		b := &bs[len(bs)-1]
-		i := claudeBlockTable.read(d, k, v, unsafe.Pointer(b))
-		if d.err != nil {
-			if message != "" {
-				line.blockWrong(message, len(bs)-1, "."+d.err.Error())
-			}
-			d.err, d.hard = nil, false
-		}
-		if i == claudeBlockContent && message != "" && len(v) > 0 && v[0] == '[' {
-			// a tool's output as blocks, whose texts are read
-			// (contentText): one of the wrong type is no text lost
-			var out fields
-			if out.textBlocks(v, "content", "type", "text"); out.err != nil {
-				line.blockWrong(message, len(bs)-1, "."+out.err.Error())
-			}
-		}
-		return true
-	})
-	return bs
 }
 
 // textBlocks checks the list of text blocks v, member name of the

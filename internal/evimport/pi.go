@@ -3,7 +3,6 @@ package evimport
 import (
 	"encoding/json"
 	"strings"
-	"unsafe"
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -116,7 +115,7 @@ func (line *fields) readPiBlocks(v []byte, name string, texts bool) []piBlock {
 			line.blockWrong(name, len(line.piBlocks)-1, " is "+a(kindOf([]byte{first}))+", not an object")
 		}
 	}, func(k, v []byte) bool {
-		piBlockTable.read(d, k, v, unsafe.Pointer(&line.piBlocks[len(line.piBlocks)-1]))
+		piBlockTable.readIn(d, k, v, &line.piBlocks[len(line.piBlocks)-1])
 		if d.err != nil {
 			line.blockWrong(name, len(line.piBlocks)-1, "."+d.err.Error())
 			d.err, d.hard = nil, false

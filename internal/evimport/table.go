@@ -658,6 +658,11 @@ func (tb recordTable[T]) decode(d *fields, data []byte, v *T) {
 	d.eachIn(data, tb.table, unsafe.Pointer(v))
 }
 
+// readIn reads the member k, of value v, into r (read).
+func (tb recordTable[T]) readIn(d *fields, k, v []byte, r *T) int {
+	return tb.read(d, k, v, unsafe.Pointer(r))
+}
+
 func (tb *table) names() []string {
 	var ns []string
 	for _, m := range tb.members {
