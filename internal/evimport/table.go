@@ -377,7 +377,7 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer) int {
 		kp, km, ks := longWords(k)
 		key = &tb.slots[keyHash(kp, km, ks, len(k))*tb.mul>>(tb.shift&63)&mask]
 		if key.prefix != kp || key.suffix != ks || key.mid != km || int(key.n) != len(k) ||
-			len(k) > 24 && tb.members[key.i].name[16:len(k)-8] != string(k[16:len(k)-8]) {
+			len(k) > 24 && !sameMiddle(tb.members[key.i].name, k) {
 			if hasBackslash(kp) || hasBackslash(km) || hasBackslash(ks) || len(k) > 24 {
 				return tb.readEscaped(d, k, v, p)
 			}
@@ -401,16 +401,7 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer) int {
 		case boolKind:
 			d.boolean(v, m.name, (*bool)(at))
 		case rawKind:
-			if m.check && !m.allowed[v[0]] {
-				d.wrong(v, m.name, m.want) // of the wrong type: no call's input
-			}
-			if m.copy {
-				v = bytes.Clone(v)
-			}
-			*(*json.RawMessage)(at) = v
-			if m.plain {
-				*(*bool)(unsafe.Add(p, m.at)) = d.plain(v)
-			}
+			m.readRaw(d, v, p, at)
 		case structKind:
 			m.readStruct(d, v, at)
 		case ptrStructKind:
@@ -430,6 +421,22 @@ func hasBackslash(x uint64) bool {
 	return (y-ones)&^y&highs != 0
 }
 
+// sameMiddle reports whether the name and the key k, of one length of
+// more than 24 bytes, have the same bytes from the 16th to the last 8
+// (those keyWords leaves out), compared in a loop: a call of memequal
+// would make read keep its arguments on the stack for every member.
+func sameMiddle(name string, k []byte) bool {
+	if len(name) != len(k) {
+		return false
+	}
+	for i := 16; i < len(k)-8; i++ {
+		if name[i] != k[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // readEscaped is read of a key that is no name as the line spells it:
 // no name has a backslash, so one with an escape is looked up unescaped
 // (once: \\ unescaped still has one).
@@ -441,6 +448,21 @@ func (tb *table) readEscaped(d *fields, k, v []byte, p unsafe.Pointer) int {
 		return -1
 	}
 	return tb.read(d, k, v, p)
+}
+
+// readRaw reads a json.RawMessage member, kept as the line spells it
+// (or a copy), at at in the record at p.
+func (m *tableMember) readRaw(d *fields, v []byte, p, at unsafe.Pointer) {
+	if m.check && !m.allowed[v[0]] {
+		d.wrong(v, m.name, m.want) // of the wrong type: no call's input
+	}
+	if m.copy {
+		v = bytes.Clone(v)
+	}
+	*(*json.RawMessage)(at) = v
+	if m.plain {
+		*(*bool)(unsafe.Add(p, m.at)) = d.plain(v)
+	}
 }
 
 // readStruct reads a member that is a record: read into as it is, as
@@ -621,30 +643,22 @@ func (m *tableMember) readMap(d *fields, v []byte, at unsafe.Pointer) {
 	reflect.Copy(reflect.NewAt(m.typ, at).Elem(), own)
 }
 
-// keyPrefix is the first 8 bytes of a key, as a number (zeros after a
+// keyPrefix is a key of at most 8 bytes as a number (zeros after a
 // shorter one): one comparison tells most names apart, as a switch's
-// compiled comparisons do, where a string comparison is a call.
+// compiled comparisons do, where a string comparison is a call. A key
+// of 4 to 8 bytes is two loads of 4 that overlap, one of fewer its
+// bytes: no loop, no call (a call in read would make it keep its
+// arguments on the stack for every member), and nothing read past the
+// key.
 func keyPrefix(k []byte) uint64 {
-	if len(k) >= 8 {
-		return binary.LittleEndian.Uint64(k)
+	n := len(k)
+	if n >= 4 {
+		return uint64(binary.LittleEndian.Uint32(k)) | uint64(binary.LittleEndian.Uint32(k[n-4:]))<<(8*(n-4)&63)
 	}
-	if cap(k) >= 8 {
-		// a key of the line is followed by its quote and more: its 8
-		// bytes are loaded at once and those past it masked off, not
-		// read a byte at a time (most keys are short: type, uuid, cwd)
-		return binary.LittleEndian.Uint64(k[:8]) & (1<<(8*len(k)&63) - 1)
+	if n > 0 {
+		return uint64(k[0]) | uint64(k[n/2])<<(8*(n/2)) | uint64(k[n-1])<<(8*(n-1))
 	}
-	return shortPrefix(k)
-}
-
-// shortPrefix is keyPrefix of a key of fewer than 8 bytes at the end of
-// its memory, read a byte at a time.
-func shortPrefix(k []byte) uint64 {
-	var n uint64
-	for i := len(k) - 1; i >= 0; i-- {
-		n = n<<8 | uint64(k[i])
-	}
-	return n
+	return 0
 }
 
 // recordTable is the table of the record type T, which reads into a T.
