@@ -7,9 +7,11 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -449,4 +451,53 @@ func TestHasBackslash(t *testing.T) {
 			t.Errorf("%q: a backslash found", s)
 		}
 	}
+}
+
+// FuzzTableFind: read finds the member a key names, as the line spells
+// it (escapes and all), and no member for a key that names none, in
+// every table (its slots, words and hash, sameMiddle, hasBackslash).
+func FuzzTableFind(f *testing.F) {
+	var tables []*table
+	var add func(tb *table)
+	add = func(tb *table) { // with the tables of the records it holds
+		if tb != nil && !slices.Contains(tables, tb) {
+			tables = append(tables, tb)
+			for _, m := range tb.members {
+				add(m.inner)
+			}
+		}
+	}
+	for _, tb := range []*table{claudeLineTable.table, claudeBlockTable.table, codexLineTable.table, codexPayloadTable.table,
+		piLineTable.table, piBlockTable.table, geminiRecordTable.table, copilotLineTable.table, copilotDataTable.table} {
+		add(tb)
+	}
+	for _, n := range memberNames {
+		f.Add(n)
+		f.Add(n[:len(n)-1])
+		f.Add(`\u00` + strconv.FormatInt(int64(n[0]), 16) + n[1:])
+		f.Add(n[:len(n)/2] + `\\` + n[len(n)/2:])
+		if len(n) > 24 {
+			f.Add(n[:17] + string(n[17]^1) + n[18:]) // its words, not its middle
+		}
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		name, ok := jsonscan.Unquote(nil, []byte(`"`+key+`"`))
+		valid := ok && utf8.Valid([]byte(key))
+		for _, tb := range tables {
+			want := -1
+			for i, m := range tb.members {
+				if valid && m.name == string(name) {
+					want = i
+				}
+			}
+			// the key in a line of its own, and alone in its memory
+			line := []byte(`{"` + key + `":null}`)
+			for _, k := range [][]byte{line[2 : 2+len(key)], []byte(key)} {
+				rec := make([]byte, 1<<16) // room for any record: null sets no more than a member
+				if got := tb.read(&fields{}, k, []byte("null"), unsafe.Pointer(&rec[0])); got != want && valid {
+					t.Fatalf("key %q (%q): read found member %d, not %d", key, name, got, want)
+				}
+			}
+		}
+	})
 }
