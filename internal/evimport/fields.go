@@ -19,8 +19,7 @@ import (
 // tables made from the record types (table.go) say, a kind of member by
 // a method: encoding/json took three quarters of the time of a
 // conversion, most of it checking again what jsonl and jsonscan.Check
-// have checked,
-// and copying values never read. The lines are checked JSON objects, so
+// have checked, and copying values never read. The lines are checked JSON objects, so
 // values are skipped with jsonscan.Each, unvalidated. What is read is as
 // encoding/json would read it (strings decoded the same way, null leaves
 // a member as it is, the last of two members of one name wins), and a

@@ -41,6 +41,17 @@
 //     files, each with its records or document, and puts the session
 //     back together in the order it needs.
 //
+// # Records
+//
+// A source's lines are decoded into its record types, Go structs whose
+// json tags name each member once: a table made from a type's tags at
+// start (tableFor, table.go) reads a line's members into it, by the
+// decoder of fields.go, which reads what the line's check found and
+// reports a member of the wrong type as encoding/json would ("timestamp
+// is a number, not a string"). An ev tag says what a member needs beyond
+// its type (a word decoded once, a raw member's kinds, a copy). There is
+// no decoder to write for a record type: its tags are read.
+//
 // Adding a source is its file (its row, record types and converter), its
 // line in sources, fixtures in testdata, a fuzz target, and its docs.
 package evimport
