@@ -242,10 +242,11 @@ func (d *fields) in(v []byte, name string, fn func(k, v []byte)) {
 }
 
 // objects reads the array v, member name, of objects in one walk: start
-// is called for each element, then member with each member of an object
-// (a null element has none; another value is of the wrong type), each
-// walked once, not twice.
-func (d *fields) objects(v []byte, name string, start func(), member func(k, v []byte)) {
+// is called for each element, then member with each member of an object,
+// its key as the line spells it, until it returns false (a null element
+// has none; another value is of the wrong type), each walked once, not
+// twice.
+func (d *fields) objects(v []byte, name string, start func(), member func(k, v []byte) bool) {
 	if !d.array(v, name) {
 		return
 	}
@@ -258,10 +259,7 @@ func (d *fields) objects(v []byte, name string, start func(), member func(k, v [
 			d.path = append(d.path, name)
 		}
 	}
-	d.objectsOf(v, first, func(k, v []byte) bool {
-		member(unescapedKey(k), v)
-		return !d.hard
-	})
+	d.objectsOf(v, first, member)
 	d.path = d.path[:len(d.path)-1]
 }
 

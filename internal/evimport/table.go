@@ -595,7 +595,10 @@ func (m *tableMember) readSlice(d *fields, v []byte, at unsafe.Pointer) {
 		}
 		e = unsafe.Add(s.data, uintptr(s.len)*m.size)
 		s.len++
-	}, func(k, v []byte) { m.inner.read(d, k, v, e) })
+	}, func(k, v []byte) bool {
+		m.inner.read(d, k, v, e)
+		return !d.hard
+	})
 	*dst = s
 }
 
