@@ -589,9 +589,10 @@ func (m *tableMember) readSlice(d *fields, v []byte, at unsafe.Pointer) {
 	}
 	s := sliceHeader{data: m.empty}
 	var e unsafe.Pointer
+	var room reflect.Value // the array s is in, once grown
 	d.objects(v, m.name, func() {
 		if s.len == s.cap {
-			s = m.grow(s)
+			s, room = m.grow(s, room)
 		}
 		e = unsafe.Add(s.data, uintptr(s.len)*m.size)
 		s.len++
@@ -602,14 +603,25 @@ func (m *tableMember) readSlice(d *fields, v []byte, at unsafe.Pointer) {
 	*dst = s
 }
 
-// grow is the slice s, full, in an array of twice its room (zeroed).
-func (m *tableMember) grow(s sliceHeader) sliceHeader {
+// grow is the slice s, full, in room, an array of twice its room
+// (zeroed): of one element, the first, an element. Its memory is taken
+// by UnsafeAddr and the old room kept as a reflect.Value: a type made
+// by reflect.ArrayOf has no pointer type of its own, which reflect.New,
+// Addr and NewAt look up in a sync.Map each time.
+func (m *tableMember) grow(s sliceHeader, old reflect.Value) (sliceHeader, reflect.Value) {
 	c := max(1, 2*s.cap)
-	grown := reflect.New(m.array(c)).Elem()
-	if s.len > 0 {
-		reflect.Copy(grown, reflect.NewAt(m.array(s.cap), s.data).Elem())
+	var room reflect.Value
+	switch {
+	case c == 1:
+		room = reflect.New(m.typ.Elem()).Elem()
+	case s.cap == 1:
+		room = reflect.New(m.array(c)).Elem()
+		room.Index(0).Set(old)
+	default:
+		room = reflect.New(m.array(c)).Elem()
+		reflect.Copy(room, old)
 	}
-	return sliceHeader{grown.Addr().UnsafePointer(), s.len, c}
+	return sliceHeader{unsafe.Pointer(room.UnsafeAddr()), s.len, c}, room
 }
 
 // array is the type of an array of c elements, c a power of two.
