@@ -751,6 +751,7 @@ func blockList(line *fields, v []byte) []block { return blocksOf(line, v, "") }
 func blocksOf(line *fields, v []byte, message string) []block {
 	var bs []block
 	d := line.memberDecoder()
+	defer line.done(d)
 	line.objectsOf(v, func(first byte) {
 		bs = append(bs, block{})
 		if message != "" && first != '{' && first != 'n' {

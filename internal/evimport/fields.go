@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -65,16 +66,31 @@ type fields struct {
 }
 
 // memberDecoder is d's decoder of a content block's members, made once:
-// a decoder is large, and a message has blocks on most lines.
+// a decoder is large, and a message has blocks on most lines. Of no line
+// (d nil: blocks read after their line, a Codex message's), it is one of
+// lineless, which done hands back.
 func (d *fields) memberDecoder() *fields {
 	if d == nil {
-		return &fields{}
+		return lineless.Get().(*fields)
 	}
 	if d.member == nil {
 		d.member = &fields{owner: d}
 	}
 	return d.member
 }
+
+// done hands back m, d's memberDecoder, when d is nil.
+func (d *fields) done(m *fields) {
+	if d == nil {
+		lineless.Put(m)
+	}
+}
+
+// lineless are the decoders of blocks read with no line: a decoder read
+// by a table escapes to the heap (it is handed to the records' methods),
+// 376 bytes for each list of blocks, where the hand decoders kept it on
+// the stack.
+var lineless = sync.Pool{New: func() any { return &fields{} }}
 
 // settle makes a content block of the wrong shape the line's error, when
 // nothing else is wrong with it.
