@@ -25,59 +25,38 @@ type claudeModelCost struct {
 	cost float64
 }
 
+// claudeCostLine is a cost-state line as its table reads it: the
+// models' tokens are read for the checks of the line (one of the wrong
+// type is its error), their costs kept.
+type claudeCostLine struct {
+	TotalCostUSD float64                     `json:"totalCostUSD"`
+	ModelUsage   map[string]claudeModelUsage `json:"modelUsage"`
+}
+
+// claudeModelUsage is a model's member of modelUsage: a map by model,
+// read as encoding/json reads one (its path names no model:
+// modelUsage.costUSD).
+type claudeModelUsage struct {
+	InputTokens              int64   `json:"inputTokens"`
+	OutputTokens             int64   `json:"outputTokens"`
+	CacheReadInputTokens     int64   `json:"cacheReadInputTokens"`
+	CacheCreationInputTokens int64   `json:"cacheCreationInputTokens"`
+	CacheCreation1h          int64   `json:"cacheCreationEphemeral1hInputTokens"`
+	CostUSD                  float64 `json:"costUSD"`
+}
+
+var claudeCostTable = tableFor[claudeCostLine]()
+
 // claudeCostState reads a cost-state line (checked JSON): a member of the
 // wrong type is the line's error, in the words of fields.go.
 func claudeCostState(data []byte) (*claudeCost, error) {
+	var l claudeCostLine
 	d := &fields{}
-	cs := &claudeCost{models: map[string]claudeModelCost{}}
-	d.each(data, func(k, v []byte) {
-		switch string(k) {
-		case "totalCostUSD":
-			var f *float64
-			if d.float(v, "totalCostUSD", &f); f != nil {
-				cs.total = *f
-			}
-		case "modelUsage":
-			if v[0] == 'n' {
-				return
-			}
-			d.in(v, "modelUsage", func(model, v []byte) {
-				// a map by model: as encoding/json reads one, its path
-				// names no model (modelUsage.costUSD)
-				var uncached, read, write, w1h, output int64
-				var cost *float64
-				switch v[0] {
-				case 'n':
-				case '{':
-					d.each(v, func(k, v []byte) {
-						switch string(k) {
-						case "inputTokens":
-							d.int(v, "inputTokens", &uncached)
-						case "outputTokens":
-							d.int(v, "outputTokens", &output)
-						case "cacheReadInputTokens":
-							d.int(v, "cacheReadInputTokens", &read)
-						case "cacheCreationInputTokens":
-							d.int(v, "cacheCreationInputTokens", &write)
-						case "cacheCreationEphemeral1hInputTokens":
-							d.int(v, "cacheCreationEphemeral1hInputTokens", &w1h)
-						case "costUSD":
-							d.float(v, "costUSD", &cost)
-						}
-					})
-				default:
-					d.path = d.path[:len(d.path)-1]
-					d.wrong(v, "modelUsage", "object")
-					d.path = append(d.path, "modelUsage")
-				}
-				var m claudeModelCost
-				if cost != nil {
-					m.cost = *cost
-				}
-				cs.models[string(model)] = m
-			})
-		}
-	})
+	claudeCostTable.decode(d, data, &l)
+	cs := &claudeCost{total: l.TotalCostUSD, models: map[string]claudeModelCost{}}
+	for model, u := range l.ModelUsage {
+		cs.models[model] = claudeModelCost{cost: u.CostUSD}
+	}
 	return cs, d.err
 }
 

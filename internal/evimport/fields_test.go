@@ -42,7 +42,7 @@ var memberNames = func() []string {
 			}
 		}
 	}
-	for _, t := range []any{claudeLine{}, block{}, codexLine{}, codexPayload{}, piLine{}, piBlock{}, geminiRecord{}, copilotLine{}, copilotData{}} {
+	for _, t := range []any{claudeLine{}, block{}, claudeCostLine{}, codexLine{}, codexPayload{}, piLine{}, piBlock{}, geminiRecord{}, copilotLine{}, copilotData{}} {
 		walk(reflect.TypeOf(t))
 	}
 	return slices.Sorted(maps.Keys(names))
@@ -467,7 +467,7 @@ func FuzzTableFind(f *testing.F) {
 			}
 		}
 	}
-	for _, tb := range []*table{claudeLineTable.table, claudeBlockTable.table, codexLineTable.table, codexPayloadTable.table,
+	for _, tb := range []*table{claudeLineTable.table, claudeBlockTable.table, claudeCostTable.table, codexLineTable.table, codexPayloadTable.table,
 		piLineTable.table, piBlockTable.table, geminiRecordTable.table, copilotLineTable.table, copilotDataTable.table} {
 		add(tb)
 	}
