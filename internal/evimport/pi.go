@@ -40,6 +40,9 @@ type piMessage struct {
 	ToolName     string          `json:"toolName"`
 	IsError      bool            `json:"isError"`
 	Timestamp    int64           `json:"timestamp"`
+	// the provider's id of the reply (Anthropic's msg_...), as pi 0.73
+	// writes it on an assistant message: the call's response_id
+	ResponseID string `json:"responseId"`
 
 	// the content's blocks, read as the line is (afterMembers), valid
 	// until the next line is decoded
@@ -249,7 +252,7 @@ func (c *converter) piMessage(d *fields, b *builder, ms int64, m *piMessage) {
 			}
 		}
 		u := piTokens(m.Usage)
-		u.stop, u.thinking = m.StopReason, thinking.String()
+		u.stop, u.thinking, u.responseID = m.StopReason, thinking.String(), m.ResponseID
 		b.modelResult(ms, u)
 		switch m.StopReason {
 		case "error":
