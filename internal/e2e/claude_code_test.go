@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,73 +30,15 @@ import (
 
 const claudeCodeVersion = "2.1.328"
 
-var (
-	claudeOnce sync.Once
-	claudeBin  string
-	claudeErr  error
-)
-
-// claudeCode returns the claude program of the pinned version, installing
-// it the first time.
-func claudeCode(t *testing.T) string {
-	t.Helper()
-	claudeOnce.Do(func() { claudeBin, claudeErr = installClaudeCode() })
-	if claudeErr != nil {
-		piSkip(t, claudeErr.Error())
-	}
-	return claudeBin
+var claudeAgent = &npmAgent{
+	name: "claude-code", title: "Claude Code", pkg: "@anthropic-ai/claude-code", version: claudeCodeVersion, bin: "claude",
 }
 
-// installClaudeCode finds or makes the cache folder: npm install into a
-// folder of its own beside it, the program's --version checked, then
-// renamed into place, so that a folder under the final name is always
-// whole (a test killed mid-install leaves a fetch- folder, removed by the
-// next).
-func installClaudeCode() (string, error) {
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "evtools-agents", "claude-code-"+claudeCodeVersion)
-	bin := filepath.Join(dir, "node_modules", ".bin", "claude")
-	if _, err := os.Stat(filepath.Join(dir, "complete")); err == nil {
-		return bin, nil
-	}
-	for _, p := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(p); err != nil {
-			return "", fmt.Errorf("%s is not installed, and Claude Code %s is not in the cache yet (.ci/run installs nodejs and npm from Debian)", p, claudeCodeVersion)
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "fetch-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(tmp)
-	spec := "@anthropic-ai/claude-code@" + claudeCodeVersion
-	// the package's postinstall puts the native program of the platform
-	// (an optional dependency) in place of bin/claude.exe
-	cmd := exec.Command("npm", "install", "--prefix", tmp, "--no-audit", "--no-fund", "--no-save", "--prefer-offline", spec)
-	cmd.Dir = tmp
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("npm install %s: %v: %s (offline? the test installs it once, then runs from the cache)", spec, err, strings.TrimSpace(string(out)))
-	}
-	out, err := exec.Command(filepath.Join(tmp, "node_modules", ".bin", "claude"), "--version").CombinedOutput()
-	if err != nil || !strings.HasPrefix(string(out), claudeCodeVersion+" ") {
-		return "", fmt.Errorf("claude --version after npm install %s: %v: %q", spec, err, out)
-	}
-	if err := os.WriteFile(filepath.Join(tmp, "complete"), out, 0o644); err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if _, e := os.Stat(filepath.Join(dir, "complete")); e != nil {
-			return "", err
-		}
-		// another test process made it meanwhile
-	}
-	return bin, nil
+// claudeCode returns the claude program of the pinned version, installing
+// it the first time (agents_test.go).
+func claudeCode(t *testing.T) string {
+	t.Helper()
+	return claudeAgent.program(t)
 }
 
 // claudeRun is one claude -p of a session.
@@ -175,6 +116,9 @@ type importedEvent struct {
 		CostSource string          `json:"cost_source"`
 		ResponseID string          `json:"response_id"`
 		Unpriced   bool            `json:"unpriced"`
+		Reasoning  int64           `json:"reasoning"`
+		Outcome    string          `json:"outcome"` // run_finished's
+		Message    string          `json:"message"` // model_error's
 	} `json:"payload"`
 	Session string `json:"session"`
 	raw     map[string]any
