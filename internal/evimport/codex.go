@@ -115,6 +115,13 @@ type codexPayload struct {
 	Output    json.RawMessage `json:"output" ev:"plain=outputCanonical"`
 	Action    json.RawMessage `json:"action"`
 	Status    json.RawMessage `json:"status"` // web_search_call's, read only there
+	// token_usage_record (Codex 0.171): a response's id and usage, and
+	// the thread's total after it
+	ResponseID  string       `json:"response_id"`
+	Usage       *codexTokens `json:"usage"`
+	ThreadUsage *codexTokens `json:"thread_token_usage"`
+	// event_msg item_completed: the item, read only for a prompt
+	Item json.RawMessage `json:"item"`
 	// outputCanonical: Output is a string spelled as jsontext writes its
 	// text, as the line's check found it
 	outputCanonical bool
@@ -156,6 +163,10 @@ var codexKnown = map[string]bool{
 	"response_item function_call_output": true, "response_item custom_tool_call": true,
 	"response_item custom_tool_call_output": true, "response_item local_shell_call": true,
 	"response_item web_search_call": true, "response_item ghost_snapshot": true,
+	// Codex 0.171 (internal/e2e/codex_test.go): token_usage_record is
+	// read; world_state (the instructions, tools and settings a turn
+	// was given) is passed over
+	"token_usage_record": true, "world_state": true,
 }
 
 // codexFile is one rollout, decoded.
@@ -407,6 +418,10 @@ type codexState struct {
 	itemMS   int64       // the time of the open call's last item
 	file     string      // the rollout's name, for the calls without usage
 	thinking strings.Builder
+	// itemPrompts: the rollout has no event_msg user_message (Codex
+	// 0.171 writes none): its prompts are the UserMessage items of
+	// event_msg item_completed, which earlier versions wrote beside
+	itemPrompts bool
 }
 
 // codexSession converts one rollout: into a session of its own, or, with
@@ -423,7 +438,7 @@ func (c *converter) codexSession(cf *codexFile, parent *session, role, anchor st
 	b := newBuilder(c, s, agent, parent != nil)
 	b.version = cf.meta.CLIVersion
 	b.setModel(cf.meta.ModelProvider, "")
-	st := &codexState{file: cf.name}
+	st := &codexState{file: cf.name, itemPrompts: !slices.ContainsFunc(cf.lines, func(r codexRec) bool { return r.typ == "event_msg user_message" })}
 	copied := 0 // the records of the parent's history the rollout starts with
 	if cf.meta.ForkedFromID != "" || forkCopy(cf) {
 		copied = copyLen(cf)
@@ -556,6 +571,20 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 	case "event_msg user_message":
 		st.noUsage(c, b)
 		b.prompt(r.ms, p.Message)
+	case "event_msg item_completed":
+		if text, ok := codexItemPrompt(p.Item); ok && st.itemPrompts {
+			st.noUsage(c, b)
+			b.prompt(r.ms, text)
+		}
+	case "token_usage_record":
+		if p.Usage != nil {
+			if p.ThreadUsage != nil {
+				// the token_count after it repeats the total: not a
+				// count of its own
+				st.total, st.prev = p.ThreadUsage.Total, *p.ThreadUsage
+			}
+			st.result(b, r.ms, p.Usage, p.ResponseID)
+		}
 	case "response_item message":
 		if p.Role == "assistant" {
 			st.call(b, r.ms)
@@ -648,14 +677,33 @@ func (c *converter) codexTokens(b *builder, st *codexState, r codexRec) {
 		}
 		st.total, st.prev = info.Total.Total, *info.Total
 	}
+	st.result(b, r.ms, last, "")
+}
+
+// result ends the open model call (or one of its own) with its usage.
+func (st *codexState) result(b *builder, ms int64, last *codexTokens, responseID string) {
 	if !st.open {
-		b.modelCall(r.ms)
+		b.modelCall(ms)
 	}
 	st.open = false
 	u := usage{input: last.Input, cacheRead: last.Cached, output: last.Output, reasoning: last.Reasoning, hasReasoning: true}
-	u.thinking = st.thinking.String()
+	u.thinking, u.responseID = st.thinking.String(), responseID
 	st.thinking.Reset()
-	b.modelResult(r.ms, u)
+	b.modelResult(ms, u)
+}
+
+// codexItemPrompt is the text of an item_completed's item when it is a
+// UserMessage ({"type": "UserMessage", "content": [{"type": "text",
+// "text"}]}).
+func codexItemPrompt(item json.RawMessage) (string, bool) {
+	if len(item) == 0 || item[0] != '{' {
+		return "", false
+	}
+	if typ, _ := jsonscan.Lookup(item, "type"); !jsonscan.StringEquals(typ, "UserMessage") {
+		return "", false
+	}
+	content, _ := jsonscan.Lookup(item, "content")
+	return blocksText(codexBlocks(content)), true
 }
 
 // codexBlocks reads a content or summary list ({type: input_text,
