@@ -8,9 +8,10 @@
 // The script is the same whatever the API: a Reply says what a request
 // gets in words of no provider, with usage under evtools' definition
 // (input counts every prompt token, cached or not), and each API's writer
-// spells it as that API does. Anthropic's Messages API is spoken
-// (POST /v1/messages); OpenAI's Chat Completions and Responses and
-// Gemini's generateContent are to be added as writers of the same Reply.
+// spells it as that API does. Anthropic's Messages API (POST
+// /v1/messages) and OpenAI's Responses API (POST .../responses, Codex's)
+// are spoken; OpenAI's Chat Completions and Gemini's generateContent are
+// to be added as writers of the same Reply.
 package modelserver
 
 import (
@@ -26,8 +27,11 @@ import (
 // API is a wire protocol the server speaks.
 type API string
 
-// Anthropic is the Messages API (POST /v1/messages).
-const Anthropic API = "anthropic"
+// The APIs spoken.
+const (
+	Anthropic API = "anthropic" // the Messages API (POST /v1/messages)
+	Responses API = "responses" // OpenAI's Responses API (POST .../responses)
+)
 
 // Usage is what a reply reports it used, under evtools' definition
 // (docs/evimport.md): Input is every prompt token, CacheRead and
@@ -110,7 +114,7 @@ type Exchange struct {
 	Step    int // the script's step that answered, -1 for Other
 	Request Request
 	Status  int    // the HTTP status sent
-	ID      string // the message id sent (msg_...), "" for an error
+	ID      string // the message or response id sent (msg_..., resp_...), "" for an error
 	// Usage is the usage the reply reported, Complete whether the whole
 	// reply was sent (not an error, not cut).
 	Usage    Usage
@@ -175,16 +179,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var api API
+	var req Request
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages"):
 		api = Anthropic
+		req, err = anthropicRequest(body)
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
+		api = Responses
+		req, err = responsesRequest(body)
 	default:
-		// count_tokens, an API not spoken yet, anything else: the agent
-		// must do without, and says so in its log if it cares
+		// count_tokens, a model list, an API not spoken yet, anything
+		// else: the agent must do without, and says so in its log if it
+		// cares
 		http.NotFound(w, r)
 		return
 	}
-	req, err := anthropicRequest(body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -201,7 +210,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	ex.N = len(s.exchanges)
 	s.exchanges = append(s.exchanges, ex)
 	s.mu.Unlock()
-	writeAnthropic(w, req, reply, &ex)
+	switch api {
+	case Anthropic:
+		writeAnthropic(w, req, reply, &ex)
+	case Responses:
+		writeResponses(w, req, reply, &ex)
+	}
 }
 
 // answer finds the reply to req and makes up its ids.
@@ -222,13 +236,18 @@ func (s *Server) answer(req Request) (Exchange, Reply) {
 	if reply.Status != 0 {
 		return ex, reply
 	}
+	// ids as each API spells them
+	msg, call := "msg_evt%04d", "toolu_evt%04d"
+	if req.API == Responses {
+		msg, call = "resp_evt%04d", "call_evt%04d"
+	}
 	s.ids++
-	ex.ID = fmt.Sprintf("msg_evt%04d", s.ids)
+	ex.ID = fmt.Sprintf(msg, s.ids)
 	reply.Tools = append([]ToolCall(nil), reply.Tools...)
 	for i := range reply.Tools {
 		if reply.Tools[i].ID == "" {
 			s.ids++
-			reply.Tools[i].ID = fmt.Sprintf("toolu_evt%04d", s.ids)
+			reply.Tools[i].ID = fmt.Sprintf(call, s.ids)
 		}
 	}
 	ex.Usage, ex.Complete, ex.Tools, ex.Text = reply.Usage, !reply.Cut, reply.Tools, reply.Text

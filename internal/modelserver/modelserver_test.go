@@ -253,3 +253,79 @@ func boolS(b bool) string {
 	}
 	return "false"
 }
+
+// A streamed Responses reply is the API's sequence of events: an item
+// added, its deltas and done for each of the reasoning, the message and
+// the function call, then response.completed with the usage in the
+// API's terms (input_tokens with the cached ones, output_tokens with the
+// reasoning). Ids are the API's: resp_, call_.
+func TestResponsesStream(t *testing.T) {
+	s := Start(Script{Steps: []Step{
+		{Reply: Reply{
+			Thinking: "Look first.", Text: "Let me look.",
+			Tools: []ToolCall{{Name: "exec_command", Input: json.RawMessage(`{"cmd":"ls"}`)}},
+			Usage: Usage{Input: 5000, CacheRead: 3000, Output: 40, Reasoning: 12},
+		}},
+		{Reply: Reply{Status: 429, Error: "slow down"}},
+	}})
+	defer s.Close()
+	body := `{"model":"gpt-test-1","stream":true,"input":[],"tools":[{"type":"function","name":"exec_command"},{"type":"web_search"}]}`
+	resp, err := http.Post(s.URL+"/v1/responses", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	evs, err := events(t, resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	args, text := "", ""
+	for _, e := range evs {
+		names = append(names, e.name)
+		switch e.name {
+		case "response.function_call_arguments.delta":
+			args += e.data["delta"].(string)
+		case "response.output_text.delta":
+			text += e.data["delta"].(string)
+		}
+	}
+	want := "response.created response.in_progress " +
+		"response.output_item.added response.reasoning_summary_part.added response.reasoning_summary_text.delta response.reasoning_summary_text.delta response.reasoning_summary_text.done response.reasoning_summary_part.done response.output_item.done " +
+		"response.output_item.added response.content_part.added response.output_text.delta response.output_text.delta response.output_text.done response.content_part.done response.output_item.done " +
+		"response.output_item.added response.function_call_arguments.delta response.function_call_arguments.delta response.function_call_arguments.done response.output_item.done " +
+		"response.completed"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("events:\n%s\nwant\n%s", got, want)
+	}
+	if args != `{"cmd":"ls"}` || text != "Let me look." {
+		t.Errorf("arguments %q, text %q", args, text)
+	}
+	done := evs[len(evs)-1].data["response"].(map[string]any)
+	u := done["usage"].(map[string]any)
+	if done["id"] != "resp_evt0001" || done["status"] != "completed" || num(u["input_tokens"]) != 5000 || num(u["output_tokens"]) != 40 ||
+		num(u["input_tokens_details"].(map[string]any)["cached_tokens"]) != 3000 || num(u["output_tokens_details"].(map[string]any)["reasoning_tokens"]) != 12 {
+		t.Errorf("response.completed %v", done)
+	}
+	fc := evs[len(evs)-2].data["item"].(map[string]any)
+	if fc["type"] != "function_call" || fc["call_id"] != "call_evt0002" || fc["name"] != "exec_command" {
+		t.Errorf("function_call %v", fc)
+	}
+	ex := s.Exchanges()[0]
+	if ex.Request.API != Responses || !ex.Request.HasTool("exec_command") || !ex.Request.HasTool("web_search") || ex.ID != "resp_evt0001" {
+		t.Errorf("exchange %+v", ex)
+	}
+
+	resp, err = http.Post(s.URL+"/v1/responses", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e struct {
+		Error struct{ Message, Type, Code string }
+	}
+	json.NewDecoder(resp.Body).Decode(&e)
+	resp.Body.Close()
+	if resp.StatusCode != 429 || e.Error.Message != "slow down" || e.Error.Code != "rate_limit_exceeded" {
+		t.Errorf("429: status %d, %+v", resp.StatusCode, e)
+	}
+}
