@@ -122,6 +122,9 @@ type codexPayload struct {
 	ThreadUsage *codexTokens `json:"thread_token_usage"`
 	// event_msg item_completed: the item, read only for a prompt
 	Item json.RawMessage `json:"item"`
+	// event_msg task_complete: the error a turn ended on (Codex 0.171
+	// writes no event_msg error), {"message", "codex_error_info"}
+	Error json.RawMessage `json:"error"`
 	// outputCanonical: Output is a string spelled as jsontext writes its
 	// text, as the line's check found it
 	outputCanonical bool
@@ -622,6 +625,15 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 		b.interrupted(r.ms, "turn aborted: "+p.Reason)
 	case "event_msg error":
 		b.modelError(r.ms, p.Message, "error")
+	case "event_msg task_complete":
+		if len(p.Error) > 0 && p.Error[0] == '{' {
+			text := "error"
+			if msg, _ := jsonscan.Lookup(p.Error, "message"); len(msg) > 1 && msg[0] == '"' {
+				text = unquote(msg)
+			}
+			st.noUsage(c, b)
+			b.modelError(r.ms, text, "error")
+		}
 	case "compacted", "event_msg context_compacted":
 		b.compaction(r.ms, "", 0, p.Message)
 	}
