@@ -16,6 +16,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/cursor"
 	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/output"
 	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/term"
@@ -40,7 +41,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 		}
 		return commit(o.Commit, real)
 	}
-	w, end, err := o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
+	w, end, err := o.Flags.Events(name, stdio, output.Events, o.Files)
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,7 @@ package evcursor
 import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/pretty"
-	"github.com/evtools/evtools/internal/redact"
+	"github.com/evtools/evtools/internal/output"
 )
 
 // The command's name, the prefix of its messages.
@@ -22,10 +21,8 @@ type options struct {
 	Commit string `placeholder:"FILE" xor:"mode" help:"Make the pending cursor in FILE current, then exit (after a --defer run whose consumer succeeded)."`
 	Check  bool   `xor:"mode" help:"Pass the events unchanged and report gaps, repeats and seq going back on stderr (a bad line is reported and not passed)."`
 	Strict bool   `help:"Stop at the first bad line."`
-	Format string `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), ${eventsHelp}. Default: ${default}."`
 
-	pretty.ViewFlags `embed:""`
-	redact.Flags     `embed:""`
+	output.Flags `embed:""` // --format of output.Events
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 }
@@ -33,7 +30,7 @@ type options struct {
 var tool = cli.Tool{
 	Name:    name,
 	Summary: "Re-number seq, pass what comes after a cursor, check a stream's seq.",
-	Vars:    redact.HelpVars,
+	Vars:    output.Events.Vars,
 	Details: `
 Without a mode flag evcursor re-numbers seq from 1 (or --start N): only the
 seq value changes, every other byte of the line stays; an event without seq

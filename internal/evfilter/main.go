@@ -19,6 +19,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/expr"
 	"github.com/evtools/evtools/internal/grep"
+	"github.com/evtools/evtools/internal/output"
 	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/term"
@@ -247,22 +248,22 @@ func (s *selection) take(rec jsonl.Record, ok bool, err error) error {
 
 // filter reads files and writes the events f selects.
 func filter(f test, opts *options, files []string, stdio cli.Stdio) (err error) {
-	format, err := cli.ParseFormat(opts.Format, stdio.Out, "jsonl", "jsonl", "pretty", "html")
+	format, err := formats.Parse(opts.Format, stdio.Out)
 	if err != nil {
 		return err
 	}
 	// -c and -q write no events: nothing to render.
 	if opts.Count || opts.Quiet {
-		format = "jsonl"
+		format = output.JSONL
 	}
 	var w io.Writer
 	var end func() error
-	if f.g != nil && format == "pretty" {
+	if f.g != nil && format.Name == output.Pretty.Name {
 		// --grep's view: the hits, each with its session
 		v := grep.NewView(stdio.Out, f.g.Clone(), grep.ViewOptions{Width: term.Width(stdio.Out), Color: term.UseColor(opts.Color, stdio.Out)})
 		w, end, err = opts.Flags.Output(name, v, v.Close, stdio.Err)
 	} else {
-		w, end, err = opts.Flags.Stdout(name, stdio, format, opts.ViewFlags, files)
+		w, end, err = opts.Flags.Open(name, stdio, format, files)
 	}
 	if err != nil {
 		return err

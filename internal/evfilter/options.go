@@ -3,8 +3,7 @@ package evfilter
 import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/pretty"
-	"github.com/evtools/evtools/internal/redact"
+	"github.com/evtools/evtools/internal/output"
 )
 
 // The command's name, the prefix of its messages.
@@ -26,10 +25,8 @@ type options struct {
 	IgnoreCase   bool     `short:"i" name:"ignore-case" help:"With --grep: letters match whatever their case."`
 	List         bool     `name:"list" help:"List the named filters: how to call each, where it comes from, what it selects."`
 	Strict       bool     `name:"strict" help:"Stop at the first bad line or evaluation error."`
-	Format       string   `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the selected events: jsonl (the lines as read), ${eventsHelp}. Default: ${default}."`
 
-	pretty.ViewFlags `embed:""`
-	redact.Flags     `embed:""`
+	output.Flags `embed:""` // --format of formats
 
 	Args []string `arg:"" optional:"" name:"EXPR [FILE]" help:"The jq expression, then the files to read (- for stdin; gzip and zstd are recognised; a folder is an archive evimport --archive wrote). Default: stdin."`
 
@@ -40,9 +37,13 @@ type options struct {
 
 }
 
+// formats are what --format takes: the events' formats, jsonl being the
+// lines as they were read, not lines evfilter makes.
+var formats = output.Set{What: "the selected events", Formats: []output.Format{output.JSONL.As("the lines as read"), output.Pretty, output.HTML}}
+
 var tool = cli.Tool{
 	Name:    name,
-	Vars:    redact.HelpVars,
+	Vars:    formats.Vars,
 	Usage:   "[flags] EXPR [FILE ...]",
 	Summary: "Keep the events for which a jq expression holds, byte for byte.",
 	Details: `

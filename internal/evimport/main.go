@@ -71,6 +71,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/output"
 	"github.com/evtools/evtools/internal/prices"
 	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/summary"
@@ -230,9 +231,9 @@ func (o *options) checkInput(stdio cli.Stdio) (cli.Stdio, error) {
 func (o *options) output(stdio cli.Stdio, sr *syncRun) (io.Writer, func() error, error) {
 	if sr != nil && sr.arch != nil {
 		// the events go into the archive, as JSON Lines, redacted if asked
-		return o.Flags.Stdout(name, cli.Stdio{In: stdio.In, Out: sr.arch, Err: stdio.Err}, "jsonl", o.ViewFlags, o.Files)
+		return o.Flags.Open(name, cli.Stdio{In: stdio.In, Out: sr.arch, Err: stdio.Err}, output.JSONL, o.Files)
 	}
-	return o.Flags.Events(name, stdio, o.Format, o.ViewFlags, o.Files)
+	return o.Flags.Events(name, stdio, output.Events, o.Files)
 }
 
 // pass converts every input once and writes the events in time order,

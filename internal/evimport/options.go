@@ -5,8 +5,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/pretty"
-	"github.com/evtools/evtools/internal/redact"
+	"github.com/evtools/evtools/internal/output"
 )
 
 // The command's name, the prefix of its messages.
@@ -21,7 +20,6 @@ type options struct {
 	Until  string   `name:"until" placeholder:"TIME" help:"Only events before TIME (the forms of --since)."`
 	Prices []string `name:"prices" placeholder:"FILE" sep:"none" help:"Add or replace model prices with FILE, a JSON table of the shape of the embedded one ({\"providers\":{PROVIDER:{MODEL:{\"input\":3,\"output\":15,...}}}}, USD per million tokens). May be repeated."`
 	TZ     string   `name:"tz" default:"Local" placeholder:"ZONE" help:"The zone of a --since or --until date without one. Default: ${default}."`
-	Format string   `name:"format" enum:"auto,jsonl,pretty,html" default:"auto" placeholder:"FORMAT" help:"How to write the events: jsonl (JSON Lines), ${eventsHelp}. Default: ${default}."`
 	Strict bool     `name:"strict" help:"Stop at the first bad line."`
 	Follow bool     `name:"follow" short:"F" help:"Keep reading, as tail -F: the files as they grow (through truncation and rotation), and the new session files of the folders given; a response is written once it is complete, a half-written line once it ends. Stop it with Ctrl-C."`
 
@@ -32,8 +30,7 @@ type options struct {
 	Host    string `name:"host" placeholder:"NAME" help:"The machine's name, as the events' host member and the archive's folder say it. Default: this machine's host name with --archive, else no host member."`
 	Settle  string `name:"settle" default:"1h" placeholder:"DURATION" help:"With --state or --archive: a session's last run is written once its files have not changed for DURATION (an earlier run once the next begins). Default: ${default}."`
 
-	pretty.ViewFlags `embed:""`
-	redact.Flags     `embed:""`
+	output.Flags `embed:""` // --format of output.Events
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 
@@ -102,7 +99,7 @@ evimport --state S --defer | evsum --partial > p.json && evimport --commit S   #
 // helpVars are the help's variables: the sources' and those of --format.
 func helpVars() map[string]string {
 	vars := sourceVars()
-	maps.Copy(vars, redact.HelpVars())
+	maps.Copy(vars, output.Events.Vars())
 	vars["archiveDir"] = "$XDG_DATA_HOME/evtools, else ~/.local/share/evtools"
 	return vars
 }

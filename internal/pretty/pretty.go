@@ -42,8 +42,9 @@ type Options struct {
 	Redact Redactor
 }
 
-// Redactor is what the view needs of internal/redact's Redactor (which
-// imports this package, so it is named here by what it does).
+// Redactor is what the view needs of internal/redact's Redactor, which
+// internal/output hands it: named here by what it does, so that the view
+// depends on no more of redaction than that.
 type Redactor interface {
 	// Text appends text to dst with its secrets replaced.
 	Text(dst, text []byte) []byte
@@ -53,8 +54,7 @@ type Redactor interface {
 }
 
 // ViewFlags are the options of the pretty view every tool that has one
-// takes (zot2gp, evfilter, evcursor, evimport), so that they mean the
-// same in each.
+// takes (in internal/output's Flags), so that they mean the same in each.
 type ViewFlags struct {
 	term.ColorFlag `embed:""`
 	All            bool `name:"all" help:"Show every event in the pretty view: turn starts and ends, model steps, progress lines and acknowledgements too (dim). By default they are left out, or folded into the line they belong to."`
@@ -170,15 +170,12 @@ func (r *Renderer) flush() bool {
 	return true
 }
 
-// Output is where a tool writes its events: stdout itself for JSON Lines,
-// or a Renderer on it for the pretty format, fitted to the terminal's
-// width, coloured and in full as the flags say, redacting with red when
-// it is not nil. end finishes the rendering (a last open line) once the
-// tool's output is flushed; it does nothing for JSON Lines.
-func Output(stdout io.Writer, pretty bool, f ViewFlags, red Redactor) (w io.Writer, end func() error) {
-	if !pretty {
-		return stdout, func() error { return nil }
-	}
+// Output is where a tool writes its events in the pretty format: a
+// Renderer on stdout, fitted to the terminal's width, coloured and in
+// full as the flags say, redacting with red when it is not nil. end
+// finishes the rendering (a last open line) once the tool's output is
+// flushed.
+func Output(stdout io.Writer, f ViewFlags, red Redactor) (w io.Writer, end func() error) {
 	r := New(stdout, Options{Width: term.Width(stdout), Color: term.UseColor(f.Color, stdout), All: f.All, Redact: red})
 	return r, r.Close
 }

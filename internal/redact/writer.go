@@ -119,7 +119,7 @@ func (f *Flags) Output(tool string, w io.Writer, end func() error, stderr io.Wri
 	if err != nil {
 		return nil, nil, err
 	}
-	return output(tool, w, end, stderr, r)
+	return Wrap(tool, w, end, stderr, r)
 }
 
 // Redactor is the Redactor the flags ask for, nil when they ask for none.
@@ -136,8 +136,9 @@ func (f *Flags) Redactor() (*Redactor, error) {
 	return r, nil
 }
 
-// output is Output with the Redactor made (nil: no redaction).
-func output(tool string, w io.Writer, end func() error, stderr io.Writer, r *Redactor) (io.Writer, func() error, error) {
+// Wrap is Output with the Redactor made (nil: no redaction), for a tool
+// that hands r to its view as well (internal/output).
+func Wrap(tool string, w io.Writer, end func() error, stderr io.Writer, r *Redactor) (io.Writer, func() error, error) {
 	if r == nil {
 		return w, end, nil
 	}

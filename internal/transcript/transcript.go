@@ -51,8 +51,8 @@ type Options struct {
 	Redact Redactor
 }
 
-// Redactor is what the page needs of internal/redact's Redactor (which
-// imports this package).
+// Redactor is what the page needs of internal/redact's Redactor, which
+// internal/output hands it: named by what it does, as pretty's is.
 type Redactor interface {
 	Text(dst, text []byte) []byte
 }

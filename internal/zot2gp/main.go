@@ -22,10 +22,11 @@ var now = time.Now
 func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
 
 func run(opts *options, stdio cli.Stdio) error {
-	format, err := cli.ParseFormat(opts.Format, stdio.Out, "envelope", "envelope", "bare", "pretty", "pi", "html")
+	f, err := formats.Parse(opts.Format, stdio.Out)
 	if err != nil {
 		return err
 	}
+	format := f.Name
 	if format == "pi" {
 		// pi's events have no seq, run or agent of zot2gp's making, and
 		// no classification to keep or drop: the flags would do nothing.
@@ -53,7 +54,7 @@ func run(opts *options, stdio cli.Stdio) error {
 	if err != nil {
 		return err
 	}
-	w, end, err := opts.Flags.Stdout(name, stdio, format, opts.ViewFlags, opts.Files)
+	w, end, err := opts.Flags.Open(name, stdio, f, opts.Files)
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,7 @@ package zot2gp
 import (
 	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/pretty"
-	"github.com/evtools/evtools/internal/redact"
+	"github.com/evtools/evtools/internal/output"
 )
 
 // The command's name, the prefix of its messages.
@@ -13,23 +12,33 @@ const name = "zot2gp"
 // options are zot2gp's flags and arguments.
 type options struct {
 	UI       bool   `name:"ui" help:"Keep only the events glasspane classifies: drop successful responses, usage, tool_call and unknown types."`
-	Format   string `name:"format" enum:"auto,envelope,bare,pretty,pi,html" default:"auto" placeholder:"FORMAT" help:"Output format: envelope (seq, ts, run_id, agent_id, kind, payload), bare (the zot object with type set to the kind and zot_type added), pretty (for people: one line per event, text joined), pi (the events of pi's RPC protocol, for pi's clients), html (a transcript of the runs as one self-contained page, written at the end of input), or auto: pretty on a terminal, envelope otherwise. Default: ${default}."`
 	SeqStart string `name:"seq-start" default:"1" placeholder:"N" help:"First seq number (a non-negative integer of any length). Default: ${default}."`
 	RunID    string `name:"run-id" placeholder:"ID" help:"run_id of the first run; later runs in the stream are ID.2, ID.3, ... (default: r_1, r_2, ... with --ts=stable, else r_<random>_1, ...)."`
 	Agent    string `name:"agent" default:"zot" placeholder:"NAME" help:"agent_id of the agent's events (session-level events have an empty agent_id). Default: ${default}."`
 	TS       string `name:"ts" enum:"auto,now,recorded,stable" default:"auto" placeholder:"MODE" help:"ts of events without a time of their own: auto (recorded for a regular file, named or redirected to stdin; now for a pipe or terminal, recorded while its recorded times are far from the clock), now (the moment the event is read), recorded (0: no time known), stable (the last time seen in the same input, else 0; same input gives the same output). Default: ${default}."`
 	Strict   bool   `name:"strict" help:"Stop at the first bad line."`
 
-	pretty.ViewFlags `embed:""`
-	redact.Flags     `embed:""`
+	output.Flags `embed:""` // --format of formats
 
 	Files []string `arg:"" optional:"" name:"FILE" help:"zot RPC JSONL files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 }
 
+// formats are what --format takes: the envelopes, the zot objects, pi's
+// events (JSON Lines all three, of shapes the converter makes) and the
+// views.
+var formats = output.Set{What: "the events", Formats: []output.Format{
+	output.Lines("envelope", "seq, ts, run_id, agent_id, kind, payload"),
+	output.Lines("bare", "the zot object with type set to the kind and zot_type added"),
+	output.Pretty,
+	output.Lines("pi", "the events of pi's RPC protocol, for pi's clients"),
+	output.HTML,
+}}
+
 var tool = cli.Tool{
 	Name:    name,
+	Vars:    formats.Vars,
 	Summary: "Convert zot RPC events to envelope events classified by glasspane's mapping.",
 	Details: `
 Reads zot's RPC output (one JSON object with a "type" a line) and writes one

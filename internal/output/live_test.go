@@ -1,4 +1,4 @@
-package redact_test
+package output_test
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package redact
+package output
 
 import (
 	"bytes"
@@ -8,8 +8,12 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/pretty"
+	"github.com/evtools/evtools/internal/redact"
 	"github.com/evtools/evtools/internal/term"
 )
+
+// never is the view's flags without colour, for output a test compares.
+var never = pretty.ViewFlags{ColorFlag: term.ColorFlag{Color: "never"}}
 
 // Events renders for --format pretty, passes jsonl through, redacts when
 // asked in either, and refuses another format before writing anything.
@@ -26,8 +30,8 @@ func TestFlagsEvents(t *testing.T) {
 		{"pretty", false, func(s string) bool { return !strings.Contains(s, "{") && strings.Contains(s, "run    started") }},
 	} {
 		var out, errw bytes.Buffer
-		f := Flags{Redact: c.redact}
-		w, end, err := f.Events("evcursor", cli.Stdio{Out: &out, Err: &errw}, c.format, pretty.ViewFlags{ColorFlag: term.ColorFlag{Color: "never"}}, nil)
+		f := Flags{Format: c.format, ViewFlags: never, Flags: redact.Flags{Redact: c.redact}}
+		w, end, err := f.Events("evcursor", cli.Stdio{Out: &out, Err: &errw}, Events, nil)
 		if err != nil {
 			t.Fatalf("%q: %v", c.format, err)
 		}
@@ -40,7 +44,7 @@ func TestFlagsEvents(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if _, _, err := (&Flags{}).Events("evcursor", cli.Stdio{Out: &out, Err: &out}, "csv", pretty.ViewFlags{ColorFlag: term.ColorFlag{Color: "never"}}, nil); err == nil || out.Len() != 0 {
+	if _, _, err := (&Flags{Format: "csv", ViewFlags: never}).Events("evcursor", cli.Stdio{Out: &out, Err: &out}, Events, nil); err == nil || out.Len() != 0 {
 		t.Errorf("--format csv: %v, wrote %q", err, out.String())
 	}
 }
@@ -59,8 +63,8 @@ func TestPrettyRedactsJoinedPieces(t *testing.T) {
 `
 	for _, format := range []string{"pretty", "jsonl", "html"} {
 		var out, errw bytes.Buffer
-		f := Flags{Redact: true}
-		w, end, err := f.Events("evfilter", cli.Stdio{Out: &out, Err: &errw}, format, pretty.ViewFlags{ColorFlag: term.ColorFlag{Color: "never"}}, nil)
+		f := Flags{Format: format, ViewFlags: never, Flags: redact.Flags{Redact: true}}
+		w, end, err := f.Events("evfilter", cli.Stdio{Out: &out, Err: &errw}, Events, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
