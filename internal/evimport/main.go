@@ -202,7 +202,7 @@ func (o *options) checkInput(stdio cli.Stdio) (cli.Stdio, error) {
 	if o.Archive != "" && o.Host == "" {
 		o.Host, _ = os.Hostname()
 	}
-	if o.Follow && o.Format == "html" {
+	if o.Follow && o.Format == output.HTML.Name {
 		// The page is written when the input ends, which a follow never does.
 		return stdio, cli.Usage(errors.New("--format html writes its page at the end of input: not with --follow, which has none"))
 	}

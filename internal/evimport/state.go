@@ -16,6 +16,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	statefile "github.com/evtools/evtools/internal/cursor"
+	"github.com/evtools/evtools/internal/output"
 	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/internal/textfmt"
@@ -246,7 +247,7 @@ func (o *options) validateState() error {
 		return errors.New("--until: not with --state or --archive, which remember the runs after it as written")
 	case o.Archive != "" && o.Defer:
 		return errors.New("--defer is for --state: an archive's sync commits its events and its state together")
-	case o.Archive != "" && o.Format != "auto" && o.Format != "jsonl":
+	case o.Archive != "" && o.Format != "auto" && o.Format != output.JSONL.Name:
 		return errors.New("--archive writes JSON Lines into the archive: not with --format " + o.Format)
 	}
 	return nil
