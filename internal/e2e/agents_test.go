@@ -177,3 +177,26 @@ func kinds(evs []importedEvent, names ...string) []importedEvent {
 	}
 	return out
 }
+
+// checkPrompts holds the events of an agent's harness to the three
+// prompts every script plays: one session, a run per prompt in order,
+// the runs ending as outcomes says (comma-separated).
+func checkPrompts(t *testing.T, evs []importedEvent, outcomes string) {
+	t.Helper()
+	var prompts, ends []string
+	for _, e := range evs {
+		if e.Session != evs[0].Session {
+			t.Errorf("an event of session %s", e.Session)
+		}
+		switch e.Kind {
+		case "user_message":
+			prompts = append(prompts, strings.TrimPrefix(e.RunID, e.Session)+" "+e.Payload.Text)
+		case "run_finished":
+			ends = append(ends, e.Payload.Outcome)
+		}
+	}
+	want := []string{"/1 list the files here", "/2 which one is shorter?", "/3 and the longer?"}
+	if strings.Join(prompts, "\n") != strings.Join(want, "\n") || strings.Join(ends, ",") != outcomes {
+		t.Errorf("prompts:\n%s\nwant\n%s\noutcomes %v, want %s", strings.Join(prompts, "\n"), strings.Join(want, "\n"), ends, outcomes)
+	}
+}
