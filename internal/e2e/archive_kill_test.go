@@ -287,6 +287,7 @@ func TestArchiveKilledSyncs(t *testing.T) {
 		t.Skip("kills processes at timed moments: run without -race")
 	}
 	dir := t.TempDir()
+	t.Setenv("EVTOOLS_CACHE_DIR", filepath.Join(dir, "cache")) // evsum's, not the user's
 	w := &agentWorld{t: t, rng: rand.New(rand.NewPCG(3, 4)), src: filepath.Join(dir, "src"), home: filepath.Join(dir, "home"),
 		gone: filepath.Join(dir, "gone"), copied: map[string]int{}, deleted: map[string]bool{}, rotated: map[string]bool{}}
 	w.sessions = agentLogs(t, w.src, 1<<20)
@@ -353,6 +354,20 @@ func TestArchiveKilledSyncs(t *testing.T) {
 		}
 		t.Fatalf("the archive holds %d events, one pass writes %d; first difference:\narchive: %.300s\npass:    %.300s",
 			len(got), len(want), at(got, i), at(want, i))
+	}
+	// and so the report over the archive is the report of one pass, with
+	// and without evsum's cache
+	passFile := filepath.Join(dir, "pass.jsonl")
+	if err := os.WriteFile(passFile, pass, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"csv", "json"} {
+		want := tool(t, "evsum", "--by", "day", "--format", format, passFile)
+		for _, cache := range []string{"--no-cache", "--format=" + format} {
+			if got := tool(t, "evsum", "--by", "day", "--format", format, cache, arch); got != want {
+				t.Errorf("evsum --by day --format %s %s over the archive:\n%s\none pass:\n%s", format, cache, got, want)
+			}
+		}
 	}
 	// Nothing left behind: the host's folder holds what its manifest names.
 	hosts, _ := archive.Find(arch, func(string, error) {})

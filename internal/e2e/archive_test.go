@@ -31,6 +31,7 @@ func tool(t *testing.T, name string, args ...string) string {
 // that reopens the session.
 func TestArchiveSearchAfterTheLogIsGone(t *testing.T) {
 	dir := t.TempDir()
+	t.Setenv("EVTOOLS_CACHE_DIR", filepath.Join(dir, "cache")) // evsum's, not the user's
 	logs, arch := filepath.Join(dir, "logs"), filepath.Join(dir, "archive")
 	copyTree(t, "../../examples/agents", logs)
 	tool(t, "evimport", "--archive="+arch, "--settle", "0", logs)
@@ -59,6 +60,7 @@ func TestArchiveSearchAfterTheLogIsGone(t *testing.T) {
 // once: evsum --by host gives each machine's own report.
 func TestArchiveCopiesCountedOnce(t *testing.T) {
 	dir := t.TempDir()
+	t.Setenv("EVTOOLS_CACHE_DIR", filepath.Join(dir, "cache")) // evsum's, not the user's
 	a, b := filepath.Join(dir, "laptop-archive"), filepath.Join(dir, "desk-archive")
 	tool(t, "evimport", "--archive="+a, "--host", "laptop", "--settle", "0", "../../examples/agents/claude")
 	tool(t, "evimport", "--archive="+b, "--host", "desk", "--settle", "0", "../../examples/agents/codex", "../../examples/agents/pi")

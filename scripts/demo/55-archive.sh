@@ -3,7 +3,7 @@
 source "$(dirname "$0")/lib.sh"
 
 say 'a copy of the example sessions, as an agent keeps them, and an archive folder beside them'
-setup 'demo=$(mktemp -d); cp -r examples/agents "$demo/logs"; trap "rm -rf $demo" EXIT'
+setup 'demo=$(mktemp -d); cp -r examples/agents "$demo/logs"; trap "rm -rf $demo" EXIT; export EVTOOLS_CACHE_DIR=$demo/cache'
 
 say 'a sync: every settled run goes into the archive (--settle 0: these logs are done), one zstd segment per day'
 run 'evimport --archive="$demo/archive" --host laptop --settle 0 "$demo/logs"'
