@@ -44,9 +44,11 @@ import (
 // a header line (JSON: the version, and whose state it is, so that an
 // evcursor state given by mistake is refused, not read as an empty
 // one), a line per file (fileMark, its members separated by tabs, the
-// strings quoted), then a line "sessions" and the sessions as JSON. A
-// run that finds no file changed reads the header and the files only:
-// on 8,000 files, JSON for them all took most of such a run's time.
+// strings quoted), then a line "sessions" and a line per session (its
+// key, files and runs, quoted). A run that finds no file changed reads
+// the header and the files only, and one that converts a few sessions
+// decodes only theirs: on 8,000 files, one JSON document for it all took
+// most of such a run's time.
 type syncState struct {
 	Files map[string]*fileMark
 	raw   []byte // the sessions' lines, indexed when a file changed (loadSessions)
