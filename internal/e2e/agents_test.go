@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/evtools/evtools/internal/modelserver"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,4 +200,20 @@ func checkPrompts(t *testing.T, evs []importedEvent, outcomes string) {
 	if strings.Join(prompts, "\n") != strings.Join(want, "\n") || strings.Join(ends, ",") != outcomes {
 		t.Errorf("prompts:\n%s\nwant\n%s\noutcomes %v, want %s", strings.Join(prompts, "\n"), strings.Join(want, "\n"), ends, outcomes)
 	}
+}
+
+// played is what the server exchanged, once every step of its script was
+// played and no request came that the script did not expect.
+func played(t *testing.T, s *modelserver.Server) []modelserver.Exchange {
+	t.Helper()
+	if left := s.Left(); left != 0 {
+		t.Fatalf("%d steps of the script not played; exchanges: %+v", left, s.Exchanges())
+	}
+	exchanges := s.Exchanges()
+	for _, x := range exchanges {
+		if x.Step < 0 {
+			t.Errorf("a request the script did not expect: %.300s", x.Request.Body)
+		}
+	}
+	return exchanges
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -179,25 +178,7 @@ func TestClaudeCode(t *testing.T) {
 	}
 
 	projects := filepath.Join(home, ".claude", "projects")
-	cmd := exec.Command("evimport", projects)
-	cmd.Env = append(agentless(os.Environ()), "HOME="+home)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
-		// no unknown record types, no unpriced model, no bad line
-		t.Errorf("evimport: %v: stderr %q", err, stderr.String())
-	}
-	var evs []importedEvent
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var e importedEvent
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatal(err)
-		}
-		json.Unmarshal(sc.Bytes(), &e.raw)
-		evs = append(evs, e)
-	}
+	evs := evimportEvents(t, home, projects)
 
 	// a run per prompt, in one session
 	var prompts []string

@@ -100,15 +100,7 @@ func TestPiAgent(t *testing.T) {
 	if c1 != 0 || c2 != 0 || c3 == 0 || !strings.Contains(out1, "Two files") || !strings.Contains(out2, "shorter one") {
 		t.Errorf("statuses %d, %d, %d (want 0, 0, not 0); replies %q, %q", c1, c2, c3, out1, out2)
 	}
-	if left := s.Left(); left != 0 {
-		t.Fatalf("%d steps of the script not played; exchanges: %+v", left, s.Exchanges())
-	}
-	exchanges := s.Exchanges()
-	for _, x := range exchanges {
-		if x.Step < 0 {
-			t.Errorf("a request the script did not expect: %s", x.Request.Body)
-		}
-	}
+	exchanges := played(t, s)
 
 	sessions := filepath.Join(agent, "sessions")
 	files, _ := filepath.Glob(filepath.Join(sessions, "*", "*.jsonl"))
