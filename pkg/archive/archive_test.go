@@ -196,3 +196,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSyncWrite is a first sync's writing: events of many runs over
+// a few days routed to their days, compressed and committed.
+func BenchmarkSyncWrite(b *testing.B) {
+	var in bytes.Buffer
+	for i := range 20000 {
+		in.WriteString(event(fmt.Sprintf("s/%d", i/20), 1772409600+i*13, strings.Repeat("a reply of some length ", 8)))
+	}
+	b.SetBytes(int64(in.Len()))
+	for b.Loop() {
+		s, err := Open(b.TempDir(), "h")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Write(in.Bytes()); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Commit([]byte("s")); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
