@@ -9,12 +9,15 @@ import (
 	"github.com/evtools/evtools/internal/cli/tooldoc"
 )
 
-// builtins are the flags every tool has besides its own. They print what
-// `make install` puts beside the binaries, so they are hidden from --help
-// and from the man page; evtools(7) and docs/install.md document them.
+// builtins are the flags every tool has besides its own, declared once
+// here rather than in each tool's options. --version is listed last in
+// --help; --completion and --man print what `make install` puts beside
+// the binaries, so they are hidden from --help and from the man page;
+// evtools(7) and docs/install.md document them.
 type builtins struct {
-	Completion string `name:"completion" hidden:"" placeholder:"SHELL" help:"Print the completion script for SHELL (bash, zsh or fish) and exit."`
-	Man        bool   `name:"man" hidden:"" help:"Print the man page (roff) and exit."`
+	Version    kong.VersionFlag `name:"version" help:"Print the version and exit."`
+	Completion string           `name:"completion" hidden:"" placeholder:"SHELL" help:"Print the completion script for SHELL (bash, zsh or fish) and exit."`
+	Man        bool             `name:"man" hidden:"" help:"Print the man page (roff) and exit."`
 }
 
 // run prints what a builtin flag asks for: the run is then over (a

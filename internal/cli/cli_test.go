@@ -10,15 +10,13 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/pkg/jsonl"
 	"github.com/google/go-cmp/cmp"
 )
 
 type opts struct {
-	Count   int              `short:"n" help:"How many."`
-	Version kong.VersionFlag `help:"Print the version and exit."`
-	Files   []string         `arg:"" optional:""`
+	Count int      `short:"n" help:"How many."`
+	Files []string `arg:"" optional:""`
 }
 
 var tool = Tool{

@@ -3,7 +3,6 @@ package ev2otlp
 import (
 	"time"
 
-	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/redact"
 )
@@ -26,8 +25,6 @@ type options struct {
 	Strict   bool          `name:"strict" help:"Stop at the first bad line."`
 
 	redact.Flags `embed:""`
-
-	Version kong.VersionFlag `help:"Print the version and exit."`
 }
 
 var tool = cli.Tool{

@@ -1,7 +1,6 @@
 package evcursor
 
 import (
-	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/output"
 )
@@ -23,8 +22,6 @@ type options struct {
 	Strict bool   `help:"Stop at the first bad line."`
 
 	output.Flags `embed:""` // --format of output.Events
-
-	Version kong.VersionFlag `help:"Print the version and exit."`
 }
 
 var tool = cli.Tool{

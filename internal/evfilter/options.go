@@ -1,7 +1,6 @@
 package evfilter
 
 import (
-	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/output"
 )
@@ -29,8 +28,6 @@ type options struct {
 	output.Flags `embed:""` // --format of formats
 
 	Args []string `arg:"" optional:"" name:"EXPR [FILE]" help:"The jq expression, then the files to read (- for stdin; gzip and zstd are recognised; a folder is an archive evimport --archive wrote). Default: stdin."`
-
-	Version kong.VersionFlag `help:"Print the version and exit."`
 
 	vars    map[string]any // the bindings of --arg and --argjson
 	grepSet bool           // --grep was given, even as --grep ''

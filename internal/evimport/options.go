@@ -3,7 +3,6 @@ package evimport
 import (
 	"maps"
 
-	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/output"
 )
@@ -31,8 +30,6 @@ type options struct {
 	Settle  string `name:"settle" default:"1h" placeholder:"DURATION" help:"With --state or --archive: a session's last run is written once its files have not changed for DURATION (an earlier run once the next begins). Default: ${default}."`
 
 	output.Flags `embed:""` // --format of output.Events
-
-	Version kong.VersionFlag `help:"Print the version and exit."`
 
 	inc *incremental // --state or --archive: the state the pass starts from
 }

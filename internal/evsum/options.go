@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
@@ -36,8 +35,6 @@ type options struct {
 
 	term.TableColorFlag `embed:""`
 	Files               []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised; a folder is an archive evimport --archive wrote, whose segments are read once for each question: see --no-cache); none or - is stdin."`
-
-	Version kong.VersionFlag `help:"Print the version and exit."`
 }
 
 var tool = cli.Tool{

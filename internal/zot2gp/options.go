@@ -1,7 +1,6 @@
 package zot2gp
 
 import (
-	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/output"
 )
@@ -21,8 +20,6 @@ type options struct {
 	output.Flags `embed:""` // --format of formats
 
 	Files []string `arg:"" optional:"" name:"FILE" help:"zot RPC JSONL files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
-
-	Version kong.VersionFlag `help:"Print the version and exit."`
 }
 
 // formats are what --format takes: the envelopes, the zot objects, pi's

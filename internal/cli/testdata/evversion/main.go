@@ -3,14 +3,12 @@
 package main
 
 import (
-	"github.com/alecthomas/kong"
 	"github.com/evtools/evtools/internal/cli"
 )
 
 func main() {
 	cli.Exec(func(args []string, stdio cli.Stdio) int {
 		var opts struct {
-			Version kong.VersionFlag `help:"Print the version and exit."`
 		}
 		return cli.Report("evversion", stdio.Err, cli.Parse(cli.Tool{Name: "evversion"}, args, stdio, &opts))
 	})
