@@ -238,7 +238,7 @@ func cutoff(opts *options) int64 {
 	if opts.Running <= 0 {
 		return 0
 	}
-	return now().Add(-opts.Running).UnixMicro()
+	return time.Now().Add(-opts.Running).UnixMicro()
 }
 
 // loadReport is the report kept for key, nil when none can be trusted or

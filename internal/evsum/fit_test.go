@@ -152,7 +152,7 @@ func TestLiveRedraw(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ts := strconv.FormatInt(now().Unix(), 10)
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	start := func(run string) string {
 		return `{"seq":1,"ts":` + ts + `,"run_id":"` + run + `","agent_id":"","kind":"user_message","payload":{}}` + "\n" +
 			`{"seq":2,"ts":` + ts + `,"run_id":"` + run + `","agent_id":"a","kind":"model_result","payload":{"tokens":1234567,"cost_usd":0.5}}` + "\n"
@@ -212,7 +212,7 @@ func TestLiveFrameFitsHeight(t *testing.T) {
 	go func() {
 		done <- Main([]string{"--live", "always", "--width", "60"}, cli.Stdio{In: inR, Out: out, Err: io.Discard})
 	}()
-	ts := strconv.FormatInt(now().Unix(), 10)
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	for i := 1; i <= 6; i++ {
 		io.WriteString(inW, `{"seq":1,"ts":`+ts+`,"run_id":"r_`+strconv.Itoa(i)+`","agent_id":"","kind":"user_message","payload":{}}`+"\n")
 	}
@@ -243,7 +243,7 @@ func TestLiveFrameBreakdown(t *testing.T) {
 	go func() {
 		done <- Main([]string{"--live", "always", "--width", "60", "--breakdown", "model", "--columns", "run,outcomes,model_calls"}, cli.Stdio{In: inR, Out: out, Err: io.Discard})
 	}()
-	ts := strconv.FormatInt(now().Unix(), 10)
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	for i := 1; i <= 4; i++ {
 		io.WriteString(inW, `{"seq":1,"ts":`+ts+`,"run_id":"r_`+strconv.Itoa(i)+`","agent_id":"","kind":"model_call","payload":{"model":"m"}}`+"\n")
 	}

@@ -20,9 +20,6 @@ import (
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
-// now is the clock for durations in --since and --until; tests fix it.
-var now = time.Now
-
 // Main runs evsum with args (without the program name) on stdio and
 // returns the exit status.
 func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
@@ -216,7 +213,7 @@ func (r *report) terminalWidth() int { return term.Width(r.stdio.Out) }
 // frame is a live frame of the table.
 func (r *report) frame(st *summary.State) []byte {
 	if r.opts.Running > 0 {
-		st.SetRunning(now().Add(-r.opts.Running))
+		st.SetRunning(time.Now().Add(-r.opts.Running))
 	}
 	t, cx, _ := r.spec(st)
 	t.height, t.frame, t.keep = term.Height(r.stdio.Out), true, &r.kept
@@ -234,7 +231,7 @@ func (r *report) write(out *jsonl.Writer, st *summary.State, overwrite bool) (st
 	}
 	if r.opts.Running > 0 {
 		// Still going: its last event is recent by the clock.
-		st.SetRunning(now().Add(-r.opts.Running))
+		st.SetRunning(time.Now().Add(-r.opts.Running))
 	}
 	if r.keep != nil {
 		st = r.keep(st)
@@ -292,7 +289,7 @@ func summaryOptions(opts *options) (summary.Options, error) {
 		return o, err
 	}
 	o = summary.Options{By: by, Breakdown: bd, Loc: loc, TZName: opts.TZ}
-	t := now()
+	t := time.Now()
 	if opts.Since != "" {
 		if o.Since, o.SinceArg, err = windowEnd("--since", opts.Since, t, loc); err != nil {
 			return o, err

@@ -14,9 +14,6 @@ import (
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
-// now is the clock for the ts of events without a time.
-var now = time.Now
-
 // Main runs zot2gp with args (without the program name) on stdio and
 // returns the exit status.
 func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
@@ -50,7 +47,7 @@ func run(opts *options, stdio cli.Stdio) error {
 		SeqStart: opts.SeqStart,
 		RunID:    opts.RunID,
 		Agent:    opts.Agent,
-	}, now)
+	}, time.Now)
 	if err != nil {
 		return err
 	}
