@@ -17,17 +17,24 @@ var hotLimit = 1024
 
 // getGroup returns the group with key, thawing it if frozen, or nil.
 func (s *State) getGroup(key string) *Group {
-	if g := s.groups[key]; g != nil {
-		return g
+	return unfreeze(s.groups, s.coldGroups, key, func() *Group { return s.newGroup("") }, decodeGroupInto)
+}
+
+// unfreeze returns the value under key in hot, or decodes the frozen one in
+// cold into fresh() and moves it to hot; nil when neither has it. Groups
+// and runs are frozen and thawed alike.
+func unfreeze[T any](hot map[string]*T, cold map[string]string, key string, fresh func() *T, decode func(*T, string, string) *T) *T {
+	if v := hot[key]; v != nil {
+		return v
 	}
-	b, ok := s.coldGroups[key]
+	b, ok := cold[key]
 	if !ok {
 		return nil
 	}
-	delete(s.coldGroups, key)
-	g := decodeGroupInto(s.newGroup(""), key, b)
-	s.groups[key] = g
-	return g
+	delete(cold, key)
+	v := decode(fresh(), key, b)
+	hot[key] = v
+	return v
 }
 
 // newGroup is a group keyed key, one frozen before when there is one: a
@@ -74,43 +81,30 @@ func (s *State) recycleRun(r *Run) {
 func (s *State) peekGroup(key string) *Group { return s.peekGroupIn(key, nil) }
 
 func (s *State) getRun(id string) *Run {
-	if r := s.runs[id]; r != nil {
-		return r
-	}
-	b, ok := s.coldRuns[id]
-	if !ok {
-		return nil
-	}
-	delete(s.coldRuns, id)
-	r := decodeRunInto(s.newRun(""), id, b)
-	s.runs[id] = r
-	return r
+	return unfreeze(s.runs, s.coldRuns, id, func() *Run { return s.newRun("") }, decodeRunInto)
 }
 
 // peekGroupIn and peekRunIn are peekGroup and peekRun decoding a frozen
 // one into g or r, when not nil.
 func (s *State) peekGroupIn(key string, g *Group) *Group {
-	if h := s.groups[key]; h != nil {
-		return h
-	}
-	if b, ok := s.coldGroups[key]; ok {
-		if g == nil {
-			g = &Group{}
-		}
-		return decodeGroupInto(g, key, b)
-	}
-	return nil
+	return peek(s.groups, s.coldGroups, key, g, decodeGroupInto)
 }
 
 func (s *State) peekRunIn(id string, r *Run) *Run {
-	if h := s.runs[id]; h != nil {
-		return h
+	return peek(s.runs, s.coldRuns, id, r, decodeRunInto)
+}
+
+// peek is unfreeze that leaves the frozen value frozen, decoding it into
+// room (a new value when nil).
+func peek[T any](hot map[string]*T, cold map[string]string, key string, room *T, decode func(*T, string, string) *T) *T {
+	if v := hot[key]; v != nil {
+		return v
 	}
-	if b, ok := s.coldRuns[id]; ok {
-		if r == nil {
-			r = &Run{}
+	if b, ok := cold[key]; ok {
+		if room == nil {
+			room = new(T)
 		}
-		return decodeRunInto(r, id, b)
+		return decode(room, key, b)
 	}
 	return nil
 }
@@ -135,23 +129,16 @@ func frozenRunTS(b string) (int64, bool) {
 }
 
 // groupKeys and runIDs list every key, hot or frozen.
-func (s *State) groupKeys() []string {
-	ks := make([]string, 0, len(s.groups)+len(s.coldGroups))
-	for k := range s.groups {
-		ks = append(ks, k)
-	}
-	for k := range s.coldGroups {
-		ks = append(ks, k)
-	}
-	return ks
-}
+func (s *State) groupKeys() []string { return keys(s.groups, s.coldGroups) }
 
-func (s *State) runIDs() []string {
-	ks := make([]string, 0, len(s.runs)+len(s.coldRuns))
-	for k := range s.runs {
+func (s *State) runIDs() []string { return keys(s.runs, s.coldRuns) }
+
+func keys[T any](hot map[string]*T, cold map[string]string) []string {
+	ks := make([]string, 0, len(hot)+len(cold))
+	for k := range hot {
 		ks = append(ks, k)
 	}
-	for k := range s.coldRuns {
+	for k := range cold {
 		ks = append(ks, k)
 	}
 	return ks
