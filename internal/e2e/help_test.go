@@ -9,7 +9,8 @@ import (
 // Item 10: each tool's help states its defaults and what its modes do.
 func TestHelpTexts(t *testing.T) {
 	for _, c := range []struct{ tool, want string }{
-		{"evsum", "Local). Default: UTC."},
+		{"evsum", "UTC or Local. Default: UTC."},
+		{"evimport", "UTC or Local. Default: UTC."},
 		{"evsum", "Default: run."},
 		{"evcursor", "a bad line is reported and not passed"},
 		{"evfilter", "with -v,"},

@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/evtools/evtools/pkg/jsonl"
 	"io"
 	"reflect"
 	"sort"
 
 	"github.com/evtools/evtools/internal/prices"
 	"github.com/evtools/evtools/internal/textfmt"
+	"github.com/evtools/evtools/pkg/jsonl"
 )
 
 // converter holds what every source's conversion shares: the price

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/internal/window"
 	"github.com/evtools/evtools/pkg/jsonl"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
@@ -109,7 +110,7 @@ type follower struct {
 	o       *options
 	in      *jsonl.Input
 	out     *jsonl.Writer
-	win     window
+	win     window.Window
 	newConv func() *converter
 
 	tails    map[string]*tail
@@ -120,7 +121,7 @@ type follower struct {
 	missing  func(p string, err error)
 }
 
-func newFollower(o *options, in *jsonl.Input, out *jsonl.Writer, win window, newConv func() *converter) *follower {
+func newFollower(o *options, in *jsonl.Input, out *jsonl.Writer, win window.Window, newConv func() *converter) *follower {
 	return &follower{o: o, in: in, out: out, win: win, newConv: newConv,
 		tails: map[string]*tail{}, written: map[string]*sent{}, reported: map[string]bool{}, skipped: map[string]bool{},
 		missing: func(p string, err error) { in.Errorf("%v", jsonl.FileError(p, err)) }}
@@ -129,7 +130,7 @@ func newFollower(o *options, in *jsonl.Input, out *jsonl.Writer, win window, new
 // follow is --follow: it reads the files (and the folders' new session
 // files) as they grow, and writes each session's new events once they
 // are settled, a round every followEvery, until it is stopped.
-func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv func() *converter) error {
+func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window.Window, newConv func() *converter) error {
 	fl := newFollower(o, in, out, win, newConv)
 	for {
 		if err := fl.round(); err != nil {
@@ -148,7 +149,7 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window, newConv
 // settled events not written yet are written.
 func (fl *follower) round() error {
 	// no word on an empty folder: it may get its files later
-	files := expand(fl.o.paths(), fl.win.since, fl.missing, nil, func(p, what string) {
+	files := expand(fl.o.paths(), fl.win.Since, fl.missing, nil, func(p, what string) {
 		if !fl.skipped[p] {
 			fl.skipped[p] = true
 			fl.in.Errorf("%s: not a regular file (%s), skipped", term.Escape(p), what)

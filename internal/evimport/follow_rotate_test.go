@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/prices"
+	"github.com/evtools/evtools/internal/window"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -116,7 +117,7 @@ func followRotated(t *testing.T, lines []string, at []int, rotate func(t *testin
 	out := jsonl.NewWriter(&stdout)
 	in := &jsonl.Input{Tool: name, Stderr: &stderr, Out: out}
 	table := prices.Default()
-	fl := newFollower(&options{Files: []string{dir}, From: "auto"}, in, out, window{}, func() *converter { return newConverter(table) })
+	fl := newFollower(&options{Files: []string{dir}, From: "auto"}, in, out, window.Window{}, func() *converter { return newConverter(table) })
 	round := func() {
 		if err := fl.round(); err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/prices"
+	"github.com/evtools/evtools/internal/window"
 	"github.com/evtools/evtools/pkg/jsonl"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -30,7 +31,7 @@ func fuzzConvert(t *testing.T, source string, data []byte) {
 	sessions := c.convertSource(sourceNamed(source), []*logFile{f})
 	var out bytes.Buffer
 	w := jsonl.NewWriter(&out)
-	writeSessions(w, sessions, window{})
+	writeSessions(w, sessions, window.Window{})
 	w.Flush()
 	sc := bufio.NewScanner(&out)
 	sc.Buffer(nil, 1<<26)

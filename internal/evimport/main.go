@@ -74,8 +74,8 @@ import (
 	"github.com/evtools/evtools/internal/output"
 	"github.com/evtools/evtools/internal/prices"
 	"github.com/evtools/evtools/internal/stop"
-	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/internal/window"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -90,31 +90,6 @@ var (
 // returns the exit status.
 func Main(args []string, stdio cli.Stdio) int {
 	return cli.Run(tool, archiveArgs(args, getenv), stdio, run)
-}
-
-// window is the --since/--until range; a zero end is open.
-type window struct{ since, until time.Time }
-
-func (o *options) window() (window, error) {
-	loc, err := time.LoadLocation(o.TZ)
-	if err != nil {
-		return window{}, cli.Usage(fmt.Errorf("--tz: %v", err))
-	}
-	var w window
-	for _, f := range []struct {
-		flag, value string
-		to          *time.Time
-	}{{"--since", o.Since, &w.since}, {"--until", o.Until, &w.until}} {
-		if f.value == "" {
-			continue
-		}
-		t, err := summary.ParseTime(f.value, now(), loc)
-		if err != nil {
-			return window{}, cli.Usage(fmt.Errorf("%s: %v", f.flag, err))
-		}
-		*f.to = t
-	}
-	return w, nil
 }
 
 func (o *options) table() (*prices.Table, error) {
@@ -155,9 +130,9 @@ func run(o *options, stdio cli.Stdio) (err error) {
 	if stdio, err = o.checkInput(stdio); err != nil {
 		return err
 	}
-	win, err := o.window()
+	win, err := o.Range.Resolve(now())
 	if err != nil {
-		return err
+		return cli.Usage(err)
 	}
 	table, err := o.table()
 	if err != nil {
@@ -239,7 +214,7 @@ func (o *options) output(stdio cli.Stdio, sr *syncRun) (io.Writer, func() error,
 // pass converts every input once and writes the events in time order,
 // then ends what is open: the output, and the state of an incremental
 // import (sr).
-func (o *options) pass(in *jsonl.Input, out *jsonl.Writer, end func() error, win window, table *prices.Table, sr *syncRun, stdio cli.Stdio) (err error) {
+func (o *options) pass(in *jsonl.Input, out *jsonl.Writer, end func() error, win window.Window, table *prices.Table, sr *syncRun, stdio cli.Stdio) (err error) {
 	conv := newConverter(table)
 	conv.host = o.Host
 	conv.bad = func(r record, reason error) {
@@ -293,7 +268,7 @@ func (o *options) pass(in *jsonl.Input, out *jsonl.Writer, end func() error, win
 // their first file, so that the output and stderr are those of one loop.
 // Standard input, which can be read once, is read first and held.
 // trouble is an input that could not be read or is in no known format.
-func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spool) (trouble bool, err error) {
+func (o *options) convert(in *jsonl.Input, conv *converter, win window.Window, sp *spool) (trouble bool, err error) {
 	var empty func(string)
 	if len(o.Files) > 0 {
 		// a folder named by mistake must not pass for one of no
@@ -302,7 +277,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window, sp *spoo
 			in.Errorf("%s: no session file of %s in this folder", term.Escape(p), sourceTitles("or"))
 		}
 	}
-	files := expand(o.paths(), win.since, func(p string, err error) {
+	files := expand(o.paths(), win.Since, func(p string, err error) {
 		in.Errorf("%v", jsonl.FileError(p, err))
 		trouble = true
 	}, empty, func(p, what string) {
@@ -373,7 +348,7 @@ var errRescan = errors.New("the files are to be scanned again")
 // files is said once all is taken: a group taken last may show that the
 // groups were wrong (errRescan), and what the groups of an exact scan
 // take first is to be said first (--strict stops there).
-func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window, sp *spool, gs [][]*logFile, trouble *bool, exact bool) (err error) {
+func (o *options) convertGroups(in *jsonl.Input, conv *converter, win window.Window, sp *spool, gs [][]*logFile, trouble *bool, exact bool) (err error) {
 	var held *[]note
 	if !exact && slices.ContainsFunc(gs, func(g []*logFile) bool { return lineKeys(g[0]) }) {
 		held = new([]note)
@@ -462,7 +437,7 @@ type note struct {
 // converter of the worker's own: its counts are added up at the end
 // (merge), what is wrong with the files is reported when the job is
 // taken.
-func (j *convJob) convert(w *converter, win window, inc *incremental) {
+func (j *convJob) convert(w *converter, win window.Window, inc *incremental) {
 	bad := func(rec jsonl.Record, reason error) error {
 		j.notes = append(j.notes, note{file: rec.File, r: record{file: rec.File, line: rec.Line}, reason: reason})
 		return nil

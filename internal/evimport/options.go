@@ -5,6 +5,7 @@ import (
 
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/output"
+	"github.com/evtools/evtools/internal/window"
 )
 
 // The command's name, the prefix of its messages.
@@ -14,13 +15,11 @@ const name = "evimport"
 type options struct {
 	Files []string `arg:"" optional:"" name:"FILE" help:"Session files and folders to read (folders are walked for session files; - is stdin). Default: standard input when it is no terminal and not empty, else the session folders of every agent found for this user."`
 
-	From   string   `name:"from" enum:"auto,${sources}" default:"auto" placeholder:"SOURCE" help:"The agent whose logs these are: ${sourceHelp}, or auto: found from each file's content. A file whose content is another agent's is skipped, not read as SOURCE's. Default: ${default}."`
-	Since  string   `name:"since" placeholder:"TIME" help:"Only events at or after TIME (RFC 3339, 2026-11-01, @UNIX, or a duration back from now: 24h, 7d); files last modified before it are not read."`
-	Until  string   `name:"until" placeholder:"TIME" help:"Only events before TIME (the forms of --since)."`
-	Prices []string `name:"prices" placeholder:"FILE" sep:"none" help:"Add or replace model prices with FILE, a JSON table of the shape of the embedded one ({\"providers\":{PROVIDER:{MODEL:{\"input\":3,\"output\":15,...}}}}, USD per million tokens). May be repeated."`
-	TZ     string   `name:"tz" default:"Local" placeholder:"ZONE" help:"The zone of a --since or --until date without one. Default: ${default}."`
-	Strict bool     `name:"strict" help:"Stop at the first bad line."`
-	Follow bool     `name:"follow" short:"F" help:"Keep reading, as tail -F: the files as they grow (through truncation and rotation), and the new session files of the folders given; a response is written once it is complete, a half-written line once it ends. Stop it with Ctrl-C."`
+	From         string `name:"from" enum:"auto,${sources}" default:"auto" placeholder:"SOURCE" help:"The agent whose logs these are: ${sourceHelp}, or auto: found from each file's content. A file whose content is another agent's is skipped, not read as SOURCE's. Default: ${default}."`
+	window.Range `embed:""`
+	Prices       []string `name:"prices" placeholder:"FILE" sep:"none" help:"Add or replace model prices with FILE, a JSON table of the shape of the embedded one ({\"providers\":{PROVIDER:{MODEL:{\"input\":3,\"output\":15,...}}}}, USD per million tokens). May be repeated."`
+	Strict       bool     `name:"strict" help:"Stop at the first bad line."`
+	Follow       bool     `name:"follow" short:"F" help:"Keep reading, as tail -F: the files as they grow (through truncation and rotation), and the new session files of the folders given; a response is written once it is complete, a half-written line once it ends. Stop it with Ctrl-C."`
 
 	State   string `name:"state" placeholder:"FILE" help:"Write only the events no earlier run with this state FILE wrote, reading only the files that changed, and save the new state at a clean end (for cron). A run is written once it is settled (see --settle)."`
 	Defer   bool   `name:"defer" help:"With --state: save the new state as pending only; --commit makes it current (after the consumer succeeded)."`
@@ -67,7 +66,7 @@ empty standard input, as cron and CI give) it reads ` + sourceFolders() + `, tho
 output is the same bytes for the same files: run ids come from the session
 id and the prompt's place, seq counts each session's events from 1, and
 events of all sessions are written in time order, so evcursor --state
-resumes on it.`,
+resumes on it. With --since, a file last modified before it is not read.`,
 	Examples: `
 evimport | evsum --by day                          # tokens and cost of every agent, by day
 evimport ~/.claude/projects/-home-sam-src-app       # one project's sessions, on a terminal: readable
@@ -97,6 +96,7 @@ evimport --state S --defer | evsum --partial > p.json && evimport --commit S   #
 func helpVars() map[string]string {
 	vars := sourceVars()
 	maps.Copy(vars, output.Events.Vars())
+	vars["tzAlso"] = ""
 	vars["archiveDir"] = "$XDG_DATA_HOME/evtools, else ~/.local/share/evtools"
 	return vars
 }

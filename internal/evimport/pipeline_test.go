@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/prices"
+	"github.com/evtools/evtools/internal/window"
 	"github.com/evtools/evtools/pkg/jsonl"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -228,7 +229,7 @@ func followInPieces(t *testing.T, rng *rand.Rand, files map[string][]byte, names
 	o := &options{Files: []string{filepath.Join(dir, "home")}, From: "auto"}
 	os.MkdirAll(filepath.Join(dir, "home"), 0o755)
 	table := prices.Default()
-	fl := newFollower(o, in, out, window{}, func() *converter { return newConverter(table) })
+	fl := newFollower(o, in, out, window.Window{}, func() *converter { return newConverter(table) })
 	written := map[string]int{}
 	for {
 		var left []string
@@ -280,7 +281,7 @@ func TestFollowStateRoundTrip(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	out := jsonl.NewWriter(&stdout)
 	in := &jsonl.Input{Tool: name, Stderr: &stderr, Out: out}
-	fl := newFollower(&options{Files: []string{dir}, From: "auto"}, in, out, window{}, func() *converter { return newConverter(prices.Default()) })
+	fl := newFollower(&options{Files: []string{dir}, From: "auto"}, in, out, window.Window{}, func() *converter { return newConverter(prices.Default()) })
 	for _, name := range sortedKeys(files) {
 		data := files[name]
 		os.WriteFile(filepath.Join(dir, filepath.Base(name)), data[:len(data)/2], 0o644)

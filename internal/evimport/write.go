@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/window"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -69,9 +70,9 @@ func (a order) less(b order) bool {
 // so that an event's line is the same bytes in every run. The time an
 // event sorts by never goes back within a session: a subagent's events
 // keep their place after the call that spawned them.
-func (sp *spool) add(s *session, at order, win window) error {
+func (sp *spool) add(s *session, at order, win window.Window) error {
 	seg := segment{order: at, off: sp.size, tail: appendEventTail(nil, s)}
-	sinceMS, untilMS := win.since.UnixMilli(), win.until.UnixMilli()
+	sinceMS, untilMS := win.Since.UnixMilli(), win.Until.UnixMilli()
 	var key int64
 	var rec []byte
 	first := true
@@ -88,7 +89,7 @@ func (sp *spool) add(s *session, at order, win window) error {
 	for i := range s.events {
 		e := &s.events[i]
 		key = max(key, e.ms)
-		if !(win.since.IsZero() || e.ms >= sinceMS) || !(win.until.IsZero() || e.ms < untilMS) {
+		if !(win.Since.IsZero() || e.ms >= sinceMS) || !(win.Until.IsZero() || e.ms < untilMS) {
 			continue
 		}
 		if first {
@@ -299,7 +300,7 @@ func (sp *spool) peek(c *cursor, head []byte) ([]byte, error) {
 
 // writeSessions writes sessions in time order, each with its seq, through
 // a spool of their own (--follow's new events of each round).
-func writeSessions(out *jsonl.Writer, sessions []*session, win window) error {
+func writeSessions(out *jsonl.Writer, sessions []*session, win window.Window) error {
 	var sp spool
 	defer sp.close()
 	for i, s := range sessions {

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/evtools/evtools/internal/window"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -20,7 +21,7 @@ func TestFollowRoundSpoolsWhatItWrites(t *testing.T) {
 	w := jsonl.NewWriter(io.Discard)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	if err := writeSessions(w, []*session{s}, window{}); err != nil {
+	if err := writeSessions(w, []*session{s}, window.Window{}); err != nil {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&after)

@@ -15,6 +15,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/testio"
+	"github.com/evtools/evtools/internal/window"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -92,7 +93,7 @@ func TestFittedTableFits(t *testing.T) {
 	for _, by := range []string{"run", "agent", "run,agent", "none", "day", "tool", "payload.model"} {
 		prev := 0
 		var prevHead string
-		o, err := summaryOptions(&options{By: by, TZ: "UTC"})
+		o, err := summaryOptions(&options{By: by, Range: window.Range{TZ: "UTC"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,7 +292,7 @@ func sleep() { time.Sleep(25 * time.Millisecond) }
 // column goes (nor one come back) between frames; the final table over
 // the last frame keeps them too. A new width is fitted afresh.
 func TestLiveFramesKeepTheirColumns(t *testing.T) {
-	o, err := summaryOptions(&options{By: "run", TZ: "UTC"})
+	o, err := summaryOptions(&options{By: "run", Range: window.Range{TZ: "UTC"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +384,7 @@ func TestFitDropsBlankColumnsFirst(t *testing.T) {
 		}
 	}
 	for _, by := range []string{"day", "session"} {
-		o, err := summaryOptions(&options{By: by, TZ: "UTC"})
+		o, err := summaryOptions(&options{By: by, Range: window.Range{TZ: "UTC"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,10 +6,8 @@ package evsum
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
@@ -259,19 +257,6 @@ func (r *report) write(out *jsonl.Writer, st *summary.State, overwrite bool) (st
 	return status, nil
 }
 
-// windowEnd reads a --since or --until value: the time it names (a
-// duration counts back from t) and, for a duration, its text, which the
-// report repeats.
-func windowEnd(flag, value string, t time.Time, loc *time.Location) (at time.Time, arg string, err error) {
-	if at, err = summary.ParseTime(value, t, loc); err != nil {
-		return at, "", fmt.Errorf("%s: %v", flag, err)
-	}
-	if summary.IsDuration(value) {
-		arg = strings.TrimSpace(value)
-	}
-	return at, arg, nil
-}
-
 // summaryOptions turns the flags into summary options; an error is the
 // user's (a usage error).
 func summaryOptions(opts *options) (summary.Options, error) {
@@ -280,7 +265,7 @@ func summaryOptions(opts *options) (summary.Options, error) {
 	if err != nil {
 		return o, err
 	}
-	loc, err := summary.LoadLocation(opts.TZ)
+	w, err := opts.Range.Resolve(time.Now())
 	if err != nil {
 		return o, err
 	}
@@ -288,22 +273,6 @@ func summaryOptions(opts *options) (summary.Options, error) {
 	if err != nil {
 		return o, err
 	}
-	o = summary.Options{By: by, Breakdown: bd, Loc: loc, TZName: opts.TZ}
-	t := time.Now()
-	if opts.Since != "" {
-		if o.Since, o.SinceArg, err = windowEnd("--since", opts.Since, t, loc); err != nil {
-			return o, err
-		}
-		o.WindowOn = true
-	}
-	if opts.Until != "" {
-		if o.Until, o.UntilArg, err = windowEnd("--until", opts.Until, t, loc); err != nil {
-			return o, err
-		}
-		o.WindowOn = true
-	}
-	if o.WindowOn && !o.Since.IsZero() && !o.Until.IsZero() && !o.Until.After(o.Since) {
-		return o, fmt.Errorf("--until %s is not after --since %s", o.Until.Format(time.RFC3339), o.Since.Format(time.RFC3339))
-	}
-	return o, nil
+	return summary.Options{By: by, Breakdown: bd, Loc: w.Loc, TZName: w.TZName, Since: w.Since, Until: w.Until,
+		WindowOn: w.On(), SinceArg: w.SinceArg, UntilArg: w.UntilArg}, nil
 }

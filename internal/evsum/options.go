@@ -7,6 +7,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/summary"
 	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/internal/window"
 )
 
 // The command's name, the prefix of its messages.
@@ -14,24 +15,22 @@ const name = "evsum"
 
 // options are evsum's flags and arguments.
 type options struct {
-	By        string        `short:"b" default:"run" placeholder:"KEYS" help:"Group by ${by}, or a field path (payload.model); comma-separated for several (a week is an ISO week: 2026-W45). Default: ${default}."`
-	Sort      sortFlag      `placeholder:"FIELD" help:"Order the groups by a numeric field of the record (${sort}, outcomes.NAME, tools.NAME.calls, tools.NAME.failed) or by its column's name (cost, wall_p50), lowest first; -FIELD highest first (--sort -cost_usd). Default: by first event time."`
-	Top       int           `placeholder:"N" help:"Only the first N groups (after --sort), the rest folded into one \"other\" group so that the groups still add up to the total; 0 keeps all."`
-	Breakdown string        `placeholder:"KEY" help:"Break each group (and the total) down by KEY, which is model (or none): one sub-row per model under it in table, md and html, a last member \"models\" with each model's record in jsonl and json, a breakdown.model column in csv. Give it to --partial, not --merge."`
-	Since     string        `placeholder:"TIME" help:"Count only events at or after TIME: RFC 3339, 2026-11-01, @UNIX, or a duration back from now (24h, 7d)."`
-	Until     string        `placeholder:"TIME" help:"Count only events before TIME (same forms as --since)."`
-	TZ        string        `name:"tz" default:"UTC" placeholder:"ZONE" help:"Time zone for day, hour, week and month groups and for dates without a zone (IANA name, UTC, Local). Default: ${default}."`
-	Format    string        `placeholder:"FORMAT" help:"Output format: ${format} (html: a self-contained page with charts; default: table on a terminal or with --columns, --width, --wide or --live always; jsonl otherwise)."`
-	Columns   string        `placeholder:"LIST" help:"The table's (and md's and html's) columns, comma-separated, in this order: group (or ${keys}, ...), ${columns}."`
-	Width     int           `placeholder:"N" help:"Fit the table to N columns, as it is fitted to a terminal's width (least important columns dropped, long values condensed)."`
-	Wide      bool          `help:"Every column of the table, not fitted to the terminal's width (as in a pipe)."`
-	Live      string        `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Redraw the table in place as events arrive: auto (when stdout is a terminal and an input a pipe, FIFO or terminal), always or never. Default: ${default}."`
-	Partial   bool          `help:"Write the summary state as JSON Lines for a later --merge instead of a report."`
-	Merge     bool          `help:"Read partial states (from --partial) instead of events and report on all of them together."`
-	Check     bool          `help:"Exit 1 when any problem (broken invariant) was found."`
-	Running   time.Duration `default:"10m" placeholder:"WINDOW" help:"A run without its end whose last event is at most WINDOW before now is running, not incomplete, and no problem; 0 turns it off. Default: ${default}."`
-	Strict    bool          `help:"Stop at the first bad input line."`
-	NoCache   bool          `name:"no-cache" help:"Read every segment of an archive folder named, instead of the states of the segments an earlier report read (kept in $$EVTOOLS_CACHE_DIR/evsum, by default the user's cache folder: ~/.cache/evtools/evsum)."`
+	By           string   `short:"b" default:"run" placeholder:"KEYS" help:"Group by ${by}, or a field path (payload.model); comma-separated for several (a week is an ISO week: 2026-W45). Default: ${default}."`
+	Sort         sortFlag `placeholder:"FIELD" help:"Order the groups by a numeric field of the record (${sort}, outcomes.NAME, tools.NAME.calls, tools.NAME.failed) or by its column's name (cost, wall_p50), lowest first; -FIELD highest first (--sort -cost_usd). Default: by first event time."`
+	Top          int      `placeholder:"N" help:"Only the first N groups (after --sort), the rest folded into one \"other\" group so that the groups still add up to the total; 0 keeps all."`
+	Breakdown    string   `placeholder:"KEY" help:"Break each group (and the total) down by KEY, which is model (or none): one sub-row per model under it in table, md and html, a last member \"models\" with each model's record in jsonl and json, a breakdown.model column in csv. Give it to --partial, not --merge."`
+	window.Range `embed:""`
+	Format       string        `placeholder:"FORMAT" help:"Output format: ${format} (html: a self-contained page with charts; default: table on a terminal or with --columns, --width, --wide or --live always; jsonl otherwise)."`
+	Columns      string        `placeholder:"LIST" help:"The table's (and md's and html's) columns, comma-separated, in this order: group (or ${keys}, ...), ${columns}."`
+	Width        int           `placeholder:"N" help:"Fit the table to N columns, as it is fitted to a terminal's width (least important columns dropped, long values condensed)."`
+	Wide         bool          `help:"Every column of the table, not fitted to the terminal's width (as in a pipe)."`
+	Live         string        `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Redraw the table in place as events arrive: auto (when stdout is a terminal and an input a pipe, FIFO or terminal), always or never. Default: ${default}."`
+	Partial      bool          `help:"Write the summary state as JSON Lines for a later --merge instead of a report."`
+	Merge        bool          `help:"Read partial states (from --partial) instead of events and report on all of them together."`
+	Check        bool          `help:"Exit 1 when any problem (broken invariant) was found."`
+	Running      time.Duration `default:"10m" placeholder:"WINDOW" help:"A run without its end whose last event is at most WINDOW before now is running, not incomplete, and no problem; 0 turns it off. Default: ${default}."`
+	Strict       bool          `help:"Stop at the first bad input line."`
+	NoCache      bool          `name:"no-cache" help:"Read every segment of an archive folder named, instead of the states of the segments an earlier report read (kept in $$EVTOOLS_CACHE_DIR/evsum, by default the user's cache folder: ~/.cache/evtools/evsum)."`
 
 	term.TableColorFlag `embed:""`
 	Files               []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised; a folder is an archive evimport --archive wrote, whose segments are read once for each question: see --no-cache); none or - is stdin."`
@@ -97,6 +96,7 @@ func helpVars() map[string]string {
 		"keys":    strings.Join(keyColumnWords(), ", "),
 		"columns": strings.Join(columnNames(), ", "),
 		"sort":    strings.Join(summary.SortNames(), ", "),
+		"tzAlso":  " and of day, hour, week and month groups",
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evtools/evtools/internal/window"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -92,7 +93,7 @@ func goldenOutput(t *testing.T, name string, events [][]byte) string {
 		case "nocut":
 			cut = false
 		case "tz":
-			if opt.Loc, err = LoadLocation(v); err != nil {
+			if opt.Loc, err = window.LoadLocation(v); err != nil {
 				t.Fatal(err)
 			}
 			opt.TZName = v
@@ -109,7 +110,7 @@ func goldenOutput(t *testing.T, name string, events [][]byte) string {
 				t.Fatal(err)
 			}
 		case "since", "until":
-			tm, err := ParseTime(v, time.Time{}, time.UTC)
+			tm, err := window.ParseTime(v, time.Time{}, time.UTC)
 			if err != nil {
 				t.Fatal(err)
 			}

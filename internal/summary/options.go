@@ -2,11 +2,9 @@ package summary
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/textfmt"
 )
 
@@ -184,86 +182,6 @@ func ByString(keys []Key) string {
 	return strings.Join(ws, ",")
 }
 
-// ParseTime reads a --since/--until value: RFC 3339 (2026-11-01T08:00:00Z),
-// a date (2026-11-01, midnight in loc), a date and time without a zone
-// (2026-11-01T08:00, in loc), Unix seconds (@1758800000), or a duration
-// back from now (90m, 24h, 7d, 2w, 1h30m; or -24h, as journalctl writes it).
-func ParseTime(s string, now time.Time, loc *time.Location) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return time.Time{}, fmt.Errorf("empty time")
-	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
-	}
-	for _, layout := range []string{"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02 15:04:05"} {
-		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return t, nil
-		}
-	}
-	if strings.HasPrefix(s, "@") {
-		if us, ok := jsontext.ParseFixed([]byte(s[1:]), 6); ok {
-			return time.UnixMicro(us), nil
-		}
-	}
-	if d, ok := backFromNow(s); ok {
-		return now.Add(-d), nil
-	}
-	return time.Time{}, fmt.Errorf("%q is neither a time (RFC 3339, 2026-11-01, @UNIX) nor a duration back from now (24h, 7d, -1h)", s)
-}
-
-// backFromNow reads a duration back from now: 24h, or -24h, as journalctl
-// and hl write "a day ago".
-func backFromNow(s string) (time.Duration, bool) {
-	s = strings.TrimPrefix(s, "-")
-	if s == "" {
-		return 0, false
-	}
-	return parseDuration(s)
-}
-
-// parseDuration is time.ParseDuration plus days (d) and weeks (w), which
-// the standard library leaves out. Negative durations are refused.
-func parseDuration(s string) (time.Duration, bool) {
-	var total time.Duration
-	rest := s
-	for rest != "" {
-		i := 0
-		for i < len(rest) && (rest[i] >= '0' && rest[i] <= '9' || rest[i] == '.') {
-			i++
-		}
-		if i == 0 {
-			return 0, false
-		}
-		j := i
-		for j < len(rest) && (rest[j] < '0' || rest[j] > '9') && rest[j] != '.' {
-			j++
-		}
-		num, unit := rest[:i], rest[i:j]
-		rest = rest[j:]
-		var mult time.Duration
-		switch unit {
-		case "d":
-			mult = 24 * time.Hour
-		case "w":
-			mult = 7 * 24 * time.Hour
-		default:
-			d, err := time.ParseDuration(num + unit)
-			if err != nil || d < 0 {
-				return 0, false
-			}
-			total += d
-			continue
-		}
-		f, err := strconv.ParseFloat(num, 64)
-		if err != nil {
-			return 0, false
-		}
-		total += time.Duration(f * float64(mult))
-	}
-	return total, true
-}
-
 // Options say how events are grouped and which are counted.
 type Options struct {
 	By []Key
@@ -285,33 +203,6 @@ type Options struct {
 	// has more than one (callNote), for a merge in another process to
 	// pair them as one pass does: a state --partial writes.
 	CallNotes bool
-}
-
-// IsDuration reports whether a --since/--until value is a duration back
-// from now (24h, 7d) rather than a time.
-func IsDuration(s string) bool {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.HasPrefix(s, "@") {
-		return false
-	}
-	if _, err := ParseTime(s, time.Unix(0, 0), time.UTC); err != nil {
-		return false
-	}
-	_, ok := backFromNow(s)
-	return ok
-}
-
-// LoadLocation reads a --tz value: an IANA zone name (Europe/Berlin), UTC,
-// or Local (the system's zone).
-func LoadLocation(name string) (*time.Location, error) {
-	if name == "" || name == "UTC" {
-		return time.UTC, nil
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, fmt.Errorf("--tz %q: unknown time zone", name)
-	}
-	return loc, nil
 }
 
 // NoEvents says in words that a report has no events, and in which

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/window"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -561,7 +562,7 @@ func (m *Merger) readHeader(line []byte, at string) (pHeader, error) {
 	if m.State != nil {
 		return h, m.fits(&h)
 	}
-	if opt.Loc, err = LoadLocation(h.TZ); err != nil {
+	if opt.Loc, err = window.LoadLocation(h.TZ); err != nil {
 		return h, err
 	}
 	// The merged state may be written as a state again (--merge
