@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/expr"
 	"github.com/evtools/evtools/internal/grep"
+	"github.com/evtools/evtools/internal/memory"
 	"github.com/evtools/evtools/internal/output"
 	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/stop"
@@ -26,8 +26,11 @@ import (
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
-// memoryLimit is the Go heap evfilter aims to stay under (see Main).
-const memoryLimit = 16 << 20
+// mem is evfilter's collector: memory stays flat however long the
+// input (a few batches of lines and the values of the events being
+// evaluated), and decoded events are short-lived garbage, so under a
+// soft limit the collector runs seldom.
+var mem = memory.Profile{Limit: 16 << 20, Percent: 200}
 
 // errStop ends the reading early: -m reached, or -q saw a selected event.
 var errStop = errors.New("stop")
@@ -66,17 +69,7 @@ func parse(args []string, stdio cli.Stdio, opts *options) error {
 }
 
 func run(opts *options, stdio cli.Stdio) error {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		// Memory stays flat however long the input: a few batches of
-		// lines and the values of the events being evaluated. A soft limit
-		// keeps the collector from letting garbage pile up between cycles.
-		debug.SetMemoryLimit(memoryLimit)
-		if os.Getenv("GOGC") == "" {
-			// Under that cap, collect less often: decoded events are
-			// short-lived garbage, and tracing is what costs.
-			debug.SetGCPercent(200)
-		}
-	}
+	memory.Tune(mem)
 	if len(opts.Arg) > 0 || len(opts.ArgJSON) > 0 { // --arg=NAME: kong took it
 		return errors.New("write --arg NAME VALUE and --argjson NAME JSON as three words")
 	}

@@ -50,8 +50,8 @@ func TestMemorySettings(t *testing.T) {
 		limit            int64
 		gc               int
 	}{
-		{"", "", memoryLimit, 200},
-		{"", "50", memoryLimit, userGC},
+		{"", "", mem.Limit, 200},
+		{"", "50", mem.Limit, userGC},
 		{"1GiB", "", userLimit, userGC},
 		{"1GiB", "50", userLimit, userGC},
 	} {

@@ -65,12 +65,12 @@ import (
 	"math"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/memory"
 	"github.com/evtools/evtools/internal/output"
 	"github.com/evtools/evtools/internal/prices"
 	"github.com/evtools/evtools/internal/stop"
@@ -106,21 +106,14 @@ func (o *options) table() (*prices.Table, error) {
 	return t, nil
 }
 
-// memoryLimit is the Go heap evimport aims to stay under (see run).
-const memoryLimit = 40 << 20
+// mem is evimport's collector: what is held is a group of files and its
+// events for each core, and the spool's buffer; the decoded lines are
+// short-lived garbage, so under a soft limit the collector runs seldom
+// (tracing what lives is what costs).
+var mem = memory.Profile{Limit: 40 << 20, Percent: 200}
 
 func run(o *options, stdio cli.Stdio) (err error) {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		// What is held is a group of files and its events for each core,
-		// and the spool's buffer: a soft limit keeps the collector from
-		// letting garbage pile up between cycles, and under it the
-		// collector runs less often (the decoded lines are short-lived
-		// garbage; tracing what lives is what costs).
-		debug.SetMemoryLimit(memoryLimit)
-		if os.Getenv("GOGC") == "" {
-			debug.SetGCPercent(200)
-		}
-	}
+	memory.Tune(mem)
 	if err := o.validateState(); err != nil {
 		return cli.Usage(err)
 	}

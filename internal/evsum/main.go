@@ -6,11 +6,10 @@ package evsum
 
 import (
 	"bytes"
-	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/memory"
 	"github.com/evtools/evtools/internal/progress"
 	"github.com/evtools/evtools/internal/stop"
 	"github.com/evtools/evtools/internal/summary"
@@ -23,7 +22,7 @@ import (
 func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
 
 func run(opts *options, stdio cli.Stdio) error {
-	tuneGC()
+	memory.Tune(mem)
 	set, err := resolve(opts, stdio)
 	if err != nil {
 		return cli.Usage(err)
@@ -82,18 +81,12 @@ func run(opts *options, stdio cli.Stdio) error {
 	return status
 }
 
-// tuneGC sets the collector for a long-lived state, unless GOGC is set.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		// The state is long-lived and allocation after it is built is
-		// slight: a tighter heap goal costs little time and keeps
-		// 100,000 runs well inside 64 MB.
-		debug.SetGCPercent(20)
-		if floor == nil {
-			startFloor(floorSize)
-		}
-	}
-}
+// mem is evsum's collector: its state is long-lived and allocation
+// after it is built is slight, so a tight heap goal (20%) costs little
+// time and keeps 100,000 runs well inside 64 MB; the floor is its size
+// weighed against the memory its 20% adds to the goal
+// (docs/performance.md).
+var mem = memory.Profile{Percent: 20, Floor: 16 << 20}
 
 // report is a run's settings at work: the columns and the table it
 // writes, on the streams it was given.

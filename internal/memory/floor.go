@@ -1,4 +1,4 @@
-package evsum
+package memory
 
 import (
 	"runtime"
@@ -22,14 +22,6 @@ type heapFloor struct {
 	size    uint64
 	gone    atomic.Bool
 }
-
-// floorSize is the floor's size: its collections saved against the
-// memory its 20% adds to the heap goal (measured in
-// docs/performance.md).
-const floorSize = 16 << 20
-
-// floor is the heap floor of the running tool, nil before startFloor.
-var floor *heapFloor
 
 // startFloor lays a floor of size bytes under the heap.
 func startFloor(size int) {

@@ -1,4 +1,4 @@
-package evsum
+package memory
 
 import (
 	"runtime"
