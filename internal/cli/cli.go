@@ -88,6 +88,9 @@ type Words = tooldoc.Words
 // EnvVar is an environment variable a tool reads (tooldoc.EnvVar).
 type EnvVar = tooldoc.EnvVar
 
+// ViewEnv is the environment the pretty view reads (tooldoc.ViewEnv).
+var ViewEnv = tooldoc.ViewEnv
+
 // ExitCoder is an error that says which exit status it ends the run with,
 // as gojq's errors do. Report reads it.
 type ExitCoder interface {

@@ -28,7 +28,12 @@ type options struct {
 }
 
 var tool = cli.Tool{
-	Name:    name,
+	Name: name,
+	Env: []cli.EnvVar{
+		{Name: "OTEL_SERVICE_NAME", Text: "The service.name of the traces when --service does not say it, as in every OpenTelemetry SDK."},
+		{Name: "OTEL_EXPORTER_OTLP_HEADERS", Text: "With --endpoint, headers of every request, as the OpenTelemetry exporters read them: NAME=VALUE pairs separated by commas, the values URL-encoded. A --header of the same name wins. Keeps a key off the command line, where ps shows it."},
+		{Name: "OTEL_EXPORTER_OTLP_TRACES_HEADERS", Text: "The same, for traces only; it wins over OTEL_EXPORTER_OTLP_HEADERS."},
+	},
 	Summary: "Write agent runs as OpenTelemetry traces (OTLP/JSON), or send them to an OTLP receiver.",
 	Details: `
 Reads envelope events in any vocabulary evtools knows (zot2gp's glasspane

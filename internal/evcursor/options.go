@@ -26,6 +26,7 @@ type options struct {
 
 var tool = cli.Tool{
 	Name:    name,
+	Env:     cli.ViewEnv,
 	Summary: "Re-number seq, pass what comes after a cursor, check a stream's seq.",
 	Vars:    output.Events.Vars,
 	Details: `

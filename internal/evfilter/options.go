@@ -2,6 +2,7 @@ package evfilter
 
 import (
 	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/cli/tooldoc"
 	"github.com/evtools/evtools/internal/output"
 )
 
@@ -39,10 +40,16 @@ type options struct {
 var formats = output.Set{What: "the selected events", Formats: []output.Format{output.JSONL.As("the lines as read"), output.Pretty, output.HTML}}
 
 var tool = cli.Tool{
-	Name:    name,
-	Vars:    formats.Vars,
-	Usage:   "[flags] EXPR [FILE ...]",
-	Summary: "Keep the events for which a jq expression holds, byte for byte.",
+	Name: name,
+	Env: append([]cli.EnvVar{
+		{Name: "EVTOOLS_FILTERS", Text: "Folders (colon-separated) whose *.jq files define named filters besides the built-in ones: every def in them can be called by name in EXPR, and evfilter --list lists them. A later def of the same name and number of arguments hides an earlier one."},
+	}, cli.ViewEnv...),
+	First:       tooldoc.ValueSpec{Kind: tooldoc.FilterNames},
+	FirstUnless: []string{"from-file"},
+	SeeAlso:     []string{"jq(1)"},
+	Vars:        formats.Vars,
+	Usage:       "[flags] EXPR [FILE ...]",
+	Summary:     "Keep the events for which a jq expression holds, byte for byte.",
 	Details: `
 EXPR is jq (gojq). An event passes when EXPR yields a value that is neither
 false nor null; the line is written out exactly as read.

@@ -37,7 +37,7 @@ var tool = cli.Tool{
 	Name:    name,
 	Summary: "Read the session logs of " + sourceTitles("and") + " as envelope events.",
 	Vars:    helpVars,
-	Env:     sourceEnv,
+	Env:     append(sourceEnv(), cli.ViewEnv...),
 	Details: `
 Reads the session logs that coding agents keep on disk and writes them as
 envelope events in the run-log vocabulary (docs/formats.md): one run per

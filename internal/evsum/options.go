@@ -37,7 +37,14 @@ type options struct {
 }
 
 var tool = cli.Tool{
-	Name:    name,
+	Name: name,
+	Env: []cli.EnvVar{
+		cli.ViewEnv[0],
+		{Name: "TERM", Text: "When dumb, --color auto writes no colour and --live auto does not redraw."},
+		{Name: "COLUMNS", Text: "The width the table is fitted to on a terminal, when it is a positive number; otherwise the terminal's width (80 when that is not known)."},
+		{Name: "LINES", Text: "The height of the terminal the live table keeps to, when it is a positive number; otherwise the terminal's height."},
+		{Name: "TZ", Text: "The zone of --tz Local."},
+	},
 	Summary: "Summarise agent runs: outcomes, tokens, cost, time, tools, errors.",
 	Details: `
 Reads envelope events (seq, ts, run_id, agent_id, kind, payload) in either

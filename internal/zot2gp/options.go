@@ -35,6 +35,7 @@ var formats = output.Set{What: "the events", Formats: []output.Format{
 
 var tool = cli.Tool{
 	Name:    name,
+	Env:     cli.ViewEnv,
 	Vars:    formats.Vars,
 	Summary: "Convert zot RPC events to envelope events classified by glasspane's mapping.",
 	Details: `

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evtools/evtools/internal/cli/tooldoc"
 	"github.com/evtools/evtools/internal/cli/tooldoc/doctest"
 )
 
@@ -46,10 +47,13 @@ func TestManPageFromModel(t *testing.T) {
 	renderMan(t, page)
 }
 
-// A tool's notes add its environment; evfilter's page names jq(1).
+// A tool's notes add its environment and its pages to see also
+// (evfilter's names jq(1)).
 func TestManPageNotes(t *testing.T) {
 	tool := doctest.Tool
 	tool.Name = "evfilter"
+	tool.Env = []tooldoc.EnvVar{{Name: "EVTOOLS_FILTERS", Text: "Folders of filters."}}
+	tool.SeeAlso = []string{"jq(1)"}
 	page := Page(tool, doctest.Model(t, tool.Name, &doctest.Options{}), "1.2.3")
 	for _, want := range []string{".SH ENVIRONMENT\n.TP\n.B EVTOOLS_FILTERS\n", ".BR ev2otlp (1),\n.BR evtools (7),\n.BR jq (1)\n"} {
 		if !strings.Contains(page, want) {

@@ -33,9 +33,19 @@ type Tool struct {
 	// the help, the man page or a completion script is written.
 	Vars  func() map[string]string
 	Words func() map[string]Words
-	// Env is the environment the tool reads from tables of its own
-	// (evimport's sources), listed before its Notes' own.
-	Env func() []EnvVar
+
+	// What the man page and the completion scripts say that the kong
+	// model does not: the environment the tool reads (ViewEnv for the
+	// pretty view's), what its first positional argument is (nothing
+	// set: a file, as the others), and pages of SEE ALSO beyond the
+	// other tools and evtools(7).
+	Env []EnvVar
+	// First is what the first positional argument is; after one of the
+	// flags FirstUnless it is a file like the others (evfilter -f FILE:
+	// every argument is a file).
+	First       ValueSpec
+	FirstUnless []string
+	SeeAlso     []string
 }
 
 // Words are the values a flag takes: the man page lists them and the
