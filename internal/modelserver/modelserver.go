@@ -9,9 +9,10 @@
 // gets in words of no provider, with usage under evtools' definition
 // (input counts every prompt token, cached or not), and each API's writer
 // spells it as that API does. Anthropic's Messages API (POST
-// /v1/messages) and OpenAI's Responses API (POST .../responses, Codex's)
-// are spoken; OpenAI's Chat Completions and Gemini's generateContent are
-// to be added as writers of the same Reply.
+// /v1/messages), OpenAI's Responses API (POST .../responses, Codex's)
+// and Google's Gemini API (generateContent, streamed or not, Gemini
+// CLI's) are spoken; OpenAI's Chat Completions is to be added as a
+// writer of the same Reply.
 package modelserver
 
 import (
@@ -31,6 +32,7 @@ type API string
 const (
 	Anthropic API = "anthropic" // the Messages API (POST /v1/messages)
 	Responses API = "responses" // OpenAI's Responses API (POST .../responses)
+	Gemini    API = "gemini"    // Google's Gemini API (POST .../models/MODEL:generateContent, :streamGenerateContent)
 )
 
 // Usage is what a reply reports it used, under evtools' definition
@@ -187,6 +189,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses"):
 		api = Responses
 		req, err = responsesRequest(body)
+	case r.Method == http.MethodPost && geminiAction(r.URL.Path) != "":
+		api = Gemini
+		req, err = geminiRequest(r.URL.Path, body)
 	default:
 		// count_tokens, a model list, an API not spoken yet, anything
 		// else: the agent must do without, and says so in its log if it
@@ -215,6 +220,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeAnthropic(w, req, reply, &ex)
 	case Responses:
 		writeResponses(w, req, reply, &ex)
+	case Gemini:
+		writeGemini(w, req, reply, &ex)
 	}
 }
 

@@ -329,3 +329,180 @@ func TestResponsesStream(t *testing.T) {
 		t.Errorf("429: status %d, %+v", resp.StatusCode, e)
 	}
 }
+
+// geminiPost sends a Gemini request for the method path (MODEL:ACTION
+// with its query) and returns the response.
+func geminiPost(t *testing.T, s *Server, path, body string) *http.Response {
+	t.Helper()
+	resp, err := http.Post(s.URL+"/v1beta/models/"+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// geminiStream reads a streamed Gemini response: each event a data line
+// of a GenerateContentResponse, ended by a blank line (\r\n, as the
+// service ends them); and the error that ended it (nil for a clean end).
+func geminiStream(t *testing.T, resp *http.Response) ([]map[string]any, error) {
+	t.Helper()
+	var out []map[string]any
+	r := bufio.NewReader(resp.Body)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return out, err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			continue
+		}
+		if !strings.HasPrefix(line, "data: ") {
+			t.Fatalf("not a data line: %q", line)
+		}
+		var chunk map[string]any
+		if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &chunk); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, chunk)
+	}
+}
+
+// geminiParts is a response's first candidate: its parts and finish
+// reason.
+func geminiParts(chunk map[string]any) ([]any, any) {
+	c := chunk["candidates"].([]any)[0].(map[string]any)
+	return c["content"].(map[string]any)["parts"].([]any), c["finishReason"]
+}
+
+// A streamed Gemini reply is a chunk of thoughts (a part marked
+// "thought"), the text in pieces and the function calls in one chunk,
+// the model named by the path; every chunk has the prompt's usage, the
+// last the finish reason and the whole usage in the API's terms:
+// promptTokenCount with the cached tokens, candidatesTokenCount without
+// the thoughts.
+func TestGeminiStream(t *testing.T) {
+	s := Start(Script{Steps: []Step{{Reply: Reply{
+		Thinking: "**Looking**\n\nFirst the files.", Text: "Let me look.",
+		Tools: []ToolCall{{Name: "run_shell_command", Input: json.RawMessage(`{"command":"ls"}`)}},
+		Usage: Usage{Input: 5000, CacheRead: 3000, Output: 40, Reasoning: 12},
+	}}}})
+	defer s.Close()
+	body := `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"tools":[{"functionDeclarations":[{"name":"run_shell_command"},{"name":"read_file"}]}]}`
+	resp := geminiPost(t, s, "gemini-2.5-flash:streamGenerateContent?alt=sse", body)
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" || resp.StatusCode != 200 {
+		t.Fatalf("status %d, content type %q", resp.StatusCode, ct)
+	}
+	chunks, err := geminiStream(t, resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chunks) != 4 {
+		t.Fatalf("%d chunks: %v", len(chunks), chunks)
+	}
+	var thought, text string
+	var calls []map[string]any
+	for i, c := range chunks {
+		parts, finish := geminiParts(c)
+		if (finish != nil) != (i == len(chunks)-1) || c["responseId"] != "msg_evt0001" || c["modelVersion"] != "gemini-2.5-flash" {
+			t.Errorf("chunk %d: %v", i, c)
+		}
+		for _, p := range parts {
+			p := p.(map[string]any)
+			switch {
+			case p["thought"] == true:
+				thought += p["text"].(string)
+			case p["functionCall"] != nil:
+				calls = append(calls, p["functionCall"].(map[string]any))
+			default:
+				text += p["text"].(string)
+			}
+		}
+		if u := c["usageMetadata"].(map[string]any); num(u["promptTokenCount"]) != 5000 || num(u["cachedContentTokenCount"]) != 3000 {
+			t.Errorf("chunk %d: usage %v", i, u)
+		}
+	}
+	if thought != "**Looking**\n\nFirst the files." || text != "Let me look." || len(calls) != 1 ||
+		calls[0]["name"] != "run_shell_command" || calls[0]["id"] != "toolu_evt0002" || calls[0]["args"].(map[string]any)["command"] != "ls" {
+		t.Errorf("thought %q, text %q, calls %v", thought, text, calls)
+	}
+	_, finish := geminiParts(chunks[3])
+	u := chunks[3]["usageMetadata"].(map[string]any)
+	if finish != "STOP" || num(u["candidatesTokenCount"]) != 28 || num(u["thoughtsTokenCount"]) != 12 || num(u["totalTokenCount"]) != 5040 {
+		t.Errorf("last chunk: finish %v, usage %v", finish, u)
+	}
+	if u := chunks[0]["usageMetadata"].(map[string]any); u["candidatesTokenCount"] != nil || u["thoughtsTokenCount"] != nil {
+		t.Errorf("first chunk's usage has the output: %v", u)
+	}
+	ex := s.Exchanges()
+	if len(ex) != 1 {
+		t.Fatalf("%d exchanges", len(ex))
+	}
+	if e := ex[0]; e.Request.API != Gemini || e.Request.Model != "gemini-2.5-flash" || !e.Request.Stream || !e.Request.HasTool("read_file") ||
+		!e.Complete || e.Usage.Input != 5000 || len(e.Tools) != 1 || e.Tools[0].ID != "toolu_evt0002" {
+		t.Errorf("exchange %+v", e)
+	}
+}
+
+// generateContent (not streamed) gets the response as one object; an
+// error is the API's google.rpc.Status (a retry-after as its RetryInfo);
+// a cut stream ends after its first chunk without the end of the body.
+func TestGeminiJSONAndErrors(t *testing.T) {
+	s := Start(Script{Steps: []Step{
+		{Reply: Reply{Text: "Hello.", Usage: Usage{Input: 20, Output: 3}}},
+		{Reply: Reply{Status: 429, Error: "Resource exhausted.", RetryAfter: "0"}},
+		{Reply: Reply{Status: 500}},
+		{Reply: Reply{Text: "partial", Cut: true, Usage: Usage{Input: 10, Output: 2}}},
+	}})
+	defer s.Close()
+	resp := geminiPost(t, s, "gemini-2.5-flash-lite:generateContent", `{"contents":[]}`)
+	var r map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	parts, finish := geminiParts(r)
+	u := r["usageMetadata"].(map[string]any)
+	if len(parts) != 1 || parts[0].(map[string]any)["text"] != "Hello." || finish != "STOP" || r["modelVersion"] != "gemini-2.5-flash-lite" ||
+		num(u["promptTokenCount"]) != 20 || num(u["candidatesTokenCount"]) != 3 || u["thoughtsTokenCount"] != nil || u["cachedContentTokenCount"] != nil {
+		t.Errorf("response %v", r)
+	}
+
+	var e struct {
+		Error struct {
+			Code            int
+			Message, Status string
+			Details         []map[string]any
+		}
+	}
+	resp = geminiPost(t, s, "gemini-2.5-flash:streamGenerateContent?alt=sse", `{"contents":[]}`)
+	json.NewDecoder(resp.Body).Decode(&e)
+	if resp.StatusCode != 429 || e.Error.Code != 429 || e.Error.Status != "RESOURCE_EXHAUSTED" || e.Error.Message != "Resource exhausted." ||
+		len(e.Error.Details) != 1 || e.Error.Details[0]["retryDelay"] != "0s" {
+		t.Errorf("429: status %d, %+v", resp.StatusCode, e)
+	}
+	e.Error.Details = nil
+	resp = geminiPost(t, s, "gemini-2.5-flash:streamGenerateContent?alt=sse", `{"contents":[]}`)
+	json.NewDecoder(resp.Body).Decode(&e)
+	if resp.StatusCode != 500 || e.Error.Status != "INTERNAL" || e.Error.Message != "Internal Server Error" || e.Error.Details != nil {
+		t.Errorf("500: status %d, %+v", resp.StatusCode, e)
+	}
+	chunks, err := geminiStream(t, geminiPost(t, s, "gemini-2.5-flash:streamGenerateContent?alt=sse", `{"contents":[]}`))
+	if !errors.Is(err, io.ErrUnexpectedEOF) || len(chunks) != 1 {
+		t.Errorf("cut stream: %d chunks, err %v", len(chunks), err)
+	}
+	var got []string
+	for _, x := range s.Exchanges() {
+		got = append(got, strings.Join([]string{x.Request.Model, itoa(x.Status), x.ID, boolS(x.Complete)}, " "))
+	}
+	want := "gemini-2.5-flash-lite 200 msg_evt0001 true\ngemini-2.5-flash 429  false\ngemini-2.5-flash 500  false\ngemini-2.5-flash 200 msg_evt0002 false"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("exchanges:\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+	if r, _ := http.Post(s.URL+"/v1beta/models/gemini-2.5-flash:countTokens", "application/json", strings.NewReader("{}")); r == nil || r.StatusCode != 404 {
+		t.Errorf("countTokens: %v", r)
+	}
+}
