@@ -365,6 +365,12 @@ func geminiMessage(b *builder, m geminiRecord) {
 	text := geminiText(m.Content)
 	switch m.Type {
 	case "user":
+		if geminiFunctionResponses(m.Content) {
+			// the tools' results sent back to the model (0.5x and later
+			// write them as a message of their own): read from the
+			// calls, not a prompt
+			return
+		}
 		b.prompt(ms, text)
 	case "error":
 		b.modelError(ms, text, "error")
@@ -435,6 +441,21 @@ func (m *geminiRecord) shape(d *fields) {
 			return
 		}
 	}
+}
+
+// geminiFunctionResponses reports whether a message's content is a list
+// of parts that are all functionResponse parts.
+func geminiFunctionResponses(raw json.RawMessage) bool {
+	if len(raw) == 0 || raw[0] != '[' {
+		return false
+	}
+	all, some := true, false
+	jsonscan.Elements(raw, func(v []byte) bool {
+		_, ok := jsonscan.Lookup(v, "functionResponse")
+		all, some = all && ok && v[0] == '{', true
+		return all
+	})
+	return all && some
 }
 
 // geminiText is a message's content: a string, or a list of parts with
