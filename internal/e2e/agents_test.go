@@ -83,7 +83,10 @@ func (a *npmAgent) install() (string, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("npm install %s: %v: %s (offline? the test installs it once, then runs from the cache)", spec, err, strings.TrimSpace(string(out)))
 	}
-	out, err := exec.Command(filepath.Join(tmp, "node_modules", ".bin", a.bin), "--version").CombinedOutput()
+	// in a HOME of its own: Gemini CLI writes its ~/.gemini at once
+	version := exec.Command(filepath.Join(tmp, "node_modules", ".bin", a.bin), "--version")
+	version.Env = append(os.Environ(), "HOME="+tmp)
+	out, err := version.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), a.version) {
 		return "", fmt.Errorf("%s --version after npm install %s: %v: %q", a.bin, spec, err, out)
 	}
