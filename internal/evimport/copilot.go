@@ -20,11 +20,15 @@ import (
 // (session-events.d.ts of @github/copilot-sdk). docs/formats.md has the
 // mapping; internal/e2e/copilot_test.go holds it to the declaration.
 //
-// What the log says of tokens: each assistant.message its outputTokens;
-// each session.shutdown, per model, the input (cache reads and writes
-// included), output and cache counts of the requests since the session
-// was started or resumed. The input of a single call is in no persisted
-// event (assistant.usage, which has it, is never written to disk).
+// What the log says of tokens: since 1.0.10x, a session.usage_record
+// before each response's assistant.message (the same apiCallId) with the
+// call's whole usage, and session.shutdown's totals are the session's
+// since it began, resumes included: the records are the tokens. Before,
+// each assistant.message its outputTokens; each session.shutdown, per
+// model, the input (cache reads and writes included), output and cache
+// counts of the requests since the session was started or resumed; the
+// input of a single call was in no persisted event (assistant.usage,
+// which has it, is never written to disk).
 
 // copilotLine is one event; its data is decoded for the types read
 // (copilotData), so that a member of another shape in a type passed over
@@ -76,6 +80,31 @@ type copilotData struct {
 	SummaryContent      string `json:"summaryContent"`
 
 	ModelMetrics map[string]copilotMetric `json:"modelMetrics"`
+
+	Usage *copilotUsage `json:"usage"` // session.usage_record
+}
+
+// copilotUsage is a call's usage in a session.usage_record: the input
+// counts the cache reads and writes, as evtools does.
+type copilotUsage struct {
+	Model            string `json:"model" ev:"word"`
+	APICallID        string `json:"apiCallId"`
+	InputTokens      int64  `json:"inputTokens"`
+	OutputTokens     int64  `json:"outputTokens"`
+	CacheReadTokens  int64  `json:"cacheReadTokens"`
+	CacheWriteTokens int64  `json:"cacheWriteTokens"`
+	ReasoningTokens  *int64 `json:"reasoningTokens"`
+	ms               int64
+}
+
+// usage is the record's usage, for the call of model.
+func (u *copilotUsage) usage(model string) usage {
+	out := usage{model: or(u.Model, model), input: u.InputTokens, cacheRead: u.CacheReadTokens,
+		cacheWrite: u.CacheWriteTokens, output: u.OutputTokens, responseID: u.APICallID}
+	if u.ReasoningTokens != nil {
+		out.reasoning, out.hasReasoning = *u.ReasoningTokens, true
+	}
+	return out
 }
 
 type copilotContext struct {
@@ -122,7 +151,7 @@ type copilotMetric struct {
 // tokens. The e2e test checks both against session-events.d.ts.
 var copilotRead = []string{
 	"session.start", "session.resume", "session.model_change", "session.shutdown", "session.error",
-	"session.compaction_complete", "user.message", "assistant.message", "tool.execution_start",
+	"session.compaction_complete", "session.usage_record", "user.message", "assistant.message", "tool.execution_start",
 	"tool.execution_complete", "subagent.started", "subagent.completed", "subagent.failed", "abort",
 }
 
@@ -265,7 +294,8 @@ type copilotCall struct {
 	open     bool
 	api      string
 	output   int64
-	known    bool // the log gives its output tokens
+	known    bool          // the log gives its output tokens
+	record   *copilotUsage // its session.usage_record, where the log has one
 	thinking strings.Builder
 	model    string
 	ms       int64
@@ -286,13 +316,18 @@ type copilotState struct {
 	told     int              // calls since the last shutdown whose output is told
 	untold   int              // calls since the last shutdown with no token count
 	file     string
+	// the session.usage_records no message has claimed yet, by apiCallId;
+	// recorded says the log has such records (its shutdowns then count
+	// nothing of their own)
+	records  map[string]*copilotUsage
+	recorded bool
 }
 
 // copilot converts one session's files.
 func (c *converter) copilot(files []*logFile) *session {
 	s := &session{source: "copilot", tools: map[string]int{}, results: map[string]bool{}}
 	st := &copilotState{c: c, s: s, subs: map[string]*copilotSub{}, agentOf: map[string]string{},
-		calls: map[*builder]*copilotCall{}, known: map[string]int64{}, file: files[0].label()}
+		calls: map[*builder]*copilotCall{}, known: map[string]int64{}, records: map[string]*copilotUsage{}, file: files[0].label()}
 	st.main = newBuilder(c, s, mainAgent, false)
 	st.main.setModel("github-copilot", "")
 	seen := map[string]bool{}
@@ -335,6 +370,7 @@ func (c *converter) copilot(files []*logFile) *session {
 		st.endCall(b, b.lastMS)
 		b.unsettle(from)
 	}
+	st.unclaimed()
 	st.lifetimeEnd()
 	for _, id := range st.subOrder {
 		sb := st.subs[id]
@@ -432,7 +468,16 @@ func (st *copilotState) event(l *copilotLine, data *copilotData) {
 		for b := range st.calls {
 			st.endCall(b, ms)
 		}
-		st.shutdown(ms, data.ModelMetrics)
+		st.unclaimed()
+		if !st.recorded {
+			st.shutdown(ms, data.ModelMetrics)
+		}
+		return
+	case "session.usage_record":
+		if u := data.Usage; u != nil {
+			u.ms, st.recorded = ms, true
+			st.records[u.APICallID] = u
+		}
 		return
 	case "abort":
 		st.main.interrupted(ms, "aborted: "+or(data.Reason, "by the user"))
@@ -513,6 +558,8 @@ func (st *copilotState) message(b *builder, ms int64, m *copilotData) {
 		b.setModel("", or(m.Model, st.model))
 		b.modelCall(ms)
 		call.open, call.api, call.output, call.known, call.model = true, or(m.APICallID, m.RequestID), 0, false, b.model
+		call.record = st.records[m.APICallID]
+		delete(st.records, m.APICallID)
 		call.thinking.Reset()
 	}
 	call.ms = ms
@@ -545,6 +592,12 @@ func (st *copilotState) endCall(b *builder, ms int64) {
 		return
 	}
 	call.open = false
+	if call.record != nil {
+		u := call.record.usage(call.model)
+		u.thinking = call.thinking.String()
+		b.modelResult(call.ms, u)
+		return
+	}
 	if !call.known {
 		// no token count: not 0, which a sum would take as free
 		st.untold++
@@ -586,6 +639,24 @@ func (st *copilotState) shutdown(ms int64, metrics map[string]copilotMetric) {
 		b.emit(ms, mainAgent, "model_result", p)
 	}
 	st.known, st.told, st.untold = map[string]int64{}, 0, 0
+}
+
+// unclaimed writes, as calls of their own, the usage records no
+// assistant.message claimed (a response with nothing to say): their
+// tokens were used all the same.
+func (st *copilotState) unclaimed() {
+	ids := make([]string, 0, len(st.records))
+	for id := range st.records {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		u := st.records[id]
+		st.main.setModel("", or(u.Model, st.model))
+		st.main.modelCall(u.ms)
+		st.main.modelResult(u.ms, u.usage(st.model))
+		delete(st.records, id)
+	}
 }
 
 // lifetimeEnd notes the calls after the last shutdown (or of a log with

@@ -28,6 +28,12 @@ const (
 	copilotSDKIntegrity = "sha512-knNiXKO7jpp8OrLc8ePGuPssf7CsktJwhv4ukfFXfB2RNgO/59hloSILaEL+mDjwt+QjawrLqgO3HN7Pyud2hA=="
 )
 
+// copilotUndeclared are the types Copilot CLI writes that no declaration
+// has: session.usage_record (a call's usage), which 1.0.102 writes
+// (TestCopilotCLI) though neither the SDK nor the declarations bundled
+// with the CLI declare it.
+var copilotUndeclared = map[string]bool{"session.usage_record": true}
+
 // TestCopilotMappingAgainstSDK checks that every event type evimport
 // reads or passes over on purpose is declared, and persisted (not
 // "ephemeral": true, which never reaches the log), and that each member
@@ -50,6 +56,7 @@ func TestCopilotMappingAgainstSDK(t *testing.T) {
 	}
 	for _, typ := range append(append([]string{}, copilotRead...), copilotSkipped...) {
 		switch {
+		case copilotUndeclared[typ]:
 		case events[typ] == "":
 			t.Errorf("%s: not an event type of %s", typ, copilotSDK)
 		case ephemeral[typ]:
