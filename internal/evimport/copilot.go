@@ -645,18 +645,20 @@ func (st *copilotState) shutdown(ms int64, metrics map[string]copilotMetric) {
 // assistant.message claimed (a response with nothing to say): their
 // tokens were used all the same.
 func (st *copilotState) unclaimed() {
-	ids := make([]string, 0, len(st.records))
-	for id := range st.records {
-		ids = append(ids, id)
+	var left []*copilotUsage
+	for _, u := range st.records {
+		left = append(left, u)
 	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		u := st.records[id]
+	// in the log's order, whatever the map's
+	sort.Slice(left, func(i, j int) bool {
+		return left[i].ms < left[j].ms || left[i].ms == left[j].ms && left[i].APICallID < left[j].APICallID
+	})
+	for _, u := range left {
 		st.main.setModel("", or(u.Model, st.model))
 		st.main.modelCall(u.ms)
 		st.main.modelResult(u.ms, u.usage(st.model))
-		delete(st.records, id)
 	}
+	clear(st.records)
 }
 
 // lifetimeEnd notes the calls after the last shutdown (or of a log with
