@@ -143,25 +143,13 @@ func LoadFrozen(opt Options, data []byte) (st *State, err error) {
 		s.sums[i] = bound{pos: d.i(), neg: d.i()}
 	}
 	s.wall = bound{pos: d.i(), neg: d.i()}
-	if n := d.count(); n > 0 {
-		s.coldGroups = make(map[string]string, n)
-		for range n {
-			k := d.s()
-			s.coldGroups[k] = d.s()
-		}
-	}
+	s.coldGroups = d.frozenMap()
 	for range d.count() {
 		id := d.s()
 		s.runs[id] = decodeRun(id, d.s())
 	}
 	s.pinned = len(s.runs)
-	if n := d.count(); n > 0 {
-		s.coldRuns = make(map[string]string, n)
-		for range n {
-			id := d.s()
-			s.coldRuns[id] = d.s()
-		}
-	}
+	s.coldRuns = d.frozenMap()
 	for range d.count() {
 		if s.notes == nil {
 			s.notes = callNotes{}
@@ -186,6 +174,22 @@ func LoadFrozen(opt Options, data []byte) (st *State, err error) {
 
 // count reads a count of things that each take at least a byte: one
 // larger than the bytes left is a damaged state's.
+// frozenMap reads a count of keys each followed by a frozen value, as
+// the frozen groups and runs are written; none is a nil map, as a state
+// that never froze has.
+func (d *dec) frozenMap() map[string]string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	m := make(map[string]string, n)
+	for range n {
+		k := d.s()
+		m[k] = d.s()
+	}
+	return m
+}
+
 func (d *dec) count() int {
 	n := d.u()
 	if n > uint64(len(d.b)-d.p) {
