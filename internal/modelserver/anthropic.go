@@ -15,21 +15,11 @@ import (
 
 // anthropicRequest reads what a step's When may look at.
 func anthropicRequest(body []byte) (Request, error) {
-	var in struct {
-		Model  string `json:"model"`
-		Stream bool   `json:"stream"`
-		Tools  []struct {
-			Name string `json:"name"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(body, &in); err != nil {
-		return Request{}, fmt.Errorf("not a Messages request: %v", err)
-	}
-	req := Request{Model: in.Model, Stream: in.Stream, Body: body}
-	for _, t := range in.Tools {
-		req.Tools = append(req.Tools, t.Name)
-	}
-	return req, nil
+	return readRequest(body, "Messages", func(raw json.RawMessage) string {
+		var t struct{ Name string }
+		json.Unmarshal(raw, &t)
+		return t.Name
+	})
 }
 
 // anthropicUsage is a Usage in the API's terms: input_tokens is the
@@ -92,42 +82,24 @@ func writeAnthropic(w http.ResponseWriter, req Request, reply Reply, ex *Exchang
 	h := w.Header()
 	h.Set("request-id", fmt.Sprintf("req_evt%04d", ex.N+1))
 	h.Set("anthropic-organization-id", "00000000-0000-0000-0000-000000000000")
-	if reply.Status != 0 {
-		if reply.RetryAfter != "" {
-			h.Set("retry-after", reply.RetryAfter)
-		}
-		msg := reply.Error
-		if msg == "" {
-			msg = http.StatusText(reply.Status)
-		}
-		h.Set("Content-Type", "application/json")
-		w.WriteHeader(reply.Status)
-		json.NewEncoder(w).Encode(map[string]any{"type": "error", "error": map[string]any{"type": anthropicErrorType(reply.Status), "message": msg}})
+	if writeError(w, reply, func(msg string) any {
+		return map[string]any{"type": "error", "error": map[string]any{"type": anthropicErrorType(reply.Status), "message": msg}}
+	}) {
 		return
 	}
-	model := reply.Model
-	if model == "" {
-		model = req.Model
-	}
+	model := reply.model(req)
 	if !req.Stream {
-		h.Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{
+		writeJSON(w, map[string]any{
 			"id": ex.ID, "type": "message", "role": "assistant", "model": model,
 			"content": anthropicBlocks(reply), "stop_reason": stopReason(reply), "stop_sequence": nil,
 			"usage": anthropicUsage(reply.Usage),
 		})
 		return
 	}
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	flusher, _ := w.(http.Flusher)
+	send := eventStream(w)
 	event := func(name string, data map[string]any) {
 		data["type"] = name
-		b, _ := json.Marshal(data)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-		if flusher != nil {
-			flusher.Flush()
-		}
+		send(name, data)
 	}
 	// message_start has the prompt's usage and the output so far (the
 	// service says 1 or a few); message_delta the final usage, the
@@ -163,10 +135,7 @@ func writeAnthropic(w http.ResponseWriter, req Request, reply Reply, ex *Exchang
 		}
 		event("content_block_start", map[string]any{"index": i, "content_block": first})
 		if reply.Cut {
-			// the client sees the connection end inside the response
-			// (no terminating chunk), as when a proxy or the service
-			// drops it
-			panic(http.ErrAbortHandler)
+			cut()
 		}
 		for _, d := range deltas {
 			event("content_block_delta", map[string]any{"index": i, "delta": d})
@@ -174,7 +143,7 @@ func writeAnthropic(w http.ResponseWriter, req Request, reply Reply, ex *Exchang
 		event("content_block_stop", map[string]any{"index": i})
 	}
 	if reply.Cut {
-		panic(http.ErrAbortHandler) // a reply without blocks: cut before its end
+		cut() // a reply without blocks: cut before its end
 	}
 	final := anthropicUsage(reply.Usage)
 	delete(final, "cache_creation")

@@ -9,10 +9,11 @@
 // gets in words of no provider, with usage under evtools' definition
 // (input counts every prompt token, cached or not), and each API's writer
 // spells it as that API does. Anthropic's Messages API (POST
-// /v1/messages), OpenAI's Responses API (POST .../responses, Codex's)
-// and Google's Gemini API (generateContent, streamed or not, Gemini
-// CLI's) are spoken; OpenAI's Chat Completions is to be added as a
-// writer of the same Reply.
+// /v1/messages), OpenAI's Responses API (POST .../responses, Codex's),
+// OpenAI's Chat Completions API (POST .../chat/completions, opencode's
+// through an OpenAI-compatible provider) and Google's Gemini API
+// (generateContent, streamed or not, Gemini CLI's) are spoken, each in
+// its file.
 package modelserver
 
 import (
@@ -33,6 +34,7 @@ const (
 	Anthropic API = "anthropic" // the Messages API (POST /v1/messages)
 	Responses API = "responses" // OpenAI's Responses API (POST .../responses)
 	Gemini    API = "gemini"    // Google's Gemini API (POST .../models/MODEL:generateContent, :streamGenerateContent)
+	Chat      API = "chat"      // OpenAI's Chat Completions API (POST .../chat/completions)
 )
 
 // Usage is what a reply reports it used, under evtools' definition
@@ -192,6 +194,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && geminiAction(r.URL.Path) != "":
 		api = Gemini
 		req, err = geminiRequest(r.URL.Path, body)
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		api = Chat
+		req, err = chatRequest(body)
 	default:
 		// count_tokens, a model list, an API not spoken yet, anything
 		// else: the agent must do without, and says so in its log if it
@@ -222,6 +227,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeResponses(w, req, reply, &ex)
 	case Gemini:
 		writeGemini(w, req, reply, &ex)
+	case Chat:
+		writeChat(w, req, reply, &ex)
 	}
 }
 
@@ -245,8 +252,11 @@ func (s *Server) answer(req Request) (Exchange, Reply) {
 	}
 	// ids as each API spells them
 	msg, call := "msg_evt%04d", "toolu_evt%04d"
-	if req.API == Responses {
+	switch req.API {
+	case Responses:
 		msg, call = "resp_evt%04d", "call_evt%04d"
+	case Chat:
+		msg, call = "chatcmpl-evt%04d", "call_evt%04d"
 	}
 	s.ids++
 	ex.ID = fmt.Sprintf(msg, s.ids)

@@ -1,6 +1,7 @@
 package modelserver
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -20,25 +21,11 @@ import (
 // the function tools (and the type of the others: local_shell,
 // web_search).
 func responsesRequest(body []byte) (Request, error) {
-	var in struct {
-		Model  string `json:"model"`
-		Stream bool   `json:"stream"`
-		Tools  []struct {
-			Type string `json:"type"`
-			Name string `json:"name"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(body, &in); err != nil {
-		return Request{}, fmt.Errorf("not a Responses request: %v", err)
-	}
-	req := Request{Model: in.Model, Stream: in.Stream, Body: body}
-	for _, t := range in.Tools {
-		if t.Name == "" {
-			t.Name = t.Type
-		}
-		req.Tools = append(req.Tools, t.Name)
-	}
-	return req, nil
+	return readRequest(body, "Responses", func(raw json.RawMessage) string {
+		var t struct{ Type, Name string }
+		json.Unmarshal(raw, &t)
+		return cmp.Or(t.Name, t.Type)
+	})
 }
 
 // responsesUsage is a Usage in the API's terms: input_tokens counts the
@@ -52,19 +39,6 @@ func responsesUsage(u Usage) map[string]any {
 		"output_tokens_details": map[string]any{"reasoning_tokens": u.Reasoning},
 		"total_tokens":          u.Input + u.Output,
 	}
-}
-
-// responsesErrorType is the error type the service gives a status.
-func responsesErrorType(status int) (typ, code string) {
-	switch status {
-	case http.StatusBadRequest:
-		return "invalid_request_error", ""
-	case http.StatusUnauthorized:
-		return "invalid_request_error", "invalid_api_key"
-	case http.StatusTooManyRequests:
-		return "rate_limit_exceeded", "rate_limit_exceeded"
-	}
-	return "server_error", "server_error"
 }
 
 // responsesItems are the reply's output items, complete, their ids made
@@ -87,26 +61,11 @@ func responsesItems(reply Reply, n int) []map[string]any {
 }
 
 func writeResponses(w http.ResponseWriter, req Request, reply Reply, ex *Exchange) {
-	h := w.Header()
-	h.Set("x-request-id", fmt.Sprintf("req_evt%04d", ex.N+1))
-	if reply.Status != 0 {
-		if reply.RetryAfter != "" {
-			h.Set("retry-after", reply.RetryAfter)
-		}
-		msg := reply.Error
-		if msg == "" {
-			msg = http.StatusText(reply.Status)
-		}
-		typ, code := responsesErrorType(reply.Status)
-		h.Set("Content-Type", "application/json")
-		w.WriteHeader(reply.Status)
-		json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": code}})
+	w.Header().Set("x-request-id", fmt.Sprintf("req_evt%04d", ex.N+1))
+	if writeError(w, reply, openaiError(reply.Status)) {
 		return
 	}
-	model := reply.Model
-	if model == "" {
-		model = req.Model
-	}
+	model := reply.model(req)
 	items := responsesItems(reply, ex.N+1)
 	response := func(status string, output []map[string]any, usage any) map[string]any {
 		if output == nil {
@@ -118,23 +77,16 @@ func writeResponses(w http.ResponseWriter, req Request, reply Reply, ex *Exchang
 		}
 	}
 	if !req.Stream {
-		h.Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(response("completed", items, responsesUsage(reply.Usage)))
+		writeJSON(w, response("completed", items, responsesUsage(reply.Usage)))
 		return
 	}
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	flusher, _ := w.(http.Flusher)
+	send := eventStream(w)
 	seq := 0
 	event := func(name string, data map[string]any) {
 		data["type"] = name
 		data["sequence_number"] = seq
 		seq++
-		b, _ := json.Marshal(data)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
-		if flusher != nil {
-			flusher.Flush()
-		}
+		send(name, data)
 	}
 	event("response.created", map[string]any{"response": response("in_progress", nil, nil)})
 	event("response.in_progress", map[string]any{"response": response("in_progress", nil, nil)})
@@ -154,9 +106,7 @@ func writeResponses(w http.ResponseWriter, req Request, reply Reply, ex *Exchang
 		}
 		event("response.output_item.added", map[string]any{"output_index": i, "item": first})
 		if reply.Cut {
-			// the client sees the connection end inside the response,
-			// as when a proxy or the service drops it
-			panic(http.ErrAbortHandler)
+			cut()
 		}
 		switch item["type"] {
 		case "reasoning":
@@ -187,7 +137,7 @@ func writeResponses(w http.ResponseWriter, req Request, reply Reply, ex *Exchang
 		event("response.output_item.done", map[string]any{"output_index": i, "item": item})
 	}
 	if reply.Cut {
-		panic(http.ErrAbortHandler) // a reply without items: cut before its end
+		cut() // a reply without items: cut before its end
 	}
 	event("response.completed", map[string]any{"response": response("completed", items, responsesUsage(reply.Usage))})
 }
