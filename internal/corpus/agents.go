@@ -10,7 +10,7 @@ import (
 )
 
 // Session logs of other agents (docs/evimport.md): a home folder laid out
-// as Claude Code, Codex, pi and Gemini CLI lay out theirs, for evimport's
+// as Claude Code, Codex, pi, Gemini CLI and opencode lay out theirs, for evimport's
 // benchmarks against ccusage, which reads the same folders. Each agent's
 // sessions are written with the duplicates of its own format, the ones
 // evimport's rules are for: Claude's responses as one line per content
@@ -24,7 +24,7 @@ import (
 // the table (evimport's tests import it: a cycle), so evimport's
 // TestCorpusKinds holds the two together; a source with no generator
 // yet (Copilot CLI) is left out.
-var AgentKinds = []string{"claude", "codex", "pi", "gemini"}
+var AgentKinds = []string{"claude", "codex", "pi", "gemini", "opencode"}
 
 // agentEpoch: the sessions spread over the 60 days after it.
 var agentEpoch = time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC).UnixMilli()
@@ -33,7 +33,7 @@ var agentEpoch = time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC).UnixMilli()
 // the agent lays them out under a user's home folder). The same kind, n
 // and seed always give the same files.
 func Agents(home, kind string, n int64, seed uint64) error {
-	w := map[string]func(*agentGen){"claude": (*agentGen).claude, "codex": (*agentGen).codex, "pi": (*agentGen).pi, "gemini": (*agentGen).gemini}[kind]
+	w := map[string]func(*agentGen){"claude": (*agentGen).claude, "codex": (*agentGen).codex, "pi": (*agentGen).pi, "gemini": (*agentGen).gemini, "opencode": (*agentGen).opencode}[kind]
 	if w == nil {
 		return fmt.Errorf("no agent %q (one of %s)", kind, strings.Join(AgentKinds, ", "))
 	}
@@ -43,6 +43,7 @@ func Agents(home, kind string, n int64, seed uint64) error {
 		w(g)
 		g.sessions++
 	}
+	g.opencodeClose()
 	return g.err
 }
 
@@ -53,6 +54,7 @@ type agentGen struct {
 	written  int64
 	sessions int
 	err      error
+	oc       *opencodeStore // opencode's database, once opened
 }
 
 // file is one log being written.

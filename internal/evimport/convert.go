@@ -66,6 +66,19 @@ func (c *converter) readFile(name string, size int) ([]byte, error) {
 	return data[:len(data):len(data)], err
 }
 
+// readSession reads the lines of f, a session of a database, into the
+// arena, as readFile reads a file's.
+func (c *converter) readSession(f *logFile) ([]byte, error) {
+	rest := c.arena[len(c.arena):]
+	data, err := f.db.database.export(f.name, f.sess, rest)
+	if cap(data) == cap(rest) {
+		c.arena = c.arena[:len(c.arena)+len(data)]
+	} else {
+		c.arena = data // a new array, grown by append: the next session is read after it
+	}
+	return data[:len(data):len(data)], err
+}
+
 // price is the price table's price of a model, looked up once per
 // converter: a log names the same few models in every response.
 func (c *converter) price(provider, model string) (prices.Price, bool) {

@@ -51,6 +51,9 @@ type logFile struct {
 	dev, ino uint64
 	mtime    int64
 	clean    bool
+	// a session of a database file (source.database), name the file's
+	db   *source
+	sess dbSession
 }
 
 // label is the name f's lines are reported under: standard input's is
@@ -58,6 +61,9 @@ type logFile struct {
 func (f *logFile) label() string {
 	if f.name == "-" {
 		return jsonl.StdinName
+	}
+	if f.db != nil {
+		return f.name + "#" + f.sess.id
 	}
 	return f.name
 }
@@ -81,7 +87,7 @@ func defaultFolders(getenv func(string) string) []string {
 func sessionFile(name string) bool {
 	base := filepath.Base(name)
 	for _, src := range sources {
-		if src.fileName == nil && jsonlName(base) || src.fileName != nil && src.fileName(name) {
+		if src.fileName == nil && jsonlName(base) || src.fileName != nil && src.fileName(name) || src.database != nil && src.database.base == base {
 			return true
 		}
 	}
@@ -101,6 +107,11 @@ func expand(paths []string, since time.Time, missing func(string, error), empty 
 	seen := map[string]bool{}
 	add := func(name string, companion, regular bool) {
 		if seen[name] {
+			return
+		}
+		if src := databaseOf(name); src != nil && name != "-" {
+			seen[name] = true
+			out = append(out, databaseSessions(src, name, since, missing)...)
 			return
 		}
 		if !since.IsZero() && name != "-" {
@@ -165,6 +176,29 @@ func expand(paths []string, since time.Time, missing func(string, error), empty 
 	}
 	return out
 }
+
+// databaseSessions are the sessions of the database file name of src,
+// those updated since since (when set) as logFiles; a database that
+// cannot be read is reported to missing.
+func databaseSessions(src *source, name string, since time.Time, missing func(string, error)) []*logFile {
+	ss, err := src.database.sessions(name)
+	if err != nil {
+		missing(name, err)
+		return nil
+	}
+	var out []*logFile
+	for _, s := range ss {
+		if !since.IsZero() && s.updated < since.UnixMilli() {
+			continue
+		}
+		out = append(out, &logFile{name: name, source: src.name, keys: []string{s.id}, db: src, sess: s, regular: true, size: dbSessionSize})
+	}
+	return out
+}
+
+// dbSessionSize is what a database session's lines are taken to weigh
+// before they are read, for the workers' memory (jsonl.NewOrdered).
+const dbSessionSize = 256 << 10
 
 // fileKind names what a file that is not a regular file is.
 func fileKind(mode fs.FileMode) string {

@@ -113,6 +113,7 @@ func (o *options) table() (*prices.Table, error) {
 var mem = memory.Profile{Limit: 40 << 20, Percent: 200}
 
 func run(o *options, stdio cli.Stdio) (err error) {
+	defer closeDatabases()
 	memory.Tune(mem)
 	if err := o.validateState(); err != nil {
 		return cli.Usage(err)
@@ -443,7 +444,10 @@ func (j *convJob) convert(w *converter, win window.Window, inc *incremental) {
 			continue
 		}
 		data, err := f.kept, f.keptErr
-		if !f.once {
+		switch {
+		case f.db != nil:
+			data, err = w.readSession(f)
+		case !f.once:
 			data, err = w.readFile(f.name, f.size)
 		}
 		if inc != nil {

@@ -44,6 +44,9 @@ var scanHead = 64 << 10
 // it, and the whole file only when the head is not enough. h is the
 // scanning goroutine's.
 func (o *options) scan(f *logFile, h *jsonl.Head, exact bool) {
+	if f.db != nil {
+		return // its source and session are known from the database
+	}
 	if !f.once && !f.regular {
 		if fi, err := os.Stat(f.name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
 			f.once = true

@@ -42,6 +42,11 @@ type source struct {
 	claims   []claim
 	document func(data []byte, oneLine bool) bool
 
+	// database, for a source that keeps its sessions in a database file
+	// (opencode's SQLite) rather than in files of their own: that
+	// file's name, and how its sessions are listed and read (database).
+	database *database
+
 	// keys notes what ties a file to others (logFile.keys), from its
 	// records (or document); keyed reports whether the lines the scan
 	// read for the format held it (nil: nothing to find), else the scan
@@ -70,7 +75,7 @@ type source struct {
 
 // sources are the agents evimport reads, in the order their sessions are
 // placed among events of the same time (their rank).
-var sources = []*source{&claudeSource, &codexSource, &piSource, &geminiSource, &copilotSource}
+var sources = []*source{&claudeSource, &codexSource, &piSource, &geminiSource, &copilotSource, &opencodeSource}
 
 // certainty is how sure a claim is (claim).
 type certainty int
@@ -203,4 +208,36 @@ func sourceEnv() []cli.EnvVar {
 		env = append(env, s.env...)
 	}
 	return env
+}
+
+// database is how a source reads the database file that holds its
+// sessions: each session (a top-level one with its subagents') is a
+// logFile of its own (logFile.session), whose lines export gives, so
+// that the scan, the groups, the conversion and --follow see a session
+// as they see a file.
+type database struct {
+	base     string // the file's base name: opencode.db
+	sessions func(path string) ([]dbSession, error)
+	// export appends the session's lines to buf
+	export func(path string, s dbSession, buf []byte) ([]byte, error)
+}
+
+// dbSession is a session of a database: its id, the sessions read with
+// it (its subagents'), and when any of them last changed (the database's
+// own clock, milliseconds).
+type dbSession struct {
+	id      string
+	members []string
+	updated int64
+}
+
+// databaseOf is the source whose database file name is, nil for none.
+func databaseOf(name string) *source {
+	base := filepath.Base(name)
+	for _, s := range sources {
+		if s.database != nil && s.database.base == base {
+			return s
+		}
+	}
+	return nil
 }

@@ -1,0 +1,547 @@
+package evimport
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/evtools/evtools/internal/cli"
+	"github.com/evtools/evtools/internal/jsontext"
+
+	_ "modernc.org/sqlite" // pure Go: release builds stay free of cgo
+)
+
+// opencode keeps its sessions in one SQLite database,
+// ${XDG_DATA_HOME:-~/.local/share}/opencode/opencode.db, in WAL mode:
+// tables session (a row a session, parent_id set for a subagent's),
+// message and part, each message's and part's members a JSON object in
+// its data column (opencode's own Message and Part types, less the ids
+// kept in columns). docs/formats.md has the mapping.
+//
+// The database is a source's database (source.database): each top-level
+// session, with its subagents' sessions, is read as one log whose lines
+// are its rows, in the shape opencode's own export and older file store
+// give them: the session, then each message followed by its parts, the
+// ids put back into the objects. The conversion reads those lines as it
+// reads any agent's.
+
+// opencodeRecord holds the members of the rows read: a session's, a
+// message's (role) and a part's (type).
+type opencodeRecord struct {
+	Kind      string `json:"kind" ev:"word"` // the row's table, as the export writes it
+	ID        string `json:"id"`
+	SessionID string `json:"sessionID"`
+	MessageID string `json:"messageID"`
+	ParentID  string `json:"parentID"`
+	Directory string `json:"directory"`
+	Version   string `json:"version"`
+	Title     string `json:"title"`
+
+	Role       string          `json:"role" ev:"word"`
+	Agent      string          `json:"agent" ev:"word"`
+	ModelID    string          `json:"modelID" ev:"word"`
+	ProviderID string          `json:"providerID" ev:"word"`
+	Cost       *float64        `json:"cost"`
+	Tokens     *opencodeTokens `json:"tokens"`
+	Finish     string          `json:"finish"`
+	Error      json.RawMessage `json:"error" ev:"object"`
+	Time       *opencodeTime   `json:"time"`
+
+	Type      string         `json:"type" ev:"word"`
+	Text      string         `json:"text"`
+	Synthetic bool           `json:"synthetic"`
+	Tool      string         `json:"tool" ev:"word"`
+	CallID    string         `json:"callID"`
+	State     *opencodeState `json:"state"`
+
+	// Data is a row's data column when it is no JSON object (the
+	// export keeps it so, for the conversion to report)
+	Data json.RawMessage `json:"data"`
+}
+
+type opencodeTime struct {
+	Created   int64 `json:"created"`
+	Updated   int64 `json:"updated"`
+	Completed int64 `json:"completed"`
+	Start     int64 `json:"start"`
+	End       int64 `json:"end"`
+}
+
+// opencodeTokens is an assistant message's usage: input leaves the
+// cache out, output the reasoning.
+type opencodeTokens struct {
+	Input     int64 `json:"input"`
+	Output    int64 `json:"output"`
+	Reasoning int64 `json:"reasoning"`
+	Cache     struct {
+		Read  int64 `json:"read"`
+		Write int64 `json:"write"`
+	} `json:"cache"`
+}
+
+// opencodeState is a tool part's state: pending, running, completed or
+// error.
+type opencodeState struct {
+	Status   string          `json:"status" ev:"word"`
+	Input    json.RawMessage `json:"input" ev:"object"`
+	Output   string          `json:"output"`
+	Error    string          `json:"error"`
+	Metadata *struct {
+		SessionID string `json:"sessionId"` // the task tool's subagent session
+	} `json:"metadata"`
+	Time *opencodeTime `json:"time"`
+}
+
+var opencodeTable = tableFor[opencodeRecord]()
+
+func (r *opencodeRecord) decode(d *fields, data []byte) { opencodeTable.decode(d, data, r) }
+
+// opencodeKnown are the rows read or passed over on purpose: a session,
+// a message by its role, a part by its type (step-start and step-finish
+// repeat the message's tokens; a snapshot, a patch, a file, an agent
+// mention, a retry, a compaction marker and a subtask are no call, tool
+// or tokens).
+var opencodeKnown = map[string]bool{
+	"session": true, "user": true, "assistant": true,
+	"text": true, "reasoning": true, "tool": true,
+	"step-start": true, "step-finish": true, "snapshot": true, "patch": true, "file": true,
+	"agent": true, "retry": true, "compaction": true, "subtask": true,
+}
+
+var opencodeSource = source{
+	name: "opencode", title: "opencode", what: "an opencode database",
+	folders: func(home string, getenv func(string) string) []string {
+		return []string{under(getenv, home, "XDG_DATA_HOME", "opencode/opencode.db", ".local/share/opencode/opencode.db")}
+	},
+	helpFolders: "~/.local/share/opencode/opencode.db (or $XDG_DATA_HOME/opencode)",
+	env:         []cli.EnvVar{{Name: "XDG_DATA_HOME", Text: "When set, opencode's database is read from $XDG_DATA_HOME/opencode/opencode.db instead of ~/.local/share/opencode/opencode.db."}},
+	fileName:    func(string) bool { return false },
+	database:    &database{base: "opencode.db", sessions: opencodeSessions, export: opencodeExport},
+	session:     func(f *logFile) (string, bool) { return f.sess.id, f.sess.id != "" },
+	convert:     (*converter).opencodeAll,
+	known:       opencodeKnown,
+}
+
+// opencodeDBs are the databases open, by path: one handle each for the
+// whole run, shared by the workers (database/sql pools connections).
+var opencodeDBs struct {
+	sync.Mutex
+	m map[string]*sql.DB
+}
+
+// opencodeOpen opens the database at path read-only: a reader of a
+// database in WAL mode takes no lock that stalls its writer, and reads
+// the rows still in the -wal file. A busy timeout rides over the moment
+// a writer holds the WAL index while it recovers it.
+func opencodeOpen(path string) (*sql.DB, error) {
+	opencodeDBs.Lock()
+	defer opencodeDBs.Unlock()
+	if db := opencodeDBs.m[path]; db != nil {
+		return db, nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	dsn := "file:" + (&url.URL{Path: filepath.ToSlash(abs)}).EscapedPath() + "?mode=ro&_pragma=busy_timeout(5000)&_pragma=query_only(1)"
+	db, err := sql.Open("sqlite", dsn)
+	if err == nil {
+		err = db.Ping()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if opencodeDBs.m == nil {
+		opencodeDBs.m = map[string]*sql.DB{}
+	}
+	opencodeDBs.m[path] = db
+	return db, nil
+}
+
+// closeDatabases closes the databases a run opened.
+func closeDatabases() {
+	opencodeDBs.Lock()
+	defer opencodeDBs.Unlock()
+	for p, db := range opencodeDBs.m {
+		db.Close()
+		delete(opencodeDBs.m, p)
+	}
+}
+
+// opencodeSessions lists the database's top-level sessions, each with
+// its subagents' sessions (of any depth), and the last time any of them
+// was updated.
+func opencodeSessions(path string) ([]dbSession, error) {
+	db, err := opencodeOpen(path)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.Query("SELECT id, coalesce(parent_id, ''), time_updated FROM session ORDER BY time_created, id")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	defer rows.Close()
+	type row struct {
+		id, parent string
+		updated    int64
+	}
+	var all []row
+	known := map[string]bool{}
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.id, &r.parent, &r.updated); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		all = append(all, r)
+		known[r.id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	rootOf := func(id string) string { return id }
+	parent := map[string]string{}
+	for _, r := range all {
+		if r.parent != "" && known[r.parent] {
+			parent[r.id] = r.parent
+		}
+	}
+	rootOf = func(id string) string {
+		for n := 0; parent[id] != "" && n < len(all); n++ {
+			id = parent[id]
+		}
+		return id
+	}
+	var out []dbSession
+	at := map[string]int{}
+	for _, r := range all {
+		root := rootOf(r.id)
+		i, ok := at[root]
+		if !ok {
+			i = len(out)
+			at[root] = i
+			out = append(out, dbSession{id: root})
+		}
+		if r.id != root {
+			out[i].members = append(out[i].members, r.id)
+		}
+		out[i].updated = max(out[i].updated, r.updated)
+	}
+	return out, nil
+}
+
+// opencodeExport appends the rows of session s (and of its subagents'
+// sessions) to buf as lines: each session's row, then its messages in
+// the order they were made, each followed by its parts. It reads in one
+// transaction, a snapshot of the database that a writer does not wait
+// for.
+func opencodeExport(path string, s dbSession, buf []byte) ([]byte, error) {
+	db, err := opencodeOpen(path)
+	if err != nil {
+		return buf, err
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		return buf, fmt.Errorf("%s: %v", path, err)
+	}
+	defer tx.Rollback()
+	for _, id := range append([]string{s.id}, s.members...) {
+		if buf, err = opencodeSessionRows(tx, id, buf); err != nil {
+			return buf, fmt.Errorf("%s: session %s: %v", path, id, err)
+		}
+	}
+	return buf, nil
+}
+
+// opencodeSessionRows appends one session's rows.
+func opencodeSessionRows(tx *sql.Tx, id string, buf []byte) ([]byte, error) {
+	var parent, dir, title, version string
+	var created, updated int64
+	err := tx.QueryRow("SELECT coalesce(parent_id, ''), directory, title, version, time_created, time_updated FROM session WHERE id = ?", id).
+		Scan(&parent, &dir, &title, &version, &created, &updated)
+	if err != nil {
+		return buf, err
+	}
+	buf = jsontext.AppendString(append(buf, `{"kind":"session","id":`...), id)
+	if parent != "" {
+		buf = jsontext.AppendString(append(buf, `,"parentID":`...), parent)
+	}
+	buf = jsontext.AppendString(append(buf, `,"directory":`...), dir)
+	buf = jsontext.AppendString(append(buf, `,"title":`...), title)
+	buf = jsontext.AppendString(append(buf, `,"version":`...), version)
+	buf = append(buf, fmt.Sprintf(`,"time":{"created":%d,"updated":%d}}`+"\n", created, updated)...)
+	rows, err := tx.Query(`SELECT m.id, m.data, coalesce(p.id, ''), coalesce(p.data, '') FROM message m LEFT JOIN part p ON p.message_id = m.id
+		WHERE m.session_id = ? ORDER BY m.time_created, m.id, p.id`, id)
+	if err != nil {
+		return buf, err
+	}
+	defer rows.Close()
+	var last string
+	var mid, mdata, pid, pdata sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&mid, &mdata, &pid, &pdata); err != nil {
+			return buf, err
+		}
+		if string(mid) != last {
+			last = string(mid)
+			buf = opencodeRow(buf, "message", mdata, idName, mid, sessionName, []byte(id))
+		}
+		if len(pid) > 0 {
+			buf = opencodeRow(buf, "part", pdata, idName, pid, messageName, mid, sessionName, []byte(id))
+		}
+	}
+	return buf, rows.Err()
+}
+
+// the names of the ids a row's line is given
+var idName, sessionName, messageName = []byte("id"), []byte("sessionID"), []byte("messageID")
+
+// opencodeRow appends a row's line: its data object with its kind and
+// ids (name, value pairs) put first. Data that is no object is kept as
+// the value of data, for the conversion to report.
+func opencodeRow(buf []byte, kind string, data []byte, ids ...[]byte) []byte {
+	buf = append(append(append(buf, `{"kind":"`...), kind...), '"')
+	for i := 0; i < len(ids); i += 2 {
+		buf = append(append(append(buf, ',', '"'), ids[i]...), '"', ':')
+		buf = jsontext.AppendString(buf, ids[i+1])
+	}
+	d := bytes.TrimSpace(data)
+	switch {
+	case len(d) >= 2 && d[0] == '{' && d[len(d)-1] == '}' && len(bytes.TrimSpace(d[1:len(d)-1])) == 0:
+	case len(d) >= 2 && d[0] == '{' && d[len(d)-1] == '}':
+		buf = append(append(buf, ','), d[1:len(d)-1]...)
+	default:
+		buf = jsontext.AppendString(append(buf, `,"data":`...), d)
+	}
+	return append(append(buf, '}'), '\n')
+}
+
+// opencodeAll converts the logs of a database's sessions, each a
+// top-level session with its subagents'.
+func (c *converter) opencodeAll(files []*logFile) []*session {
+	var ss []*session
+	for _, f := range files {
+		s := c.opencode(f)
+		s.at = order{file: f.index}
+		ss = append(ss, s)
+	}
+	return ss
+}
+
+// opencodeState is what a session's conversion carries from row to row:
+// the message being read, converted once its parts are all read.
+type opencodeConv struct {
+	c       *converter
+	s       *session
+	main    *builder
+	b       *builder // the builder of the session being read
+	subs    []*opencodeSub
+	anchors map[string]opencodeTask // subagent session -> the task call that spawned it
+	msg     *opencodeRecord
+	msgRec  record
+	parts   []*opencodeRecord
+}
+
+// opencodeTask is a task call: what its subagent is.
+type opencodeTask struct {
+	call         string
+	SubagentType string `json:"subagent_type"`
+	Description  string `json:"description"`
+}
+
+// opencodeSub is a subagent's session.
+type opencodeSub struct {
+	b            *builder
+	anchor, role string
+	about        string
+	firstMS      int64
+}
+
+// opencode converts one top-level session and its subagents' sessions.
+func (c *converter) opencode(f *logFile) *session {
+	s := &session{source: "opencode", id: f.sess.id, tools: map[string]int{}, results: map[string]bool{}}
+	st := &opencodeConv{c: c, s: s, anchors: map[string]opencodeTask{}}
+	st.main = newBuilder(c, s, mainAgent, false)
+	st.b = st.main
+	d := c.takeFields()
+	defer c.giveFields(d)
+	decodeWith(c, d, f.records, func(r record, v *opencodeRecord) {
+		if len(v.Data) > 0 {
+			c.bad(r, fmt.Errorf("the %s's data is %s, not an object", v.Kind, a(kindOf(v.Data))))
+			return
+		}
+		switch v.Kind {
+		case "session":
+			st.flush()
+			st.session(v)
+		case "message":
+			st.flush()
+			if c.known("opencode", v.Role, opencodeKnown) {
+				vv := *v
+				st.msg, st.msgRec = &vv, r
+			}
+		case "part":
+			if st.msg != nil && v.MessageID == st.msg.ID && c.known("opencode", v.Type, opencodeKnown) {
+				vv := *v
+				st.parts = append(st.parts, &vv)
+			}
+		default:
+			c.skip("opencode", "row "+or(v.Kind, "(none)"))
+		}
+	})
+	st.flush()
+	for _, sb := range st.subs {
+		sb.b.thread(sb.anchor, sb.role, sb.about, sb.firstMS)
+	}
+	st.main.finish()
+	s.splice()
+	return s
+}
+
+// session starts a session's rows: the top-level one's (its directory
+// and version), or a subagent's, anchored to the task call that spawned
+// it.
+func (st *opencodeConv) session(v *opencodeRecord) {
+	if v.ID == st.s.id || st.s.project == "" && v.ParentID == "" {
+		st.s.project = v.Directory
+		st.main.version = v.Version
+		st.b = st.main
+		return
+	}
+	var ms int64
+	if v.Time != nil {
+		ms = v.Time.Created
+	}
+	task := st.anchors[v.ID]
+	sb := &opencodeSub{anchor: task.call, role: or(task.SubagentType, "subagent"), about: oneLine(or(task.Description, v.Title), 200), firstMS: ms}
+	sb.b = newBuilder(st.c, st.s, "subagent:"+v.ID, true)
+	st.subs = append(st.subs, sb)
+	st.b = sb.b
+}
+
+// flush converts the message read with its parts.
+func (st *opencodeConv) flush() {
+	m, parts := st.msg, st.parts
+	st.msg, st.parts = nil, st.parts[:0]
+	if m == nil {
+		return
+	}
+	b := st.b
+	var created, completed int64
+	if m.Time != nil {
+		created, completed = m.Time.Created, m.Time.Completed
+	}
+	if m.Role == "user" {
+		var text []string
+		for _, p := range parts {
+			if p.Type == "text" && !p.Synthetic {
+				text = append(text, p.Text)
+			}
+		}
+		b.prompt(created, strings.Join(text, "\n"))
+		return
+	}
+	b.setModel(m.ProviderID, m.ModelID)
+	b.modelCall(created)
+	var thinking strings.Builder
+	var ended []*opencodeRecord
+	for _, p := range parts {
+		ms := created
+		if p.Time != nil && p.Time.Start > 0 {
+			ms = p.Time.Start
+		}
+		switch p.Type {
+		case "reasoning":
+			thinking.WriteString(p.Text)
+		case "text":
+			if !p.Synthetic {
+				b.text(ms, p.Text)
+			}
+		case "tool":
+			st.toolCall(b, ms, p)
+			if p.State != nil && (p.State.Status == "completed" || p.State.Status == "error") {
+				ended = append(ended, p)
+			}
+		}
+	}
+	end := max(completed, created)
+	if m.Tokens != nil || m.Cost != nil {
+		u := opencodeUsage(m)
+		u.stop, u.thinking = m.Finish, thinking.String()
+		b.modelResult(end, u)
+	}
+	for _, p := range ended {
+		ms := end
+		if p.State.Time != nil && p.State.Time.End > 0 {
+			ms = p.State.Time.End
+		}
+		if p.State.Status == "completed" {
+			b.toolResult(ms, p.CallID, true, p.State.Output)
+		} else {
+			b.toolResult(ms, p.CallID, false, p.State.Error)
+		}
+	}
+	if len(m.Error) > 0 && m.Error[0] == '{' {
+		st.messageError(b, end, m.Error)
+	}
+}
+
+// toolCall is a tool part's call; a task call's subagent session is
+// anchored to it.
+func (st *opencodeConv) toolCall(b *builder, ms int64, p *opencodeRecord) {
+	var args []byte
+	if p.State != nil {
+		args = p.State.Input
+		if p.State.Time != nil && p.State.Time.Start > 0 {
+			ms = p.State.Time.Start
+		}
+		if p.State.Metadata != nil && p.State.Metadata.SessionID != "" {
+			var task opencodeTask
+			json.Unmarshal(args, &task)
+			task.call = p.CallID
+			st.anchors[p.State.Metadata.SessionID] = task
+		}
+	}
+	if len(args) == 0 || args[0] != '{' {
+		args = nil
+	}
+	b.toolCall(ms, p.CallID, p.Tool, args)
+}
+
+// messageError is an assistant message's error ({name, data: {message}}):
+// the call failed; an abort ends the run as killed.
+func (st *opencodeConv) messageError(b *builder, ms int64, raw json.RawMessage) {
+	var e struct {
+		Name string `json:"name"`
+		Data struct {
+			Message string `json:"message"`
+		} `json:"data"`
+	}
+	json.Unmarshal(raw, &e)
+	if e.Name == "MessageAbortedError" {
+		b.modelError(ms, or(e.Data.Message, "aborted"), "killed")
+		return
+	}
+	b.modelError(ms, or(e.Data.Message, or(e.Name, "error")), "error")
+}
+
+// opencodeUsage maps an assistant message's tokens: opencode's input
+// leaves the cache out and its output the reasoning, so input is the sum
+// of the three and output adds the reasoning. The cost opencode recorded
+// is the call's, from the log, unless it is 0 for a call that used tokens
+// (a model opencode has no price for).
+func opencodeUsage(m *opencodeRecord) usage {
+	var u usage
+	if t := m.Tokens; t != nil {
+		u = cacheApart(t.Input, t.Cache.Read, t.Cache.Write, t.Output+t.Reasoning)
+		u.reasoning, u.hasReasoning = t.Reasoning, true
+	}
+	if m.Cost != nil && (*m.Cost != 0 || u.input+u.output == 0) {
+		u.cost, u.hasCost = *m.Cost, true
+	}
+	return u
+}
