@@ -161,10 +161,14 @@ func (g *agentGen) opencodeStep(st *opencodeStore, sid, dir, parent string, s st
 	var parts []func()
 	parts = append(parts, func() { part(created, obj{"type": "step-start"}) })
 	if s.thinking != "" {
-		parts = append(parts, func() { part(created, obj{"type": "reasoning", "text": s.thinking, "time": obj{"start": created, "end": created + 5}}) })
+		parts = append(parts, func() {
+			part(created, obj{"type": "reasoning", "text": s.thinking, "time": obj{"start": created, "end": created + 5}})
+		})
 	}
 	if s.text != "" {
-		parts = append(parts, func() { part(created, obj{"type": "text", "text": s.text, "time": obj{"start": created, "end": created + 9}}) })
+		parts = append(parts, func() {
+			part(created, obj{"type": "text", "text": s.text, "time": obj{"start": created, "end": created + 9}})
+		})
 	}
 	for _, c := range s.calls {
 		parts = append(parts, g.opencodeTool(st, sid, dir, id, created, c, part))
