@@ -33,12 +33,23 @@ var agentEpoch = time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC).UnixMilli()
 // the agent lays them out under a user's home folder). The same kind, n
 // and seed always give the same files.
 func Agents(home, kind string, n int64, seed uint64) error {
+	return agents(home, kind, seed, func(g *agentGen) bool { return g.written < n })
+}
+
+// AgentSessions writes sessions of kind's session logs under home (a
+// session and its subagents', as Agents writes them): a store of a known
+// number of sessions, as opencode's benchmark reads.
+func AgentSessions(home, kind string, sessions int, seed uint64) error {
+	return agents(home, kind, seed, func(g *agentGen) bool { return g.sessions < sessions })
+}
+
+func agents(home, kind string, seed uint64, more func(*agentGen) bool) error {
 	w := map[string]func(*agentGen){"claude": (*agentGen).claude, "codex": (*agentGen).codex, "pi": (*agentGen).pi, "gemini": (*agentGen).gemini, "opencode": (*agentGen).opencode}[kind]
 	if w == nil {
 		return fmt.Errorf("no agent %q (one of %s)", kind, strings.Join(AgentKinds, ", "))
 	}
 	g := &agentGen{home: home, r: rng{s: seed}}
-	for g.written < n && g.err == nil {
+	for more(g) && g.err == nil {
 		g.ms = agentEpoch + int64(g.sessions%60)*86_400_000 + int64(g.r.intn(10*3600_000))
 		w(g)
 		g.sessions++

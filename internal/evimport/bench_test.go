@@ -77,3 +77,37 @@ func BenchmarkAgents(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOpencode converts a generated opencode database of sessions
+// (about 57 MB for 100; docs/evimport.md has the figures of 1,000) and,
+// for the speed of the same events from JSON Lines, as many pi sessions
+// (the generator gives both the same kind of plan: prompts, steps, tool
+// calls, subagents for opencode); each reports its events a second.
+func BenchmarkOpencode(b *testing.B) {
+	for _, kind := range []string{"opencode", "pi"} {
+		b.Run(kind, func(b *testing.B) {
+			home := b.TempDir()
+			if err := corpus.AgentSessions(home, kind, 100, 1); err != nil {
+				b.Fatal(err)
+			}
+			events := 0
+			for b.Loop() {
+				var out countLines
+				var stderr strings.Builder
+				if code := Main([]string{home}, cli.Stdio{In: strings.NewReader(""), Out: &out, Err: &stderr}); code != 0 {
+					b.Fatalf("exit %d: %s", code, stderr.String())
+				}
+				events = int(out)
+			}
+			b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
+
+// countLines counts the lines written to it.
+type countLines int
+
+func (c *countLines) Write(p []byte) (int, error) {
+	*c += countLines(strings.Count(string(p), "\n"))
+	return len(p), nil
+}

@@ -274,25 +274,53 @@ func opencodeSessionRows(tx *sql.Tx, id string, buf []byte) ([]byte, error) {
 	buf = jsontext.AppendString(append(buf, `,"title":`...), title)
 	buf = jsontext.AppendString(append(buf, `,"version":`...), version)
 	buf = append(buf, fmt.Sprintf(`,"time":{"created":%d,"updated":%d}}`+"\n", created, updated)...)
-	rows, err := tx.Query(`SELECT m.id, m.data, coalesce(p.id, ''), coalesce(p.data, '') FROM message m LEFT JOIN part p ON p.message_id = m.id
-		WHERE m.session_id = ? ORDER BY m.time_created, m.id, p.id`, id)
+	// the messages first, then each one's parts: a join ordered by
+	// message and part makes SQLite sort every part's data in a
+	// temporary B-tree, where the parts of one message come in the
+	// order of an index (part_message_id_id_idx)
+	var msgs [][2][]byte
+	rows, err := tx.Query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id", id)
+	if err != nil {
+		return buf, err
+	}
+	for rows.Next() {
+		var mid, mdata []byte
+		if err := rows.Scan(&mid, &mdata); err != nil {
+			rows.Close()
+			return buf, err
+		}
+		msgs = append(msgs, [2][]byte{mid, mdata})
+	}
+	if err := rows.Close(); err != nil {
+		return buf, err
+	}
+	parts, err := tx.Prepare("SELECT id, data FROM part WHERE message_id = ? ORDER BY id")
+	if err != nil {
+		return buf, err
+	}
+	defer parts.Close()
+	for _, m := range msgs {
+		buf = opencodeRow(buf, "message", m[1], idName, m[0], sessionName, []byte(id))
+		if buf, err = opencodeParts(parts, m[0], []byte(id), buf); err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
+}
+
+// opencodeParts appends the lines of message mid's parts.
+func opencodeParts(parts *sql.Stmt, mid, sid []byte, buf []byte) ([]byte, error) {
+	rows, err := parts.Query(string(mid))
 	if err != nil {
 		return buf, err
 	}
 	defer rows.Close()
-	var last string
-	var mid, mdata, pid, pdata sql.RawBytes
+	var pid, pdata sql.RawBytes
 	for rows.Next() {
-		if err := rows.Scan(&mid, &mdata, &pid, &pdata); err != nil {
+		if err := rows.Scan(&pid, &pdata); err != nil {
 			return buf, err
 		}
-		if string(mid) != last {
-			last = string(mid)
-			buf = opencodeRow(buf, "message", mdata, idName, mid, sessionName, []byte(id))
-		}
-		if len(pid) > 0 {
-			buf = opencodeRow(buf, "part", pdata, idName, pid, messageName, mid, sessionName, []byte(id))
-		}
+		buf = opencodeRow(buf, "part", pdata, idName, pid, messageName, mid, sessionName, sid)
 	}
 	return buf, rows.Err()
 }

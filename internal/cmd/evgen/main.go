@@ -35,6 +35,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	size := fs.String("size", "1M", "minimum size: bytes, or with a K, M or G suffix (powers of 1024)")
 	seed := fs.Uint64("seed", 1, "generator seed; the same seed gives the same bytes")
 	outPath := fs.String("o", "", "output file (default stdout)")
+	sessions := fs.Int("sessions", 0, "for an agent's session logs: this many sessions, whatever their size (opencode's store of 1,000 sessions)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -52,7 +53,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "evgen: -kind %s writes a folder of session files: -o names it\n", *kind)
 			return 2
 		}
-		if err := corpus.Agents(*outPath, *kind, n, *seed); err != nil {
+		write := func() error { return corpus.Agents(*outPath, *kind, n, *seed) }
+		if *sessions > 0 {
+			write = func() error { return corpus.AgentSessions(*outPath, *kind, *sessions, *seed) }
+		}
+		if err := write(); err != nil {
 			fmt.Fprintf(stderr, "evgen: %v\n", err)
 			return 1
 		}
