@@ -497,8 +497,9 @@ func (st *opencodeConv) flush() {
 		}
 	}
 	end := max(completed, created)
-	if m.Tokens != nil || m.Cost != nil {
-		u := opencodeUsage(m)
+	failed := len(m.Error) > 0 && m.Error[0] == '{'
+	if u := opencodeUsage(m); (m.Tokens != nil || m.Cost != nil) && !(failed && u.input+u.output == 0 && u.cost == 0) {
+		// a failed request's message has tokens of 0: no call's usage
 		u.stop, u.thinking = m.Finish, thinking.String()
 		b.modelResult(end, u)
 	}
@@ -513,7 +514,7 @@ func (st *opencodeConv) flush() {
 			b.toolResult(ms, p.CallID, false, p.State.Error)
 		}
 	}
-	if len(m.Error) > 0 && m.Error[0] == '{' {
+	if failed {
 		st.messageError(b, end, m.Error)
 	}
 }
