@@ -32,6 +32,9 @@ type tail struct {
 	grew   bool           // since the last conversion
 	lines  bool           // a .json file found to hold lines: read as the others
 	key    string         // the session it holds (sessionKey)
+	// read: for a session of a database, when it had last changed (its
+	// rows' time_updated) as last read; -1 before the first reading
+	read int64
 	// past is what was read of the files that were under the name before
 	// (rotated away, truncated, gone): their lines are still the
 	// session's, converted before the file's own, until a file found
@@ -157,9 +160,11 @@ func (fl *follower) round() error {
 	})
 	fl.missing = func(string, error) {} // said once: a path may come and go
 	for _, f := range files {
-		if fl.tails[f.name] == nil {
-			fl.tails[f.name] = &tail{f: f, r: jsonl.Follower{Name: f.name}}
-			fl.order = append(fl.order, f.name)
+		if t := fl.tails[f.key()]; t == nil {
+			fl.tails[f.key()] = &tail{f: f, r: jsonl.Follower{Name: f.name}, read: -1}
+			fl.order = append(fl.order, f.key())
+		} else if f.db != nil {
+			t.f.sess = f.sess // as the database lists it now
 		}
 	}
 	changed := false
@@ -400,6 +405,9 @@ func joinFiles(a, b *logFile) *logFile {
 // whole-document file (Gemini's older format) is read again whole. It
 // reports whether anything changed.
 func (t *tail) poll(in *jsonl.Input) (bool, error) {
+	if t.f.db != nil {
+		return t.pollSession(), nil
+	}
 	switch t.r.Look() {
 	case jsonl.Unchanged:
 		return false, nil
@@ -444,6 +452,25 @@ func (t *tail) poll(in *jsonl.Input) (bool, error) {
 	// a file that cannot be read now (gone since the look) is looked
 	// at again next time
 	return grew, nil
+}
+
+// pollSession reads a session of a database again, whole, when its
+// rows say it changed since it was last read: a database is no file
+// that grows by lines. What is wrong in its rows is said by the
+// conversion, once.
+func (t *tail) pollSession() bool {
+	if t.read == t.f.sess.updated {
+		return false
+	}
+	data, err := t.f.db.database.export(t.f.name, t.f.sess, nil)
+	if err != nil {
+		return false // looked at again next round
+	}
+	t.read = t.f.sess.updated
+	ignore := func(jsonl.Record, error) error { return nil }
+	t.f.records = nil
+	read(wholeFile(t.f.label(), data, ignore), ignore, t.f, true, false, nil)
+	return true
 }
 
 // retire starts the tail again from a new file under its name (the

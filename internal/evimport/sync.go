@@ -291,14 +291,18 @@ func (inc *incremental) restore(files []*logFile) (dirty []*logFile, err error) 
 			dirty = append(dirty, f)
 			continue
 		}
-		inc.seen[f.name] = f
+		inc.seen[f.key()] = f
 		st := stats[i]
+		if f.db != nil {
+			// a session of a database has changed when its rows say so
+			st.size, st.mtime = dbSessionSize, f.sess.updated*int64(time.Millisecond)
+		}
 		if !st.ok {
 			dirty = append(dirty, f) // what is wrong with it is said when it is read
 			continue
 		}
 		f.dev, f.ino, f.mtime = st.dev, st.ino, st.mtime
-		m := inc.st.Files[f.name]
+		m := inc.st.Files[f.key()]
 		if m == nil || m.Dev != f.dev || m.Ino != f.ino || m.Size != st.size || m.MTime != f.mtime || m.Source == "" {
 			dirty = append(dirty, f)
 			continue
@@ -358,6 +362,9 @@ func statPath(name string) fileStat {
 // less than --settle ago may end in a line being written, which is left
 // for the next run (its run is not settled), not reported as bad.
 func (inc *incremental) written(f *logFile, data []byte) []byte {
+	if f.db != nil {
+		return data // a database's rows are read whole, in a transaction
+	}
 	if len(data) == 0 || data[len(data)-1] == '\n' || inc.now.UnixNano()-f.mtime >= int64(inc.settle) {
 		return data
 	}
@@ -389,7 +396,7 @@ func (inc *incremental) keep(ss []*session, files []*logFile, up map[string]*ses
 			continue
 		}
 		newest = max(newest, f.mtime)
-		names = append(names, f.name)
+		names = append(names, f.key())
 	}
 	idle := inc.now.UnixNano()-newest >= int64(inc.settle)
 	var out []*session
@@ -499,7 +506,7 @@ func (inc *incremental) done() (st *syncState, gone, only int, err error) {
 		if inc.seen[name] != nil {
 			continue
 		}
-		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(fileOfKey(name)); errors.Is(err, fs.ErrNotExist) {
 			delete(st.Files, name)
 			gone++
 		}
@@ -543,4 +550,21 @@ func (inc *incremental) done() (st *syncState, gone, only int, err error) {
 		}
 	}
 	return st, gone, only, nil
+}
+
+// key is what the state calls f: its name, or for a session of a
+// database the file's name and the session's (label).
+func (f *logFile) key() string {
+	if f.db != nil {
+		return f.label()
+	}
+	return f.name
+}
+
+// fileOfKey is the file a key of the state names (logFile.key).
+func fileOfKey(key string) string {
+	if i := strings.LastIndexByte(key, '#'); i > 0 && databaseOf(key[:i]) != nil {
+		return key[:i]
+	}
+	return key
 }
