@@ -15,11 +15,7 @@ import (
 
 // anthropicRequest reads what a step's When may look at.
 func anthropicRequest(body []byte) (Request, error) {
-	return readRequest(body, "Messages", func(raw json.RawMessage) string {
-		var t struct{ Name string }
-		json.Unmarshal(raw, &t)
-		return t.Name
-	})
+	return readRequest(body, "Messages", []string{"name"})
 }
 
 // anthropicUsage is a Usage in the API's terms: input_tokens is the
@@ -68,16 +64,6 @@ func anthropicBlocks(reply Reply) []map[string]any {
 	return out
 }
 
-func stopReason(reply Reply) string {
-	switch {
-	case reply.Stop != "":
-		return reply.Stop
-	case len(reply.Tools) > 0:
-		return "tool_use"
-	}
-	return "end_turn"
-}
-
 func writeAnthropic(w http.ResponseWriter, req Request, reply Reply, ex *Exchange) {
 	h := w.Header()
 	h.Set("request-id", fmt.Sprintf("req_evt%04d", ex.N+1))
@@ -91,7 +77,7 @@ func writeAnthropic(w http.ResponseWriter, req Request, reply Reply, ex *Exchang
 	if !req.Stream {
 		writeJSON(w, map[string]any{
 			"id": ex.ID, "type": "message", "role": "assistant", "model": model,
-			"content": anthropicBlocks(reply), "stop_reason": stopReason(reply), "stop_sequence": nil,
+			"content": anthropicBlocks(reply), "stop_reason": stopReason(reply, "tool_use", "end_turn"), "stop_sequence": nil,
 			"usage": anthropicUsage(reply.Usage),
 		})
 		return
@@ -149,7 +135,7 @@ func writeAnthropic(w http.ResponseWriter, req Request, reply Reply, ex *Exchang
 	delete(final, "cache_creation")
 	delete(final, "service_tier")
 	event("message_delta", map[string]any{
-		"delta": map[string]any{"stop_reason": stopReason(reply), "stop_sequence": nil},
+		"delta": map[string]any{"stop_reason": stopReason(reply, "tool_use", "end_turn"), "stop_sequence": nil},
 		"usage": final,
 	})
 	event("message_stop", map[string]any{})

@@ -18,13 +18,7 @@ import (
 // chatRequest reads what a step's When may look at: the names of the
 // function tools.
 func chatRequest(body []byte) (Request, error) {
-	return readRequest(body, "Chat Completions", func(raw json.RawMessage) string {
-		var t struct {
-			Function struct{ Name string } `json:"function"`
-		}
-		json.Unmarshal(raw, &t)
-		return t.Function.Name
-	})
+	return readRequest(body, "Chat Completions", []string{"function", "name"})
 }
 
 // chatUsage is a Usage in the API's terms: prompt_tokens counts the
@@ -38,17 +32,6 @@ func chatUsage(u Usage) map[string]any {
 		"prompt_tokens_details":     map[string]any{"cached_tokens": u.CacheRead},
 		"completion_tokens_details": map[string]any{"reasoning_tokens": u.Reasoning},
 	}
-}
-
-// chatFinish is the finish_reason of a reply.
-func chatFinish(reply Reply) string {
-	switch {
-	case reply.Stop != "":
-		return reply.Stop
-	case len(reply.Tools) > 0:
-		return "tool_calls"
-	}
-	return "stop"
 }
 
 // chatToolCalls are the reply's tool calls as a message holds them.
@@ -84,7 +67,7 @@ func writeChat(w http.ResponseWriter, req Request, reply Reply, ex *Exchange) {
 		if calls := chatToolCalls(reply); calls != nil {
 			msg["tool_calls"] = calls
 		}
-		resp := object("chat.completion", []map[string]any{{"index": 0, "message": msg, "finish_reason": chatFinish(reply)}})
+		resp := object("chat.completion", []map[string]any{{"index": 0, "message": msg, "finish_reason": stopReason(reply, "tool_calls", "stop")}})
 		resp["usage"] = chatUsage(reply.Usage)
 		writeJSON(w, resp)
 		return
@@ -120,7 +103,7 @@ func writeChat(w http.ResponseWriter, req Request, reply Reply, ex *Exchange) {
 			chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": d}}}}, nil)
 		}
 	}
-	chunk(map[string]any{}, chatFinish(reply))
+	chunk(map[string]any{}, stopReason(reply, "tool_calls", "stop"))
 	if opts.StreamOptions.IncludeUsage {
 		last := object("chat.completion.chunk", nil)
 		last["usage"] = chatUsage(reply.Usage)

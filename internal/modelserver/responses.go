@@ -1,8 +1,6 @@
 package modelserver
 
 import (
-	"cmp"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -21,11 +19,7 @@ import (
 // the function tools (and the type of the others: local_shell,
 // web_search).
 func responsesRequest(body []byte) (Request, error) {
-	return readRequest(body, "Responses", func(raw json.RawMessage) string {
-		var t struct{ Type, Name string }
-		json.Unmarshal(raw, &t)
-		return cmp.Or(t.Name, t.Type)
-	})
+	return readRequest(body, "Responses", []string{"name"}, []string{"type"})
 }
 
 // responsesUsage is a Usage in the API's terms: input_tokens counts the

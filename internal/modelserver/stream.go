@@ -10,9 +10,9 @@ import (
 // how an HTTP error is sent, and how server-sent events are written.
 
 // readRequest reads a request body of the API named what: its model,
-// whether it streams, and the names of the tools it offers (tool's name
-// of each entry of tools, raw).
-func readRequest(body []byte, what string, tool func(json.RawMessage) string) (Request, error) {
+// whether it streams, and the names of the tools it offers: of each
+// entry of tools, the first string found at one of the paths.
+func readRequest(body []byte, what string, paths ...[]string) (Request, error) {
 	var in struct {
 		Model  string            `json:"model"`
 		Stream bool              `json:"stream"`
@@ -23,9 +23,38 @@ func readRequest(body []byte, what string, tool func(json.RawMessage) string) (R
 	}
 	req := Request{Model: in.Model, Stream: in.Stream, Body: body}
 	for _, t := range in.Tools {
-		req.Tools = append(req.Tools, tool(t))
+		req.Tools = append(req.Tools, toolName(t, paths))
 	}
 	return req, nil
+}
+
+// toolName is the first string at one of the paths of a tool's entry.
+func toolName(raw json.RawMessage, paths [][]string) string {
+	for _, path := range paths {
+		v := raw
+		for _, k := range path {
+			var m map[string]json.RawMessage
+			json.Unmarshal(v, &m)
+			v = m[k]
+		}
+		var name string
+		if json.Unmarshal(v, &name) == nil && name != "" {
+			return name
+		}
+	}
+	return ""
+}
+
+// stopReason is the reason a reply stops, as an API names the two: the
+// script's, else toolUse when it calls tools, else end.
+func stopReason(reply Reply, toolUse, end string) string {
+	switch {
+	case reply.Stop != "":
+		return reply.Stop
+	case len(reply.Tools) > 0:
+		return toolUse
+	}
+	return end
 }
 
 // model is the model a reply names: the script's, else the request's.
