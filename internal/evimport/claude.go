@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -19,19 +18,11 @@ import (
 
 var claudeSource = source{
 	name: "claude", title: "Claude Code", what: "a Claude Code session",
-	folders: func(home string, getenv func(string) string) []string {
-		dirs := []string{under(getenv, home, "CLAUDE_CONFIG_DIR", "projects", ".claude/projects")}
-		if getenv("CLAUDE_CONFIG_DIR") == "" {
-			// some versions of Claude Code wrote to the XDG folder instead
-			// (ccusage reads both too); a session in both is counted once
-			dirs = append(dirs, under(getenv, home, "XDG_CONFIG_HOME", "claude/projects", ".config/claude/projects"))
-		}
-		return dirs
-	},
-	helpFolders: "~/.claude/projects and ~/.config/claude/projects (or $CLAUDE_CONFIG_DIR/projects; $XDG_CONFIG_HOME for ~/.config)",
-	env: []cli.EnvVar{
-		{Name: "CLAUDE_CONFIG_DIR", Text: "Claude Code's folder, when set: its projects folder is read instead of ~/.claude/projects and ~/.config/claude/projects."},
-		{Name: "XDG_CONFIG_HOME", Text: "When set, Claude Code's XDG folder is $XDG_CONFIG_HOME/claude instead of ~/.config/claude."},
+	places: []place{
+		{Var: "CLAUDE_CONFIG_DIR", Home: ".claude", In: []string{"projects"}, Whose: "Claude Code's folder"},
+		// some versions of Claude Code wrote to the XDG folder instead
+		// (ccusage reads both too); a session in both is counted once
+		{Var: "XDG_CONFIG_HOME", Home: ".config", In: []string{"claude/projects"}, Whose: "The XDG config folder", Unmoved: "CLAUDE_CONFIG_DIR"},
 	},
 	companions: claudeCompanions,
 	claims: []claim{{shaped, func(p *probe) bool {

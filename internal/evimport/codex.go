@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
@@ -20,11 +19,7 @@ import (
 
 var codexSource = source{
 	name: "codex", title: "Codex", longName: "OpenAI Codex", what: "a Codex rollout",
-	folders: func(home string, getenv func(string) string) []string {
-		return []string{under(getenv, home, "CODEX_HOME", "sessions", ".codex/sessions")}
-	},
-	helpFolders: "~/.codex/sessions (or $CODEX_HOME/sessions)",
-	env:         []cli.EnvVar{{Name: "CODEX_HOME", Text: "Codex's folder, when set: its sessions folder is read instead of ~/.codex/sessions."}},
+	places: []place{{Var: "CODEX_HOME", Home: ".codex", In: []string{"sessions"}, Whose: "Codex's folder"}},
 	claims: []claim{{marked, func(p *probe) bool {
 		return p.Payload != nil && (p.Type == "session_meta" || p.Type == "response_item" || p.Type == "event_msg" || p.Type == "turn_context")
 	}}},

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -186,10 +185,8 @@ var copilotKnown = func() map[string]bool {
 
 var copilotSource = source{
 	name: "copilot", title: "Copilot CLI", longName: "GitHub Copilot CLI", what: "a Copilot CLI session",
-	folders:     copilotFolders,
-	helpFolders: "~/.copilot/session-state and ~/.copilot/history-session-state (or under $COPILOT_HOME)",
-	env:         []cli.EnvVar{{Name: "COPILOT_HOME", Text: "Copilot CLI's folder, when set: its session-state and history-session-state are read instead of those of ~/.copilot."}},
-	claims:      []claim{{loose, copilotRecord}},
+	places: []place{{Var: "COPILOT_HOME", Home: ".copilot", In: []string{"session-state", "history-session-state"}, Whose: "Copilot CLI's folder"}},
+	claims: []claim{{loose, copilotRecord}},
 	keys: func(f *logFile) {
 		for _, r := range f.records {
 			if v := copilotKey(r.data); v != nil {
@@ -209,15 +206,6 @@ var copilotSource = source{
 	},
 	convert: (*converter).copilotAll,
 	known:   copilotKnown,
-}
-
-// copilotFolders are Copilot CLI's session folders under its home.
-func copilotFolders(home string, getenv func(string) string) []string {
-	dir := getenv("COPILOT_HOME")
-	if dir == "" {
-		dir = filepath.Join(home, ".copilot")
-	}
-	return []string{filepath.Join(dir, "session-state"), filepath.Join(dir, "history-session-state")}
 }
 
 // copilotRecord reports whether a record is a Copilot CLI event: a dotted

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -21,12 +20,8 @@ import (
 
 var geminiSource = source{
 	name: "gemini", title: "Gemini CLI", what: "a Gemini CLI chat",
-	folders: func(home string, getenv func(string) string) []string {
-		// Gemini CLI's own home (its homedir()), under which .gemini
-		return []string{under(getenv, home, "GEMINI_CLI_HOME", ".gemini/tmp", ".gemini/tmp")}
-	},
-	helpFolders: "~/.gemini/tmp (or $GEMINI_CLI_HOME/.gemini/tmp)",
-	env:         []cli.EnvVar{{Name: "GEMINI_CLI_HOME", Text: "Gemini CLI's home, when set: its .gemini/tmp is read instead of ~/.gemini/tmp."}},
+	// Gemini CLI's own home (its homedir()), under which .gemini
+	places: []place{{Var: "GEMINI_CLI_HOME", In: []string{".gemini/tmp"}, Whose: "Gemini CLI's home"}},
 	fileName: func(path string) bool {
 		base := filepath.Base(path)
 		return jsonlName(base) || strings.HasPrefix(base, "session-") && strings.HasSuffix(base, ".json")

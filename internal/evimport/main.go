@@ -8,10 +8,12 @@
 // # Sources
 //
 // Each agent is a row of the table sources (sources.go), declared in the
-// agent's own file (claude.go, codex.go, pi.go, gemini.go, copilot.go):
+// agent's own file (claude.go, codex.go, pi.go, gemini.go, copilot.go,
+// opencode.go):
 // its name (the --from word and the events' "source"), its title for
-// messages, its default folders and the environment variables that move
-// them (for the folder walk, --help and the man page's ENVIRONMENT), the
+// messages, its places (its default folders, each with the environment
+// variable that moves it, from which the folder walk, --help's list and
+// the man page's ENVIRONMENT are made), the
 // rule for its file names, how a record says it is of it (claims, tried
 // surest first across every source, and document for a file that is one
 // JSON value), what ties its files to one another (keys), how --follow

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/internal/jsontext"
 
 	_ "modernc.org/sqlite" // pure Go: release builds stay free of cgo
@@ -115,16 +114,12 @@ var opencodeKnown = map[string]bool{
 
 var opencodeSource = source{
 	name: "opencode", title: "opencode", what: "an opencode database",
-	folders: func(home string, getenv func(string) string) []string {
-		return []string{under(getenv, home, "XDG_DATA_HOME", "opencode/opencode.db", ".local/share/opencode/opencode.db")}
-	},
-	helpFolders: "~/.local/share/opencode/opencode.db (or $XDG_DATA_HOME/opencode)",
-	env:         []cli.EnvVar{{Name: "XDG_DATA_HOME", Text: "When set, opencode's database is read from $XDG_DATA_HOME/opencode/opencode.db instead of ~/.local/share/opencode/opencode.db."}},
-	fileName:    func(string) bool { return false },
-	database:    &database{base: "opencode.db", sessions: opencodeSessions, export: opencodeExport},
-	session:     func(f *logFile) (string, bool) { return f.sess.id, f.sess.id != "" },
-	convert:     (*converter).opencodeAll,
-	known:       opencodeKnown,
+	places:   []place{{Var: "XDG_DATA_HOME", Home: ".local/share", In: []string{"opencode/opencode.db"}, Whose: "The XDG data folder"}},
+	fileName: func(string) bool { return false },
+	database: &database{base: "opencode.db", sessions: opencodeSessions, export: opencodeExport},
+	session:  func(f *logFile) (string, bool) { return f.sess.id, f.sess.id != "" },
+	convert:  (*converter).opencodeAll,
+	known:    opencodeKnown,
 }
 
 // opencodeDBs are the databases open, by path: one handle each for the

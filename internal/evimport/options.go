@@ -62,7 +62,8 @@ never $0, and named on stderr.
 
 Without FILE evimport reads standard input when it is no terminal and
 holds something (cat session.jsonl | evimport); else (a terminal, or an
-empty standard input, as cron and CI give) it reads ` + sourceFolders() + `, those that exist. The
+empty standard input, as cron and CI give) it reads those of these
+that exist: ` + sourceFolders() + `. The
 output is the same bytes for the same files: run ids come from the session
 id and the prompt's place, seq counts each session's events from 1, and
 events of all sessions are written in time order, so evcursor --state

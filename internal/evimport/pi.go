@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/evtools/evtools/internal/cli"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -130,11 +129,7 @@ func (line *fields) readPiBlocks(v []byte, name string, texts bool) []piBlock {
 
 var piSource = source{
 	name: "pi", title: "pi", what: "a pi session",
-	folders: func(home string, getenv func(string) string) []string {
-		return []string{under(getenv, home, "PI_CODING_AGENT_DIR", "sessions", ".pi/agent/sessions")}
-	},
-	helpFolders: "~/.pi/agent/sessions (or $PI_CODING_AGENT_DIR/sessions)",
-	env:         []cli.EnvVar{{Name: "PI_CODING_AGENT_DIR", Text: "pi's folder, when set: its sessions folder is read instead of ~/.pi/agent/sessions."}},
+	places: []place{{Var: "PI_CODING_AGENT_DIR", Home: ".pi/agent", In: []string{"sessions"}, Whose: "pi's folder"}},
 	claims: []claim{
 		{marked, func(p *probe) bool { return p.Type == "session" && (p.Cwd != "" || p.ID != "") }},
 		{loose, func(p *probe) bool { return p.Type == "message" && p.Message != nil }},

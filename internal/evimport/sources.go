@@ -19,13 +19,11 @@ type source struct {
 	longName string // as --from's help names it, when more than title: "OpenAI Codex"
 	what     string // what one of its files is, for --from's message: "a Claude Code session"
 
-	// folders are its default folders, from the environment the agent
-	// itself reads (home is $HOME); helpFolders says them for --help,
-	// env for the man page's ENVIRONMENT (HOME's entry lists folders
-	// with no variable set).
-	folders     func(home string, getenv func(string) string) []string
-	helpFolders string
-	env         []cli.EnvVar
+	// places are its default folders (or files), each in a folder of the
+	// agent's that an environment variable moves, as the agent itself
+	// reads it: --help's folder list, the man page's ENVIRONMENT and the
+	// folders read with no FILE all come from them (place).
+	places []place
 
 	// fileName reports whether a file of this base name, met in a
 	// folder's walk, is one of its session files (nil: jsonlName).
@@ -139,13 +137,75 @@ func jsonlName(base string) bool {
 	return false
 }
 
-// under is the folder sub of the folder the variable env names when it
-// is set, else def under home: how every agent moves its folders.
-func under(getenv func(string) string, home, env, sub, def string) string {
-	if v := getenv(env); v != "" {
-		return filepath.Join(v, sub)
+// place is where an agent keeps its sessions: the paths In of its
+// folder, which is $Var when the variable is set, else Home under $HOME
+// ("" for $HOME itself). Whose says what $Var names, for the man page.
+// A place with Unmoved is read only while that variable is not set
+// (Claude Code's XDG folder, passed over once CLAUDE_CONFIG_DIR moves
+// its folder).
+type place struct {
+	Var, Home, Whose string
+	In               []string
+	Unmoved          string
+}
+
+// paths are the place's paths, home being $HOME; none when an Unmoved
+// variable is set.
+func (p place) paths(home string, getenv func(string) string) []string {
+	if p.Unmoved != "" && getenv(p.Unmoved) != "" {
+		return nil
 	}
-	return filepath.Join(home, def)
+	dir := getenv(p.Var)
+	if dir == "" {
+		dir = filepath.Join(home, p.Home)
+	}
+	var out []string
+	for _, in := range p.In {
+		out = append(out, filepath.Join(dir, in))
+	}
+	return out
+}
+
+// folders are a source's default folders, from the environment the
+// agent itself reads.
+func (s *source) folders(home string, getenv func(string) string) []string {
+	var out []string
+	for _, p := range s.places {
+		out = append(out, p.paths(home, getenv)...)
+	}
+	return out
+}
+
+// homePaths are the place's paths under ~, as the help writes them.
+func (p place) homePaths() []string {
+	var out []string
+	for _, f := range p.paths("~", func(string) string { return "" }) {
+		out = append(out, filepath.ToSlash(f))
+	}
+	return out
+}
+
+// help says the place for --help: "~/.codex/sessions (or
+// $CODEX_HOME/sessions)".
+func (p place) help() string {
+	moved := make([]string, len(p.In))
+	for i, in := range p.In {
+		moved[i] = "$" + p.Var + "/" + in
+	}
+	return joinList(p.homePaths(), "and") + " (or " + joinList(moved, "and") + ")"
+}
+
+// env is the man page's entry for the place's variable.
+func (p place) env() cli.EnvVar {
+	moved := make([]string, len(p.In))
+	for i, in := range p.In {
+		moved[i] = "$" + p.Var + "/" + in
+	}
+	verb := " is read instead of "
+	if len(moved) > 1 {
+		verb = " are read instead of "
+	}
+	return cli.EnvVar{Name: p.Var, Text: p.Whose + ", when set: " + joinList(moved, "and") + verb + joinList(p.homePaths(), "and") + "."}
 }
 
 // sourceTitles lists the sources' titles joined by and (or or):
@@ -188,9 +248,11 @@ func sourceVars() map[string]string {
 func sourceFolders() string {
 	var folders []string
 	for _, s := range sources {
-		folders = append(folders, s.helpFolders)
+		for _, p := range s.places {
+			folders = append(folders, p.help())
+		}
 	}
-	return joinList(folders, "and")
+	return strings.Join(folders, "; ")
 }
 
 // sourceEnv is the man page's ENVIRONMENT for the sources: HOME, under
@@ -198,16 +260,14 @@ func sourceFolders() string {
 // variables.
 func sourceEnv() []cli.EnvVar {
 	var homes []string
+	var env []cli.EnvVar
 	for _, s := range sources {
-		for _, f := range s.folders("~", func(string) string { return "" }) {
-			homes = append(homes, filepath.ToSlash(f))
+		for _, p := range s.places {
+			homes = append(homes, p.homePaths()...)
+			env = append(env, p.env())
 		}
 	}
-	env := []cli.EnvVar{{Name: "HOME", Text: "With no FILE, the agents' session folders are looked for under it: " + joinList(homes, "and") + "."}}
-	for _, s := range sources {
-		env = append(env, s.env...)
-	}
-	return env
+	return append([]cli.EnvVar{{Name: "HOME", Text: "With no FILE, the agents' session folders are looked for under it: " + joinList(homes, "and") + "."}}, env...)
 }
 
 // database is how a source reads the database file that holds its
