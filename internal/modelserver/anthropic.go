@@ -1,6 +1,7 @@
 package modelserver
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -34,19 +35,13 @@ func anthropicUsage(u Usage) map[string]any {
 	}
 }
 
-// anthropicErrorType is the error type the service gives a status.
-func anthropicErrorType(status int) string {
-	switch status {
-	case http.StatusBadRequest:
-		return "invalid_request_error"
-	case http.StatusUnauthorized:
-		return "authentication_error"
-	case http.StatusTooManyRequests:
-		return "rate_limit_error"
-	case 529:
-		return "overloaded_error"
-	}
-	return "api_error"
+// anthropicErrors are the error types the service gives statuses; any
+// other is an api_error.
+var anthropicErrors = map[int]string{
+	http.StatusBadRequest:      "invalid_request_error",
+	http.StatusUnauthorized:    "authentication_error",
+	http.StatusTooManyRequests: "rate_limit_error",
+	529:                        "overloaded_error",
 }
 
 // anthropicBlocks are the reply's content blocks, complete.
@@ -69,7 +64,7 @@ func writeAnthropic(w http.ResponseWriter, req Request, reply Reply, ex *Exchang
 	h.Set("request-id", fmt.Sprintf("req_evt%04d", ex.N+1))
 	h.Set("anthropic-organization-id", "00000000-0000-0000-0000-000000000000")
 	if writeError(w, reply, func(msg string) any {
-		return map[string]any{"type": "error", "error": map[string]any{"type": anthropicErrorType(reply.Status), "message": msg}}
+		return map[string]any{"type": "error", "error": map[string]any{"type": cmp.Or(anthropicErrors[reply.Status], "api_error"), "message": msg}}
 	}) {
 		return
 	}

@@ -1,6 +1,7 @@
 package modelserver
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -78,26 +79,16 @@ func geminiUsage(u Usage) map[string]any {
 	return m
 }
 
-// geminiStatus is the status word (google.rpc.Code) the service gives
-// an HTTP status.
-func geminiStatus(status int) string {
-	switch status {
-	case http.StatusBadRequest:
-		return "INVALID_ARGUMENT"
-	case http.StatusUnauthorized:
-		return "UNAUTHENTICATED"
-	case http.StatusForbidden:
-		return "PERMISSION_DENIED"
-	case http.StatusNotFound:
-		return "NOT_FOUND"
-	case http.StatusTooManyRequests:
-		return "RESOURCE_EXHAUSTED"
-	case http.StatusServiceUnavailable:
-		return "UNAVAILABLE"
-	case http.StatusGatewayTimeout:
-		return "DEADLINE_EXCEEDED"
-	}
-	return "INTERNAL"
+// geminiStatuses are the status words (google.rpc.Code) the service
+// gives HTTP statuses; any other is INTERNAL.
+var geminiStatuses = map[int]string{
+	http.StatusBadRequest:         "INVALID_ARGUMENT",
+	http.StatusUnauthorized:       "UNAUTHENTICATED",
+	http.StatusForbidden:          "PERMISSION_DENIED",
+	http.StatusNotFound:           "NOT_FOUND",
+	http.StatusTooManyRequests:    "RESOURCE_EXHAUSTED",
+	http.StatusServiceUnavailable: "UNAVAILABLE",
+	http.StatusGatewayTimeout:     "DEADLINE_EXCEEDED",
 }
 
 // geminiChunks are the parts of the reply, a list for each chunk of the
@@ -196,7 +187,7 @@ func writeGeminiError(w http.ResponseWriter, reply Reply) {
 	if msg == "" {
 		msg = http.StatusText(reply.Status)
 	}
-	status := map[string]any{"code": reply.Status, "message": msg, "status": geminiStatus(reply.Status)}
+	status := map[string]any{"code": reply.Status, "message": msg, "status": cmp.Or(geminiStatuses[reply.Status], "INTERNAL")}
 	if reply.RetryAfter != "" {
 		status["details"] = []any{map[string]any{
 			"@type":      "type.googleapis.com/google.rpc.RetryInfo",
