@@ -65,10 +65,11 @@ func (s Shape) Numeric() bool { return s != ShapeTime && s != ShapeOutcomes && s
 // Column describes a field's column in the table, md and html.
 type Column struct {
 	// Name is the column's name in --columns, and another name --sort
-	// takes for the field.
+	// takes for the field (a counter's name when empty: counterField).
 	Name string
-	// Head is its header in the unfitted table, md and html (Name when
-	// empty); FitHead its header in a fitted table, when it differs.
+	// Head is its header in the unfitted table, md and html (Name with
+	// spaces for underscores when empty); FitHead its header in a fitted
+	// table, when it differs.
 	Head, FitHead string
 	// Place is its place among the default table's columns, 1 first; 0:
 	// shown only when --columns names it.
@@ -101,7 +102,7 @@ func (c *Column) Header(fitted bool) string {
 	case c.Head != "":
 		return c.Head
 	}
-	return c.Name
+	return strings.ReplaceAll(c.Name, "_", " ") // model_calls: "model calls"
 }
 
 // Value is one record's value of a field: an integer (in units of
@@ -121,7 +122,7 @@ func statValue(s *Stats, v *float64) Value { return Value{F: *v, Float: true, Ha
 // Fields are the record's fields, in the record's order. What is derived
 // from them is derived once: a field is added by AddField, not by hand.
 var Fields = []Field{
-	counterField(Events, ShapeCount, Column{Name: "events", Place: 3, Drop: 200}),
+	counterField(Events, ShapeCount, Column{Place: 3, Drop: 200}),
 	{Path: "runs", Runs: true, Column: Column{Name: "runs", Place: 2, Drop: 240, OnePerRun: true},
 		Value: func(r *Record) Value { return intValue(r.Runs) }},
 	{Path: "first_ts", Shape: ShapeTime, Scale: 6, Column: Column{Name: "first", Place: 1, Condense: 70, Drop: 250},
@@ -129,31 +130,31 @@ var Fields = []Field{
 	{Path: "last_ts", Shape: ShapeTime, Scale: 6, Column: Column{Name: "last", Condense: 80, Drop: 230},
 		Value: func(r *Record) Value { return Value{I: r.LastTS, Has: r.HasTS} }},
 	{Path: "outcomes", Shape: ShapeOutcomes, Runs: true, Column: Column{Name: "outcomes", Place: 4}},
-	counterField(ModelCalls, ShapeCount, Column{Name: "model_calls", Head: "model calls", Place: 5, Drop: 120}),
-	counterField(ModelErrors, ShapeCount, Column{Name: "model_errors", Head: "model errors", Alert: true, Drop: 110}),
-	usageField(TokInput, ShapeTokens, Column{Name: "tokens_in", Head: "tokens in", Condense: 140, Drop: 280}),
-	usageField(TokOutput, ShapeTokens, Column{Name: "tokens_out", Head: "tokens out", Condense: 150, Drop: 290}),
-	usageField(TokReasoning, ShapeTokens, Column{Name: "reasoning", Condense: 155, Drop: 185}),
-	usageField(TokCacheRead, ShapeTokens, Column{Name: "cache_read", Head: "cache read", Condense: 160, Drop: 190}),
-	usageField(TokCacheWrite, ShapeTokens, Column{Name: "cache_write", Head: "cache write", Condense: 170, Drop: 180}),
-	usageField(TokCacheWrite1h, ShapeTokens, Column{Name: "cache_write_1h", Head: "cache write 1h", FitHead: "cache 1h", Condense: 175, Drop: 178}),
+	counterField(ModelCalls, ShapeCount, Column{Place: 5, Drop: 120}),
+	counterField(ModelErrors, ShapeCount, Column{Alert: true, Drop: 110}),
+	usageField(TokInput, ShapeTokens, Column{Name: "tokens_in", Condense: 140, Drop: 280}),
+	usageField(TokOutput, ShapeTokens, Column{Name: "tokens_out", Condense: 150, Drop: 290}),
+	usageField(TokReasoning, ShapeTokens, Column{Condense: 155, Drop: 185}),
+	usageField(TokCacheRead, ShapeTokens, Column{Condense: 160, Drop: 190}),
+	usageField(TokCacheWrite, ShapeTokens, Column{Condense: 170, Drop: 180}),
+	usageField(TokCacheWrite1h, ShapeTokens, Column{FitHead: "cache 1h", Condense: 175, Drop: 178}),
 	usageField(TokTotal, ShapeTokens, Column{Name: "tokens", Place: 6, Condense: 130, Drop: 348}),
 	usageField(CostNano, ShapeMoney, Column{Name: "cost", Head: "cost $", Place: 7, Drop: 350}),
 	// A cost that leaves calls out says so beside it (Sparse: shown by
 	// default only then).
-	counterField(UnpricedCalls, ShapeCount, Column{Name: "unpriced_calls", Head: "unpriced calls", FitHead: "unpriced",
+	counterField(UnpricedCalls, ShapeCount, Column{FitHead: "unpriced",
 		Place: 8, Sparse: true, Alert: true, Drop: 345}),
-	counterField(UnpricedTokens, ShapeTokens, Column{Name: "unpriced_tokens", Head: "unpriced tokens", FitHead: "unpr tok",
+	counterField(UnpricedTokens, ShapeTokens, Column{FitHead: "unpr tok",
 		Place: 9, Sparse: true, Condense: 135, Drop: 195}),
 	// so do calls whose log records no usage (Sparse too)
-	counterField(NoUsageCalls, ShapeCount, Column{Name: "no_usage_calls", Head: "calls without usage", FitHead: "no usage",
+	counterField(NoUsageCalls, ShapeCount, Column{Head: "calls without usage", FitHead: "no usage",
 		Place: 9, Sparse: true, Alert: true, Drop: 344}),
-	counterField(ToolCalls, ShapeCount, Column{Name: "tool_calls", Head: "tool calls", Place: 10, Drop: 210}),
+	counterField(ToolCalls, ShapeCount, Column{Place: 10, Drop: 210}),
 	counterField(ToolFailures, ShapeCount, Column{Name: "failed", Place: 11, Alert: true, Drop: 260}),
 	{Path: "tools", Shape: ShapeTools},
-	counterField(Errors, ShapeCount, Column{Name: "errors", Place: 12, Alert: true, Drop: 320}),
-	counterField(Guardrails, ShapeCount, Column{Name: Counters[Guardrails].Name, Drop: 220}),
-	counterField(Kills, ShapeCount, Column{Name: "kills", Alert: true, Drop: 270}),
+	counterField(Errors, ShapeCount, Column{Place: 12, Alert: true, Drop: 320}),
+	counterField(Guardrails, ShapeCount, Column{Drop: 220}),
+	counterField(Kills, ShapeCount, Column{Alert: true, Drop: 270}),
 	{Path: "wall_seconds.sum", Shape: ShapeSeconds, Scale: 6, Runs: true,
 		Column: Column{Name: "wall_sum", Head: "wall sum s", FitHead: "wall sum", Drop: 90},
 		Value:  func(r *Record) Value { return Value{I: r.WallSumUS, Has: r.Wall.Has} }},
@@ -180,8 +181,11 @@ var Fields = []Field{
 }
 
 // counterField is the field of counter c: its path and scale are the
-// counter's.
+// counter's, and its column's name too unless col names it.
 func counterField(c Counter, shape Shape, col Column) Field {
+	if col.Name == "" {
+		col.Name = Counters[c].Name // the column is named as the counter
+	}
 	return Field{Path: c.Column(), Shape: shape, Scale: Counters[c].Scale, Column: col,
 		Value: func(r *Record) Value { return intValue(r.Counts[c]) }, counter: c, isCounter: true}
 }
