@@ -102,3 +102,8 @@ func FuzzGemini(f *testing.F) {
 	seeds(f.Add, "gemini")
 	f.Fuzz(func(t *testing.T, b []byte) { fuzzConvert(t, "gemini", b) })
 }
+func FuzzQwen(f *testing.F) {
+	seeds(f.Add, "qwen")
+	f.Add([]byte(`{"uuid":"u","sessionId":"s","type":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_response","subagent_id":"a","input_token_count":-1}}}`))
+	f.Fuzz(func(t *testing.T, b []byte) { fuzzConvert(t, "qwen", b) })
+}

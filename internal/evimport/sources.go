@@ -73,7 +73,7 @@ type source struct {
 
 // sources are the agents evimport reads, in the order their sessions are
 // placed among events of the same time (their rank).
-var sources = []*source{&claudeSource, &codexSource, &piSource, &geminiSource, &copilotSource, &opencodeSource}
+var sources = []*source{&claudeSource, &codexSource, &piSource, &geminiSource, &copilotSource, &opencodeSource, &qwenSource}
 
 // certainty is how sure a claim is (claim).
 type certainty int
