@@ -3,7 +3,7 @@ GO ?= go
 BIN ?= bin
 TOOLS := $(notdir $(wildcard cmd/*))
 
-.PHONY: all build share install uninstall test lint demo bench fuzz mutate dist clean
+.PHONY: all build share install uninstall test lint demo bench fuzz mutate dist clean agents-latest
 
 all: build
 
@@ -110,6 +110,21 @@ fuzz:
 # package's test efficacy is under 85%.
 mutate:
 	bash scripts/mutate.sh
+
+# agents-latest runs the agents' e2e tests (issue 33) against the newest
+# version of each agent on npm instead of the pinned one
+# (EVTOOLS_AGENTS=latest), then prints what changed: the version run,
+# record types evimport does not know ("records of unknown types
+# skipped"), tokens that no longer equal the script's, and each test's
+# verdict; the whole log is kept. Not part of make test: it needs the
+# registry, and a new release may fail it.
+AGENT_TESTS ?= TestClaudeCode|TestPiAgent|TestCodex|TestGeminiCLI|TestCopilotCLI|TestQwenCode
+agents-latest:
+	@mkdir -p $(BIN)
+	@EVTOOLS_AGENTS=latest $(GO) test -count=1 -v -timeout 30m -run '^($(AGENT_TESTS))$$' ./internal/e2e > $(BIN)/agents-latest.log 2>&1; \
+	status=$$?; \
+	grep -E 'agent .* tested at|unknown type|the server sent|tokens .*want|^\s*--- (FAIL|PASS|SKIP)' $(BIN)/agents-latest.log; \
+	echo "the whole log: $(BIN)/agents-latest.log"; exit $$status
 
 # dist cross-compiles every tool for linux, darwin and freebsd (amd64,
 # arm64) and windows (amd64), with the version and commit stamped in, into

@@ -30,9 +30,10 @@ type npmAgent struct {
 	version string
 	bin     string // the program, under node_modules/.bin
 
-	once sync.Once
-	path string
-	err  error
+	once   sync.Once
+	tested string // the version run: version, or npm's newest (wanted)
+	path   string
+	err    error
 }
 
 // program returns the agent's program, installing it the first time;
@@ -40,11 +41,33 @@ type npmAgent struct {
 // with the reason, or fails in CI (piSkip).
 func (a *npmAgent) program(t *testing.T) string {
 	t.Helper()
-	a.once.Do(func() { a.path, a.err = a.install() })
+	a.once.Do(func() {
+		a.tested, a.err = a.wanted()
+		if a.err == nil {
+			a.path, a.err = a.install()
+		}
+	})
 	if a.err != nil {
 		piSkip(t, a.err.Error())
 	}
+	// make agents-latest prints this line: which version was run
+	t.Logf("agent %s tested at %s (pinned %s)", a.title, a.tested, a.version)
 	return a.path
+}
+
+// wanted is the version to run: the pinned one, or with
+// EVTOOLS_AGENTS=latest (make agents-latest) the newest on npm, so that
+// what a new release changed in its logs shows before users see it.
+func (a *npmAgent) wanted() (string, error) {
+	if os.Getenv("EVTOOLS_AGENTS") != "latest" {
+		return a.version, nil
+	}
+	out, err := exec.Command("npm", "view", a.pkg, "version").Output()
+	v := strings.TrimSpace(string(out))
+	if err != nil || v == "" {
+		return "", fmt.Errorf("EVTOOLS_AGENTS=latest: npm view %s version: %v %q", a.pkg, err, out)
+	}
+	return v, nil
 }
 
 // install finds or makes the cache folder: npm install into a folder of
@@ -56,14 +79,14 @@ func (a *npmAgent) install() (string, error) {
 	if err != nil {
 		cache = os.TempDir()
 	}
-	dir := filepath.Join(cache, "evtools-agents", a.name+"-"+a.version)
+	dir := filepath.Join(cache, "evtools-agents", a.name+"-"+a.tested)
 	bin := filepath.Join(dir, "node_modules", ".bin", a.bin)
 	if _, err := os.Stat(filepath.Join(dir, "complete")); err == nil {
 		return bin, nil
 	}
 	for _, p := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(p); err != nil {
-			return "", fmt.Errorf("%s is not installed, and %s %s is not in the cache yet (.ci/run installs nodejs and npm from Debian)", p, a.title, a.version)
+			return "", fmt.Errorf("%s is not installed, and %s %s is not in the cache yet (.ci/run installs nodejs and npm from Debian)", p, a.title, a.tested)
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
@@ -74,7 +97,7 @@ func (a *npmAgent) install() (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	spec := a.pkg + "@" + a.version
+	spec := a.pkg + "@" + a.tested
 	// an agent's native program, where it has one, comes as an optional
 	// dependency of the platform (Codex) or is put in place by a
 	// postinstall (Claude Code)
@@ -87,7 +110,7 @@ func (a *npmAgent) install() (string, error) {
 	version := exec.Command(filepath.Join(tmp, "node_modules", ".bin", a.bin), "--version")
 	version.Env = append(os.Environ(), "HOME="+tmp)
 	out, err := version.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), a.version) {
+	if err != nil || !strings.Contains(string(out), a.tested) {
 		return "", fmt.Errorf("%s --version after npm install %s: %v: %q", a.bin, spec, err, out)
 	}
 	if err := os.WriteFile(filepath.Join(tmp, "complete"), out, 0o644); err != nil {
