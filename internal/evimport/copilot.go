@@ -237,24 +237,8 @@ func copilotFileSession(name string) string {
 // session (the same sessionId: a copy, the session in both layouts) are
 // read in turn as one log, shorter first, an event read once by its id.
 func (c *converter) copilotAll(files []*logFile) []*session {
-	var keys []string
-	bySession := map[string][]*logFile{}
-	for _, f := range files {
-		k := f.name
-		for _, r := range f.records {
-			if v := copilotKey(r.data); len(v) > 2 && v[0] == '"' {
-				k = "\x00" + unquote(v)
-				break
-			}
-		}
-		if bySession[k] == nil {
-			keys = append(keys, k)
-		}
-		bySession[k] = append(bySession[k], f)
-	}
 	var out []*session
-	for _, k := range keys {
-		fs := bySession[k]
+	for _, fs := range sessionGroups(files, copilotKey) {
 		sort.SliceStable(fs, func(i, j int) bool { return len(fs[i].records) < len(fs[j].records) })
 		s := c.copilot(fs)
 		index := fs[0].index

@@ -146,7 +146,7 @@ var qwenSource = source{
 	claims: []claim{{marked, qwenRecord}},
 	keys: func(f *logFile) {
 		for _, r := range f.records {
-			if v, _ := jsonscan.Lookup(r.data, "sessionId"); v != nil {
+			if v := qwenKey(r.data); v != nil {
 				f.noteID(v)
 				return
 			}
@@ -156,7 +156,7 @@ var qwenSource = source{
 		if len(f.records) == 0 {
 			return "", false
 		}
-		v, _ := jsonscan.Lookup(f.records[0].data, "sessionId")
+		v := qwenKey(f.records[0].data)
 		return string(v), len(v) > 2 && v[0] == '"'
 	},
 	convert: (*converter).qwenAll,
@@ -181,29 +181,19 @@ func qwenRecord(p *probe) bool {
 // same sessionId: a copy) are read in turn as one log, a record read
 // once by its uuid.
 func (c *converter) qwenAll(files []*logFile) []*session {
-	var keys []string
-	bySession := map[string][]*logFile{}
-	for _, f := range files {
-		k := "\x00" + f.name
-		for _, r := range f.records {
-			if v, _ := jsonscan.Lookup(r.data, "sessionId"); len(v) > 2 && v[0] == '"' {
-				k = unquote(v)
-				break
-			}
-		}
-		if bySession[k] == nil {
-			keys = append(keys, k)
-		}
-		bySession[k] = append(bySession[k], f)
-	}
 	var out []*session
-	for _, k := range keys {
-		fs := bySession[k]
+	for _, fs := range sessionGroups(files, qwenKey) {
 		s := c.qwen(fs)
 		s.at = order{file: fs[0].index}
 		out = append(out, s)
 	}
 	return out
+}
+
+// qwenKey is the session a record names, as its JSON string.
+func qwenKey(data []byte) []byte {
+	v, _ := jsonscan.Lookup(data, "sessionId")
+	return v
 }
 
 // qwenState is what a session's conversion carries from record to

@@ -301,3 +301,30 @@ func databaseOf(name string) *source {
 	}
 	return nil
 }
+
+// sessionGroups splits a group of files into the sessions they hold, in
+// the order of their first files: the files whose first record with a
+// key (key returns the session's id as a JSON string, else nil) names
+// the same session; a file with none is a session of its own.
+func sessionGroups(files []*logFile, key func(data []byte) []byte) [][]*logFile {
+	var keys []string
+	bySession := map[string][]*logFile{}
+	for _, f := range files {
+		k := "\x00" + f.name
+		for _, r := range f.records {
+			if v := key(r.data); len(v) > 2 && v[0] == '"' {
+				k = unquote(v)
+				break
+			}
+		}
+		if bySession[k] == nil {
+			keys = append(keys, k)
+		}
+		bySession[k] = append(bySession[k], f)
+	}
+	out := make([][]*logFile, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, bySession[k])
+	}
+	return out
+}
