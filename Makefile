@@ -118,7 +118,7 @@ mutate:
 # skipped"), tokens that no longer equal the script's, and each test's
 # verdict; the whole log is kept. Not part of make test: it needs the
 # registry, and a new release may fail it.
-AGENT_TESTS ?= TestClaudeCode|TestPiAgent|TestCodex|TestGeminiCLI|TestCopilotCLI|TestQwenCode
+AGENT_TESTS ?= TestClaudeCode|TestPiAgent|TestCodex|TestGeminiCLI|TestCopilotCLI|TestOpencode|TestQwenCode
 agents-latest:
 	@mkdir -p $(BIN)
 	@EVTOOLS_AGENTS=latest $(GO) test -count=1 -v -timeout 30m -run '^($(AGENT_TESTS))$$' ./internal/e2e > $(BIN)/agents-latest.log 2>&1; \
