@@ -185,25 +185,10 @@ var copilotKnown = func() map[string]bool {
 
 var copilotSource = source{
 	name: "copilot", title: "Copilot CLI", longName: "GitHub Copilot CLI", what: "a Copilot CLI session",
-	places: []place{{Var: "COPILOT_HOME", Home: ".copilot", In: []string{"session-state", "history-session-state"}, Whose: "Copilot CLI's folder"}},
-	claims: []claim{{loose, copilotRecord}},
-	keys: func(f *logFile) {
-		for _, r := range f.records {
-			if v := copilotKey(r.data); v != nil {
-				f.noteID(v)
-				return
-			}
-		}
-	},
-	// the session.start of its first line: a file without is the
-	// continuation of one rotated away
-	session: func(f *logFile) (string, bool) {
-		if len(f.records) == 0 {
-			return "", false
-		}
-		v := copilotKey(f.records[0].data)
-		return string(v), len(v) > 2 && v[0] == '"'
-	},
+	places:  []place{{Var: "COPILOT_HOME", Home: ".copilot", In: []string{"session-state", "history-session-state"}, Whose: "Copilot CLI's folder"}},
+	claims:  []claim{{loose, copilotRecord}},
+	keys:    firstKey(copilotKey),
+	session: headKey(copilotKey),
 	convert: (*converter).copilotAll,
 	known:   copilotKnown,
 }
@@ -307,19 +292,14 @@ func (c *converter) copilot(files []*logFile) *session {
 	defer c.giveFields(d)
 	for _, f := range files {
 		decodeWith(c, d, f.records, func(r record, l *copilotLine) {
-			if l.ID != "" {
-				if seen[l.ID] {
-					return // a copy's
-				}
-				seen[l.ID] = true
+			if !firstTime(seen, l.ID) {
+				return // a copy's
 			}
 			if !c.known("copilot", l.Type, copilotKnown) || !copilotReads(l.Type) {
 				return
 			}
 			var data copilotData
-			d.err, d.hard, d.path = nil, false, d.path[:0]
-			if d.object(l.Data, "data") {
-				d.path = append(d.path, "data")
+			if d.enter(l.Data, "data") {
 				if data.decode(d, l.Data); d.err == nil {
 					data.shape(d, l.Type)
 				}

@@ -231,6 +231,19 @@ func (d *fields) object(v []byte, name string) bool {
 	return d.want(v, name, '{', "object")
 }
 
+// enter starts the decoding of a line's member name, whose value is v,
+// when it is an object: the error and path of the line before are
+// cleared, and the member's name is the first of the path of what its
+// decoder finds wrong. It reports whether v is an object to decode.
+func (d *fields) enter(v []byte, name string) bool {
+	d.err, d.hard, d.path = nil, false, d.path[:0]
+	if !d.object(v, name) {
+		return false
+	}
+	d.path = append(d.path, name)
+	return true
+}
+
 // array is object for an array.
 func (d *fields) array(v []byte, name string) bool {
 	return d.want(v, name, '[', "array")

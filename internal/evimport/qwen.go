@@ -142,23 +142,10 @@ var qwenKnown = func() map[string]bool {
 
 var qwenSource = source{
 	name: "qwen", title: "Qwen Code", what: "a Qwen Code session",
-	places: []place{{Var: "QWEN_HOME", Home: ".qwen", In: []string{"projects"}, Whose: "Qwen Code's folder"}},
-	claims: []claim{{marked, qwenRecord}},
-	keys: func(f *logFile) {
-		for _, r := range f.records {
-			if v := qwenKey(r.data); v != nil {
-				f.noteID(v)
-				return
-			}
-		}
-	},
-	session: func(f *logFile) (string, bool) {
-		if len(f.records) == 0 {
-			return "", false
-		}
-		v := qwenKey(f.records[0].data)
-		return string(v), len(v) > 2 && v[0] == '"'
-	},
+	places:  []place{{Var: "QWEN_HOME", Home: ".qwen", In: []string{"projects"}, Whose: "Qwen Code's folder"}},
+	claims:  []claim{{marked, qwenRecord}},
+	keys:    firstKey(qwenKey),
+	session: headKey(qwenKey),
 	convert: (*converter).qwenAll,
 	known:   qwenKnown,
 }
@@ -217,11 +204,8 @@ func (c *converter) qwen(files []*logFile) *session {
 	defer c.giveFields(d)
 	for _, f := range files {
 		decodeWith(c, d, f.records, func(r record, l *qwenLine) {
-			if l.UUID != "" {
-				if seen[l.UUID] {
-					return // a copy's
-				}
-				seen[l.UUID] = true
+			if !firstTime(seen, l.UUID) {
+				return // a copy's
 			}
 			typ := l.Type
 			if typ == "system" {
@@ -235,9 +219,7 @@ func (c *converter) qwen(files []*logFile) *session {
 			}
 			var p qwenPayload
 			if typ == "system ui_telemetry" || typ == "system chat_compression" {
-				d.err, d.hard, d.path = nil, false, d.path[:0]
-				if d.object(l.Payload, "systemPayload") {
-					d.path = append(d.path, "systemPayload")
+				if d.enter(l.Payload, "systemPayload") {
 					p.decode(d, l.Payload)
 				}
 				if d.err != nil {

@@ -137,6 +137,48 @@ func jsonlName(base string) bool {
 	return false
 }
 
+// firstTime reports whether the record id is met for the first time in
+// a session's files, noting it: a copy of a session (Copilot CLI's
+// history, a copied Qwen Code chat) repeats records, read once. A record
+// without an id always is.
+func firstTime(seen map[string]bool, id string) bool {
+	if id == "" {
+		return true
+	}
+	if seen[id] {
+		return false
+	}
+	seen[id] = true
+	return true
+}
+
+// firstKey is keys for a source whose records name their session: the
+// session the first record that names one names (key gives it as its
+// JSON string, nil for a record that names none).
+func firstKey(key func(data []byte) []byte) func(f *logFile) {
+	return func(f *logFile) {
+		for _, r := range f.records {
+			if v := key(r.data); v != nil {
+				f.noteID(v)
+				return
+			}
+		}
+	}
+}
+
+// headKey is session for such a source: the session its first line
+// names. A file whose first line names none is the continuation of a
+// file rotated away, named by no session of its own.
+func headKey(key func(data []byte) []byte) func(f *logFile) (string, bool) {
+	return func(f *logFile) (string, bool) {
+		if len(f.records) == 0 {
+			return "", false
+		}
+		v := key(f.records[0].data)
+		return string(v), len(v) > 2 && v[0] == '"'
+	}
+}
+
 // place is where an agent keeps its sessions: the paths In of its
 // folder, which is $Var when the variable is set, else Home under $HOME
 // ("" for $HOME itself). Whose says what $Var names, for the man page.
