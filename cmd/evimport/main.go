@@ -1,5 +1,5 @@
-// Command evimport reads the session logs of Claude Code, Codex, pi and
-// Gemini CLI as envelope events. See docs/evimport.md.
+// Command evimport reads the session logs of coding agents as envelope
+// events; evimport --help lists the agents. See docs/evimport.md.
 package main
 
 import (

@@ -1,6 +1,6 @@
 // Package evimport is the evimport command: it reads the session logs of
-// coding agents (Claude Code, OpenAI Codex, pi, Gemini CLI, Copilot CLI)
-// and writes them as envelope events in the run-log vocabulary, one run
+// coding agents (the table of sources below: Claude Code, OpenAI Codex,
+// pi, Gemini CLI, Copilot CLI, opencode, Qwen Code) and writes them as envelope events in the run-log vocabulary, one run
 // per prompt, with tokens counted once and costs that say where they come
 // from. See docs/evimport.md, and docs/formats.md for each source's
 // mapping.
@@ -9,7 +9,7 @@
 //
 // Each agent is a row of the table sources (sources.go), declared in the
 // agent's own file (claude.go, codex.go, pi.go, gemini.go, copilot.go,
-// opencode.go):
+// opencode.go, qwen.go):
 // its name (the --from word and the events' "source"), its title for
 // messages, its places (its default folders, each with the environment
 // variable that moves it, from which the folder walk, --help's list and
