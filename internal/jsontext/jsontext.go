@@ -60,16 +60,12 @@ func AppendStringContent[S ~string | ~[]byte](dst []byte, s S) []byte {
 		}
 		// Two- and three-byte runes that need no escape (most of Latin,
 		// Greek, Cyrillic, CJK) are told apart from the few that do
-		// without decoding: C1 controls are C2 80..9F, U+2028/9 are
-		// E2 80 A8/A9. E0 and ED lead the three-byte forms that may be
-		// overlong or surrogates; they and the rest go through decodeRune.
-		if c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 &&
-			(c != 0xc2 || s[i+1] >= 0xa0) {
+		// without decoding; the rest go through decodeRune.
+		if i+1 < len(s) && plain2(c, s[i+1]) {
 			i += 2
 			continue
 		}
-		if c > 0xe0 && c < 0xf0 && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 &&
-			(c != 0xe2 || s[i+1] != 0x80 || s[i+2]&^1 != 0xa8) {
+		if i+2 < len(s) && plain3(c, s[i+1], s[i+2]) {
 			i += 3
 			continue
 		}
@@ -89,6 +85,21 @@ func AppendStringContent[S ~string | ~[]byte](dst []byte, s S) []byte {
 		start = i
 	}
 	return append(dst, s[start:]...)
+}
+
+// plain2 reports whether c, c1 are a two-byte rune that AppendString
+// copies as it is: one that is no C1 control (those are C2 80..9F).
+func plain2(c, c1 byte) bool {
+	return c >= 0xc2 && c < 0xe0 && c1&0xc0 == 0x80 && (c != 0xc2 || c1 >= 0xa0)
+}
+
+// plain3 reports whether c, c1, c2 are a three-byte rune that AppendString
+// copies as it is, told without decoding: neither U+2028 nor U+2029 (E2 80
+// A8/A9); E0 and ED lead the forms that may be overlong or surrogates, and
+// are left to decode.
+func plain3(c, c1, c2 byte) bool {
+	return c > 0xe0 && c < 0xf0 && c != 0xed && c1&0xc0 == 0x80 && c2&0xc0 == 0x80 &&
+		(c != 0xe2 || c1 != 0x80 || c2&^1 != 0xa8)
 }
 
 func decodeRune[S ~string | ~[]byte](s S) (rune, int) {
@@ -382,19 +393,24 @@ func Canonical(quoted []byte) bool {
 			}
 		case c < utf8.RuneSelf:
 			return false // a control, DEL, or a quote that ends the string early
-		case c >= 0xc2 && c < 0xe0 && i+1 < len(s) && s[i+1]&0xc0 == 0x80 && (c != 0xc2 || s[i+1] >= 0xa0):
-			i += 2 // as in AppendStringContent: a two-byte rune that is no C1 control
-		case c > 0xe0 && c < 0xf0 && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 &&
-			(c != 0xe2 || s[i+1] != 0x80 || s[i+2]&^1 != 0xa8):
-			i += 3 // and a three-byte one, neither overlong nor a surrogate nor U+2028/9
+		case i+1 < len(s) && plain2(c, s[i+1]):
+			i += 2 // as in AppendStringContent
+		case i+2 < len(s) && plain3(c, s[i+1], s[i+2]):
+			i += 3
 		default:
 			r, size := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && size == 1 || r >= 0x80 && r <= 0x9f || r == '\u2028' || r == '\u2029' {
+			if escaped(r, size) {
 				return false
 			}
 			i += size
 		}
 	}
+}
+
+// escaped reports whether AppendString writes the rune r, decoded from
+// size bytes, as an escape: invalid UTF-8, a C1 control, U+2028 or U+2029.
+func escaped(r rune, size int) bool {
+	return r == utf8.RuneError && size == 1 || r >= 0x80 && r <= 0x9f || r == '\u2028' || r == '\u2029'
 }
 
 // canonicalU reports whether s starts with a \uXXXX escape as AppendU

@@ -203,19 +203,38 @@ func scanStringPlain(data []byte, i int) (int, errCode, bool) {
 			}
 		case c < 0x20:
 			return i, codeChar, false
-		case c >= 0xc2 && c < 0xe0 && i+1 < n && data[i+1]&0xc0 == 0x80 && (c != 0xc2 || data[i+1] >= 0xa0):
-			i += 2 // a two-byte rune that is no C1 control
-		case c > 0xe0 && c < 0xf0 && c != 0xed && i+2 < n && data[i+1]&0xc0 == 0x80 && data[i+2]&0xc0 == 0x80 &&
-			(c != 0xe2 || data[i+1] != 0x80 || data[i+2]&^1 != 0xa8):
-			i += 3 // a three-byte one, neither overlong nor a surrogate nor U+2028/9
-		default: // DEL, and what the cases above do not take
+		case i+1 < n && plain2(c, data[i+1]):
+			i += 2
+		case i+2 < n && plain3(c, data[i+1], data[i+2]):
+			i += 3
+		default: // DEL, and the runes the cases above do not tell at a glance
 			r, size := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && size == 1 || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029' {
+			if !plainRune(r, size) {
 				plain = false
 			}
 			i += size
 		}
 	}
+}
+
+// plain2 reports whether c, c1 are a two-byte rune that is no C1 control
+// (those are C2 80..9F): most of Latin, Greek and Cyrillic.
+func plain2(c, c1 byte) bool {
+	return c >= 0xc2 && c < 0xe0 && c1&0xc0 == 0x80 && (c != 0xc2 || c1 >= 0xa0)
+}
+
+// plain3 reports whether c, c1, c2 are a three-byte rune that is neither
+// U+2028 nor U+2029 (E2 80 A8/A9), told without decoding: E0 and ED lead
+// the forms that may be overlong or surrogates, and are left to decode.
+func plain3(c, c1, c2 byte) bool {
+	return c > 0xe0 && c < 0xf0 && c != 0xed && c1&0xc0 == 0x80 && c2&0xc0 == 0x80 &&
+		(c != 0xe2 || c1 != 0x80 || c2&^1 != 0xa8)
+}
+
+// plainRune reports whether r, decoded from size bytes, is plain: valid
+// UTF-8, no DEL or C1 control, not U+2028 or U+2029.
+func plainRune(r rune, size int) bool {
+	return !(r == utf8.RuneError && size == 1 || r >= 0x7f && r <= 0x9f || r == '\u2028' || r == '\u2029')
 }
 
 var isHex = func() (t [256]bool) {
@@ -437,19 +456,11 @@ func scanMembers(data []byte, i int, st *stack, d int, parent []byte, fn func(ke
 			} else {
 				i, code = scanString(data, i+1)
 			}
-		case '{':
-			if d == 1 && (fn2 != nil || in != nil) {
+		case '{', '[':
+			if c == '{' && d == 1 && (fn2 != nil || in != nil) {
 				i, code = scanMembers(data, i, st, 2, data[keyStart:keyEnd], nil, fn2, in, deep(in, data[keyStart:keyEnd]))
-			} else if d == 1 {
-				i, code = scanContainer(data, i, st, d, deep(in, data[keyStart:keyEnd]))
 			} else {
-				i, code = scanContainer(data, i, st, d, tape)
-			}
-		case '[':
-			if d == 1 {
-				i, code = scanContainer(data, i, st, d, deep(in, data[keyStart:keyEnd]))
-			} else {
-				i, code = scanContainer(data, i, st, d, tape)
+				i, code = scanContainer(data, i, st, d, valueTape(d, in, data[keyStart:keyEnd], tape))
 			}
 		case 't', 'f', 'n':
 			i, code = scanLiteral(data, i, literals[c])
@@ -515,6 +526,16 @@ func deep(in *Inner, key []byte) *Tape {
 		return nil
 	}
 	return in.Deep
+}
+
+// valueTape is the tape the containers in the value of the member key,
+// at depth d, are recorded in: at depth 1 the one that wants key, at
+// depth 2 tape, the one of the top-level member it is in.
+func valueTape(d int, in *Inner, key []byte, tape *Tape) *Tape {
+	if d == 1 {
+		return deep(in, key)
+	}
+	return tape
 }
 
 // scanContainer validates the object or array at data[i] ('{' or '['),
