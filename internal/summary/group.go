@@ -85,39 +85,11 @@ func (s *State) appendKey(b []byte, i int, k Key, r *Run) []byte {
 	case KeyAgent:
 		return appendCanon(b, e.AgentID)
 	case KeyRole:
-		if jsonscan.KindOf(e.AgentID) != jsonscan.String {
-			return appendCanon(b, e.AgentID)
-		}
-		if i := bytes.IndexByte(e.AgentID, ':'); i >= 0 && plainString(e.AgentID) {
-			return append(append(b, e.AgentID[:i]...), '"')
-		}
-		id, ok := jsonscan.Unquote(nil, e.AgentID)
-		if i := bytes.IndexByte(id, ':'); ok && i >= 0 {
-			return jsontext.AppendString(b, string(id[:i]))
-		}
-		return appendCanon(b, e.AgentID)
+		return appendRole(b, e.AgentID)
 	case KeyKindField:
 		return appendCanon(b, e.Kind)
 	case KeyTool:
-		// The tool an event is about: its own name for it, else (for the
-		// updates and the end of a call known by its id) the name its
-		// start gave.
-		switch e.Meaning {
-		case event.ToolStart, event.ToolUpdate, event.ToolEnd, event.Guardrail:
-		default:
-			return append(b, "null"...)
-		}
-		if v := e.Field(event.Name); jsonscan.KindOf(v) == jsonscan.String {
-			return appendCanon(b, v)
-		}
-		if e.Meaning == event.ToolUpdate || e.Meaning == event.ToolEnd {
-			if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
-				if c := r.glassOrEmpty().calls[string(id)]; c != nil && c.started {
-					return jsontext.AppendString(b, c.name)
-				}
-			}
-		}
-		return append(b, "null"...)
+		return s.appendTool(b, r)
 	case KeyModel:
 		v, ok := e.Payload, e.Payload != nil
 		if ok {
@@ -150,6 +122,45 @@ func (s *State) appendKey(b []byte, i int, k Key, r *Run) []byte {
 		return appendCanon(b, v)
 	}
 	return b
+}
+
+// appendRole appends the role of the agent id (raw JSON): the part of a
+// string before its first ':', else the id itself.
+func appendRole(b, agentID []byte) []byte {
+	if jsonscan.KindOf(agentID) != jsonscan.String {
+		return appendCanon(b, agentID)
+	}
+	if i := bytes.IndexByte(agentID, ':'); i >= 0 && plainString(agentID) {
+		return append(append(b, agentID[:i]...), '"')
+	}
+	id, ok := jsonscan.Unquote(nil, agentID)
+	if i := bytes.IndexByte(id, ':'); ok && i >= 0 {
+		return jsontext.AppendString(b, string(id[:i]))
+	}
+	return appendCanon(b, agentID)
+}
+
+// appendTool appends the tool the event is about: its own name for it,
+// else (for the updates and the end of a call known by its id) the name
+// its start gave.
+func (s *State) appendTool(b []byte, r *Run) []byte {
+	e := &s.ev
+	switch e.Meaning {
+	case event.ToolStart, event.ToolUpdate, event.ToolEnd, event.Guardrail:
+	default:
+		return append(b, "null"...)
+	}
+	if v := e.Field(event.Name); jsonscan.KindOf(v) == jsonscan.String {
+		return appendCanon(b, v)
+	}
+	if e.Meaning == event.ToolUpdate || e.Meaning == event.ToolEnd {
+		if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
+			if c := r.glassOrEmpty().calls[string(id)]; c != nil && c.started {
+				return jsontext.AppendString(b, c.name)
+			}
+		}
+	}
+	return append(b, "null"...)
 }
 
 // dayCache holds the period key (day, hour, week or month) of the last
