@@ -549,20 +549,11 @@ func isHex(c byte) bool {
 
 // codexRecord converts one record of a rollout.
 func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
-	p := r.p
 	if st.replay {
-		// The parent's history: its calls are the parent's; its token
-		// counts only set where this rollout's counting starts.
-		if r.typ == "event_msg token_count" && p.Info != nil && p.Info.Total != nil && p.Info.Total.Total > st.total {
-			st.total, st.prev = p.Info.Total.Total, *p.Info.Total
-		}
-		if r.typ == "turn_context" {
-			// the model the copy ends with is the one the rollout's own
-			// calls go on with, unless a turn of its own says another
-			b.setModel("", p.Model)
-		}
+		st.replayed(b, r)
 		return
 	}
+	p := r.p
 	switch r.typ {
 	case "turn_context":
 		b.setModel("", p.Model)
@@ -621,16 +612,27 @@ func (c *converter) codexRecord(b *builder, st *codexState, r codexRec) {
 	case "event_msg error":
 		b.modelError(r.ms, p.Message, "error")
 	case "event_msg task_complete":
-		if len(p.Error) > 0 && p.Error[0] == '{' {
-			text := "error"
-			if msg, _ := jsonscan.Lookup(p.Error, "message"); len(msg) > 1 && msg[0] == '"' {
-				text = unquote(msg)
-			}
+		if text, ok := errorMessage(p.Error, "error"); ok {
 			st.noUsage(c, b)
 			b.modelError(r.ms, text, "error")
 		}
 	case "compacted", "event_msg context_compacted":
 		b.compaction(r.ms, "", 0, p.Message)
+	}
+}
+
+// replayed reads a record of a fork's copy of its parent's history: its
+// calls are the parent's; its token counts only set where this rollout's
+// counting starts.
+func (st *codexState) replayed(b *builder, r codexRec) {
+	p := r.p
+	if r.typ == "event_msg token_count" && p.Info != nil && p.Info.Total != nil && p.Info.Total.Total > st.total {
+		st.total, st.prev = p.Info.Total.Total, *p.Info.Total
+	}
+	if r.typ == "turn_context" {
+		// the model the copy ends with is the one the rollout's own
+		// calls go on with, unless a turn of its own says another
+		b.setModel("", p.Model)
 	}
 }
 

@@ -398,8 +398,18 @@ func (st *copilotState) sub(key string, ms int64) *copilotSub {
 	return sb
 }
 
+// event reads one line: what it says of the session or of a subagent's
+// life, else what an agent (main or a subagent) did.
 func (st *copilotState) event(l *copilotLine, data *copilotData) {
 	ms := parseTime(l.Timestamp)
+	if !st.sessionEvent(l, data, ms) {
+		st.agentEvent(st.thread(l, data, ms), l.Type, data, ms)
+	}
+}
+
+// sessionEvent reads a line about the session or a subagent's life, and
+// says whether it was one.
+func (st *copilotState) sessionEvent(l *copilotLine, data *copilotData, ms int64) bool {
 	switch l.Type {
 	case "session.start", "session.resume":
 		if data.SessionID != "" && st.s.id == "" {
@@ -412,10 +422,8 @@ func (st *copilotState) event(l *copilotLine, data *copilotData) {
 			st.main.version = data.CopilotVersion
 		}
 		st.setModel(data.SelectedModel)
-		return
 	case "session.model_change":
 		st.setModel(data.NewModel)
-		return
 	case "session.shutdown":
 		for b := range st.calls {
 			st.endCall(b, ms)
@@ -424,40 +432,53 @@ func (st *copilotState) event(l *copilotLine, data *copilotData) {
 		if !st.recorded {
 			st.shutdown(ms, data.ModelMetrics)
 		}
-		return
 	case "session.usage_record":
 		if u := data.Usage; u != nil {
 			u.ms, st.recorded = ms, true
 			st.records[u.APICallID] = u
 		}
-		return
 	case "abort":
 		st.main.interrupted(ms, "aborted: "+or(data.Reason, "by the user"))
-		return
 	case "subagent.started":
-		sb := st.sub(data.ToolCallID, ms)
-		sb.role, sb.about = or(data.AgentName, sb.role), oneLine(data.AgentDescription, 200)
-		sb.b.agent = sb.role + ":" + data.ToolCallID
-		sb.b.setModel("", data.Model)
-		if l.AgentID != "" && l.AgentID != data.ParentID {
-			st.agentOf[l.AgentID] = data.ToolCallID
-		}
-		return
+		st.subagentStarted(l, data, ms)
 	case "subagent.completed", "subagent.failed":
-		sb := st.sub(data.ToolCallID, ms)
-		st.endCall(sb.b, ms)
-		sb.b.lastMS = max(sb.b.lastMS, ms)
-		if l.Type == "subagent.failed" {
-			var why string
-			if len(data.Error) > 0 && data.Error[0] == '"' {
-				why = unquote(data.Error)
-			}
-			sb.b.lastError = or(why, "failed")
-		}
-		return
+		st.subagentEnded(l, data, ms)
+	default:
+		return false
 	}
-	b := st.thread(l, data, ms)
-	switch l.Type {
+	return true
+}
+
+// subagentStarted names the subagent a call spawned, and the agent id
+// its lines will carry.
+func (st *copilotState) subagentStarted(l *copilotLine, data *copilotData, ms int64) {
+	sb := st.sub(data.ToolCallID, ms)
+	sb.role, sb.about = or(data.AgentName, sb.role), oneLine(data.AgentDescription, 200)
+	sb.b.agent = sb.role + ":" + data.ToolCallID
+	sb.b.setModel("", data.Model)
+	if l.AgentID != "" && l.AgentID != data.ParentID {
+		st.agentOf[l.AgentID] = data.ToolCallID
+	}
+}
+
+// subagentEnded ends a subagent's last model call, and says why it
+// failed if it did.
+func (st *copilotState) subagentEnded(l *copilotLine, data *copilotData, ms int64) {
+	sb := st.sub(data.ToolCallID, ms)
+	st.endCall(sb.b, ms)
+	sb.b.lastMS = max(sb.b.lastMS, ms)
+	if l.Type == "subagent.failed" {
+		var why string
+		if len(data.Error) > 0 && data.Error[0] == '"' {
+			why = unquote(data.Error)
+		}
+		sb.b.lastError = or(why, "failed")
+	}
+}
+
+// agentEvent reads a line of what the agent of b did.
+func (st *copilotState) agentEvent(b *builder, typ string, data *copilotData, ms int64) {
+	switch typ {
 	case "user.message":
 		st.endCall(b, ms)
 		b.prompt(ms, data.Content)
@@ -473,10 +494,8 @@ func (st *copilotState) event(l *copilotLine, data *copilotData) {
 		if data.Result != nil {
 			out = data.Result.Content
 		}
-		if !data.Success && len(data.Error) > 0 && data.Error[0] == '{' {
-			if m, _ := jsonscan.Lookup(data.Error, "message"); len(m) > 1 && m[0] == '"' {
-				out = unquote(m)
-			}
+		if !data.Success {
+			out, _ = errorMessage(data.Error, out)
 		}
 		b.toolResult(ms, data.ToolCallID, data.Success, out)
 	case "session.error":

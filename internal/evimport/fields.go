@@ -401,6 +401,18 @@ func unquote(v []byte) string {
 	return string(b)
 }
 
+// errorMessage is the message of the error v, if v is an object whose
+// message is a string, else otherwise; and whether v is an object.
+func errorMessage(v []byte, otherwise string) (string, bool) {
+	if len(v) == 0 || v[0] != '{' {
+		return otherwise, false
+	}
+	if m, _ := jsonscan.Lookup(v, "message"); len(m) > 1 && m[0] == '"' {
+		return unquote(m), true
+	}
+	return otherwise, true
+}
+
 func (d *fields) int(v []byte, name string, dst *int64) {
 	if len(v) == 0 || v[0] == 'n' {
 		return

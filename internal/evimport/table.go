@@ -300,26 +300,7 @@ func (m *tableMember) setKind(t reflect.Type, f reflect.StructField) {
 	ft, tag := f.Type, readTag(t, f)
 	switch {
 	case ft == rawMessageType:
-		m.kind, m.copy, m.plain, m.at = rawKind, tag.copy, tag.plain, tag.plainAt
-		m.check = len(tag.kinds) > 0
-		m.allowed = &[256]bool{'n': true}
-		for i, k := range tag.kinds {
-			if i > 0 {
-				m.want += " or " + a(k)
-			} else {
-				m.want = k // "string or an array"
-			}
-			switch k {
-			case "object":
-				m.allowed['{'] = true
-			case "array":
-				m.allowed['['] = true
-			case "string":
-				m.allowed['"'] = true
-			default:
-				panic("evimport: no JSON kind " + k)
-			}
-		}
+		m.setRaw(tag)
 	case ft == numberType:
 		m.kind = numberKind
 	case ft.Kind() == reflect.String && tag.word:
@@ -359,6 +340,31 @@ func (m *tableMember) setKind(t reflect.Type, f reflect.StructField) {
 		panic(fmt.Sprintf("evimport: %s.%s: no table reader for a member of type %s", t, f.Name, f.Type))
 	}
 }
+
+// setRaw sets how a member kept as raw JSON is read: copied or noted
+// plain as its tag says, and checked to be of the kinds it names, if any
+// (null is always allowed).
+func (m *tableMember) setRaw(tag evTag) {
+	m.kind, m.copy, m.plain, m.at = rawKind, tag.copy, tag.plain, tag.plainAt
+	m.check = len(tag.kinds) > 0
+	m.allowed = &[256]bool{'n': true}
+	for i, k := range tag.kinds {
+		if i > 0 {
+			m.want += " or " + a(k)
+		} else {
+			m.want = k // "string or an array"
+		}
+		first, ok := jsonKindStarts[k]
+		if !ok {
+			panic("evimport: no JSON kind " + k)
+		}
+		m.allowed[first] = true
+	}
+}
+
+// jsonKindStarts is the first byte of a value of each JSON kind a raw
+// member's tag may name.
+var jsonKindStarts = map[string]byte{"object": '{', "array": '[', "string": '"'}
 
 // read reads the member k (as the line spells it), of value v, into the
 // record at p, if it is one of the table's, and says which (-1: none).
