@@ -94,15 +94,12 @@ type span struct {
 	message   string
 
 	// While it is open: what it is of its run.
-	res     *resource
-	op      op
-	agent   string // the agent whose model call, tool call or invocation it is
-	key     string // a tool call's join key (callKey)
-	turn    bool   // a chat a turn opened: a turn's end ends it, not the result
-	claimed bool   // a tool call a subagent is already nested under
-	failed  bool   // a chat that ended on an error: the next call is a retry
-	args    []byte // --content: the call's arguments, as they came in pieces
-	output  []byte // --content: the call's output, as it came in pieces
+	res    *resource
+	op     op
+	agent  string // the agent whose model call, tool call or invocation it is
+	failed bool   // a chat that ended on an error: the next call is a retry
+	args   []byte // --content: the call's arguments, as they came in pieces
+	output []byte // --content: the call's output, as it came in pieces
 }
 
 // op is what a span is: the GenAI operation.

@@ -2,9 +2,11 @@ package ev2otlp
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/evtools/evtools/internal/jsontext"
 	"github.com/evtools/evtools/internal/redact"
+	"github.com/evtools/evtools/internal/runs"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
@@ -24,18 +26,18 @@ type config struct {
 	batch    int // spans per line or request
 }
 
-// run is one run being read: its root span and the spans still open.
+// run is one run being read: its root span, and its life (the model,
+// tool and subagent spans still open, its main agent) as package runs
+// follows it.
 type run struct {
+	life   *life
 	key    string // its run id, or #N for events without one
 	anon   bool   // it has no run id of its own
 	trace  [16]byte
 	root   *span
 	res    *resource
-	main   string          // the agent the run is of: its first agent that was not spawned
-	subs   map[string]bool // agents spawned in the run
-	open   []*span         // model calls, tool calls and subagents still open, in the order they began
-	places int64           // events read: the place of an event without seq
-	last   int64           // the time of its last event, Unix nanoseconds
+	places int64 // events read: the place of an event without seq
+	last   int64 // the time of its last event, Unix nanoseconds
 
 	model, provider string // from run_started
 	session         string
@@ -44,6 +46,13 @@ type run struct {
 	failed          bool // an error event was seen
 }
 
+// life is a run's life as package runs follows it; a span in flight is
+// one of the run's spans still open.
+type (
+	life     = runs.Run[*run, *span]
+	inFlight = runs.Span[*span]
+)
+
 // converter turns events into spans and hands batches of ended spans to
 // write.
 type converter struct {
@@ -51,17 +60,13 @@ type converter struct {
 	hand func(*batch) (*batch, error) // writes a batch (or has it written), returns an empty one
 	err  error                        // the first error writing: the reading stops
 
-	runs      map[string]*run
-	last      *run   // the run of the last event with a run id, while it is open
-	order     []*run // runs open, in the order they began: cut off in that order at the end
-	anon      int    // runs without a run id so far
+	life      runs.Tracker[*run, *span]
+	anon      int // runs without a run id so far
 	batch     *batch
 	free      []*span
 	names     map[string]string    // interned names: agents, tools, models
 	recent    [16]string           // names interned last (see intern)
 	spanNames [3]map[string]string // per op, its span's name for a name (see spanName)
-	key       []byte               // callKey's
-	keyID     bool                 // callKey's is a call id
 
 	ev  *event.Event // the event being converted
 	cur *reading     // its reading
@@ -96,7 +101,7 @@ func newHandingConverter(cfg config, hand func(*batch) (*batch, error)) *convert
 	if cfg.batch <= 0 {
 		cfg.batch = defaultBatch
 	}
-	return &converter{cfg: cfg, hand: hand, batch: &batch{}, runs: map[string]*run{}, names: map[string]string{}}
+	return &converter{cfg: cfg, hand: hand, batch: &batch{}, names: map[string]string{}}
 }
 
 // defaultBatch is the spans a line or a request holds at most: the
@@ -117,62 +122,50 @@ func (c *converter) convert(p *reading) error {
 		return p.err
 	}
 	c.cur, c.ev = p, &p.ev
-	ev := c.ev
-	r := c.runOf(ev)
+	r := c.runOf(c.ev)
 	seq, ts := c.place(r)
-	agent := c.agentOf(ev, r)
-	switch ev.Meaning {
+	agent := c.agentOf(c.ev, r)
+	c.take(r, agent, seq, ts)
+	if c.batch.n >= c.cfg.batch {
+		c.flush()
+	}
+	return c.err
+}
+
+// take converts the event by its meaning.
+func (c *converter) take(r *run, agent string, seq, ts int64) {
+	switch c.ev.Meaning {
 	case event.RunStart:
 		c.runStart(r)
 	case event.ModelCall:
-		c.modelCall(r, agent, seq, ts)
+		s, unanswered := r.life.ModelCall(c.ev, agent)
+		if unanswered != nil {
+			c.end(r, unanswered.Data, ts) // a call never answered: its end is the next call
+		}
+		s.Data = c.chat(r, agent, seq, ts)
 	case event.ModelResult:
 		c.modelResult(r, agent, seq, ts)
 	case event.ModelEnd:
-		if ch := r.find(opChat, agent, nil); ch != nil && ch.turn {
-			if stop := c.field(event.Stop); stop != "" {
-				ch.attrs.strs("gen_ai.response.finish_reasons", stop)
-			}
-			if ev.Failed() {
-				c.fail(ch, "model_error", c.text(event.Body))
-			}
-			c.end(r, ch, ts)
-		}
+		c.modelEnd(r, agent, ts)
 	case event.ModelError:
-		ch := r.find(opChat, agent, nil)
-		if ch == nil {
+		if s := r.life.ModelError(agent); s == nil {
 			c.lateModelError(r, agent, ts)
 		} else {
-			c.fail(ch, "model_error", c.text(event.Body))
-			c.end(r, ch, ts)
+			c.fail(s.Data, "model_error", c.text(event.Body))
+			c.end(r, s.Data, ts)
 		}
 	case event.ToolStart:
 		c.toolStart(r, agent, seq, ts)
 	case event.ToolUpdate:
 		if c.cfg.content {
-			if t := r.find(opTool, agent, c.callKey(agent)); t != nil {
-				if ev.Flags&event.Delta != 0 {
-					if v, ok := ev.FieldString(event.Args, &c.buf); ok {
-						t.args = append(t.args, v...)
-					}
-				}
-				if v, ok := ev.FieldString(event.Body, &c.buf); ok {
-					t.output = append(t.output, v...)
-				}
-			}
+			c.toolUpdate(r, agent)
 		}
 	case event.ToolEnd:
 		c.toolEnd(r, agent, seq, ts)
 	case event.AgentStart:
 		c.agentStart(r, agent, seq, ts)
 	case event.AgentEnd:
-		a := r.find(opAgent, agent, nil)
-		if a == nil {
-			// never spawned (skipped: the run stopped before it): an
-			// instant, so that the trace still shows it
-			a = c.agentStart(r, agent, seq, ts)
-		}
-		c.closeAgent(r, a, ts)
+		c.agentEnd(r, agent, seq, ts)
 	case event.Error, event.Ack, event.Kill, event.Guardrail, event.Decision:
 		c.spanEvent(r, agent, ts)
 	case event.RunEnd:
@@ -181,10 +174,6 @@ func (c *converter) convert(p *reading) error {
 		}
 		c.endRun(r, ts, false)
 	}
-	if c.batch.n >= c.cfg.batch {
-		c.flush()
-	}
-	return c.err
 }
 
 // place is where the event stands in its run's life: its seq (its place
@@ -252,26 +241,17 @@ func (c *converter) spanEvent(r *run, agent string, ts int64) {
 // runOf returns the run the event belongs to, begun by it if it is the
 // run's first.
 func (c *converter) runOf(ev *event.Event) *run {
-	var key string
-	anon := false
-	if id, ok := event.String(ev.RunID, &c.buf); ok && len(id) > 0 {
-		if r := c.last; r != nil && r.key == string(id) {
-			return r // most events are of the run of the event before
-		}
-		r := c.runs[string(id)]
-		if r != nil {
-			c.last = r
-			return r
-		}
-		key = string(id)
-	} else {
-		// Events without a run id (raw zot lines) are a run until its end.
-		key, anon = "#"+strconv.Itoa(c.anon+1), true
-		if r := c.runs[key]; r != nil {
-			return r
-		}
+	l, begun := c.life.Of(ev)
+	if !begun {
+		return l.Data
 	}
-	r := &run{key: key, anon: anon, trace: traceID(key), res: &resource{service: c.cfg.service}}
+	// Events without a run id (raw zot lines) are a run until its end.
+	key, anon := l.ID, l.ID == ""
+	if anon {
+		key = "#" + strconv.Itoa(c.anon+1)
+	}
+	r := &run{life: l, key: key, anon: anon, trace: traceID(key), res: &resource{service: c.cfg.service}}
+	l.Data = r
 	// what evimport says of the session, in one pass over the line
 	var source, project, session []byte
 	jsonscan.Each(ev.Line, func(k, v []byte) bool {
@@ -295,25 +275,18 @@ func (c *converter) runOf(ev *event.Event) *run {
 	r.session = c.internRaw(session)
 	r.root = c.newSpan(r, opAgent, "", [8]byte{}, 0)
 	r.root.kind = kindInternal
-	c.runs[key] = r
-	c.order = append(c.order, r)
-	if !anon {
-		c.last = r
-	}
 	return r
 }
 
-// agentOf is the event's agent, noted as the run's main agent when it is
-// the first that no agent_spawned began.
+// agentOf is the event's agent, which the run's life notes (its main
+// agent is the first that no agent_spawned began).
 func (c *converter) agentOf(ev *event.Event, r *run) string {
 	id, ok := event.String(ev.AgentID, &c.buf)
 	if !ok || len(id) == 0 {
 		return ""
 	}
 	agent := c.intern(id)
-	if r.main == "" && ev.Meaning != event.AgentStart && !r.subs[agent] {
-		r.main = agent
-	}
+	r.life.See(agent, ev.Meaning)
 	return agent
 }
 
@@ -367,42 +340,49 @@ func (c *converter) chat(r *run, agent string, seq, ts int64) *span {
 		ch.attrs.int("evtools.step", step)
 	}
 	// A call after one that failed is a retry: the agent's span says so.
-	for _, s := range r.open {
-		if s.op == opChat && s.agent == agent {
-			c.end(r, s, ts) // a call never answered: its end is the next call
-			break
-		}
-	}
 	if r.retry(agent) {
 		c.spanOf(r, agent).addEvent(ts, "evtools.retry", func(a *attrs) { a.str("gen_ai.request.model", model) })
 	}
-	r.open = append(r.open, ch)
 	return ch
 }
 
 // retry reports whether agent's last model call failed, and forgets it.
 func (r *run) retry(agent string) bool {
-	for _, s := range r.open {
-		if s.op == opAgent && s.agent == agent {
-			was := s.failed
-			s.failed = false
-			return was
-		}
+	if s := r.life.Find(runs.Agent, agent, nil); s != nil {
+		was := s.Data.failed
+		s.Data.failed = false
+		return was
 	}
-	was := r.root.failed && agent == r.main
+	was := r.root.failed && agent == r.life.Main
 	r.root.failed = false
 	return was
 }
 
-func (c *converter) modelCall(r *run, agent string, seq, ts int64) {
-	ch := c.chat(r, agent, seq, ts)
-	ch.turn = c.ev.Flags&event.Turn != 0
+// modelEnd ends the turn of agent in flight: its stop reason, failed or
+// not.
+func (c *converter) modelEnd(r *run, agent string, ts int64) {
+	s := r.life.ModelEnd(agent)
+	if s == nil {
+		return
+	}
+	ch := s.Data
+	if stop := c.field(event.Stop); stop != "" {
+		ch.attrs.strs("gen_ai.response.finish_reasons", stop)
+	}
+	if c.ev.Failed() {
+		c.fail(ch, "model_error", c.text(event.Body))
+	}
+	c.end(r, ch, ts)
 }
 
 // modelResult sets the open call's tokens and cost; a result without a
 // call is a span of its own, begun its latency before.
 func (c *converter) modelResult(r *run, agent string, seq, ts int64) {
-	ch := r.find(opChat, agent, nil)
+	var ch *span
+	s, _ := r.life.ModelResult(agent)
+	if s != nil {
+		ch = s.Data
+	}
 	u := &c.cur.usage
 	if ch == nil && u.OfSession {
 		c.sessionUsage(r, agent, ts, u)
@@ -436,7 +416,7 @@ func (c *converter) modelResult(r *run, agent string, seq, ts int64) {
 	if stop := c.field(event.Stop); stop != "" {
 		ch.attrs.strs("gen_ai.response.finish_reasons", stop)
 	}
-	if !ch.turn {
+	if s == nil || !s.Turn {
 		c.end(r, ch, ts)
 	}
 }
@@ -476,47 +456,52 @@ func (c *converter) lateModelError(r *run, agent string, ts int64) {
 		at.str("exception.type", "model_error")
 		at.str("exception.message", msg)
 	})
-	if s := r.find(opAgent, agent, nil); s != nil {
-		s.failed = true
-	} else if agent == r.main {
+	r.failedCall(agent)
+}
+
+// failedCall notes that agent's model call failed: its next is a retry.
+func (r *run) failedCall(agent string) {
+	if s := r.life.Find(runs.Agent, agent, nil); s != nil {
+		s.Data.failed = true
+	} else if agent == r.life.Main {
 		r.root.failed = true
 	}
 }
 
-// callKey is the key a tool call's start and end are joined on: its id,
-// else its agent and tool name (a run log's calls have no id).
-// It is built in a buffer of the converter's, valid until the next call:
-// only a call that opens a span keeps it, as a string.
-func (c *converter) callKey(agent string) []byte {
-	if id, ok := c.ev.FieldString(event.ID, &c.buf); ok && len(id) > 0 {
-		c.key, c.keyID = append(append(c.key[:0], '#'), id...), true
-		return c.key
-	}
-	name := c.field(event.Name)
-	c.keyID = false
-	c.key = append(append(append(c.key[:0], agent...), '/'), name...)
-	return c.key
-}
-
 func (c *converter) toolStart(r *run, agent string, seq, ts int64) {
-	key := c.callKey(agent)
-	if t := r.find(opTool, agent, key); t != nil && c.ev.Flags&event.Restated != 0 {
+	s, begun := r.life.ToolStart(&c.life, c.ev, agent)
+	if !begun {
 		// zot's complete call after its start: only its arguments, whole
 		if c.cfg.content {
 			if args := c.ev.Field(event.Args); args != nil {
-				t.args = append(t.args[:0], args...)
+				s.Data.args = append(s.Data.args[:0], args...)
 			}
 		}
 		return
 	}
-	c.openTool(r, agent, key, seq, ts)
+	s.Data = c.openTool(r, s, seq, ts)
 }
 
-func (c *converter) openTool(r *run, agent string, key []byte, seq, ts int64) *span {
-	t := c.newSpan(r, opTool, agent, c.spanOf(r, agent).id, ts)
+// toolUpdate takes a piece of a call's arguments or output (--content).
+func (c *converter) toolUpdate(r *run, agent string) {
+	s := r.life.ToolUpdate(&c.life, c.ev, agent)
+	if s == nil {
+		return
+	}
+	if c.ev.Flags&event.Delta != 0 {
+		if v, ok := c.ev.FieldString(event.Args, &c.buf); ok {
+			s.Data.args = append(s.Data.args, v...)
+		}
+	}
+	if v, ok := c.ev.FieldString(event.Body, &c.buf); ok {
+		s.Data.output = append(s.Data.output, v...)
+	}
+}
+
+func (c *converter) openTool(r *run, s *inFlight, seq, ts int64) *span {
+	t := c.newSpan(r, opTool, s.Agent, c.spanOf(r, s.Agent).id, ts)
 	t.kind = kindInternal
 	t.id = spanID(r.key, seq)
-	t.key = string(key)
 	name := c.field(event.Name)
 	t.name = "execute_tool"
 	if name != "" {
@@ -524,8 +509,8 @@ func (c *converter) openTool(r *run, agent string, key []byte, seq, ts int64) *s
 	}
 	t.attrs.str("gen_ai.operation.name", "execute_tool")
 	t.attrs.str("gen_ai.tool.name", name)
-	if c.keyID {
-		t.attrs.str("gen_ai.tool.call.id", t.key[1:]) // the key is the id
+	if id, ok := strings.CutPrefix(s.Key, "#"); ok {
+		t.attrs.str("gen_ai.tool.call.id", id)
 	}
 	if c.cfg.content {
 		if args := c.ev.Field(event.Args); args != nil {
@@ -535,15 +520,14 @@ func (c *converter) openTool(r *run, agent string, key []byte, seq, ts int64) *s
 			t.args = append(t.args[:0], args...)
 		}
 	}
-	r.open = append(r.open, t)
 	return t
 }
 
 func (c *converter) toolEnd(r *run, agent string, seq, ts int64) {
-	key := c.callKey(agent)
-	t := r.find(opTool, agent, key)
-	if t == nil {
-		t = c.openTool(r, agent, key, seq, ts) // its start is missing: an instant
+	s, started := r.life.ToolEnd(&c.life, c.ev, agent)
+	t := s.Data
+	if !started {
+		t = c.openTool(r, s, seq, ts) // its start is missing: an instant
 	}
 	if c.cfg.content {
 		if out := c.text(event.Body); out != "" {
@@ -556,24 +540,17 @@ func (c *converter) toolEnd(r *run, agent string, seq, ts int64) {
 	c.end(r, t, ts)
 }
 
-// agentStart opens a subagent's span, under the oldest call of the run's
-// main agent still open that has no subagent yet (the call that spawned
-// it: Claude Code's Task), else under the root.
-func (c *converter) agentStart(r *run, agent string, seq, ts int64) *span {
-	if old := r.find(opAgent, agent, nil); old != nil {
-		c.closeAgent(r, old, ts)
+// agentStart opens a subagent's span, under the call that spawned it (the
+// oldest call of its parent still open that has no subagent yet: Claude
+// Code's Task), else under the root.
+func (c *converter) agentStart(r *run, agent string, seq, ts int64) {
+	s, again, left := r.life.AgentStart(agent)
+	if again != nil {
+		c.closeAgent(r, again.Data, left, ts)
 	}
-	if r.subs == nil {
-		r.subs = map[string]bool{}
-	}
-	r.subs[agent] = true
 	parent := r.root
-	for _, s := range r.open {
-		if s.op == opTool && s.agent == r.main && !s.claimed {
-			s.claimed = true
-			parent = s
-			break
-		}
+	if by := r.life.Spawner(r.life.Parent(c.ev, &c.buf)); by != nil {
+		parent = by.Data
 	}
 	a := c.newSpan(r, opAgent, agent, parent.id, ts)
 	a.kind = kindInternal
@@ -591,17 +568,25 @@ func (c *converter) agentStart(r *run, agent string, seq, ts int64) *span {
 	if m := c.field(event.Model); m != "" {
 		a.attrs.str("gen_ai.request.model", m)
 	}
-	r.open = append(r.open, a)
-	return a
+	s.Data = a
+}
+
+// agentEnd ends a subagent's span; one never spawned (skipped: the run
+// stopped before it) is an instant, so that the trace still shows it.
+func (c *converter) agentEnd(r *run, agent string, seq, ts int64) {
+	s, left := r.life.AgentEnd(agent)
+	if s == nil {
+		c.agentStart(r, agent, seq, ts)
+		s, left = r.life.AgentEnd(agent)
+	}
+	c.closeAgent(r, s.Data, left, ts)
 }
 
 // closeAgent ends a subagent's span with its outcome, and before it the
 // calls it left open.
-func (c *converter) closeAgent(r *run, a *span, ts int64) {
-	for i := len(r.open) - 1; i >= 0; i-- {
-		if s := r.open[i]; s != a && s.agent == a.agent {
-			c.cutOff(r, s, ts)
-		}
+func (c *converter) closeAgent(r *run, a *span, left []*inFlight, ts int64) {
+	for _, s := range left {
+		c.cutOff(r, s.Data, ts)
 	}
 	outcome := c.field(event.Outcome)
 	if outcome != "" {
@@ -617,17 +602,18 @@ func (c *converter) closeAgent(r *run, a *span, ts int64) {
 // no more of them), then the root, with the run's outcome. cut is true
 // at the end of the input, where the run itself is cut off.
 func (c *converter) endRun(r *run, ts int64, cut bool) {
-	for i := len(r.open) - 1; i >= 0; i-- {
-		c.cutOff(r, r.open[i], ts)
+	open := r.life.Spans()
+	for i := len(open) - 1; i >= 0; i-- {
+		c.cutOff(r, open[i].Data, ts)
 	}
 	root := r.root
 	root.name = "invoke_agent"
-	if r.main != "" {
-		root.name = c.spanName(opAgent, r.main)
+	if r.life.Main != "" {
+		root.name = c.spanName(opAgent, r.life.Main)
 	}
 	a := &root.attrs
 	a.str("gen_ai.operation.name", "invoke_agent")
-	a.str("gen_ai.agent.name", r.main)
+	a.str("gen_ai.agent.name", r.life.Main)
 	a.str("gen_ai.conversation.id", r.session)
 	// no gen_ai.provider.name: an internal invoke_agent span no longer has
 	// one (its chat spans do)
@@ -652,16 +638,7 @@ func (c *converter) endRun(r *run, ts int64, cut bool) {
 		root.start = ts
 	}
 	c.end(r, root, ts)
-	delete(c.runs, r.key)
-	if c.last == r {
-		c.last = nil
-	}
-	for i, o := range c.order {
-		if o == r {
-			c.order = append(c.order[:i], c.order[i+1:]...)
-			break
-		}
-	}
+	c.life.End(r.life)
 	if r.anon {
 		c.anon++
 	}
@@ -670,8 +647,8 @@ func (c *converter) endRun(r *run, ts int64, cut bool) {
 // finish ends the runs still open at the end of the input, at their last
 // event, cut off, and writes what is left.
 func (c *converter) finish() error {
-	for len(c.order) > 0 {
-		r := c.order[0]
+	for open := c.life.Open(); len(open) > 0; open = c.life.Open() {
+		r := open[0].Data
 		c.endRun(r, r.last, true)
 	}
 	c.flush()
@@ -695,23 +672,12 @@ func (c *converter) fail(s *span, errType, message string) {
 	}
 }
 
-// end ends s at ts: out of the run's open spans, into the batch.
+// end ends s at ts, into the batch (the run's life closed it).
 func (c *converter) end(r *run, s *span, ts int64) {
 	s.end = max(ts, s.start)
 	s.res = r.res // the run's resource as it is now: what run_started said
-	for i, o := range r.open {
-		if o == s {
-			r.open = append(r.open[:i], r.open[i+1:]...)
-			break
-		}
-	}
 	if s.op == opChat && s.failed {
-		// the agent's next call is a retry
-		if a := r.find(opAgent, s.agent, nil); a != nil {
-			a.failed = true
-		} else if s.agent == r.main {
-			r.root.failed = true
-		}
+		r.failedCall(s.agent) // the agent's next call is a retry
 	}
 	if s.op == opTool && c.cfg.content {
 		s.attrs.str("gen_ai.tool.call.arguments", c.redact(s.args))
@@ -750,23 +716,12 @@ func (c *converter) newSpan(r *run, o op, agent string, parent [8]byte, ts int64
 	return s
 }
 
-// find returns the open span of the operation for agent (and key, for a
-// tool call), the first begun.
-func (r *run) find(o op, agent string, key []byte) *span {
-	for _, s := range r.open {
-		if s.op == o && s.agent == agent && (key == nil || s.key == string(key)) {
-			return s
-		}
-	}
-	return nil
-}
-
 // spanOf is the span an agent's events go under: its subagent span while
 // it runs, else the run's root.
 func (c *converter) spanOf(r *run, agent string) *span {
-	if agent != "" && agent != r.main {
-		if a := r.find(opAgent, agent, nil); a != nil {
-			return a
+	if agent != "" && agent != r.life.Main {
+		if a := r.life.Find(runs.Agent, agent, nil); a != nil {
+			return a.Data
 		}
 	}
 	return r.root
