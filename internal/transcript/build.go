@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/eventtext"
+	"github.com/evtools/evtools/internal/runs"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
@@ -46,9 +47,17 @@ type runHead struct {
 	cmd          string // the command that writes a page of it alone
 }
 
+// life is a run's life as package runs follows it: its model and tool
+// calls in flight are entries of the page.
+type (
+	life     = runs.Run[*run, *item]
+	inFlight = runs.Span[*item]
+)
+
 // run is a run being read: its entries as a tree, and what its timeline
 // draws.
 type run struct {
+	life    *life
 	head    *runHead
 	model   string // the model run_started resolved
 	items   []*item
@@ -70,9 +79,6 @@ type agent struct {
 	lane     int
 	block    *item // its entry in its parent's list; nil for the main agent
 	list     *[]*item
-	calls    map[string]*item // tool calls in flight, by id (else agent and name)
-	inFlight []*item
-	model    *item // the model call waiting for its result or its end
 	text     *item // the reply being written in pieces
 	turnText *item // the last reply of the model turn, which a whole text restates
 	tot      totals
@@ -183,13 +189,19 @@ func (t *Writer) read(line []byte) {
 	}
 	t.events++
 	at := ev.UnixMicro(&t.sbuf)
-	r := t.runOf(event.StringOf(ev.RunID, &t.sbuf))
-	a := r.agentOf(t, event.StringOf(ev.AgentID, &t.sbuf), ev)
-	h := r.head
-	h.note(line, at)
+	r := t.runOf(ev)
+	t.who = event.StringOf(ev.AgentID, &t.sbuf)
+	a := r.agentOf(t, t.who, ev)
+	r.head.note(line, at)
 	if ev.Meaning != event.Text {
 		a.text = nil
 	}
+	t.take(r, a, at)
+}
+
+// take adds the event to the run by its meaning.
+func (t *Writer) take(r *run, a *agent, at int64) {
+	ev := &t.ev
 	switch ev.Meaning {
 	case event.UserMessage:
 		t.userMessage(r, a, at)
@@ -198,32 +210,17 @@ func (t *Writer) read(line []byte) {
 	case event.Text:
 		t.text(r, a, at)
 	case event.ModelCall:
-		it := r.add(t, a, &item{kind: kModel, at: at, start: at, model: eventtext.Model(ev.Field(event.Model)), step: t.num(ev.Field(event.Step)),
-			turn: ev.Flags&event.Turn != 0})
-		a.model, a.turnText = it, nil
-		r.timed = append(r.timed, it)
-		// A call is counted when it starts, as evsum counts it: one that
-		// fails before its result was still made.
-		u := totals{models: 1}
-		a.tot.add(&u)
-		h.tot.add(&u)
+		t.modelCall(r, a, at)
 	case event.ModelResult:
 		t.modelResult(r, a, at)
 	case event.ModelEnd:
 		t.modelEnd(r, a, at)
 	case event.ModelError:
-		if it := a.model; it != nil && !it.hasUsage {
-			it.failed, it.end = true, at
-			a.model = nil
-		}
-		it := t.mark(r, a, kError, at, "model", ev.Field(event.Body))
-		r.lastErr = string(it.text.b)
+		t.modelError(r, a, at)
 	case event.Error:
-		s := eventtext.Text(ev.Field(event.Body))
-		if s != "" && s == r.lastErr {
-			return // the failed turn said it
+		if s := eventtext.Text(ev.Field(event.Body)); s == "" || s != r.lastErr { // else the failed turn said it
+			t.mark(r, a, kError, at, ev.FieldText(event.Outcome, &t.sbuf), ev.Field(event.Body))
 		}
-		t.mark(r, a, kError, at, ev.FieldText(event.Outcome, &t.sbuf), ev.Field(event.Body))
 	case event.Kill:
 		t.mark(r, a, kKill, at, "", ev.Field(event.Body))
 	case event.Guardrail:
@@ -232,38 +229,52 @@ func (t *Writer) read(line []byte) {
 	case event.ToolStart:
 		t.toolStart(r, a, at)
 	case event.ToolUpdate:
-		t.toolUpdate(r, a, at)
+		t.toolUpdate(r)
 	case event.ToolEnd:
 		t.toolEnd(r, a, at)
 	case event.AgentStart:
-		if b := a.block; b != nil {
-			b.at = at
-			b.name = nonEmpty(ev.FieldText(event.Name, &t.sbuf), b.name)
-			b.model = eventtext.Model(ev.Field(event.Model))
-			t.keep(&b.text, []byte(eventtext.Text(ev.Field(event.Body))), b.max, true)
-		}
+		t.agentStart(r, a, at)
 	case event.AgentEnd:
-		if b := a.block; b != nil {
-			b.ended, b.end = true, at
-			b.outcome = nonEmpty(ev.FieldText(event.Outcome, &t.sbuf), "ended")
-			b.wallUS, _ = eventtext.SecondsUS(ev.Field(event.Wall))
-			if s := eventtext.Text(ev.Field(event.Body)); s != "" {
-				t.keep(&b.output, []byte(s), b.max, true)
-			}
-		}
+		t.agentEnd(r, a, at)
 	case event.Decision:
 		it := r.add(t, a, &item{kind: kDecision, at: at, outcome: ev.FieldText(event.Outcome, &t.sbuf)})
 		t.keep(&it.text, []byte(eventtext.Text(ev.Field(event.Body))), it.max, false)
 	case event.Ack:
-		if ev.Failed() {
+		if ev.Failed() { // an acknowledgement that went well says nothing a reader needs
 			cmd, _ := jsonscan.Lookup(ev.Body, "command")
 			t.mark(r, a, kError, at, nonEmpty(eventtext.Text(cmd), "command")+" failed", ev.Field(event.Body))
 		}
-		// An acknowledgement that went well says nothing a reader needs.
 	case event.RunEnd:
 		t.runEnd(r, a, at)
 	default:
 		t.other(r, a, at)
+	}
+}
+
+// agentStart fills the entry of a sub-agent with what its start says.
+func (t *Writer) agentStart(r *run, a *agent, at int64) {
+	ev := &t.ev
+	r.life.AgentStart(t.who)
+	if b := a.block; b != nil {
+		b.at = at
+		b.name = nonEmpty(ev.FieldText(event.Name, &t.sbuf), b.name)
+		b.model = eventtext.Model(ev.Field(event.Model))
+		t.keep(&b.text, []byte(eventtext.Text(ev.Field(event.Body))), b.max, true)
+	}
+}
+
+// agentEnd ends the entry of a sub-agent: its outcome, wall time and
+// last words.
+func (t *Writer) agentEnd(r *run, a *agent, at int64) {
+	ev := &t.ev
+	r.life.AgentEnd(t.who)
+	if b := a.block; b != nil {
+		b.ended, b.end = true, at
+		b.outcome = nonEmpty(ev.FieldText(event.Outcome, &t.sbuf), "ended")
+		b.wallUS, _ = eventtext.SecondsUS(ev.Field(event.Wall))
+		if s := eventtext.Text(ev.Field(event.Body)); s != "" {
+			t.keep(&b.output, []byte(s), b.max, true)
+		}
 	}
 }
 
@@ -321,13 +332,28 @@ func (t *Writer) runEnd(r *run, a *agent, at int64) {
 	t.finish(r)
 }
 
-// modelEnd ends the model call in flight (a turn's end), failed or not.
+// modelCall is an entry of a model call, counted when it starts, as
+// evsum counts it: one that fails before its result was still made.
+func (t *Writer) modelCall(r *run, a *agent, at int64) {
+	ev := &t.ev
+	s, _ := r.life.ModelCall(ev, t.who)
+	it := r.add(t, a, &item{kind: kModel, at: at, start: at, model: eventtext.Model(ev.Field(event.Model)), step: t.num(ev.Field(event.Step)),
+		turn: s.Turn})
+	s.Data, a.turnText = it, nil
+	r.timed = append(r.timed, it)
+	u := totals{models: 1}
+	a.tot.add(&u)
+	r.head.tot.add(&u)
+}
+
+// modelEnd ends the model turn in flight, failed or not.
 func (t *Writer) modelEnd(r *run, a *agent, at int64) {
 	ev := &t.ev
-	it := a.model
-	if it == nil {
+	s := r.life.ModelEnd(t.who)
+	if s == nil {
 		return // a turn's end whose start the stream does not have: nothing to show
 	}
+	it := s.Data
 	it.end, it.stop = at, ev.FieldText(event.Stop, &t.sbuf)
 	if ev.Failed() {
 		it.failed = true
@@ -336,64 +362,71 @@ func (t *Writer) modelEnd(r *run, a *agent, at int64) {
 		a.tot.errors++
 		r.head.tot.errors++
 	}
-	a.model = nil
 }
 
-// runOf returns the open run of the id, or a new one (a run that has
+// modelError fails the model call in flight, and is an entry of its own.
+func (t *Writer) modelError(r *run, a *agent, at int64) {
+	if s := r.life.ModelError(t.who); s != nil && !s.Data.hasUsage {
+		s.Data.failed, s.Data.end = true, at
+	}
+	it := t.mark(r, a, kError, at, "model", t.ev.Field(event.Body))
+	r.lastErr = string(it.text.b)
+}
+
+// runOf returns the open run of the event, or a new one (a run that has
 // ended and is named again, as raw zot lines without run ids are, is a
 // new run).
-func (t *Writer) runOf(id string) *run {
-	if r := t.open[id]; r != nil {
-		return r
+func (t *Writer) runOf(ev *event.Event) *run {
+	l, begun := t.life.Of(ev)
+	if !begun {
+		return l.Data
 	}
-	h := &runHead{n: len(t.runs) + 1, id: id}
-	r := &run{head: h, agents: map[string]*agent{}}
-	h.live = r
+	h := &runHead{n: len(t.runs) + 1, id: l.ID}
+	r := &run{life: l, head: h, agents: map[string]*agent{}}
+	l.Data, h.live = r, r
 	t.runs = append(t.runs, h)
-	t.open[id] = r
 	return r
 }
 
 // agentOf returns the run's agent of the id, met for the first time when
-// needed: the session's events and the first agent named (unless it is
-// spawned) are the main agent's, whose entries are the run's; another
+// needed: the session's events and the run's main agent (package runs
+// says which) are the main agent's, whose entries are the run's; another
 // agent is a sub-agent, whose entries go in a block of its own under the
-// tool call of its parent that is in flight (the call that spawned it),
-// else after its parent's last entry.
+// tool call of its parent that spawned it, else after its parent's last
+// entry.
 func (r *run) agentOf(t *Writer, id string, ev *event.Event) *agent {
+	main := r.life.See(id, ev.Meaning)
 	if a := r.agents[id]; a != nil {
 		return a
 	}
-	spawned := ev.Meaning == event.AgentStart
-	if id == "" || !spawned && (r.main == nil || r.main.id == "") {
-		if r.main == nil {
-			r.main = &agent{list: &r.items, calls: map[string]*item{}}
-			r.lanes = append(r.lanes, r.main)
-		}
+	if r.main == nil {
+		// Spawned before any other agent spoke: the parent is unnamed.
+		r.main = &agent{list: &r.items}
+		r.lanes = append(r.lanes, r.main)
+	}
+	if id == "" || main {
 		if id != "" {
 			r.main.id = id // the session's events may have come first
 		}
 		r.agents[id] = r.main
 		return r.main
 	}
-	if r.main == nil {
-		// Spawned before any other agent spoke: the parent is unnamed.
-		r.main = &agent{list: &r.items, calls: map[string]*item{}}
-		r.lanes = append(r.lanes, r.main)
+	parent, parentID := r.main, r.life.Main
+	if ev.Meaning == event.AgentStart {
+		parentID = r.life.Parent(ev, &t.sbuf)
+		if p := r.agents[parentID]; p != nil {
+			parent = p
+		}
 	}
-	parent := r.main
-	if p := r.agents[ev.FieldText(event.Parent, &t.sbuf)]; p != nil && spawned {
-		parent = p
-	}
-	a := &agent{id: id, lane: len(r.lanes), calls: map[string]*item{}}
+	a := &agent{id: id, lane: len(r.lanes)}
 	r.lanes = append(r.lanes, a)
 	r.agents[id] = a
 	b := &item{kind: kAgent, name: id, lane: a.lane, agent: id}
 	a.block = b
 	a.list = &b.children
 	dst := parent.list
-	if n := len(parent.inFlight); n > 0 && !parent.inFlight[n-1].hidden {
-		dst = &parent.inFlight[n-1].children
+	if by := r.life.Spawner(parentID); by != nil && !by.Data.hidden {
+		dst = &by.Data.children
 	}
 	r.place(t, dst, b)
 	return a
@@ -460,9 +493,13 @@ func (t *Writer) text(r *run, a *agent, at int64) {
 // is an entry of its own when no call began.
 func (t *Writer) modelResult(r *run, a *agent, at int64) {
 	ev := &t.ev
-	it := a.model
+	var it *item
+	s, again := r.life.ModelResult(t.who)
+	if s != nil && !again {
+		it = s.Data
+	}
 	use := ev.Usage()
-	if it == nil || it.hasUsage {
+	if it == nil {
 		it = r.add(t, a, &item{kind: kModel, at: at, start: at})
 		// a session's totals (Copilot CLI's) took no time of their own:
 		// no bar on the timeline, where it would read as a call
@@ -484,7 +521,6 @@ func (t *Writer) modelResult(r *run, a *agent, at int64) {
 		// A run log's model_result ends its call; a turn (zot's usage)
 		// ends at its turn_end.
 		it.end = at
-		a.model = nil
 	}
 	if it.usage.HasLatency && (it.start == 0 || it.start == it.end) && it.end != 0 {
 		it.start = it.end - it.usage.LatencyUS
@@ -494,22 +530,14 @@ func (t *Writer) modelResult(r *run, a *agent, at int64) {
 	r.head.tot.add(&u)
 }
 
-// callKey names a call in flight: by its id, else (a log without ids) by
-// its tool, the last such call started.
-func callKey(id, name string) string {
-	if id != "" {
-		return "#" + id
-	}
-	return "/" + name
-}
-
 func (t *Writer) toolStart(r *run, a *agent, at int64) {
 	ev := &t.ev
 	name := ev.FieldText(event.Name, &t.sbuf)
-	key := callKey(ev.FieldText(event.ID, &t.sbuf), name)
 	args := ev.Field(event.Args)
-	if c := a.calls[key]; c != nil && ev.Flags&event.Restated != 0 {
+	s, begun := r.life.ToolStart(&t.life, ev, t.who)
+	if !begun {
 		// The complete call restates one begun: its arguments complete it.
+		c := s.Data
 		if len(c.args.b) == 0 && args != nil {
 			t.keep(&c.args, eventtext.Args(args), c.max, true)
 		}
@@ -520,8 +548,7 @@ func (t *Writer) toolStart(r *run, a *agent, at int64) {
 	if args != nil {
 		t.keep(&it.args, eventtext.Args(args), it.max, false)
 	}
-	a.calls[key] = it
-	a.inFlight = append(a.inFlight, it)
+	s.Data = it
 	r.timed = append(r.timed, it)
 	a.turnText = nil
 	u := totals{tools: 1}
@@ -529,16 +556,16 @@ func (t *Writer) toolStart(r *run, a *agent, at int64) {
 	r.head.tot.add(&u)
 }
 
-func (t *Writer) toolUpdate(r *run, a *agent, at int64) {
+func (t *Writer) toolUpdate(r *run) {
 	ev := &t.ev
-	key := callKey(ev.FieldText(event.ID, &t.sbuf), ev.FieldText(event.Name, &t.sbuf))
-	c := a.calls[key]
-	if c == nil {
+	s := r.life.ToolUpdate(&t.life, ev, t.who)
+	if s == nil {
 		return // a piece of a call whose start the stream does not have
 	}
+	c := s.Data
 	if piece := ev.Field(event.Args); piece != nil && ev.Flags&event.Delta != 0 {
-		s, _ := event.String(piece, &t.sbuf)
-		t.keep(&c.args, s, c.max, false)
+		p, _ := event.String(piece, &t.sbuf)
+		t.keep(&c.args, p, c.max, false)
 		return
 	}
 	if body := ev.Field(event.Body); body != nil {
@@ -549,21 +576,14 @@ func (t *Writer) toolUpdate(r *run, a *agent, at int64) {
 func (t *Writer) toolEnd(r *run, a *agent, at int64) {
 	ev := &t.ev
 	name := ev.FieldText(event.Name, &t.sbuf)
-	key := callKey(ev.FieldText(event.ID, &t.sbuf), name)
-	c := a.calls[key]
-	if c == nil {
+	s, started := r.life.ToolEnd(&t.life, ev, t.who)
+	c := s.Data
+	if !started {
 		// Its start is not in the stream: an entry of its own.
 		c = r.add(t, a, &item{kind: kTool, at: at, name: name, id: ev.FieldText(event.ID, &t.sbuf)})
 		u := totals{tools: 1}
 		a.tot.add(&u)
 		r.head.tot.add(&u)
-	}
-	delete(a.calls, key)
-	for i, f := range a.inFlight {
-		if f == c {
-			a.inFlight = append(a.inFlight[:i], a.inFlight[i+1:]...)
-			break
-		}
 	}
 	c.ended, c.end = true, at
 	c.name = nonEmpty(name, c.name)

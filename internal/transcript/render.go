@@ -71,7 +71,7 @@ type block struct {
 func (t *Writer) finish(r *run) {
 	h := r.head
 	h.live = nil
-	delete(t.open, h.id)
+	t.life.End(r.life)
 	if !r.hasWall && h.first != 0 && h.last > h.first {
 		h.wallUS = h.last - h.first
 	}

@@ -23,6 +23,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/evtools/evtools/internal/runs"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -77,9 +78,10 @@ type Writer struct {
 	ev    event.Event
 	sbuf  []byte
 
-	open     map[string]*run // the runs not ended, by id
-	runs     []*runHead      // every run, in the order of its first event
-	sections bytes.Buffer    // the sections of the runs ended, rendered
+	life     runs.Tracker[*run, *item] // the runs not ended
+	who      string                    // the agent of the event being read
+	runs     []*runHead                // every run, in the order of its first event
+	sections bytes.Buffer              // the sections of the runs ended, rendered
 	total    totals
 	kept     int // about the bytes of the entries on the page so far
 	omitted  int // runs with no section: the page was full
@@ -107,7 +109,7 @@ func New(w io.Writer, o Options) *Writer {
 	if o.MaxBars <= 0 {
 		o.MaxBars = defaultMaxBars
 	}
-	return &Writer{w: w, o: o, open: map[string]*run{}}
+	return &Writer{w: w, o: o}
 }
 
 // Write reads the complete lines in p and keeps an unfinished last line
