@@ -18,6 +18,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/evtools/evtools/internal/runs"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonl"
@@ -76,16 +77,16 @@ type Renderer struct {
 
 	// The screen: an open line is one still being written (a text flow,
 	// or a tool call waiting for its arguments), with the cursor at col.
-	open    openKind
-	openKey string // the run and agent of the open line
-	openID  string // the tool call of an open tool line
-	col     int
-	cut     bool   // the line reached the width: the rest of it is not written
-	fresh   bool   // right after a tag: the next field needs no separator
-	gap     int    // spaces of a flow not written yet: they go before the next word on the same line
-	lastDay string // the date of the last time shown
-	lastRun *run   // the run of the last line shown: a line of another one is headed by its number
-	runNum  int    // the runs seen, numbered from 1
+	open     openKind
+	openKey  string    // the run and agent of the open line
+	openCall *inFlight // the tool call of an open tool line
+	col      int
+	cut      bool   // the line reached the width: the rest of it is not written
+	fresh    bool   // right after a tag: the next field needs no separator
+	gap      int    // spaces of a flow not written yet: they go before the next word on the same line
+	lastDay  string // the date of the last time shown
+	lastRun  *run   // the run of the last line shown: a line of another one is headed by its number
+	runNum   int    // the runs seen, numbered from 1
 
 	// A flow of text: its lines start at indent; lineStart says the
 	// cursor is at the start of one of its lines but the first, where
@@ -98,7 +99,7 @@ type Renderer struct {
 	flowText  []byte
 	redacted  []byte
 
-	runs map[string]*run
+	life runs.Tracker[*run, call] // the runs not ended, their model and tool calls in flight
 }
 
 type openKind uint8
@@ -120,7 +121,7 @@ func New(w io.Writer, o Options) *Renderer {
 	if o.Loc == nil {
 		o.Loc = time.Local
 	}
-	return &Renderer{w: w, o: o, runs: map[string]*run{}}
+	return &Renderer{w: w, o: o}
 }
 
 // Write renders the complete lines in p, keeps an unfinished last line for

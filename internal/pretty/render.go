@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/evtools/evtools/internal/runs"
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/internal/textfmt"
 	"github.com/evtools/evtools/pkg/event"
@@ -18,17 +19,14 @@ import (
 // run is what the renderer remembers of a run: whose lines are whose, the
 // tool calls in flight, what was said, and the totals its end shows.
 type run struct {
+	life    *runs.Run[*run, call] // its calls in flight and its main agent (its own, unlabelled)
 	id      string
-	num     int             // its number in the stream, from 1: the heading of its lines
-	noUsage int             // its model calls whose log kept no usage
-	headed  bool            // its heading was shown, with its id
-	main    string          // its own agent, unlabelled: the first one named, when the run was seen from its start
-	begun   bool            // its first event was the session's: the run was seen from its start
-	agents  map[string]bool // every agent seen in it
+	num     int  // its number in the stream, from 1: the heading of its lines
+	noUsage int  // its model calls whose log kept no usage
+	headed  bool // its heading was shown, with its id
+	begun   bool // its first event was the session's: the run was seen from its start
 	labels  map[string]string
-	first   int64 // the time of its first event (µs), 0 unknown
-	turnAt  map[string]int64
-	calls   map[string]*call
+	first   int64             // the time of its first event (µs), 0 unknown
 	said    map[string]uint64 // per agent, a digest of the text shown in pieces since its last whole text
 	lastErr string            // the last failure shown: an event of another meaning saying the same is not shown again
 	errFrom event.Meaning     // the meaning of the event that said it
@@ -38,7 +36,7 @@ type run struct {
 	hasCost                          bool
 }
 
-// call is a tool call in flight.
+// call is a model or tool call in flight.
 type call struct {
 	name     string
 	at       int64  // its start (µs), 0 unknown
@@ -46,6 +44,9 @@ type call struct {
 	shown    bool   // its arguments were shown
 	progress string // the last progress line shown
 }
+
+// inFlight is a call in flight, as package runs follows it.
+type inFlight = runs.Span[call]
 
 const timeWidth = len("15:04:05.000")
 
@@ -107,7 +108,7 @@ func (r *Renderer) draw(line []byte) {
 	}
 	t := ev.UnixMicro(&r.sbuf)
 	runID, agent := event.StringOf(ev.RunID, &r.sbuf), event.StringOf(ev.AgentID, &r.sbuf)
-	rn := r.track(runID, agent, t)
+	rn := r.track(agent, t)
 	key := runID + "\x00" + agent
 	switch ev.Meaning {
 	case event.Text:
@@ -208,19 +209,22 @@ func (r *Renderer) quiet(ev *event.Event, rn *run, agent string) news {
 		// count it: one that fails before its result was still made.
 		rn.models++
 		// Its time is the start of the latency its result shows.
-		if t := ev.UnixMicro(&r.sbuf); t != 0 {
-			rn.turnAt[agent] = t
-		}
+		s, _ := rn.life.ModelCall(ev, agent)
+		s.Data.at = ev.UnixMicro(&r.sbuf)
 		delete(rn.said, agent)
 		return quietLine
 	case event.ModelEnd:
-		delete(rn.turnAt, agent)
+		rn.life.ModelEnd(agent)
 		if ev.Failed() {
 			return r.failure(rn, ev)
 		}
 		return quietLine
+	case event.AgentStart:
+		rn.life.AgentStart(agent) // spawned: never the run's own agent
+	case event.AgentEnd:
+		rn.life.AgentEnd(agent)
 	case event.ModelError:
-		delete(rn.turnAt, agent) // the call ended in it
+		rn.life.ModelError(agent) // the call ended in it
 		return r.failure(rn, ev)
 	case event.Error:
 		return r.failure(rn, ev)
@@ -389,8 +393,8 @@ func (r *Renderer) heading(t int64, rn *run) {
 		if !rn.headed {
 			rn.headed = true
 			head += " · " + rn.id
-			if !rn.begun && rn.main != "" {
-				head += " · " + rn.main
+			if !rn.begun && rn.life.Main != "" {
+				head += " · " + rn.life.Main
 			}
 		}
 	}
@@ -420,7 +424,7 @@ func (r *Renderer) labelWidth() int { return min(16, max(8, r.o.Width/6)) }
 // apart (a Claude subagent's "Explore:a7f3c21" is "Explore" until a second
 // Explore comes), the same for all its lines.
 func (r *Renderer) label(rn *run, agent string) string {
-	if rn == nil || agent == "" || agent == rn.main {
+	if rn == nil || agent == "" || agent == rn.life.Main {
 		return ""
 	}
 	if l, ok := rn.labels[agent]; ok {
@@ -486,34 +490,25 @@ func (r *Renderer) outcome(o string) {
 }
 
 // track notes the event's run and agent: a run is numbered when it first
-// appears; its own agent is the first one named after the session's
-// events began it (an agent spawned is never its own), and unknown when
-// the stream shows the run from the middle (a filtered log), where every
-// agent's lines are labelled.
-func (r *Renderer) track(runID, agent string, t int64) *run {
-	rn := r.runs[runID]
-	if rn == nil {
-		rn = &run{id: runID, begun: agent == "", agents: map[string]bool{},
-			turnAt: map[string]int64{}, calls: map[string]*call{}, said: map[string]uint64{}}
+// appears; its own agent is the one package runs names (the first named
+// by an event that is not a spawn, and not spawned). A run seen from the
+// middle (a filtered log) names its agent in its heading.
+func (r *Renderer) track(agent string, t int64) *run {
+	l, begun := r.life.Of(&r.ev)
+	rn := l.Data
+	if begun {
+		rn = &run{life: l, id: l.ID, begun: agent == "", said: map[string]uint64{}}
+		l.Data = rn
 		// evimport files what a session's log holds before its first
 		// prompt (Claude Code's warm-up agents) under run SESSION/0: it
 		// is headed as such and takes no number, so that run 1 is the
 		// first prompt's.
-		if runID != "" && !(strings.HasSuffix(runID, "/0") && r.ev.Meaning != event.UserMessage) {
+		if rn.id != "" && !(strings.HasSuffix(rn.id, "/0") && r.ev.Meaning != event.UserMessage) {
 			r.runNum++
 			rn.num = r.runNum
 		}
-		r.runs[runID] = rn
-		if agent != "" && r.ev.Meaning != event.AgentStart {
-			rn.main = agent // named in its heading
-		}
 	}
-	if agent != "" && !rn.agents[agent] {
-		rn.agents[agent] = true
-		if rn.main == "" && rn.begun && r.ev.Meaning != event.AgentStart {
-			rn.main = agent
-		}
-	}
+	l.See(agent, r.ev.Meaning)
 	if t != 0 && rn.first == 0 {
 		rn.first = t
 	}
@@ -529,14 +524,12 @@ func (r *Renderer) endLine() {
 	case textLine:
 		r.flowEnd()
 	case toolLine:
-		if rn := r.runs[strings.SplitN(r.openKey, "\x00", 2)[0]]; rn != nil {
-			if c := rn.calls[r.openID]; c != nil && len(c.args) > 0 && !c.shown {
-				c.shown = true
-				r.field(sNone, r.bestArg(c.args))
-			}
+		if c := &r.openCall.Data; len(c.args) > 0 && !c.shown {
+			c.shown = true
+			r.field(sNone, r.bestArg(c.args))
 		}
 	}
-	r.open, r.openKey, r.openID = closed, "", ""
+	r.open, r.openKey, r.openCall = closed, "", nil
 	r.newline()
 }
 
@@ -753,21 +746,18 @@ func (r *Renderer) word(w string) {
 // for them; a call restating one already shown draws nothing new.
 func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, agent, key string) {
 	name := ev.FieldText(event.Name, &r.sbuf)
-	id := callKey(ev.FieldText(event.ID, &r.sbuf), agent, name)
 	args := ev.Field(event.Args)
-	c := rn.calls[id]
-	if ev.Flags&event.Restated != 0 && c != nil {
+	s, begun := rn.life.ToolStart(&r.life, ev, agent)
+	c := &s.Data
+	if !begun {
 		// The call was drawn at its start; its arguments complete it.
 		if !c.shown && args != nil {
-			r.completeTool(c, nonEmpty(name, c.name), args, t, rn, agent, key, id)
+			r.completeTool(s, nonEmpty(name, c.name), args, t, rn, agent, key)
 		}
 		return
 	}
-	if c == nil {
-		c = &call{name: name, at: t}
-		rn.calls[id] = c
-		rn.tools++
-	}
+	c.name, c.at = name, t
+	rn.tools++
 	r.endLine()
 	r.prefix(t, rn, agent)
 	r.tag(sTool, "tool")
@@ -778,16 +768,16 @@ func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, agent, key strin
 		r.newline()
 		return
 	}
-	r.open, r.openKey, r.openID = toolLine, key, id
+	r.open, r.openKey, r.openCall = toolLine, key, s
 }
 
 // completeTool shows a call's arguments once they are whole: on its
 // start's line when that is still open, else on a line of their own.
-func (r *Renderer) completeTool(c *call, name string, args []byte, t int64, rn *run, agent, key, id string) {
-	c.shown = true
-	if r.open == toolLine && r.openID == id && r.openKey == key {
+func (r *Renderer) completeTool(s *inFlight, name string, args []byte, t int64, rn *run, agent, key string) {
+	s.Data.shown = true
+	if r.open == toolLine && r.openCall == s && r.openKey == key {
 		r.field(sNone, r.bestArg(args))
-		r.open, r.openKey, r.openID = closed, "", ""
+		r.open, r.openKey, r.openCall = closed, "", nil
 		r.newline()
 		return
 	}
@@ -815,22 +805,23 @@ func (r *Renderer) bestArg(args []byte) string {
 // shows the output); a piece of its arguments joins the others, and the
 // end of the pieces completes the call's line.
 func (r *Renderer) toolUpdate(ev *event.Event, t int64, rn *run, agent, key string) {
-	id := callKey(ev.FieldText(event.ID, &r.sbuf), agent, ev.FieldText(event.Name, &r.sbuf))
-	c := rn.calls[id]
+	s := rn.life.ToolUpdate(&r.life, ev, agent)
+	var c *call
+	if s != nil {
+		c = &s.Data
+	}
 	if piece := ev.Field(event.Args); piece != nil && ev.Flags&event.Delta != 0 {
-		if c == nil {
-			c = &call{at: t}
-			rn.calls[id] = c
+		if c != nil { // else a piece of a call whose start the stream does not have
+			p, _ := event.String(piece, &r.sbuf)
+			c.args = append(c.args, p...)
 		}
-		s, _ := event.String(piece, &r.sbuf)
-		c.args = append(c.args, s...)
 		return
 	}
 	body := ev.Field(event.Body)
 	end := ev.Flags&event.Delta == 0 && body == nil
 	if end && c != nil && !c.shown && len(c.args) > 0 {
 		// The end of the arguments.
-		r.completeTool(c, nonEmpty(c.name, "?"), c.args, t, rn, agent, key, id)
+		r.completeTool(s, nonEmpty(c.name, "?"), c.args, t, rn, agent, key)
 		return
 	}
 	if !r.o.All {
@@ -863,11 +854,10 @@ func (r *Renderer) toolUpdate(ev *event.Event, t int64, rn *run, agent, key stri
 // first line of its output, unless its last progress line just said it.
 func (r *Renderer) toolEnd(ev *event.Event, t int64, rn *run, agent string) {
 	name := ev.FieldText(event.Name, &r.sbuf)
-	id := callKey(ev.FieldText(event.ID, &r.sbuf), agent, name)
-	c := rn.calls[id]
-	if c != nil {
+	s, started := rn.life.ToolEnd(&r.life, ev, agent)
+	c := &s.Data
+	if started {
 		name = nonEmpty(name, c.name)
-		delete(rn.calls, id)
 	}
 	if ev.Failed() {
 		rn.toolFails++
@@ -875,15 +865,15 @@ func (r *Renderer) toolEnd(ev *event.Event, t int64, rn *run, agent string) {
 	} else {
 		r.tag(sOK, "ok")
 	}
-	if name == "" && strings.HasPrefix(id, "#") {
-		name = "call " + id[1:] // its start is not in the stream
+	if id, ok := strings.CutPrefix(s.Key, "#"); ok && name == "" {
+		name = "call " + id // its start is not in the stream
 	}
 	r.put(sBold, nonEmpty(name, "?"))
-	if c != nil && c.at != 0 && t > c.at {
+	if c.at != 0 && t > c.at {
 		r.field(sDim, duration(t-c.at))
 	}
 	out, more := firstOutput(r.joined(textOf(ev.Field(event.Body))))
-	if c != nil && out == c.progress && !more {
+	if started && out == c.progress && !more {
 		return
 	}
 	if more {
@@ -917,15 +907,18 @@ func (r *Renderer) modelResult(ev *event.Event, t int64, rn *run, agent string) 
 	if u.HasCost {
 		r.field(sNone, cost(u.CostNano))
 	}
-	switch at := rn.turnAt[agent]; {
+	// The call's first result shows its latency: a result after it
+	// without a call of its own (Copilot CLI's session totals) has none.
+	at := int64(0)
+	if s, again := rn.life.ModelResult(agent); s != nil && !again {
+		at = s.Data.at
+	}
+	switch {
 	case u.HasLatency:
 		r.field(sDim, duration(u.LatencyUS))
 	case at != 0 && t > at:
 		r.field(sDim, duration(t-at))
 	}
-	// The call has its result: a result after it without a call of its
-	// own (Copilot CLI's session totals) has no latency to show.
-	delete(rn.turnAt, agent)
 	// The name last: on a narrow terminal it is what is cut.
 	r.field(sDim, modelName(ev.Field(event.Model)))
 }
@@ -971,7 +964,7 @@ func (r *Renderer) runEnd(ev *event.Event, t int64, rn *run, runID string) {
 		parts = append(parts, tools)
 	}
 	r.parts(parts)
-	delete(r.runs, runID)
+	r.life.End(rn.life)
 }
 
 // parts writes the parts of a line joined by " · ", going on to a line
@@ -1011,15 +1004,6 @@ func (r *Renderer) num(v []byte) string {
 func (r *Renderer) lookupString(body []byte, name string) string {
 	v, _ := jsonscan.Lookup(body, name)
 	return event.StringOf(v, &r.sbuf)
-}
-
-// callKey names a call in flight: by its id, else (a log without ids) by
-// its agent and tool, the last such call started.
-func callKey(id, agent, name string) string {
-	if id != "" {
-		return "#" + id
-	}
-	return agent + "/" + name
 }
 
 // escapeText escapes what a flow must not send to the terminal.
