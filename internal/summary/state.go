@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/runs"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
@@ -675,7 +676,7 @@ func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
 	case event.ToolStart:
 		s.toolStart(g, r, runLog)
 	case event.ToolEnd:
-		s.toolEnd(g, r, runLog)
+		s.toolEnd(g, r)
 	}
 }
 
@@ -727,13 +728,15 @@ func (s *State) runEnd(r *Run, seq int64, runLog bool) {
 	gl.agentEnd = true
 }
 
-// toolStart sees a tool call begin: by its id (zot), or, in the run log,
-// by count (tool_call minus tool_result).
+// toolStart sees a tool call begin: by its id, which pairs it with its
+// end as package runs pairs the views' calls, or else by count
+// (tool_call minus tool_result): a call restating one (zot's) is counted
+// by its id only.
 func (s *State) toolStart(g *Group, r *Run, runLog bool) {
 	e := &s.ev
-	if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
+	if id, ok := runs.CallID(&e.Event, &s.idBuf); ok {
 		s.callStart(g, r, id, e.Flags&event.Restated == 0)
-	} else if runLog {
+	} else if runLog || e.Flags&event.Restated == 0 {
 		name := s.toolName()
 		g.n[ToolCalls]++
 		g.tool(name).calls++
@@ -742,11 +745,11 @@ func (s *State) toolStart(g *Group, r *Run, runLog bool) {
 }
 
 // toolEnd sees a tool call end, as toolStart its start.
-func (s *State) toolEnd(g *Group, r *Run, runLog bool) {
+func (s *State) toolEnd(g *Group, r *Run) {
 	e := &s.ev
-	if id, ok := e.FieldString(event.ID, &s.idBuf); ok {
+	if id, ok := runs.CallID(&e.Event, &s.idBuf); ok {
 		s.callEnd(g, r, id, e.Failed())
-	} else if runLog {
+	} else {
 		r.n[rToolsOpen]--
 		if e.Failed() {
 			name := s.toolName()
