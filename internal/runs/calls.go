@@ -102,7 +102,9 @@ func (r *Run[R, S]) ToolEnd(t *Tracker[R, S], ev *event.Event, agent string) (s 
 		r.Close(s)
 		return s, true
 	}
-	return &Span[S]{Kind: Tool, Agent: agent, Key: string(key)}, false
+	s = r.span(Tool, agent, string(key))
+	r.t.done = append(r.t.done, s)
+	return s, false
 }
 
 // Spawner returns the tool call that spawned a sub-agent of parent: the

@@ -45,6 +45,7 @@ type Run[R, S any] struct {
 	Main string // its own agent: the first named by an event that is not a spawn, and not spawned
 	Data R
 
+	t       *Tracker[R, S]
 	spawned map[string]bool
 	open    []*Span[S] // the spans in flight, in the order they began
 }
@@ -56,12 +57,22 @@ type Tracker[R, S any] struct {
 	order []*Run[R, S]
 	buf   []byte
 	key   []byte
+
+	// Spans ended by the event being read (done), reused from the next
+	// one on (free): a view makes a span for every call of a stream, and
+	// keeps what it needs of one in its Data.
+	done, free []*Span[S]
 }
 
 // Of returns the open run of the event's run_id (a run without one is
 // the run of every event without one, until its end), and begun true
 // when the event begins it.
 func (t *Tracker[R, S]) Of(ev *event.Event) (r *Run[R, S], begun bool) {
+	for _, s := range t.done {
+		*s = Span[S]{}
+		t.free = append(t.free, s)
+	}
+	t.done = t.done[:0]
 	id, _ := event.String(ev.RunID, &t.buf)
 	if r := t.last; r != nil && r.ID == string(id) {
 		return r, false
@@ -73,7 +84,7 @@ func (t *Tracker[R, S]) Of(ev *event.Event) (r *Run[R, S], begun bool) {
 	if t.runs == nil {
 		t.runs = map[string]*Run[R, S]{}
 	}
-	r = &Run[R, S]{ID: string(id)}
+	r = &Run[R, S]{ID: string(id), t: t}
 	t.runs[r.ID] = r
 	t.order = append(t.order, r)
 	t.last = r
@@ -135,16 +146,31 @@ func (r *Run[R, S]) Find(k Kind, agent string, key []byte) *Span[S] {
 
 // begin puts a new span in flight.
 func (r *Run[R, S]) begin(k Kind, agent, key string) *Span[S] {
-	s := &Span[S]{Kind: k, Agent: agent, Key: key}
+	s := r.span(k, agent, key)
 	r.open = append(r.open, s)
 	return s
 }
 
-// Close takes s out of the spans in flight.
+// span is a new span, valid until the next event's Of once it is
+// closed.
+func (r *Run[R, S]) span(k Kind, agent, key string) *Span[S] {
+	var s *Span[S]
+	if n := len(r.t.free); n > 0 {
+		s, r.t.free = r.t.free[n-1], r.t.free[:n-1]
+	} else {
+		s = &Span[S]{}
+	}
+	s.Kind, s.Agent, s.Key = k, agent, key
+	return s
+}
+
+// Close takes s out of the spans in flight. The caller may use it until
+// the next event's Of, which reuses it.
 func (r *Run[R, S]) Close(s *Span[S]) {
 	for i, o := range r.open {
 		if o == s {
 			r.open = append(r.open[:i], r.open[i+1:]...)
+			r.t.done = append(r.t.done, s)
 			return
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 // life reads lines into a tracker as a view does, and says what each did
 // to the run's life: which call an event began, answered or ended.
-func life(t *testing.T, lines ...string) []string {
+func life(t testing.TB, lines ...string) []string {
 	t.Helper()
 	var tr Tracker[struct{}, string]
 	var ev event.Event
@@ -17,7 +17,10 @@ func life(t *testing.T, lines ...string) []string {
 	var buf []byte
 	for i, l := range lines {
 		if err := ev.Read([]byte(l)); err != nil {
-			t.Fatalf("line %d: %v", i+1, err)
+			if _, skip := t.(*fuzzing); !skip {
+				t.Fatalf("line %d: %v", i+1, err)
+			}
+			continue
 		}
 		r, begun := tr.Of(&ev)
 		if begun {
@@ -76,6 +79,13 @@ func life(t *testing.T, lines ...string) []string {
 		case event.RunEnd:
 			said = append(said, "main "+r.Main)
 			tr.End(r)
+		}
+		for _, o := range r.Spans() {
+			for _, d := range tr.done {
+				if o == d {
+					t.Fatalf("line %d: a span in flight has ended", i+1)
+				}
+			}
 		}
 	}
 	return said
@@ -139,3 +149,23 @@ func TestLife(t *testing.T) {
 		})
 	}
 }
+
+// FuzzLife reads any lines through the pairing rules: none panics, and a
+// span in flight is never one that ended.
+func FuzzLife(f *testing.F) {
+	f.Add("{\"run_id\":\"r\",\"agent_id\":\"p\",\"kind\":\"tool_call\",\"payload\":{\"tool\":\"x\"}}\n" +
+		"{\"run_id\":\"r\",\"agent_id\":\"s\",\"kind\":\"agent_spawned\",\"payload\":{\"parent_id\":\"p\"}}\n" +
+		"{\"run_id\":\"r\",\"agent_id\":\"s\",\"kind\":\"model_call\",\"payload\":{}}\n" +
+		"{\"run_id\":\"r\",\"agent_id\":\"s\",\"kind\":\"agent_finished\",\"payload\":{}}\n")
+	f.Add("{\"kind\":\"turn_start\",\"payload\":{\"type\":\"turn_start\"}}\n{\"kind\":\"usage\",\"payload\":{}}\n{\"type\":\"tool_result\",\"id\":\"\"}")
+	f.Fuzz(func(t *testing.T, data string) {
+		lines := strings.Split(data, "\n")
+		if len(lines) > 200 {
+			lines = lines[:200]
+		}
+		life(&fuzzing{T: t}, lines...)
+	})
+}
+
+// fuzzing is a test that skips the lines that are not events.
+type fuzzing struct{ *testing.T }
