@@ -400,19 +400,7 @@ func (c *converter) modelResult(r *run, agent string, seq, ts int64) {
 	}
 	// A call whose log kept no usage has no token attributes: zeros
 	// would be read as a free call.
-	if !u.NoUsage {
-		ch.attrs.int("gen_ai.usage.input_tokens", u.Tokens[event.TokInput])
-		ch.attrs.int("gen_ai.usage.output_tokens", u.Tokens[event.TokOutput])
-	}
-	if n := u.Tokens[event.TokCacheRead]; n > 0 {
-		ch.attrs.int("gen_ai.usage.cache_read.input_tokens", n)
-	}
-	if n := u.Tokens[event.TokCacheWrite]; n > 0 {
-		ch.attrs.int("gen_ai.usage.cache_write.input_tokens", n)
-	}
-	if u.HasCost {
-		ch.attrs.double("evtools.cost_usd", float64(u.CostNano)/1e9)
-	}
+	usageAttrs(&ch.attrs, u, !u.NoUsage)
 	if stop := c.field(event.Stop); stop != "" {
 		ch.attrs.strs("gen_ai.response.finish_reasons", stop)
 	}
@@ -430,18 +418,26 @@ func (c *converter) sessionUsage(r *run, agent string, ts int64, u *event.Usage)
 		if model != "" {
 			a.str("gen_ai.response.model", model)
 		}
+		usageAttrs(a, u, true)
+	})
+}
+
+// usageAttrs sets what a model result used: its tokens (with tokens), the
+// cache's, and its cost.
+func usageAttrs(a *attrs, u *event.Usage, tokens bool) {
+	if tokens {
 		a.int("gen_ai.usage.input_tokens", u.Tokens[event.TokInput])
 		a.int("gen_ai.usage.output_tokens", u.Tokens[event.TokOutput])
-		if n := u.Tokens[event.TokCacheRead]; n > 0 {
-			a.int("gen_ai.usage.cache_read.input_tokens", n)
-		}
-		if n := u.Tokens[event.TokCacheWrite]; n > 0 {
-			a.int("gen_ai.usage.cache_write.input_tokens", n)
-		}
-		if u.HasCost {
-			a.double("evtools.cost_usd", float64(u.CostNano)/1e9)
-		}
-	})
+	}
+	if n := u.Tokens[event.TokCacheRead]; n > 0 {
+		a.int("gen_ai.usage.cache_read.input_tokens", n)
+	}
+	if n := u.Tokens[event.TokCacheWrite]; n > 0 {
+		a.int("gen_ai.usage.cache_write.input_tokens", n)
+	}
+	if u.HasCost {
+		a.double("evtools.cost_usd", float64(u.CostNano)/1e9)
+	}
 }
 
 // lateModelError writes an error that comes after its call ended (pi

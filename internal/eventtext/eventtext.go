@@ -199,3 +199,20 @@ func SecondsUS(raw []byte) (int64, bool) {
 	}
 	return int64(f * 1e6), true
 }
+
+// NonEmpty is s, or def when s is empty.
+func NonEmpty(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Number is a JSON number as written (a step, a count), "" for any
+// other value.
+func Number(raw []byte) string {
+	if jsonscan.KindOf(raw) == jsonscan.Number {
+		return string(raw)
+	}
+	return ""
+}

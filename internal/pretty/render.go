@@ -278,7 +278,7 @@ func (r *Renderer) modelCall(ev *event.Event) {
 		r.tag(sDim, "model")
 		r.put(sDim, modelName(ev.Field(event.Model)))
 	}
-	if s := r.num(ev.Field(event.Step)); s != "" {
+	if s := number(ev.Field(event.Step)); s != "" {
 		r.field(sDim, "step "+s)
 	}
 }
@@ -994,13 +994,6 @@ func (r *Renderer) parts(parts []string) {
 	}
 }
 
-func (r *Renderer) num(v []byte) string {
-	if jsonscan.KindOf(v) == jsonscan.Number {
-		return string(v)
-	}
-	return ""
-}
-
 func (r *Renderer) lookupString(body []byte, name string) string {
 	v, _ := jsonscan.Lookup(body, name)
 	return event.StringOf(v, &r.sbuf)
@@ -1012,11 +1005,4 @@ func escapeText(s string) string {
 		return s
 	}
 	return term.Escape(s)
-}
-
-func nonEmpty(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

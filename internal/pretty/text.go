@@ -12,6 +12,8 @@ var (
 	compact   = eventtext.Compact
 	oneLine   = eventtext.OneLine
 	cost      = eventtext.Cost
+	nonEmpty  = eventtext.NonEmpty
+	number    = eventtext.Number
 	duration  = eventtext.Duration
 	seconds   = eventtext.Seconds
 )

@@ -54,15 +54,17 @@ func (r *Run[R, S]) ModelError(agent string) *Span[S] {
 	return s
 }
 
-// CallKey is the key a tool call's events are paired on: "#" and its id,
+// callKey is the key a tool call's events are paired on: "#" and its id,
 // else (a run log's calls have none) "/" and its tool's name, the first
-// such call of the agent in flight. It is built in dst.
-func CallKey(dst []byte, ev *event.Event, buf *[]byte) (key []byte, hasID bool) {
-	if id, ok := CallID(ev, buf); ok {
-		return append(append(dst[:0], '#'), id...), true
+// such call of the agent in flight. It is built in the tracker's buffer.
+func (t *Tracker[R, S]) callKey(ev *event.Event) []byte {
+	if id, ok := CallID(ev, &t.buf); ok {
+		t.key = append(append(t.key[:0], '#'), id...)
+	} else {
+		name, _ := ev.FieldString(event.Name, &t.buf)
+		t.key = append(append(t.key[:0], '/'), name...)
 	}
-	name, _ := ev.FieldString(event.Name, buf)
-	return append(append(dst[:0], '/'), name...), false
+	return t.key
 }
 
 // CallID is a tool call's id, when its event has one (a string, not
@@ -76,8 +78,7 @@ func CallID(ev *event.Event, buf *[]byte) ([]byte, bool) {
 // it restates a call in flight (zot's complete call after its start),
 // whose arguments it may complete.
 func (r *Run[R, S]) ToolStart(t *Tracker[R, S], ev *event.Event, agent string) (s *Span[S], begun bool) {
-	key, _ := CallKey(t.key, ev, &t.buf)
-	t.key = key
+	key := t.callKey(ev)
 	if s := r.Find(Tool, agent, key); s != nil && ev.Flags&event.Restated != 0 {
 		return s, false
 	}
@@ -87,8 +88,7 @@ func (r *Run[R, S]) ToolStart(t *Tracker[R, S], ev *event.Event, agent string) (
 // ToolUpdate returns the tool call in flight a piece of arguments or of
 // output is of, nil when its start is not in the stream.
 func (r *Run[R, S]) ToolUpdate(t *Tracker[R, S], ev *event.Event, agent string) *Span[S] {
-	key, _ := CallKey(t.key, ev, &t.buf)
-	t.key = key
+	key := t.callKey(ev)
 	return r.Find(Tool, agent, key)
 }
 
@@ -96,8 +96,7 @@ func (r *Run[R, S]) ToolUpdate(t *Tracker[R, S], ev *event.Event, agent string) 
 // its start is not in the stream: then it is a call of its own, begun and
 // ended by its result.
 func (r *Run[R, S]) ToolEnd(t *Tracker[R, S], ev *event.Event, agent string) (s *Span[S], started bool) {
-	key, _ := CallKey(t.key, ev, &t.buf)
-	t.key = key
+	key := t.callKey(ev)
 	if s = r.Find(Tool, agent, key); s != nil {
 		r.Close(s)
 		return s, true

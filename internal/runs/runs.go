@@ -91,9 +91,6 @@ func (t *Tracker[R, S]) Of(ev *event.Event) (r *Run[R, S], begun bool) {
 	return r, true
 }
 
-// Find returns the open run of id, nil when there is none.
-func (t *Tracker[R, S]) Find(id string) *Run[R, S] { return t.runs[id] }
-
 // End releases the run: an event of its id after this begins a new run.
 func (t *Tracker[R, S]) End(r *Run[R, S]) {
 	if t.runs[r.ID] == r {
@@ -126,9 +123,6 @@ func (r *Run[R, S]) See(agent string, m event.Meaning) bool {
 	}
 	return agent == r.Main
 }
-
-// Spawned reports whether an agent_spawned (or the like) began agent.
-func (r *Run[R, S]) Spawned(agent string) bool { return r.spawned[agent] }
 
 // Spans lists the spans in flight, in the order they began.
 func (r *Run[R, S]) Spans() []*Span[S] { return r.open }

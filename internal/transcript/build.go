@@ -232,10 +232,8 @@ func (t *Writer) take(r *run, a *agent, at int64) {
 		t.toolUpdate(r)
 	case event.ToolEnd:
 		t.toolEnd(r, a, at)
-	case event.AgentStart:
-		t.agentStart(r, a, at)
-	case event.AgentEnd:
-		t.agentEnd(r, a, at)
+	case event.AgentStart, event.AgentEnd:
+		t.agentEvent(r, a, at)
 	case event.Decision:
 		it := r.add(t, a, &item{kind: kDecision, at: at, outcome: ev.FieldText(event.Outcome, &t.sbuf)})
 		t.keep(&it.text, []byte(eventtext.Text(ev.Field(event.Body))), it.max, false)
@@ -251,24 +249,24 @@ func (t *Writer) take(r *run, a *agent, at int64) {
 	}
 }
 
-// agentStart fills the entry of a sub-agent with what its start says.
-func (t *Writer) agentStart(r *run, a *agent, at int64) {
-	ev := &t.ev
-	r.life.AgentStart(t.who)
-	if b := a.block; b != nil {
+// agentEvent fills the entry of a sub-agent with what its start says, or
+// ends it: its outcome, wall time and last words.
+func (t *Writer) agentEvent(r *run, a *agent, at int64) {
+	ev, b := &t.ev, a.block
+	start := ev.Meaning == event.AgentStart
+	if start {
+		r.life.AgentStart(t.who)
+	} else {
+		r.life.AgentEnd(t.who)
+	}
+	switch {
+	case b == nil:
+	case start:
 		b.at = at
 		b.name = nonEmpty(ev.FieldText(event.Name, &t.sbuf), b.name)
 		b.model = eventtext.Model(ev.Field(event.Model))
 		t.keep(&b.text, []byte(eventtext.Text(ev.Field(event.Body))), b.max, true)
-	}
-}
-
-// agentEnd ends the entry of a sub-agent: its outcome, wall time and
-// last words.
-func (t *Writer) agentEnd(r *run, a *agent, at int64) {
-	ev := &t.ev
-	r.life.AgentEnd(t.who)
-	if b := a.block; b != nil {
+	default:
 		b.ended, b.end = true, at
 		b.outcome = nonEmpty(ev.FieldText(event.Outcome, &t.sbuf), "ended")
 		b.wallUS, _ = eventtext.SecondsUS(ev.Field(event.Wall))
@@ -337,13 +335,11 @@ func (t *Writer) runEnd(r *run, a *agent, at int64) {
 func (t *Writer) modelCall(r *run, a *agent, at int64) {
 	ev := &t.ev
 	s, _ := r.life.ModelCall(ev, t.who)
-	it := r.add(t, a, &item{kind: kModel, at: at, start: at, model: eventtext.Model(ev.Field(event.Model)), step: t.num(ev.Field(event.Step)),
+	it := r.add(t, a, &item{kind: kModel, at: at, start: at, model: eventtext.Model(ev.Field(event.Model)), step: eventtext.Number(ev.Field(event.Step)),
 		turn: s.Turn})
 	s.Data, a.turnText = it, nil
 	r.timed = append(r.timed, it)
-	u := totals{models: 1}
-	a.tot.add(&u)
-	r.head.tot.add(&u)
+	r.count(a, totals{models: 1})
 }
 
 // modelEnd ends the model turn in flight, failed or not.
@@ -432,6 +428,12 @@ func (r *run) agentOf(t *Writer, id string, ev *event.Event) *agent {
 	return a
 }
 
+// count adds u to the totals of the agent and of the run.
+func (r *run) count(a *agent, u totals) {
+	a.tot.add(&u)
+	r.head.tot.add(&u)
+}
+
 // add puts an entry at the end of the agent's list, or counts it as not
 // shown past the run's limit.
 func (r *run) add(t *Writer, a *agent, it *item) *item {
@@ -511,7 +513,7 @@ func (t *Writer) modelResult(r *run, a *agent, at int64) {
 	if m := eventtext.Model(ev.Field(event.Model)); m != "" {
 		it.model = m
 	}
-	if s := t.num(ev.Field(event.Step)); s != "" {
+	if s := eventtext.Number(ev.Field(event.Step)); s != "" {
 		it.step = s
 	}
 	if th := ev.Field(event.Thinking); th != nil {
@@ -525,9 +527,7 @@ func (t *Writer) modelResult(r *run, a *agent, at int64) {
 	if it.usage.HasLatency && (it.start == 0 || it.start == it.end) && it.end != 0 {
 		it.start = it.end - it.usage.LatencyUS
 	}
-	u := totals{tokens: it.usage.Tokens[event.TokTotal], costNano: it.usage.CostNano, hasCost: it.usage.HasCost}
-	a.tot.add(&u)
-	r.head.tot.add(&u)
+	r.count(a, totals{tokens: it.usage.Tokens[event.TokTotal], costNano: it.usage.CostNano, hasCost: it.usage.HasCost})
 }
 
 func (t *Writer) toolStart(r *run, a *agent, at int64) {
@@ -551,9 +551,7 @@ func (t *Writer) toolStart(r *run, a *agent, at int64) {
 	s.Data = it
 	r.timed = append(r.timed, it)
 	a.turnText = nil
-	u := totals{tools: 1}
-	a.tot.add(&u)
-	r.head.tot.add(&u)
+	r.count(a, totals{tools: 1})
 }
 
 func (t *Writer) toolUpdate(r *run) {
@@ -581,9 +579,7 @@ func (t *Writer) toolEnd(r *run, a *agent, at int64) {
 	if !started {
 		// Its start is not in the stream: an entry of its own.
 		c = r.add(t, a, &item{kind: kTool, at: at, name: name, id: ev.FieldText(event.ID, &t.sbuf)})
-		u := totals{tools: 1}
-		a.tot.add(&u)
-		r.head.tot.add(&u)
+		r.count(a, totals{tools: 1})
 	}
 	c.ended, c.end = true, at
 	c.name = nonEmpty(name, c.name)
@@ -592,9 +588,7 @@ func (t *Writer) toolEnd(r *run, a *agent, at int64) {
 	}
 	if ev.Failed() {
 		c.failed = true
-		u := totals{toolFails: 1}
-		a.tot.add(&u)
-		r.head.tot.add(&u)
+		r.count(a, totals{toolFails: 1})
 	}
 }
 
@@ -613,8 +607,7 @@ func (t *Writer) mark(r *run, a *agent, k itemKind, at int64, what string, body 
 	case kGuardrail:
 		u.guards = 1
 	}
-	a.tot.add(&u)
-	r.head.tot.add(&u)
+	r.count(a, u)
 	return it
 }
 
@@ -641,18 +634,4 @@ func (t *Writer) other(r *run, a *agent, at int64) {
 			it.payload = it.payload[:0] // shown as its kind only
 		}
 	}
-}
-
-func (t *Writer) num(v []byte) string {
-	if jsonscan.KindOf(v) == jsonscan.Number {
-		return string(v)
-	}
-	return ""
-}
-
-func nonEmpty(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

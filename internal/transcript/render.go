@@ -579,3 +579,6 @@ func (h *runHead) promptless() string {
 	}
 	return ""
 }
+
+// nonEmpty is s, or def when s is empty.
+var nonEmpty = eventtext.NonEmpty
