@@ -49,10 +49,7 @@ type runHead struct {
 
 // life is a run's life as package runs follows it: its model and tool
 // calls in flight are entries of the page.
-type (
-	life     = runs.Run[*run, *item]
-	inFlight = runs.Span[*item]
-)
+type life = runs.Run[*run, *item]
 
 // run is a run being read: its entries as a tree, and what its timeline
 // draws.
