@@ -252,19 +252,7 @@ func (c *converter) runOf(ev *event.Event) *run {
 	}
 	r := &run{life: l, key: key, anon: anon, trace: traceID(key), res: &resource{service: c.cfg.service}}
 	l.Data = r
-	// what evimport says of the session, in one pass over the line
-	var source, project, session []byte
-	jsonscan.Each(ev.Line, func(k, v []byte) bool {
-		switch {
-		case jsonscan.KeyIs(k, "source"):
-			source = v
-		case jsonscan.KeyIs(k, "project"):
-			project = v
-		case jsonscan.KeyIs(k, "session"):
-			session = v
-		}
-		return true
-	})
+	source, project, session := runs.Origin(ev.Line) // what evimport says of the session
 	if r.res.service == "" {
 		r.res.service = c.internRaw(source)
 	}

@@ -16,6 +16,7 @@ package runs
 
 import (
 	"github.com/evtools/evtools/pkg/event"
+	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
 // Kind is what a span of a run's life is.
@@ -168,4 +169,22 @@ func (r *Run[R, S]) Close(s *Span[S]) {
 			return
 		}
 	}
+}
+
+// Origin is what evimport's events say beside the envelope of where their
+// run comes from: the agent that wrote the log, its project and its
+// session, as raw JSON values (nil when absent), read in one pass.
+func Origin(line []byte) (source, project, session []byte) {
+	jsonscan.Each(line, func(k, v []byte) bool {
+		switch {
+		case jsonscan.KeyIs(k, "source"):
+			source = v
+		case jsonscan.KeyIs(k, "project"):
+			project = v
+		case jsonscan.KeyIs(k, "session"):
+			session = v
+		}
+		return true
+	})
+	return source, project, session
 }

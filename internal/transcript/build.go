@@ -280,10 +280,10 @@ func (h *runHead) note(line []byte, at int64) {
 		// Read once a run: evimport's events name the agent that wrote
 		// the log, its project and its session beside the envelope.
 		h.whereRead = true
-		for _, k := range []string{"source", "project", "session"} {
-			v, _ := jsonscan.Lookup(line, k)
+		source, project, session := runs.Origin(line)
+		for i, v := range [][]byte{source, project, session} {
 			s := eventtext.Text(v)
-			if r := []rune(s); k == "session" && len(r) > 8 {
+			if r := []rune(s); i == 2 && len(r) > 8 {
 				s = string(r[:8]) // the start of a session id tells it apart
 			}
 			if s != "" {
