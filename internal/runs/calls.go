@@ -67,11 +67,10 @@ func (t *Tracker[R, S]) callKey(ev *event.Event) []byte {
 	return t.key
 }
 
-// CallID is a tool call's id, when its event has one (a string, not
-// empty).
+// CallID is a tool call's id, when its event has one: a string, empty
+// or not (zot's result says only its call's id, which may be "").
 func CallID(ev *event.Event, buf *[]byte) ([]byte, bool) {
-	id, ok := ev.FieldString(event.ID, buf)
-	return id, ok && len(id) > 0
+	return ev.FieldString(event.ID, buf)
 }
 
 // ToolStart returns the tool call the event begins, and begun false when

@@ -75,6 +75,14 @@ func inputs(t *testing.T) map[string][]byte {
 		in["corpus-"+kind] = run(t, evimport.Main, []string{home}, nil)
 	}
 	in["examples-agents"] = run(t, evimport.Main, []string{"../../examples/agents"}, nil)
+	// zot's result names only its call's id, here an empty one
+	in["empty-ids"] = []byte(`{"seq":1,"ts":1782083692.3,"run_id":"r_1","agent_id":"zot","kind":"turn_start","payload":{"step":1,"type":"turn_start"}}
+{"seq":2,"ts":1782083692.4,"run_id":"r_1","agent_id":"zot","kind":"tool_execution_start","payload":{"id":"","name":"bash","type":"tool_use_start"}}
+{"seq":3,"ts":1782083692.5,"run_id":"r_1","agent_id":"zot","kind":"tool_call","payload":{"args":{},"id":"","name":"bash","type":"tool_call"}}
+{"seq":4,"ts":1782083692.6,"run_id":"r_1","agent_id":"zot","kind":"turn_end","payload":{"stop":"tool_use","type":"turn_end"}}
+{"seq":5,"ts":1782083692.7,"run_id":"r_1","agent_id":"zot","kind":"tool_execution_end","payload":{"id":"","is_error":true,"type":"tool_result"}}
+{"seq":6,"ts":1782083692.8,"run_id":"r_1","agent_id":"","kind":"agent_end","payload":{"type":"done"}}
+`)
 	for _, f := range []string{
 		"../../examples/events/multiagent.jsonl", "../../examples/output/zot/auth-401.gp.jsonl",
 		"../../examples/output/zot/uname.gp.jsonl", "../ev2otlp/testdata/claude.jsonl",

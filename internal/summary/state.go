@@ -676,7 +676,7 @@ func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
 	case event.ToolStart:
 		s.toolStart(g, r, runLog)
 	case event.ToolEnd:
-		s.toolEnd(g, r)
+		s.toolEnd(g, r, runLog)
 	}
 }
 
@@ -728,15 +728,14 @@ func (s *State) runEnd(r *Run, seq int64, runLog bool) {
 	gl.agentEnd = true
 }
 
-// toolStart sees a tool call begin: by its id, which pairs it with its
-// end as package runs pairs the views' calls, or else by count
-// (tool_call minus tool_result): a call restating one (zot's) is counted
-// by its id only.
+// toolStart sees a tool call begin: by its id (zot), which pairs it with
+// its end as package runs pairs the views' calls, or, in the run log, by
+// count (tool_call minus tool_result).
 func (s *State) toolStart(g *Group, r *Run, runLog bool) {
 	e := &s.ev
 	if id, ok := runs.CallID(&e.Event, &s.idBuf); ok {
 		s.callStart(g, r, id, e.Flags&event.Restated == 0)
-	} else if runLog || e.Flags&event.Restated == 0 {
+	} else if runLog {
 		name := s.toolName()
 		g.n[ToolCalls]++
 		g.tool(name).calls++
@@ -745,11 +744,11 @@ func (s *State) toolStart(g *Group, r *Run, runLog bool) {
 }
 
 // toolEnd sees a tool call end, as toolStart its start.
-func (s *State) toolEnd(g *Group, r *Run) {
+func (s *State) toolEnd(g *Group, r *Run, runLog bool) {
 	e := &s.ev
 	if id, ok := runs.CallID(&e.Event, &s.idBuf); ok {
 		s.callEnd(g, r, id, e.Failed())
-	} else {
+	} else if runLog {
 		r.n[rToolsOpen]--
 		if e.Failed() {
 			name := s.toolName()
