@@ -247,6 +247,8 @@ var ccusageDiffers = map[string]map[cellKey]map[string]differs{
 			"cost":   {resumed + "; " + thoughts, 0.006915},
 		},
 	},
+	// Gemini CLI 0.61's JSON Lines chat: 22 and 9 tokens of thoughts
+	"gemini-0.61": {{"gemini", "2026-12-06", "gemini-2.5-pro"}: {"output": {thoughts, -31}}},
 	"gemini": {
 		{"gemini", "2026-03-01", "gemini-2.5-flash"}: {"output": {thoughts, -40}},
 		{"gemini", "2026-03-09", "gemini-2.5-pro"}: {
