@@ -16,8 +16,9 @@ import (
 // message's and part's members a JSON object in data. A task call's
 // subagent is a session whose parent_id is the caller's.
 
-// opencodeSchema is the part of opencode 1.18's schema the sessions fill.
-const opencodeSchema = `
+// OpencodeSchema is the part of opencode 1.18's schema the sessions fill
+// (evimport's golden tests make their stores with it too).
+const OpencodeSchema = `
 CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL, vcs text, name text, time_created integer NOT NULL, time_updated integer NOT NULL, sandboxes text NOT NULL);
 CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text, slug text NOT NULL, directory text NOT NULL,
   path text, title text NOT NULL, version text NOT NULL, share_url text, summary_additions integer, summary_deletions integer, summary_files integer,
@@ -53,7 +54,7 @@ func (g *agentGen) opencodeOpen() *opencodeStore {
 	st := &opencodeStore{}
 	st.db, g.err = sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(wal)")
 	for _, step := range []func() error{
-		func() error { _, err := st.db.Exec(opencodeSchema); return err },
+		func() error { _, err := st.db.Exec(OpencodeSchema); return err },
 		func() (err error) { st.tx, err = st.db.Begin(); return err },
 		func() (err error) {
 			st.session, err = st.tx.Prepare("INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) VALUES (?, 'global', ?, ?, ?, ?, '1.18.33', ?, ?)")
