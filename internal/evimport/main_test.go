@@ -11,7 +11,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-func TestMain(m *testing.M) { scripttest.RunMain(m, map[string]scripttest.Main{"zcat": zcat, "mkopencode": mkopencode}) }
+func TestMain(m *testing.M) {
+	scripttest.RunMain(m, map[string]scripttest.Main{"zcat": zcat, "mkopencode": mkopencode})
+}
 
 // zcat FILE... writes the zstd files' content: an archive's segments, as
 // they are on disk.
