@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/term"
+	"github.com/evtools/evtools/pkg/jsonscan"
 
 	_ "modernc.org/sqlite" // pure Go: release builds stay free of cgo
 )
@@ -333,6 +336,7 @@ func opencodeRow(buf []byte, kind string, data []byte, ids ...[]byte) []byte {
 		buf = jsontext.AppendString(buf, ids[i+1])
 	}
 	d := bytes.TrimSpace(data)
+	start := len(buf)
 	switch {
 	case len(d) >= 2 && d[0] == '{' && d[len(d)-1] == '}' && len(bytes.TrimSpace(d[1:len(d)-1])) == 0:
 	case len(d) >= 2 && d[0] == '{' && d[len(d)-1] == '}':
@@ -340,7 +344,41 @@ func opencodeRow(buf []byte, kind string, data []byte, ids ...[]byte) []byte {
 	default:
 		buf = jsontext.AppendString(append(buf, `,"data":`...), d)
 	}
+	if bytes.IndexByte(buf[start:], '\n') >= 0 {
+		// JSON written over lines (a string holds its newlines
+		// escaped): its line must stay one
+		for i := start; i < len(buf); i++ {
+			if buf[i] == '\n' {
+				buf[i] = ' '
+			}
+		}
+	}
 	return append(append(buf, '}'), '\n')
+}
+
+// opencodeRowName names the row a line of the export holds, from the
+// head opencodeRow gave it: "message msg_01…", its table and id.
+func opencodeRowName(line []byte) string {
+	kind, rest, ok := bytes.Cut(bytes.TrimPrefix(line, []byte(`{"kind":"`)), []byte(`","id":`))
+	if !ok || len(rest) == 0 {
+		return "row"
+	}
+	end, _ := jsonscan.StringEnd(rest, 1)
+	id, ok := jsonscan.Unquote(nil, rest[:max(end, 0)])
+	if !ok || end < 0 {
+		return string(kind)
+	}
+	return string(kind) + " " + term.Escape(string(id))
+}
+
+// opencodeDataError says what a row's data is when it is no JSON
+// object, which the export keeps as a string (opencodeRow).
+func opencodeDataError(quoted []byte) error {
+	data, _ := jsonscan.Unquote(nil, quoted)
+	if json.Valid(data) {
+		return fmt.Errorf("its data is %s, not an object", a(kindOf(data)))
+	}
+	return fmt.Errorf("its data is not JSON: %v", jsonscan.Check(data))
 }
 
 // opencodeAll converts the logs of a database's sessions, each a
@@ -392,9 +430,23 @@ func (c *converter) opencode(f *logFile) *session {
 	st.b = st.main
 	d := c.takeFields()
 	defer c.giveFields(d)
+	// a bad row is named by its table and id, which its place in the
+	// session's log (the line) does not tell
+	bad := c.bad
+	c.bad = func(r record, err error) { bad(r, fmt.Errorf("%s: %v", opencodeRowName(r.data), err)) }
+	defer func() { c.bad = bad }()
 	decodeWith(c, d, f.records, func(r record, v *opencodeRecord) {
-		if len(v.Data) > 0 {
-			c.bad(r, fmt.Errorf("the %s's data is %s, not an object", v.Kind, a(kindOf(v.Data))))
+		switch {
+		case len(v.Data) > 0:
+			c.bad(r, opencodeDataError(v.Data))
+			return
+		case v.Kind == "message" && v.Role == "":
+			// no row of opencode's lacks it: one that does is
+			// damaged, not of a kind to count as unknown
+			c.bad(r, errors.New("its data has no role"))
+			return
+		case v.Kind == "part" && v.Type == "":
+			c.bad(r, errors.New("its data has no type"))
 			return
 		}
 		switch v.Kind {
