@@ -152,7 +152,7 @@ func (o *options) follow(in *jsonl.Input, out *jsonl.Writer, win window.Window, 
 // settled events not written yet are written.
 func (fl *follower) round() error {
 	// no word on an empty folder: it may get its files later
-	files := expand(fl.o.paths(), fl.win.Since, fl.missing, nil, func(p, what string) {
+	files := expand(fl.o.paths(), fl.o.From, fl.win.Since, fl.missing, nil, func(p, what string) {
 		if !fl.skipped[p] {
 			fl.skipped[p] = true
 			fl.in.Errorf("%s: not a regular file (%s), skipped", term.Escape(p), what)

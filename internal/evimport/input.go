@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -97,12 +98,14 @@ func sessionFile(name string) bool {
 // expand turns the paths given into the files to read: a folder is
 // walked (in lexical order) for session files; a file named brings its
 // companions along (a Claude Code session's subagent files). Files last modified
-// before since are left out unread. missing reports a path that cannot
+// before since are left out unread; so is a database of another source
+// than from (--from), reported to missing: its file's name says whose
+// it is, and it is not opened. missing reports a path that cannot
 // be read; empty, if set, a folder that holds no session file at all;
 // skipped a file of a session file's name in a folder that is not a
 // regular file (a FIFO would hang the reading for ever; a file named is
 // read whatever it is, as <(zstdcat log.jsonl.zst) names a pipe).
-func expand(paths []string, since time.Time, missing func(string, error), empty func(string), skipped func(path, what string)) []*logFile {
+func expand(paths []string, from string, since time.Time, missing func(string, error), empty func(string), skipped func(path, what string)) []*logFile {
 	var out []*logFile
 	seen := map[string]bool{}
 	add := func(name string, companion, regular bool) {
@@ -111,6 +114,10 @@ func expand(paths []string, since time.Time, missing func(string, error), empty 
 		}
 		if src := databaseOf(name); src != nil && name != "-" {
 			seen[name] = true
+			if from != "auto" && from != src.name {
+				missing(name, fmt.Errorf("--from %s, but this is %s; skipped", from, src.what))
+				return
+			}
 			out = append(out, databaseSessions(src, name, since, missing)...)
 			return
 		}

@@ -273,7 +273,7 @@ func (o *options) convert(in *jsonl.Input, conv *converter, win window.Window, s
 			in.Errorf("%s: no session file of %s in this folder", term.Escape(p), sourceTitles("or"))
 		}
 	}
-	files := expand(o.paths(), win.Since, func(p string, err error) {
+	files := expand(o.paths(), o.From, win.Since, func(p string, err error) {
 		in.Errorf("%v", jsonl.FileError(p, err))
 		trouble = true
 	}, empty, func(p, what string) {
@@ -609,14 +609,15 @@ func stdinHolds(stdin io.Reader) (r io.Reader, ok bool) {
 }
 
 // paths are the files and folders to read: those named, else the default
-// folders that exist.
+// folders that exist (and a source's database file, opencode's, which
+// is its default).
 func (o *options) paths() []string {
 	if len(o.Files) > 0 {
 		return o.Files
 	}
 	var paths []string
 	for _, dir := range defaultFolders(getenv) {
-		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		if fi, err := os.Stat(dir); err == nil && (fi.IsDir() || fi.Mode().IsRegular() && databaseOf(dir) != nil) {
 			paths = append(paths, dir)
 		}
 	}

@@ -152,7 +152,7 @@ func opencodeOpen(path string) (*sql.DB, error) {
 		err = db.Ping()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, err
 	}
 	if opencodeDBs.m == nil {
 		opencodeDBs.m = map[string]*sql.DB{}
@@ -173,7 +173,7 @@ func closeDatabases() {
 
 // opencodeSessions lists the database's top-level sessions, each with
 // its subagents' sessions (of any depth), and the last time any of them
-// was updated.
+// was updated. Its error does not name the path: the caller does.
 func opencodeSessions(path string) ([]dbSession, error) {
 	db, err := opencodeOpen(path)
 	if err != nil {
@@ -181,7 +181,7 @@ func opencodeSessions(path string) ([]dbSession, error) {
 	}
 	rows, err := db.Query("SELECT id, coalesce(parent_id, ''), time_updated FROM session ORDER BY time_created, id")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, err
 	}
 	defer rows.Close()
 	type row struct {
@@ -193,13 +193,13 @@ func opencodeSessions(path string) ([]dbSession, error) {
 	for rows.Next() {
 		var r row
 		if err := rows.Scan(&r.id, &r.parent, &r.updated); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
+			return nil, err
 		}
 		all = append(all, r)
 		known[r.id] = true
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, err
 	}
 	rootOf := func(id string) string { return id }
 	parent := map[string]string{}
@@ -240,7 +240,7 @@ func opencodeSessions(path string) ([]dbSession, error) {
 func opencodeExport(path string, s dbSession, buf []byte) ([]byte, error) {
 	db, err := opencodeOpen(path)
 	if err != nil {
-		return buf, err
+		return buf, fmt.Errorf("%s: %v", path, err)
 	}
 	tx, err := db.Begin()
 	if err != nil {

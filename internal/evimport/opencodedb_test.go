@@ -67,20 +67,19 @@ func writeStore(path string, files []string, wal bool) error {
 	if !wal {
 		return nil
 	}
+	// the files as the writer has them, written back in place once it
+	// is closed (the database keeps its inode, as opencode's does)
+	saved := map[string][]byte{}
 	for _, ext := range []string{"", "-wal", "-shm"} {
-		data, err := os.ReadFile(path + ext)
-		if err == nil {
-			err = os.WriteFile(path+ext+".copy", data, 0o644)
-		}
-		if err != nil {
+		if saved[ext], err = os.ReadFile(path + ext); err != nil {
 			return err
 		}
 	}
 	if err := db.Close(); err != nil {
 		return err
 	}
-	for _, ext := range []string{"", "-wal", "-shm"} {
-		if err := os.Rename(path+ext+".copy", path+ext); err != nil {
+	for ext, data := range saved {
+		if err := os.WriteFile(path+ext, data, 0o644); err != nil {
 			return err
 		}
 	}

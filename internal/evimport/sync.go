@@ -502,11 +502,12 @@ func (inc *incremental) take(up map[string]*sessionMark, rewritten []string) {
 // files left.
 func (inc *incremental) done() (st *syncState, gone, only int, err error) {
 	st = inc.st
+	listed := map[string]map[string]bool{} // a database's sessions, by its file
 	for name := range st.Files {
 		if inc.seen[name] != nil {
 			continue
 		}
-		if _, err := os.Lstat(fileOfKey(name)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(fileOfKey(name)); errors.Is(err, fs.ErrNotExist) || dbSessionGone(name, listed) {
 			delete(st.Files, name)
 			gone++
 		}
@@ -550,6 +551,30 @@ func (inc *incremental) done() (st *syncState, gone, only int, err error) {
 		}
 	}
 	return st, gone, only, nil
+}
+
+// dbSessionGone reports whether key names a session of a database that
+// the database no longer holds (opencode deletes a session's rows); one
+// not listed this run may be only older than --since. listed keeps each
+// database's sessions once listed; a database that cannot be listed
+// holds them all, as far as anyone knows.
+func dbSessionGone(key string, listed map[string]map[string]bool) bool {
+	name := fileOfKey(key)
+	src := databaseOf(name)
+	if src == nil || name == key {
+		return false
+	}
+	ids, ok := listed[name]
+	if !ok {
+		if ss, err := src.database.sessions(name); err == nil {
+			ids = map[string]bool{}
+			for _, s := range ss {
+				ids[s.id] = true
+			}
+		}
+		listed[name] = ids
+	}
+	return ids != nil && !ids[key[len(name)+1:]]
 }
 
 // key is what the state calls f: its name, or for a session of a
