@@ -22,7 +22,14 @@ import (
 // case is left out of the comparison with encoding/json, which matches
 // keys without regard to case (the tables do not: no agent writes them
 // so).
-var memberNames = func() []string {
+var memberNames = namesOf(claudeLine{}, block{}, claudeCostLine{}, codexLine{}, codexPayload{}, piLine{}, piBlock{}, geminiRecord{}, copilotLine{}, copilotData{})
+
+// opencodeNames are opencodeRecord's: apart, since its sessionID is
+// another agent's sessionId in another case.
+var opencodeNames = namesOf(opencodeRecord{})
+
+// namesOf are the json names of the members of the types, at any depth.
+func namesOf(types ...any) []string {
 	seen := map[reflect.Type]bool{}
 	names := map[string]bool{}
 	var walk func(t reflect.Type)
@@ -42,16 +49,18 @@ var memberNames = func() []string {
 			}
 		}
 	}
-	for _, t := range []any{claudeLine{}, block{}, claudeCostLine{}, codexLine{}, codexPayload{}, piLine{}, piBlock{}, geminiRecord{}, copilotLine{}, copilotData{}} {
+	for _, t := range types {
 		walk(reflect.TypeOf(t))
 	}
 	return slices.Sorted(maps.Keys(names))
-}()
+}
 
 // plainKeys reports whether data has no key that is a member name in
 // another case, and no object with a key twice (encoding/json merges two
 // objects of one name, the decoders take the last).
-func plainKeys(data []byte) bool {
+func plainKeys(data []byte) bool { return plainKeysOf(data, memberNames) }
+
+func plainKeysOf(data []byte, memberNames []string) bool {
 	ok := true
 	var walk func(v []byte)
 	walk = func(v []byte) {
@@ -230,6 +239,7 @@ func FuzzFieldsLikeEncodingJSON(f *testing.F) {
 	for _, src := range sources {
 		seeds(f.Add, src.name)
 	}
+	opencodeSeeds(func(d []byte) { f.Add(d) })
 	for _, s := range []string{
 		`{"type":"assistant","message":{"usage":{"input_tokens":1.5}}}`,
 		`{"type":"user","isMeta":"yes","costUSD":1e400}`,
@@ -257,7 +267,12 @@ func FuzzFieldsLikeEncodingJSON(f *testing.F) {
 				badLikeCheck[piLine](t, data, err)
 				badLikeCheck[geminiRecord](t, data, err)
 				badLikeCheck[copilotLine](t, data, err)
+				badLikeCheck[opencodeRecord](t, data, err)
 				continue
+			}
+			if plainKeysOf(data, opencodeNames) {
+				line, _ := jsonscan.Lookup(data)
+				sameAsEncodingJSON[opencodeRecord](t, line)
 			}
 			if !plainKeys(data) {
 				continue
@@ -468,7 +483,7 @@ func FuzzTableFind(f *testing.F) {
 		}
 	}
 	for _, tb := range []*table{claudeLineTable.table, claudeBlockTable.table, claudeCostTable.table, codexLineTable.table, codexPayloadTable.table,
-		piLineTable.table, piBlockTable.table, geminiRecordTable.table, copilotLineTable.table, copilotDataTable.table} {
+		piLineTable.table, piBlockTable.table, geminiRecordTable.table, copilotLineTable.table, copilotDataTable.table, opencodeTable.table} {
 		add(tb)
 	}
 	for _, n := range memberNames {

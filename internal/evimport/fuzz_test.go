@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -106,4 +107,63 @@ func FuzzQwen(f *testing.F) {
 	seeds(f.Add, "qwen")
 	f.Add([]byte(`{"uuid":"u","sessionId":"s","type":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_response","subagent_id":"a","input_token_count":-1}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) { fuzzConvert(t, "qwen", b) })
+}
+
+// FuzzOpencode: a message's and a part's data column, as opencode's
+// database may hold them, made into the lines the export gives the
+// conversion (opencodeRow), then converted. Each line is one line, and
+// valid JSON unless the data, on one line, looks like an object but is
+// no JSON (other data is kept as a string, for the conversion to
+// report); the table decodes it
+// as encoding/json does; the events written are JSON.
+func FuzzOpencode(f *testing.F) {
+	var data [][]byte
+	opencodeSeeds(func(d []byte) { data = append(data, d) })
+	for i, d := range data {
+		f.Add(d, data[(i+1)%len(data)])
+	}
+	f.Add([]byte(`{"role":"assistant","tokens":{"input":5`), []byte("\u00a0{}"))
+	f.Add([]byte("{\"role\":\"user\",\n\"text\":\"a\nb\"}"), []byte(`{"type":"tool","state":{"status":"error","input":"x","metadata":{"sessionId":7}}}`))
+	f.Fuzz(func(t *testing.T, msg, part []byte) {
+		sid, mid := []byte("ses_F"), []byte("msg_F")
+		var log []byte
+		log = append(log, `{"kind":"session","id":"ses_F","directory":"/d","version":"1.18.33"}`+"\n"...)
+		log = opencodeRow(log, "message", msg, idName, mid, sessionName, sid)
+		log = opencodeRow(log, "part", part, idName, []byte("prt_F"), messageName, mid, sessionName, sid)
+		lines := bytes.Split(bytes.TrimSuffix(log, []byte("\n")), []byte("\n"))
+		if len(lines) != 3 {
+			t.Fatalf("%q, %q: %d lines, not 3", msg, part, len(lines))
+		}
+		for i, d := range [][]byte{msg, part} {
+			line := lines[i+1]
+			d = bytes.Trim(d, " \t\r\n")
+			object := len(d) >= 2 && d[0] == '{' && d[len(d)-1] == '}'
+			spliced := object && !bytes.Contains(d, []byte("\n"))
+			if valid := json.Valid(line); valid == (spliced && !json.Valid(d)) {
+				t.Fatalf("%q: its line %s is valid %v", d, line, valid)
+			}
+			if json.Valid(line) && plainKeysOf(line, opencodeNames) {
+				sameAsEncodingJSON[opencodeRecord](t, line)
+			}
+		}
+		fuzzConvert(t, "opencode", log)
+	})
+}
+
+// opencodeSeeds adds the data columns of the golden scripts' stores:
+// the SQL strings that hold a JSON object.
+func opencodeSeeds(add func([]byte)) {
+	names, _ := filepath.Glob("testdata/opencode*.txtar")
+	literal := regexp.MustCompile(`'(\{(?:[^']|'')*\})'`)
+	for _, n := range names {
+		a, err := txtar.ParseFile(n)
+		if err != nil {
+			continue
+		}
+		for _, file := range a.Files {
+			for _, m := range literal.FindAllSubmatch(file.Data, -1) {
+				add(bytes.ReplaceAll(m[1], []byte("''"), []byte("'")))
+			}
+		}
+	}
 }

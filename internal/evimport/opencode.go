@@ -328,25 +328,27 @@ var idName, sessionName, messageName = []byte("id"), []byte("sessionID"), []byte
 
 // opencodeRow appends a row's line: its data object with its kind and
 // ids (name, value pairs) put first. Data that is no object is kept as
-// the value of data, for the conversion to report.
+// the value of data, for the conversion to report: so is data over
+// several lines that is no JSON (a newline in a string must not pass
+// for the space it becomes in the line).
 func opencodeRow(buf []byte, kind string, data []byte, ids ...[]byte) []byte {
 	buf = append(append(append(buf, `{"kind":"`...), kind...), '"')
 	for i := 0; i < len(ids); i += 2 {
 		buf = append(append(append(buf, ',', '"'), ids[i]...), '"', ':')
 		buf = jsontext.AppendString(buf, ids[i+1])
 	}
-	d := bytes.TrimSpace(data)
+	d := bytes.Trim(data, " \t\r\n") // JSON's spaces, no other
+	lines := bytes.IndexByte(d, '\n') >= 0
 	start := len(buf)
 	switch {
-	case len(d) >= 2 && d[0] == '{' && d[len(d)-1] == '}' && len(bytes.TrimSpace(d[1:len(d)-1])) == 0:
-	case len(d) >= 2 && d[0] == '{' && d[len(d)-1] == '}':
-		buf = append(append(buf, ','), d[1:len(d)-1]...)
-	default:
+	case len(d) < 2 || d[0] != '{' || d[len(d)-1] != '}' || lines && !json.Valid(d):
 		buf = jsontext.AppendString(append(buf, `,"data":`...), d)
+	case len(bytes.Trim(d[1:len(d)-1], " \t\r\n")) > 0:
+		buf = append(append(buf, ','), d[1:len(d)-1]...)
 	}
-	if bytes.IndexByte(buf[start:], '\n') >= 0 {
-		// JSON written over lines (a string holds its newlines
-		// escaped): its line must stay one
+	if lines {
+		// between its tokens, where a newline is a space: the line
+		// must stay one
 		for i := start; i < len(buf); i++ {
 			if buf[i] == '\n' {
 				buf[i] = ' '
