@@ -2,12 +2,11 @@ package evimport
 
 import (
 	"bytes"
-	"database/sql"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
-	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -15,7 +14,7 @@ import (
 	"github.com/evtools/evtools/internal/term"
 	"github.com/evtools/evtools/pkg/jsonscan"
 
-	_ "modernc.org/sqlite" // pure Go: release builds stay free of cgo
+	_ "modernc.org/sqlite" // its SQLite, in pure Go (sqlite.go): release builds stay free of cgo
 )
 
 // opencode keeps its sessions in one SQLite database,
@@ -125,49 +124,47 @@ var opencodeSource = source{
 	known:    opencodeKnown,
 }
 
-// opencodeDBs are the databases open, by path: one handle each for the
-// whole run, shared by the workers (database/sql pools connections).
+// opencodeDBs are the connections open and idle, by the database's
+// path: a worker takes one for a session and puts it back, so that
+// each is opened once and its statements prepared once.
 var opencodeDBs struct {
 	sync.Mutex
-	m map[string]*sql.DB
+	idle map[string][]*sqliteConn
 }
 
-// opencodeOpen opens the database at path read-only: a reader of a
-// database in WAL mode takes no lock that stalls its writer, and reads
-// the rows still in the -wal file. A busy timeout rides over the moment
-// a writer holds the WAL index while it recovers it.
-func opencodeOpen(path string) (*sql.DB, error) {
+// opencodeConn is an idle connection to the database at path, or a new
+// one.
+func opencodeConn(path string) (*sqliteConn, error) {
+	opencodeDBs.Lock()
+	if cs := opencodeDBs.idle[path]; len(cs) > 0 {
+		c := cs[len(cs)-1]
+		opencodeDBs.idle[path] = cs[:len(cs)-1]
+		opencodeDBs.Unlock()
+		return c, nil
+	}
+	opencodeDBs.Unlock()
+	return openSQLite(path)
+}
+
+// opencodeDone puts a connection back.
+func opencodeDone(path string, c *sqliteConn) {
 	opencodeDBs.Lock()
 	defer opencodeDBs.Unlock()
-	if db := opencodeDBs.m[path]; db != nil {
-		return db, nil
+	if opencodeDBs.idle == nil {
+		opencodeDBs.idle = map[string][]*sqliteConn{}
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return nil, err
-	}
-	dsn := "file:" + (&url.URL{Path: filepath.ToSlash(abs)}).EscapedPath() + "?mode=ro&_pragma=busy_timeout(5000)&_pragma=query_only(1)"
-	db, err := sql.Open("sqlite", dsn)
-	if err == nil {
-		err = db.Ping()
-	}
-	if err != nil {
-		return nil, err
-	}
-	if opencodeDBs.m == nil {
-		opencodeDBs.m = map[string]*sql.DB{}
-	}
-	opencodeDBs.m[path] = db
-	return db, nil
+	opencodeDBs.idle[path] = append(opencodeDBs.idle[path], c)
 }
 
-// closeDatabases closes the databases a run opened.
+// closeDatabases closes the connections a run opened.
 func closeDatabases() {
 	opencodeDBs.Lock()
 	defer opencodeDBs.Unlock()
-	for p, db := range opencodeDBs.m {
-		db.Close()
-		delete(opencodeDBs.m, p)
+	for p, cs := range opencodeDBs.idle {
+		for _, c := range cs {
+			c.close()
+		}
+		delete(opencodeDBs.idle, p)
 	}
 }
 
@@ -175,40 +172,40 @@ func closeDatabases() {
 // its subagents' sessions (of any depth), and the last time any of them
 // was updated. Its error does not name the path: the caller does.
 func opencodeSessions(path string) ([]dbSession, error) {
-	db, err := opencodeOpen(path)
+	c, err := opencodeConn(path)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.Query("SELECT id, coalesce(parent_id, ''), time_updated FROM session ORDER BY time_created, id")
+	defer opencodeDone(path, c)
+	rows, err := c.query("SELECT id, coalesce(parent_id, ''), time_updated FROM session ORDER BY time_created, id")
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	type row struct {
 		id, parent string
 		updated    int64
 	}
 	var all []row
 	known := map[string]bool{}
-	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.id, &r.parent, &r.updated); err != nil {
+	for {
+		ok, err := c.step(rows)
+		if err != nil {
 			return nil, err
 		}
+		if !ok {
+			break
+		}
+		r := row{string(c.text(rows, 0)), string(c.text(rows, 1)), c.int(rows, 2)}
 		all = append(all, r)
 		known[r.id] = true
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rootOf := func(id string) string { return id }
 	parent := map[string]string{}
 	for _, r := range all {
 		if r.parent != "" && known[r.parent] {
 			parent[r.id] = r.parent
 		}
 	}
-	rootOf = func(id string) string {
+	rootOf := func(id string) string {
 		for n := 0; parent[id] != "" && n < len(all); n++ {
 			id = parent[id]
 		}
@@ -238,89 +235,75 @@ func opencodeSessions(path string) ([]dbSession, error) {
 // transaction, a snapshot of the database that a writer does not wait
 // for.
 func opencodeExport(path string, s dbSession, buf []byte) ([]byte, error) {
-	db, err := opencodeOpen(path)
+	c, err := opencodeConn(path)
 	if err != nil {
 		return buf, fmt.Errorf("%s: %v", path, err)
 	}
-	tx, err := db.Begin()
-	if err != nil {
+	defer opencodeDone(path, c)
+	if err := c.exec("BEGIN"); err != nil {
 		return buf, fmt.Errorf("%s: %v", path, err)
 	}
-	defer tx.Rollback()
+	defer c.exec("ROLLBACK")
 	for _, id := range append([]string{s.id}, s.members...) {
-		if buf, err = opencodeSessionRows(tx, id, buf); err != nil {
+		if buf, err = opencodeSessionRows(c, id, buf); err != nil {
 			return buf, fmt.Errorf("%s: session %s: %v", path, id, err)
 		}
 	}
 	return buf, nil
 }
 
-// opencodeSessionRows appends one session's rows.
-func opencodeSessionRows(tx *sql.Tx, id string, buf []byte) ([]byte, error) {
-	var parent, dir, title, version string
-	var created, updated int64
-	err := tx.QueryRow("SELECT coalesce(parent_id, ''), directory, title, version, time_created, time_updated FROM session WHERE id = ?", id).
-		Scan(&parent, &dir, &title, &version, &created, &updated)
+// opencodeSessionRows appends one session's rows. The messages are read
+// in their index's order and each one's parts, by theirs, while the
+// message is the current row: a join ordered by message and part would
+// make SQLite sort every part's data in a temporary B-tree.
+func opencodeSessionRows(c *sqliteConn, id string, buf []byte) ([]byte, error) {
+	row, err := c.query("SELECT coalesce(parent_id, ''), directory, title, version, time_created, time_updated FROM session WHERE id = ?", id)
 	if err != nil {
 		return buf, err
+	}
+	if ok, err := c.step(row); !ok {
+		return buf, cmp.Or(err, errors.New("gone from the database"))
 	}
 	buf = jsontext.AppendString(append(buf, `{"kind":"session","id":`...), id)
-	if parent != "" {
+	if parent := c.text(row, 0); len(parent) > 0 {
 		buf = jsontext.AppendString(append(buf, `,"parentID":`...), parent)
 	}
-	buf = jsontext.AppendString(append(buf, `,"directory":`...), dir)
-	buf = jsontext.AppendString(append(buf, `,"title":`...), title)
-	buf = jsontext.AppendString(append(buf, `,"version":`...), version)
-	buf = append(buf, fmt.Sprintf(`,"time":{"created":%d,"updated":%d}}`+"\n", created, updated)...)
-	// the messages first, then each one's parts: a join ordered by
-	// message and part makes SQLite sort every part's data in a
-	// temporary B-tree, where the parts of one message come in the
-	// order of an index (part_message_id_id_idx)
-	var msgs [][2][]byte
-	rows, err := tx.Query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id", id)
+	buf = jsontext.AppendString(append(buf, `,"directory":`...), c.text(row, 1))
+	buf = jsontext.AppendString(append(buf, `,"title":`...), c.text(row, 2))
+	buf = jsontext.AppendString(append(buf, `,"version":`...), c.text(row, 3))
+	buf = strconv.AppendInt(append(buf, `,"time":{"created":`...), c.int(row, 4), 10)
+	buf = append(strconv.AppendInt(append(buf, `,"updated":`...), c.int(row, 5), 10), "}}\n"...)
+	msgs, err := c.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id", id)
 	if err != nil {
 		return buf, err
 	}
-	for rows.Next() {
-		var mid, mdata []byte
-		if err := rows.Scan(&mid, &mdata); err != nil {
-			rows.Close()
+	sid := []byte(id)
+	for {
+		ok, err := c.step(msgs)
+		if !ok {
 			return buf, err
 		}
-		msgs = append(msgs, [2][]byte{mid, mdata})
-	}
-	if err := rows.Close(); err != nil {
-		return buf, err
-	}
-	parts, err := tx.Prepare("SELECT id, data FROM part WHERE message_id = ? ORDER BY id")
-	if err != nil {
-		return buf, err
-	}
-	defer parts.Close()
-	for _, m := range msgs {
-		buf = opencodeRow(buf, "message", m[1], idName, m[0], sessionName, []byte(id))
-		if buf, err = opencodeParts(parts, m[0], []byte(id), buf); err != nil {
+		mid := c.text(msgs, 0)
+		buf = opencodeRow(buf, "message", c.text(msgs, 1), idName, mid, sessionName, sid)
+		if buf, err = opencodeParts(c, mid, sid, buf); err != nil {
 			return buf, err
 		}
 	}
-	return buf, nil
 }
 
 // opencodeParts appends the lines of message mid's parts.
-func opencodeParts(parts *sql.Stmt, mid, sid []byte, buf []byte) ([]byte, error) {
-	rows, err := parts.Query(string(mid))
+func opencodeParts(c *sqliteConn, mid, sid []byte, buf []byte) ([]byte, error) {
+	parts, err := c.query("SELECT id, data FROM part WHERE message_id = ? ORDER BY id", string(mid))
 	if err != nil {
 		return buf, err
 	}
-	defer rows.Close()
-	var pid, pdata sql.RawBytes
-	for rows.Next() {
-		if err := rows.Scan(&pid, &pdata); err != nil {
+	for {
+		ok, err := c.step(parts)
+		if !ok {
 			return buf, err
 		}
-		buf = opencodeRow(buf, "part", pdata, idName, pid, messageName, mid, sessionName, sid)
+		buf = opencodeRow(buf, "part", c.text(parts, 1), idName, c.text(parts, 0), messageName, mid, sessionName, sid)
 	}
-	return buf, rows.Err()
 }
 
 // the names of the ids a row's line is given
