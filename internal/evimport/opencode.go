@@ -88,10 +88,14 @@ type opencodeTokens struct {
 // opencodeState is a tool part's state: pending, running, completed or
 // error.
 type opencodeState struct {
-	Status   string          `json:"status" ev:"word"`
-	Input    json.RawMessage `json:"input" ev:"object"`
-	Output   string          `json:"output"`
-	Error    string          `json:"error"`
+	Status string          `json:"status" ev:"word"`
+	Input  json.RawMessage `json:"input" ev:"object"`
+	// quoted is the output as the row holds it, when it is spelled as
+	// jsontext writes it: then Output is not decoded, and the output is
+	// copied as it is, not unquoted and quoted again
+	Output   string `json:"output" ev:"canonical=quoted"`
+	quoted   []byte
+	Error    string `json:"error"`
 	Metadata *struct {
 		SessionID string `json:"sessionId"` // the task tool's subagent session
 	} `json:"metadata"`
@@ -101,6 +105,14 @@ type opencodeState struct {
 var opencodeTable = tableFor[opencodeRecord]()
 
 func (r *opencodeRecord) decode(d *fields, data []byte) { opencodeTable.decode(d, data, r) }
+
+// decoded decodes what the table left as the row holds it, as
+// encoding/json would have read it (the fuzz targets compare the two).
+func (r *opencodeRecord) decoded() {
+	if r.State != nil && r.State.quoted != nil {
+		r.State.Output, r.State.quoted = unquote(r.State.quoted), nil
+	}
+}
 
 // opencodeKnown are the rows read or passed over on purpose: a session,
 // a message by its role, a part by its type (step-start and step-finish
@@ -302,8 +314,20 @@ func opencodeParts(c *sqliteConn, mid, sid []byte, buf []byte) ([]byte, error) {
 		if !ok {
 			return buf, err
 		}
-		buf = opencodeRow(buf, "part", c.text(parts, 1), idName, c.text(parts, 0), messageName, mid, sessionName, sid)
+		if data := c.text(parts, 1); !opencodePassedOver(data) {
+			buf = opencodeRow(buf, "part", data, idName, c.text(parts, 0), messageName, mid, sessionName, sid)
+		}
 	}
+}
+
+// opencodePassedOver reports whether a part's data is of a type the
+// conversion passes over without a look, step-start or step-finish (two
+// of every model call's parts; the latter repeats the message's tokens
+// and cost), and valid: not made into a line that would be decoded for
+// nothing. Data that is not valid is kept, for the conversion to report.
+func opencodePassedOver(data []byte) bool {
+	t, ok := jsonscan.Lookup(data, "type") // trusts data: checked below
+	return ok && (jsonscan.StringEquals(t, "step-start") || jsonscan.StringEquals(t, "step-finish")) && jsonscan.Check(data) == nil
 }
 
 // the names of the ids a row's line is given
@@ -387,9 +411,11 @@ type opencodeConv struct {
 	b       *builder // the builder of the session being read
 	subs    []*opencodeSub
 	anchors map[string]opencodeTask // subagent session -> the task call that spawned it
-	msg     *opencodeRecord
-	msgRec  record
-	parts   []*opencodeRecord
+	// the message and its parts, copies of the rows decoded (their
+	// arrays reused from message to message)
+	msg    opencodeRecord
+	hasMsg bool
+	parts  []opencodeRecord
 }
 
 // opencodeTask is a task call: what its subagent is.
@@ -441,13 +467,11 @@ func (c *converter) opencode(f *logFile) *session {
 		case "message":
 			st.flush()
 			if c.known("opencode", v.Role, opencodeKnown) {
-				vv := *v
-				st.msg, st.msgRec = &vv, r
+				st.msg, st.hasMsg = *v, true
 			}
 		case "part":
-			if st.msg != nil && v.MessageID == st.msg.ID && c.known("opencode", v.Type, opencodeKnown) {
-				vv := *v
-				st.parts = append(st.parts, &vv)
+			if st.hasMsg && v.MessageID == st.msg.ID && c.known("opencode", v.Type, opencodeKnown) {
+				st.parts = append(st.parts, *v)
 			}
 		default:
 			c.skip("opencode", "row "+or(v.Kind, "(none)"))
@@ -485,11 +509,12 @@ func (st *opencodeConv) session(v *opencodeRecord) {
 
 // flush converts the message read with its parts.
 func (st *opencodeConv) flush() {
-	m, parts := st.msg, st.parts
-	st.msg, st.parts = nil, st.parts[:0]
-	if m == nil {
+	if !st.hasMsg {
 		return
 	}
+	m, parts := &st.msg, st.parts
+	st.hasMsg = false
+	defer func() { st.parts = st.parts[:0] }()
 	b := st.b
 	var created, completed int64
 	if m.Time != nil {
@@ -497,8 +522,8 @@ func (st *opencodeConv) flush() {
 	}
 	if m.Role == "user" {
 		var text []string
-		for _, p := range parts {
-			if p.Type == "text" && !p.Synthetic {
+		for i := range parts {
+			if p := &parts[i]; p.Type == "text" && !p.Synthetic {
 				text = append(text, p.Text)
 			}
 		}
@@ -509,8 +534,8 @@ func (st *opencodeConv) flush() {
 	b.modelCall(created)
 	var thinking strings.Builder
 	var ended []*opencodeRecord
-	for _, p := range parts {
-		ms := created
+	for i := range parts {
+		p, ms := &parts[i], created
 		if p.Time != nil && p.Time.Start > 0 {
 			ms = p.Time.Start
 		}
@@ -541,7 +566,7 @@ func (st *opencodeConv) flush() {
 			ms = p.State.Time.End
 		}
 		if p.State.Status == "completed" {
-			b.toolResult(ms, p.CallID, true, p.State.Output)
+			b.toolResultQuoted(ms, p.CallID, true, p.State.Output, p.State.quoted)
 		} else {
 			b.toolResult(ms, p.CallID, false, p.State.Error)
 		}
