@@ -158,8 +158,9 @@ func opencodeConn(path string) (*sqliteConn, error) {
 	return openSQLite(path)
 }
 
-// opencodeDone puts a connection back.
+// opencodeDone puts a connection back, its statements reset.
 func opencodeDone(path string, c *sqliteConn) {
+	c.release()
 	opencodeDBs.Lock()
 	defer opencodeDBs.Unlock()
 	if opencodeDBs.idle == nil {
@@ -255,7 +256,10 @@ func opencodeExport(path string, s dbSession, buf []byte) ([]byte, error) {
 	if err := c.exec("BEGIN"); err != nil {
 		return buf, fmt.Errorf("%s: %v", path, err)
 	}
-	defer c.exec("ROLLBACK")
+	defer func() {
+		c.release() // ROLLBACK fails while a statement reads
+		c.exec("ROLLBACK")
+	}()
 	for _, id := range append([]string{s.id}, s.members...) {
 		if buf, err = opencodeSessionRows(c, id, buf); err != nil {
 			return buf, fmt.Errorf("%s: session %s: %v", path, id, err)

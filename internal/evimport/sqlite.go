@@ -139,6 +139,15 @@ func (c *sqliteConn) exec(sql string) error {
 	return err
 }
 
+// release resets every statement: one left on a row holds a read
+// transaction open, its snapshot (stale for the next read) and the WAL
+// a checkpoint cannot get past.
+func (c *sqliteConn) release() {
+	for _, stmt := range c.stmts {
+		sqlite3.Xsqlite3_reset(c.tls, stmt)
+	}
+}
+
 // close finalizes the statements and closes the connection.
 func (c *sqliteConn) close() {
 	for _, stmt := range c.stmts {
