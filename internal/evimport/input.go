@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -115,7 +114,7 @@ func expand(paths []string, from string, since time.Time, missing func(string, e
 		if src := databaseOf(name); src != nil && name != "-" {
 			seen[name] = true
 			if from != "auto" && from != src.name {
-				missing(name, fmt.Errorf("--from %s, but this is %s; skipped", from, src.what))
+				missing(name, errors.New("--from "+from+", but this is "+src.what+"; skipped"))
 				return
 			}
 			out = append(out, databaseSessions(src, name, since, missing)...)
