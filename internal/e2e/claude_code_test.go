@@ -128,6 +128,7 @@ type importedEvent struct {
 // call failing with 500 and 429 before it gets its reply; and a call
 // that fails for good (no retries left).
 func TestClaudeCode(t *testing.T) {
+	t.Parallel() // the agents wait (start, retries) more than they work
 	if testing.Short() {
 		t.Skip("runs Claude Code")
 	}

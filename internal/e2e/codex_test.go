@@ -35,6 +35,7 @@ const codexModel = "gpt-5.1-codex"
 // --last), its call answered 500, then with a stream cut short, before
 // the reply; and a call that fails for good (no retries left).
 func TestCodex(t *testing.T) {
+	t.Parallel() // the agents wait (start, retries) more than they work
 	if testing.Short() {
 		t.Skip("runs Codex")
 	}

@@ -35,6 +35,7 @@ const copilotModel = "claude-sonnet-4.5"
 // tokens are held to the server's, and their sum to the session's own
 // modelMetrics.
 func TestCopilotCLI(t *testing.T) {
+	t.Parallel() // the agents wait (start, retries) more than they work
 	if testing.Short() {
 		t.Skip("runs Copilot CLI")
 	}

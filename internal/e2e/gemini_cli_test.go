@@ -45,6 +45,7 @@ const geminiSettings = `{
 // whose stream is cut short, which Gemini CLI 0.61 does not retry: the
 // run fails, the chat keeping nothing of it but its prompt.
 func TestGeminiCLI(t *testing.T) {
+	t.Parallel() // the agents wait (start, retries) more than they work
 	if testing.Short() {
 		t.Skip("runs Gemini CLI")
 	}

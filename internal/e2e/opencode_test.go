@@ -38,6 +38,7 @@ var opencodeAgent = &npmAgent{name: "opencode", title: "opencode", pkg: "opencod
 // (--continue) with a task call whose subagent runs a tool of its own;
 // and a call the server fails (400, which opencode does not retry).
 func TestOpencode(t *testing.T) {
+	t.Parallel() // the agents wait (start, retries) more than they work
 	if testing.Short() {
 		t.Skip("runs opencode")
 	}

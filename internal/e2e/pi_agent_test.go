@@ -36,6 +36,7 @@ const piPrices = `{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75}`
 // 500, then with a stream cut short, before the reply; and a call that
 // fails for good (500, 429, 500: the retries run out).
 func TestPiAgent(t *testing.T) {
+	t.Parallel() // the agents wait (start, retries) more than they work
 	if testing.Short() {
 		t.Skip("runs pi")
 	}

@@ -35,6 +35,7 @@ const qwenSettings = `{"security":{"auth":{"selectedType":"openai"}},"privacy":{
 // (--continue), its call answered 500, retried, before the reply; and a
 // call that fails for good (a 400, which it does not retry).
 func TestQwenCode(t *testing.T) {
+	t.Parallel() // the agents wait (start, retries) more than they work
 	if testing.Short() {
 		t.Skip("runs Qwen Code")
 	}

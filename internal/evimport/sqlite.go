@@ -39,9 +39,12 @@ func openSQLite(path string) (*sqliteConn, error) {
 		return nil, err
 	}
 	defer libc.Xfree(c.tls, name)
-	pdb := new(uintptr) // on the heap, which does not move while SQLite writes it
-	rc := sqlite3.Xsqlite3_open_v2(c.tls, name, uintptr(unsafe.Pointer(pdb)), sqlite3.SQLITE_OPEN_READONLY|sqlite3.SQLITE_OPEN_URI, 0)
-	c.db = *pdb
+	// SQLite writes the handle into memory of its own heap (Go's rules
+	// forbid its pointer arithmetic on Go memory: -race checks them)
+	pdb := c.tls.Alloc(8)
+	rc := sqlite3.Xsqlite3_open_v2(c.tls, name, pdb, sqlite3.SQLITE_OPEN_READONLY|sqlite3.SQLITE_OPEN_URI, 0)
+	c.db = *(*uintptr)(unsafe.Add(nil, pdb))
+	c.tls.Free(8)
 	if rc == sqlite3.SQLITE_OK {
 		sqlite3.Xsqlite3_busy_timeout(c.tls, c.db, 5000)
 		err = c.exec("PRAGMA query_only = 1")
@@ -74,9 +77,10 @@ func (c *sqliteConn) query(sql string, args ...string) (uintptr, error) {
 		if err != nil {
 			return 0, err
 		}
-		pstmt := new(uintptr)
-		rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, z, -1, uintptr(unsafe.Pointer(pstmt)), 0)
-		stmt = *pstmt
+		pstmt := c.tls.Alloc(8) // as the handle in openSQLite
+		rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, z, -1, pstmt, 0)
+		stmt = *(*uintptr)(unsafe.Add(nil, pstmt))
+		c.tls.Free(8)
 		libc.Xfree(c.tls, z)
 		if rc != sqlite3.SQLITE_OK {
 			return 0, c.err(rc)
