@@ -305,10 +305,8 @@ func (l *claudeLog) message(o *out, model, id, block, stop string, s step, outpu
 	}
 	o.raw(`,"stop_sequence":null,"usage":{"input_tokens":`)
 	o.int(s.input)
-	o.raw(`,"cache_creation_input_tokens":`)
-	o.int(s.cacheWrite)
-	o.raw(`,"cache_read_input_tokens":`)
-	o.int(s.cacheRead)
+	o.intAt("cache_creation_input_tokens", s.cacheWrite)
+	o.intAt("cache_read_input_tokens", s.cacheRead)
 	o.raw(`,"cache_creation":{"ephemeral_5m_input_tokens":`)
 	o.int(s.cacheWrite)
 	o.raw(`,"ephemeral_1h_input_tokens":0},"output_tokens":`)

@@ -110,6 +110,18 @@ func (o *out) raw(s string) { o.b = append(o.b, s...) }
 
 func (o *out) int(n int64) { o.b = strconv.AppendInt(o.b, n, 10) }
 
+// key writes the member name of an object's member after its first:
+// ,"name":
+func (o *out) key(name string) {
+	o.b = append(o.b, ',', '"')
+	o.b = append(o.b, name...)
+	o.b = append(o.b, '"', ':')
+}
+
+// strAt and intAt write a member after an object's first: ,"name":value.
+func (o *out) strAt(name, s string)       { o.key(name); o.str(s) }
+func (o *out) intAt(name string, n int64) { o.key(name); o.int(n) }
+
 // str writes s as a JSON string the way evtools itself does
 // (jsontext.AppendString). For the pools' text that is also what zot and
 // the run-log producers write; only tool output, below, holds the
