@@ -11,7 +11,7 @@ all: build
 # as make dist does, so that --version names it even where Go's own VCS
 # stamping is off (GOFLAGS=-buildvcs=false, a copy without .git). VERSION
 # and COMMIT may be given: make build VERSION=1.2.3.
-CLI_PKG := github.com/evtools/evtools/internal/cli
+CLI_PKG := github.com/evtools/evtools/internal/shell/cli
 VERSION ?= $(patsubst v%,%,$(shell git describe --tags --exact-match --match 'v[0-9]*' HEAD 2>/dev/null))
 COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(if $(shell git status --porcelain 2>/dev/null | head -1),-dirty)
 STAMP := $(if $(COMMIT),-X $(CLI_PKG).Commit=$(COMMIT)) $(if $(VERSION),-X $(CLI_PKG).Version=$(VERSION))
@@ -64,7 +64,7 @@ uninstall:
 test:
 	$(GO) vet ./...
 	GORACE="$${GORACE:-atexit_sleep_ms=0}" $(GO) test -race ./...
-	$(GO) test -count=1 -run 'Kill' ./internal/cursor ./internal/evcursor ./internal/e2e
+	$(GO) test -count=1 -run 'Kill' ./internal/filters/cursor ./internal/filters/evcursor ./internal/devtools/e2e
 
 # lint runs go vet, checks that gofmt has nothing to change, and runs
 # staticcheck at a pinned version (go run fetches and builds it on first use,
@@ -121,7 +121,7 @@ mutate:
 AGENT_TESTS ?= TestClaudeCode|TestPiAgent|TestCodex|TestGeminiCLI|TestCopilotCLI|TestOpencode|TestQwenCode
 agents-latest:
 	@mkdir -p $(BIN)
-	@EVTOOLS_AGENTS=latest $(GO) test -count=1 -v -timeout 30m -run '^($(AGENT_TESTS))$$' ./internal/e2e > $(BIN)/agents-latest.log 2>&1; \
+	@EVTOOLS_AGENTS=latest $(GO) test -count=1 -v -timeout 30m -run '^($(AGENT_TESTS))$$' ./internal/devtools/e2e > $(BIN)/agents-latest.log 2>&1; \
 	status=$$?; \
 	grep -E 'agent .* tested at|unknown type|the server sent|tokens .*want|^\s*--- (FAIL|PASS|SKIP)' $(BIN)/agents-latest.log; \
 	echo "the whole log: $(BIN)/agents-latest.log"; exit $$status

@@ -34,7 +34,7 @@ done
 BIN=$(mktemp -d)
 WORK=$(mktemp -d)
 trap 'rm -rf "$BIN" "$WORK"' EXIT
-go build -o "$BIN/" ./cmd/... ./internal/cmd/evgen
+go build -o "$BIN/" ./cmd/... ./internal/devtools/cmd/evgen
 export PATH=$BIN:$PATH
 
 # --- the logs: every agent's under one home, as a heavy user's --------------

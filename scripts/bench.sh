@@ -57,7 +57,7 @@ done
 BIN=$(mktemp -d)
 TMP=$(mktemp -d)
 trap 'rm -rf "$BIN" "$TMP"' EXIT
-go build -o "$BIN/" ./internal/cmd/evgen
+go build -o "$BIN/" ./internal/devtools/cmd/evgen
 BASE=${BENCH_BASE:-}
 BASEBIN=
 if [ -n "$BASE" ]; then
@@ -110,7 +110,7 @@ fi
 
 # --- ccusage (npm @ccusage/ccusage-linux-x64), the peer of evimport -----------------
 # The pinned binary package, fetched with npm pack, its integrity checked and
-# unpacked into the cache (no install script runs), as internal/e2e's
+# unpacked into the cache (no install script runs), as internal/devtools/e2e's
 # differential test does (whose cache it reuses); run --offline.
 CCUSAGE_PACKAGE=@ccusage/ccusage-linux-x64@20.0.24
 CCUSAGE_INTEGRITY=sha512-ydXM6AEUTO/T5dZK04GFGy6ePYBOjv3euQmJt0mDNg+/8SJDLWpg5GCtF9pnBrRR2GVA6b4PGouHe+ObLokBIw==
@@ -311,7 +311,7 @@ if [ ! -f "$DOC" ]; then
 
 evtools is measured side by side with jq, gojq and Miller on generated
 corpora: a zot RPC stream and an envelope log made by `evgen`
-(`internal/corpus`, the same bytes for the same seed), and the glasspane
+(`internal/devtools/corpus`, the same bytes for the same seed), and the glasspane
 envelope that `zot2gp` makes from the zot stream. Each row of
 `bench/rows.tsv` is one comparison; the table below is the last run.
 

@@ -32,12 +32,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 GO=${GO:-go}
-# Every target make dist builds; internal/e2e/dist_test.go
+# Every target make dist builds; internal/devtools/e2e/dist_test.go
 # type-checks each of them in make test.
 TARGETS="linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 freebsd/amd64 freebsd/arm64 windows/amd64"
 DIST_DIR=${DIST_DIR:-dist}
 DIST_TARGETS=${DIST_TARGETS:-$TARGETS}
-CLI=github.com/evtools/evtools/internal/cli
+CLI=github.com/evtools/evtools/internal/shell/cli
 
 note() { printf 'dist: %s\n' "$*" >&2; }
 
@@ -86,7 +86,7 @@ fi
 if [ -z "${VERSION:-}" ]; then
 	VERSION=$("$WORK/host/evsum" --version | awk '{print $2}')
 fi
-"$GO" build -o "$WORK/dist" ./internal/dist
+"$GO" build -o "$WORK/dist" ./internal/devtools/dist
 
 # --- one archive per target -------------------------------------------------
 mkdir -p "$DIST_DIR"

@@ -3,7 +3,7 @@
 # table of test efficacy (killed / (killed + lived)) per package.
 #
 #   bash scripts/mutate.sh                    # every package with tests
-#   bash scripts/mutate.sh ./internal/expr    # some
+#   bash scripts/mutate.sh ./internal/filters/expr    # some
 #
 # A package below MUTATE_MIN (default 85) percent makes the run fail.
 # A surviving mutant that no test can kill (an equivalent mutant) is named

@@ -1,5 +1,5 @@
 #!/bin/sh
-# prices.sh regenerates internal/prices/prices.json, evimport's price
+# prices.sh regenerates internal/core/prices/prices.json, evimport's price
 # table, from models.dev (MIT License). Give it models.dev's api.json, or
 # a {"providers":{...}} table made from the TOML files of a checkout of
 # github.com/anomalyco/models.dev (providers/*/models/**/*.toml, their
@@ -8,8 +8,8 @@
 #   curl -fsSLo /tmp/api.json https://models.dev/api.json
 #   scripts/prices.sh /tmp/api.json "models.dev api.json of 2026-07-02"
 #
-# Then update the commit and date in internal/prices/README.md, and run
-# go test ./internal/prices ./internal/evimport (the goldens show the
+# Then update the commit and date in internal/core/prices/README.md, and run
+# go test ./internal/core/prices ./internal/sources/evimport (the goldens show the
 # costs that changed).
 set -eu
 if [ $# -ne 2 ]; then
@@ -18,5 +18,5 @@ if [ $# -ne 2 ]; then
 fi
 cd "$(dirname "$0")/.."
 src="models.dev (github.com/anomalyco/models.dev), MIT License, $2"
-go run ./internal/prices/gen -source "$src" "$1" > internal/prices/prices.json.tmp
-mv internal/prices/prices.json.tmp internal/prices/prices.json
+go run ./internal/core/prices/gen -source "$src" "$1" > internal/core/prices/prices.json.tmp
+mv internal/core/prices/prices.json.tmp internal/core/prices/prices.json

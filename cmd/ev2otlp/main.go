@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/ev2otlp"
+	"github.com/evtools/evtools/internal/shell/cli"
+	"github.com/evtools/evtools/internal/views/ev2otlp"
 )
 
 func main() { cli.Exec(ev2otlp.Main) }

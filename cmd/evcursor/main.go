@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/evcursor"
+	"github.com/evtools/evtools/internal/filters/evcursor"
+	"github.com/evtools/evtools/internal/shell/cli"
 )
 
 func main() { cli.Exec(evcursor.Main) }

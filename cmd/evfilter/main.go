@@ -2,8 +2,8 @@
 package main
 
 import (
-	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/evfilter"
+	"github.com/evtools/evtools/internal/filters/evfilter"
+	"github.com/evtools/evtools/internal/shell/cli"
 )
 
 func main() { cli.Exec(evfilter.Main) }

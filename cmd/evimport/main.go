@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/evimport"
+	"github.com/evtools/evtools/internal/shell/cli"
+	"github.com/evtools/evtools/internal/sources/evimport"
 )
 
 func main() { cli.Exec(evimport.Main) }

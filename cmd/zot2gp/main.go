@@ -2,8 +2,8 @@
 package main
 
 import (
-	"github.com/evtools/evtools/internal/cli"
-	"github.com/evtools/evtools/internal/zot2gp"
+	"github.com/evtools/evtools/internal/shell/cli"
+	"github.com/evtools/evtools/internal/sources/zot2gp"
 )
 
 func main() { cli.Exec(zot2gp.Main) }

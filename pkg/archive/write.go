@@ -18,7 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/evtools/evtools/internal/cursor"
+	"github.com/evtools/evtools/internal/filters/cursor"
 	"github.com/evtools/evtools/pkg/jsonscan"
 	"github.com/klauspost/compress/zstd"
 )

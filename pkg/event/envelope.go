@@ -1,7 +1,7 @@
 package event
 
 import (
-	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/core/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 

@@ -3,7 +3,7 @@ package event
 import (
 	"bytes"
 
-	"github.com/evtools/evtools/internal/jsontext"
+	"github.com/evtools/evtools/internal/core/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 

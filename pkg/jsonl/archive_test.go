@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evtools/evtools/internal/archivetest"
+	"github.com/evtools/evtools/internal/devtools/archivetest"
 	"github.com/evtools/evtools/pkg/jsonl"
 	"github.com/google/go-cmp/cmp"
 )

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/evtools/evtools/internal/stop"
-	"github.com/evtools/evtools/internal/term"
-	"github.com/evtools/evtools/internal/textfmt"
+	"github.com/evtools/evtools/internal/core/term"
+	"github.com/evtools/evtools/internal/core/textfmt"
+	"github.com/evtools/evtools/internal/shell/stop"
 )
 
 // MaxBadReports is how many bad records of one input are reported one by

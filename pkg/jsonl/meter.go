@@ -3,7 +3,7 @@ package jsonl
 import "sync/atomic"
 
 // Meter follows how far an Input has read, for a progress display on the
-// terminal that Stderr is (see internal/cli's NewProgress). Its methods are
+// terminal that Stderr is (see internal/shell/cli's NewProgress). Its methods are
 // called on the goroutine that reads the input, with the output guard held
 // (see AtLineEnd), except Clear when a signal stops the tool.
 type Meter interface {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evtools/evtools/internal/ptytest"
+	"github.com/evtools/evtools/internal/devtools/ptytest"
 )
 
 // With no file named and a terminal on standard input, a tool says once

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evtools/evtools/internal/corpus"
+	"github.com/evtools/evtools/internal/devtools/corpus"
 )
 
 // benchLines are envelope events shaped like the shipped examples'

@@ -1,0 +1,504 @@
+// Package htmlreport writes evsum's report as one self-contained HTML
+// page: the headline numbers, charts drawn as inline SVG, the group table
+// and the problems, with no script, font, image or style from anywhere
+// else, so that a mail client shows it inline and a browser opens it from
+// disk. Every value from the data goes through html/template, which
+// escapes it for where it lands.
+package htmlreport
+
+import (
+	"cmp"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/evtools/evtools/internal/core/jsontext"
+	"github.com/evtools/evtools/internal/core/textfmt"
+	"github.com/evtools/evtools/internal/folds/summary"
+)
+
+// Options describe the report.
+type Options struct {
+	Keys   []summary.Key  // the grouping (--by)
+	Loc    *time.Location // the zone of the times shown (--tz)
+	TZName string
+	// Window is the report's options, for the window its events were
+	// looked for in (--since, --until) when there are none.
+	Window summary.Options
+	Files  []string // the inputs, for the evfilter commands of the problems
+	Head   []string // the table's columns, as --format md heads them
+	Right  []bool   // per column: numbers, aligned right
+	// Wrap, per column: text that may break anywhere to fit (group keys,
+	// outcomes), where numbers and times keep to one line.
+	Wrap    []bool
+	Cells   func(*summary.Record) []string
+	Version string
+	// Sorted: the groups come in an order of their own (--sort), which
+	// the table keeps; otherwise by time, or the costliest kept first.
+	Sorted bool
+
+	// MaxRows is the most group rows the table shows (default 200); the
+	// rest are folded into one row. MaxBars is the most bars of a chart
+	// per group (default 10, then "other"); MaxPeriods the most periods
+	// of a chart over time (default 90, the latest).
+	MaxRows, MaxBars, MaxPeriods int
+	MaxProblems                  int // default 100
+}
+
+// Page collects the records of a report and writes them as HTML.
+type Page struct {
+	o      Options
+	groups []*summary.Record
+	total  *summary.Record
+}
+
+// New returns an empty page.
+func New(o Options) *Page {
+	if o.MaxRows <= 0 {
+		o.MaxRows = 200
+	}
+	if o.MaxBars <= 0 {
+		o.MaxBars = 10
+	}
+	if o.MaxPeriods <= 0 {
+		o.MaxPeriods = 90
+	}
+	if o.MaxProblems <= 0 {
+		o.MaxProblems = 100
+	}
+	if o.Loc == nil {
+		o.Loc = time.UTC
+	}
+	return &Page{o: o}
+}
+
+// Add takes one record of the report, groups first and the total last, as
+// summary.State.EachRecord gives them. The record is copied.
+func (p *Page) Add(r *summary.Record) {
+	c := *r
+	c.Names = slices.Clone(r.Names)
+	c.Vals = slices.Clone(r.Vals)
+	c.Outcomes = slices.Clone(r.Outcomes)
+	c.Tools = slices.Clone(r.Tools)
+	c.Problems = slices.Clone(r.Problems)
+	c.Breakdown = slices.Clone(r.Breakdown)
+	if r.Total {
+		p.total = &c
+		return
+	}
+	p.groups = append(p.groups, &c)
+}
+
+// overTime reports whether the first key is a period (day, hour, week or
+// month): the charts then run over time.
+func (p *Page) overTime() bool {
+	return len(p.o.Keys) > 0 && p.o.Keys[0].Kind.Period()
+}
+
+// Write writes the page.
+func (p *Page) Write(w io.Writer) error {
+	if p.total == nil {
+		p.total = &summary.Record{Total: true}
+	}
+	d := p.data()
+	return page.Execute(w, d)
+}
+
+// data is what the template shows.
+type data struct {
+	Title, Period, Grouping, Version string
+	Empty                            string // no events, in words
+	Files                            string
+	Cards                            []card
+	Outcomes                         []outcomeCount
+	Charts                           []chart
+	Head                             []headCell
+	Rows                             []row
+	Folded                           string
+	Parts                            bool // rows of a breakdown
+	Problems                         []problem
+	MoreProblems                     int
+}
+
+// card is one headline number. Bad: the value counts failures, and is
+// red with its note; BadNote: only the note says something went wrong.
+type card struct {
+	Metric, Label, Value, Note string
+	Bad, BadNote               bool
+}
+
+type outcomeCount struct {
+	Name, N, Color string
+}
+
+type headCell struct {
+	Text  string
+	Right bool
+	Wrap  bool
+}
+
+type row struct {
+	Cells []headCell
+	Total bool
+	Other bool
+	Part  bool // a row of a group's breakdown (one model)
+}
+
+type problem struct {
+	Text, Command string
+}
+
+func (p *Page) data() *data {
+	t := p.total
+	d := &data{Version: p.o.Version}
+	d.Period = p.period()
+	d.Title = "Agent runs"
+	if d.Period != "" {
+		d.Title += ", " + d.Period
+	}
+	if t.Counts[summary.Events] == 0 {
+		w := p.o.Window
+		w.Loc, w.TZName = p.o.Loc, p.o.TZName
+		no := w.NoEvents()
+		d.Empty = strings.ToUpper(no[:1]) + no[1:] + "."
+	}
+	var by []string
+	for _, k := range p.o.Keys {
+		by = append(by, k.Name)
+	}
+	if len(by) == 0 {
+		d.Grouping = "all events together"
+	} else {
+		n := int64(0)
+		for _, g := range p.groups {
+			n += max(g.Other, 1)
+		}
+		d.Grouping = fmt.Sprintf("grouped by %s · %s", strings.Join(by, ", "), textfmt.Plural(n, "group"))
+	}
+	if t.BreakdownMember != "" && len(t.Breakdown) > 0 {
+		d.Grouping += " · broken down by " + t.Breakdown[0].Names[0]
+	}
+	if len(p.o.Files) > 0 {
+		d.Files = strings.Join(p.o.Files, " ")
+	}
+	d.Cards = p.cards()
+	for _, o := range t.Outcomes {
+		d.Outcomes = append(d.Outcomes, outcomeCount{o.Name, textfmt.Thousands(o.N), outcomeColor(o.Name)})
+	}
+	d.Charts = p.charts()
+	for i, h := range p.o.Head {
+		d.Head = append(d.Head, p.cell(i, h))
+	}
+	d.Rows, d.Folded = p.rows()
+	for _, r := range d.Rows {
+		d.Parts = d.Parts || r.Part
+	}
+	d.Problems, d.MoreProblems = p.problems()
+	return d
+}
+
+// period is the time the report covers, in the report's zone.
+func (p *Page) period() string {
+	t := p.total
+	if !t.HasTS {
+		return ""
+	}
+	a := time.UnixMicro(t.FirstTS).In(p.o.Loc)
+	b := time.UnixMicro(t.LastTS).In(p.o.Loc)
+	zone := p.o.TZName
+	if zone == "" {
+		zone = p.o.Loc.String()
+	}
+	if a.Format("2006-01-02") == b.Format("2006-01-02") {
+		return fmt.Sprintf("%s %s – %s %s", a.Format("2006-01-02"), a.Format("15:04"), b.Format("15:04"), zone)
+	}
+	return fmt.Sprintf("%s – %s %s", a.Format("2006-01-02 15:04"), b.Format("2006-01-02 15:04"), zone)
+}
+
+// cards are the headline's numbers. A total is no failure: its value is
+// red only when it counts failures (errors, problems), and the runs that
+// did not end ok, the model errors and the tool failures are red in the
+// note under their total.
+func (p *Page) cards() []card {
+	t := p.total
+	n := &t.Counts
+	num := textfmt.Thousands
+	var cards []card
+	runs := card{Metric: "runs", Label: "Runs", Value: num(t.Runs)}
+	var bad int64
+	for _, o := range t.Outcomes {
+		if o.Name != "ok" && o.Name != "running" {
+			bad += o.N
+		}
+	}
+	if bad > 0 {
+		runs.Note = fmt.Sprintf("%s did not end ok", num(bad))
+		runs.BadNote = true
+	}
+	cards = append(cards, runs)
+	cost := card{Metric: "cost", Label: "Cost", Value: "$" + summary.CostText(n[summary.CostNano])}
+	if u := n[summary.UnpricedCalls]; u > 0 {
+		// a cost that leaves calls out says so where it is read
+		cost.Note = fmt.Sprintf("%s (%s tokens) not in the cost: no price", textfmt.PluralThousands(u, "unpriced call"), num(n[summary.UnpricedTokens]))
+		cost.BadNote = true
+	}
+	tok := card{Metric: "tokens", Label: "Tokens", Value: num(n[summary.TokTotal])}
+	if in := n[summary.TokInput]; in > 0 {
+		tok.Note = fmt.Sprintf("%s%% of input from cache", percent(n[summary.TokCacheRead], in))
+	}
+	if u := n[summary.NoUsageCalls]; u > 0 {
+		// calls the log has no tokens of: not free, not known
+		if t.UsageUnknown() {
+			cost.Value, tok.Value = "unknown", "unknown"
+		}
+		note := textfmt.PluralThousands(u, "model call") + " with no usage recorded"
+		if cost.Note != "" {
+			note = cost.Note + "; " + note
+		}
+		cost.Note, cost.BadNote = note, true
+		tok.Note, tok.BadNote = textfmt.PluralThousands(u, "model call")+" with no usage recorded", true
+	}
+	cards = append(cards, cost)
+	cards = append(cards, tok)
+	mc := card{Metric: "model_calls", Label: "Model calls", Value: num(n[summary.ModelCalls])}
+	if e := n[summary.ModelErrors]; e > 0 {
+		mc.Note, mc.BadNote = textfmt.PluralThousands(e, "error"), true
+	}
+	cards = append(cards, mc)
+	tc := card{Metric: "tool_calls", Label: "Tool calls", Value: num(n[summary.ToolCalls])}
+	if f := n[summary.ToolFailures]; f > 0 {
+		tc.Note, tc.BadNote = textfmt.PluralThousands(f, "failure"), true
+	}
+	cards = append(cards, tc)
+	// The kills and guardrails only when some: the kills are killed
+	// events, which the logs evimport reads never write, and "0 kills"
+	// read as a contradiction beside the outcomes' "killed 21".
+	var parts []string
+	for _, c := range []struct {
+		n    int64
+		what string
+	}{{n[summary.Kills], "kill"}, {n[summary.Guardrails], "guardrail"}} {
+		if c.n > 0 {
+			parts = append(parts, textfmt.PluralThousands(c.n, c.what))
+		}
+	}
+	cards = append(cards, card{Metric: "errors", Label: "Errors", Value: num(n[summary.Errors]), Bad: n[summary.Errors] > 0,
+		Note: strings.Join(parts, ", ")})
+	cards = append(cards, card{Metric: "problems", Label: "Problems", Value: num(int64(len(t.Problems))), Bad: len(t.Problems) > 0})
+	return cards
+}
+
+// rows are the group table: every group up to MaxRows (the costliest
+// when there are more; over time, the latest), the rest folded into one
+// row of their sums, then the total.
+func (p *Page) rows() ([]row, string) {
+	if p.o.Cells == nil {
+		return nil, ""
+	}
+	gs := p.groups
+	var folded []*summary.Record
+	if len(gs) > p.o.MaxRows {
+		switch {
+		case p.o.Sorted:
+			gs, folded = gs[:p.o.MaxRows], gs[p.o.MaxRows:]
+		case p.overTime():
+			folded, gs = gs[:len(gs)-p.o.MaxRows], gs[len(gs)-p.o.MaxRows:]
+		default:
+			byCost := slices.Clone(gs)
+			slices.SortStableFunc(byCost, func(a, b *summary.Record) int {
+				return cmp.Compare(b.Counts[summary.CostNano], a.Counts[summary.CostNano])
+			})
+			keep := map[*summary.Record]bool{}
+			for _, g := range byCost[:p.o.MaxRows] {
+				keep[g] = true
+			}
+			var kept []*summary.Record
+			for _, g := range gs {
+				if keep[g] {
+					kept = append(kept, g)
+				} else {
+					folded = append(folded, g)
+				}
+			}
+			gs = kept
+		}
+	}
+	var rows []row
+	cells := func(r *summary.Record, total, other bool) row {
+		var cs []headCell
+		for i, c := range p.o.Cells(r) {
+			cs = append(cs, p.cell(i, c))
+		}
+		return row{Cells: cs, Total: total, Other: other || r.Other > 0, Part: r.Nested}
+	}
+	// a group's row, then the rows of its breakdown
+	add := func(r *summary.Record, total bool) {
+		rows = append(rows, cells(r, total, false))
+		for i := range r.Breakdown {
+			rows = append(rows, cells(&r.Breakdown[i], false, false))
+		}
+	}
+	for _, g := range gs {
+		add(g, false)
+	}
+	note := ""
+	if len(folded) > 0 {
+		o := sum(folded)
+		n := int64(0)
+		for _, g := range folded {
+			n += max(g.Other, 1)
+		}
+		rw := cells(o, false, true)
+		if len(rw.Cells) > 0 {
+			rw.Cells[0].Text = fmt.Sprintf("other (%d groups)", n)
+		}
+		rows = append(rows, rw)
+		switch {
+		case p.o.Sorted:
+			note = fmt.Sprintf("The last %d groups in this order are folded into one row; evsum --format jsonl or csv lists them all.", len(folded))
+		case p.overTime():
+			note = fmt.Sprintf("The %d earliest periods are folded into one row.", len(folded))
+		default:
+			note = fmt.Sprintf("The %d groups of least cost are folded into one row; evsum --format jsonl or csv lists them all.", len(folded))
+		}
+	}
+	add(p.total, true)
+	return rows, note
+}
+
+// cell is column i's cell of text s.
+func (p *Page) cell(i int, s string) headCell {
+	return headCell{s, i < len(p.o.Right) && p.o.Right[i], i < len(p.o.Wrap) && p.o.Wrap[i]}
+}
+
+// sum adds records up into one: counters, runs, outcomes, tools and the
+// wall-time sum; the percentiles of several groups cannot be added and
+// are left out.
+func sum(rs []*summary.Record) *summary.Record {
+	o := &summary.Record{Names: []string{"group"}, Vals: []string{`"other"`}}
+	outcomes := map[string]int64{}
+	tools := map[string]*summary.ToolStat{}
+	for _, r := range rs {
+		for i := range o.Counts {
+			o.Counts[i] += r.Counts[i]
+		}
+		o.Runs += r.Runs
+		o.WallSumUS += r.WallSumUS
+		if r.HasTS {
+			if !o.HasTS || r.FirstTS < o.FirstTS {
+				o.FirstTS = r.FirstTS
+			}
+			if !o.HasTS || r.LastTS > o.LastTS {
+				o.LastTS = r.LastTS
+			}
+			o.HasTS = true
+		}
+		for _, c := range r.Outcomes {
+			outcomes[c.Name] += c.N
+		}
+		for _, t := range r.Tools {
+			x := tools[t.Name]
+			if x == nil {
+				x = &summary.ToolStat{Name: t.Name}
+				tools[t.Name] = x
+			}
+			x.Calls += t.Calls
+			x.Failed += t.Failed
+		}
+		o.Problems = append(o.Problems, r.Problems...)
+	}
+	for _, name := range sortedKeys(outcomes) {
+		o.Outcomes = append(o.Outcomes, summary.Count{Name: name, N: outcomes[name]})
+	}
+	for _, name := range sortedKeys(tools) {
+		o.Tools = append(o.Tools, *tools[name])
+	}
+	return o
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// problems lists the total's problems with the command that extracts the
+// run each names.
+func (p *Page) problems() ([]problem, int) {
+	var out []problem
+	ps := p.total.Problems
+	more := 0
+	if len(ps) > p.o.MaxProblems {
+		more = len(ps) - p.o.MaxProblems
+		ps = ps[:p.o.MaxProblems]
+	}
+	files := ""
+	for _, f := range p.o.Files {
+		if f != "-" {
+			files += " " + shellQuote(f)
+		}
+	}
+	if files == "" {
+		files = " events.jsonl"
+	}
+	for _, pr := range ps {
+		out = append(out, problem{Text: pr.String(), Command: evfilterCommand(pr, files)})
+	}
+	return out, more
+}
+
+// evfilterCommand is the command that extracts the problem's run from
+// the files: its id quoted as JSON, as evfilter's expressions read it;
+// none for an id too long to name.
+func evfilterCommand(pr summary.Problem, files string) string {
+	if !pr.Named() {
+		return ""
+	}
+	expr := "run_id==" + string(jsontext.AppendString(nil, pr.Run))
+	return "evfilter " + shellQuote(expr) + files
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./=:,+@%", c))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func percent(part, whole int64) string {
+	if whole == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(float64(part)*100/float64(whole), 'f', 0, 64)
+}
+
+// The outcomes' colours, with names beside them in every legend.
+func outcomeColor(name string) string {
+	switch name {
+	case "ok":
+		return "#2e7d32"
+	case "error":
+		return "#c62828"
+	case "killed":
+		return "#6a1b9a"
+	case "incomplete":
+		return "#ef6c00"
+	case "running":
+		return "#1565c0"
+	}
+	return "#757575"
+}
+
+var page = template.Must(template.New("page").Funcs(template.FuncMap{
+	"attr": func(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) },
+}).Parse(pageHTML))
