@@ -58,28 +58,17 @@ type blockInput struct {
 // b.Data from 1 (parts.go numbers its records by it).
 func (b *Block) Frame(fn func(i int, rec []byte)) {
 	b.recs, b.lines, b.binary = b.recs[:0], 0, 0
-	data := b.Data
-	// Most blocks hold no NUL byte at all: one look at the whole block
-	// spares each record its own.
-	clean := !binary(data)
-	for off := 0; off < len(data); {
-		end := len(data)
-		if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
-			end = off + i + 1
+	// rec lies in b.Data: its offset there is what its capacity lacks
+	b.lines = frame(b.Data, b.first, func(line, _ int, rec []byte, nul bool) bool {
+		b.lines = line
+		if nul && b.binary == 0 {
+			b.binary = line
 		}
-		b.lines++
-		from, to, blank := record(data[off:end], b.first && b.lines == 1)
-		if !blank {
-			rec := data[off+from : off+to]
-			nul := !clean && binary(rec)
-			if nul && b.binary == 0 {
-				b.binary = b.lines
-			}
-			fn(len(b.recs), rec)
-			b.recs = append(b.recs, span{off + from, off + to, b.lines, nul})
-		}
-		off = end
-	}
+		fn(len(b.recs), rec)
+		from := cap(b.Data) - cap(rec)
+		b.recs = append(b.recs, span{from, from + len(rec), line, nul})
+		return true
+	})
 }
 
 // EachBlock reads the inputs as Each does, but hands fn their lines a

@@ -161,7 +161,7 @@ func (f *Follower) Read(in *Input, fn func(Record) error) error {
 	if err != nil {
 		return FileError(f.Name, err)
 	}
-	data := f.buf[:bytes.LastIndexByte(f.buf, '\n')+1]
+	data := wholeLines(f.buf)
 	if len(data) == 0 {
 		return nil
 	}
@@ -176,7 +176,7 @@ func (f *Follower) frame(in *Input, data []byte, fn func(Record) error) error {
 	st := &f.State
 	offset, lines := st.Offset, st.Line
 	var err error
-	n := eachLine(data, lines == 0, func(line, end int, rec []byte, nul bool) bool {
+	n := frame(data, lines == 0, func(line, end int, rec []byte, nul bool) bool {
 		st.Line, st.Offset = lines+line, offset+int64(end)
 		r := Record{Data: rec, File: f.Name, Line: st.Line}
 		if nul {

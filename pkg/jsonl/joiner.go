@@ -44,14 +44,12 @@ func (j *LineJoiner) Complete(p []byte, each func(lines []byte, joined bool) boo
 // completes, without its '\n'.
 func (j *LineJoiner) Lines(p []byte, line func([]byte) bool) bool {
 	return j.Complete(p, func(lines []byte, _ bool) bool {
-		for len(lines) > 0 {
-			i := bytes.IndexByte(lines, '\n')
-			if !line(lines[:i]) {
-				return false
-			}
-			lines = lines[i+1:]
-		}
-		return true
+		ok := true
+		EachLine(lines, func(l []byte) bool {
+			ok = line(l[:len(l)-1])
+			return ok
+		})
+		return ok
 	})
 }
 

@@ -347,7 +347,7 @@ func BenchmarkBlocks(b *testing.B) {
 	}
 }
 
-func TestTrim(t *testing.T) {
+func TestRecord(t *testing.T) {
 	tests := []struct {
 		line  string
 		first bool
@@ -365,9 +365,9 @@ func TestTrim(t *testing.T) {
 		{"{}\r\r\n", false, "{}\r", false},
 	}
 	for _, tt := range tests {
-		rec, blank := Trim([]byte(tt.line), tt.first)
-		if string(rec) != tt.rec || blank != tt.blank {
-			t.Errorf("Trim(%q, %v) = %q, %v; want %q, %v", tt.line, tt.first, rec, blank, tt.rec, tt.blank)
+		from, to, blank := record([]byte(tt.line), tt.first)
+		if rec := tt.line[from:to]; rec != tt.rec || blank != tt.blank {
+			t.Errorf("record(%q, %v) = %q, %v; want %q, %v", tt.line, tt.first, rec, blank, tt.rec, tt.blank)
 		}
 	}
 }

@@ -2,13 +2,10 @@ package jsonl
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"io"
 	"runtime"
 )
-
-var bom = []byte{0xef, 0xbb, 0xbf}
 
 // Reader splits a Source into records.
 type Reader struct {
@@ -200,50 +197,6 @@ func (r *Reader) alloc(size int) []byte {
 		r.gave = true
 	}
 	return make([]byte, size)
-}
-
-// Trim returns the record a line holds by the rules Reader.Next applies,
-// for a reader of its own that must frame lines as this package does: the
-// line as read (its '\n' included, unless it ends the input) without the
-// UTF-8 BOM that may start an input's first line (first), the '\n' and a
-// '\r' before it. blank reports a line of nothing but spaces and tabs,
-// which is no record (but counts as a line).
-func Trim(line []byte, first bool) (rec []byte, blank bool) {
-	from, to, blank := record(line, first)
-	return line[from:to], blank
-}
-
-// record applies the framing rules to one line as read (its '\n'
-// included, unless it ends the input): the record is line[from:to],
-// without the UTF-8 BOM that may start the input's first line (first),
-// the '\n' and a '\r' before it. blank reports a record of nothing but
-// spaces and tabs, which is skipped (its line still counts). Reader.Next
-// and Block.Frame frame every line here, so the two agree.
-func record(line []byte, first bool) (from, to int, blank bool) {
-	if first && bytes.HasPrefix(line, bom) {
-		from = len(bom)
-	}
-	to = len(line)
-	if to > from && line[to-1] == '\n' {
-		to--
-	}
-	if to > from && line[to-1] == '\r' {
-		to--
-	}
-	return from, to, isBlank(line[from:to])
-}
-
-// binary reports whether a record holds a NUL byte, which no line of
-// JSON text does: a bad line (ErrNUL).
-func binary(rec []byte) bool { return bytes.IndexByte(rec, 0) >= 0 }
-
-func isBlank(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' {
-			return false
-		}
-	}
-	return true
 }
 
 // Unterminated reports whether the record Next returned last ended at the

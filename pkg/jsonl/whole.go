@@ -217,37 +217,3 @@ func appendAll(r io.Reader, dst []byte, hint int) ([]byte, error) {
 		}
 	}
 }
-
-// Lines calls fn with every record of data, the whole of one input (as
-// ReadFile reads it), by the rules Each frames records by, with its line
-// (from 1, blank lines counted); nul reports a record holding a NUL byte,
-// which Each reports as a bad line (ErrNUL) instead of handing it over.
-// It stops when fn returns false.
-func Lines(data []byte, fn func(line int, rec []byte, nul bool) bool) {
-	eachLine(data, true, func(line, _ int, rec []byte, nul bool) bool { return fn(line, rec, nul) })
-}
-
-// eachLine frames the lines of data as Lines does, first saying whether
-// data starts an input (its BOM dropped), and calls fn with each record,
-// its line (from 1 in data) and where its line ends in data. It returns
-// how many lines it passed, blank ones included.
-func eachLine(data []byte, first bool, fn func(line, end int, rec []byte, nul bool) bool) int {
-	clean := !binary(data)
-	line := 0
-	for off := 0; off < len(data); {
-		end := len(data)
-		if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
-			end = off + i + 1
-		}
-		line++
-		from, to, blank := record(data[off:end], first && off == 0)
-		if !blank {
-			rec := data[off+from : off+to]
-			if !fn(line, end, rec, !clean && binary(rec)) {
-				return line
-			}
-		}
-		off = end
-	}
-	return line
-}

@@ -1,7 +1,6 @@
 package grep
 
 import (
-	"bytes"
 	"io"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/evtools/evtools/internal/core/term"
 	"github.com/evtools/evtools/internal/core/textfmt"
 	"github.com/evtools/evtools/pkg/event"
+	"github.com/evtools/evtools/pkg/jsonl"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -35,11 +35,11 @@ type View struct {
 	o   ViewOptions
 	err error
 
-	pending []byte
-	out     []byte
-	last    string // the session of the last header
-	headed  bool
-	sbuf    []byte
+	lines  jsonl.LineJoiner // the start of a line not yet ended by '\n'
+	out    []byte
+	last   string // the session of the last header
+	headed bool
+	sbuf   []byte
 }
 
 // NewView returns a View of m's matches writing to w. m is the View's
@@ -60,20 +60,10 @@ func (v *View) Write(p []byte) (int, error) {
 		return 0, v.err
 	}
 	v.out = v.out[:0]
-	data := p
-	if len(v.pending) > 0 {
-		v.pending = append(v.pending, p...)
-		data = v.pending
-	}
-	for {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			break
-		}
-		v.line(data[:i])
-		data = data[i+1:]
-	}
-	v.pending = append(v.pending[:0], data...)
+	v.lines.Lines(p, func(line []byte) bool {
+		v.line(line)
+		return true
+	})
 	if len(v.out) > 0 {
 		if _, err := v.w.Write(v.out); err != nil {
 			v.err = err
@@ -85,10 +75,9 @@ func (v *View) Write(p []byte) (int, error) {
 
 // Close shows a last line not ended by a newline.
 func (v *View) Close() error {
-	if v.err == nil && len(v.pending) > 0 {
+	if rest := v.lines.Rest(); v.err == nil && len(rest) > 0 {
 		v.out = v.out[:0]
-		v.line(v.pending)
-		v.pending = v.pending[:0]
+		v.line(rest)
 		if _, err := v.w.Write(v.out); err != nil {
 			v.err = err
 		}

@@ -60,14 +60,9 @@ func (w *Writer) Write(p []byte) (int, error) {
 // written as it is.
 func (w *Writer) lines(dst, p []byte, force bool) ([]byte, bool) {
 	changed := force
-	clean := 0 // p[clean:] is not in dst yet
-	for start := 0; start < len(p); {
-		end := bytes.IndexByte(p[start:], '\n')
-		if end < 0 {
-			end = len(p)
-		} else {
-			end += start
-		}
+	clean, start := 0, 0 // p[clean:] is not in dst yet; p[start:] is not redacted yet
+	jsonl.EachLine(p, func(line []byte) bool {
+		end := start + len(bytes.TrimSuffix(line, []byte{'\n'}))
 		var ch bool
 		if w.line, ch = w.r.Line(w.line[:0], p[start:end]); ch {
 			changed = true
@@ -75,8 +70,9 @@ func (w *Writer) lines(dst, p []byte, force bool) ([]byte, bool) {
 			dst = append(dst, w.line...)
 			clean = end
 		}
-		start = end + 1
-	}
+		start += len(line)
+		return true
+	})
 	if !changed {
 		return dst, false
 	}

@@ -349,16 +349,12 @@ func (e *event) hash() uint64 {
 // a JSON value of its own: data is lines then, where a document being
 // written, pretty ("{" alone) or compact (one line, not ended), is not.
 func firstLineWhole(data []byte) bool {
-	for n := 1; ; n++ {
-		end := bytes.IndexByte(data, '\n')
-		if end < 0 {
-			return false
-		}
-		if rec, blank := jsonl.Trim(data[:end+1], n == 1); !blank {
-			return jsonscan.Check(rec) == nil
-		}
-		data = data[end+1:]
-	}
+	whole := false
+	jsonl.Lines(data[:bytes.LastIndexByte(data, '\n')+1], func(_ int, rec []byte, _ bool) bool {
+		whole = jsonscan.Check(rec) == nil
+		return false
+	})
+	return whole
 }
 
 // documentFile reports whether data, the whole of a .json file and one

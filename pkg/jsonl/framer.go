@@ -1,0 +1,93 @@
+package jsonl
+
+import "bytes"
+
+// The framer: every way of reading in this package, and every writer that
+// takes lines (LineJoiner), cuts bytes into lines with EachLine and frames
+// a line into its record with record, so that they all agree.
+
+var bom = []byte{0xef, 0xbb, 0xbf}
+
+// EachLine calls fn with each line of data, its '\n' included (but for a
+// last line that data ends without one), until fn returns false, and
+// returns how many lines it handed over. It is the one loop that cuts
+// lines: a writer that takes lines cut anywhere (LineJoiner) or a reader
+// of a whole file (Lines) stands on it.
+func EachLine(data []byte, fn func(line []byte) bool) int {
+	n := 0
+	for len(data) > 0 {
+		end := len(data)
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			end = i + 1
+		}
+		n++
+		if !fn(data[:end]) {
+			break
+		}
+		data = data[end:]
+	}
+	return n
+}
+
+// Lines calls fn with every record of data, the whole of one input (as
+// ReadFile reads it), by the rules Each frames records by, with its line
+// (from 1, blank lines counted); nul reports a record holding a NUL byte,
+// which Each reports as a bad line (ErrNUL) instead of handing it over.
+// It stops when fn returns false.
+func Lines(data []byte, fn func(line int, rec []byte, nul bool) bool) {
+	frame(data, true, func(line, _ int, rec []byte, nul bool) bool { return fn(line, rec, nul) })
+}
+
+// frame frames the lines of data as Lines does, first saying whether data
+// starts an input (its BOM dropped), and calls fn with each record, its
+// line (from 1 in data) and where its line ends in data. It returns how
+// many lines it passed, blank ones included. Most data holds no NUL byte
+// at all: one look at the whole spares each record its own.
+func frame(data []byte, first bool, fn func(line, end int, rec []byte, nul bool) bool) int {
+	clean := !binary(data)
+	end := 0
+	n := 0
+	return EachLine(data, func(l []byte) bool {
+		n++
+		end += len(l)
+		from, to, blank := record(l, first && n == 1)
+		if blank {
+			return true
+		}
+		rec := l[from:to]
+		return fn(n, end, rec, !clean && binary(rec))
+	})
+}
+
+// record applies the framing rules to one line as read (its '\n'
+// included, unless it ends the input): the record is line[from:to],
+// without the UTF-8 BOM that may start the input's first line (first),
+// the '\n' and a '\r' before it. blank reports a record of nothing but
+// spaces and tabs, which is skipped (its line still counts). The Reader
+// and frame frame every line here, so the two agree.
+func record(line []byte, first bool) (from, to int, blank bool) {
+	if first && bytes.HasPrefix(line, bom) {
+		from = len(bom)
+	}
+	to = len(line)
+	if to > from && line[to-1] == '\n' {
+		to--
+	}
+	if to > from && line[to-1] == '\r' {
+		to--
+	}
+	return from, to, isBlank(line[from:to])
+}
+
+// binary reports whether a record holds a NUL byte, which no line of
+// JSON text does: a bad line (ErrNUL).
+func binary(rec []byte) bool { return bytes.IndexByte(rec, 0) >= 0 }
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
