@@ -1,12 +1,11 @@
 package jsonl
 
 import (
-	"bytes"
 	"encoding/hex"
-	"errors"
 	"hash/fnv"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 )
 
@@ -148,16 +147,14 @@ func (f *Follower) Read(in *Input, fn func(Record) error) error {
 	if st.Offset == 0 {
 		var magic [4]byte
 		n, _ := file.ReadAt(magic[:], 0)
-		for _, m := range [][]byte{magicGzip, magicZstd} {
-			switch {
-			case n < len(m) && bytes.HasPrefix(m, magic[:n]) && n > 0:
-				return nil // too short to tell: no line ends here yet
-			case bytes.HasPrefix(magic[:n], m):
-				return f.readCompressed(in, fn)
-			}
+		switch codec, more := codecOf(magic[:n]); {
+		case codec != "":
+			return f.readCompressed(in, fn)
+		case more:
+			return nil // too short to tell: no line ends here yet
 		}
 	}
-	f.buf, err = appendAt(file, f.buf[:0], st.Offset)
+	f.buf, err = appendAll(io.NewSectionReader(file, st.Offset, math.MaxInt64-st.Offset), f.buf[:0], 0)
 	if err != nil {
 		return FileError(f.Name, err)
 	}
@@ -230,22 +227,4 @@ func (f *Follower) mark(off int64) string {
 		h.Write(buf[:n])
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// appendAt appends what the file holds from off on to dst.
-func appendAt(file *os.File, dst []byte, off int64) ([]byte, error) {
-	for {
-		if len(dst) == cap(dst) {
-			dst = append(dst, 0)[:len(dst)]
-		}
-		n, err := file.ReadAt(dst[len(dst):cap(dst)], off)
-		dst = dst[:len(dst)+n]
-		off += int64(n)
-		if errors.Is(err, io.EOF) {
-			return dst, nil
-		}
-		if err != nil {
-			return dst, err
-		}
-	}
 }

@@ -189,35 +189,63 @@ func (s *Source) wrap(r io.Reader) error {
 		s.br = bufio.NewReaderSize(s.raw, 16)
 		return nil
 	}
-	if err != nil || (b[0] != magicGzip[0] && b[0] != magicZstd[0]) {
+	codec := ""
+	if err == nil {
+		if _, more := codecOf(b); more {
+			b, _ = br.Peek(len(magicZstd))
+		}
+		codec, _ = codecOf(b)
+	}
+	if codec == "" {
 		s.br = br
 		return nil
 	}
-	switch {
-	case hasPrefix(br, magicGzip):
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			s.Close()
-			return fmt.Errorf("%s: %w", s.Name, codecError{"gzip", err})
-		}
-		s.closer = append(s.closer, zr)
-		s.compressed, s.plain = true, nil
-		s.raw = codecReader{zr, "gzip"}
-		s.br = bufio.NewReaderSize(s.raw, readBufSize)
-	case hasPrefix(br, magicZstd):
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
-		if err != nil {
-			s.Close()
-			return fmt.Errorf("%s: %w", s.Name, codecError{"zstd", err})
-		}
-		s.closer = append(s.closer, zstdCloser{zr})
-		s.compressed, s.plain = true, nil
-		s.raw = codecReader{zr, "zstd"}
-		s.br = bufio.NewReaderSize(s.raw, readBufSize)
-	default:
-		s.br = br
+	dec, closer, err := decoder(codec, br)
+	if err != nil {
+		s.Close()
+		return fmt.Errorf("%s: %w", s.Name, err)
 	}
+	s.closer = append(s.closer, closer)
+	s.compressed, s.plain = true, nil
+	s.raw = dec
+	s.br = bufio.NewReaderSize(s.raw, readBufSize)
 	return nil
+}
+
+// codecOf is the one test of whether an input is compressed: the codec
+// ("gzip", "zstd") whose magic bytes its first bytes, head, start with;
+// "" for an input stored as is. more reports a head too short to tell,
+// the start of a magic (a file still being written).
+func codecOf(head []byte) (codec string, more bool) {
+	for _, c := range [...]struct {
+		name  string
+		magic []byte
+	}{{"gzip", magicGzip}, {"zstd", magicZstd}} {
+		if bytes.HasPrefix(head, c.magic) {
+			return c.name, false
+		}
+		if len(head) > 0 && bytes.HasPrefix(c.magic, head) {
+			more = true
+		}
+	}
+	return "", more
+}
+
+// decoder decompresses r, of the codec codecOf named; its errors, and
+// those of its reads, say the codec (codecError).
+func decoder(codec string, r io.Reader) (io.Reader, io.Closer, error) {
+	if codec == "gzip" {
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			return nil, nil, codecError{codec, err}
+		}
+		return codecReader{zr, codec}, zr, nil
+	}
+	zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+	if err != nil {
+		return nil, nil, codecError{codec, err}
+	}
+	return codecReader{zr, codec}, zstdCloser{zr}, nil
 }
 
 // codecReader names the decompressor in its errors, so that a corrupt
@@ -256,11 +284,6 @@ func (e codecError) Unwrap() error { return e.err }
 type zstdCloser struct{ d *zstd.Decoder }
 
 func (z zstdCloser) Close() error { z.d.Close(); return nil }
-
-func hasPrefix(br *bufio.Reader, magic []byte) bool {
-	b, _ := br.Peek(len(magic))
-	return string(b) == string(magic)
-}
 
 // FileError words the failure to open or read the file called name, the
 // one way every evtools message does: "NAME: no such file", "NAME:

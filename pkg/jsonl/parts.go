@@ -360,7 +360,7 @@ func plainFile(name string) (*os.File, int64, bool) {
 	var head [4]byte
 	n, _ := f.ReadAt(head[:], 0)
 	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || bytes.HasPrefix(head[:n], magicGzip) || bytes.HasPrefix(head[:n], magicZstd) {
+	if codec, _ := codecOf(head[:n]); err != nil || !fi.Mode().IsRegular() || codec != "" {
 		f.Close()
 		return nil, 0, false
 	}

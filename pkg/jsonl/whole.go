@@ -2,14 +2,11 @@ package jsonl
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"syscall"
-
-	"github.com/klauspost/compress/zstd"
 )
 
 // ReadFile reads the whole of the file called name into buf (from its
@@ -91,7 +88,8 @@ func (h *Head) Read(n int) bool {
 		// the end was met before n bytes: this is the whole file
 		h.Whole = at+got < n
 	}
-	return !bytes.HasPrefix(h.Data, magicGzip) && !bytes.HasPrefix(h.Data, magicZstd)
+	codec, _ := codecOf(h.Data)
+	return codec == ""
 }
 
 // Lines is Data up to the end of its last line: the lines read whole,
@@ -163,29 +161,18 @@ func ReadAll(name string, r io.Reader) ([]byte, error) {
 // decompress is data, read whole from the input called name, as stored
 // or decompressed when it is gzip or zstd.
 func decompress(name string, data []byte) ([]byte, error) {
-	if !bytes.HasPrefix(data, magicGzip) && !bytes.HasPrefix(data, magicZstd) {
+	codec, _ := codecOf(data)
+	if codec == "" {
 		return data, nil
 	}
 	// Compressed: decompressed into a buffer of its own, which becomes
 	// the one handed back.
-	var dec io.Reader
-	codec := "gzip"
-	if bytes.HasPrefix(data, magicGzip) {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, codecError{codec, err})
-		}
-		dec = zr
-	} else {
-		codec = "zstd"
-		zr, err := zstd.NewReader(bytes.NewReader(data), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, codecError{codec, err})
-		}
-		defer zr.Close()
-		dec = zr
+	dec, closer, err := decoder(codec, bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	out, err := appendAll(codecReader{dec, codec}, nil, 4*len(data))
+	defer closer.Close()
+	out, err := appendAll(dec, nil, 4*len(data))
 	if err != nil {
 		return wholeLines(out), fmt.Errorf("%s: %w", name, err)
 	}
