@@ -3,6 +3,7 @@ package jsonl
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Ordered runs jobs on goroutines of its own and takes them back, once
@@ -22,6 +23,10 @@ type Ordered[W, J any] struct {
 	// until its jobs are all taken, whose wait for the workers is then
 	// a wait like one for input, where a signal may stop it.
 	Idle bool
+	// Tick, when set, is called every tick while the sending goroutine
+	// waits for a worker, and once the wait is over: a progress meter
+	// follows the work.
+	Tick func()
 
 	stealing bool
 	thief    W // the sending goroutine's worker value, with Steal
@@ -153,10 +158,38 @@ func (o *Ordered[W, J]) await(j *orderedJob[J]) {
 			k.done <- struct{}{}
 		}
 	}
+	o.idle(func() { <-j.done })
+}
+
+// tick is how often Tick is called while the sending goroutine waits.
+const tick = 100 * time.Millisecond
+
+// wait waits for j to be done, with the output guard released when Idle,
+// calling Tick (with the guard held) meanwhile and once done.
+func (o *Ordered[W, J]) wait(j *orderedJob[J]) {
+	if o.Tick == nil {
+		o.idle(func() { <-j.done })
+		return
+	}
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for waiting := true; waiting; o.Tick() {
+		o.idle(func() {
+			select {
+			case <-j.done:
+				waiting = false
+			case <-t.C:
+			}
+		})
+	}
+}
+
+// idle runs wait, with the output guard released when Idle.
+func (o *Ordered[W, J]) idle(wait func()) {
 	if o.Idle {
-		Waiting(func() { <-j.done })
+		Waiting(wait)
 	} else {
-		<-j.done
+		wait()
 	}
 }
 
@@ -175,10 +208,8 @@ func (o *Ordered[W, J]) takeOldest() {
 	o.bytes -= j.size
 	if o.stealing {
 		o.await(j)
-	} else if o.Idle {
-		Waiting(func() { <-j.done })
 	} else {
-		<-j.done
+		o.wait(j)
 	}
 	o.err = o.take(&j.job)
 	o.free = append(o.free, j)

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
-	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // Parts reads an Input's regular files on several goroutines, each a
@@ -105,64 +103,52 @@ func (p *Parts[S]) Each(in *Input) error {
 	return in.metered(func() error { return p.read(in, parts) })
 }
 
-// read reads the parts on p.Workers goroutines and merges them in order;
-// it reports the bad lines only once every part merged.
+// read reads the parts on p.Workers goroutines (Ordered) and merges them
+// in order; it reports the bad lines only once every part merged.
 func (p *Parts[S]) read(in *Input, parts []part) error {
-	results := make([]partResult[S], len(parts))
-	done := make([]chan struct{}, len(parts)) // closed once results[i] is written
-	for i := range done {
-		done[i] = make(chan struct{})
+	type job struct {
+		pt  part
+		res partResult[S]
 	}
 	var read atomic.Int64 // bytes read, for the meter
-	var next atomic.Int64 // the next part to read
 	var stop atomic.Bool  // a part failed: the others stop
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	for range min(p.Workers, len(parts)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(parts); i = int(next.Add(1) - 1) {
-				results[i] = p.readPart(parts[i], &read, &stop)
-				close(done[i])
-			}
-		})
+	results := make([]partResult[S], 0, len(parts))
+	work := func(_ struct{}, j *job) { j.res = p.readPart(j.pt, &read, &stop) }
+	take := func(j *job) error {
+		r := j.res
+		j.res = partResult[S]{} // merged: the part's own state may go
+		err := r.err
+		if err == nil {
+			err = p.Merge(r.st)
+		}
+		if err != nil {
+			stop.Store(true)
+			return err
+		}
+		r.st = *new(S)
+		results = append(results, r)
+		return nil
 	}
-	var failed error
+	o := NewOrdered(min(p.Workers, len(parts)), len(parts), 0, func() struct{} { return struct{}{} }, work, take)
+	defer o.Close()
+	// Nothing is written before every part is read: meanwhile a signal
+	// may stop the tool, and the meter follows the parts.
+	o.Idle = true
 	metered := int64(0)
-	meter := func() {
+	o.Tick = func() {
 		if n := read.Load(); in.Meter != nil && n > metered {
 			in.Meter.Read(int(n - metered))
 			metered = n
 		}
 	}
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for i := range parts {
-		// Nothing is written before every part is read: meanwhile a
-		// signal may stop the tool, and the meter follows the parts.
-		for waiting := true; waiting; meter() {
-			Waiting(func() {
-				select {
-				case <-done[i]:
-					waiting = false
-				case <-tick.C:
-				}
-			})
+	for _, pt := range parts {
+		o.Next().pt = pt
+		if err := o.Send(0); err != nil {
+			return err
 		}
-		r := &results[i]
-		if failed == nil {
-			failed = r.err
-		}
-		if failed == nil {
-			failed = p.Merge(r.st)
-		}
-		if failed != nil {
-			stop.Store(true)
-		}
-		var zero S
-		r.st = zero // merged: the part's own state may go
 	}
-	if failed != nil {
-		return failed
+	if err := o.Drain(); err != nil {
+		return err
 	}
 	p.report(in, parts, results)
 	return nil

@@ -3,8 +3,6 @@ package evimport
 import (
 	"os"
 	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/evtools/evtools/pkg/jsonl"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -17,17 +15,17 @@ import (
 // no known format, are reported when its group is converted. exact: see
 // claudeKeys.
 func (o *options) scanAll(files []*logFile, exact bool) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			var h jsonl.Head // its memory, reused from file to file
-			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				o.scan(files[i], &h, exact)
-			}
-		})
+	pool := jsonl.NewOrdered(min(runtime.GOMAXPROCS(0), len(files)), len(files), 0,
+		func() *jsonl.Head { return new(jsonl.Head) }, // its memory, reused from file to file
+		func(h *jsonl.Head, f **logFile) { o.scan(*f, h, exact) },
+		func(**logFile) error { return nil })
+	defer pool.Close()
+	pool.Idle = true // nothing is written meanwhile: a signal may stop the tool
+	for _, f := range files {
+		*pool.Next() = f
+		pool.Send(0)
 	}
-	jsonl.Waiting(wg.Wait)
+	pool.Drain()
 }
 
 // scanHead is how much of a file the scan reads at most before it reads
