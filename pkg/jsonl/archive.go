@@ -36,9 +36,9 @@ func (e *Entry) Key() string {
 	return e.Host.Key(e.Segment)
 }
 
-// ErrNoArchive is why a folder named as an input gives none: it is
+// errNoArchive is why a folder named as an input gives none: it is
 // neither an archive nor holds one.
-var ErrNoArchive = errors.New("name files, or a folder evimport --archive wrote")
+var errNoArchive = errors.New("name files, or a folder evimport --archive wrote")
 
 // Expand returns the entries that names stand for, in order: a name as
 // it is, but for a folder, the segments of every host archive.Find finds
@@ -85,7 +85,7 @@ func appendArchive(entries []Entry, dir string, bad func(error)) []Entry {
 	}
 	if len(hosts) == 0 {
 		if !reported { // else what is wrong is said already
-			entries = append(entries, Entry{Name: dir, Err: fmt.Errorf("no evtools archive under %s: %w", dir, ErrNoArchive)})
+			entries = append(entries, Entry{Name: dir, Err: fmt.Errorf("no evtools archive under %s: %w", dir, errNoArchive)})
 		}
 		return entries
 	}
@@ -126,7 +126,7 @@ func (in *Input) Entries() []Entry {
 	return in.entries
 }
 
-// SetEntries makes the next reading of in (Each, EachBlock, Parts, Blocks)
+// SetEntries makes the next reading of in (Each, readBlocks, Parts, Blocks)
 // read entries, which Entries gave, instead: a tool that reads some
 // inputs otherwise (evsum's cache of an archive's segments) reads the rest
 // through the same Input, its bad-line reports and counts.

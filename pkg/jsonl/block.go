@@ -7,19 +7,19 @@ import (
 )
 
 // Block is a run of whole lines of one input, read in one piece by
-// Input.EachBlock, for a tool that handles the lines of several blocks
+// Input.readBlocks, for a tool that handles the lines of several blocks
 // at once on other goroutines: Frame finds a block's records (on any
-// goroutine), and Input.TakeBlock takes them in input order, numbered
+// goroutine), and Input.takeBlock takes them in input order, numbered
 // and reported on exactly as Each would hand them over one by one.
 type Block struct {
 	// Data holds whole lines as read, each with its '\n' but the
 	// input's last. It is empty in a block that only says the input
-	// could not be opened or read further (TakeBlock reports it).
+	// could not be opened or read further (takeBlock reports it).
 	Data []byte
 	File string // the input's name, StdinName for stdin
 
 	// Own is set when Data is one line longer than a block, in a
-	// buffer of its own as Reader.Own says (a line longer than a few
+	// buffer of its own as reader.Own says (a line longer than a few
 	// read buffers): the Input does not reuse it.
 	Own bool
 
@@ -41,18 +41,18 @@ type span struct {
 	nul            bool
 }
 
-// blockInput is what EachBlock and TakeBlock share about one input.
+// blockInput is what readBlocks and takeBlock share about one input.
 type blockInput struct {
 	lines int // lines in the blocks taken so far
 }
 
-// Frame finds the records of b's lines by the rules Reader.Next and Each
+// Frame finds the records of b's lines by the rules reader.Next and Each
 // apply (see record and binary: the BOM of an input's first line, '\n'
 // and "\r\n", blank lines skipped but counted) and calls fn with each, in
 // order, i counting them from 0; rec lies in b.Data. A record holding a
-// NUL byte is handed to fn too, and TakeBlock reports it as a bad line
+// NUL byte is handed to fn too, and takeBlock reports it as a bad line
 // (ErrNUL) instead of handing it over. Frame may run on any goroutine,
-// once per block, before TakeBlock.
+// once per block, before takeBlock.
 //
 // While fn runs, b's line count is the line of the record, counted in
 // b.Data from 1 (parts.go numbers its records by it).
@@ -71,30 +71,30 @@ func (b *Block) Frame(fn func(i int, rec []byte)) {
 	})
 }
 
-// EachBlock reads the inputs as Each does, but hands fn their lines a
+// readBlocks reads the inputs as Each does, but hands fn their lines a
 // block at a time instead of a record at a time: whole lines read in one
 // piece of up to size bytes (at least 1), straight into the block (a plain file's
 // bytes are copied once, by the read). A line longer than size comes in
-// a block of its own (read as Reader reads a long line: Own when longer
+// a block of its own (read as reader reads a long line: Own when longer
 // than a few read buffers). The caller frames each block (Block.Frame,
 // on any goroutine) and takes the blocks in the order fn got them with
-// TakeBlock, on this goroutine, during EachBlock or after it returns:
-// TakeBlock hands over the records as Each would, with their line
+// takeBlock, on this goroutine, during readBlocks or after it returns:
+// takeBlock hands over the records as Each would, with their line
 // numbers, and reports at their place in the input what Each reports
 // (an input that cannot be opened or read, a line with a NUL byte).
 //
-// EachBlock returns the first error fn returns, or an output error (see
+// readBlocks returns the first error fn returns, or an output error (see
 // IsClosed), and nil otherwise. It does not hold back growing lines: with
 // Growing set, use Each.
-func (in *Input) EachBlock(size int, fn func(*Block) error) error {
+func (in *Input) readBlocks(size int, fn func(*Block) error) error {
 	if in.Growing > 0 {
-		panic("jsonl: EachBlock with Growing set")
+		panic("jsonl: readBlocks with Growing set")
 	}
 	size = max(size, 1)
 	if size != in.blockSize {
 		in.blockSize, in.free = size, nil
 	}
-	return in.inputs(func(name string, src *Source, err error) error {
+	return in.inputs(func(name string, src *source, err error) error {
 		st := &blockInput{}
 		if err != nil {
 			return in.give(fn, &Block{File: name, input: st, err: err})
@@ -114,9 +114,9 @@ func (in *Input) give(fn func(*Block) error, b *Block) error {
 	return nil
 }
 
-// eachBlock reads one input for EachBlock.
-func (in *Input) eachBlock(src *Source, st *blockInput, fn func(*Block) error) error {
-	var r *Reader // reads the lines longer than a block, made at the first
+// eachBlock reads one input for readBlocks.
+func (in *Input) eachBlock(src *source, st *blockInput, fn func(*Block) error) error {
+	var r *reader // reads the lines longer than a block, made at the first
 	b := in.block(src.Name, st)
 	b.first = true
 	defer func() { in.release(b) }() // the block being read into, if not given
@@ -137,7 +137,7 @@ func (in *Input) eachBlock(src *Source, st *blockInput, fn func(*Block) error) e
 			return in.give(fn, given)
 		case err != nil:
 			// The lines read whole are taken; the one cut short is
-			// dropped, as Reader.Next drops it.
+			// dropped, as reader.Next drops it.
 			if cut := bytes.LastIndexByte(data, '\n') + 1; cut > 0 {
 				b.Data = data[:cut]
 				given := b
@@ -162,10 +162,10 @@ func (in *Input) eachBlock(src *Source, st *blockInput, fn func(*Block) error) e
 			}
 			continue
 		}
-		// One line fills the block: the rest of it is read as Reader
+		// One line fills the block: the rest of it is read as reader
 		// reads a long line, and it goes in a block of its own.
 		if r == nil {
-			r = NewReader(src)
+			r = newReader(src)
 		}
 		line, err := r.readLong(data)
 		n = 0
@@ -185,9 +185,9 @@ func (in *Input) eachBlock(src *Source, st *blockInput, fn func(*Block) error) e
 }
 
 // readBlock reads into p until it is full, the input ends (io.EOF) or a
-// read fails. Once the Source's buffer is empty it reads straight from
+// read fails. Once the source's buffer is empty it reads straight from
 // what that buffer reads from, into p, not through the buffer.
-func (s *Source) readBlock(p []byte) (int, error) {
+func (s *source) readBlock(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
 		var m int
@@ -227,15 +227,15 @@ func (in *Input) release(b *Block) {
 	}
 }
 
-// TakeBlock takes the records of b, a block EachBlock gave and Frame
+// takeBlock takes the records of b, a block readBlocks gave and Frame
 // framed, handing each to fn as Each would (i is its index in Frame's
 // order), and reports at their place what Each reports: a line with a
 // NUL byte (a bad line, ErrNUL), an input that could not be opened or
-// read further. Blocks are taken in the order EachBlock gave them, on its
-// goroutine; b must not be used afterwards. TakeBlock returns the first
+// read further. Blocks are taken in the order readBlocks gave them, on its
+// goroutine; b must not be used afterwards. takeBlock returns the first
 // error fn returns, an output error (see IsClosed), or ErrStrict for a
 // bad line with Strict.
-func (in *Input) TakeBlock(b *Block, fn func(i int, rec Record) error) error {
+func (in *Input) takeBlock(b *Block, fn func(i int, rec Record) error) error {
 	defer in.release(b)
 	st := b.input
 	if b.err != nil {

@@ -22,7 +22,7 @@ func eachRecords(names []string) string {
 	return fmt.Sprintf("%s--\n%s-- err %v, %d bad, %d failed", out.String(), stderr.String(), err, in.BadLines(), in.Failed())
 }
 
-// blockRecords is the same through EachBlock, Frame and TakeBlock, with
+// blockRecords is the same through readBlocks, Frame and takeBlock, with
 // up to ahead blocks read before the oldest is taken (as a tool reading
 // ahead of its workers does), and each block's Data checked to be whole
 // lines.
@@ -34,12 +34,12 @@ func blockRecords(t *testing.T, names []string, size, ahead int) string {
 	take := func() error {
 		b := pending[0]
 		pending = pending[1:]
-		return in.TakeBlock(b, func(i int, rec Record) error {
+		return in.takeBlock(b, func(i int, rec Record) error {
 			fmt.Fprintf(&out, "%s:%d:%q\n", rec.File, rec.Line, rec.Data)
 			return nil
 		})
 	}
-	err := in.EachBlock(size, func(b *Block) error {
+	err := in.readBlocks(size, func(b *Block) error {
 		if b.Own && bytes.Count(b.Data, []byte("\n")) > 1 {
 			t.Errorf("a block of its own holds more than one line")
 		}
@@ -84,7 +84,7 @@ var blockInputs = []string{
 	"a\u2028b\nc\rd\n",
 }
 
-// EachBlock, Frame and TakeBlock hand over the records Each hands over,
+// readBlocks, Frame and takeBlock hand over the records Each hands over,
 // with the same lines and reports, whatever the block size and however
 // far the blocks are read ahead of their taking.
 func TestBlocksAreEach(t *testing.T) {
@@ -112,7 +112,7 @@ func TestBlocksAreEach(t *testing.T) {
 	}
 }
 
-// Framing by blocks is framing by Reader.Next (through Each), for any
+// Framing by blocks is framing by reader.Next (through Each), for any
 // input and any block size; with a tiny read buffer, lines longer than a
 // block are read by the long-line paths.
 func FuzzBlockFraming(f *testing.F) {
@@ -134,18 +134,18 @@ func FuzzBlockFraming(f *testing.F) {
 	})
 }
 
-// An error from fn ends EachBlock at once, and is what it returns.
+// An error from fn ends readBlocks at once, and is what it returns.
 func TestEachBlockStopsAtError(t *testing.T) {
 	stop := fmt.Errorf("stop")
 	in := &Input{Tool: "t", Stdin: strings.NewReader(strings.Repeat("{}\n", 1000)), Stderr: io.Discard}
 	calls := 0
-	err := in.EachBlock(30, func(b *Block) error {
+	err := in.readBlocks(30, func(b *Block) error {
 		if calls++; calls == 3 {
 			return stop
 		}
 		return nil
 	})
 	if err != stop || calls != 3 {
-		t.Fatalf("EachBlock = %v after %d blocks, want %v after 3", err, calls, stop)
+		t.Fatalf("readBlocks = %v after %d blocks, want %v after 3", err, calls, stop)
 	}
 }

@@ -23,9 +23,9 @@
 // splits:
 //   - Blocks: when a verdict on a record does not depend on the records
 //     before it (a filter, a validating scan), the reading goroutine reads
-//     blocks of whole lines (Input.EachBlock), workers frame and judge
+//     blocks of whole lines (Input.readBlocks), workers frame and judge
 //     them (Block.Frame), and the verdicts come back in input order
-//     (Input.TakeBlock), where the tool writes its output;
+//     (Input.takeBlock), where the tool writes its output;
 //   - Parts: when records depend on the ones before (a summary of runs)
 //     but states of consecutive parts merge, each worker reads a
 //     contiguous part of a regular file into a state of its own, and the

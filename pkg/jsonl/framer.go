@@ -63,7 +63,7 @@ func frame(data []byte, first bool, fn func(line, end int, rec []byte, nul bool)
 // included, unless it ends the input): the record is line[from:to],
 // without the UTF-8 BOM that may start the input's first line (first),
 // the '\n' and a '\r' before it. blank reports a record of nothing but
-// spaces and tabs, which is skipped (its line still counts). The Reader
+// spaces and tabs, which is skipped (its line still counts). The reader
 // and frame frame every line here, so the two agree.
 func record(line []byte, first bool) (from, to int, blank bool) {
 	if first && bytes.HasPrefix(line, bom) {

@@ -14,11 +14,11 @@ import (
 	"github.com/evtools/evtools/internal/shell/stop"
 )
 
-// MaxBadReports is how many bad records of one input are reported one by
+// maxBadReports is how many bad records of one input are reported one by
 // one; the rest are counted and summarised in one line when the input
 // ends ("... and 25,497 more bad lines in FILE"), as a flood of messages
 // says no more than its first few.
-const MaxBadReports = 10
+const maxBadReports = 10
 
 // Record is one framed record and where it came from.
 type Record struct {
@@ -47,9 +47,9 @@ type Input struct {
 	Strict bool      // stop at the first bad record
 
 	// Growing, when above zero, holds back a last line without '\n' in a
-	// file that is still being written (Source.StillWritten(Growing)): it
-	// is not yet complete, so it is neither handed to fn nor reported,
-	// and Held counts it. Zero (the default) hands it over as any line.
+	// file that is still being written (source.stillWritten(Growing)): it
+	// is not yet complete, so it is neither handed to fn nor reported.
+	// Zero (the default) hands it over as any line.
 	Growing time.Duration
 
 	// Meter, when not nil, follows the reading for a progress display
@@ -61,15 +61,13 @@ type Input struct {
 	// back for more input can go out while the input pauses.
 	Idle func()
 
-	held int
-
 	// the entries Names stand for (Entries), and the Names they were
 	// expanded from
 	entries      []Entry
 	expanded     bool
 	expandedFrom []string
 
-	blockSize int      // of EachBlock's blocks
+	blockSize int      // of readBlocks's blocks
 	free      []*Block // blocks taken, to read into again
 
 	badLines int
@@ -87,7 +85,7 @@ type Input struct {
 // included), or an output error (see IsClosed), a *stop.Error when a
 // signal came by the time the input ended, and nil otherwise.
 func (in *Input) Each(fn func(Record) error) error {
-	return in.inputs(func(_ string, src *Source, err error) error {
+	return in.inputs(func(_ string, src *source, err error) error {
 		if err != nil {
 			in.Errorf("%v", err)
 			in.failed++
@@ -100,7 +98,7 @@ func (in *Input) Each(fn func(Record) error) error {
 // inputs opens the inputs in order and hands each to read, which reads it
 // (err is why it could not be opened, src then nil), with the meter set
 // up; it returns the first error read returns, or an output error.
-func (in *Input) inputs(read func(name string, src *Source, err error) error) error {
+func (in *Input) inputs(read func(name string, src *source, err error) error) error {
 	if len(in.Names) == 0 {
 		in.stdinNotice()
 	}
@@ -115,7 +113,7 @@ func (in *Input) inputs(read func(name string, src *Source, err error) error) er
 	}
 	return in.metered(func() error {
 		for _, e := range entries {
-			var src *Source
+			var src *source
 			err := e.Err
 			if err == nil {
 				if src, err = open(e.Name, in.Stdin, idle, in.Meter); err != nil {
@@ -177,15 +175,14 @@ func (in *Input) metered(read func() error) error {
 	return read()
 }
 
-func (in *Input) each(src *Source, fn func(Record) error) error {
-	r := NewReader(src)
+func (in *Input) each(src *source, fn func(Record) error) error {
+	r := newReader(src)
 	for {
 		data, ok := r.Next()
 		if !ok {
 			break
 		}
-		if in.Growing > 0 && r.Unterminated() && src.StillWritten(in.Growing) {
-			in.held++
+		if in.Growing > 0 && r.Unterminated() && src.stillWritten(in.Growing) {
 			break
 		}
 		if binary(data) {
@@ -217,7 +214,7 @@ var ErrNUL = errors.New("a NUL byte, which no line of JSON text holds (binary da
 // Bad reports rec as bad input and counts it; with Strict it returns
 // ErrStrict, which the caller returns to end the run.
 //
-// Only the first MaxBadReports bad records of an input are reported one
+// Only the first maxBadReports bad records of an input are reported one
 // by one; the others are counted and summarised when the input ends. A
 // hint, the reason's last part in parentheses ("(zot output goes through
 // zot2gp first)"), is printed once, with the first reason that gives it.
@@ -227,7 +224,7 @@ func (in *Input) Bad(rec Record, reason error) error {
 		in.summariseBad()
 		in.badFile = rec.File
 	}
-	if in.reported >= MaxBadReports && !in.Strict {
+	if in.reported >= maxBadReports && !in.Strict {
 		in.unreported++
 		return nil
 	}
@@ -284,17 +281,13 @@ func (in *Input) printf(format string, args ...any) {
 }
 
 // BadLines is the number of bad records reported so far. Those left
-// unreported past MaxBadReports are summarised first.
+// unreported past maxBadReports are summarised first.
 func (in *Input) BadLines() int {
 	in.summariseBad()
 	return in.badLines
 }
 
 // Failed is the number of inputs that could not be opened or read.
-// Held is the number of last lines held back as not yet complete (see
-// Growing).
-func (in *Input) Held() int { return in.held }
-
 func (in *Input) Failed() int { return in.failed }
 
 // Trouble reports whether anything went wrong with the input: the exit

@@ -19,11 +19,11 @@ import (
 // records frames data and returns the records with their line numbers.
 func records(t testing.TB, data []byte) ([]string, []int) {
 	t.Helper()
-	src, err := NewSource("t", bytes.NewReader(data), nil)
+	src, err := newSource("t", bytes.NewReader(data), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewReader(src)
+	r := newReader(src)
 	var recs []string
 	var lines []int
 	for {
@@ -116,11 +116,11 @@ func TestHugeLine(t *testing.T) {
 	}
 	const size = 300 << 20
 	in := io.MultiReader(strings.NewReader(`{"a":"`), &repeatReader{n: size, c: 'x'}, strings.NewReader("\"}\n{}\n"))
-	src, err := NewSource("big", in, nil)
+	src, err := newSource("big", in, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewReader(src)
+	r := newReader(src)
 	rec, ok := r.Next()
 	if !ok {
 		t.Fatalf("no record: %v", r.Err())
@@ -258,14 +258,14 @@ func TestFlushBeforeWaiting(t *testing.T) {
 // A consumer that goes away (| head -1) ends the loop with an error that
 // IsClosed recognises.
 func TestClosedOutput(t *testing.T) {
-	// Each, and EachBlock taking its blocks: a consumer that goes away
+	// Each, and readBlocks taking its blocks: a consumer that goes away
 	// ends either at the record whose output failed.
 	each := map[string]func(in *Input, fn func(Record) error) error{
 		"Each": func(in *Input, fn func(Record) error) error { return in.Each(fn) },
-		"EachBlock": func(in *Input, fn func(Record) error) error {
-			return in.EachBlock(64, func(b *Block) error {
+		"readBlocks": func(in *Input, fn func(Record) error) error {
+			return in.readBlocks(64, func(b *Block) error {
 				b.Frame(func(int, []byte) {})
-				return in.TakeBlock(b, func(_ int, r Record) error { return fn(r) })
+				return in.takeBlock(b, func(_ int, r Record) error { return fn(r) })
 			})
 		},
 	}
@@ -321,8 +321,8 @@ func BenchmarkReader(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		src, _ := NewSource("b", bytes.NewReader(data), nil)
-		r := NewReader(src)
+		src, _ := newSource("b", bytes.NewReader(data), nil)
+		r := newReader(src)
 		for {
 			if _, ok := r.Next(); !ok {
 				break
@@ -340,9 +340,9 @@ func BenchmarkBlocks(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		in := &Input{Tool: "b", Stdin: bytes.NewReader(data), Stderr: io.Discard}
-		in.EachBlock(256<<10, func(blk *Block) error {
+		in.readBlocks(256<<10, func(blk *Block) error {
 			blk.Frame(func(int, []byte) {})
-			return in.TakeBlock(blk, func(int, Record) error { return nil })
+			return in.takeBlock(blk, func(int, Record) error { return nil })
 		})
 	}
 }
@@ -370,4 +370,11 @@ func TestRecord(t *testing.T) {
 			t.Errorf("record(%q, %v) = %q, %v; want %q, %v", tt.line, tt.first, rec, blank, tt.rec, tt.blank)
 		}
 	}
+}
+
+// newSource frames r (already open, maybe compressed) under name, as
+// open does an input it opened.
+func newSource(name string, r io.Reader, idle func()) (*source, error) {
+	src := &source{Name: name}
+	return src, src.wrap(idleReader{r: r, idle: idle})
 }

@@ -57,9 +57,9 @@ func wantRecords(data []byte) []string {
 // readAll reads every record of src, keeping the slices of records
 // handed out as their own (Own) and copies of the others; kept slices
 // must not change while later records are read.
-func readAll(t *testing.T, src *Source) []string {
+func readAll(t *testing.T, src *source) []string {
 	t.Helper()
-	r := NewReader(src)
+	r := newReader(src)
 	var got []string
 	type kept struct {
 		b    []byte
@@ -102,7 +102,7 @@ func TestLongLinesEveryWay(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		check := func(how string, src *Source, err error) {
+		check := func(how string, src *source, err error) {
 			t.Helper()
 			if err != nil {
 				t.Fatal(err)
@@ -118,7 +118,7 @@ func TestLongLinesEveryWay(t *testing.T) {
 				}
 			}
 		}
-		src, err := Open(path, nil, nil)
+		src, err := open(path, nil, nil, nil)
 		if err == nil && src.plain == nil {
 			t.Fatal("a regular file is not read as plain")
 		}
@@ -127,13 +127,13 @@ func TestLongLinesEveryWay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err = Open("-", f, nil)
+		src, err = open("-", f, nil, nil)
 		if err == nil && src.plain == nil {
 			t.Fatal("a regular file as stdin is not read as plain")
 		}
 		check("stdin", src, err)
 		f.Close()
-		src, err = NewSource("r", bytes.NewReader(data), nil)
+		src, err = newSource("r", bytes.NewReader(data), nil)
 		check("reader", src, err)
 		// Starting past the file's first bytes: the rest is looked at
 		// from where reading is, not from the start.
@@ -141,7 +141,7 @@ func TestLongLinesEveryWay(t *testing.T) {
 		skip := len(bom) + 3*size + 2
 		f.Seek(int64(skip), 0)
 		want = wantRecords(data[skip:])
-		src, err = Open("-", f, nil)
+		src, err = open("-", f, nil, nil)
 		check("stdin at an offset", src, err)
 		f.Close()
 	}
@@ -157,12 +157,12 @@ func TestLongLineGrowsAfterLook(t *testing.T) {
 	if err := os.WriteFile(path, []byte(first), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src, err := Open(path, nil, nil)
+	src, err := open(path, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	r := NewReader(src)
+	r := newReader(src)
 	b, err := src.br.ReadSlice('\n') // what readLine does first
 	if len(b) != 16 {
 		t.Fatalf("read %d bytes, %v", len(b), err)
@@ -199,7 +199,7 @@ func FuzzFramingFile(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		src, err := Open(path, nil, nil)
+		src, err := open(path, nil, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,10 +239,10 @@ func TestHugeLinesOneAtATime(t *testing.T) {
 	for _, c := range []struct {
 		how   string
 		bound float64 // the live heap after each line, in lines
-		open  func() (*Source, error)
+		open  func() (*source, error)
 	}{
-		{"file", 1.5, func() (*Source, error) { return Open(path, nil, nil) }},
-		{"pipe", 3.5, func() (*Source, error) { return NewSource("pipe", bytes.NewReader(data.Bytes()), nil) }},
+		{"file", 1.5, func() (*source, error) { return open(path, nil, nil, nil) }},
+		{"pipe", 3.5, func() (*source, error) { return newSource("pipe", bytes.NewReader(data.Bytes()), nil) }},
 	} {
 		src, err := c.open()
 		if err != nil {
@@ -251,7 +251,7 @@ func TestHugeLinesOneAtATime(t *testing.T) {
 		runtime.GC()
 		var base runtime.MemStats
 		runtime.ReadMemStats(&base)
-		r := NewReader(src)
+		r := newReader(src)
 		for n := 0; ; n++ {
 			rec, ok := r.Next()
 			if !ok {
@@ -291,17 +291,17 @@ func TestLongLineOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, from := range []string{"file", "pipe"} {
-		var src *Source
+		var src *source
 		var err error
 		if from == "file" {
-			src, err = Open(path, nil, nil)
+			src, err = open(path, nil, nil, nil)
 		} else {
-			src, err = Open("-", io.MultiReader(bytes.NewReader(data)), nil)
+			src, err = open("-", io.MultiReader(bytes.NewReader(data)), nil, nil)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := NewReader(src)
+		r := newReader(src)
 		var kept [][]byte // the records handed out as Own, kept past Next
 		for i, l := range lines {
 			rec, ok := r.Next()

@@ -55,9 +55,9 @@ func TestMeter(t *testing.T) {
 		size += len(files[n])
 	}
 	names = append(names, filepath.Join(dir, "missing.jsonl"))
-	// Each, and EachBlock with each block taken as it comes.
+	// Each, and readBlocks with each block taken as it comes.
 	for _, blocks := range []bool{false, true} {
-		t.Run(map[bool]string{false: "Each", true: "EachBlock"}[blocks], func(t *testing.T) { meterOne(t, names, size, blocks) })
+		t.Run(map[bool]string{false: "Each", true: "readBlocks"}[blocks], func(t *testing.T) { meterOne(t, names, size, blocks) })
 	}
 }
 
@@ -75,9 +75,9 @@ func meterOne(t *testing.T, names []string, size int, blocks bool) {
 	}
 	var err error
 	if blocks {
-		err = in.EachBlock(4096, func(b *Block) error {
+		err = in.readBlocks(4096, func(b *Block) error {
 			b.Frame(func(int, []byte) {})
-			return in.TakeBlock(b, func(_ int, rec Record) error { return each(rec) })
+			return in.takeBlock(b, func(_ int, rec Record) error { return each(rec) })
 		})
 	} else {
 		err = in.Each(each)

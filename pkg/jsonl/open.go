@@ -28,8 +28,8 @@ var (
 	magicZstd = []byte{0x28, 0xb5, 0x2f, 0xfd}
 )
 
-// Source is an opened input: its records come from Reader.
-type Source struct {
+// source is an opened input: its records come from reader.
+type source struct {
 	Name   string
 	br     *bufio.Reader
 	raw    io.Reader // what br reads from: read directly by readBlock
@@ -49,7 +49,7 @@ type Source struct {
 // the end of the file when none follows; 0 when that cannot be known (not
 // a plain file, or nothing left). The file is looked at with ReadAt into
 // *scratch, and the reading position does not move.
-func (s *Source) restOfLine(scratch *[]byte) int64 {
+func (s *source) restOfLine(scratch *[]byte) int64 {
 	if s.plain == nil {
 		return 0
 	}
@@ -77,11 +77,11 @@ func (s *Source) restOfLine(scratch *[]byte) int64 {
 	}
 }
 
-// StillWritten reports whether the source is a plain (not compressed)
+// stillWritten reports whether the source is a plain (not compressed)
 // regular file that was modified less than window ago, or whose
 // modification time is in the future: a producer may still be writing
 // its last line.
-func (s *Source) StillWritten(window time.Duration) bool {
+func (s *source) stillWritten(window time.Duration) bool {
 	if s.file == nil || s.compressed {
 		return false
 	}
@@ -93,7 +93,7 @@ func (s *Source) StillWritten(window time.Duration) bool {
 }
 
 // Close releases the file and decompressor behind the source.
-func (s *Source) Close() error {
+func (s *source) Close() error {
 	var first error
 	for i := len(s.closer) - 1; i >= 0; i-- {
 		if err := s.closer[i].Close(); err != nil && first == nil {
@@ -130,16 +130,12 @@ func (r idleReader) Read(p []byte) (n int, err error) {
 	return r.r.Read(p)
 }
 
-// Open opens the input called name: "-" is stdin, anything else a file.
+// open opens the input called name: "-" is stdin, anything else a file.
 // Compressed input (gzip, zstd) is recognised by its magic bytes and
-// decompressed. idle, when not nil, is called before every blocking read.
-func Open(name string, stdin io.Reader, idle func()) (*Source, error) {
-	return open(name, stdin, idle, nil)
-}
-
-// open is Open with a meter told of every read of the input as stored.
-func open(name string, stdin io.Reader, idle func(), meter Meter) (*Source, error) {
-	src := &Source{Name: name}
+// decompressed. idle, when not nil, is called before every blocking read;
+// meter, when not nil, is told of every read of the input as stored.
+func open(name string, stdin io.Reader, idle func(), meter Meter) (*source, error) {
+	src := &source{Name: name}
 	var r io.Reader
 	if name == "-" {
 		src.Name = StdinName
@@ -169,13 +165,7 @@ func open(name string, stdin io.Reader, idle func(), meter Meter) (*Source, erro
 	return src, src.wrap(idleReader{r, idle, meter})
 }
 
-// NewSource frames r (already open, maybe compressed) under name.
-func NewSource(name string, r io.Reader, idle func()) (*Source, error) {
-	src := &Source{Name: name}
-	return src, src.wrap(idleReader{r: r, idle: idle})
-}
-
-func (s *Source) wrap(r io.Reader) error {
+func (s *source) wrap(r io.Reader) error {
 	br := bufio.NewReaderSize(r, readBufSize)
 	s.raw = r
 	// Peek one byte first: a live producer may have written a short first

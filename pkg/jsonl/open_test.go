@@ -19,7 +19,7 @@ func TestFileError(t *testing.T) {
 	if got, want := FileError(dir, err).Error(), dir+": is a directory"; got != want {
 		t.Errorf("ReadFile of a folder: %q, want %q", got, want)
 	}
-	_, err = Open(dir, nil, nil)
+	_, err = open(dir, nil, nil, nil)
 	if got, want := err.Error(), dir+": is a directory"; got != want {
 		t.Errorf("Open of a folder: %q, want %q", got, want)
 	}

@@ -119,7 +119,7 @@ func (o *Ordered[W, J]) Send(size int) error {
 // Here takes every job pending, then runs work on the job Next returned
 // on this goroutine, with w, and takes it: a job too big to have another
 // beside it (a line of many MiB).
-func (o *Ordered[W, J]) Here(w W) error {
+func (o *Ordered[W, J]) runHere(w W) error {
 	if err := o.Drain(); err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (o *Ordered[W, J]) Here(w W) error {
 // it, and while it waits for the oldest the ones after it. Workers busy, or
 // not running (the machine's other cores taken by other programs), hold up
 // the taking less. Call it before the first Send.
-func (o *Ordered[W, J]) Steal(w W) { o.stealing, o.thief = true, w }
+func (o *Ordered[W, J]) steal(w W) { o.stealing, o.thief = true, w }
 
 // await returns once j is done: done here when no worker has begun it,
 // else waited for, doing meanwhile the jobs after it that no worker has

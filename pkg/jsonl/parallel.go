@@ -2,7 +2,7 @@ package jsonl
 
 import "runtime"
 
-// Blocks reads an Input's lines a block at a time (EachBlock) and has
+// Blocks reads an Input's lines a block at a time (readBlocks) and has
 // Workers goroutines frame and judge the blocks (Work), while the reading
 // goroutine takes the verdicts back in input order (Take), numbered and
 // reported on as Each would: a tool's output, reports and status are
@@ -16,7 +16,7 @@ import "runtime"
 type Blocks[W, S any] struct {
 	Workers   int // goroutines judging blocks, at least 1
 	BlockSize int // bytes of a block (DefaultBlockSize when 0)
-	MaxAhead  int // bytes of blocks read ahead of Take (DefaultMaxAhead when 0)
+	MaxAhead  int // bytes of blocks read ahead of Take (defaultMaxAhead when 0)
 	// Ahead is the blocks read ahead of Take at most (Workers when
 	// less): more than the workers lets the reading goroutine go on
 	// while a worker it would wait for is being woken, which counts for
@@ -24,7 +24,7 @@ type Blocks[W, S any] struct {
 	Ahead int
 	// Steal has the reading goroutine judge the oldest block itself
 	// when it would wait for it and no worker has begun it (see
-	// Ordered.Steal), with the worker value it judges huge lines with.
+	// Ordered.steal), with the worker value it judges huge lines with.
 	Steal bool
 
 	// NewWorker makes the value of a worker: called Workers times, and
@@ -45,12 +45,12 @@ type Blocks[W, S any] struct {
 // enough that a few per worker stay in the caches.
 const DefaultBlockSize = 256 << 10
 
-// DefaultMaxAhead caps the bytes of the blocks a Blocks reads ahead of
+// defaultMaxAhead caps the bytes of the blocks a Blocks reads ahead of
 // its Take: past it the verdicts of all but the newest are taken before
 // reading on. Ordinary blocks never reach it (Workers+1 blocks); with long
 // lines at most the newest (one long line, being judged) and the line
 // being read are held: twice the longest line, not Workers+1 times.
-const DefaultMaxAhead = 8 << 20
+const defaultMaxAhead = 8 << 20
 
 // blockJob is a block being judged, with its verdicts.
 type blockJob[S any] struct {
@@ -69,11 +69,11 @@ func (p *Blocks[W, S]) Each(in *Input) error {
 	}
 	maxAhead := p.MaxAhead
 	if maxAhead <= 0 {
-		maxAhead = DefaultMaxAhead
+		maxAhead = defaultMaxAhead
 	}
 	take := func(j *blockJob[S]) error {
-		err := in.TakeBlock(j.block, func(i int, rec Record) error { return p.Take(&j.s, i, rec) })
-		j.block = nil // released to the Input by TakeBlock
+		err := in.takeBlock(j.block, func(i int, rec Record) error { return p.Take(&j.s, i, rec) })
+		j.block = nil // released to the Input by takeBlock
 		return err
 	}
 	work := func(w W, j *blockJob[S]) { p.Work(w, j.block, &j.s) }
@@ -81,9 +81,9 @@ func (p *Blocks[W, S]) Each(in *Input) error {
 	defer o.Close()
 	here := p.NewWorker()
 	if p.Steal {
-		o.Steal(here)
+		o.steal(here)
 	}
-	err := in.EachBlock(size, func(b *Block) error {
+	err := in.readBlocks(size, func(b *Block) error {
 		o.Next().block = b
 		if !b.Own {
 			return o.Send(len(b.Data))
@@ -92,7 +92,7 @@ func (p *Blocks[W, S]) Each(in *Input) error {
 		// once the blocks before it are taken, without a copy: while
 		// the next is read only this one is held, not one per worker.
 		n := len(b.Data)
-		if err := o.Here(here); err != nil {
+		if err := o.runHere(here); err != nil {
 			return err
 		}
 		// The huge line before this one is garbage now: collected

@@ -313,7 +313,7 @@ func TestOrderedSteal(t *testing.T) {
 			}
 			return nil
 		})
-	o.Steal(here)
+	o.steal(here)
 	var err error
 	for i := 0; i < len(done) && err == nil; i++ {
 		*o.Next() = i

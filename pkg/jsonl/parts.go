@@ -76,7 +76,7 @@ type badLine struct {
 }
 
 // partResult is what a part gives: its state, its lines and its first
-// MaxBadReports bad lines (bads counts them all).
+// maxBadReports bad lines (bads counts them all).
 type partResult[S any] struct {
 	st    S
 	lines int
@@ -192,7 +192,7 @@ func (p *Parts[S]) readPart(pt part, read *atomic.Int64, stop *atomic.Bool) part
 	err := pr.each(func(line int, rec []byte) {
 		if e := p.Add(res.st, rec); e != nil {
 			res.bads++
-			if len(res.bad) < MaxBadReports {
+			if len(res.bad) < maxBadReports {
 				res.bad = append(res.bad, badLine{line, e})
 			}
 		}
@@ -216,7 +216,7 @@ func orDefault(n, def int) int {
 // the part in blocks of buf's size straight into buf and framing each
 // block's whole lines in place (Block.Frame): a block is looked at for a
 // NUL byte once, not line by line. It does not release the output guard
-// around its reads as a Source does: only the reading goroutine holds it.
+// around its reads as a source does: only the reading goroutine holds it.
 type partReader struct {
 	r       io.Reader
 	buf     []byte

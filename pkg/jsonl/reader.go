@@ -7,9 +7,9 @@ import (
 	"runtime"
 )
 
-// Reader splits a Source into records.
-type Reader struct {
-	src  *Source
+// reader splits a source into records.
+type reader struct {
+	src  *source
 	line int
 	long []byte // holds a record longer than the read buffer
 	err  error
@@ -21,13 +21,13 @@ type Reader struct {
 	unterminated bool // the record Next returned last had no '\n'
 }
 
-// NewReader returns a Reader over src.
-func NewReader(src *Source) *Reader { return &Reader{src: src} }
+// NewReader returns a reader over src.
+func newReader(src *source) *reader { return &reader{src: src} }
 
 // Next returns the next non-blank record without its line ending, or false
 // at the end of input or on a read error (see Err). The slice is valid only
 // until the next call.
-func (r *Reader) Next() ([]byte, bool) {
+func (r *reader) Next() ([]byte, bool) {
 	if r.err != nil {
 		return nil, false
 	}
@@ -66,7 +66,7 @@ func (r *Reader) Next() ([]byte, bool) {
 // the line is read straight into it, so it is held once; from a pipe or a
 // decompressor, it is gathered in chunks and copied once into it
 // (readChunks), never held more than twice as appending would.
-func (r *Reader) readLine() ([]byte, error) {
+func (r *reader) readLine() ([]byte, error) {
 	r.own = false
 	b, err := r.src.br.ReadSlice('\n')
 	if err != bufio.ErrBufferFull {
@@ -76,9 +76,9 @@ func (r *Reader) readLine() ([]byte, error) {
 }
 
 // readLong finishes a line longer than the read buffer whose first part,
-// head, was read already (from the Source's buffer, or into a block by
-// Input.EachBlock): see readLine. head is copied; the caller may reuse it.
-func (r *Reader) readLong(head []byte) ([]byte, error) {
+// head, was read already (from the source's buffer, or into a block by
+// Input.readBlocks): see readLine. head is copied; the caller may reuse it.
+func (r *reader) readLong(head []byte) ([]byte, error) {
 	r.own = false
 	if rest := r.src.restOfLine(&r.scratch); rest > 0 {
 		return r.readSized(head, rest)
@@ -107,7 +107,7 @@ func (r *Reader) readLong(head []byte) ([]byte, error) {
 // readSized reads a line whose first part, head, was read already and
 // whose rest is known to take rest more bytes (its '\n' included, unless
 // the file ends first), into a buffer of exactly that size.
-func (r *Reader) readSized(head []byte, rest int64) ([]byte, error) {
+func (r *reader) readSized(head []byte, rest int64) ([]byte, error) {
 	size := int64(len(head)) + rest
 	var buf []byte
 	if size <= int64(4*readBufSize) {
@@ -146,7 +146,7 @@ func (r *Reader) readSized(head []byte, rest int64) ([]byte, error) {
 // are gathered in chunks, then copied once into a buffer of the line's
 // size. Appending to one buffer instead would copy the line again at every
 // growth and hold up to 2.25 times its size, besides the garbage.
-func (r *Reader) readChunks(b []byte, err error) ([]byte, error) {
+func (r *reader) readChunks(b []byte, err error) ([]byte, error) {
 	size := 4 * readBufSize
 	chunks := [][]byte{append(make([]byte, 0, size), r.long...)}
 	total := len(r.long)
@@ -189,7 +189,7 @@ const hugeLine = 16 << 20
 // take this one instead of the heap growing to hold both (the collector
 // would otherwise wait for the heap to double). Its cost, a collection
 // per huge line, is small beside reading the line.
-func (r *Reader) alloc(size int) []byte {
+func (r *reader) alloc(size int) []byte {
 	if size >= hugeLine {
 		if r.gave {
 			runtime.GC()
@@ -201,19 +201,19 @@ func (r *Reader) alloc(size int) []byte {
 
 // Unterminated reports whether the record Next returned last ended at the
 // end of input without a '\n'.
-func (r *Reader) Unterminated() bool { return r.unterminated }
+func (r *reader) Unterminated() bool { return r.unterminated }
 
 // Own reports whether the record Next returned last is in a buffer of its
-// own, which the Reader does not reuse: the caller may keep it past the
+// own, which the reader does not reuse: the caller may keep it past the
 // next call. Only a line longer than a few read buffers gets one.
-func (r *Reader) Own() bool { return r.own }
+func (r *reader) Own() bool { return r.own }
 
 // Line is the line number of the record Next returned last (1-based,
 // counting blank lines).
-func (r *Reader) Line() int { return r.line }
+func (r *reader) Line() int { return r.line }
 
 // Err is the read error that ended the records, or nil at a clean end.
-func (r *Reader) Err() error {
+func (r *reader) Err() error {
 	if errors.Is(r.err, io.EOF) {
 		return nil
 	}

@@ -13,7 +13,7 @@ type chunk[S any] struct {
 	block *Block
 	st    S
 	bad   []int32 // the records Add refused, by their index in the block
-	why   []error // the reasons of the first MaxBadReports of them
+	why   []error // the reasons of the first maxBadReports of them
 }
 
 // streamRun is one Parts.Each over inputs read as streams.
@@ -22,11 +22,11 @@ type streamRun[S any] struct {
 	in *Input
 }
 
-// stream reads in's inputs as streams (Input.EachBlock): chunks of whole
+// stream reads in's inputs as streams (Input.readBlocks): chunks of whole
 // lines, read in order on this goroutine, each summarised on a worker
 // into a state of its own (New, Add) and taken in input order: its state
 // merged, then its bad lines reported, numbered and capped as Each
-// reports them (TakeBlock). Nothing is read twice. A line longer than a
+// reports them (takeBlock). Nothing is read twice. A line longer than a
 // few read buffers (a block of its own, Block.Own) is added by Serial once
 // the chunks before it are merged, as one pass would add it, where a
 // worker would hold it and a copy of what its state keeps of it. A chunk
@@ -46,9 +46,9 @@ func (p *Parts[S]) stream(in *Input) error {
 	// Nothing is written before the input ends but bad-line reports, a
 	// line each: a signal may stop the tool while it waits for a worker.
 	o.Idle = true
-	o.Steal(struct{}{})
+	o.steal(struct{}{})
 	defer o.Close()
-	err := in.EachBlock(size, func(b *Block) error {
+	err := in.readBlocks(size, func(b *Block) error {
 		if !b.Own && b.err == nil {
 			o.Next().block = b
 			return o.Send(len(b.Data))
@@ -73,11 +73,11 @@ func (s *streamRun[S]) work(_ struct{}, c *chunk[S]) {
 	c.bad, c.why = c.bad[:0], c.why[:0]
 	for i, r := range b.recs {
 		if r.nul {
-			continue // a bad line TakeBlock reports
+			continue // a bad line takeBlock reports
 		}
 		if err := s.p.Add(c.st, b.Data[r.from:r.to]); err != nil {
 			c.bad = append(c.bad, int32(i))
-			if len(c.why) < MaxBadReports {
+			if len(c.why) < maxBadReports {
 				c.why = append(c.why, err)
 			}
 		}
@@ -99,11 +99,11 @@ func (s *streamRun[S]) take(c *chunk[S]) error {
 		return err
 	}
 	k := 0 // the next of c.bad
-	return s.in.TakeBlock(b, func(i int, rec Record) error {
+	return s.in.takeBlock(b, func(i int, rec Record) error {
 		if k == len(c.bad) || int(c.bad[k]) != i {
 			return nil
 		}
-		// Past MaxBadReports of the chunk, the Input only counts
+		// Past maxBadReports of the chunk, the Input only counts
 		// the line (the file's cap is reached by then).
 		why := errUnreported
 		if k < len(c.why) {
@@ -116,7 +116,7 @@ func (s *streamRun[S]) take(c *chunk[S]) error {
 
 // serialTake adds the records of b, framed, by Serial, as one pass does.
 func (s *streamRun[S]) serialTake(b *Block) error {
-	return s.in.TakeBlock(b, func(_ int, rec Record) error {
+	return s.in.takeBlock(b, func(_ int, rec Record) error {
 		if err := s.p.Serial(rec.Data); err != nil {
 			return s.in.Bad(rec, err)
 		}

@@ -92,11 +92,11 @@ func TestInputClosesEveryFile(t *testing.T) {
 func TestHugeLineBufferIsReleased(t *testing.T) {
 	const size = 32 << 20
 	in := io.MultiReader(strings.NewReader(`{"a":"`), &repeatReader{n: size, c: 'x'}, strings.NewReader("\"}\n{}\n{}\n"))
-	src, err := NewSource("big", in, nil)
+	src, err := newSource("big", in, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewReader(src)
+	r := newReader(src)
 	if rec, ok := r.Next(); !ok || len(rec) != size+8 {
 		t.Fatalf("huge record: %d bytes, %v", len(rec), ok)
 	}
@@ -157,7 +157,7 @@ func TestWriterWritesEverything(t *testing.T) {
 	}
 }
 
-// A flood of bad records is cut short: the first MaxBadReports of an input
+// A flood of bad records is cut short: the first maxBadReports of an input
 // are reported, the rest summarised in one line; a hint (the reason's last
 // part in parentheses) is printed once; a line with a NUL byte is a bad
 // line like any other, and the lines after it are read.
@@ -178,7 +178,7 @@ func TestBadFloodIsSummarised(t *testing.T) {
 	trouble := in.Trouble()
 	var want strings.Builder
 	fmt.Fprintf(&want, "evx: %s:1: not an event (use zot2gp first)\n", p)
-	for i := 2; i <= MaxBadReports; i++ {
+	for i := 2; i <= maxBadReports; i++ {
 		fmt.Fprintf(&want, "evx: %s:%d: not an event\n", p, i)
 	}
 	fmt.Fprintf(&want, "evx: ... and 12,335 more bad lines in %s\n", p)

@@ -12,7 +12,7 @@ import (
 // ReadFile reads the whole of the file called name into buf (from its
 // start, grown as needed), decompressed when it is gzip or zstd, for a
 // tool that reads whole files on goroutines of its own (evimport converts
-// a session's files together). Unlike a Source it never touches the
+// a session's files together). Unlike a source it never touches the
 // output guard: it may run on any goroutine. Its errors start with the
 // file's name, as Each reports them: one that keeps the file from being
 // opened is worded by FileError; one found while reading comes with the

@@ -164,7 +164,7 @@ func TestReadFileReusesBuffer(t *testing.T) {
 	}
 }
 
-// Lines frames any bytes as a Reader does, and stops when asked.
+// Lines frames any bytes as a reader does, and stops when asked.
 func FuzzLines(f *testing.F) {
 	for _, s := range []string{"", "\n", "{}\n{}", "\ufeff{}\r\n \n\x00\n", "a\r\r\n\rb", "\ufeff\ufeff{}"} {
 		f.Add([]byte(s))
@@ -176,13 +176,13 @@ func FuzzLines(f *testing.F) {
 			return true
 		})
 		if bytes.HasPrefix(data, magicGzip) || bytes.HasPrefix(data, magicZstd) {
-			return // a Source decompresses it; Lines frames what ReadFile decompressed
+			return // a source decompresses it; Lines frames what ReadFile decompressed
 		}
-		src, err := NewSource("x", bytes.NewReader(data), nil)
+		src, err := newSource("x", bytes.NewReader(data), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := NewReader(src)
+		r := newReader(src)
 		for {
 			rec, ok := r.Next()
 			if !ok {
