@@ -1,8 +1,6 @@
 package jsonl
 
 import (
-	"bytes"
-	"fmt"
 	"io"
 )
 
@@ -59,7 +57,7 @@ type blockInput struct {
 func (b *Block) Frame(fn func(i int, rec []byte)) {
 	b.recs, b.lines, b.binary = b.recs[:0], 0, 0
 	// rec lies in b.Data: its offset there is what its capacity lacks
-	b.lines = frame(b.Data, b.first, func(line, _ int, rec []byte, nul bool) bool {
+	b.lines = frame(b.Data, b.first, false, func(line, _ int, rec []byte, nul bool) bool {
 		b.lines = line
 		if nul && b.binary == 0 {
 			b.binary = line
@@ -114,95 +112,35 @@ func (in *Input) give(fn func(*Block) error, b *Block) error {
 	return nil
 }
 
-// eachBlock reads one input for readBlocks.
+// eachBlock reads one input for readBlocks: the reader's blocks (fill),
+// read straight into the Input's block buffers.
 func (in *Input) eachBlock(src *source, st *blockInput, fn func(*Block) error) error {
-	var r *reader // reads the lines longer than a block, made at the first
-	b := in.block(src.Name, st)
-	b.first = true
-	defer func() { in.release(b) }() // the block being read into, if not given
-	n := 0                           // bytes read into b
+	r := newReader(src)
 	for {
-		buf := b.Data[:cap(b.Data)]
-		m, err := src.readBlock(buf[n:])
-		n += m
-		data := buf[:n]
+		b := in.block(src.Name, st)
+		b.first = r.first
+		data, long, err := r.fill(b.Data[:cap(b.Data)], false)
 		switch {
 		case err == io.EOF:
-			if n == 0 {
-				return nil
-			}
-			b.Data = data // its last line may have no '\n'
-			given := b
-			b = nil
-			return in.give(fn, given)
+			in.release(b)
+			return nil
 		case err != nil:
-			// The lines read whole are taken; the one cut short is
-			// dropped, as reader.Next drops it.
-			if cut := bytes.LastIndexByte(data, '\n') + 1; cut > 0 {
-				b.Data = data[:cut]
-				given := b
-				b = nil
-				if err := in.give(fn, given); err != nil {
-					return err
-				}
+			in.release(b)
+			return in.give(fn, &Block{File: src.Name, input: st, err: err})
+		case long:
+			// a block of its own, b's buffer read into again
+			in.release(b)
+			b = &Block{Data: data, File: src.Name, Own: r.own, input: st, first: b.first}
+			if !r.own {
+				r.long = nil // the block keeps the reader's buffer: the next long line gets another
 			}
-			return in.give(fn, &Block{File: src.Name, input: st, err: fmt.Errorf("%s: %w", src.Name, err)})
+		default:
+			b.Data = data
 		}
-		if cut := bytes.LastIndexByte(data[n-m:], '\n'); cut >= 0 {
-			// Whole lines up to the last '\n'; the start of the next
-			// line moves to the next block.
-			cut += n - m + 1
-			next := in.block(src.Name, st)
-			n = copy(next.Data[:cap(next.Data)], data[cut:])
-			b.Data = data[:cut]
-			given := b
-			b = next
-			if err := in.give(fn, given); err != nil {
-				return err
-			}
-			continue
-		}
-		// One line fills the block: the rest of it is read as reader
-		// reads a long line, and it goes in a block of its own.
-		if r == nil {
-			r = newReader(src)
-		}
-		line, err := r.readLong(data)
-		n = 0
-		if err != nil && err != io.EOF {
-			return in.give(fn, &Block{File: src.Name, input: st, err: fmt.Errorf("%s: %w", src.Name, err)})
-		}
-		if !r.own {
-			r.long = nil // the block keeps the reader's buffer: the next long line gets another
-		}
-		long := &Block{Data: line, File: src.Name, Own: r.own, input: st, first: b.first}
-		b.first = false
-		ended := err == io.EOF
-		if err := in.give(fn, long); err != nil || ended {
+		if err := in.give(fn, b); err != nil {
 			return err
 		}
 	}
-}
-
-// readBlock reads into p until it is full, the input ends (io.EOF) or a
-// read fails. Once the source's buffer is empty it reads straight from
-// what that buffer reads from, into p, not through the buffer.
-func (s *source) readBlock(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		var m int
-		var err error
-		if s.br.Buffered() > 0 {
-			m, err = s.br.Read(p[n:])
-		} else if _, err = s.br.Read(nil); err == nil { // an error the buffer kept for its next read
-			m, err = s.raw.Read(p[n:])
-		}
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
 }
 
 // block returns a block to read into, of the input name.

@@ -173,7 +173,7 @@ func (f *Follower) frame(in *Input, data []byte, fn func(Record) error) error {
 	st := &f.State
 	offset, lines := st.Offset, st.Line
 	var err error
-	n := frame(data, lines == 0, func(line, end int, rec []byte, nul bool) bool {
+	n := frame(data, lines == 0, false, func(line, end int, rec []byte, nul bool) bool {
 		st.Line, st.Offset = lines+line, offset+int64(end)
 		r := Record{Data: rec, File: f.Name, Line: st.Line}
 		if nul {

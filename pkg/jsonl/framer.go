@@ -3,30 +3,17 @@ package jsonl
 import "bytes"
 
 // The framer: every way of reading in this package, and every writer that
-// takes lines (LineJoiner), cuts bytes into lines with EachLine and frames
+// takes lines (LineJoiner), cuts bytes into lines with cutLine and frames
 // a line into its record with record, so that they all agree.
 
 var bom = []byte{0xef, 0xbb, 0xbf}
 
 // EachLine calls fn with each line of data, its '\n' included (but for a
 // last line that data ends without one), until fn returns false, and
-// returns how many lines it handed over. It is the one loop that cuts
-// lines: a writer that takes lines cut anywhere (LineJoiner) or a reader
-// of a whole file (Lines) stands on it.
+// returns how many lines it handed over: the lines as they are, for a
+// writer that takes lines cut anywhere (LineJoiner).
 func EachLine(data []byte, fn func(line []byte) bool) int {
-	n := 0
-	for len(data) > 0 {
-		end := len(data)
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			end = i + 1
-		}
-		n++
-		if !fn(data[:end]) {
-			break
-		}
-		data = data[end:]
-	}
-	return n
+	return frame(data, false, true, func(_, _ int, line []byte, _ bool) bool { return fn(line) })
 }
 
 // Lines calls fn with every record of data, the whole of one input (as
@@ -35,28 +22,52 @@ func EachLine(data []byte, fn func(line []byte) bool) int {
 // which Each reports as a bad line (ErrNUL) instead of handing it over.
 // It stops when fn returns false.
 func Lines(data []byte, fn func(line int, rec []byte, nul bool) bool) {
-	frame(data, true, func(line, _ int, rec []byte, nul bool) bool { return fn(line, rec, nul) })
+	frame(data, true, false, func(line, _ int, rec []byte, nul bool) bool { return fn(line, rec, nul) })
 }
 
-// frame frames the lines of data as Lines does, first saying whether data
-// starts an input (its BOM dropped), and calls fn with each record, its
-// line (from 1 in data) and where its line ends in data. It returns how
-// many lines it passed, blank ones included. Most data holds no NUL byte
-// at all: one look at the whole spares each record its own.
-func frame(data []byte, first bool, fn func(line, end int, rec []byte, nul bool) bool) int {
-	clean := !binary(data)
-	end := 0
-	n := 0
-	return EachLine(data, func(l []byte) bool {
+// frame frames the lines of data as Lines does (unless raw: each line is
+// then handed as it is, blank or not), first saying whether data starts
+// an input (its BOM dropped), and calls fn with each record, its line
+// (from 1 in data) and where its line ends in data, until fn returns
+// false. It returns how many lines it passed, blank ones included. Most
+// data holds no NUL byte at all: one look at the whole spares each record
+// its own.
+func frame(data []byte, first, raw bool, fn func(line, end int, rec []byte, nul bool) bool) int {
+	clean := raw || !binary(data)
+	n, end := 0, 0
+	for rest := data; len(rest) > 0; {
+		var rec []byte
+		rec, rest = cutLine(rest)
 		n++
-		end += len(l)
-		from, to, blank := record(l, first && n == 1)
-		if blank {
-			return true
+		end += len(rec)
+		if !raw {
+			from, to, blank := record(rec, first && n == 1)
+			if blank {
+				continue
+			}
+			rec = rec[from:to]
 		}
-		rec := l[from:to]
-		return fn(n, end, rec, !clean && binary(rec))
-	})
+		if !fn(n, end, rec, !clean && binary(rec)) {
+			break
+		}
+	}
+	return n
+}
+
+// cutLine cuts the first line off data: line with its '\n' (all of data
+// when it holds none), and the rest after it. It is where every reading
+// mode and every writer that takes lines finds where a line ends.
+func cutLine(data []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return data[:i+1], data[i+1:]
+	}
+	return data, nil
+}
+
+// wholeLines is data up to the end of its last line: the lines cutLine
+// would cut whole.
+func wholeLines(data []byte) []byte {
+	return data[:bytes.LastIndexByte(data, '\n')+1]
 }
 
 // record applies the framing rules to one line as read (its '\n'

@@ -185,7 +185,7 @@ func (in *Input) each(src *source, fn func(Record) error) error {
 		if in.Growing > 0 && r.Unterminated() && src.stillWritten(in.Growing) {
 			break
 		}
-		if binary(data) {
+		if r.nul() {
 			if err := in.Bad(Record{Data: data, File: src.Name, Line: r.Line()}, ErrNUL); err != nil {
 				return err
 			}
@@ -199,7 +199,7 @@ func (in *Input) each(src *source, fn func(Record) error) error {
 		}
 	}
 	if err := r.Err(); err != nil {
-		in.Errorf("%s: %v", src.Name, err)
+		in.Errorf("%v", err)
 		in.failed++
 	}
 	return nil

@@ -1,7 +1,5 @@
 package jsonl
 
-import "bytes"
-
 // A LineJoiner gives back the lines of a stream written in pieces, as the
 // Write of a writer that works on lines (the pretty view, the transcript,
 // redaction) receives them: a line cut between two pieces is kept until
@@ -18,22 +16,21 @@ type LineJoiner struct {
 // soon as each returns false.
 func (j *LineJoiner) Complete(p []byte, each func(lines []byte, joined bool) bool) bool {
 	if len(j.pending) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			j.pending = append(j.pending, p...)
+		line, rest := cutLine(p)
+		j.pending = append(j.pending, line...)
+		if rest == nil && (len(line) == 0 || line[len(line)-1] != '\n') {
 			return true
 		}
-		j.pending = append(j.pending, p[:i+1]...)
-		p = p[i+1:]
+		p = rest
 		if !each(j.pending, true) {
 			return false
 		}
 	}
-	last := bytes.LastIndexByte(p, '\n')
-	if last >= 0 && !each(p[:last+1], false) {
+	whole := wholeLines(p)
+	if len(whole) > 0 && !each(whole, false) {
 		return false
 	}
-	j.pending = append(j.pending[:0], p[last+1:]...)
+	j.pending = append(j.pending[:0], p[len(whole):]...)
 	if cap(j.pending) > 1<<20 && len(j.pending) == 0 {
 		j.pending = nil // a huge line passed: do not keep its buffer
 	}

@@ -64,8 +64,8 @@ func (s *source) restOfLine(scratch *[]byte) int64 {
 	buf := *scratch
 	for off := pos; ; {
 		n, err := s.plain.ReadAt(buf, off)
-		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
-			return off + int64(i) + 1 - pos
+		if line, rest := cutLine(buf[:n]); rest != nil {
+			return off + int64(len(line)) - pos
 		}
 		off += int64(n)
 		if err != nil {

@@ -1,7 +1,6 @@
 package jsonl
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -249,7 +248,7 @@ func (r *partReader) each(fn func(line int, rec []byte)) error {
 		data := r.buf[:n]
 		cut := n // whole lines: up to the last '\n', or all at the end
 		if !eof {
-			cut = bytes.LastIndexByte(data, '\n') + 1
+			cut = len(wholeLines(data))
 		}
 		if cut == 0 && !eof { // one line fills buf
 			long, inLong, n = append(long, data...), true, 0
@@ -259,10 +258,8 @@ func (r *partReader) each(fn func(line int, rec []byte)) error {
 			continue
 		}
 		if inLong {
-			end := cut
-			if i := bytes.IndexByte(data, '\n'); i >= 0 {
-				end = i + 1
-			}
+			line, _ := cutLine(data) // the long line's end
+			end := len(line)
 			long = append(long, data[:end]...)
 			if len(long) > r.maxLine || !r.frame(long, fn) {
 				return ErrOnePass
@@ -398,8 +395,8 @@ func lineStart(f *os.File, at, size int64, maxLine int) (int64, bool) {
 		if n == 0 {
 			return 0, err == nil
 		}
-		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
-			return at + int64(i) + 1, true
+		if line, rest := cutLine(buf[:n]); rest != nil {
+			return at + int64(len(line)), true
 		}
 		at += int64(n)
 	}

@@ -2,82 +2,210 @@ package jsonl
 
 import (
 	"bufio"
-	"errors"
+	"fmt"
 	"io"
 	"runtime"
 )
 
-// reader splits a source into records.
+// reader reads a source a block of whole lines at a time: for Input.Each
+// one record after the other (Next, over the lines in the source's
+// buffer, cut by cutLine and framed by record as frame frames them), for
+// the engines a block after the other (fill, into blocks of their own,
+// which Block.Frame frames).
 type reader struct {
-	src  *source
-	line int
-	long []byte // holds a record longer than the read buffer
-	err  error
+	src   *source
+	carry []byte // the start of the line after fill's last block, read already
+	first bool   // no block was read yet: the next starts the input
+	ended bool   // the input ended: nothing more to read
+	long  []byte // holds a record longer than the read buffer
+	err   error  // the read error the input ended on, named
 
 	scratch []byte // where the rest of a long line is looked at (restOfLine)
-	own     bool   // the record Next returned last is in a buffer of its own
+	own     bool   // the long line read last is in a buffer of its own
 	gave    bool   // a buffer of hugeLine bytes or more was handed over before
 
-	unterminated bool // the record Next returned last had no '\n'
+	// Next's lines: those it has not handed over yet (rest, of a block
+	// of whole lines of the source's buffer, or a long line)
+	rest    []byte
+	taken   int  // bytes of the source's buffer the block holds: let go at the next
+	clean   bool // the block holds no NUL byte
+	line    int  // the line of the record Next handed over last
+	nulRec  bool // that record holds a NUL byte
+	dataOwn bool // the block is a long line in a buffer of its own
+	cut     bool // that record's line ended without '\n'
 }
 
-// NewReader returns a reader over src.
-func newReader(src *source) *reader { return &reader{src: src} }
+// newReader returns a reader over src.
+func newReader(src *source) *reader { return &reader{src: src, first: true} }
 
 // Next returns the next non-blank record without its line ending, or false
 // at the end of input or on a read error (see Err). The slice is valid only
 // until the next call.
 func (r *reader) Next() ([]byte, bool) {
-	if r.err != nil {
-		return nil, false
-	}
 	for {
-		rec, err := r.readLine()
-		if err != nil && (err != io.EOF || len(rec) == 0) {
-			if err != io.EOF {
-				r.err = err
-			} else {
-				r.err = io.EOF
-			}
+		if len(r.rest) == 0 && !r.next() {
 			return nil, false
 		}
+		line, rest := cutLine(r.rest)
+		r.rest = rest
 		r.line++
-		r.unterminated = err == io.EOF
-		from, to, blank := record(rec, r.line == 1)
-		rec = rec[from:to]
+		from, to, blank := record(line, r.line == 1)
 		if blank {
-			if err == io.EOF {
-				r.err = io.EOF
-				return nil, false
-			}
 			continue
 		}
+		rec := line[from:to]
+		r.nulRec = !r.clean && binary(rec)
+		r.cut = line[len(line)-1] != '\n'
 		return rec, true
 	}
 }
 
-// readLine returns one line including its '\n', or the unterminated tail
-// with io.EOF.
-//
-// A line longer than the read buffer is gathered in a buffer of its own.
-// Up to 4*readBufSize that buffer is kept and reused. A longer line gets a
-// buffer of exactly its size, handed out and then let go: from a plain
-// file, whose rest is looked at first to find the line's end (readSized),
-// the line is read straight into it, so it is held once; from a pipe or a
-// decompressor, it is gathered in chunks and copied once into it
-// (readChunks), never held more than twice as appending would.
-func (r *reader) readLine() ([]byte, error) {
-	r.own = false
-	b, err := r.src.br.ReadSlice('\n')
-	if err != bufio.ErrBufferFull {
-		return b, err
+// next reads the next lines for Next: the whole lines in the source's
+// buffer, read into it once when it holds none, as a live producer's
+// lines are handed over as they come; or a line longer than the buffer.
+// It reports false at the end of the input.
+func (r *reader) next() bool {
+	br := r.src.br
+	br.Discard(r.taken)
+	r.rest, r.taken, r.dataOwn = nil, 0, false // a huge line's memory may take the next (alloc)
+	if r.ended {
+		return false
 	}
-	return r.readLong(b)
+	data, err := br.Peek(br.Buffered())
+	seen := 0 // data[:seen] holds no '\n'
+	for {
+		if cut := len(wholeLines(data[seen:])); cut > 0 && err == nil {
+			r.rest, r.taken = data[:seen+cut], seen+cut
+			break
+		}
+		if err != nil {
+			// the input ended, on its last line or on a read error
+			r.ended = true
+			if err != io.EOF {
+				r.err = fmt.Errorf("%s: %w", r.src.Name, err)
+				data = wholeLines(data)
+			}
+			r.rest, r.taken = data, len(data)
+			break
+		}
+		if len(data) == br.Size() {
+			// One line fills the buffer: the rest of it is read as a
+			// long line.
+			br.Discard(len(data))
+			line, err := r.readLong(data)
+			if err != nil && err != io.EOF {
+				r.ended, r.err = true, fmt.Errorf("%s: %w", r.src.Name, err)
+				return false
+			}
+			r.ended = err == io.EOF
+			r.rest, r.dataOwn = line, r.own
+			break
+		}
+		seen = len(data)
+		data, err = br.Peek(len(data) + 1)
+	}
+	r.clean = !binary(r.rest)
+	return len(r.rest) > 0
+}
+
+// fill reads the next block of whole lines into buf (each with its
+// '\n' but the input's last), keeping the start of the line after them
+// for the next block. A line longer than buf comes alone (long), in the
+// reader's buffer or one of its own (own, see readLong). live: the block
+// is handed over once a read ends a line, as a producer that waits for
+// its lines to be read needs, else once buf is full. It returns io.EOF
+// once the input ended, and a read error (named) after the lines read
+// whole before it, dropping the line it cut, as Err says.
+func (r *reader) fill(buf []byte, live bool) (data []byte, long bool, err error) {
+	if r.ended {
+		if r.err != nil {
+			return nil, false, r.err
+		}
+		return nil, false, io.EOF
+	}
+	n := copy(buf, r.carry) // bytes read into buf
+	r.carry, r.own = nil, false
+	for {
+		m, err := r.src.readBlock(buf[n:], live)
+		n += m
+		data := buf[:n]
+		switch {
+		case err == io.EOF:
+			return r.end(data, nil)
+		case err != nil:
+			return r.end(wholeLines(data), err)
+		}
+		if cut := len(wholeLines(data[n-m:])); cut > 0 {
+			// Whole lines up to the last '\n'; the start of the next
+			// line goes in the next block.
+			cut += n - m
+			r.carry, r.first = data[cut:], false
+			return data[:cut], false, nil
+		}
+		if n < len(buf) {
+			continue // a live read that ended no line
+		}
+		// One line fills buf: the rest of it is read as a long line.
+		line, err := r.readLong(data)
+		n = 0
+		if err != nil && err != io.EOF {
+			return r.end(nil, err)
+		}
+		r.first, r.ended = false, err == io.EOF
+		return line, true, nil
+	}
+}
+
+// end ends the input with its last block, data, and err, the read error
+// it ended on (nil at its end): data first, when there is any.
+func (r *reader) end(data []byte, err error) ([]byte, bool, error) {
+	r.ended = true
+	if err != nil {
+		r.err = fmt.Errorf("%s: %w", r.src.Name, err)
+	}
+	if len(data) == 0 {
+		if err == nil {
+			return nil, false, io.EOF
+		}
+		return nil, false, r.err
+	}
+	r.first = false
+	return data, false, nil
+}
+
+// readBlock reads into p until it is full, or live, until a read got
+// something; or until the input ends (io.EOF) or a read fails. Once the
+// source's buffer is empty it reads straight from what that buffer reads
+// from, into p, not through the buffer.
+func (s *source) readBlock(p []byte, live bool) (int, error) {
+	n := 0
+	for n < len(p) && (n == 0 || !live) {
+		var m int
+		var err error
+		if s.br.Buffered() > 0 {
+			m, err = s.br.Read(p[n:])
+		} else if _, err = s.br.Read(nil); err == nil { // an error the buffer kept for its next read
+			m, err = s.raw.Read(p[n:])
+		}
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // readLong finishes a line longer than the read buffer whose first part,
-// head, was read already (from the source's buffer, or into a block by
-// Input.readBlocks): see readLine. head is copied; the caller may reuse it.
+// head, fills that buffer (fill), and returns it with its '\n', or the
+// unterminated tail with io.EOF. head is copied; the caller may reuse it.
+//
+// Such a line is gathered in a buffer of its own. Up to 4*readBufSize
+// that buffer is kept and reused. A longer line gets a buffer of exactly
+// its size, handed out and then let go: from a plain file, whose rest is
+// looked at first to find the line's end (readSized), the line is read
+// straight into it, so it is held once; from a pipe or a decompressor, it
+// is gathered in chunks and copied once into it (readChunks), never held
+// more than twice as appending would.
 func (r *reader) readLong(head []byte) ([]byte, error) {
 	r.own = false
 	if rest := r.src.restOfLine(&r.scratch); rest > 0 {
@@ -201,21 +329,20 @@ func (r *reader) alloc(size int) []byte {
 
 // Unterminated reports whether the record Next returned last ended at the
 // end of input without a '\n'.
-func (r *reader) Unterminated() bool { return r.unterminated }
+func (r *reader) Unterminated() bool { return r.cut }
 
 // Own reports whether the record Next returned last is in a buffer of its
 // own, which the reader does not reuse: the caller may keep it past the
 // next call. Only a line longer than a few read buffers gets one.
-func (r *reader) Own() bool { return r.own }
+func (r *reader) Own() bool { return r.dataOwn }
 
 // Line is the line number of the record Next returned last (1-based,
 // counting blank lines).
 func (r *reader) Line() int { return r.line }
 
-// Err is the read error that ended the records, or nil at a clean end.
-func (r *reader) Err() error {
-	if errors.Is(r.err, io.EOF) {
-		return nil
-	}
-	return r.err
-}
+// nul reports whether the record Next returned last holds a NUL byte.
+func (r *reader) nul() bool { return r.nulRec }
+
+// Err is the read error that ended the records, named, or nil at a clean
+// end.
+func (r *reader) Err() error { return r.err }

@@ -135,7 +135,7 @@ func (h *Head) Tail(n int) []byte {
 	if from > 0 {
 		// the first line is cut, unless the byte before it ends a line:
 		// it is left out either way, as a head's last cut one is
-		data = data[bytes.IndexByte(data, '\n')+1:]
+		_, data = cutLine(data)
 	}
 	return data
 }
@@ -177,11 +177,6 @@ func decompress(name string, data []byte) ([]byte, error) {
 		return wholeLines(out), fmt.Errorf("%s: %w", name, err)
 	}
 	return out, nil
-}
-
-// wholeLines is data up to the end of its last line.
-func wholeLines(data []byte) []byte {
-	return data[:bytes.LastIndexByte(data, '\n')+1]
 }
 
 // appendAll appends what r holds to dst, room for about hint bytes made
