@@ -119,7 +119,7 @@ func (in *Input) eachBlock(src *source, st *blockInput, fn func(*Block) error) e
 	for {
 		b := in.block(src.Name, st)
 		b.first = r.first
-		data, long, err := r.fill(b.Data[:cap(b.Data)], false)
+		data, long, err := r.fill(b.Data[:cap(b.Data)])
 		switch {
 		case err == io.EOF:
 			in.release(b)

@@ -109,14 +109,12 @@ func (r *reader) next() bool {
 }
 
 // fill reads the next block of whole lines into buf (each with its
-// '\n' but the input's last), keeping the start of the line after them
-// for the next block. A line longer than buf comes alone (long), in the
-// reader's buffer or one of its own (own, see readLong). live: the block
-// is handed over once a read ends a line, as a producer that waits for
-// its lines to be read needs, else once buf is full. It returns io.EOF
-// once the input ended, and a read error (named) after the lines read
-// whole before it, dropping the line it cut, as Err says.
-func (r *reader) fill(buf []byte, live bool) (data []byte, long bool, err error) {
+// '\n' but the input's last) until it is full, keeping the start of the
+// line after them for the next block. A line longer than buf comes alone
+// (long), in the reader's buffer or one of its own (own, see readLong).
+// It returns io.EOF once the input ended, and a read error (named) after
+// the lines read whole before it, dropping the line it cut, as Err says.
+func (r *reader) fill(buf []byte) (data []byte, long bool, err error) {
 	if r.ended {
 		if r.err != nil {
 			return nil, false, r.err
@@ -125,35 +123,29 @@ func (r *reader) fill(buf []byte, live bool) (data []byte, long bool, err error)
 	}
 	n := copy(buf, r.carry) // bytes read into buf
 	r.carry, r.own = nil, false
-	for {
-		m, err := r.src.readBlock(buf[n:], live)
-		n += m
-		data := buf[:n]
-		switch {
-		case err == io.EOF:
-			return r.end(data, nil)
-		case err != nil:
-			return r.end(wholeLines(data), err)
-		}
-		if cut := len(wholeLines(data[n-m:])); cut > 0 {
-			// Whole lines up to the last '\n'; the start of the next
-			// line goes in the next block.
-			cut += n - m
-			r.carry, r.first = data[cut:], false
-			return data[:cut], false, nil
-		}
-		if n < len(buf) {
-			continue // a live read that ended no line
-		}
-		// One line fills buf: the rest of it is read as a long line.
-		line, err := r.readLong(data)
-		n = 0
-		if err != nil && err != io.EOF {
-			return r.end(nil, err)
-		}
-		r.first, r.ended = false, err == io.EOF
-		return line, true, nil
+	m, err := r.src.readBlock(buf[n:])
+	n += m
+	data = buf[:n]
+	switch {
+	case err == io.EOF:
+		return r.end(data, nil)
+	case err != nil:
+		return r.end(wholeLines(data), err)
 	}
+	if cut := len(wholeLines(data[n-m:])); cut > 0 {
+		// Whole lines up to the last '\n'; the start of the next line
+		// goes in the next block.
+		cut += n - m
+		r.carry, r.first = data[cut:], false
+		return data[:cut], false, nil
+	}
+	// One line fills buf: the rest of it is read as a long line.
+	line, err := r.readLong(data)
+	if err != nil && err != io.EOF {
+		return r.end(nil, err)
+	}
+	r.first, r.ended = false, err == io.EOF
+	return line, true, nil
 }
 
 // end ends the input with its last block, data, and err, the read error
@@ -173,13 +165,13 @@ func (r *reader) end(data []byte, err error) ([]byte, bool, error) {
 	return data, false, nil
 }
 
-// readBlock reads into p until it is full, or live, until a read got
-// something; or until the input ends (io.EOF) or a read fails. Once the
+// readBlock reads into p until it is full, the input ends (io.EOF) or a
+// read fails. Once the
 // source's buffer is empty it reads straight from what that buffer reads
 // from, into p, not through the buffer.
-func (s *source) readBlock(p []byte, live bool) (int, error) {
+func (s *source) readBlock(p []byte) (int, error) {
 	n := 0
-	for n < len(p) && (n == 0 || !live) {
+	for n < len(p) {
 		var m int
 		var err error
 		if s.br.Buffered() > 0 {
