@@ -17,36 +17,47 @@
 //   - a last line without '\n' is a record;
 //   - a UTF-8 byte order mark at the start of a file is ignored.
 //
-// Input.Each hands a tool the records one by one. Reading on several
-// cores is one engine, with the same rules, records, line numbers and
-// reports as Each, in one of two ways a tool chooses by how its work
-// splits:
-//   - Blocks: when a verdict on a record does not depend on the records
-//     before it (a filter, a validating scan), the reading goroutine reads
-//     blocks of whole lines (Input.readBlocks), workers frame and judge
-//     them (Block.Frame), and the verdicts come back in input order
-//     (Input.takeBlock), where the tool writes its output;
-//   - Parts: when records depend on the ones before (a summary of runs)
-//     but states of consecutive parts merge, each worker reads a
-//     contiguous part of a regular file into a state of its own, and the
-//     states are merged in input order, the bad lines reported after. A
-//     pipe, stdin or a compressed file is read as Blocks reads it, each
-//     chunk summarised into a state of its own on a worker and merged in
-//     input order; what a chunk's state cannot give as one pass would is
-//     added to the merged state record by record (Parts.Serial).
+// # Which way to read
 //
-// Both stand on Ordered, a pool of goroutines whose jobs are taken back in
-// the order sent, with a free list and a bound on the work ahead; the
-// engine owns the lines of many MiB, the numbering and cap of bad lines
-// and the progress meter.
+// Every way below gives the same records, line numbers and bad-line
+// reports, as Input.Each would: under them is one reader, one framer
+// (one place finds where a line ends), one test of whether an input is
+// compressed, and one worker engine, Ordered.
 //
-// A file still being written is read a third way, as tail -F follows
-// it (Follower): each Read hands over the lines ended since the last
-// one, by the same framing rules and bad-line reports, a half-written
-// last line waiting for its '\n'; a file truncated, rewritten or
-// replaced under its name is read again from its start, and a
-// compressed one whole, once it decompresses whole. What it knows
-// between two reads (FollowState: the position, the file's identity,
-// a fingerprint of what was read) is plain data, to be saved and given
-// back in a later run.
+//   - One by one: Input.Each. The default, and the only way for a live
+//     stream (a pipe a producer still writes, a terminal): each record is
+//     handed over as soon as its line is read, the output flushed before
+//     every read that may wait. With Growing it holds back a last line a
+//     producer is still writing.
+//   - Ordered in parallel: Blocks, when a verdict on a record does not
+//     depend on the records before it (a filter, a validating scan):
+//     the reading goroutine reads blocks of whole lines, workers frame
+//     and judge them (Block.Frame), and the verdicts come back in input
+//     order, where the tool writes its output. For stored files (see
+//     RegularFiles): nothing live waits on the output.
+//   - In parallel with a merge: Parts, when records depend on the ones
+//     before (a summary of runs) but the states of consecutive parts
+//     merge: each worker reads a contiguous part of a regular file into a
+//     state of its own; a pipe, stdin or a compressed file is read in
+//     chunks summarised on the workers (Serial).
+//   - Following: Follower, for a file still being written, as tail -F
+//     follows it: each Read hands over the lines ended since the last, a
+//     half-written last line waiting for its '\n'; a file truncated,
+//     rewritten or replaced under its name is read again from its start,
+//     and a compressed one whole, once it decompresses whole. What it
+//     knows between two reads (FollowState) is plain data, to be saved.
+//   - A whole file: ReadFile (ReadAll for an open input), then Lines, for
+//     a tool that reads whole files on goroutines of its own (evimport
+//     converts a session's files together); Head for a file's first
+//     lines only. They never touch the output guard.
+//
+// Ordered itself runs any jobs on workers and takes them back in the
+// order sent, for work that is no reading of lines (evimport's scan and
+// conversion of files).
+//
+// # Writing
+//
+// Writer is a tool's buffered output. A writer that takes JSON Lines
+// written in pieces (a view: the pretty view, the transcript, redaction)
+// gets its lines back whole from a LineJoiner.
 package jsonl
