@@ -19,45 +19,28 @@
 //
 // # Which way to read
 //
-// Every way below gives the same records, line numbers and bad-line
-// reports, as Input.Each would: under them is one reader, one framer
-// (one place finds where a line ends), one test of whether an input is
-// compressed, and one worker engine, Ordered.
+// Every way gives the records, line numbers and bad-line reports Each
+// gives, over one reader, one framer, one compression check and one
+// worker engine (Ordered, which evimport also runs its files on).
 //
-//   - One by one: Input.Each. The default, and the only way for a live
-//     stream (a pipe a producer still writes, a terminal): each record is
-//     handed over as soon as its line is read, the output flushed before
-//     every read that may wait. With Growing it holds back a last line a
-//     producer is still writing.
-//   - Ordered in parallel: Blocks, when a verdict on a record does not
-//     depend on the records before it (a filter, a validating scan):
-//     the reading goroutine reads blocks of whole lines, workers frame
-//     and judge them (Block.Frame), and the verdicts come back in input
-//     order, where the tool writes its output. For stored files (see
-//     RegularFiles): nothing live waits on the output.
+//   - One by one: Input.Each. The default, and the way for a live stream
+//     (a pipe a producer still writes, a terminal): a record is handed
+//     over once its line is read, the output flushed before a read waits.
+//   - Ordered in parallel: Blocks, for stored files (RegularFiles) when a
+//     verdict on a record does not depend on the records before it (a
+//     filter): workers frame and judge blocks of whole lines (Block.Frame)
+//     and the verdicts come back in input order.
 //   - In parallel with a merge: Parts, when records depend on the ones
-//     before (a summary of runs) but the states of consecutive parts
-//     merge: each worker reads a contiguous part of a regular file into a
-//     state of its own; a pipe, stdin or a compressed file is read in
-//     chunks summarised on the workers (Serial).
+//     before (a summary of runs) but states of consecutive parts merge:
+//     a regular file is cut into parts read by the workers, a stream into
+//     chunks (Serial).
 //   - Following: Follower, for a file still being written, as tail -F
-//     follows it: each Read hands over the lines ended since the last, a
-//     half-written last line waiting for its '\n'; a file truncated,
-//     rewritten or replaced under its name is read again from its start,
-//     and a compressed one whole, once it decompresses whole. What it
-//     knows between two reads (FollowState) is plain data, to be saved.
-//   - A whole file: ReadFile (ReadAll for an open input), then Lines, for
-//     a tool that reads whole files on goroutines of its own (evimport
-//     converts a session's files together); Head for a file's first
-//     lines only. They never touch the output guard.
+//     follows it (growth, truncation, rotation, a half-written last line);
+//     its FollowState is plain data, to be saved between runs.
+//   - A whole file: ReadFile or ReadAll, then Lines, on goroutines of the
+//     tool's own (they never touch the output guard); Head for a file's
+//     first lines only.
 //
-// Ordered itself runs any jobs on workers and takes them back in the
-// order sent, for work that is no reading of lines (evimport's scan and
-// conversion of files).
-//
-// # Writing
-//
-// Writer is a tool's buffered output. A writer that takes JSON Lines
-// written in pieces (a view: the pretty view, the transcript, redaction)
-// gets its lines back whole from a LineJoiner.
+// Writer is a tool's buffered output; a view that takes JSON Lines
+// written in pieces gets its lines back whole from a LineJoiner.
 package jsonl

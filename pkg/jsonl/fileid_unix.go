@@ -7,9 +7,9 @@ import (
 	"syscall"
 )
 
-// fileID is the file's device and inode: what names it whatever its
+// FileID is the file's device and inode: what names it whatever its
 // name, so that another file under the same name is seen.
-func fileID(fi fs.FileInfo) (dev, ino uint64) {
+func FileID(fi fs.FileInfo) (dev, ino uint64) {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return uint64(st.Dev), uint64(st.Ino)
 	}

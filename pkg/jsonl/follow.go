@@ -4,14 +4,9 @@ import (
 	"encoding/hex"
 	"hash/fnv"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 )
-
-// FileID is the file's device and inode where the system has them (0, 0
-// elsewhere): what tells another file under the same name.
-func FileID(fi fs.FileInfo) (dev, ino uint64) { return fileID(fi) }
 
 // FollowState is what a Follower knows of its file between two reads:
 // where it read to, and what tells it that the file under the name is
@@ -107,7 +102,7 @@ func (f *Follower) Look() Change {
 		}
 		return Unchanged
 	}
-	dev, ino := fileID(fi)
+	dev, ino := FileID(fi)
 	size, mtime := fi.Size(), fi.ModTime().UnixNano()
 	change := Grown
 	switch {

@@ -23,10 +23,14 @@ const StdinName = "<stdin>"
 // is flushed before each of them.
 var readBufSize = 256 << 10
 
-var (
-	magicGzip = []byte{0x1f, 0x8b}
-	magicZstd = []byte{0x28, 0xb5, 0x2f, 0xfd}
-)
+// codecs are the compressions an input is recognised in, by their magic
+// bytes (at most maxMagic of them).
+var codecs = [...]struct {
+	name  string
+	magic []byte
+}{{"gzip", []byte{0x1f, 0x8b}}, {"zstd", []byte{0x28, 0xb5, 0x2f, 0xfd}}}
+
+const maxMagic = 4
 
 // source is an opened input: its records come from reader.
 type source struct {
@@ -182,7 +186,7 @@ func (s *source) wrap(r io.Reader) error {
 	codec := ""
 	if err == nil {
 		if _, more := codecOf(b); more {
-			b, _ = br.Peek(len(magicZstd))
+			b, _ = br.Peek(maxMagic)
 		}
 		codec, _ = codecOf(b)
 	}
@@ -207,16 +211,11 @@ func (s *source) wrap(r io.Reader) error {
 // "" for an input stored as is. more reports a head too short to tell,
 // the start of a magic (a file still being written).
 func codecOf(head []byte) (codec string, more bool) {
-	for _, c := range [...]struct {
-		name  string
-		magic []byte
-	}{{"gzip", magicGzip}, {"zstd", magicZstd}} {
+	for _, c := range codecs {
 		if bytes.HasPrefix(head, c.magic) {
 			return c.name, false
 		}
-		if len(head) > 0 && bytes.HasPrefix(c.magic, head) {
-			more = true
-		}
+		more = more || len(head) > 0 && bytes.HasPrefix(c.magic, head)
 	}
 	return "", more
 }

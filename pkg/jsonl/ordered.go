@@ -158,38 +158,37 @@ func (o *Ordered[W, J]) await(j *orderedJob[J]) {
 			k.done <- struct{}{}
 		}
 	}
-	o.idle(func() { <-j.done })
+	o.wait(j)
 }
 
 // tick is how often Tick is called while the sending goroutine waits.
 const tick = 100 * time.Millisecond
 
 // wait waits for j to be done, with the output guard released when Idle,
-// calling Tick (with the guard held) meanwhile and once done.
+// calling Tick (with the guard held) every tick meanwhile and once done.
 func (o *Ordered[W, J]) wait(j *orderedJob[J]) {
-	if o.Tick == nil {
-		o.idle(func() { <-j.done })
-		return
+	var ticks <-chan time.Time // none without Tick
+	if o.Tick != nil {
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		ticks = t.C
 	}
-	t := time.NewTicker(tick)
-	defer t.Stop()
-	for waiting := true; waiting; o.Tick() {
-		o.idle(func() {
+	for waiting := true; waiting; {
+		wait := func() {
 			select {
 			case <-j.done:
 				waiting = false
-			case <-t.C:
+			case <-ticks:
 			}
-		})
-	}
-}
-
-// idle runs wait, with the output guard released when Idle.
-func (o *Ordered[W, J]) idle(wait func()) {
-	if o.Idle {
-		Waiting(wait)
-	} else {
-		wait()
+		}
+		if o.Idle {
+			Waiting(wait)
+		} else {
+			wait()
+		}
+		if o.Tick != nil {
+			o.Tick()
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"runtime"
@@ -80,9 +81,7 @@ func (r *reader) next() bool {
 		}
 		if err != nil {
 			// the input ended, on its last line or on a read error
-			r.ended = true
-			if err != io.EOF {
-				r.err = fmt.Errorf("%s: %w", r.src.Name, err)
+			if r.stop(err) {
 				data = wholeLines(data)
 			}
 			r.rest, r.taken = data, len(data)
@@ -93,11 +92,9 @@ func (r *reader) next() bool {
 			// long line.
 			br.Discard(len(data))
 			line, err := r.readLong(data)
-			if err != nil && err != io.EOF {
-				r.ended, r.err = true, fmt.Errorf("%s: %w", r.src.Name, err)
+			if err != nil && r.stop(err) {
 				return false
 			}
-			r.ended = err == io.EOF
 			r.rest, r.dataOwn = line, r.own
 			break
 		}
@@ -116,59 +113,49 @@ func (r *reader) next() bool {
 // the lines read whole before it, dropping the line it cut, as Err says.
 func (r *reader) fill(buf []byte) (data []byte, long bool, err error) {
 	if r.ended {
-		if r.err != nil {
-			return nil, false, r.err
-		}
-		return nil, false, io.EOF
+		return nil, false, cmp.Or(r.err, io.EOF)
 	}
 	n := copy(buf, r.carry) // bytes read into buf
 	r.carry, r.own = nil, false
 	m, err := r.src.readBlock(buf[n:])
 	n += m
 	data = buf[:n]
-	switch {
-	case err == io.EOF:
-		return r.end(data, nil)
+	switch whole := len(wholeLines(data[n-m:])); {
 	case err != nil:
-		return r.end(wholeLines(data), err)
-	}
-	if cut := len(wholeLines(data[n-m:])); cut > 0 {
+		if r.stop(err) {
+			data = wholeLines(data)
+		}
+		if len(data) == 0 {
+			return nil, false, cmp.Or(r.err, io.EOF)
+		}
+	case whole > 0:
 		// Whole lines up to the last '\n'; the start of the next line
 		// goes in the next block.
-		cut += n - m
-		r.carry, r.first = data[cut:], false
-		return data[:cut], false, nil
-	}
-	// One line fills buf: the rest of it is read as a long line.
-	line, err := r.readLong(data)
-	if err != nil && err != io.EOF {
-		return r.end(nil, err)
-	}
-	r.first, r.ended = false, err == io.EOF
-	return line, true, nil
-}
-
-// end ends the input with its last block, data, and err, the read error
-// it ended on (nil at its end): data first, when there is any.
-func (r *reader) end(data []byte, err error) ([]byte, bool, error) {
-	r.ended = true
-	if err != nil {
-		r.err = fmt.Errorf("%s: %w", r.src.Name, err)
-	}
-	if len(data) == 0 {
-		if err == nil {
-			return nil, false, io.EOF
+		r.carry, data = data[n-m+whole:], data[:n-m+whole]
+	default:
+		// One line fills buf: the rest of it is read as a long line.
+		if data, err = r.readLong(data); err != nil && r.stop(err) {
+			return nil, false, r.err
 		}
-		return nil, false, r.err
+		long = true
 	}
 	r.first = false
-	return data, false, nil
+	return data, long, nil
+}
+
+// stop ends the input on err, io.EOF or a read error, which it names and
+// keeps for Err; it reports the latter.
+func (r *reader) stop(err error) bool {
+	r.ended = true
+	if err != io.EOF {
+		r.err = fmt.Errorf("%s: %w", r.src.Name, err)
+	}
+	return r.err != nil
 }
 
 // readBlock reads into p until it is full, the input ends (io.EOF) or a
-// read fails. Once the
-// source's buffer is empty it reads straight from what that buffer reads
-// from, into p, not through the buffer.
+// read fails. Once the source's buffer is empty it reads straight from
+// what that buffer reads from, into p, not through the buffer.
 func (s *source) readBlock(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {

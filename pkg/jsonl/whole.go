@@ -31,11 +31,7 @@ func ReadFile(name string, buf []byte) ([]byte, error) {
 		}
 		size = int(st.Size())
 	}
-	data, err := appendAll(f, buf[:0], size+1)
-	if err != nil {
-		return wholeLines(data), FileError(name, err)
-	}
-	return decompress(name, data)
+	return readWhole(name, f, buf[:0], size+1)
 }
 
 // A Head reads the start of a regular file a piece at a time, for a tool
@@ -150,17 +146,15 @@ func (h *Head) Close() {
 
 // ReadAll is ReadFile for an input already open, r, called name in
 // errors (StdinName for standard input): all of it, decompressed.
-func ReadAll(name string, r io.Reader) ([]byte, error) {
-	data, err := appendAll(r, nil, 64<<10)
-	if err != nil {
-		return wholeLines(data), fmt.Errorf("%s: %w", name, err)
-	}
-	return decompress(name, data)
-}
+func ReadAll(name string, r io.Reader) ([]byte, error) { return readWhole(name, r, nil, 64<<10) }
 
-// decompress is data, read whole from the input called name, as stored
-// or decompressed when it is gzip or zstd.
-func decompress(name string, data []byte) ([]byte, error) {
+// readAll appends all of r, called name, to dst (room for hint bytes
+// made first), decompressed when it is gzip or zstd.
+func readWhole(name string, r io.Reader, dst []byte, hint int) ([]byte, error) {
+	data, err := appendAll(r, dst, hint)
+	if err != nil {
+		return wholeLines(data), FileError(name, err)
+	}
 	codec, _ := codecOf(data)
 	if codec == "" {
 		return data, nil
