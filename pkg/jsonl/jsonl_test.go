@@ -378,3 +378,38 @@ func newSource(name string, r io.Reader, idle func()) (*source, error) {
 	src := &source{Name: name}
 	return src, src.wrap(idleReader{r: r, idle: idle})
 }
+
+// scripted hands out its reads in turn, as a terminal does lines and
+// Ctrl-D (a read of nothing, io.EOF); a read past them fails the test.
+type scripted struct {
+	t     *testing.T
+	reads []string
+}
+
+func (s *scripted) Read(p []byte) (int, error) {
+	if len(s.reads) == 0 {
+		s.t.Error("read again after the end of the input: a terminal waits for another Ctrl-D")
+		return 0, io.EOF
+	}
+	r := s.reads[0]
+	s.reads = s.reads[1:]
+	if r == "" {
+		return 0, io.EOF
+	}
+	return copy(p, r), nil
+}
+
+// A last line typed without Enter is ended by the Ctrl-D that ends the
+// input, as cat ends it: the input is not read again past its end.
+func TestEndReadOnce(t *testing.T) {
+	for _, reads := range [][]string{{""}, {"{}\n", ""}, {"{}\n{", "}", ""}} {
+		var got []string
+		in := &Input{Tool: "t", Stdin: &scripted{t, reads}, Stderr: io.Discard}
+		if err := in.Each(func(r Record) error { got = append(got, string(r.Data)); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.Count(strings.Join(reads, ""), "{"); len(got) != want {
+			t.Errorf("%q: records %q, want %d", reads, got, want)
+		}
+	}
+}
