@@ -4,11 +4,10 @@ import (
 	"io"
 )
 
-// Block is a run of whole lines of one input, read in one piece by
-// Input.readBlocks, for a tool that handles the lines of several blocks
-// at once on other goroutines: Frame finds a block's records (on any
-// goroutine), and Input.takeBlock takes them in input order, numbered
-// and reported on exactly as Each would hand them over one by one.
+// Block is a run of whole lines of one input, read in one piece, that
+// Blocks hands a worker: Frame finds its records (on any goroutine), and
+// they are taken back in input order, numbered and reported on exactly as
+// Each would hand them over one by one.
 type Block struct {
 	// Data holds whole lines as read, each with its '\n' but the
 	// input's last. It is empty in a block that only says the input
@@ -17,8 +16,8 @@ type Block struct {
 	File string // the input's name, StdinName for stdin
 
 	// Own is set when Data is one line longer than a block, in a
-	// buffer of its own as reader.Own says (a line longer than a few
-	// read buffers): the Input does not reuse it.
+	// buffer of its own (a line longer than a few read buffers): the
+	// Input does not reuse it.
 	Own bool
 
 	input *blockInput
@@ -44,8 +43,8 @@ type blockInput struct {
 	lines int // lines in the blocks taken so far
 }
 
-// Frame finds the records of b's lines by the rules reader.Next and Each
-// apply (see record and binary: the BOM of an input's first line, '\n'
+// Frame finds the records of b's lines by the rules Each applies (see
+// frame and record: the BOM of an input's first line, '\n'
 // and "\r\n", blank lines skipped but counted) and calls fn with each, in
 // order, i counting them from 0; rec lies in b.Data. A record holding a
 // NUL byte is handed to fn too, and takeBlock reports it as a bad line
