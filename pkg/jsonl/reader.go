@@ -25,9 +25,10 @@ type reader struct {
 	own     bool   // the long line read last is in a buffer of its own
 	gave    bool   // a buffer of hugeLine bytes or more was handed over before
 
-	// Next's lines: those it has not handed over yet (rest, of a block
-	// of whole lines of the source's buffer, or a long line)
-	rest    []byte
+	// Next's lines: a block of whole lines of the source's buffer, or a
+	// long line, handed over up to off
+	block   []byte
+	off     int
 	taken   int  // bytes of the source's buffer the block holds: let go at the next
 	clean   bool // the block holds no NUL byte
 	line    int  // the line of the record Next handed over last
@@ -44,11 +45,11 @@ func newReader(src *source) *reader { return &reader{src: src, first: true} }
 // until the next call.
 func (r *reader) Next() ([]byte, bool) {
 	for {
-		if len(r.rest) == 0 && !r.next() {
+		if r.off == len(r.block) && !r.next() {
 			return nil, false
 		}
-		line, rest := cutLine(r.rest)
-		r.rest = rest
+		line, _ := cutLine(r.block[r.off:])
+		r.off += len(line) // an int: no write barrier per line, as a slice would be
 		r.line++
 		from, to, blank := record(line, r.line == 1)
 		if blank {
@@ -68,7 +69,7 @@ func (r *reader) Next() ([]byte, bool) {
 func (r *reader) next() bool {
 	br := r.src.br
 	br.Discard(r.taken)
-	r.rest, r.taken, r.dataOwn = nil, 0, false // a huge line's memory may take the next (alloc)
+	r.block, r.off, r.taken, r.dataOwn = nil, 0, 0, false // a huge line's memory may take the next (alloc)
 	if r.ended {
 		return false
 	}
@@ -76,7 +77,7 @@ func (r *reader) next() bool {
 	seen := 0 // data[:seen] holds no '\n'
 	for {
 		if cut := len(wholeLines(data[seen:])); cut > 0 && err == nil {
-			r.rest, r.taken = data[:seen+cut], seen+cut
+			r.block, r.taken = data[:seen+cut], seen+cut
 			break
 		}
 		if err != nil {
@@ -84,7 +85,7 @@ func (r *reader) next() bool {
 			if r.stop(err) {
 				data = wholeLines(data)
 			}
-			r.rest, r.taken = data, len(data)
+			r.block, r.taken = data, len(data)
 			break
 		}
 		if len(data) == br.Size() {
@@ -95,14 +96,14 @@ func (r *reader) next() bool {
 			if err != nil && r.stop(err) {
 				return false
 			}
-			r.rest, r.dataOwn = line, r.own
+			r.block, r.dataOwn = line, r.own
 			break
 		}
 		seen = len(data)
 		data, err = br.Peek(len(data) + 1)
 	}
-	r.clean = !binary(r.rest)
-	return len(r.rest) > 0
+	r.clean = !binary(r.block)
+	return len(r.block) > 0
 }
 
 // fill reads the next block of whole lines into buf (each with its
