@@ -55,17 +55,18 @@ type blockInput struct {
 // b.Data from 1 (parts.go numbers its records by it).
 func (b *Block) Frame(fn func(i int, rec []byte)) {
 	b.recs, b.lines, b.binary = b.recs[:0], 0, 0
-	// rec lies in b.Data: its offset there is what its capacity lacks
-	b.lines = frame(b.Data, b.first, false, func(line, _ int, rec []byte, nul bool) bool {
-		b.lines = line
-		if nul && b.binary == 0 {
-			b.binary = line
-		}
-		fn(len(b.recs), rec)
-		from := cap(b.Data) - cap(rec)
-		b.recs = append(b.recs, span{from, from + len(rec), line, nul})
-		return true
-	})
+	b.lines = frame(b.Data, b.first, false, nil, b, fn)
+}
+
+// note notes rec, a record of b on line, and hands it to fn (Frame).
+func (b *Block) note(line int, rec []byte, nul bool, fn func(i int, rec []byte)) {
+	b.lines = line
+	if nul && b.binary == 0 {
+		b.binary = line
+	}
+	fn(len(b.recs), rec)
+	from := cap(b.Data) - cap(rec) // rec lies in b.Data: its offset is what its capacity lacks
+	b.recs = append(b.recs, span{from, from + len(rec), line, nul})
 }
 
 // readBlocks reads the inputs as Each does, but hands fn their lines a

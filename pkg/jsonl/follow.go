@@ -177,7 +177,7 @@ func (f *Follower) frame(in *Input, data []byte, fn func(Record) error) error {
 			err = fn(r)
 		}
 		return err == nil
-	})
+	}, nil, nil)
 	if err == nil {
 		// past the blank lines after the last record too
 		st.Line, st.Offset = lines+n, offset+int64(len(data))
