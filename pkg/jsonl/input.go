@@ -185,7 +185,7 @@ func (in *Input) each(src *source, fn func(Record) error) error {
 		if in.Growing > 0 && r.Unterminated() && src.stillWritten(in.Growing) {
 			break
 		}
-		if r.nul() {
+		if r.nul(data) {
 			if err := in.Bad(Record{Data: data, File: src.Name, Line: r.Line()}, ErrNUL); err != nil {
 				return err
 			}

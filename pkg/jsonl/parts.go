@@ -77,6 +77,7 @@ type badLine struct {
 // partResult is what a part gives: its state, its lines and its first
 // maxBadReports bad lines (bads counts them all).
 type partResult[S any] struct {
+	pt    part // the part to read
 	st    S
 	lines int
 	bad   []badLine
@@ -105,17 +106,13 @@ func (p *Parts[S]) Each(in *Input) error {
 // read reads the parts on p.Workers goroutines (Ordered) and merges them
 // in order; it reports the bad lines only once every part merged.
 func (p *Parts[S]) read(in *Input, parts []part) error {
-	type job struct {
-		pt  part
-		res partResult[S]
-	}
 	var read atomic.Int64 // bytes read, for the meter
 	var stop atomic.Bool  // a part failed: the others stop
 	results := make([]partResult[S], 0, len(parts))
-	work := func(_ struct{}, j *job) { j.res = p.readPart(j.pt, &read, &stop) }
-	take := func(j *job) error {
-		r := j.res
-		j.res = partResult[S]{} // merged: the part's own state may go
+	work := func(_ struct{}, j *partResult[S]) { *j = p.readPart(j.pt, &read, &stop) }
+	take := func(j *partResult[S]) error {
+		r := *j
+		*j = partResult[S]{} // merged: the part's own state may go
 		err := r.err
 		if err == nil {
 			err = p.Merge(r.st)

@@ -32,9 +32,7 @@ type reader struct {
 	taken   int  // bytes of the source's buffer the block holds: let go at the next
 	clean   bool // the block holds no NUL byte
 	line    int  // the line of the record Next handed over last
-	nulRec  bool // that record holds a NUL byte
 	dataOwn bool // the block is a long line in a buffer of its own
-	cut     bool // that record's line ended without '\n'
 }
 
 // newReader returns a reader over src.
@@ -55,10 +53,7 @@ func (r *reader) Next() ([]byte, bool) {
 		if blank {
 			continue
 		}
-		rec := line[from:to]
-		r.nulRec = !r.clean && binary(rec)
-		r.cut = line[len(line)-1] != '\n'
-		return rec, true
+		return line[from:to], true
 	}
 }
 
@@ -309,7 +304,9 @@ func (r *reader) alloc(size int) []byte {
 
 // Unterminated reports whether the record Next returned last ended at the
 // end of input without a '\n'.
-func (r *reader) Unterminated() bool { return r.cut }
+func (r *reader) Unterminated() bool {
+	return r.ended && r.off == len(r.block) && r.block[len(r.block)-1] != '\n'
+}
 
 // Own reports whether the record Next returned last is in a buffer of its
 // own, which the reader does not reuse: the caller may keep it past the
@@ -320,8 +317,8 @@ func (r *reader) Own() bool { return r.dataOwn }
 // counting blank lines).
 func (r *reader) Line() int { return r.line }
 
-// nul reports whether the record Next returned last holds a NUL byte.
-func (r *reader) nul() bool { return r.nulRec }
+// nul reports whether rec, the record Next returned last, holds a NUL byte.
+func (r *reader) nul(rec []byte) bool { return !r.clean && binary(rec) }
 
 // Err is the read error that ended the records, named, or nil at a clean
 // end.
