@@ -23,10 +23,6 @@ import (
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
-// Main runs evcursor with args (without the program name) on stdio and
-// returns the exit status.
-func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
-
 func run(o *options, stdio cli.Stdio) (err error) {
 	if err := o.validate(); err != nil {
 		return cli.Usage(err)

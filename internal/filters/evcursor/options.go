@@ -24,6 +24,10 @@ type options struct {
 	output.Flags `embed:""` // --format of output.Events
 }
 
+// Main runs evcursor with args (without the program name) on stdio and
+// returns the exit status.
+func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
+
 var tool = cli.Tool{
 	Name:    name,
 	Env:     cli.ViewEnv,

@@ -35,18 +35,6 @@ var mem = memory.Profile{Limit: 16 << 20, Percent: 200}
 // errStop ends the reading early: -m reached, or -q saw a selected event.
 var errStop = errors.New("stop")
 
-// Main runs evfilter with args (without the program name) on stdio and
-// returns the exit status.
-func Main(args []string, stdio cli.Stdio) int {
-	stdio = stdio.Safe()
-	var opts options
-	err := parse(args, stdio, &opts)
-	if err == nil {
-		err = run(&opts, stdio)
-	}
-	return cli.Report(name, stdio.Err, err)
-}
-
 // parse takes --arg and --argjson out of args first: they take two values
 // each, which kong does not do.
 func parse(args []string, stdio cli.Stdio, opts *options) error {

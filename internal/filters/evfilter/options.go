@@ -39,6 +39,18 @@ type options struct {
 // lines as they were read, not lines evfilter makes.
 var formats = output.Set{What: "the selected events", Formats: []output.Format{output.JSONL.As("the lines as read"), output.Pretty, output.HTML}}
 
+// Main runs evfilter with args (without the program name) on stdio and
+// returns the exit status.
+func Main(args []string, stdio cli.Stdio) int {
+	stdio = stdio.Safe()
+	var opts options
+	err := parse(args, stdio, &opts)
+	if err == nil {
+		err = run(&opts, stdio)
+	}
+	return cli.Report(name, stdio.Err, err)
+}
+
 var tool = cli.Tool{
 	Name: name,
 	Env: append([]cli.EnvVar{

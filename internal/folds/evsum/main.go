@@ -17,10 +17,6 @@ import (
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
-// Main runs evsum with args (without the program name) on stdio and
-// returns the exit status.
-func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
-
 func run(opts *options, stdio cli.Stdio) error {
 	memory.Tune(mem)
 	set, err := resolve(opts, stdio)

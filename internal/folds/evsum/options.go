@@ -36,6 +36,10 @@ type options struct {
 	Files               []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised; a folder is an archive evimport --archive wrote, whose segments are read once for each question: see --no-cache); none or - is stdin."`
 }
 
+// Main runs evsum with args (without the program name) on stdio and
+// returns the exit status.
+func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
+
 var tool = cli.Tool{
 	Name: name,
 	Env: []cli.EnvVar{

@@ -185,12 +185,11 @@ var copilotKnown = func() map[string]bool {
 
 var copilotSource = source{
 	name: "copilot", title: "Copilot CLI", longName: "GitHub Copilot CLI", what: "a Copilot CLI session",
-	places:  []place{{Var: "COPILOT_HOME", Home: ".copilot", In: []string{"session-state", "history-session-state"}, Whose: "Copilot CLI's folder"}},
-	claims:  []claim{{loose, copilotRecord}},
-	keys:    firstKey(copilotKey),
-	session: headKey(copilotKey),
-	convert: (*converter).copilotAll,
-	known:   copilotKnown,
+	places:     []place{{Var: "COPILOT_HOME", Home: ".copilot", In: []string{"session-state", "history-session-state"}, Whose: "Copilot CLI's folder"}},
+	claims:     []claim{{loose, copilotRecord}},
+	sessionKey: copilotKey,
+	convert:    (*converter).copilotAll,
+	known:      copilotKnown,
 }
 
 // copilotRecord reports whether a record is a Copilot CLI event: a dotted
@@ -287,30 +286,22 @@ func (c *converter) copilot(files []*logFile) *session {
 		calls: map[*builder]*copilotCall{}, known: map[string]int64{}, records: map[string]*copilotUsage{}, file: files[0].label()}
 	st.main = newBuilder(c, s, mainAgent, false)
 	st.main.setModel("github-copilot", "")
-	seen := map[string]bool{}
-	d := c.takeFields()
-	defer c.giveFields(d)
-	for _, f := range files {
-		decodeWith(c, d, f.records, func(r record, l *copilotLine) {
-			if !firstTime(seen, l.ID) {
-				return // a copy's
+	eachRecord(c, files, func(l *copilotLine) string { return l.ID }, func(d *fields, r record, l *copilotLine) {
+		if !c.known("copilot", l.Type, copilotKnown) || !copilotReads(l.Type) {
+			return
+		}
+		var data copilotData
+		if d.enter(l.Data, "data") {
+			if data.decode(d, l.Data); d.err == nil {
+				data.shape(d, l.Type)
 			}
-			if !c.known("copilot", l.Type, copilotKnown) || !copilotReads(l.Type) {
-				return
-			}
-			var data copilotData
-			if d.enter(l.Data, "data") {
-				if data.decode(d, l.Data); d.err == nil {
-					data.shape(d, l.Type)
-				}
-			}
-			if d.err != nil {
-				c.bad(r, d.err)
-				return
-			}
-			st.event(l, &data)
-		})
-	}
+		}
+		if d.err != nil {
+			c.bad(r, d.err)
+			return
+		}
+		st.event(l, &data)
+	})
 	if s.id == "" {
 		s.id = copilotFileSession(files[0].name)
 	}

@@ -88,12 +88,6 @@ var (
 	getenv = os.Getenv
 )
 
-// Main runs evimport with args (without the program name) on stdio and
-// returns the exit status.
-func Main(args []string, stdio cli.Stdio) int {
-	return cli.Run(tool, archiveArgs(args, getenv), stdio, run)
-}
-
 func (o *options) table() (*prices.Table, error) {
 	t := prices.Default()
 	for _, file := range o.Prices {

@@ -33,6 +33,12 @@ type options struct {
 	inc *incremental // --state or --archive: the state the pass starts from
 }
 
+// Main runs evimport with args (without the program name) on stdio and
+// returns the exit status.
+func Main(args []string, stdio cli.Stdio) int {
+	return cli.Run(tool, archiveArgs(args, getenv), stdio, run)
+}
+
 var tool = cli.Tool{
 	Name:    name,
 	Summary: "Read the session logs of " + sourceTitles("and") + " as envelope events.",

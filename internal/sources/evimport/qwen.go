@@ -142,12 +142,11 @@ var qwenKnown = func() map[string]bool {
 
 var qwenSource = source{
 	name: "qwen", title: "Qwen Code", what: "a Qwen Code session",
-	places:  []place{{Var: "QWEN_HOME", Home: ".qwen", In: []string{"projects"}, Whose: "Qwen Code's folder"}},
-	claims:  []claim{{marked, qwenRecord}},
-	keys:    firstKey(qwenKey),
-	session: headKey(qwenKey),
-	convert: (*converter).qwenAll,
-	known:   qwenKnown,
+	places:     []place{{Var: "QWEN_HOME", Home: ".qwen", In: []string{"projects"}, Whose: "Qwen Code's folder"}},
+	claims:     []claim{{marked, qwenRecord}},
+	sessionKey: qwenKey,
+	convert:    (*converter).qwenAll,
+	known:      qwenKnown,
 }
 
 // qwenRecord reports whether a record is Qwen Code's: Claude Code's have
@@ -199,37 +198,29 @@ type qwenState struct {
 func (c *converter) qwen(files []*logFile) *session {
 	s := &session{source: "qwen", tools: map[string]int{}, results: map[string]bool{}}
 	st := &qwenState{c: c, s: s, main: newBuilder(c, s, mainAgent, false), subs: map[string]*builder{}, roles: map[string]string{}}
-	seen := map[string]bool{}
-	d := c.takeFields()
-	defer c.giveFields(d)
-	for _, f := range files {
-		decodeWith(c, d, f.records, func(r record, l *qwenLine) {
-			if !firstTime(seen, l.UUID) {
-				return // a copy's
+	eachRecord(c, files, func(l *qwenLine) string { return l.UUID }, func(d *fields, r record, l *qwenLine) {
+		typ := l.Type
+		if typ == "system" {
+			typ += " " + l.Subtype
+		}
+		if !c.known("qwen", typ, qwenKnown) {
+			return
+		}
+		if s.id == "" {
+			s.id, s.project = l.SessionID, l.Cwd
+		}
+		var p qwenPayload
+		if typ == "system ui_telemetry" || typ == "system chat_compression" {
+			if d.enter(l.Payload, "systemPayload") {
+				p.decode(d, l.Payload)
 			}
-			typ := l.Type
-			if typ == "system" {
-				typ += " " + l.Subtype
-			}
-			if !c.known("qwen", typ, qwenKnown) {
+			if d.err != nil {
+				c.bad(r, d.err)
 				return
 			}
-			if s.id == "" {
-				s.id, s.project = l.SessionID, l.Cwd
-			}
-			var p qwenPayload
-			if typ == "system ui_telemetry" || typ == "system chat_compression" {
-				if d.enter(l.Payload, "systemPayload") {
-					p.decode(d, l.Payload)
-				}
-				if d.err != nil {
-					c.bad(r, d.err)
-					return
-				}
-			}
-			st.record(l, &p)
-		})
-	}
+		}
+		st.record(l, &p)
+	})
 	if s.id == "" {
 		s.id = strings.TrimSuffix(baseName(files[0].name), ".jsonl")
 	}

@@ -59,6 +59,11 @@ type source struct {
 	// session names the session a file holds, so that --follow converts
 	// again only the sessions that grew (not ok: the file alone).
 	session func(f *logFile) (key string, ok bool)
+	// sessionKey, for a source whose records name their session (as a
+	// JSON string; nil for a record that names none), stands for keys
+	// and session: a file's keys are what its first such record names,
+	// its session what its first line names (firstKey, headKey).
+	sessionKey func(data []byte) []byte
 
 	// convert converts a group of files (groups: those the keys tie
 	// together; for a source without keys, one file) into sessions, for
@@ -74,6 +79,14 @@ type source struct {
 // sources are the agents evimport reads, in the order their sessions are
 // placed among events of the same time (their rank).
 var sources = []*source{&claudeSource, &codexSource, &piSource, &geminiSource, &copilotSource, &opencodeSource, &qwenSource}
+
+func init() {
+	for _, s := range sources {
+		if s.sessionKey != nil {
+			s.keys, s.session = firstKey(s.sessionKey), headKey(s.sessionKey)
+		}
+	}
+}
 
 // certainty is how sure a claim is (claim).
 type certainty int
@@ -135,6 +148,27 @@ func jsonlName(base string) bool {
 		}
 	}
 	return false
+}
+
+// eachRecord decodes the records of a session's files in order, as T,
+// and hands fn each met for the first time by its id (a copy of a
+// session repeats records: they are read once); d is the decoder, for
+// the members fn decodes apart. A record that does not decode is
+// reported and skipped (decodeWith).
+func eachRecord[T any, PT interface {
+	*T
+	decodeLine
+}](c *converter, files []*logFile, id func(*T) string, fn func(d *fields, r record, l *T)) {
+	seen := map[string]bool{}
+	d := c.takeFields()
+	defer c.giveFields(d)
+	for _, f := range files {
+		decodeWith[T, PT](c, d, f.records, func(r record, l *T) {
+			if firstTime(seen, id(l)) {
+				fn(d, r, l)
+			}
+		})
+	}
 }
 
 // firstTime reports whether the record id is met for the first time in

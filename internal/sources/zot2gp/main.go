@@ -14,10 +14,6 @@ import (
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
-// Main runs zot2gp with args (without the program name) on stdio and
-// returns the exit status.
-func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
-
 func run(opts *options, stdio cli.Stdio) error {
 	f, err := formats.Parse(opts.Format, stdio.Out)
 	if err != nil {

@@ -33,6 +33,10 @@ var formats = output.Set{What: "the events", Formats: []output.Format{
 	output.HTML,
 }}
 
+// Main runs zot2gp with args (without the program name) on stdio and
+// returns the exit status.
+func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, run) }
+
 var tool = cli.Tool{
 	Name:    name,
 	Env:     cli.ViewEnv,

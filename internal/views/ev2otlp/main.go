@@ -23,10 +23,6 @@ import (
 // replaced by tests.
 var getenv = os.Getenv
 
-// Main runs ev2otlp with args (without the program name) on stdio and
-// returns the exit status.
-func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, export) }
-
 // exitRefused is the status when spans were not delivered: the receiver
 // refused them or could not be reached.
 const exitRefused = 1

@@ -27,6 +27,10 @@ type options struct {
 	redact.Flags `embed:""`
 }
 
+// Main runs ev2otlp with args (without the program name) on stdio and
+// returns the exit status.
+func Main(args []string, stdio cli.Stdio) int { return cli.Run(tool, args, stdio, export) }
+
 var tool = cli.Tool{
 	Name: name,
 	Env: []cli.EnvVar{
