@@ -118,6 +118,16 @@ func (o *out) key(name string) {
 	o.b = append(o.b, '"', ':')
 }
 
+// word writes an object's first member, a word of the vocabulary (a
+// decision, a reason to stop) that needs no escaping: "name":"v".
+func (o *out) word(name, v string) {
+	o.b = append(o.b, '"')
+	o.b = append(o.b, name...)
+	o.b = append(o.b, `":"`...)
+	o.b = append(o.b, v...)
+	o.b = append(o.b, '"')
+}
+
 // strAt and intAt write a member after an object's first: ,"name":value.
 func (o *out) strAt(name, s string)       { o.key(name); o.str(s) }
 func (o *out) intAt(name string, n int64) { o.key(name); o.int(n) }

@@ -288,9 +288,8 @@ func (g *envGen) modelObject() {
 func (g *envGen) decision(kind string, plan []specialist) {
 	r := &g.r
 	g.ev("parent", "parent_decision")
-	g.raw(`"decision":"`)
-	g.raw(kind)
-	g.raw(`","reason":`)
+	g.word("decision", kind)
+	g.raw(`,"reason":`)
 	switch kind {
 	case "chat":
 		g.str("a question about the code that needs no tools")
@@ -616,9 +615,8 @@ func (g *envGen) assistant(agent, source string, sentencesN int) {
 func (g *envGen) runEnd(start int64, outcome, stopped string) {
 	if stopped != "" {
 		g.ev("", "run_error")
-		g.raw(`"stopped":"`)
-		g.raw(stopped)
-		g.raw(`","error":`)
+		g.word("stopped", stopped)
+		g.raw(`,"error":`)
 		switch stopped {
 		case "killed":
 			g.raw(`"the run was killed","hint":null`)
