@@ -286,9 +286,9 @@ func (c *converter) copilot(files []*logFile) *session {
 		calls: map[*builder]*copilotCall{}, known: map[string]int64{}, records: map[string]*copilotUsage{}, file: files[0].label()}
 	st.main = newBuilder(c, s, mainAgent, false)
 	st.main.setModel("github-copilot", "")
-	eachRecord(c, files, func(l *copilotLine) string { return l.ID }, func(d *fields, r record, l *copilotLine) {
+	eachRecord(c, files, func(l *copilotLine) string { return l.ID }, func(d *fields, l *copilotLine) error {
 		if !c.known("copilot", l.Type, copilotKnown) || !copilotReads(l.Type) {
-			return
+			return nil
 		}
 		var data copilotData
 		if d.enter(l.Data, "data") {
@@ -296,11 +296,10 @@ func (c *converter) copilot(files []*logFile) *session {
 				data.shape(d, l.Type)
 			}
 		}
-		if d.err != nil {
-			c.bad(r, d.err)
-			return
+		if d.err == nil {
+			st.event(l, &data)
 		}
-		st.event(l, &data)
+		return d.err
 	})
 	if s.id == "" {
 		s.id = copilotFileSession(files[0].name)

@@ -198,28 +198,26 @@ type qwenState struct {
 func (c *converter) qwen(files []*logFile) *session {
 	s := &session{source: "qwen", tools: map[string]int{}, results: map[string]bool{}}
 	st := &qwenState{c: c, s: s, main: newBuilder(c, s, mainAgent, false), subs: map[string]*builder{}, roles: map[string]string{}}
-	eachRecord(c, files, func(l *qwenLine) string { return l.UUID }, func(d *fields, r record, l *qwenLine) {
+	eachRecord(c, files, func(l *qwenLine) string { return l.UUID }, func(d *fields, l *qwenLine) error {
 		typ := l.Type
 		if typ == "system" {
 			typ += " " + l.Subtype
 		}
 		if !c.known("qwen", typ, qwenKnown) {
-			return
+			return nil
 		}
 		if s.id == "" {
 			s.id, s.project = l.SessionID, l.Cwd
 		}
 		var p qwenPayload
-		if typ == "system ui_telemetry" || typ == "system chat_compression" {
-			if d.enter(l.Payload, "systemPayload") {
-				p.decode(d, l.Payload)
-			}
-			if d.err != nil {
-				c.bad(r, d.err)
-				return
-			}
+		telemetry := typ == "system ui_telemetry" || typ == "system chat_compression"
+		if telemetry && d.enter(l.Payload, "systemPayload") {
+			p.decode(d, l.Payload)
 		}
-		st.record(l, &p)
+		if d.err == nil {
+			st.record(l, &p)
+		}
+		return d.err
 	})
 	if s.id == "" {
 		s.id = strings.TrimSuffix(baseName(files[0].name), ".jsonl")

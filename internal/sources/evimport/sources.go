@@ -153,19 +153,22 @@ func jsonlName(base string) bool {
 // eachRecord decodes the records of a session's files in order, as T,
 // and hands fn each met for the first time by its id (a copy of a
 // session repeats records: they are read once); d is the decoder, for
-// the members fn decodes apart. A record that does not decode is
-// reported and skipped (decodeWith).
+// the members fn decodes apart. A record that does not decode, or whose
+// member fn finds wrong (its error), is reported as a bad line.
 func eachRecord[T any, PT interface {
 	*T
 	decodeLine
-}](c *converter, files []*logFile, id func(*T) string, fn func(d *fields, r record, l *T)) {
+}](c *converter, files []*logFile, id func(*T) string, fn func(d *fields, l *T) error) {
 	seen := map[string]bool{}
 	d := c.takeFields()
 	defer c.giveFields(d)
 	for _, f := range files {
 		decodeWith[T, PT](c, d, f.records, func(r record, l *T) {
-			if firstTime(seen, id(l)) {
-				fn(d, r, l)
+			if !firstTime(seen, id(l)) {
+				return
+			}
+			if err := fn(d, l); err != nil {
+				c.bad(r, err)
 			}
 		})
 	}
