@@ -372,8 +372,8 @@ func documentFile(data []byte) bool {
 // by its parent's thread, a Gemini subagent's chat by its parent's
 // session), else (not named) by the file itself.
 func sessionKey(f *logFile) (key string, named bool) {
-	if src := sourceNamed(f.source); src != nil && src.session != nil {
-		if key, ok := src.session(f); ok {
+	if src := sourceNamed(f.source); src != nil {
+		if key, ok := src.sessionOf(f); ok {
 			return f.source + "\x00" + key, true
 		}
 	}

@@ -468,8 +468,8 @@ func (p *probe) source() string {
 // groupKeys notes what ties f to other files, as its source says
 // (source.keys).
 func (f *logFile) groupKeys() {
-	if src := sourceNamed(f.source); src != nil && src.keys != nil {
-		src.keys(f)
+	if src := sourceNamed(f.source); src != nil {
+		src.noteKeys(f)
 	}
 }
 

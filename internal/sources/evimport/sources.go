@@ -62,7 +62,7 @@ type source struct {
 	// sessionKey, for a source whose records name their session (as a
 	// JSON string; nil for a record that names none), stands for keys
 	// and session: a file's keys are what its first such record names,
-	// its session what its first line names (firstKey, headKey).
+	// its session what its first line names (noteKeys, sessionOf).
 	sessionKey func(data []byte) []byte
 
 	// convert converts a group of files (groups: those the keys tie
@@ -79,14 +79,6 @@ type source struct {
 // sources are the agents evimport reads, in the order their sessions are
 // placed among events of the same time (their rank).
 var sources = []*source{&claudeSource, &codexSource, &piSource, &geminiSource, &copilotSource, &opencodeSource, &qwenSource}
-
-func init() {
-	for _, s := range sources {
-		if s.sessionKey != nil {
-			s.keys, s.session = firstKey(s.sessionKey), headKey(s.sessionKey)
-		}
-	}
-}
 
 // certainty is how sure a claim is (claim).
 type certainty int
@@ -189,31 +181,39 @@ func firstTime(seen map[string]bool, id string) bool {
 	return true
 }
 
-// firstKey is keys for a source whose records name their session: the
-// session the first record that names one names (key gives it as its
-// JSON string, nil for a record that names none).
-func firstKey(key func(data []byte) []byte) func(f *logFile) {
-	return func(f *logFile) {
+// noteKeys notes what ties f to other files (logFile.keys), as the
+// source says: by sessionKey, the session the first record that names
+// one names; else by its keys.
+func (s *source) noteKeys(f *logFile) {
+	switch {
+	case s.sessionKey != nil:
 		for _, r := range f.records {
-			if v := key(r.data); v != nil {
+			if v := s.sessionKey(r.data); v != nil {
 				f.noteID(v)
 				return
 			}
 		}
+	case s.keys != nil:
+		s.keys(f)
 	}
 }
 
-// headKey is session for such a source: the session its first line
-// names. A file whose first line names none is the continuation of a
-// file rotated away, named by no session of its own.
-func headKey(key func(data []byte) []byte) func(f *logFile) (string, bool) {
-	return func(f *logFile) (string, bool) {
+// sessionOf names the session f holds, as the source says: by
+// sessionKey, the session its first line names (a file whose first line
+// names none is the continuation of a file rotated away, named by no
+// session of its own); else by session.
+func (s *source) sessionOf(f *logFile) (string, bool) {
+	switch {
+	case s.sessionKey != nil:
 		if len(f.records) == 0 {
 			return "", false
 		}
-		v := key(f.records[0].data)
+		v := s.sessionKey(f.records[0].data)
 		return string(v), len(v) > 2 && v[0] == '"'
+	case s.session != nil:
+		return s.session(f)
 	}
+	return "", false
 }
 
 // place is where an agent keeps its sessions: the paths In of its
