@@ -33,7 +33,7 @@ func run(o *options, stdio cli.Stdio) (err error) {
 			return err
 		}
 		if _, err := os.Stat(real); errors.Is(err, fs.ErrNotExist) {
-			return commitNoState(o.Commit, real, stdio)
+			return cli.NothingToCommit(name, o.Commit, real, "cursor", cursor.CheckHandover(real, nil) == nil, stdio)
 		}
 		return commit(o.Commit, real)
 	}
@@ -84,16 +84,7 @@ func (o *options) validate() error {
 	if o.Start != "" && (o.After != "" || o.State != "" || o.Check || o.Commit != "") {
 		return errors.New("--start only goes with re-numbering, not with --after, --state, --check or --commit")
 	}
-	if o.Defer && o.State == "" {
-		return errors.New("--defer needs --state FILE")
-	}
-	if o.Commit != "" && len(o.Files) > 0 {
-		return errors.New("--commit FILE reads no input: remove the FILE arguments")
-	}
-	if o.Commit != "" && o.Strict {
-		return errors.New("--strict does not go with --commit")
-	}
-	return nil
+	return o.StateFlags.Check(o.Input)
 }
 
 // growingWindow is how recently a log must have been modified for a last
@@ -384,19 +375,6 @@ func (j *job) saveCursor(path string, st *cursor.State, p *passedEvents) error {
 		}
 	}
 	return nil
-}
-
-// commitNoState is --commit of a state file that does not exist, leaving
-// no lock file behind: expected after a --defer run that passed nothing
-// (its handover says so), else a typo in a cron line, which must not pass
-// unseen while the real cursor never moves.
-func commitNoState(given, real string, stdio cli.Stdio) error {
-	if cursor.CheckHandover(real, nil) == nil {
-		cursor.RemoveHandover(real)
-		fmt.Fprintf(stdio.Err, "%s: %s: no state file, nothing to commit: the --defer run before passed nothing\n", name, term.Escape(given))
-		return nil
-	}
-	return fmt.Errorf("%s: no state file, nothing committed: no --defer run just before this --commit saved a cursor there (a typo in the name?)", term.Escape(given))
 }
 
 // escaped keeps control and bidi characters of the data (a seq or run_id

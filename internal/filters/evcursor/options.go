@@ -11,17 +11,14 @@ const name = "evcursor"
 // options are evcursor's flags. The modes (re-number, --after, --state,
 // --check, --commit) exclude each other.
 type options struct {
-	Files []string `arg:"" optional:"" name:"FILE" help:"Event logs to read, in order (default: stdin; - is stdin; a folder is an archive evimport --archive wrote)."`
+	cli.StateFlags `embed:""`
 
-	Start  string `placeholder:"N" help:"Re-number from N instead of 1 (any size: every digit is kept)."`
-	After  string `placeholder:"N" xor:"mode" help:"Pass only the events whose seq is above N, unchanged."`
-	State  string `placeholder:"FILE" xor:"mode" help:"Pass only the events after the cursor saved in FILE, and save the cursor of the last one at a clean end (journalctl --cursor-file)."`
-	Defer  bool   `name:"defer" help:"With --state: save the new cursor as pending only; --commit makes it current."`
-	Commit string `placeholder:"FILE" xor:"mode" help:"Make the pending cursor in FILE current, then exit (after a --defer run whose consumer succeeded)."`
-	Check  bool   `xor:"mode" help:"Pass the events unchanged and report gaps, repeats and seq going back on stderr (a bad line is reported and not passed)."`
-	Strict bool   `help:"Stop at the first bad line."`
+	Start string `placeholder:"N" help:"Re-number from N instead of 1 (any size: every digit is kept)."`
+	After string `placeholder:"N" xor:"mode" help:"Pass only the events whose seq is above N, unchanged."`
+	Check bool   `xor:"mode" help:"Pass the events unchanged and report gaps, repeats and seq going back on stderr (a bad line is reported and not passed)."`
 
 	output.Flags `embed:""` // --format of output.Events
+	cli.Input    `embed:""`
 }
 
 // Main runs evcursor with args (without the program name) on stdio and
@@ -32,7 +29,8 @@ var tool = cli.Tool{
 	Name:    name,
 	Env:     cli.ViewEnv,
 	Summary: "Re-number seq, pass what comes after a cursor, check a stream's seq.",
-	Vars:    output.Events.Vars,
+	Files:   "Event logs to read, in order (default: stdin; - is stdin; a folder is an archive evimport --archive wrote).",
+	Vars:    helpVars,
 	Details: `
 Without a mode flag evcursor re-numbers seq from 1 (or --start N): only the
 seq value changes, every other byte of the line stays; an event without seq
@@ -59,4 +57,13 @@ evcursor --format html --state S events.jsonl > new.html   # what is new, as a p
 2  usage error, unreadable input or state file, bad input lines
 3  the state file is locked by another evcursor run: nothing was passed
 130, 143  stopped by SIGINT or SIGTERM, after the last whole line`,
+}
+
+// helpVars are the help's variables: those of --format and of the state
+// flags.
+func helpVars() map[string]string {
+	vars := output.Events.Vars()
+	vars["saved"] = "cursor"
+	vars["state"] = "Pass only the events after the cursor saved in FILE, and save the cursor of the last one at a clean end (journalctl --cursor-file)."
+	return vars
 }

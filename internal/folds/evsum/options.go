@@ -29,11 +29,10 @@ type options struct {
 	Merge        bool          `help:"Read partial states (from --partial) instead of events and report on all of them together."`
 	Check        bool          `help:"Exit 1 when any problem (broken invariant) was found."`
 	Running      time.Duration `default:"10m" placeholder:"WINDOW" help:"A run without its end whose last event is at most WINDOW before now is running, not incomplete, and no problem; 0 turns it off. Default: ${default}."`
-	Strict       bool          `help:"Stop at the first bad input line."`
 	NoCache      bool          `name:"no-cache" help:"Read every segment of an archive folder named, instead of the states of the segments an earlier report read (kept in $$EVTOOLS_CACHE_DIR/evsum, by default the user's cache folder: ~/.cache/evtools/evsum)."`
 
 	term.TableColorFlag `embed:""`
-	Files               []string `arg:"" optional:"" name:"FILE" help:"Inputs (gzip and zstd are recognised; a folder is an archive evimport --archive wrote, whose segments are read once for each question: see --no-cache); none or - is stdin."`
+	cli.Input           `embed:""`
 }
 
 // Main runs evsum with args (without the program name) on stdio and
@@ -50,6 +49,7 @@ var tool = cli.Tool{
 		{Name: "TZ", Text: "The zone of --tz Local."},
 	},
 	Summary: "Summarise agent runs: outcomes, tokens, cost, time, tools, errors.",
+	Files:   "Inputs (gzip and zstd are recognised; a folder is an archive evimport --archive wrote, whose segments are read once for each question: see --no-cache); none or - is stdin.",
 	Details: `
 Reads envelope events (seq, ts, run_id, agent_id, kind, payload) in either
 vocabulary: the glasspane kinds zot2gp writes, with zot payloads, and the

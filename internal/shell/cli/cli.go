@@ -158,7 +158,7 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 	if t.Details != "" {
 		desc += "\n\n" + strings.TrimSpace(t.Details)
 	}
-	vars := kong.Vars{"version": t.Name + " " + version()}
+	vars := kong.Vars{"version": t.Name + " " + version(), "files": t.Files}
 	if t.Vars != nil {
 		for k, v := range t.Vars() {
 			vars[k] = v

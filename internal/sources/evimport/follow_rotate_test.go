@@ -9,6 +9,7 @@ import (
 
 	"github.com/evtools/evtools/internal/core/prices"
 	"github.com/evtools/evtools/internal/core/window"
+	"github.com/evtools/evtools/internal/shell/cli"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -117,7 +118,7 @@ func followRotated(t *testing.T, lines []string, at []int, rotate func(t *testin
 	out := jsonl.NewWriter(&stdout)
 	in := &jsonl.Input{Tool: name, Stderr: &stderr, Out: out}
 	table := prices.Default()
-	fl := newFollower(&options{Files: []string{dir}, From: "auto"}, in, out, window.Window{}, func() *converter { return newConverter(table) })
+	fl := newFollower(&options{Input: cli.Input{Files: []string{dir}}, From: "auto"}, in, out, window.Window{}, func() *converter { return newConverter(table) })
 	round := func() {
 		if err := fl.round(); err != nil {
 			t.Fatal(err)

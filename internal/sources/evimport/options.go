@@ -1,7 +1,12 @@
 package evimport
 
 import (
+	"errors"
 	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 
 	"github.com/evtools/evtools/internal/core/window"
 	"github.com/evtools/evtools/internal/shell/cli"
@@ -13,22 +18,18 @@ const name = "evimport"
 
 // options are evimport's flags and arguments.
 type options struct {
-	Files []string `arg:"" optional:"" name:"FILE" help:"Session files and folders to read (folders are walked for session files; - is stdin). Default: standard input when it is no terminal and not empty, else the session folders of every agent found for this user."`
-
 	From         string `name:"from" enum:"auto,${sources}" default:"auto" placeholder:"SOURCE" help:"The agent whose logs these are: ${sourceHelp}, or auto: found from each file's content. A file whose content is another agent's is skipped, not read as SOURCE's. Default: ${default}."`
 	window.Range `embed:""`
 	Prices       []string `name:"prices" placeholder:"FILE" sep:"none" help:"Add or replace model prices with FILE, a JSON table of the shape of the embedded one ({\"providers\":{PROVIDER:{MODEL:{\"input\":3,\"output\":15,...}}}}, USD per million tokens). May be repeated."`
-	Strict       bool     `name:"strict" help:"Stop at the first bad line."`
 	Follow       bool     `name:"follow" short:"F" help:"Keep reading, as tail -F: the files as they grow (through truncation and rotation), and the new session files of the folders given; a response is written once it is complete, a half-written line once it ends. Stop it with Ctrl-C."`
 
-	State   string `name:"state" placeholder:"FILE" help:"Write only the events no earlier run with this state FILE wrote, reading only the files that changed, and save the new state at a clean end (for cron). A run is written once it is settled (see --settle)."`
-	Defer   bool   `name:"defer" help:"With --state: save the new state as pending only; --commit makes it current (after the consumer succeeded)."`
-	Commit  string `name:"commit" placeholder:"FILE" help:"Make the pending state in FILE current, then exit (after a --defer run whose consumer succeeded)."`
-	Archive string `name:"archive" placeholder:"DIR" help:"Sync into the archive DIR (--archive alone: ${archiveDir}): every event not archived yet is added to it, and kept there after the agents delete their logs; every evtools tool reads the folder. Writes nothing to stdout."`
-	Host    string `name:"host" placeholder:"NAME" help:"The machine's name, as the events' host member and the archive's folder say it. Default: this machine's host name with --archive, else no host member."`
-	Settle  string `name:"settle" default:"1h" placeholder:"DURATION" help:"With --state or --archive: a session's last run is written once its files have not changed for DURATION (an earlier run once the next begins). Default: ${default}."`
+	cli.StateFlags `embed:""`
+	Archive        string `name:"archive" placeholder:"DIR" help:"Sync into the archive DIR (--archive alone: ${archiveDir}): every event not archived yet is added to it, and kept there after the agents delete their logs; every evtools tool reads the folder. Writes nothing to stdout."`
+	Host           string `name:"host" placeholder:"NAME" help:"The machine's name, as the events' host member and the archive's folder say it. Default: this machine's host name with --archive, else no host member."`
+	Settle         string `name:"settle" default:"1h" placeholder:"DURATION" help:"With --state or --archive: a session's last run is written once its files have not changed for DURATION (an earlier run once the next begins). Default: ${default}."`
 
 	output.Flags `embed:""` // --format of output.Events
+	cli.Input    `embed:""`
 
 	inc *incremental // --state or --archive: the state the pass starts from
 }
@@ -42,6 +43,7 @@ func Main(args []string, stdio cli.Stdio) int {
 var tool = cli.Tool{
 	Name:    name,
 	Summary: "Read the session logs of " + sourceTitles("and") + " as envelope events.",
+	Files:   "Session files and folders to read (folders are walked for session files; - is stdin). Default: standard input when it is no terminal and not empty, else the session folders of every agent found for this user.",
 	Vars:    helpVars,
 	Env:     append(sourceEnv(), cli.ViewEnv...),
 	Details: `
@@ -104,6 +106,67 @@ func helpVars() map[string]string {
 	vars := sourceVars()
 	maps.Copy(vars, output.Events.Vars())
 	vars["tzAlso"] = ""
+	vars["saved"] = "state"
+	vars["state"] = "Write only the events no earlier run with this state FILE wrote, reading only the files that changed, and save the new state at a clean end (for cron). A run is written once it is settled (see --settle)."
 	vars["archiveDir"] = "$XDG_DATA_HOME/evtools, else ~/.local/share/evtools"
 	return vars
+}
+
+// validateState refuses what does not go with --state, --defer and
+// --commit.
+func (o *options) validateState() error {
+	switch {
+	case o.StateFlags.Check(o.Input) != nil:
+		return o.StateFlags.Check(o.Input)
+	case o.State != "" && o.Archive != "":
+		return errors.New("--archive keeps its state in the archive: not with --state")
+	case (o.State != "" || o.Archive != "") && o.Follow:
+		return errors.New("--state and --archive resume where the last run stopped, once: not with --follow (run them from cron)")
+	case (o.State != "" || o.Archive != "") && slices.Contains(o.Files, "-"):
+		return errors.New("- (standard input) cannot be resumed: --state and --archive read files, named or the default folders")
+	case (o.State != "" || o.Archive != "") && o.Until != "":
+		return errors.New("--until: not with --state or --archive, which remember the runs after it as written")
+	case o.Archive != "" && o.Defer:
+		return errors.New("--defer is for --state: an archive's sync commits its events and its state together")
+	case o.Archive != "" && o.Format != "auto" && o.Format != output.JSONL.Name:
+		return errors.New("--archive writes JSON Lines into the archive: not with --format " + o.Format)
+	}
+	return nil
+}
+
+// archiveArgs gives a bare --archive (before --, not followed by =DIR)
+// the default folder: a flag whose value may be left out, which the
+// parser has no way to say.
+func archiveArgs(args []string, getenv func(string) string) []string {
+	out := slices.Clone(args)
+	for i, a := range out {
+		if a == "--" {
+			break
+		}
+		if a == "--archive" {
+			out[i] = "--archive=" + defaultArchive(getenv)
+		}
+	}
+	return out
+}
+
+// defaultArchive is where --archive keeps the archive: the platform's
+// folder for a user's data, evtools in it.
+func defaultArchive(getenv func(string) string) string {
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	switch runtime.GOOS {
+	case "darwin":
+		return filepath.Join(home, "Library", "Application Support", "evtools")
+	case "windows":
+		if d := getenv("LocalAppData"); d != "" {
+			return filepath.Join(d, "evtools")
+		}
+	}
+	if d := getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "evtools")
+	}
+	return filepath.Join(home, ".local", "share", "evtools")
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/evtools/evtools/internal/core/prices"
 	"github.com/evtools/evtools/internal/core/window"
+	"github.com/evtools/evtools/internal/shell/cli"
 	"github.com/evtools/evtools/pkg/jsonl"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -226,7 +227,7 @@ func followInPieces(t *testing.T, rng *rand.Rand, files map[string][]byte, names
 	var stdout, stderr bytes.Buffer
 	out := jsonl.NewWriter(&stdout)
 	in := &jsonl.Input{Tool: name, Stderr: &stderr, Out: out}
-	o := &options{Files: []string{filepath.Join(dir, "home")}, From: "auto"}
+	o := &options{Input: cli.Input{Files: []string{filepath.Join(dir, "home")}}, From: "auto"}
 	os.MkdirAll(filepath.Join(dir, "home"), 0o755)
 	table := prices.Default()
 	fl := newFollower(o, in, out, window.Window{}, func() *converter { return newConverter(table) })
@@ -281,7 +282,7 @@ func TestFollowStateRoundTrip(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	out := jsonl.NewWriter(&stdout)
 	in := &jsonl.Input{Tool: name, Stderr: &stderr, Out: out}
-	fl := newFollower(&options{Files: []string{dir}, From: "auto"}, in, out, window.Window{}, func() *converter { return newConverter(prices.Default()) })
+	fl := newFollower(&options{Input: cli.Input{Files: []string{dir}}, From: "auto"}, in, out, window.Window{}, func() *converter { return newConverter(prices.Default()) })
 	for _, name := range sortedKeys(files) {
 		data := files[name]
 		os.WriteFile(filepath.Join(dir, filepath.Base(name)), data[:len(data)/2], 0o644)

@@ -9,8 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +17,6 @@ import (
 	statefile "github.com/evtools/evtools/internal/filters/cursor"
 	"github.com/evtools/evtools/internal/shell/cli"
 	"github.com/evtools/evtools/internal/shell/stop"
-	"github.com/evtools/evtools/internal/views/output"
 	"github.com/evtools/evtools/pkg/archive"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -190,13 +187,7 @@ func commitState(given string, stdio cli.Stdio) error {
 	_, statErr := os.Stat(path)
 	_, pendingErr := os.Stat(pendingPath(path))
 	if errors.Is(pendingErr, fs.ErrNotExist) && errors.Is(statErr, fs.ErrNotExist) {
-		// no lock file is made for a name that may be a typo
-		if statefile.CheckHandoverOf(path, "", "") == nil {
-			statefile.RemoveHandover(path)
-			fmt.Fprintf(stdio.Err, "%s: %s: no state file, nothing to commit: the --defer run before saved nothing\n", name, term.Escape(given))
-			return nil
-		}
-		return fmt.Errorf("%s: no state file, nothing committed: no --defer run just before this --commit saved a state there (a typo in the name?)", term.Escape(given))
+		return cli.NothingToCommit(name, given, path, "state", statefile.CheckHandoverOf(path, "", "") == nil, stdio)
 	}
 	unlock, err := cli.LockState(name, given, path, "nothing committed", pendingPath(path))
 	if err != nil {
@@ -225,67 +216,4 @@ func commitState(given string, stdio cli.Stdio) error {
 	}
 	statefile.RemoveHandover(path)
 	return nil
-}
-
-// validateState refuses what does not go with --state, --defer and
-// --commit.
-func (o *options) validateState() error {
-	switch {
-	case o.Defer && o.State == "":
-		return errors.New("--defer needs --state FILE")
-	case o.Commit != "" && o.State != "":
-		return errors.New("--commit FILE is a run of its own: not with --state")
-	case o.Commit != "" && len(o.Files) > 0:
-		return errors.New("--commit FILE reads no input: remove the FILE arguments")
-	case o.State != "" && o.Archive != "":
-		return errors.New("--archive keeps its state in the archive: not with --state")
-	case (o.State != "" || o.Archive != "") && o.Follow:
-		return errors.New("--state and --archive resume where the last run stopped, once: not with --follow (run them from cron)")
-	case (o.State != "" || o.Archive != "") && slices.Contains(o.Files, "-"):
-		return errors.New("- (standard input) cannot be resumed: --state and --archive read files, named or the default folders")
-	case (o.State != "" || o.Archive != "") && o.Until != "":
-		return errors.New("--until: not with --state or --archive, which remember the runs after it as written")
-	case o.Archive != "" && o.Defer:
-		return errors.New("--defer is for --state: an archive's sync commits its events and its state together")
-	case o.Archive != "" && o.Format != "auto" && o.Format != output.JSONL.Name:
-		return errors.New("--archive writes JSON Lines into the archive: not with --format " + o.Format)
-	}
-	return nil
-}
-
-// archiveArgs gives a bare --archive (before --, not followed by =DIR)
-// the default folder: a flag whose value may be left out, which the
-// parser has no way to say.
-func archiveArgs(args []string, getenv func(string) string) []string {
-	out := slices.Clone(args)
-	for i, a := range out {
-		if a == "--" {
-			break
-		}
-		if a == "--archive" {
-			out[i] = "--archive=" + defaultArchive(getenv)
-		}
-	}
-	return out
-}
-
-// defaultArchive is where --archive keeps the archive: the platform's
-// folder for a user's data, evtools in it.
-func defaultArchive(getenv func(string) string) string {
-	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	switch runtime.GOOS {
-	case "darwin":
-		return filepath.Join(home, "Library", "Application Support", "evtools")
-	case "windows":
-		if d := getenv("LocalAppData"); d != "" {
-			return filepath.Join(d, "evtools")
-		}
-	}
-	if d := getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "evtools")
-	}
-	return filepath.Join(home, ".local", "share", "evtools")
 }

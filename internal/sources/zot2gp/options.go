@@ -15,11 +15,10 @@ type options struct {
 	RunID    string `name:"run-id" placeholder:"ID" help:"run_id of the first run; later runs in the stream are ID.2, ID.3, ... (default: r_1, r_2, ... with --ts=stable, else r_<random>_1, ...)."`
 	Agent    string `name:"agent" default:"zot" placeholder:"NAME" help:"agent_id of the agent's events (session-level events have an empty agent_id). Default: ${default}."`
 	TS       string `name:"ts" enum:"auto,now,recorded,stable" default:"auto" placeholder:"MODE" help:"ts of events without a time of their own: auto (recorded for a regular file, named or redirected to stdin; now for a pipe or terminal, recorded while its recorded times are far from the clock), now (the moment the event is read), recorded (0: no time known), stable (the last time seen in the same input, else 0; same input gives the same output). Default: ${default}."`
-	Strict   bool   `name:"strict" help:"Stop at the first bad line."`
 
 	output.Flags `embed:""` // --format of formats
 
-	Files []string `arg:"" optional:"" name:"FILE" help:"zot RPC JSONL files to read (- for stdin; gzip and zstd are recognised). Default: stdin."`
+	cli.Input `embed:""`
 }
 
 // formats are what --format takes: the envelopes, the zot objects, pi's
@@ -42,6 +41,7 @@ var tool = cli.Tool{
 	Env:     cli.ViewEnv,
 	Vars:    formats.Vars,
 	Summary: "Convert zot RPC events to envelope events classified by glasspane's mapping.",
+	Files:   "zot RPC JSONL files to read (- for stdin; gzip and zstd are recognised). Default: stdin.",
 	Details: `
 Reads zot's RPC output (one JSON object with a "type" a line) and writes one
 envelope a line: {"seq":..,"ts":..,"run_id":..,"agent_id":..,"kind":..,"payload":{..}}.

@@ -12,8 +12,6 @@ const name = "ev2otlp"
 
 // options are ev2otlp's flags and arguments.
 type options struct {
-	Files []string `arg:"" optional:"" name:"FILE" help:"Envelope event files to read (- for stdin; gzip and zstd are recognised; a folder is an archive evimport --archive wrote): zot2gp's, evimport's or a run log. Default: stdin."`
-
 	Content  bool          `name:"content" help:"Add each tool call's arguments and result to its span (gen_ai.tool.call.arguments, gen_ai.tool.call.result). Off by default, as the GenAI conventions ask: they may hold anything the agent read. --redact applies to them."`
 	Service  string        `name:"service" placeholder:"NAME" help:"The service.name of the traces (default: $OTEL_SERVICE_NAME, else the events' source, as evimport writes it, else evtools)."`
 	Batch    int           `name:"batch" default:"512" placeholder:"N" help:"Spans a line (or a request) holds at most; a line is also written when the input pauses. Default: ${default}."`
@@ -22,9 +20,9 @@ type options struct {
 	Header   []string      `name:"header" short:"H" placeholder:"NAME:VALUE" sep:"none" help:"With --endpoint, a header of every request, as NAME:VALUE or NAME=VALUE (Authorization=Basic ..., for Langfuse). May be repeated."`
 	Timeout  time.Duration `name:"timeout" default:"10s" placeholder:"DURATION" help:"With --endpoint, how long one request may take. Default: ${default}."`
 	Retries  int           `name:"retries" default:"5" placeholder:"N" help:"With --endpoint, how many times a request is tried again after a 429, 502, 503 or 504 or a failed connection, waiting 1s, 2s, 4s... (or what Retry-After says) between. Default: ${default}."`
-	Strict   bool          `name:"strict" help:"Stop at the first bad line."`
 
 	redact.Flags `embed:""`
+	cli.Input    `embed:""`
 }
 
 // Main runs ev2otlp with args (without the program name) on stdio and
@@ -39,6 +37,7 @@ var tool = cli.Tool{
 		{Name: "OTEL_EXPORTER_OTLP_TRACES_HEADERS", Text: "The same, for traces only; it wins over OTEL_EXPORTER_OTLP_HEADERS."},
 	},
 	Summary: "Write agent runs as OpenTelemetry traces (OTLP/JSON), or send them to an OTLP receiver.",
+	Files:   "Envelope event files to read (- for stdin; gzip and zstd are recognised; a folder is an archive evimport --archive wrote): zot2gp's, evimport's or a run log. Default: stdin.",
 	Details: `
 Reads envelope events in any vocabulary evtools knows (zot2gp's glasspane
 kinds, a multi-agent run log, evimport's output) and writes each run as a

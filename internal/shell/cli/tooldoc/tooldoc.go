@@ -27,6 +27,9 @@ type Tool struct {
 	// Usage, when set, replaces what kong puts after the name on the
 	// "Usage:" line (kong cannot say "EXPR [FILE ...]").
 	Usage string
+	// Files is the help of the FILE arguments (cli.Input's): what the
+	// tool reads, and what it reads when none is named.
+	Files string
 	// Vars are the variables of the help texts (${columns}), and Words
 	// the values of the flags the tool checks itself (no enum tag), by
 	// flag name: lists a tool makes from tables of its own, read when
