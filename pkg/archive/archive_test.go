@@ -51,11 +51,7 @@ func TestSyncWritesRunsByDay(t *testing.T) {
 	in.WriteString(event("r2", day2-60, "b"))  // the run begins before midnight
 	in.WriteString(event("r2", day2+60, "b2")) // and goes on after it
 	in.WriteString(event("r3", day2+120, "c"))
-	for data := in.Bytes(); len(data) > 0; data = data[min(len(data), 7):] {
-		if _, err := s.Write(data[:min(len(data), 7)]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addLines(t, s, in.Bytes())
 	if err := s.Commit([]byte("state 1")); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +77,7 @@ func TestSyncWritesRunsByDay(t *testing.T) {
 	if st, _ := s.State(); string(st) != "state 1" {
 		t.Errorf("the state read back is %q", st)
 	}
-	s.Write([]byte(event("r4", day2+300, "d")))
+	s.Add([]byte(event("r4", day2+300, "d")))
 	if err := s.Commit([]byte("state 2")); err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +106,7 @@ func TestSyncWritesRunsByDay(t *testing.T) {
 func TestSyncNotCommitted(t *testing.T) {
 	root := t.TempDir()
 	s, _ := Open(root, "h")
-	s.Write([]byte(event("r1", 1772409600, "a")))
+	s.Add([]byte(event("r1", 1772409600, "a")))
 	if err := s.Commit([]byte("s")); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +114,7 @@ func TestSyncNotCommitted(t *testing.T) {
 	if _, err := Open(root, "h"); err != ErrBusy {
 		t.Errorf("a second sync at once: %v, want ErrBusy", err)
 	}
-	s.Write([]byte(event("r2", 1772409700, strings.Repeat("x", 3<<20)))) // a chunk handed to the compressor
+	s.Add([]byte(event("r2", 1772409700, strings.Repeat("x", 3<<20)))) // a chunk handed to the compressor
 	s.Close()
 	m, _ := Load(filepath.Join(root, "h"))
 	if m.Generation != 1 || m.Segments[0].Events != 1 {
@@ -210,11 +206,28 @@ func BenchmarkSyncWrite(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.Write(in.Bytes()); err != nil {
+		if err := addAll(s, in.Bytes()); err != nil {
 			b.Fatal(err)
 		}
 		if err := s.Commit([]byte("s")); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// addAll adds the lines of data to s.
+func addAll(s *Sync, data []byte) error {
+	for line := range bytes.Lines(data) {
+		if err := s.Add(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func addLines(t *testing.T, s *Sync, data []byte) {
+	t.Helper()
+	if err := addAll(s, data); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -27,7 +27,7 @@ import (
 var ErrBusy = cursor.ErrBusy
 
 // Sync is one sync of a host's folder: opened under the host's lock,
-// events written to it as JSON Lines (Write) go to the segment of their
+// events added to it as JSON Lines (Add) go to the segment of their
 // run's day, and Commit makes them part of the archive with the state
 // that says what was read, in one rename. Until then nothing a reader
 // or the next sync sees has changed.
@@ -37,9 +37,8 @@ type Sync struct {
 	fresh  bool // no manifest yet: the host's first sync
 	unlock func()
 
-	// the events written, routed line by line: a run's events go to the
+	// the events added, routed line by line: a run's events go to the
 	// day of its first, so that a run is never split between segments
-	line   []byte
 	runDay map[string]string
 	days   []*dayBuf           // the days being filled, the latest used last
 	pieces map[string][]*piece // by day, in the order written
@@ -138,32 +137,14 @@ func (s *Sync) State() ([]byte, error) {
 // Events is how many events were written to the sync.
 func (s *Sync) Events() int64 { return s.events }
 
-// Write takes events as JSON Lines; lines may be cut anywhere between
-// calls.
-func (s *Sync) Write(p []byte) (int, error) {
-	if s.err != nil {
-		return 0, s.err
+// Add takes one event's line, with its '\n' (jsonl.LineWriter makes a
+// writer of it, for lines cut anywhere). After an error, every Add
+// returns it, and so does Commit.
+func (s *Sync) Add(line []byte) error {
+	if s.err == nil {
+		s.err = s.add(line)
 	}
-	n := len(p)
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			s.line = append(s.line, p...)
-			break
-		}
-		line := p[:i+1]
-		if len(s.line) > 0 {
-			s.line = append(s.line, line...)
-			line = s.line
-		}
-		if err := s.add(line); err != nil {
-			s.err = err
-			return 0, err
-		}
-		s.line = s.line[:0]
-		p = p[i+1:]
-	}
-	return n, nil
+	return s.err
 }
 
 // add puts one event's line with its run's day.
@@ -388,9 +369,6 @@ func (s *Sync) Commit(state []byte) (err error) {
 	defer s.Close()
 	if s.err != nil {
 		return s.err
-	}
-	if len(s.line) > 0 {
-		return errors.New("archive: an event's line not ended")
 	}
 	for _, b := range s.days {
 		if err := s.hand(b); err != nil {

@@ -38,9 +38,11 @@
 //     follows it (growth, truncation, rotation, a half-written last line);
 //     its FollowState is plain data, to be saved between runs.
 //   - A whole file: ReadFile or ReadAll, then Lines, on goroutines of the
-//     tool's own (they never touch the output guard); Head for a file's
-//     first lines only.
+//     tool's own (they never touch the output guard); a WholeReader for a
+//     worker that reads many files whole and keeps its memory from one to
+//     the next; Head for a file's first lines only.
 //
 // Writer is a tool's buffered output; a view that takes JSON Lines
-// written in pieces gets its lines back whole from a LineJoiner.
+// written in pieces gets its lines back whole from a LineJoiner, and
+// LineWriter makes an io.Writer of a function that takes whole lines.
 package jsonl

@@ -153,7 +153,7 @@ func (f *Follower) Read(in *Input, fn func(Record) error) error {
 	if err != nil {
 		return FileError(f.Name, err)
 	}
-	data := wholeLines(f.buf)
+	data := WholeLines(f.buf)
 	if len(data) == 0 {
 		return nil
 	}

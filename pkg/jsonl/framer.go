@@ -69,9 +69,9 @@ func cutLine(data []byte) (line, rest []byte) {
 	return data, nil
 }
 
-// wholeLines is data up to the end of its last line: the lines cutLine
-// would cut whole.
-func wholeLines(data []byte) []byte {
+// WholeLines is data up to the end of its last line: the lines cutLine
+// would cut whole, where a reader of a file being written stops.
+func WholeLines(data []byte) []byte {
 	return data[:bytes.LastIndexByte(data, '\n')+1]
 }
 

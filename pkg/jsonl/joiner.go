@@ -1,5 +1,7 @@
 package jsonl
 
+import "io"
+
 // A LineJoiner gives back the lines of a stream written in pieces, as the
 // Write of a writer that works on lines (the pretty view, the transcript,
 // redaction) receives them: a line cut between two pieces is kept until
@@ -26,7 +28,7 @@ func (j *LineJoiner) Complete(p []byte, each func(lines []byte, joined bool) boo
 			return false
 		}
 	}
-	whole := wholeLines(p)
+	whole := WholeLines(p)
 	if len(whole) > 0 && !each(whole, false) {
 		return false
 	}
@@ -56,4 +58,32 @@ func (j *LineJoiner) Rest() []byte {
 	rest := j.pending
 	j.pending = nil
 	return rest
+}
+
+// LineWriter is an io.Writer that hands line each line written to it,
+// with its '\n', however the writes cut the lines: the archive takes its
+// events so. line's error is the Write's, and every later Write's. A last
+// line that no '\n' ends is not handed over.
+func LineWriter(line func([]byte) error) io.Writer { return &lineWriter{line: line} }
+
+type lineWriter struct {
+	join LineJoiner
+	line func([]byte) error
+	err  error
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	if w.err == nil {
+		w.join.Complete(p, func(lines []byte, _ bool) bool {
+			EachLine(lines, func(l []byte) bool {
+				w.err = w.line(l)
+				return w.err == nil
+			})
+			return w.err == nil
+		})
+	}
+	if w.err != nil {
+		return 0, w.err
+	}
+	return len(p), nil
 }

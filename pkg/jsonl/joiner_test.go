@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bytes"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -64,5 +65,39 @@ func TestLineJoinerLetsGo(t *testing.T) {
 	j.Lines([]byte("a\nbc"), func([]byte) bool { return true })
 	if !bytes.Equal(j.Rest(), []byte("bc")) {
 		t.Error("the rest of a small line is lost")
+	}
+}
+
+// A LineWriter hands on each whole line once, with its '\n', however the
+// writes cut the stream; after the callee's error every write fails and
+// nothing more is handed on.
+func TestLineWriter(t *testing.T) {
+	stream := "{\"a\":1}\n{\"b\":2}\n\n{\"c\":3}\nrest"
+	want := []string{"{\"a\":1}\n", "{\"b\":2}\n", "\n", "{\"c\":3}\n"}
+	for cut := range len(stream) + 1 {
+		var got []string
+		w := LineWriter(func(line []byte) error {
+			got = append(got, string(line))
+			return nil
+		})
+		for _, p := range []string{stream[:cut], stream[cut:]} {
+			if n, err := w.Write([]byte(p)); n != len(p) || err != nil {
+				t.Fatalf("cut at %d: wrote %d of %d, %v", cut, n, len(p), err)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("cut at %d: %q", cut, got)
+		}
+	}
+	full := errors.New("disk full")
+	calls := 0
+	w := LineWriter(func([]byte) error { calls++; return full })
+	for range 2 {
+		if n, err := w.Write([]byte(stream)); n != 0 || err != full {
+			t.Fatalf("after the error: %d, %v", n, err)
+		}
+	}
+	if calls != 1 {
+		t.Fatalf("line called %d times after its error", calls)
 	}
 }

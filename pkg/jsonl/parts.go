@@ -243,7 +243,7 @@ func (r *partReader) each(fn func(line int, rec []byte)) error {
 		data := r.buf[:n]
 		cut := n // whole lines: up to the last '\n', or all at the end
 		if !eof {
-			cut = len(wholeLines(data))
+			cut = len(WholeLines(data))
 		}
 		if cut == 0 && !eof { // one line fills buf
 			long, inLong, n = append(long, data...), true, 0

@@ -71,14 +71,14 @@ func (r *reader) next() bool {
 	data, err := br.Peek(br.Buffered())
 	seen := 0 // data[:seen] holds no '\n'
 	for {
-		if cut := len(wholeLines(data[seen:])); cut > 0 && err == nil {
+		if cut := len(WholeLines(data[seen:])); cut > 0 && err == nil {
 			r.block, r.taken = data[:seen+cut], seen+cut
 			break
 		}
 		if err != nil {
 			// the input ended, on its last line or on a read error
 			if r.stop(err) {
-				data = wholeLines(data)
+				data = WholeLines(data)
 			}
 			r.block, r.taken = data, len(data)
 			break
@@ -116,10 +116,10 @@ func (r *reader) fill(buf []byte) (data []byte, long bool, err error) {
 	m, err := r.src.readBlock(buf[n:])
 	n += m
 	data = buf[:n]
-	switch whole := len(wholeLines(data[n-m:])); {
+	switch whole := len(WholeLines(data[n-m:])); {
 	case err != nil:
 		if r.stop(err) {
-			data = wholeLines(data)
+			data = WholeLines(data)
 		}
 		if len(data) == 0 {
 			return nil, false, cmp.Or(r.err, io.EOF)

@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"syscall"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // ReadFile reads the whole of the file called name into buf (from its
@@ -19,19 +21,36 @@ import (
 // whole lines read before it, as Each hands over the lines before a read
 // error (not the piece of a line the error cut).
 func ReadFile(name string, buf []byte) ([]byte, error) {
+	w := WholeReader{raw: buf}
+	return w.ReadFile(name)
+}
+
+// A WholeReader reads files whole, as ReadFile does, into buffers and a
+// decoder it keeps from file to file: a worker that reads many small
+// compressed files (an archive's day segments) then makes no garbage a
+// file, which would make the collector run at every one. The zero
+// WholeReader is ready; one goroutine uses it at a time.
+type WholeReader struct {
+	raw, out []byte
+	zstd     *zstd.Decoder
+}
+
+// ReadFile is ReadFile into the WholeReader's buffers: what it returns is
+// good until its next read.
+func (w *WholeReader) ReadFile(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return buf[:0], FileError(name, err)
+		return w.raw[:0], FileError(name, err)
 	}
 	defer f.Close()
 	size := 0
 	if st, err := f.Stat(); err == nil {
 		if st.IsDir() {
-			return buf[:0], FileError(name, syscall.EISDIR)
+			return w.raw[:0], FileError(name, syscall.EISDIR)
 		}
 		size = int(st.Size())
 	}
-	return readWhole(name, f, buf[:0], size+1)
+	return w.read(name, f, size+1)
 }
 
 // A Head reads the start of a regular file a piece at a time, for a tool
@@ -90,7 +109,7 @@ func (h *Head) Read(n int) bool {
 
 // Lines is Data up to the end of its last line: the lines read whole,
 // for a reader that looks at them before it has read the file to its end.
-func (h *Head) Lines() []byte { return wholeLines(h.Data) }
+func (h *Head) Lines() []byte { return WholeLines(h.Data) }
 
 // ReadRest reads the rest of the file, so that Data is the whole of it;
 // it reports false as Read does.
@@ -127,7 +146,7 @@ func (h *Head) Tail(n int) []byte {
 	if err != nil && err != io.EOF {
 		return nil
 	}
-	data = wholeLines(data[:got])
+	data = WholeLines(data[:got])
 	if from > 0 {
 		// the first line is cut, unless the byte before it ends a line:
 		// it is left out either way, as a head's last cut one is
@@ -146,31 +165,41 @@ func (h *Head) Close() {
 
 // ReadAll is ReadFile for an input already open, r, called name in
 // errors (StdinName for standard input): all of it, decompressed.
-func ReadAll(name string, r io.Reader) ([]byte, error) { return readWhole(name, r, nil, 64<<10) }
+func ReadAll(name string, r io.Reader) ([]byte, error) {
+	var w WholeReader
+	return w.read(name, r, 64<<10)
+}
 
-// readAll appends all of r, called name, to dst (room for hint bytes
-// made first), decompressed when it is gzip or zstd.
-func readWhole(name string, r io.Reader, dst []byte, hint int) ([]byte, error) {
-	data, err := appendAll(r, dst, hint)
-	if err != nil {
-		return wholeLines(data), FileError(name, err)
+// read reads all of r, called name, (room for hint bytes made first),
+// decompressed when it is gzip or zstd.
+func (w *WholeReader) read(name string, r io.Reader, hint int) ([]byte, error) {
+	var err error
+	if w.raw, err = appendAll(r, w.raw[:0], hint); err != nil {
+		return WholeLines(w.raw), FileError(name, err)
 	}
-	codec, _ := codecOf(data)
-	if codec == "" {
-		return data, nil
+	codec, _ := codecOf(w.raw)
+	switch codec {
+	case "":
+		return w.raw, nil
+	case "zstd":
+		// a whole frame is decoded at once, into memory kept for the next
+		if w.zstd == nil {
+			w.zstd, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+		}
+		if w.out, err = w.zstd.DecodeAll(w.raw, w.out[:0]); err != nil {
+			return WholeLines(w.out), fmt.Errorf("%s: %w", name, codecError{codec, err})
+		}
+		return w.out, nil
 	}
-	// Compressed: decompressed into a buffer of its own, which becomes
-	// the one handed back.
-	dec, closer, err := decoder(codec, bytes.NewReader(data))
+	dec, closer, err := decoder(codec, bytes.NewReader(w.raw))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	defer closer.Close()
-	out, err := appendAll(dec, nil, 4*len(data))
-	if err != nil {
-		return wholeLines(out), fmt.Errorf("%s: %w", name, err)
+	if w.out, err = appendAll(dec, w.out[:0], 4*len(w.raw)); err != nil {
+		return WholeLines(w.out), fmt.Errorf("%s: %w", name, err)
 	}
-	return out, nil
+	return w.out, nil
 }
 
 // appendAll appends what r holds to dst, room for about hint bytes made

@@ -359,3 +359,29 @@ func TestHeadOfAGrowingFile(t *testing.T) {
 		t.Errorf("a file grown since Open: %q, whole %v; want %q", h.Data, h.Whole, first+more)
 	}
 }
+
+// A WholeReader decompresses each file into the memory of the one before
+// (an archive's segments, read on a worker), and hands back nothing of
+// an earlier file.
+func TestWholeReaderReusesMemory(t *testing.T) {
+	dir := t.TempDir()
+	enc, _ := zstd.NewWriter(nil)
+	a, b := filepath.Join(dir, "a.zst"), filepath.Join(dir, "b.zst")
+	os.WriteFile(a, enc.EncodeAll([]byte(strings.Repeat("{\"a\":1}\n", 1000)), nil), 0o644)
+	os.WriteFile(b, enc.EncodeAll([]byte("[1]\n"), nil), 0o644)
+	var w WholeReader
+	first, err := w.ReadFile(a)
+	if err != nil || len(first) != 8000 {
+		t.Fatalf("a: %d bytes, %v", len(first), err)
+	}
+	second, err := w.ReadFile(b)
+	if err != nil || string(second) != "[1]\n" {
+		t.Fatalf("b: %q, %v", second, err)
+	}
+	if &second[0] != &first[0] {
+		t.Error("the memory of the first file was not used for the second")
+	}
+	if _, err := w.ReadFile(filepath.Join(dir, "missing.zst")); err == nil {
+		t.Error("a missing file read without an error")
+	}
+}

@@ -3,12 +3,10 @@ package evsum
 import (
 	"bytes"
 	"errors"
-	"os"
 	"slices"
 
 	"github.com/evtools/evtools/internal/folds/summary"
 	"github.com/evtools/evtools/pkg/jsonl"
-	"github.com/klauspost/compress/zstd"
 )
 
 // errNoSegments says the inputs are read as without the cache: they
@@ -135,43 +133,30 @@ func (r *report) foldPieces(in *jsonl.Input, c *segmentCache, entries []jsonl.En
 const maxWhole = 4 << 20
 
 // segmentReader reads segments whole on a worker, into buffers it keeps
-// from segment to segment: a buffer a segment, of 10 MB or more, would
-// be garbage that makes the collector run (and scan the state merged so
-// far) at every segment, which took half as much CPU time again.
-type segmentReader struct {
-	zstd     *zstd.Decoder
-	raw, out []byte
-}
+// from segment to segment (jsonl.WholeReader): a buffer a segment, of 10
+// MB or more, would be garbage that makes the collector run (and scan
+// the state merged so far) at every segment, which took half as much CPU
+// time again.
+type segmentReader struct{ jsonl.WholeReader }
 
-func newSegmentReader() *segmentReader {
-	d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
-	return &segmentReader{zstd: d}
-}
+func newSegmentReader() *segmentReader { return &segmentReader{} }
 
 // fold folds the segment seg in one pass, on a worker: read whole,
-// decompressed (a segment is zstd, archive says so) and framed by
-// jsonl.Lines, where a Source's reads belong to the reading goroutine;
-// nil when it has anything to say (a read error, a bad line, not zstd),
-// which the reading goroutine says in turn.
+// decompressed and framed by jsonl.Lines, where a Source's reads belong
+// to the reading goroutine; nil when it has anything to say (a read
+// error, a bad line, a corrupt frame), which the reading goroutine says
+// in turn.
 func (sr *segmentReader) fold(seg *jsonl.Entry, o summary.Options) *summary.State {
-	if seg.Segment.Bytes > maxWhole || sr.zstd == nil {
+	if seg.Segment.Bytes > maxWhole {
 		return nil
 	}
-	f, err := os.Open(seg.Name)
+	data, err := sr.ReadFile(seg.Name)
 	if err != nil {
-		return nil
-	}
-	sr.raw, err = appendFile(sr.raw[:0], f)
-	f.Close()
-	if err != nil {
-		return nil
-	}
-	if sr.out, err = sr.zstd.DecodeAll(sr.raw, sr.out[:0]); err != nil {
 		return nil
 	}
 	st := summary.New(o)
 	clean := true
-	jsonl.Lines(sr.out, func(_ int, rec []byte, nul bool) bool {
+	jsonl.Lines(data, func(_ int, rec []byte, nul bool) bool {
 		clean = !nul && st.Add(rec) == nil
 		return clean
 	})
@@ -179,13 +164,6 @@ func (sr *segmentReader) fold(seg *jsonl.Entry, o summary.Options) *summary.Stat
 		return nil
 	}
 	return st
-}
-
-// appendFile appends what f holds to b.
-func appendFile(b []byte, f *os.File) ([]byte, error) {
-	buf := bytes.NewBuffer(b)
-	_, err := buf.ReadFrom(f)
-	return buf.Bytes(), err
 }
 
 // fold folds the inputs into a state made with o: on several cores, or

@@ -350,7 +350,7 @@ func (e *event) hash() uint64 {
 // written, pretty ("{" alone) or compact (one line, not ended), is not.
 func firstLineWhole(data []byte) bool {
 	whole := false
-	jsonl.Lines(data[:bytes.LastIndexByte(data, '\n')+1], func(_ int, rec []byte, _ bool) bool {
+	jsonl.Lines(jsonl.WholeLines(data), func(_ int, rec []byte, _ bool) bool {
 		whole = jsonscan.Check(rec) == nil
 		return false
 	})

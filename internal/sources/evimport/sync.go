@@ -368,11 +368,11 @@ func (inc *incremental) written(f *logFile, data []byte) []byte {
 	if len(data) == 0 || data[len(data)-1] == '\n' || inc.now.UnixNano()-f.mtime >= int64(inc.settle) {
 		return data
 	}
-	i := bytes.LastIndexByte(data, '\n')
-	if i < 0 || jsonscan.Check(data[i+1:]) == nil {
+	whole := jsonl.WholeLines(data)
+	if len(whole) == 0 || jsonscan.Check(data[len(whole):]) == nil {
 		return data // one document (Gemini CLI's .json), or a whole last line
 	}
-	return data[:i+1]
+	return whole
 }
 
 // dirtyGroups are the groups with a file that changed.
