@@ -51,7 +51,13 @@ import (
 // most of such a run's time.
 type syncState struct {
 	Files map[string]*fileMark
-	raw   []byte // the sessions' lines, indexed when a file changed (loadSessions)
+	// Settled is the moment before which every file's runs were settled
+	// when the state was saved (the sync's time less --settle, Unix
+	// nanoseconds; 0 when not known): a file changed after it may have
+	// held a run not written then, which the next sync writes once it
+	// is settled, though the file has not changed since.
+	Settled int64
+	raw     []byte // the sessions' lines, indexed when a file changed (loadSessions)
 	// lines are the sessions' lines by key, the rest of each line still
 	// encoded: a run decodes those it converts (session), and writes the
 	// others back as they were
@@ -63,6 +69,7 @@ type syncState struct {
 type syncHeader struct {
 	Version int    `json:"version"`
 	Tool    string `json:"tool"`
+	Settled int64  `json:"settled,omitempty"`
 }
 
 // syncStateVersion is the format written; another is refused.
@@ -103,7 +110,7 @@ func parseSyncState(data []byte) (*syncState, error) {
 	if h.Version != syncStateVersion {
 		return nil, fmt.Errorf("state format version %d is not this evimport's (%d): start a new state file", h.Version, syncStateVersion)
 	}
-	st := &syncState{Files: map[string]*fileMark{}}
+	st := &syncState{Files: map[string]*fileMark{}, Settled: h.Settled}
 	for n := 2; len(rest) > 0; n++ {
 		line, rest, _ = bytes.Cut(rest, []byte("\n"))
 		if string(line) == "sessions" {
@@ -208,7 +215,7 @@ func (st *syncState) session(key string) (*sessionMark, error) {
 }
 
 func (st *syncState) marshal() []byte {
-	data, _ := json.Marshal(syncHeader{Version: syncStateVersion, Tool: name}) // plain data: cannot fail
+	data, _ := json.Marshal(syncHeader{Version: syncStateVersion, Tool: name, Settled: st.Settled}) // plain data: cannot fail
 	data = append(data, '\n')
 	names := make([]string, 0, len(st.Files))
 	for n := range st.Files {
@@ -303,7 +310,7 @@ func (inc *incremental) restore(files []*logFile) (dirty []*logFile, err error) 
 		}
 		f.dev, f.ino, f.mtime = st.dev, st.ino, st.mtime
 		m := inc.st.Files[f.key()]
-		if m == nil || m.Dev != f.dev || m.Ino != f.ino || m.Size != st.size || m.MTime != f.mtime || m.Source == "" {
+		if m == nil || m.Dev != f.dev || m.Ino != f.ino || m.Size != st.size || m.MTime != f.mtime || m.Source == "" || inc.settledSince(m) {
 			dirty = append(dirty, f)
 			continue
 		}
@@ -317,6 +324,14 @@ func (inc *incremental) restore(files []*logFile) (dirty []*logFile, err error) 
 		}
 	}
 	return dirty, nil
+}
+
+// settledSince reports whether the file m was not settled when the
+// state was saved and is now: its last run, held back then, is written
+// now, though the file has not changed (a session the agent was done
+// with just before a sync).
+func (inc *incremental) settledSince(m *fileMark) bool {
+	return inc.st.Settled != 0 && m.MTime >= inc.st.Settled && inc.now.UnixNano()-m.MTime >= int64(inc.settle)
 }
 
 // fileStat is what a sync looks at of a file: its identity, size and
@@ -515,6 +530,7 @@ func (inc *incremental) done() (st *syncState, gone, only int, err error) {
 	if gone == 0 && !inc.changed() {
 		return st, 0, 0, nil // every file as the state has it
 	}
+	st.Settled = inc.now.UnixNano() - int64(inc.settle)
 	if err := st.loadSessions(); err != nil {
 		return nil, 0, 0, err
 	}
