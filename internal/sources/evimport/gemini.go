@@ -2,8 +2,11 @@ package evimport
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -228,14 +231,17 @@ func (c *converter) geminiRead(files ...*logFile) geminiChat {
 		decode(c, records, g.record)
 	}
 	name := files[0].name
+	// ~/.gemini/tmp/<project>/chats/session-...: the folder names the
+	// project (chats/<parent>/ holds a subagent's)
+	chats := filepath.Dir(name)
+	if geminiParent(name) != "" {
+		chats = filepath.Dir(chats)
+	}
 	if g.chat.project == "" {
-		// ~/.gemini/tmp/<project>/chats/session-...: the folder names it
-		// (chats/<parent>/ holds a subagent's)
-		dir := filepath.Dir(name)
-		if geminiParent(name) != "" {
-			dir = filepath.Dir(dir)
-		}
-		g.chat.project = filepath.Base(filepath.Dir(dir))
+		g.chat.project = filepath.Base(filepath.Dir(chats))
+	}
+	if filepath.Base(chats) == "chats" {
+		g.chat.project = geminiProjectRoot(filepath.Dir(chats), g.chat.project)
 	}
 	if g.chat.id == "" {
 		g.chat.id = strings.TrimSuffix(strings.TrimSuffix(baseName(name), ".jsonl"), ".json")
@@ -474,4 +480,22 @@ func geminiText(raw json.RawMessage) string {
 		return true
 	})
 	return strings.Join(texts, "\n")
+}
+
+// geminiProjectRoot is the folder that project, a chat's project hash,
+// stands for, when Gemini CLI wrote it into the project's .project_root
+// (in dir, ~/.gemini/tmp/<project>) and its SHA-256 is that hash (or the
+// project is the folder's name): a report by project then names the
+// folder worked in, as Claude Code's does, not a hash. Otherwise project
+// as it is.
+func geminiProjectRoot(dir, project string) string {
+	data, err := os.ReadFile(filepath.Join(dir, ".project_root"))
+	if err != nil || len(data) == 0 || len(data) > 4096 {
+		return project
+	}
+	root := strings.TrimSuffix(string(data), "\n")
+	if sum := sha256.Sum256([]byte(root)); hex.EncodeToString(sum[:]) != project && project != filepath.Base(dir) {
+		return project
+	}
+	return root
 }
