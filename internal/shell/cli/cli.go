@@ -14,6 +14,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -197,7 +198,7 @@ func Parse(t Tool, args []string, stdio Stdio, opts any) (err error) {
 		panic(err) // a bug in the tool's option struct
 	}
 	flags := parser.Model.AllFlags(false)
-	ctx, err := parser.Parse(hoistDashDash(joinDashValues(args, flags), flags))
+	ctx, err := parser.Parse(flagsFirst(joinDashValues(args, flags), flags))
 	if err != nil {
 		return Usage(kongMessage(err))
 	}
@@ -444,20 +445,16 @@ func (index flagIndex) named(arg string) *kong.Flag {
 	return nil
 }
 
-// hoistDashDash moves a "--" in front of the positional arguments that come
-// before it, so that `evfilter EXPR -- FILE` reads FILE as a file, as grep
-// does: kong ends a slice of positional arguments at "--". Flags before the
-// "--" stay flags, with their values.
-func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
-	end := -1
-	for i, a := range args {
-		if a == "--" {
-			end = i
-			break
-		}
-	}
+// flagsFirst puts the flags (with their values) before the positional
+// arguments, which keep their order, so that `evsum a.jsonl --by day
+// b.jsonl` reads both files, as GNU tools do: kong ends a slice of
+// positional arguments at the first flag after it, and at "--". A "--"
+// goes in front of the positional arguments that came before it, so that
+// `evfilter EXPR -- FILE` reads FILE as a file, as grep does.
+func flagsFirst(args []string, groups [][]*kong.Flag) []string {
+	end := slices.Index(args, "--")
 	if end < 0 {
-		return args
+		end = len(args)
 	}
 	index := indexFlags(groups)
 	var flags, positional []string
@@ -484,6 +481,9 @@ func hoistDashDash(args []string, groups [][]*kong.Flag) []string {
 				}
 			}
 		}
+	}
+	if end == len(args) {
+		return append(flags, positional...)
 	}
 	if len(positional) == 0 {
 		return args

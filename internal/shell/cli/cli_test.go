@@ -111,6 +111,8 @@ type listOpts struct {
 
 // `tool EXPR -- FILE` is EXPR then FILE, as with grep; flags and their
 // values before the "--" stay flags, and what follows it is never a flag.
+// Flags may come between the files, as with GNU tools, the files keeping
+// their order.
 func TestDashDash(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -124,6 +126,9 @@ func TestDashDash(t *testing.T) {
 		{[]string{"-cm", "4", "x", "--", "y"}, listOpts{Count: true, Max: 4, Args: []string{"x", "y"}}},
 		{[]string{"-m5", "x", "--", "-"}, listOpts{Max: 5, Args: []string{"x", "-"}}},
 		{[]string{"x", "y"}, listOpts{Args: []string{"x", "y"}}},
+		{[]string{"x", "--by", "day", "y", "-c", "z"}, listOpts{By: "day", Count: true, Args: []string{"x", "y", "z"}}},
+		{[]string{"x", "-m", "-1", "-", "--by=-cost", "y"}, listOpts{Max: -1, By: "-cost", Args: []string{"x", "-", "y"}}},
+		{[]string{"x", "-cm", "2", "y", "--", "-z"}, listOpts{Count: true, Max: 2, Args: []string{"x", "y", "-z"}}},
 	}
 	for _, tt := range tests {
 		var o listOpts
