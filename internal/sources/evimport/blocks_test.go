@@ -29,7 +29,7 @@ func fixture(t *testing.T, script, name string) string {
 // its place in the line, as a member of the line's own is: not a block
 // dropped in silence (a tool call lost, its result an orphan). A block
 // of a type evimport does not know is counted with the records of
-// unknown types.
+// unknown types, and its members named.
 func TestContentBlockTypes(t *testing.T) {
 	claude := fixture(t, "claude.txtar", "home/.claude/projects/-home-ana-src-shop/5f1c2a7e-3b9d-4c61-9e0a-2d8f7b4c1a90.jsonl")
 	pi := fixture(t, "pi.txtar", "home/.pi/agent/sessions/--home-ana-src-game--/2026-03-08T20-00-00-000Z_3b7e1d92-0c4a-4f68-9d15-a2e6c8b0f473.jsonl")
@@ -52,8 +52,9 @@ func TestContentBlockTypes(t *testing.T) {
 			"evimport: s.jsonl:5: message.content[0].input is a string, not an object\n"},
 		{"claude tool_result content a number", claude, "6", `"content":"--- FAIL: TestTotal`, `"content":7,"was":"--- FAIL: TestTotal`, 2,
 			"evimport: s.jsonl:6: message.content[0].content is a number, not a string or an array\n"},
-		{"claude unknown block", claude, "5", `"content":[{"type":"tool_use"`, `"content":[{"type":"hologram"},{"type":"tool_use"`, 0,
-			"evimport: 1 record of an unknown type skipped: claude content block hologram (1)\n"},
+		{"claude unknown block", claude, "5", `"content":[{"type":"tool_use"`, `"content":[{"type":"hologram","frames":[1],"source":{"url":"u"}},{"type":"tool_use"`, 0,
+			"evimport: 1 record of an unknown type skipped: claude content block hologram (1)\n" +
+				"evimport: claude content block hologram (1 record): members frames, source.url, type\n"},
 		{"pi toolCall type a number", pi, "5", `{"type":"toolCall"`, `{"type":7`, 2,
 			"evimport: s.jsonl:5: message.content[1].type is a number, not a string\n"},
 		{"pi toolCall name a number", pi, "5", `"name":"read"`, `"name":1`, 2,
@@ -65,7 +66,8 @@ func TestContentBlockTypes(t *testing.T) {
 		{"pi toolCall arguments a string", pi, "5", `"arguments":{"path":"src/render.ts"}`, `"arguments":"src/render.ts"`, 2,
 			"evimport: s.jsonl:5: message.content[1].arguments is a string, not an object\n"},
 		{"pi unknown block", pi, "5", `{"type":"toolCall"`, `{"type":"hologram"},{"type":"toolCall"`, 0,
-			"evimport: 1 record of an unknown type skipped: pi content block hologram (1)\n"},
+			"evimport: 1 record of an unknown type skipped: pi content block hologram (1)\n" +
+				"evimport: pi content block hologram (1 record): members type\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			lines := strings.SplitAfter(tt.log, "\n")

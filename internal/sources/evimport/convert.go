@@ -20,7 +20,13 @@ type converter struct {
 	host     string         // the events' host member (--host), "" for none
 	unpriced map[string]int // model -> calls with tokens and no price
 	unknown  map[string]int // "source type" -> records skipped
-	noUsage  map[string]int // file -> model calls whose usage it does not record
+	// shapes: "source type" -> the members of those records, said with
+	// the count, so that a new type's shape is known without the log
+	shapes map[string]*memberSet
+	// rec is the record being converted (decodeWith), whose members
+	// skip notes when its type is unknown
+	rec     []byte
+	noUsage map[string]int // file -> model calls whose usage it does not record
 	// copilotUntold: file -> Copilot CLI calls after its last
 	// session.shutdown whose output only is known
 	copilotUntold map[string]int
@@ -45,7 +51,7 @@ type converter struct {
 }
 
 func newConverter(table *prices.Table) *converter {
-	return &converter{table: table, unpriced: map[string]int{}, unknown: map[string]int{}, noUsage: map[string]int{},
+	return &converter{table: table, unpriced: map[string]int{}, unknown: map[string]int{}, shapes: map[string]*memberSet{}, noUsage: map[string]int{},
 		copilotUntold: map[string]int{}, bad: func(record, error) {}}
 }
 
@@ -117,6 +123,13 @@ func (c *converter) merge(w *converter) {
 	for k, n := range w.unknown {
 		c.unknown[k] += n
 	}
+	for k, m := range w.shapes {
+		into := c.shape(k)
+		for n := range m.names {
+			into.add(n)
+		}
+		into.more = into.more || m.more
+	}
 	for k, n := range w.noUsage {
 		c.noUsage[k] += n
 	}
@@ -128,10 +141,11 @@ func (c *converter) merge(w *converter) {
 // skip counts a record of a type the source's converter does not know: a
 // type the agent added after this was written. It is not an error.
 func (c *converter) skip(source, typ string) {
-	if typ == "" {
-		typ = "(none)"
+	key := source + " " + or(typ, "(none)")
+	c.unknown[key]++
+	if len(c.rec) > 0 {
+		c.shape(key).addMembers(c.rec)
 	}
-	c.unknown[source+" "+typ]++
 }
 
 // shapeError says in the log's terms what encoding/json found of the wrong
@@ -163,7 +177,9 @@ func jsonKind(k reflect.Kind) string {
 // does not know (one the agent added since) with the records of unknown
 // types: the block is left out, and that is said.
 func (c *converter) skipBlock(source, typ string) {
-	c.skip(source, "content block "+or(typ, "(none)"))
+	key := source + " content block " + or(typ, "(none)")
+	c.unknown[key]++
+	c.blockShape(key, typ)
 }
 
 // known reports whether typ is in the source's table of known types, and
@@ -218,7 +234,10 @@ func (c *converter) resultPayload(step int, u usage) []byte {
 }
 
 // report writes the end-of-run notes: unpriced models, one line each, and
-// the records of unknown types.
+// the records of unknown types, then each type's members: a user who
+// reports the note gives the new type's shape without the log itself,
+// its names without its values (prompts, outputs), and make
+// agents-latest prints it as the drift of a new release.
 func (c *converter) report(w io.Writer) {
 	models := make([]string, 0, len(c.unpriced))
 	for m := range c.unpriced {
@@ -248,4 +267,14 @@ func (c *converter) report(w io.Writer) {
 		what = "record of an unknown type"
 	}
 	fmt.Fprintf(w, "%s: %d %s skipped: %s\n", name, total, what, list)
+	keys := make([]string, 0, len(c.shapes))
+	for k := range c.shapes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if len(c.shapes[k].names) > 0 {
+			fmt.Fprintf(w, "%s: %s (%s): members %s\n", name, k, textfmt.Plural(int64(c.unknown[k]), "record"), c.shapes[k])
+		}
+	}
 }

@@ -560,6 +560,7 @@ func decodeWith[T any, PT interface {
 	*T
 	decodeLine
 }](c *converter, d *fields, records []record, fn func(r record, v *T)) {
+	defer func(prev []byte) { c.rec = prev }(c.rec)
 	for _, r := range records {
 		var v T
 		d.err, d.hard, d.path, d.check, d.objs, d.line, d.blockErr = nil, false, d.path[:0], r.unchecked, d.objs[:0], nil, nil
@@ -568,6 +569,7 @@ func decodeWith[T any, PT interface {
 			c.bad(r, d.err)
 			continue
 		}
+		c.rec = r.data // what skip notes the members of
 		fn(r, &v)
 	}
 }

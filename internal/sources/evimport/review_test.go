@@ -99,7 +99,8 @@ func TestStrictStopsAtTheFirstBadLine(t *testing.T) {
 	want := "evimport: " + a + ":3: unexpected end of input (truncated line?)\n" +
 		"evimport: " + a + ":6: unexpected end of input\n" +
 		"evimport: " + b + ":1: unexpected end of input\n" +
-		"evimport: 3 records of unknown types skipped: claude frobnicated (3)\n"
+		"evimport: 3 records of unknown types skipped: claude frobnicated (3)\n" +
+		"evimport: claude frobnicated (3 records): members cwd, isSidechain, message.content, message.role, parentUuid, sessionId, timestamp, type, uuid, version\n"
 	if code != 2 || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 2, stderr:\n%s", code, stderr, want)
 	}
