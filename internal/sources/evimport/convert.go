@@ -267,14 +267,16 @@ func (c *converter) report(w io.Writer) {
 		what = "record of an unknown type"
 	}
 	fmt.Fprintf(w, "%s: %d %s skipped: %s\n", name, total, what, list)
-	keys := make([]string, 0, len(c.shapes))
-	for k := range c.shapes {
+	keys := make([]string, 0, len(c.unknown))
+	for k := range c.unknown {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if len(c.shapes[k].names) > 0 {
-			fmt.Fprintf(w, "%s: %s (%s): members %s\n", name, k, textfmt.Plural(int64(c.unknown[k]), "record"), c.shapes[k])
+		members := "no members" // {}, or a block not found again
+		if m := c.shapes[k]; m != nil && len(m.names) > 0 {
+			members = "members " + m.String()
 		}
+		fmt.Fprintf(w, "%s: %s (%s): %s\n", name, k, textfmt.Plural(int64(c.unknown[k]), "record"), members)
 	}
 }

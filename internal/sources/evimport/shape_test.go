@@ -66,3 +66,18 @@ func TestMemberSet(t *testing.T) {
 		})
 	}
 }
+
+// Every unknown type has its line, one whose records have no member
+// ({}) too: make agents-latest reads these lines, not the count.
+func TestUnknownTypeWithoutMembers(t *testing.T) {
+	c := newConverter(nil)
+	c.rec = []byte(`{}`)
+	c.skip("claude", "")
+	var b strings.Builder
+	c.report(&b)
+	want := "evimport: 1 record of an unknown type skipped: claude (none) (1)\n" +
+		"evimport: claude (none) (1 record): no members\n"
+	if b.String() != want {
+		t.Errorf("got\n%swant\n%s", b.String(), want)
+	}
+}
