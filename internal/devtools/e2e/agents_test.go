@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -166,20 +167,17 @@ func scratchHome(t *testing.T) (home, work string) {
 	return home, work
 }
 
-// evimportEvents runs evimport on dir, whose stderr must be empty (no
-// unknown record types, no unpriced model, no bad line), and returns its
-// events.
-func evimportEvents(t *testing.T, home, dir string) []importedEvent {
+// evimportEvents runs evimport on dir and returns its events; whatever
+// it says on stderr (a record type it does not know, an unpriced model,
+// a bad line) is drift of the agent's log, reported as such.
+func evimportEvents(t *testing.T, a *npmAgent, home, dir string) []importedEvent {
 	t.Helper()
-	cmd := exec.Command("evimport", dir)
-	cmd.Env = append(agentless(os.Environ()), "HOME="+home)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
-		t.Errorf("evimport: %v: stderr %q", err, stderr.String())
+	stdout, stderr, err := runEvimport(home, dir)
+	for _, d := range a.evimportDrift(stderr, err) {
+		a.drift(t, "%s", d)
 	}
 	var evs []importedEvent
-	sc := bufio.NewScanner(&stdout)
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		var e importedEvent
@@ -190,6 +188,92 @@ func evimportEvents(t *testing.T, home, dir string) []importedEvent {
 		evs = append(evs, e)
 	}
 	return evs
+}
+
+// runEvimport runs evimport on dir, with HOME home and none of the
+// agents' folders of the environment.
+func runEvimport(home, dir string) (stdout []byte, stderr string, err error) {
+	cmd := exec.Command("evimport", dir)
+	cmd.Env = append(agentless(os.Environ()), "HOME="+home)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	return out.Bytes(), errb.String(), err
+}
+
+// unknownType is evimport's line for each record type it does not know,
+// after the count of them all: "evimport: claude foo (3 records):
+// members id, payload.bar, timestamp" (or "no members").
+var unknownType = regexp.MustCompile(`^evimport: \S+ (.+) \((\d+ records?)\): (members .*|no members)$`)
+
+// evimportDrift is what evimport's stderr says changed in the agent's
+// log, a line each: a record type it does not know, with the members
+// of its records, so that a new release's new type shows its shape;
+// any other line as it is; the count of the unknown types is left out,
+// its types having a line each.
+func (a *npmAgent) evimportDrift(stderr string, err error) []string {
+	var drift []string
+	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		m := unknownType.FindStringSubmatch(l)
+		switch {
+		case l == "", strings.Contains(l, " of unknown types skipped: "), strings.Contains(l, " of an unknown type skipped: "):
+		case m == nil:
+			drift = append(drift, l)
+		case strings.HasPrefix(m[1], "content block "):
+			drift = append(drift, fmt.Sprintf("new content block type %q (%s): %s", strings.TrimPrefix(m[1], "content block "), m[2], m[3]))
+		default:
+			drift = append(drift, fmt.Sprintf("new record type %q (%s): %s", m[1], m[2], m[3]))
+		}
+	}
+	if err != nil {
+		drift = append(drift, "evimport: "+err.Error())
+	}
+	return drift
+}
+
+// drift reports what no longer holds of the agent's log, as a line
+// naming the agent and the version run ("claude-code 2.1.400: ..."),
+// which make agents-latest prints: what a new release changed.
+func (a *npmAgent) drift(t *testing.T, format string, args ...any) {
+	t.Helper()
+	t.Errorf("drift: %s %s: %s", a.name, a.tested, fmt.Sprintf(format, args...))
+}
+
+// usage is a model_result's token counts, under the server's names.
+func (e importedEvent) usage() modelserver.Usage {
+	p := e.Payload
+	var out int64
+	json.Unmarshal(p.Output, &out)
+	return modelserver.Usage{Input: p.Input, CacheRead: p.CacheRead, CacheWrite: p.CacheWrite, CacheWrite1h: p.Write1h, Output: out, Reasoning: p.Reasoning}
+}
+
+// tokenDrift says which token counts evimport read of a call differ
+// from those the server sent ("input 120, the script's 100"), "" when
+// none does.
+func tokenDrift(got, want modelserver.Usage) string {
+	var d []string
+	for _, m := range []struct {
+		name      string
+		got, want int64
+	}{
+		{"input", got.Input, want.Input}, {"cache_read", got.CacheRead, want.CacheRead},
+		{"cache_write", got.CacheWrite, want.CacheWrite}, {"cache_write_1h", got.CacheWrite1h, want.CacheWrite1h},
+		{"output", got.Output, want.Output}, {"reasoning", got.Reasoning, want.Reasoning},
+	} {
+		if m.got != m.want {
+			d = append(d, fmt.Sprintf("%s %d, the script's %d", m.name, m.got, m.want))
+		}
+	}
+	return strings.Join(d, "; ")
+}
+
+// checkTokens reports, as drift, a call whose tokens are not the
+// server's: call names it (its response id, or its place).
+func (a *npmAgent) checkTokens(t *testing.T, call string, e importedEvent, want modelserver.Usage) {
+	t.Helper()
+	if d := tokenDrift(e.usage(), want); d != "" {
+		a.drift(t, "call %s: tokens %s", call, d)
+	}
 }
 
 // kinds is the events of the kinds named.

@@ -179,7 +179,7 @@ func TestClaudeCode(t *testing.T) {
 	}
 
 	projects := filepath.Join(home, ".claude", "projects")
-	evs := evimportEvents(t, home, projects)
+	evs := evimportEvents(t, claudeAgent, home, projects)
 
 	// a run per prompt, in one session
 	var prompts []string
@@ -240,11 +240,7 @@ func TestClaudeCode(t *testing.T) {
 			continue
 		}
 		delete(sent, p.ResponseID)
-		var out int64
-		json.Unmarshal(p.Output, &out)
-		if w := x.Usage; p.Input != w.Input || out != w.Output || p.CacheRead != w.CacheRead || p.CacheWrite != w.CacheWrite || p.Write1h != w.CacheWrite1h {
-			t.Errorf("%s: tokens %v; the server sent %+v", p.ResponseID, e.raw["payload"], w)
-		}
+		claudeAgent.checkTokens(t, p.ResponseID, e, x.Usage)
 		if string(p.Model) != `"`+x.Request.Model+`"` || p.CostUSD == nil || p.CostSource != "log" {
 			t.Errorf("%s: model %s (asked for %q), cost %v from %q", p.ResponseID, p.Model, x.Request.Model, p.CostUSD, p.CostSource)
 		} else {

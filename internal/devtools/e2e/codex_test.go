@@ -119,7 +119,7 @@ stream_idle_timeout_ms = 20000
 	if len(files) != 1 {
 		t.Fatalf("rollouts %v: resume --last did not go on with the session", files)
 	}
-	evs := evimportEvents(t, home, sessions)
+	evs := evimportEvents(t, codexAgent, home, sessions)
 
 	checkPrompts(t, evs, "ok,ok,error")
 
@@ -152,11 +152,7 @@ stream_idle_timeout_ms = 20000
 			continue
 		}
 		delete(sent, p.ResponseID)
-		var out int64
-		json.Unmarshal(p.Output, &out)
-		if w := x.Usage; p.Input != w.Input || p.CacheRead != w.CacheRead || out != w.Output || p.Reasoning != w.Reasoning || p.CacheWrite != 0 {
-			t.Errorf("%s: tokens %v; the server sent %+v", p.ResponseID, e.raw["payload"], w)
-		}
+		codexAgent.checkTokens(t, p.ResponseID, e, x.Usage)
 		if string(p.Model) != `"`+codexModel+`"` || p.CostUSD == nil || p.CostSource != "prices" {
 			t.Errorf("%s: model %s, cost %v from %q", p.ResponseID, p.Model, p.CostUSD, p.CostSource)
 		}

@@ -95,7 +95,7 @@ func TestCopilotCLI(t *testing.T) {
 	if len(files) != 1 {
 		t.Fatalf("sessions %v: --continue did not go on with the session", files)
 	}
-	evs := evimportEvents(t, home, filepath.Join(home, ".copilot", "session-state"))
+	evs := evimportEvents(t, copilotAgent, home, filepath.Join(home, ".copilot", "session-state"))
 	checkPrompts(t, evs, "ok,ok,ok")
 
 	calls, results := kinds(evs, "tool_call"), kinds(evs, "tool_result")
@@ -123,19 +123,15 @@ func checkCopilotCalls(t *testing.T, exchanges []modelserver.Exchange, results [
 	}
 	var sum modelserver.Usage
 	for _, e := range results {
-		p := e.Payload
-		var out int64
-		json.Unmarshal(p.Output, &out)
-		sum.Input, sum.CacheRead, sum.CacheWrite, sum.Output = sum.Input+p.Input, sum.CacheRead+p.CacheRead, sum.CacheWrite+p.CacheWrite, sum.Output+out
+		p, u := e.Payload, e.usage()
+		sum.Input, sum.CacheRead, sum.CacheWrite, sum.Output = sum.Input+u.Input, sum.CacheRead+u.CacheRead, sum.CacheWrite+u.CacheWrite, sum.Output+u.Output
 		x, ok := sent[p.ResponseID]
 		if !ok {
 			t.Errorf("a model_result of a response the server did not send whole: %v", e.raw["payload"])
 			continue
 		}
 		delete(sent, p.ResponseID)
-		if w := x.Usage; p.Input != w.Input || p.CacheRead != w.CacheRead || p.CacheWrite != w.CacheWrite || out != w.Output {
-			t.Errorf("%s: tokens %v; the server sent %+v", p.ResponseID, e.raw["payload"], w)
-		}
+		copilotAgent.checkTokens(t, p.ResponseID, e, x.Usage)
 		if string(p.Model) != `"`+copilotModel+`"` || p.CostUSD == nil || p.CostSource != "prices" {
 			t.Errorf("%s: model %s, cost %v from %q", p.ResponseID, p.Model, p.CostUSD, p.CostSource)
 		}

@@ -125,7 +125,7 @@ func TestOpencode(t *testing.T) {
 	}
 
 	db := filepath.Join(home, ".local", "share", "opencode", "opencode.db")
-	evs := evimportEvents(t, home, db)
+	evs := evimportEvents(t, opencodeAgent, home, db)
 	checkPrompts(t, evs, "ok,ok,error")
 	checkOpencodeTools(t, evs, s.Scripted())
 	checkOpencodeCalls(t, evs, s.Exchanges(), opencodeOwnCosts(t, db))
@@ -194,10 +194,10 @@ func checkOpencodeCalls(t *testing.T, evs []importedEvent, exchanges []modelserv
 			cost += *p.CostUSD
 		}
 	}
-	slices.Sort(want)
-	slices.Sort(got)
-	if !slices.Equal(got, want) {
-		t.Errorf("model calls:\n%s\nthe server sent:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	// opencode's calls name no response: the tokens read are held to
+	// the server's as two sets, what is in one only being the drift
+	if read, sent := without(got, want), without(want, got); len(read)+len(sent) > 0 {
+		opencodeAgent.drift(t, "model calls' tokens read, not sent: %s; sent, not read: %s", strings.Join(read, ", "), strings.Join(sent, ", "))
 	}
 	var ownTotal float64
 	for _, c := range own {
@@ -236,4 +236,19 @@ func opencodeOwnCosts(t *testing.T, db string) []float64 {
 		costs = append(costs, c)
 	}
 	return costs
+}
+
+// without is a with each of b's taken out once, in a's order: what a
+// holds more than b.
+func without(a, b []string) []string {
+	left := slices.Clone(b)
+	var out []string
+	for _, s := range a {
+		if i := slices.Index(left, s); i >= 0 {
+			left = slices.Delete(left, i, i+1)
+		} else {
+			out = append(out, s)
+		}
+	}
+	return out
 }
