@@ -98,6 +98,20 @@ func TestContentBlockTypes(t *testing.T) {
 	}
 }
 
+// A message of a type evimport does not know in a Gemini CLI session
+// document (the older .json format) is counted and its members named,
+// as a record of the .jsonl format is: it was passed over unsaid.
+func TestGeminiDocumentUnknownType(t *testing.T) {
+	doc := fixture(t, "gemini.txtar", "home/.gemini/tmp/shop/chats/session-2026-03-01T07-30-2c6f0e8b.json")
+	dir := writeFiles(t, map[string]string{"s.json": strings.Replace(doc, `"type": "gemini"`, `"type": "hologram"`, 1)})
+	code, _, stderr := runMain("", "--from", "gemini", filepath.Join(dir, "s.json"))
+	want := "evimport: 1 record of an unknown type skipped: gemini hologram (1)\n" +
+		"evimport: gemini hologram (1 record): members content, id, model, thoughts, timestamp, tokens.cached, tokens.input, tokens.output, tokens.thoughts, tokens.tool, tokens.total, type\n"
+	if code != 0 || stderr != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 0, stderr:\n%s", code, stderr, want)
+	}
+}
+
 // A member of the wrong type in a Gemini CLI session document (the older
 // .json format) is reported as in a .jsonl line, naming the file, the
 // line where its message starts and the message, and the message is left

@@ -191,6 +191,15 @@ func (c *converter) known(source, typ string, table map[string]bool) bool {
 	return table[typ]
 }
 
+// knownIn is known for a record that is not a line decodeWith reads (a
+// message of a Gemini CLI session document), rec being the record whose
+// members skip notes.
+func (c *converter) knownIn(source, typ string, table map[string]bool, rec []byte) bool {
+	defer func(prev []byte) { c.rec = prev }(c.rec)
+	c.rec = rec
+	return c.known(source, typ, table)
+}
+
 // resultPayload is a model_result's payload: the token counts under the
 // names evsum reads, and the cost, from the log, else from the price
 // table, else marked unpriced (never a silent 0).

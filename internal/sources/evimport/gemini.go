@@ -330,9 +330,12 @@ func (g *geminiReader) listed(raw, doc json.RawMessage, file string, first int) 
 		case len(v) > 0 && v[0] != 'n':
 			err = fmt.Errorf("messages[%d] is %s, not an object", i, a(kindOf(v)))
 		}
-		if err != nil {
+		switch {
+		case err != nil:
 			g.c.bad(record{file: file, line: lineIn(doc, v, first)}, err)
-		} else {
+		case g.c.knownIn("gemini", m.Type, geminiKnown, v):
+			// a message of a type not known is counted, as a line of
+			// the .jsonl format is, not kept to be passed over unsaid
 			g.keep(m)
 		}
 		i++
