@@ -11,11 +11,12 @@ import (
 
 	"github.com/evtools/evtools/internal/core/term"
 	"github.com/evtools/evtools/internal/core/textfmt"
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 )
 
 // A col is one column of the human formats (table, md and html): a
-// field's (summary.Fields says all there is to know of it) or a group
+// field's (record.Fields says all there is to know of it) or a group
 // key's.
 //
 // A cell has up to three forms: level 0 is the unfitted table's and md's
@@ -25,9 +26,9 @@ import (
 // the terminal is narrow (tokens as 1.2M, the first time without year and
 // seconds). A column without a condensed form shows level 1 at level 2.
 type col struct {
-	name  string         // in --columns
-	field *summary.Field // nil for a key's
-	key   int            // the group key it shows, -1 for a field's
+	name  string        // in --columns
+	field *record.Field // nil for a key's
+	key   int           // the group key it shows, -1 for a field's
 	// step: a column of durations in a fitted table writes every cell to
 	// the step of its largest (withSteps), so that all have one precision.
 	step textfmt.Step
@@ -74,7 +75,7 @@ func (c *col) numeric() bool { return c.field != nil && c.field.Shape.Numeric() 
 func (c *col) alert() bool { return c.field != nil && c.field.Column.Alert }
 
 // cut: may be cut with … to fit (group keys, outcomes).
-func (c *col) cut() bool { return c.field == nil || c.field.Shape == summary.ShapeOutcomes }
+func (c *col) cut() bool { return c.field == nil || c.field.Shape == record.ShapeOutcomes }
 
 // condenses: level 2 differs from level 1.
 func (c *col) condenses() bool { return c.field != nil && c.field.Shape.Condenses() }
@@ -82,8 +83,8 @@ func (c *col) condenses() bool { return c.field != nil && c.field.Shape.Condense
 // fieldColumns are the columns of the fields that have one: the default
 // table's in their places (std), then the others in the record's order.
 func fieldColumns() (std, extra []col) {
-	for i := range summary.Fields {
-		f := &summary.Fields[i]
+	for i := range record.Fields {
+		f := &record.Fields[i]
 		switch {
 		case f.Column.Name == "":
 		case f.Column.Place > 0:
@@ -112,32 +113,32 @@ func columnNames() []string {
 // (textfmt's rule); durations are at the column's step in a fitted table,
 // and in plain seconds to the hundredth or in whole milliseconds in md,
 // html and the unfitted table, whose headers give the unit.
-func (c *col) fieldText(r *summary.Record, cx *cellCtx, level int) string {
+func (c *col) fieldText(r *record.Record, cx *cellCtx, level int) string {
 	f := c.field
-	if f.Shape == summary.ShapeOutcomes {
+	if f.Shape == record.ShapeOutcomes {
 		return term.Escape(outcomesText(r))
 	}
 	v := f.Value(r)
 	switch {
 	case !v.Has:
 		return "-"
-	case f.Shape == summary.ShapeTime:
+	case f.Shape == record.ShapeTime:
 		layout := "2006-01-02 15:04:05"
 		if level == 2 {
 			layout = "01-02 15:04"
 		}
 		return time.UnixMicro(v.I).In(cx.loc).Format(layout)
-	case f.Shape == summary.ShapeTokens && level == 2:
+	case f.Shape == record.ShapeTokens && level == 2:
 		return textfmt.Compact(v.I)
-	case f.Shape == summary.ShapeMoney:
-		return summary.CostText(v.I)
-	case f.Shape == summary.ShapeSeconds && level > 0:
+	case f.Shape == record.ShapeMoney:
+		return record.CostText(v.I)
+	case f.Shape == record.ShapeSeconds && level > 0:
 		return textfmt.Duration(micros(v, f.Scale, 1e6), c.step)
-	case f.Shape == summary.ShapeMillis && level > 0:
+	case f.Shape == record.ShapeMillis && level > 0:
 		return textfmt.Duration(micros(v, f.Scale, 1e3), c.step)
-	case f.Shape == summary.ShapeSeconds:
+	case f.Shape == record.ShapeSeconds:
 		return textfmt.Decimal(floatOf(v, f.Scale), 2)
-	case f.Shape == summary.ShapeMillis:
+	case f.Shape == record.ShapeMillis:
 		return textfmt.Decimal(floatOf(v, f.Scale), 0)
 	case v.Float:
 		return textfmt.Decimal(v.F, 2)
@@ -149,25 +150,25 @@ func (c *col) fieldText(r *summary.Record, cx *cellCtx, level int) string {
 
 // micros is a duration value in microseconds; unit is how many a unit of
 // the value is.
-func micros(v summary.Value, scale int, unit float64) int64 {
+func micros(v record.Value, scale int, unit float64) int64 {
 	return int64(math.Round(floatOf(v, scale) * unit))
 }
 
 // withSteps are cols with the step of each column of durations set to its
 // largest value's over the rows each gives.
-func withSteps(cols []col, each func(func(*summary.Record) error) error) []col {
+func withSteps(cols []col, each func(func(*record.Record) error) error) []col {
 	cols = slices.Clone(cols)
 	largest := make([]int64, len(cols))
-	each(func(r *summary.Record) error {
+	each(func(r *record.Record) error {
 		for i, c := range cols {
 			if c.field == nil {
 				continue
 			}
 			unit := 0.0
 			switch c.field.Shape {
-			case summary.ShapeSeconds:
+			case record.ShapeSeconds:
 				unit = 1e6
-			case summary.ShapeMillis:
+			case record.ShapeMillis:
 				unit = 1e3
 			}
 			if v := c.field.Value; unit > 0 && v(r).Has {
@@ -184,7 +185,7 @@ func withSteps(cols []col, each func(func(*summary.Record) error) error) []col {
 }
 
 // floatOf is v as a float: an integer in units of 10^-scale divided out.
-func floatOf(v summary.Value, scale int) float64 {
+func floatOf(v record.Value, scale int) float64 {
 	if v.Float {
 		return v.F
 	}
@@ -210,7 +211,7 @@ func keyColumns(names []string) []col {
 // "(no KEY)" for the events without a value of it; the first key's cell
 // says "other (N groups)" for the groups past --top, and "↳ model" on a
 // row of a breakdown.
-func keyCell(r *summary.Record, k int) string {
+func keyCell(r *record.Record, k int) string {
 	switch {
 	case r.Nested && k == 0:
 		return term.Escape(partText(r))
@@ -227,7 +228,7 @@ func keyCell(r *summary.Record, k int) string {
 }
 
 // cell is column c's text for r at level.
-func (c *col) cell(r *summary.Record, cx *cellCtx, level int) string {
+func (c *col) cell(r *record.Record, cx *cellCtx, level int) string {
 	if c.key >= 0 {
 		return keyCell(r, c.key)
 	}
@@ -256,7 +257,7 @@ func defaultColumns(names []string, by []summary.Key) []col {
 
 // picked is a column of groupingColumns, with the steps a narrow table
 // drops and condenses it at, which are the grouping's (see
-// summary.Column's Drop): 0, its field's.
+// record.Column's Drop): 0, its field's.
 type picked struct {
 	name           string
 	drop, condense int

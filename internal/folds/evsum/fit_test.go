@@ -14,6 +14,7 @@ import (
 
 	"github.com/evtools/evtools/internal/core/window"
 	"github.com/evtools/evtools/internal/devtools/testio"
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 	"github.com/evtools/evtools/internal/shell/cli"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -395,7 +396,7 @@ func TestFitDropsBlankColumnsFirst(t *testing.T) {
 			}
 		}
 		cx := &cellCtx{loc: o.Loc, names: keyNames(st)}
-		each := func(fn func(*summary.Record) error) error { return eachRow(st, fn) }
+		each := func(fn func(*record.Record) error) error { return eachRow(st, fn) }
 		cols := withSteps(shownColumns(defaultColumns(cx.names, o.By), st), each)
 		_, w1, w2, blank := measure(cols, each, cx, true)
 		if !slices.Contains(blank, true) {

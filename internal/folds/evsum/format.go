@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/core/term"
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -80,8 +81,8 @@ var formatWriters = []struct {
 func noEvents(st *summary.State) string {
 	empty := false
 	stop := errors.New("stop")
-	st.EachRecord(func(r *summary.Record) error {
-		empty = r.Total && r.Counts[summary.Events] == 0
+	st.EachRecord(func(r *record.Record) error {
+		empty = r.Total && r.Counts[record.Events] == 0
 		return stop
 	})
 	if !empty {
@@ -106,12 +107,12 @@ func writeJSONL(out *jsonl.Writer, st *summary.State, tty bool) error {
 	if !tty {
 		// Encoded where the records are built, on every core; a
 		// record with a huge value (a run_id) in pieces, not copied.
-		return st.EachEncoded(func(b []byte, r *summary.Record) []byte {
+		return st.EachEncoded(func(b []byte, r *record.Record) []byte {
 			if b = r.AppendShortJSON(b); b != nil {
 				b = append(b, '\n')
 			}
 			return b
-		}, func(e []byte, r *summary.Record) error {
+		}, func(e []byte, r *record.Record) error {
 			if e == nil {
 				b, _ = r.WriteJSON(out, b)
 				e = []byte("\n")
@@ -120,7 +121,7 @@ func writeJSONL(out *jsonl.Writer, st *summary.State, tty bool) error {
 			return out.Err()
 		})
 	}
-	return st.EachRecord(func(r *summary.Record) error {
+	return st.EachRecord(func(r *record.Record) error {
 		b = escapeJSONControls(r.AppendJSON(b[:0]))
 		out.WriteLine(b)
 		return out.Err()
@@ -132,7 +133,7 @@ func writeJSON(out *jsonl.Writer, st *summary.State, tty bool) error {
 	var b []byte
 	out.WriteString("[\n")
 	first := true
-	err := st.EachRecord(func(r *summary.Record) error {
+	err := st.EachRecord(func(r *record.Record) error {
 		if !first {
 			out.WriteString(",\n")
 		}
@@ -175,7 +176,7 @@ func escapeJSONControls(b []byte) []byte {
 	return out
 }
 
-func outcomesText(r *summary.Record) string {
+func outcomesText(r *record.Record) string {
 	var parts []string
 	for _, o := range r.Outcomes {
 		parts = append(parts, fmt.Sprintf("%s %d", o.Name, o.N))
@@ -221,8 +222,8 @@ func writeMarkdown(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col
 	}
 	b.WriteString("\n")
 	out.Write(b.Bytes())
-	var problems []summary.Problem
-	eachRow(st, func(r *summary.Record) error {
+	var problems []record.Problem
+	eachRow(st, func(r *record.Record) error {
 		b.Reset()
 		b.WriteString("|")
 		for i := range cols {
@@ -272,8 +273,8 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 	}
 	w := csv.NewWriter(out)
 	w.Write(esc(csvHead(names, part, outcomes, tools)))
-	var parent *summary.Record // of the rows of a breakdown
-	err := eachRow(st, func(r *summary.Record) error {
+	var parent *record.Record // of the rows of a breakdown
+	err := eachRow(st, func(r *record.Record) error {
 		if !r.Nested {
 			parent = r
 		}
@@ -291,7 +292,7 @@ func writeCSV(out *jsonl.Writer, st *summary.State, tty bool) error {
 // csvNames are the outcomes and the tools any record has, sorted.
 func csvNames(st *summary.State) (outcomes, tools []string) {
 	outcomeSet, toolSet := map[string]bool{}, map[string]bool{}
-	eachRow(st, func(r *summary.Record) error {
+	eachRow(st, func(r *record.Record) error {
 		for _, o := range r.Outcomes {
 			outcomeSet[o.Name] = true
 		}
@@ -313,14 +314,14 @@ func csvHead(names []string, part string, outcomes, tools []string) []string {
 	if part != "" {
 		head = append(head, "breakdown."+part)
 	}
-	for i := range summary.Fields {
-		f := &summary.Fields[i]
+	for i := range record.Fields {
+		f := &record.Fields[i]
 		switch f.Shape {
-		case summary.ShapeOutcomes:
+		case record.ShapeOutcomes:
 			for _, o := range outcomes {
 				head = append(head, f.Path+"."+o)
 			}
-		case summary.ShapeTools:
+		case record.ShapeTools:
 			for _, t := range tools {
 				head = append(head, f.Path+"."+t+".calls", f.Path+"."+t+".failed")
 			}
@@ -334,7 +335,7 @@ func csvHead(names []string, part string, outcomes, tools []string) []string {
 // csvKeys are the key cells of row r, whose group is g's (its own, or
 // for a row of a breakdown its parent's); part: a breakdown's column
 // follows.
-func csvKeys(g, r *summary.Record, keys int, part bool) []string {
+func csvKeys(g, r *record.Record, keys int, part bool) []string {
 	var row []string
 	for k := range keys {
 		switch {
@@ -357,11 +358,11 @@ func csvKeys(g, r *summary.Record, keys int, part bool) []string {
 
 // csvFields appends r's fields to row, as the JSON has them: a value
 // the record has none of is empty, the problems are their sentences.
-func csvFields(row []string, r *summary.Record, outcomes, tools []string) []string {
-	for i := range summary.Fields {
-		f := &summary.Fields[i]
+func csvFields(row []string, r *record.Record, outcomes, tools []string) []string {
+	for i := range record.Fields {
+		f := &record.Fields[i]
 		switch f.Shape {
-		case summary.ShapeOutcomes:
+		case record.ShapeOutcomes:
 			oc := map[string]int64{}
 			for _, o := range r.Outcomes {
 				oc[o.Name] = o.N
@@ -369,15 +370,15 @@ func csvFields(row []string, r *summary.Record, outcomes, tools []string) []stri
 			for _, o := range outcomes {
 				row = append(row, itoa(oc[o]))
 			}
-		case summary.ShapeTools:
-			tc := map[string]summary.ToolStat{}
+		case record.ShapeTools:
+			tc := map[string]record.ToolStat{}
 			for _, t := range r.Tools {
 				tc[t.Name] = t
 			}
 			for _, t := range tools {
 				row = append(row, itoa(tc[t].Calls), itoa(tc[t].Failed))
 			}
-		case summary.ShapeProblems:
+		case record.ShapeProblems:
 			ps := make([]string, len(r.Problems))
 			for i, p := range r.Problems {
 				ps[i] = p.String()
@@ -398,7 +399,7 @@ func csvFields(row []string, r *summary.Record, outcomes, tools []string) []stri
 // JSON as it is.
 func csvValue(v string) string {
 	if strings.HasPrefix(v, `"`) {
-		return summary.ValueText(v)
+		return record.ValueText(v)
 	}
 	return v
 }

@@ -3,6 +3,7 @@ package evsum
 import (
 	"slices"
 
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 	"github.com/evtools/evtools/internal/shell/cli"
 	"github.com/evtools/evtools/internal/views/htmlreport"
@@ -28,7 +29,7 @@ func writeHTML(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) er
 		Wrap:    wrap,
 		Version: cli.Version,
 		Sorted:  cx.sorted,
-		Cells: func(r *summary.Record) []string {
+		Cells: func(r *record.Record) []string {
 			cells := make([]string, len(cols))
 			for i := range cols {
 				cells[i] = cols[i].cell(r, cx, 0)
@@ -36,7 +37,7 @@ func writeHTML(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) er
 			return cells
 		},
 	})
-	if err := st.EachRecord(func(r *summary.Record) error { p.Add(r); return nil }); err != nil {
+	if err := st.EachRecord(func(r *record.Record) error { p.Add(r); return nil }); err != nil {
 		return err
 	}
 	if err := p.Write(out); err != nil {

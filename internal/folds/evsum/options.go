@@ -6,6 +6,7 @@ import (
 
 	"github.com/evtools/evtools/internal/core/term"
 	"github.com/evtools/evtools/internal/core/window"
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 	"github.com/evtools/evtools/internal/shell/cli"
 )
@@ -98,7 +99,7 @@ parallel --pipe -k --block 50M evsum --partial < big.jsonl | evsum --merge`,
 
 // helpVars are the lists of --help, made from the tables they list: the
 // formats (formats), the groupings (summary.ByWords), the fields' columns
-// (summary.Fields) and the fields --sort takes.
+// (record.Fields) and the fields --sort takes.
 func helpVars() map[string]string {
 	fs := formats
 	return map[string]string{
@@ -106,7 +107,7 @@ func helpVars() map[string]string {
 		"by":      strings.Join(summary.ByWords(), ", "),
 		"keys":    strings.Join(keyColumnWords(), ", "),
 		"columns": strings.Join(columnNames(), ", "),
-		"sort":    strings.Join(summary.SortNames(), ", "),
+		"sort":    strings.Join(record.SortNames(), ", "),
 		"tzAlso":  " and of day, hour, week and month groups",
 	}
 }
@@ -115,8 +116,8 @@ func helpVars() map[string]string {
 // page and the completion scripts: the lists of helpVars, and each
 // --sort field also with the - that sorts highest first.
 func flagWords() map[string]cli.Words {
-	sorts := summary.SortNames()
-	for _, f := range summary.SortNames() {
+	sorts := record.SortNames()
+	for _, f := range record.SortNames() {
 		sorts = append(sorts, "-"+f)
 	}
 	return map[string]cli.Words{

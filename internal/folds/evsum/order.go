@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 )
 
@@ -36,7 +37,7 @@ func reportOrder(opts *options) (summary.Order, error) {
 	}
 	o.Top = opts.Top
 	if opts.Sort != "" {
-		f, err := summary.ParseSort(string(opts.Sort))
+		f, err := record.ParseSort(string(opts.Sort))
 		if err != nil {
 			return o, err
 		}
@@ -47,8 +48,8 @@ func reportOrder(opts *options) (summary.Order, error) {
 
 // eachRow calls fn with each row of the report in order: each record,
 // and after a record with a breakdown the records of its parts (Nested).
-func eachRow(st *summary.State, fn func(*summary.Record) error) error {
-	return st.EachRecord(func(r *summary.Record) error {
+func eachRow(st *summary.State, fn func(*record.Record) error) error {
+	return st.EachRecord(func(r *record.Record) error {
 		if err := fn(r); err != nil {
 			return err
 		}
@@ -62,7 +63,7 @@ func eachRow(st *summary.State, fn func(*summary.Record) error) error {
 }
 
 // otherText is the label of the groups past --top, folded into one.
-func otherText(r *summary.Record) string {
+func otherText(r *record.Record) string {
 	if r.Other == 1 {
 		return "other (1 group)"
 	}
@@ -72,7 +73,7 @@ func otherText(r *summary.Record) string {
 // partText is the label of a row of a breakdown: ↳ and the model, as the
 // group keys read (strings without quotes), (no model) for events that
 // name none.
-func partText(r *summary.Record) string {
+func partText(r *record.Record) string {
 	return "↳ " + r.KeyText(0)
 }
 

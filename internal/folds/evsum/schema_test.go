@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evtools/evtools/internal/folds/summary"
+	"github.com/evtools/evtools/internal/folds/record"
 )
 
 // A field added to the report's schema, as one row, shows up everywhere
@@ -18,11 +18,11 @@ import (
 // default table, md and html, --sort (by its path and by its column's
 // name), --columns, the help, the man page and the completion scripts.
 func TestAddedFieldShowsEverywhere(t *testing.T) {
-	defer summary.AddField(summary.Field{
+	defer record.AddField(record.Field{
 		Path:   "mean.tokens_per_call",
-		Column: summary.Column{Name: "tokens_per_call", Head: "tok/call", Place: 18, Drop: 5},
-		Value: func(r *summary.Record) summary.Value {
-			return summary.Value{I: r.Counts[summary.TokTotal] / max(r.Counts[summary.ModelCalls], 1), Has: true}
+		Column: record.Column{Name: "tokens_per_call", Head: "tok/call", Place: 18, Drop: 5},
+		Value: func(r *record.Record) record.Value {
+			return record.Value{I: r.Counts[record.TokTotal] / max(r.Counts[record.ModelCalls], 1), Has: true}
 		},
 	})()
 	const events = "../../../examples/events/multiagent.jsonl"

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/core/term"
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 )
 
@@ -92,7 +93,7 @@ type fitStep struct {
 // fitSteps are the steps of fitting cols, in order: the columns blank on
 // every row (see measure) in the order of their ranks, the column that is 1
 // on every row when grouped by run alone, the very long keys, then the
-// columns' steps (summary.Column's Condense and Drop), the cut among them
+// columns' steps (record.Column's Condense and Drop), the cut among them
 // at its rank. A blank column says nothing a row could tell from another,
 // and took the room of the tokens at 80 columns.
 func fitSteps(cols []col, byRunAlone bool, blank []bool) []fitStep {
@@ -115,7 +116,7 @@ func fitSteps(cols []col, byRunAlone bool, blank []bool) []fitStep {
 			ranked = append(ranked, fitStep{stepDrop, i, r})
 		}
 	}
-	ranked = append(ranked, fitStep{kind: stepCut, rank: summary.FitCut})
+	ranked = append(ranked, fitStep{kind: stepCut, rank: record.FitCut})
 	byRank := func(a, b fitStep) int { return cmp.Compare(a.rank, b.rank) }
 	slices.SortStableFunc(blanks, byRank)
 	slices.SortStableFunc(ranked, byRank)
@@ -241,7 +242,7 @@ func fit(cols []col, w1, w2 []int, blank []bool, width int, byRunAlone bool, kee
 // (the unfitted table counts runes, as it always did), or, fitted, at
 // levels 1 and 2 in terminal cells; headers included. Fitted, blank says
 // which field columns are empty or 0 on every row.
-func measure(cols []col, each func(func(*summary.Record) error) error, cx *cellCtx, fitted bool) (w0, w1, w2 []int, blank []bool) {
+func measure(cols []col, each func(func(*record.Record) error) error, cx *cellCtx, fitted bool) (w0, w1, w2 []int, blank []bool) {
 	n := len(cols)
 	w0, w1, w2, blank = make([]int, n), make([]int, n), make([]int, n), make([]bool, n)
 	for i := range cols {
@@ -253,7 +254,7 @@ func measure(cols []col, each func(func(*summary.Record) error) error, cx *cellC
 			w0[i] = utf8.RuneCountInString(cols[i].header(false))
 		}
 	}
-	each(func(r *summary.Record) error {
+	each(func(r *record.Record) error {
 		for i := range cols {
 			if !fitted {
 				w0[i] = max(w0[i], utf8.RuneCountInString(cols[i].cell(r, cx, 0)))
@@ -323,7 +324,7 @@ func plain(_ int, c string) string { return c }
 // It goes over the records twice (widths, then lines) rather than hold
 // them all; a live frame goes over them once and keeps the rows it shows.
 func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec) {
-	each := func(fn func(*summary.Record) error) error { return eachRow(st, fn) }
+	each := func(fn func(*record.Record) error) error { return eachRow(st, fn) }
 	more := 0 // rows left out of a frame
 	if spec.frame {
 		each, more = frameRecords(st, spec.height)
@@ -364,8 +365,8 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 		}
 		out.WriteString(m + "\n")
 	}
-	var problems []summary.Problem
-	each(func(r *summary.Record) error {
+	var problems []record.Problem
+	each(func(r *record.Record) error {
 		t.line(func(i int) string { return cols[i].cell(r, cx, l.level[i]) }, rowStyle(cols, r, spec.color))
 		if r.Total {
 			problems = r.Problems
@@ -382,7 +383,7 @@ func writeTable(out stringWriter, st *summary.State, cx *cellCtx, spec tableSpec
 
 // rowStyle is how a row's cells are coloured: a column's alert in red
 // when not 0, the total in bold.
-func rowStyle(cols []col, r *summary.Record, color bool) func(i int, c string) string {
+func rowStyle(cols []col, r *record.Record, color bool) func(i int, c string) string {
 	if !color {
 		return plain
 	}
@@ -399,7 +400,7 @@ func rowStyle(cols []col, r *summary.Record, color bool) func(i int, c string) s
 
 // writeProblems writes the list of problems under the table: fitted,
 // each wrapped to the width.
-func writeProblems(out stringWriter, problems []summary.Problem, spec tableSpec) {
+func writeProblems(out stringWriter, problems []record.Problem, spec tableSpec) {
 	if spec.fit {
 		out.WriteString("\n" + cutText("problems:", spec.width) + "\n")
 	} else {
@@ -423,13 +424,13 @@ func writeProblems(out stringWriter, problems []summary.Problem, spec tableSpec)
 // that fit under the header and the total (and its breakdown), the oldest
 // giving way to a "… N more" line. It returns them, in order, and N. Only
 // these rows are kept, and measured: the frame is fitted to what it shows.
-func frameRecords(st *summary.State, height int) (func(func(*summary.Record) error) error, int) {
+func frameRecords(st *summary.State, height int) (func(func(*record.Record) error) error, int) {
 	// rows that fit without "… N more"; with it, one fewer
 	room := max(height-3, 0)
-	var ring []summary.Record
-	var total summary.Record
+	var ring []record.Record
+	var total record.Record
 	rows := 0
-	push := func(r *summary.Record) {
+	push := func(r *record.Record) {
 		switch {
 		case height <= 0 || len(ring) < room:
 			ring = append(ring, *r)
@@ -438,7 +439,7 @@ func frameRecords(st *summary.State, height int) (func(func(*summary.Record) err
 		}
 		rows++
 	}
-	st.EachRecord(func(r *summary.Record) error {
+	st.EachRecord(func(r *record.Record) error {
 		if r.Total {
 			total = *r
 			return nil
@@ -461,7 +462,7 @@ func frameRecords(st *summary.State, height int) (func(func(*summary.Record) err
 		ring = ring[len(ring)-keep:]
 	}
 	recs := append(append(ring, total), total.Breakdown...)
-	return func(fn func(*summary.Record) error) error {
+	return func(fn func(*record.Record) error) error {
 		for i := range recs {
 			if err := fn(&recs[i]); err != nil {
 				return err

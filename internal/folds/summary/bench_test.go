@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evtools/evtools/internal/devtools/corpus"
+	"github.com/evtools/evtools/internal/folds/record"
 )
 
 // BenchmarkSummary is evsum's hot path: every line of a generated run log
@@ -36,12 +37,12 @@ func BenchmarkReport(b *testing.B) {
 	s := byRunState(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		err := s.EachEncoded(func(b []byte, r *Record) []byte {
+		err := s.EachEncoded(func(b []byte, r *record.Record) []byte {
 			if b = r.AppendShortJSON(b); b != nil {
 				b = append(b, '\n')
 			}
 			return b
-		}, func([]byte, *Record) error { return nil })
+		}, func([]byte, *record.Record) error { return nil })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package summary
 import (
 	"runtime"
 
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
 
@@ -27,7 +28,7 @@ type builder struct {
 // goroutine, and their encoding when eachBuilt encodes them.
 type builtRecords struct {
 	refs []ref
-	recs []Record
+	recs []record.Record
 	enc  []byte // the records encoded, one after the other
 	ends []int  // where each record's bytes end in enc; -1 for one not encoded
 }
@@ -37,7 +38,7 @@ type builtRecords struct {
 // encode is not nil (jsonl.Ordered: the chunks built ahead of write are
 // bounded, so memory stays that of a few chunks). Building only reads the
 // state. It returns the builders when they are done.
-func eachBuilt(refs []ref, build func(key string, b *builder) Record, encode func([]byte, *Record) []byte, write func(*Record, []byte) error) ([]*builder, error) {
+func eachBuilt(refs []ref, build func(key string, b *builder) record.Record, encode func([]byte, *record.Record) []byte, write func(*record.Record, []byte) error) ([]*builder, error) {
 	workers := min(runtime.GOMAXPROCS(0), (len(refs)+builtChunk-1)/builtChunk)
 	var bs []*builder
 	newBuilder := func() *builder {
@@ -48,7 +49,7 @@ func eachBuilt(refs []ref, build func(key string, b *builder) Record, encode fun
 	}
 	work := func(b *builder, c *builtRecords) {
 		if c.recs == nil { // a new chunk: its room made once, at its size
-			c.recs, c.ends = make([]Record, 0, builtChunk), make([]int, 0, builtChunk)
+			c.recs, c.ends = make([]record.Record, 0, builtChunk), make([]int, 0, builtChunk)
 		}
 		c.recs, c.enc, c.ends = c.recs[:0], c.enc[:0], c.ends[:0]
 		for _, r := range c.refs {

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/evtools/evtools/internal/folds/record"
 )
 
 // The report built on several cores (eachBuilt, the total's runs on a
@@ -50,7 +52,7 @@ func TestReportOnCores(t *testing.T) {
 		var o Order
 		o.Top = c.top
 		if c.sort != "" {
-			if o.Sort, err = ParseSort(c.sort); err != nil {
+			if o.Sort, err = record.ParseSort(c.sort); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -65,7 +67,7 @@ func TestReportOnCores(t *testing.T) {
 		report := func(procs int) []byte {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 			var b []byte
-			if err := s.EachRecord(func(r *Record) error {
+			if err := s.EachRecord(func(r *record.Record) error {
 				b = append(r.AppendJSON(b), '\n')
 				return nil
 			}); err != nil {
@@ -78,12 +80,12 @@ func TestReportOnCores(t *testing.T) {
 		encoded := func(procs int) []byte {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 			var out []byte
-			if err := s.EachEncoded(func(b []byte, r *Record) []byte {
+			if err := s.EachEncoded(func(b []byte, r *record.Record) []byte {
 				if len(r.Problems)%3 == 1 {
 					return nil // the writer's
 				}
 				return append(r.AppendJSON(b), '\n')
-			}, func(b []byte, r *Record) error {
+			}, func(b []byte, r *record.Record) error {
 				if b == nil {
 					b = append(r.AppendJSON(nil), '\n')
 				}
@@ -116,7 +118,7 @@ func TestReportOnCoresWriterFails(t *testing.T) {
 	s := summarise(t, Options{By: []Key{keyWords["run"]}}, lines(envelopeCorpus(t, 1<<20, 3)))
 	before := runtime.NumGoroutine()
 	n := 0
-	err := s.EachRecord(func(*Record) error {
+	err := s.EachRecord(func(*record.Record) error {
 		if n++; n == 65 {
 			return errTSRange
 		}

@@ -1,83 +1,12 @@
 package summary
 
-// Counter names one event-level counter of a group: an int64 that merging
-// adds up. Every counter is described once, by its row in Counters; the
-// merge, the frozen form and the partial state are derived from that
-// table, and the report (its record, csv, table and sort fields) from its
-// row in Fields. Adding a plain counter is a constant here, a row there
-// and one in Fields (and the line of State.add that counts it).
-//
-// The counters are written in this order, in every format.
-type Counter uint8
-
-// The counters of a group.
-const (
-	Events Counter = iota
-	ModelCalls
-	ModelErrors
-	TokInput // the tokens object, in its order
-	TokOutput
-	TokCacheRead
-	TokCacheWrite
-	TokTotal
-	TokReasoning // parts of output and cache_write, after total as in pkg/event
-	TokCacheWrite1h
-	CostNano       // cost in 10^-9 USD
-	UnpricedCalls  // model results marked unpriced: their cost is not in CostNano
-	UnpricedTokens // and their tokens (total)
-	NoUsageCalls   // model results marked no_usage: their tokens and cost are not known
-	ToolCalls
-	ToolFailures
-	Errors
-	Guardrails
-	Kills
-	NumCounters
-)
-
-// CounterInfo describes a counter.
-type CounterInfo struct {
-	// Name is its member in the report; a counter of an object (tokens)
-	// has Object set and Name is its member there.
-	Name   string
-	Object string
-	// Partial is its member in the partial state when it differs from
-	// Name. A counter of an object is written there as an array element.
-	Partial string
-	// Scale: the counter holds units of 10^-Scale (cost: 9, nano-dollars);
-	// the report prints it as a decimal.
-	Scale int
-	// Always: written in the partial state even when zero.
-	Always bool
-}
-
-// Counters describes every counter, indexed by Counter.
-var Counters = [NumCounters]CounterInfo{
-	Events:          {Name: "events", Always: true},
-	ModelCalls:      {Name: "model_calls"},
-	ModelErrors:     {Name: "model_errors"},
-	TokInput:        {Name: "input", Object: "tokens"},
-	TokOutput:       {Name: "output", Object: "tokens"},
-	TokCacheRead:    {Name: "cache_read", Object: "tokens"},
-	TokCacheWrite:   {Name: "cache_write", Object: "tokens"},
-	TokTotal:        {Name: "total", Object: "tokens"},
-	TokReasoning:    {Name: "reasoning", Object: "tokens"},
-	TokCacheWrite1h: {Name: "cache_write_1h", Object: "tokens"},
-	CostNano:        {Name: "cost_usd", Partial: "cost_nano_usd", Scale: 9},
-	UnpricedCalls:   {Name: "unpriced_calls"},
-	UnpricedTokens:  {Name: "unpriced_tokens"},
-	NoUsageCalls:    {Name: "no_usage_calls"},
-	ToolCalls:       {Name: "tool_calls"},
-	ToolFailures:    {Name: "tool_failures"},
-	Errors:          {Name: "errors"},
-	Guardrails:      {Name: "guardrails"},
-	Kills:           {Name: "kills"},
-}
+import "github.com/evtools/evtools/internal/folds/record"
 
 // counts are a group's counters.
-type counts [NumCounters]int64
+type counts [record.NumCounters]int64
 
 // The frozen form marks the counters that are not zero in a uint64.
-var _ [64 - NumCounters]struct{}
+var _ [64 - record.NumCounters]struct{}
 
 func (c *counts) add(o *counts) {
 	for i := range c {
@@ -85,31 +14,23 @@ func (c *counts) add(o *counts) {
 	}
 }
 
-// Column is the flat name of the counter, as csv heads it: tokens.input.
-func (c Counter) Column() string {
-	if o := Counters[c].Object; o != "" {
-		return o + "." + Counters[c].Name
-	}
-	return Counters[c].Name
-}
-
 // partialName is the counter's member in the partial state.
-func (c Counter) partialName() string {
-	if p := Counters[c].Partial; p != "" {
+func partialName(c record.Counter) string {
+	if p := record.Counters[c].Partial; p != "" {
 		return p
 	}
-	if o := Counters[c].Object; o != "" {
+	if o := record.Counters[c].Object; o != "" {
 		return o
 	}
-	return Counters[c].Name
+	return record.Counters[c].Name
 }
 
-// span returns the counters from c on that belong to the same object (c
+// counterSpan returns the counters from c on that belong to the same object (c
 // alone when it is in none).
-func (c Counter) span() Counter {
+func counterSpan(c record.Counter) record.Counter {
 	e := c + 1
-	if o := Counters[c].Object; o != "" {
-		for e < NumCounters && Counters[e].Object == o {
+	if o := record.Counters[c].Object; o != "" {
+		for e < record.NumCounters && record.Counters[e].Object == o {
 			e++
 		}
 	}

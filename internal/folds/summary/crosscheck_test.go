@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/itchyny/gojq"
 )
 
@@ -52,33 +53,33 @@ func num(v any) float64 {
 
 // check compares the evsum total with jq's numbers; cost to the 1e-8 the
 // corpora write.
-func check(t *testing.T, total Record, jq map[string]any) {
+func check(t *testing.T, total record.Record, jq map[string]any) {
 	t.Helper()
 	outcomes := map[string]any{}
 	for _, o := range total.Outcomes {
 		outcomes[o.Name] = float64(o.N)
 	}
 	got := map[string]float64{
-		"events": float64(total.Counts[Events]), "runs": float64(total.Runs), "model_calls": float64(total.Counts[ModelCalls]),
-		"model_errors": float64(total.Counts[ModelErrors]), "input": float64(total.Counts[TokInput+0]), "output": float64(total.Counts[TokInput+1]),
-		"cache_read": float64(total.Counts[TokInput+2]), "total": float64(total.Counts[TokInput+4]), "tool_calls": float64(total.Counts[ToolCalls]),
-		"tool_failures": float64(total.Counts[ToolFailures]), "errors": float64(total.Counts[Errors]), "guardrails": float64(total.Counts[Guardrails]),
-		"kills": float64(total.Counts[Kills]),
+		"events": float64(total.Counts[record.Events]), "runs": float64(total.Runs), "model_calls": float64(total.Counts[record.ModelCalls]),
+		"model_errors": float64(total.Counts[record.ModelErrors]), "input": float64(total.Counts[record.TokInput+0]), "output": float64(total.Counts[record.TokInput+1]),
+		"cache_read": float64(total.Counts[record.TokInput+2]), "total": float64(total.Counts[record.TokInput+4]), "tool_calls": float64(total.Counts[record.ToolCalls]),
+		"tool_failures": float64(total.Counts[record.ToolFailures]), "errors": float64(total.Counts[record.Errors]), "guardrails": float64(total.Counts[record.Guardrails]),
+		"kills": float64(total.Counts[record.Kills]),
 	}
 	for k, g := range got {
 		if w := num(jq[k]); g != w {
 			t.Errorf("%s: evsum %v, jq %v", k, g, w)
 		}
 	}
-	if g, w := math.Round(float64(total.Counts[CostNano])/1e9*1e8), math.Round(num(jq["cost"])*1e8); g != w {
-		t.Errorf("cost: evsum %v, jq %v", float64(total.Counts[CostNano])/1e9, jq["cost"])
+	if g, w := math.Round(float64(total.Counts[record.CostNano])/1e9*1e8), math.Round(num(jq["cost"])*1e8); g != w {
+		t.Errorf("cost: evsum %v, jq %v", float64(total.Counts[record.CostNano])/1e9, jq["cost"])
 	}
 	for name, w := range jq["outcomes"].(map[string]any) {
 		if num(outcomes[name]) != num(w) {
 			t.Errorf("outcome %s: evsum %v, jq %v", name, outcomes[name], w)
 		}
 	}
-	if total.Runs == 0 || total.Counts[ToolCalls] == 0 || total.Counts[ToolFailures] == 0 || total.Counts[Errors] == 0 {
+	if total.Runs == 0 || total.Counts[record.ToolCalls] == 0 || total.Counts[record.ToolFailures] == 0 || total.Counts[record.Errors] == 0 {
 		t.Errorf("corpus too small to check anything: %+v", total)
 	}
 }

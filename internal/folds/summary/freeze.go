@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/evtools/evtools/internal/folds/record"
 )
 
 // hotLimit is how many groups (and runs) stay decoded. Past it, all but the
@@ -346,7 +348,7 @@ func (f *freezer) span(_, _ string, lo, hi *int64, has *bool) {
 
 // counter freezes all the counters at the first, together: most groups
 // leave several at zero, which then take no room.
-func (f *freezer) counter(c Counter, n *counts) {
+func (f *freezer) counter(c record.Counter, n *counts) {
 	if c == 0 {
 		f.counts(n[:])
 	}
@@ -486,7 +488,7 @@ func (d *thawer) span(_, _ string, lo, hi *int64, has *bool) {
 	d.base = *lo
 }
 
-func (d *thawer) counter(c Counter, n *counts) {
+func (d *thawer) counter(c record.Counter, n *counts) {
 	if c == 0 {
 		d.counts(n[:])
 	}

@@ -8,6 +8,8 @@ import (
 	"hash/crc32"
 	"strings"
 	"sync"
+
+	"github.com/evtools/evtools/internal/folds/record"
 )
 
 // The frozen form of a whole state: what a cache keeps of the state of
@@ -205,8 +207,8 @@ func (d *dec) count() int {
 func FrozenSchema() string {
 	frozenSchemaOnce.Do(func() {
 		var w schemaSaver
-		for c := Counter(0); c < NumCounters; c++ {
-			w.add("counter", Counters[c].Name)
+		for c := record.Counter(0); c < record.NumCounters; c++ {
+			w.add("counter", record.Counters[c].Name)
 		}
 		(&Group{}).save(&w)
 		r := &Run{glass: &glassRun{}}
@@ -249,7 +251,7 @@ func (w *schemaSaver) sketch(name string, _ *Sketch) {
 func (w *schemaSaver) runs(name string, _ *Group)           { w.add("runs", name) }
 func (w *schemaSaver) glass(p **glassRun) *glassRun         { w.add("glass", ""); return *p }
 func (w *schemaSaver) turns(name string, _ *turnSeg)        { w.add("turns", name) }
-func (w *schemaSaver) counter(c Counter, _ *counts)         { w.add("counters", c.partialName()) }
+func (w *schemaSaver) counter(c record.Counter, _ *counts)  { w.add("counters", partialName(c)) }
 func (w *schemaSaver) time(name string, _ *int64, _ *bool)  { w.add("time", name) }
 func (w *schemaSaver) value(name string, _ *int64, _ *bool) { w.add("value", name) }
 func (w *schemaSaver) span(first, last string, _, _ *int64, _ *bool) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/core/window"
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -102,7 +103,7 @@ func goldenOutput(t *testing.T, name string, events [][]byte) string {
 				t.Fatal(err)
 			}
 		case "sort":
-			if order.Sort, err = ParseSort(v); err != nil {
+			if order.Sort, err = record.ParseSort(v); err != nil {
 				t.Fatal(err)
 			}
 		case "top":

@@ -1,12 +1,10 @@
 package summary
 
 import (
-	"bytes"
 	"fmt"
 	"runtime"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // hugeRunEvents are a run's events with a run_id of n bytes of s.
@@ -20,36 +18,6 @@ func hugeRunEvents(s string, n int) (id string, ls [][]byte) {
 		ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"%s","agent_id":"a",%s}`, i+1, 1793520000+i, id, ev))
 	}
 	return id, ls
-}
-
-// WriteJSON writes in pieces what AppendJSON appends, also for group
-// values and problems long enough to be written apart, escapes and runes
-// across the pieces included.
-func TestWriteJSON(t *testing.T) {
-	for _, s := range []string{"x", `a\"b\\n`, "é€\\u2028ø", "\\u0001z"} {
-		for _, by := range []string{"run", "run,agent", "none"} {
-			_, ls := hugeRunEvents(s, 3*longValue+7)
-			_, short := hugeRunEvents(s, 10)
-			keys, err := ParseBy(by)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st := summarise(t, Options{By: keys}, append(ls, short...))
-			err = st.EachRecord(func(r *Record) error {
-				var w bytes.Buffer
-				if _, err := r.WriteJSON(&w, []byte("junk")); err != nil {
-					return err
-				}
-				if want := r.AppendJSON(nil); !bytes.Equal(w.Bytes(), want) {
-					t.Errorf("%q by %s: WriteJSON differs from AppendJSON:\n%.300s\nwant\n%.300s", s, by, w.Bytes(), want)
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
 }
 
 // TestHugeRunID: a run_id of 8 MB is held once, by the run and its group
@@ -67,40 +35,6 @@ func TestHugeRunID(t *testing.T) {
 	runtime.KeepAlive(ls)
 	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > n*5/4 {
 		t.Errorf("the state holds %d bytes for a run_id of %d: more than one copy", grew, n)
-	}
-}
-
-// A problem names a run by its id in quotes; an id too long to read is
-// named by its first 64 bytes (whole runes) and its length, so that each
-// problem of a huge run is not one more copy of its id.
-func TestProblemNamesLongRunID(t *testing.T) {
-	for _, c := range []struct {
-		s     string
-		n     int
-		whole bool
-	}{
-		{"x", maxNamedID, true},
-		{"x", maxNamedID + 1, false},
-		{"é", maxNamedID + 9, false}, // 64 bytes cut a rune in two
-	} {
-		id, ls := hugeRunEvents(c.s, c.n)
-		st := summarise(t, Options{By: []Key{keyWords["run"]}}, ls[1:]) // no model call: an open tool call
-		total := st.Report()[len(st.Report())-1]
-		if len(total.Problems) == 0 {
-			t.Fatalf("%d bytes: no problem reported", len(id))
-		}
-		for _, pr := range total.Problems {
-			p := pr.String()
-			short := fmt.Sprintf("run %q (a run_id of %d bytes) ", strings.ToValidUTF8(id[:64], "")+"…", len(id))
-			switch {
-			case c.whole && !strings.HasPrefix(p, fmt.Sprintf("run %q ", id)):
-				t.Errorf("%d bytes: %.100q does not name the run whole", len(id), p)
-			case !c.whole && !strings.HasPrefix(p, short):
-				t.Errorf("%d bytes: %.200q does not start %q", len(id), p, short)
-			case !utf8.ValidString(p):
-				t.Errorf("%d bytes: %.200q is not UTF-8", len(id), p)
-			}
-		}
 	}
 }
 

@@ -1,5 +1,7 @@
 package summary
 
+import "github.com/evtools/evtools/internal/folds/record"
+
 // Merge folds o into s, as if o's events had been added after s's. Counts,
 // sums, times and percentiles do not depend on the order of merging; only
 // the latency of a glasspane turn whose start and end fall in different parts
@@ -217,7 +219,7 @@ func (s *State) mergeCall(rg *glassRun, id string, c2 *call) {
 	if c1.counted() && c2.counted() {
 		// counted in both parts: once is right
 		if g := s.getGroup(c2.group); g != nil {
-			g.n[ToolCalls]--
+			g.n[record.ToolCalls]--
 			g.tool(c2.name).calls--
 		}
 		c2 = &call{ended: c2.ended, failed: c2.failed}
@@ -247,7 +249,7 @@ func (s *State) closeCall(c *call, failed bool) {
 		return
 	}
 	if g := s.getGroup(c.group); g != nil {
-		g.n[ToolFailures]++
+		g.n[record.ToolFailures]++
 		g.tool(c.name).failed++
 	}
 }

@@ -1,6 +1,10 @@
 package summary
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/evtools/evtools/internal/folds/record"
+)
 
 // A callNote is one event of a zot tool call id, as a state that another
 // process merges (a --partial state) keeps it when the id has more than
@@ -172,10 +176,10 @@ func (s *State) countCall(d int64) func(group, name string, failed bool) {
 			return
 		}
 		if failed {
-			g.n[ToolFailures] += d
+			g.n[record.ToolFailures] += d
 			g.tool(name).failed += d
 		} else {
-			g.n[ToolCalls] += d
+			g.n[record.ToolCalls] += d
 			g.tool(name).calls += d
 		}
 	}

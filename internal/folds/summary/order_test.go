@@ -8,10 +8,12 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/evtools/evtools/internal/folds/record"
 )
 
 // jsonLines is each record as one JSON line.
-func jsonLines(recs []Record) []string {
+func jsonLines(recs []record.Record) []string {
 	var out []string
 	for i := range recs {
 		out = append(out, string(recs[i].AppendJSON(nil)))
@@ -20,7 +22,7 @@ func jsonLines(recs []Record) []string {
 }
 
 // withoutBreakdown is the record as it would be without --breakdown.
-func withoutBreakdown(r Record) Record {
+func withoutBreakdown(r record.Record) record.Record {
 	r.Breakdown, r.BreakdownMember = nil, ""
 	return r
 }
@@ -72,7 +74,7 @@ func TestPropertyBreakdown(t *testing.T) {
 		// the records but the breakdown are those without it
 		recs := hot.Report()
 		plain := summarise(t, Options{By: keys}, ls).Report()
-		var stripped []Record
+		var stripped []record.Record
 		for _, r := range recs {
 			stripped = append(stripped, withoutBreakdown(r))
 		}
@@ -149,7 +151,7 @@ func TestPropertySortTop(t *testing.T) {
 		ls := randomEvents(rng)
 		by := bys[iter%len(bys)]
 		keys, _ := ParseBy(by)
-		f, err := ParseSort(fields[iter%len(fields)])
+		f, err := record.ParseSort(fields[iter%len(fields)])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,8 +176,8 @@ func TestPropertySortTop(t *testing.T) {
 			pos[strings.Join(r.Vals, "\x1f")] = i
 		}
 		for i := 1; i < len(groups); i++ {
-			a, b := f.value(&groups[i-1]), f.value(&groups[i])
-			c := f.compare(a, b)
+			a, b := f.Value(&groups[i-1]), f.Value(&groups[i])
+			c := f.Compare(a, b)
 			if c > 0 || c == 0 && pos[strings.Join(groups[i-1].Vals, "\x1f")] > pos[strings.Join(groups[i].Vals, "\x1f")] {
 				t.Fatalf("%s: records %d and %d out of order: %+v, %+v", what, i-1, i, a, b)
 			}
@@ -201,7 +203,7 @@ func TestPropertySortTop(t *testing.T) {
 		}
 		// the groups add up to the total
 		total := recs[len(recs)-1]
-		var sum [NumCounters]int64
+		var sum [record.NumCounters]int64
 		var runs int64
 		tools := map[string]int64{}
 		for _, r := range recs[:len(recs)-1] {
@@ -233,44 +235,6 @@ func TestPropertySortTop(t *testing.T) {
 		m.State.SetOrder(Order{Sort: f, Top: top})
 		if got, want := report(t, m.State), report(t, s); got != want {
 			t.Fatalf("%s, cut at %d: the merged report differs\n%s", what, cut, firstDiff(got, want))
-		}
-	}
-}
-
-func TestParseSort(t *testing.T) {
-	for _, c := range []struct {
-		in, name string
-		desc     bool
-	}{
-		{"cost_usd", "cost_usd", false},
-		{"-cost_usd", "cost_usd", true},
-		{"+events", "events", false},
-		{"-tokens", "tokens.total", true},
-		{"tokens.input", "tokens.input", false},
-		{"-cost", "cost_usd", true},
-		{"wall_p95", "wall_seconds.p95", false},
-		{"-latency_ms.p50", "latency_ms.p50", true},
-		{"-outcomes.error", "outcomes.error", true},
-		{"tools.read.file.failed", "tools.read.file.failed", false},
-		{"-problems", "problems", true},
-		{"first_ts", "first_ts", false},
-	} {
-		f, err := ParseSort(c.in)
-		if err != nil || f.Name != c.name || f.Desc != c.desc {
-			t.Errorf("ParseSort(%q) = %+v, %v; want %s desc %v", c.in, f, err, c.name, c.desc)
-		}
-	}
-	list := "one of events, runs, first_ts, last_ts, model_calls, model_errors, tokens.input, tokens.output, tokens.reasoning, tokens.cache_read, tokens.cache_write, tokens.cache_write_1h, tokens.total, cost_usd, unpriced_calls, unpriced_tokens, no_usage_calls, tool_calls, tool_failures, errors, guardrails, kills, wall_seconds.sum, wall_seconds.p50, wall_seconds.p95, wall_seconds.max, latency_ms.p50, latency_ms.p95, latency_ms.max, problems, tokens, outcomes.NAME, tools.NAME.calls, tools.NAME.failed; - before it sorts highest first"
-	for _, c := range []struct{ in, want string }{
-		{"-cots_usd", `--sort "-cots_usd": "cots_usd" is not a numeric field of the record (did you mean cost_usd?): ` + list},
-		{"tokes", `--sort "tokes": "tokes" is not a numeric field of the record (did you mean tokens?): ` + list},
-		{"latency_ms.p59", `--sort "latency_ms.p59": "latency_ms.p59" is not a numeric field of the record (did you mean latency_ms.p50?): ` + list},
-		{"group", `--sort "group": "group" is not a numeric field of the record: ` + list},
-		{"tools.bash", `--sort "tools.bash": "tools.bash" is not a numeric field of the record: ` + list},
-		{"-", `--sort "-": no field (a numeric field of the record, - before it for highest first: -cost_usd)`},
-	} {
-		if _, err := ParseSort(c.in); err == nil || err.Error() != c.want {
-			t.Errorf("ParseSort(%q): %v\nwant %s", c.in, err, c.want)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/evtools/evtools/internal/core/jsontext"
 	"github.com/evtools/evtools/internal/core/window"
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
@@ -127,13 +128,13 @@ func (o *obj) next(i int) {
 // counters writes the counters of a group from c up to the next special
 // member, in Counter order: a counter of an object (tokens) as an array
 // element.
-func (o *obj) counter(n *counts, c Counter) {
-	if Counters[c].Object == "" {
-		o.int(c.partialName(), n[c], Counters[c].Always)
+func (o *obj) counter(n *counts, c record.Counter) {
+	if record.Counters[c].Object == "" {
+		o.int(partialName(c), n[c], record.Counters[c].Always)
 		return
 	}
-	o.open(c.partialName(), '[')
-	for i := c; i < c.span(); i++ {
+	o.open(partialName(c), '[')
+	for i := c; i < counterSpan(c); i++ {
 		o.next(int(i - c))
 		o.b = strconv.AppendInt(o.b, n[i], 10)
 	}
@@ -257,10 +258,10 @@ func (w *partialWriter) span(first, last string, lo, hi *int64, has *bool) {
 	w.opt(last, *hi, *has)
 }
 
-func (w *partialWriter) counter(c Counter, n *counts) { w.obj.counter(n, c) }
-func (w *partialWriter) count(name string, v *int64)  { w.int(name, *v, false) }
-func (w *partialWriter) signed(name string, v *int64) { w.int(name, *v, false) }
-func (w *partialWriter) seq(name string, v *int64)    { w.obj.seq(name, *v) }
+func (w *partialWriter) counter(c record.Counter, n *counts) { w.obj.counter(n, c) }
+func (w *partialWriter) count(name string, v *int64)         { w.int(name, *v, false) }
+func (w *partialWriter) signed(name string, v *int64)        { w.int(name, *v, false) }
+func (w *partialWriter) seq(name string, v *int64)           { w.obj.seq(name, *v) }
 
 func (w *partialWriter) time(name string, v *int64, has *bool)  { w.opt(name, *v, *has) }
 func (w *partialWriter) value(name string, v *int64, has *bool) { w.opt(name, *v, *has) }
@@ -841,16 +842,16 @@ func (rd *partialReader) span(first, last string, lo, hi *int64, has *bool) {
 	}
 }
 
-func (rd *partialReader) counter(c Counter, n *counts) {
-	name := c.partialName()
-	if Counters[c].Object == "" {
+func (rd *partialReader) counter(c record.Counter, n *counts) {
+	name := partialName(c)
+	if record.Counters[c].Object == "" {
 		rd.decode(name, &n[c])
 	} else {
 		// the counters of an object are an array, in Counter order
-		a := make([]int64, c.span()-c)
+		a := make([]int64, counterSpan(c)-c)
 		rd.each(name, func(v []byte) error {
 			err := value(v, &a)
-			copy(n[c:c.span()], a)
+			copy(n[c:counterSpan(c)], a)
 			return err
 		})
 	}
@@ -861,7 +862,7 @@ func (rd *partialReader) counter(c Counter, n *counts) {
 
 // countCounters are the counters that count events, never negative
 // (tokens and cost are sums of the values the events give).
-var countCounters = []Counter{Events, ModelCalls, ModelErrors, UnpricedCalls, ToolCalls, ToolFailures, Errors, Guardrails, Kills}
+var countCounters = []record.Counter{record.Events, record.ModelCalls, record.ModelErrors, record.UnpricedCalls, record.ToolCalls, record.ToolFailures, record.Errors, record.Guardrails, record.Kills}
 
 func (rd *partialReader) count(name string, v *int64) {
 	rd.decode(name, v)
@@ -903,7 +904,7 @@ func (rd *partialReader) tools(name string, g *Group) {
 		}
 		calls, failed = calls+c[0], failed+c[1]
 	}
-	if calls != g.n[ToolCalls] || failed != g.n[ToolFailures] {
+	if calls != g.n[record.ToolCalls] || failed != g.n[record.ToolFailures] {
 		rd.fault(faultObject, errors.New("bad partial state line: the tools' calls or failures do not add up to tool_calls or tool_failures"))
 		return
 	}
@@ -1053,7 +1054,7 @@ func (m *Merger) group(line []byte) error {
 	for c := range g.n {
 		sum := s.sums[c]
 		if !o.sums[c].add(g.n[c]) || !sum.merge(o.sums[c]) {
-			return fmt.Errorf("bad partial state line: %s: the sum would be out of range", Counter(c).Column())
+			return fmt.Errorf("bad partial state line: %s: the sum would be out of range", record.Counter(c).Column())
 		}
 	}
 	s.Merge(o)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/evtools/evtools/internal/folds/record"
 )
 
 // What --merge accepts and refuses in a state's sketch: bucket counts of at
@@ -39,7 +41,7 @@ func TestMergerSketchLines(t *testing.T) {
 			t.Fatalf("%s: %v", l, err)
 		}
 	}
-	if recs := m.State.Report(); len(recs) != 2 || recs[1].Counts[Events] != 2 {
+	if recs := m.State.Report(); len(recs) != 2 || recs[1].Counts[record.Events] != 2 {
 		t.Errorf("escaped member names: report %+v, want one group of 2 events", recs)
 	}
 }

@@ -1,15 +1,19 @@
 package summary
 
-import "math"
+import (
+	"math"
+
+	"github.com/evtools/evtools/internal/folds/record"
+)
 
 // Replay is a report made once, to be written again without its state:
 // evsum keeps the report of an archive's segments, which needs every run
 // to be made, to answer the same question over the same segments in
 // milliseconds. Its records are those EachRecord gave, in order.
 type Replay struct {
-	Records  []Record
-	Has      [NumCounters]bool // State.Has of each counter
-	Problems bool              // State.HasProblems
+	Records  []record.Record
+	Has      [record.NumCounters]bool // State.Has of each counter
+	Problems bool                     // State.HasProblems
 }
 
 // Replay makes s's report (as SetRunning and SetOrder set it up) into a
@@ -17,7 +21,7 @@ type Replay struct {
 func (s *State) Replay() *Replay {
 	r := &Replay{Records: s.Report(), Problems: s.HasProblems()}
 	for c := range r.Has {
-		r.Has[c] = s.Has(Counter(c))
+		r.Has[c] = s.Has(record.Counter(c))
 	}
 	return r
 }
@@ -34,7 +38,7 @@ func Replayed(opt Options, r *Replay) *State {
 
 // replayRecords hands the records of a Replayed state to write, encoded
 // first when the writer encodes.
-func (s *State) replayRecords(encode func([]byte, *Record) []byte, write func(*Record, []byte) error) error {
+func (s *State) replayRecords(encode func([]byte, *record.Record) []byte, write func(*record.Record, []byte) error) error {
 	var buf []byte
 	for i := range s.replay.Records {
 		r := &s.replay.Records[i]

@@ -3,22 +3,9 @@ package summary
 import (
 	"slices"
 	"testing"
-)
 
-// The cost of the reports for people: 4 decimals, half away from zero.
-func TestCostText(t *testing.T) {
-	for _, tt := range []struct {
-		nano int64
-		want string
-	}{
-		{0, "0.0000"}, {18_600_000, "0.0186"}, {49_999, "0.0000"}, {50_000, "0.0001"},
-		{1_234_567_890, "1.2346"}, {-50_000, "-0.0001"}, {-49_999, "0.0000"}, {12_000_000_000, "12.0000"},
-	} {
-		if got := CostText(tt.nano); got != tt.want {
-			t.Errorf("CostText(%d) = %q, want %q", tt.nano, got, tt.want)
-		}
-	}
-}
+	"github.com/evtools/evtools/internal/folds/record"
+)
 
 // A problem is a value: its run, its kind and its numbers, the sentence
 // made from them; the run's id is quoted in the sentence only.
@@ -29,7 +16,7 @@ func TestProblemValues(t *testing.T) {
 `))
 	recs := summarise(t, Options{By: []Key{keyWords["run"]}}, ls).Report()
 	got := recs[len(recs)-1].Problems
-	want := []Problem{{Run: "r\x011", Kind: NoRunFinished}, {Run: "r\x011", Kind: CallsWithoutResult, N: 2}}
+	want := []record.Problem{{Run: "r\x011", Kind: record.NoRunFinished}, {Run: "r\x011", Kind: record.CallsWithoutResult, N: 2}}
 	if !slices.Equal(got, want) {
 		t.Fatalf("problems %+v, want %+v", got, want)
 	}
@@ -39,13 +26,13 @@ func TestProblemValues(t *testing.T) {
 		}
 	}
 	for _, p := range []struct {
-		p    Problem
+		p    record.Problem
 		want string
 	}{
-		{Problem{Run: "r", Kind: RunFinishedTimes, N: 2}, `run "r" has 2 run_finished events`},
-		{Problem{Run: "r", Kind: RunFinishedEarly}, `run "r" has a run_finished not preceded by assistant_message or run_error`},
-		{Problem{Run: "r", Kind: OpenCall, Call: "c\"1", Tool: "read"}, `run "r": tool call "c\"1" (read) started and never ended`},
-		{Problem{Run: "r", Kind: OpenTurns, N: 1}, `run "r": 1 turn started and never ended`},
+		{record.Problem{Run: "r", Kind: record.RunFinishedTimes, N: 2}, `run "r" has 2 run_finished events`},
+		{record.Problem{Run: "r", Kind: record.RunFinishedEarly}, `run "r" has a run_finished not preceded by assistant_message or run_error`},
+		{record.Problem{Run: "r", Kind: record.OpenCall, Call: "c\"1", Tool: "read"}, `run "r": tool call "c\"1" (read) started and never ended`},
+		{record.Problem{Run: "r", Kind: record.OpenTurns, N: 1}, `run "r": 1 turn started and never ended`},
 	} {
 		if got := p.p.String(); got != p.want {
 			t.Errorf("%+v: %q, want %q", p.p, got, p.want)

@@ -1,5 +1,7 @@
 package summary
 
+import "github.com/evtools/evtools/internal/folds/record"
+
 // The saved form of a group and a run. Group.save and Run.save (and the
 // save of what a run holds: its turns, agents and pending calls) name each
 // field that is saved, once: its member in the partial state, and its kind,
@@ -26,7 +28,7 @@ type saver interface {
 	span(first, last string, lo, hi *int64, has *bool)
 	// counter is a counter of the Counters table (an object's counters
 	// as one array member), left out when zero unless it is Always.
-	counter(c Counter, n *counts)
+	counter(c record.Counter, n *counts)
 	// count is a count of events, never negative, left out when zero;
 	// signed is a difference of counts, which may be negative.
 	count(name string, v *int64)
@@ -58,12 +60,12 @@ type saver interface {
 // tool_failures.
 func (g *Group) save(a saver) {
 	a.keys("group", g)
-	for c := Counter(0); c < NumCounters; c = c.span() {
+	for c := record.Counter(0); c < record.NumCounters; c = counterSpan(c) {
 		a.counter(c, &g.n)
 		switch c {
-		case Events:
+		case record.Events:
 			a.span("first_us", "last_us", &g.firstTS, &g.lastTS, &g.hasTS)
-		case ToolFailures:
+		case record.ToolFailures:
 			a.tools("tools", g)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/core/jsontext"
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/runs"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -289,7 +290,7 @@ type State struct {
 
 	// sums bound every sum the state holds: a counter of a group or of
 	// the total, a wall-time sum (see bound).
-	sums [NumCounters]bound
+	sums [record.NumCounters]bound
 	wall bound
 
 	running running // which runs without an end are still going (report only)
@@ -378,7 +379,7 @@ type line struct {
 // Has reports whether any event counted for counter c, whose sums the
 // state bounds (tokens, cost, unpriced calls and their tokens): a report
 // shows the unpriced calls' columns only when there are some.
-func (s *State) Has(c Counter) bool {
+func (s *State) Has(c record.Counter) bool {
 	if s.replay != nil {
 		return s.replay.Has[c]
 	}
@@ -503,25 +504,25 @@ func (s *State) values() error {
 		}
 		sums := s.sums
 		for i, n := range u.Tokens {
-			if !sums[TokInput+Counter(i)].add(n) {
-				return overflow(TokInput + Counter(i))
+			if !sums[record.TokInput+record.Counter(i)].add(n) {
+				return overflow(record.TokInput + record.Counter(i))
 			}
 		}
-		if !sums[CostNano].add(u.CostNano) {
-			return overflow(CostNano)
+		if !sums[record.CostNano].add(u.CostNano) {
+			return overflow(record.CostNano)
 		}
 		if u.Unpriced {
 			// the bounds of these say, too, whether any call was
 			// unpriced (State.Has)
-			if !sums[UnpricedCalls].add(1) {
-				return overflow(UnpricedCalls)
+			if !sums[record.UnpricedCalls].add(1) {
+				return overflow(record.UnpricedCalls)
 			}
-			if !sums[UnpricedTokens].add(u.Tokens[event.TokTotal]) {
-				return overflow(UnpricedTokens)
+			if !sums[record.UnpricedTokens].add(u.Tokens[event.TokTotal]) {
+				return overflow(record.UnpricedTokens)
 			}
 		}
-		if u.NoUsage && !sums[NoUsageCalls].add(1) {
-			return overflow(NoUsageCalls)
+		if u.NoUsage && !sums[record.NoUsageCalls].add(1) {
+			return overflow(record.NoUsageCalls)
 		}
 		s.sums = sums
 	case event.RunEnd:
@@ -540,7 +541,7 @@ func (s *State) values() error {
 	return nil
 }
 
-func overflow(c Counter) error {
+func overflow(c record.Counter) error {
 	return fmt.Errorf("bad value: %s: the sum would be out of range", c.Column())
 }
 
@@ -565,7 +566,7 @@ func (s *State) add() {
 		widen(&r.hasTS, &r.minTS, &r.maxTS, e.ts, e.ts)
 	}
 	g := s.group(r)
-	g.n[Events]++
+	g.n[record.Events]++
 	if e.hasTS {
 		widen(&g.hasTS, &g.firstTS, &g.lastTS, e.ts, e.ts)
 	}
@@ -624,7 +625,7 @@ func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
 	e := &s.ev
 	switch e.Meaning {
 	case event.ModelCall:
-		g.n[ModelCalls]++
+		g.n[record.ModelCalls]++
 		if e.Flags&event.Turn != 0 {
 			r.n[rTurnStarts]++
 			t := &r.glassToFill().turns
@@ -634,39 +635,39 @@ func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
 	case event.ModelResult:
 		u := &e.usage
 		for i, n := range u.Tokens {
-			g.n[TokInput+Counter(i)] += n
+			g.n[record.TokInput+record.Counter(i)] += n
 		}
-		g.n[CostNano] += u.CostNano
+		g.n[record.CostNano] += u.CostNano
 		if u.Unpriced {
-			g.n[UnpricedCalls]++
-			g.n[UnpricedTokens] += u.Tokens[event.TokTotal]
+			g.n[record.UnpricedCalls]++
+			g.n[record.UnpricedTokens] += u.Tokens[event.TokTotal]
 		}
 		if u.NoUsage {
-			g.n[NoUsageCalls]++
+			g.n[record.NoUsageCalls]++
 		}
 		if u.HasLatency {
 			g.latency.Add(float64(u.LatencyUS) / 1000)
 		}
 	case event.ModelEnd:
 		if e.Failed() {
-			g.n[ModelErrors]++
+			g.n[record.ModelErrors]++
 		}
 		if e.Flags&event.Turn != 0 {
 			s.turnEnd(g, r)
 		}
 	case event.ModelError:
-		g.n[ModelErrors]++
-		g.n[Errors]++
+		g.n[record.ModelErrors]++
+		g.n[record.Errors]++
 	case event.Error:
-		g.n[Errors]++
+		g.n[record.Errors]++
 		if !runLog {
 			r.glassToFill().glassError = true
 		}
 	case event.Kill:
-		g.n[Errors]++
-		g.n[Kills]++
+		g.n[record.Errors]++
+		g.n[record.Kills]++
 	case event.Guardrail:
-		g.n[Guardrails]++
+		g.n[record.Guardrails]++
 	case event.AgentStart:
 		s.agentStart(r)
 	case event.AgentEnd:
@@ -737,7 +738,7 @@ func (s *State) toolStart(g *Group, r *Run, runLog bool) {
 		s.callStart(g, r, id, e.Flags&event.Restated == 0)
 	} else if runLog {
 		name := s.toolName()
-		g.n[ToolCalls]++
+		g.n[record.ToolCalls]++
 		g.tool(name).calls++
 		r.n[rToolsOpen]++
 	}
@@ -752,7 +753,7 @@ func (s *State) toolEnd(g *Group, r *Run, runLog bool) {
 		r.n[rToolsOpen]--
 		if e.Failed() {
 			name := s.toolName()
-			g.n[ToolFailures]++
+			g.n[record.ToolFailures]++
 			g.tool(name).failed++
 		}
 	}
@@ -833,11 +834,11 @@ func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
 		c.name, c.group, c.started, c.deferred = name, g.key, true, true
 		return
 	}
-	g.n[ToolCalls]++
+	g.n[record.ToolCalls]++
 	g.tool(name).calls++
 	if c != nil && c.ended {
 		if c.failed {
-			g.n[ToolFailures]++
+			g.n[record.ToolFailures]++
 			g.tool(name).failed++
 		}
 		delete(r.glassToFill().calls, string(id))

@@ -2,10 +2,12 @@ package summary
 
 import (
 	"fmt"
-	"github.com/evtools/evtools/pkg/event"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/evtools/evtools/internal/folds/record"
+	"github.com/evtools/evtools/pkg/event"
 )
 
 // Runs with a tool call that never ended cannot be frozen (their calls are
@@ -37,8 +39,8 @@ func TestFreezePassesWithManyOpenCalls(t *testing.T) {
 	}
 	recs := s.Report()
 	total := recs[len(recs)-1]
-	if total.Runs != runs || total.Counts[ToolCalls] != runs || len(total.Problems) != 2*runs {
-		t.Errorf("total: %d runs, %d tool calls, %d problems; want %d, %d, %d", total.Runs, total.Counts[ToolCalls], len(total.Problems), runs, runs, 2*runs)
+	if total.Runs != runs || total.Counts[record.ToolCalls] != runs || len(total.Problems) != 2*runs {
+		t.Errorf("total: %d runs, %d tool calls, %d problems; want %d, %d, %d", total.Runs, total.Counts[record.ToolCalls], len(total.Problems), runs, runs, 2*runs)
 	}
 }
 
@@ -60,7 +62,7 @@ func TestWallWithoutAgentEndTime(t *testing.T) {
 		if rec.WallSumUS != 0 || rec.Wall.Has {
 			t.Errorf("agent_end with %q: wall sum %d us, stats %+v; want none", ts, rec.WallSumUS, rec.Wall)
 		}
-		if len(rec.Outcomes) != 1 || rec.Outcomes[0] != (Count{"ok", 1}) {
+		if len(rec.Outcomes) != 1 || rec.Outcomes[0] != (record.Count{Name: "ok", N: 1}) {
 			t.Errorf("agent_end with %q: outcomes %v, want ok 1", ts, rec.Outcomes)
 		}
 	}
@@ -84,7 +86,7 @@ func TestUsageFirstSpellingCounts(t *testing.T) {
 		if err := s.Add([]byte(line)); err != nil {
 			t.Fatal(err)
 		}
-		if got := [event.NumTokens]int64(s.Report()[0].Counts[TokInput : TokInput+event.NumTokens]); got != tt.want {
+		if got := [event.NumTokens]int64(s.Report()[0].Counts[record.TokInput : record.TokInput+event.NumTokens]); got != tt.want {
 			t.Errorf("%s: tokens %v, want %v", strings.TrimSpace(tt.payload), got, tt.want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/evtools/evtools/internal/core/textfmt"
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 )
 
@@ -117,8 +118,8 @@ func (p *Page) charts() []chart {
 // drawCharts draws the charts at one size.
 func (p *Page) drawCharts(g geom) []chart {
 	var cs []chart
-	cost := func(r *summary.Record) float64 { return float64(r.Counts[summary.CostNano]) / 1e9 }
-	tokens := func(r *summary.Record) float64 { return float64(r.Counts[summary.TokTotal]) }
+	cost := func(r *record.Record) float64 { return float64(r.Counts[record.CostNano]) / 1e9 }
+	tokens := func(r *record.Record) float64 { return float64(r.Counts[record.TokTotal]) }
 	if p.overTime() && len(p.groups) > 0 {
 		periods, all, earlier := p.periods()
 		per := p.o.Keys[0].Name
@@ -129,7 +130,7 @@ func (p *Page) drawCharts(g geom) []chart {
 		// The periods left out are summed under each chart: the costliest
 		// days may be among them, and a chart that only said "the latest
 		// 90" hid them.
-		foot := func(sumText func(*summary.Record) string) string {
+		foot := func(sumText func(*record.Record) string) string {
 			if earlier == nil {
 				return ""
 			}
@@ -142,12 +143,12 @@ func (p *Page) drawCharts(g geom) []chart {
 		}
 		cs = append(cs,
 			columns(g, "cost", "Cost per "+per+span, "cost, USD", measureItems(periods, cost), []series{{"cost", barColor}}, costText,
-				foot(func(r *summary.Record) string { return costText(cost(r)) })),
+				foot(func(r *record.Record) string { return costText(cost(r)) })),
 			columns(g, "tokens", "Tokens per "+per+span, "tokens", measureItems(periods, tokens), []series{{"tokens", barColor}}, intText,
-				foot(func(r *summary.Record) string { return textfmt.PluralThousands(r.Counts[summary.TokTotal], "token") })),
+				foot(func(r *record.Record) string { return textfmt.PluralThousands(r.Counts[record.TokTotal], "token") })),
 		)
 		cs = append(cs, columns(g, "runs", "Runs per "+per+", by outcome"+span, "runs", runItems(periods, p.outcomeNames()), p.outcomeSeries(), intText,
-			foot(func(r *summary.Record) string { return textfmt.PluralThousands(r.Runs, "run") })))
+			foot(func(r *record.Record) string { return textfmt.PluralThousands(r.Runs, "run") })))
 	} else if len(p.groups) > 1 {
 		// A chart of a measure only some group has (cost and tokens by
 		// tool or by kind: all of it in the group of no tool) would be one
@@ -160,7 +161,7 @@ func (p *Page) drawCharts(g geom) []chart {
 			cs = append(cs, c)
 		}
 		if p.o.Keys[0].Kind == summary.KeyKindField {
-			events := func(r *summary.Record) float64 { return float64(r.Counts[summary.Events]) }
+			events := func(r *record.Record) float64 { return float64(r.Counts[record.Events]) }
 			if c, ok := p.perGroup(g, "events", "Events per "+per+", most first", "events", events, intText); ok {
 				cs = append(cs, c)
 			}
@@ -168,7 +169,7 @@ func (p *Page) drawCharts(g geom) []chart {
 	}
 	if t := p.total; len(t.Breakdown) > 1 {
 		// the total's breakdown: what each model cost, and its tokens
-		parts := make([]*summary.Record, len(t.Breakdown))
+		parts := make([]*record.Record, len(t.Breakdown))
 		for i := range t.Breakdown {
 			parts[i] = &t.Breakdown[i]
 		}
@@ -183,10 +184,10 @@ func (p *Page) drawCharts(g geom) []chart {
 	if c, ok := p.toolsChart(g); ok {
 		cs = append(cs, c)
 	}
-	if c, ok := p.statsChart(g, "latency", "Model latency", "latency", 1e3, func(r *summary.Record) summary.Stats { return r.Latency }); ok {
+	if c, ok := p.statsChart(g, "latency", "Model latency", "latency", 1e3, func(r *record.Record) record.Stats { return r.Latency }); ok {
 		cs = append(cs, c)
 	}
-	if c, ok := p.statsChart(g, "wall", "Run wall time", "wall time", 1e6, func(r *summary.Record) summary.Stats { return r.Wall }); ok {
+	if c, ok := p.statsChart(g, "wall", "Run wall time", "wall time", 1e6, func(r *record.Record) record.Stats { return r.Wall }); ok {
 		cs = append(cs, c)
 	}
 	return cs
@@ -199,7 +200,7 @@ func (p *Page) groupWord() string {
 }
 
 // perGroup draws a measure per group, the largest first.
-func (p *Page) perGroup(g geom, id, title, unit string, value func(*summary.Record) float64, format func(float64) string) (chart, bool) {
+func (p *Page) perGroup(g geom, id, title, unit string, value func(*record.Record) float64, format func(float64) string) (chart, bool) {
 	return p.barsOf(g, p.groups, id, title, unit, value, format, "group")
 }
 
@@ -208,8 +209,8 @@ func (p *Page) perGroup(g geom, id, title, unit string, value func(*summary.Reco
 // (as a bar it would dwarf the others), with the groups past --top, which
 // are no group of their own. It draws nothing when fewer than two
 // records have a value.
-func (p *Page) barsOf(g geom, rs []*summary.Record, id, title, unit string, value func(*summary.Record) float64, format func(float64) string, what string) (chart, bool) {
-	var shown, rest []*summary.Record
+func (p *Page) barsOf(g geom, rs []*record.Record, id, title, unit string, value func(*record.Record) float64, format func(float64) string, what string) (chart, bool) {
+	var shown, rest []*record.Record
 	for _, r := range byMeasure(rs, value) {
 		if r.Other > 0 || len(shown) == p.o.MaxBars {
 			rest = append(rest, r)
@@ -252,7 +253,7 @@ func moreText(n int64, what, sum string) string {
 }
 
 // costText is a cost in dollars as the headline and the table write it.
-func costText(v float64) string { return "$" + summary.CostText(int64(math.Round(v*1e9))) }
+func costText(v float64) string { return "$" + record.CostText(int64(math.Round(v*1e9))) }
 
 func intText(v float64) string { return textfmt.Thousands(int64(math.Round(v))) }
 
@@ -262,8 +263,8 @@ func intText(v float64) string { return textfmt.Thousands(int64(math.Round(v))) 
 // them, in time order; how many periods there are in all; and the sum of
 // the periods left out, nil when none is. Events without a time are in no
 // period, and left out.
-func (p *Page) periods() ([]*summary.Record, int, *summary.Record) {
-	byPeriod := map[string][]*summary.Record{}
+func (p *Page) periods() ([]*record.Record, int, *record.Record) {
+	byPeriod := map[string][]*record.Record{}
 	var order []string
 	for _, g := range p.groups {
 		if g.Other > 0 || g.Vals[0] == "null" {
@@ -278,16 +279,16 @@ func (p *Page) periods() ([]*summary.Record, int, *summary.Record) {
 	slices.Sort(order) // ISO dates, hours, weeks and months sort as text
 	order = p.fillPeriods(order)
 	all := len(order)
-	var earlier *summary.Record
+	var earlier *record.Record
 	if len(order) > p.o.MaxPeriods {
-		var rs []*summary.Record
+		var rs []*record.Record
 		for _, k := range order[:len(order)-p.o.MaxPeriods] {
 			rs = append(rs, byPeriod[k]...)
 		}
 		earlier = sum(rs)
 		order = order[len(order)-p.o.MaxPeriods:]
 	}
-	var out []*summary.Record
+	var out []*record.Record
 	for _, k := range order {
 		r := sum(byPeriod[k])
 		r.Names, r.Vals = []string{p.o.Keys[0].Name}, []string{k}
@@ -312,7 +313,7 @@ func (p *Page) fillPeriods(keys []string) []string {
 			break
 		}
 		for next := k; len(out) < maxFill; {
-			n, ok := summary.NextPeriod(kind, summary.ValueText(next), p.o.Loc)
+			n, ok := summary.NextPeriod(kind, record.ValueText(next), p.o.Loc)
 			q := `"` + n + `"`
 			if !ok || q >= keys[i+1] {
 				break
@@ -327,7 +328,7 @@ func (p *Page) fillPeriods(keys []string) []string {
 	return out
 }
 
-func label(r *summary.Record) string {
+func label(r *record.Record) string {
 	switch {
 	case r.Other > 0:
 		return "other (" + textfmt.Plural(r.Other, "group") + ")"
@@ -340,7 +341,7 @@ func label(r *summary.Record) string {
 }
 
 // measureItems are the periods' values of a measure.
-func measureItems(periods []*summary.Record, value func(*summary.Record) float64) []item {
+func measureItems(periods []*record.Record, value func(*record.Record) float64) []item {
 	var out []item
 	for _, r := range periods {
 		out = append(out, item{label(r), []float64{value(r)}})
@@ -384,7 +385,7 @@ func (p *Page) outcomeSeries() []series {
 	return s
 }
 
-func runItems(periods []*summary.Record, names []string) []item {
+func runItems(periods []*record.Record, names []string) []item {
 	var out []item
 	for _, r := range periods {
 		it := item{label: label(r), values: make([]float64, len(names))}
@@ -399,9 +400,9 @@ func runItems(periods []*summary.Record, names []string) []item {
 }
 
 // byMeasure returns records ordered by the measure, highest first.
-func byMeasure(rs []*summary.Record, measure func(*summary.Record) float64) []*summary.Record {
+func byMeasure(rs []*record.Record, measure func(*record.Record) float64) []*record.Record {
 	gs := slices.Clone(rs)
-	slices.SortStableFunc(gs, func(a, b *summary.Record) int { return cmp.Compare(measure(b), measure(a)) })
+	slices.SortStableFunc(gs, func(a, b *record.Record) int { return cmp.Compare(measure(b), measure(a)) })
 	return gs
 }
 
@@ -412,9 +413,9 @@ func (p *Page) toolsChart(g geom) (chart, bool) {
 	if len(ts) == 0 {
 		return chart{}, false
 	}
-	slices.SortStableFunc(ts, func(a, b summary.ToolStat) int { return cmp.Compare(b.Calls, a.Calls) })
+	slices.SortStableFunc(ts, func(a, b record.ToolStat) int { return cmp.Compare(b.Calls, a.Calls) })
 	var items []item
-	var rest summary.ToolStat
+	var rest record.ToolStat
 	for i, t := range ts {
 		if i < p.o.MaxBars {
 			items = append(items, item{t.Name, []float64{float64(t.Calls - t.Failed), float64(t.Failed)}})
@@ -461,8 +462,8 @@ func valueIndex(labels []text) int {
 // which when not all are shown. A group whose p50 is its p95 (one run,
 // one call) gets one bar: two would say the same twice. unit is how many
 // microseconds a value of the stat is.
-func (p *Page) statsChart(g geom, id, what, axis string, unit float64, stat func(*summary.Record) summary.Stats) (chart, bool) {
-	var gs []*summary.Record
+func (p *Page) statsChart(g geom, id, what, axis string, unit float64, stat func(*record.Record) record.Stats) (chart, bool) {
+	var gs []*record.Record
 	per := p.groupWord()
 	for _, r := range p.groups {
 		if r.Other == 0 && stat(r).Has {
@@ -474,20 +475,20 @@ func (p *Page) statsChart(g geom, id, what, axis string, unit float64, stat func
 	if p.overTime() {
 		per = p.o.Keys[0].Name
 		// the latest periods, in time order
-		slices.SortStableFunc(gs, func(a, b *summary.Record) int { return cmp.Compare(a.Vals[0], b.Vals[0]) })
+		slices.SortStableFunc(gs, func(a, b *record.Record) int { return cmp.Compare(a.Vals[0], b.Vals[0]) })
 		if len(gs) > p.o.MaxBars {
 			gs = gs[len(gs)-p.o.MaxBars:]
 			span = fmt.Sprintf(", the latest %d of %d %ss with one", len(gs), all, per)
 		}
 	} else {
-		gs = byMeasure(gs, func(r *summary.Record) float64 { return float64(r.Runs) })
+		gs = byMeasure(gs, func(r *record.Record) float64 { return float64(r.Runs) })
 		if len(gs) > p.o.MaxBars {
 			gs = gs[:p.o.MaxBars]
 			span = fmt.Sprintf(", the %d of %d with most runs", len(gs), all)
 		}
 	}
 	if len(p.groups) == 0 && stat(p.total).Has {
-		gs = []*summary.Record{p.total}
+		gs = []*record.Record{p.total}
 	} else if all < 2 {
 		return chart{}, false // one group's figure is the total's: no chart of one
 	}

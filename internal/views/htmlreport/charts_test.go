@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 )
 
@@ -19,7 +20,7 @@ func pageOf(t *testing.T, events []string, by, sort string, top int, o Options) 
 	}
 	st := summary.New(summary.Options{By: keys, Loc: time.UTC, TZName: "UTC"})
 	if sort != "" {
-		sf, err := summary.ParseSort(sort)
+		sf, err := record.ParseSort(sort)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +34,7 @@ func pageOf(t *testing.T, events []string, by, sort string, top int, o Options) 
 	}
 	o.Keys, o.Loc, o.TZName = keys, time.UTC, "UTC"
 	p := New(o)
-	st.EachRecord(func(r *summary.Record) error { p.Add(r); return nil })
+	st.EachRecord(func(r *record.Record) error { p.Add(r); return nil })
 	return p
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/evtools/evtools/internal/core/jsontext"
 	"github.com/evtools/evtools/internal/core/textfmt"
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 )
 
@@ -35,7 +36,7 @@ type Options struct {
 	// Wrap, per column: text that may break anywhere to fit (group keys,
 	// outcomes), where numbers and times keep to one line.
 	Wrap    []bool
-	Cells   func(*summary.Record) []string
+	Cells   func(*record.Record) []string
 	Version string
 	// Sorted: the groups come in an order of their own (--sort), which
 	// the table keeps; otherwise by time, or the costliest kept first.
@@ -52,8 +53,8 @@ type Options struct {
 // Page collects the records of a report and writes them as HTML.
 type Page struct {
 	o      Options
-	groups []*summary.Record
-	total  *summary.Record
+	groups []*record.Record
+	total  *record.Record
 }
 
 // New returns an empty page.
@@ -78,7 +79,7 @@ func New(o Options) *Page {
 
 // Add takes one record of the report, groups first and the total last, as
 // summary.State.EachRecord gives them. The record is copied.
-func (p *Page) Add(r *summary.Record) {
+func (p *Page) Add(r *record.Record) {
 	c := *r
 	c.Names = slices.Clone(r.Names)
 	c.Vals = slices.Clone(r.Vals)
@@ -102,7 +103,7 @@ func (p *Page) overTime() bool {
 // Write writes the page.
 func (p *Page) Write(w io.Writer) error {
 	if p.total == nil {
-		p.total = &summary.Record{Total: true}
+		p.total = &record.Record{Total: true}
 	}
 	d := p.data()
 	return page.Execute(w, d)
@@ -160,7 +161,7 @@ func (p *Page) data() *data {
 	if d.Period != "" {
 		d.Title += ", " + d.Period
 	}
-	if t.Counts[summary.Events] == 0 {
+	if t.Counts[record.Events] == 0 {
 		w := p.o.Window
 		w.Loc, w.TZName = p.o.Loc, p.o.TZName
 		no := w.NoEvents()
@@ -240,17 +241,17 @@ func (p *Page) cards() []card {
 		runs.BadNote = true
 	}
 	cards = append(cards, runs)
-	cost := card{Metric: "cost", Label: "Cost", Value: "$" + summary.CostText(n[summary.CostNano])}
-	if u := n[summary.UnpricedCalls]; u > 0 {
+	cost := card{Metric: "cost", Label: "Cost", Value: "$" + record.CostText(n[record.CostNano])}
+	if u := n[record.UnpricedCalls]; u > 0 {
 		// a cost that leaves calls out says so where it is read
-		cost.Note = fmt.Sprintf("%s (%s tokens) not in the cost: no price", textfmt.PluralThousands(u, "unpriced call"), num(n[summary.UnpricedTokens]))
+		cost.Note = fmt.Sprintf("%s (%s tokens) not in the cost: no price", textfmt.PluralThousands(u, "unpriced call"), num(n[record.UnpricedTokens]))
 		cost.BadNote = true
 	}
-	tok := card{Metric: "tokens", Label: "Tokens", Value: num(n[summary.TokTotal])}
-	if in := n[summary.TokInput]; in > 0 {
-		tok.Note = fmt.Sprintf("%s%% of input from cache", percent(n[summary.TokCacheRead], in))
+	tok := card{Metric: "tokens", Label: "Tokens", Value: num(n[record.TokTotal])}
+	if in := n[record.TokInput]; in > 0 {
+		tok.Note = fmt.Sprintf("%s%% of input from cache", percent(n[record.TokCacheRead], in))
 	}
-	if u := n[summary.NoUsageCalls]; u > 0 {
+	if u := n[record.NoUsageCalls]; u > 0 {
 		// calls the log has no tokens of: not free, not known
 		if t.UsageUnknown() {
 			cost.Value, tok.Value = "unknown", "unknown"
@@ -264,13 +265,13 @@ func (p *Page) cards() []card {
 	}
 	cards = append(cards, cost)
 	cards = append(cards, tok)
-	mc := card{Metric: "model_calls", Label: "Model calls", Value: num(n[summary.ModelCalls])}
-	if e := n[summary.ModelErrors]; e > 0 {
+	mc := card{Metric: "model_calls", Label: "Model calls", Value: num(n[record.ModelCalls])}
+	if e := n[record.ModelErrors]; e > 0 {
 		mc.Note, mc.BadNote = textfmt.PluralThousands(e, "error"), true
 	}
 	cards = append(cards, mc)
-	tc := card{Metric: "tool_calls", Label: "Tool calls", Value: num(n[summary.ToolCalls])}
-	if f := n[summary.ToolFailures]; f > 0 {
+	tc := card{Metric: "tool_calls", Label: "Tool calls", Value: num(n[record.ToolCalls])}
+	if f := n[record.ToolFailures]; f > 0 {
 		tc.Note, tc.BadNote = textfmt.PluralThousands(f, "failure"), true
 	}
 	cards = append(cards, tc)
@@ -281,12 +282,12 @@ func (p *Page) cards() []card {
 	for _, c := range []struct {
 		n    int64
 		what string
-	}{{n[summary.Kills], "kill"}, {n[summary.Guardrails], "guardrail"}} {
+	}{{n[record.Kills], "kill"}, {n[record.Guardrails], "guardrail"}} {
 		if c.n > 0 {
 			parts = append(parts, textfmt.PluralThousands(c.n, c.what))
 		}
 	}
-	cards = append(cards, card{Metric: "errors", Label: "Errors", Value: num(n[summary.Errors]), Bad: n[summary.Errors] > 0,
+	cards = append(cards, card{Metric: "errors", Label: "Errors", Value: num(n[record.Errors]), Bad: n[record.Errors] > 0,
 		Note: strings.Join(parts, ", ")})
 	cards = append(cards, card{Metric: "problems", Label: "Problems", Value: num(int64(len(t.Problems))), Bad: len(t.Problems) > 0})
 	return cards
@@ -300,7 +301,7 @@ func (p *Page) rows() ([]row, string) {
 		return nil, ""
 	}
 	gs := p.groups
-	var folded []*summary.Record
+	var folded []*record.Record
 	if len(gs) > p.o.MaxRows {
 		switch {
 		case p.o.Sorted:
@@ -309,14 +310,14 @@ func (p *Page) rows() ([]row, string) {
 			folded, gs = gs[:len(gs)-p.o.MaxRows], gs[len(gs)-p.o.MaxRows:]
 		default:
 			byCost := slices.Clone(gs)
-			slices.SortStableFunc(byCost, func(a, b *summary.Record) int {
-				return cmp.Compare(b.Counts[summary.CostNano], a.Counts[summary.CostNano])
+			slices.SortStableFunc(byCost, func(a, b *record.Record) int {
+				return cmp.Compare(b.Counts[record.CostNano], a.Counts[record.CostNano])
 			})
-			keep := map[*summary.Record]bool{}
+			keep := map[*record.Record]bool{}
 			for _, g := range byCost[:p.o.MaxRows] {
 				keep[g] = true
 			}
-			var kept []*summary.Record
+			var kept []*record.Record
 			for _, g := range gs {
 				if keep[g] {
 					kept = append(kept, g)
@@ -328,7 +329,7 @@ func (p *Page) rows() ([]row, string) {
 		}
 	}
 	var rows []row
-	cells := func(r *summary.Record, total, other bool) row {
+	cells := func(r *record.Record, total, other bool) row {
 		var cs []headCell
 		for i, c := range p.o.Cells(r) {
 			cs = append(cs, p.cell(i, c))
@@ -336,7 +337,7 @@ func (p *Page) rows() ([]row, string) {
 		return row{Cells: cs, Total: total, Other: other || r.Other > 0, Part: r.Nested}
 	}
 	// a group's row, then the rows of its breakdown
-	add := func(r *summary.Record, total bool) {
+	add := func(r *record.Record, total bool) {
 		rows = append(rows, cells(r, total, false))
 		for i := range r.Breakdown {
 			rows = append(rows, cells(&r.Breakdown[i], false, false))
@@ -378,10 +379,10 @@ func (p *Page) cell(i int, s string) headCell {
 // sum adds records up into one: counters, runs, outcomes, tools and the
 // wall-time sum; the percentiles of several groups cannot be added and
 // are left out.
-func sum(rs []*summary.Record) *summary.Record {
-	o := &summary.Record{Names: []string{"group"}, Vals: []string{`"other"`}}
+func sum(rs []*record.Record) *record.Record {
+	o := &record.Record{Names: []string{"group"}, Vals: []string{`"other"`}}
 	outcomes := map[string]int64{}
-	tools := map[string]*summary.ToolStat{}
+	tools := map[string]*record.ToolStat{}
 	for _, r := range rs {
 		for i := range o.Counts {
 			o.Counts[i] += r.Counts[i]
@@ -403,7 +404,7 @@ func sum(rs []*summary.Record) *summary.Record {
 		for _, t := range r.Tools {
 			x := tools[t.Name]
 			if x == nil {
-				x = &summary.ToolStat{Name: t.Name}
+				x = &record.ToolStat{Name: t.Name}
 				tools[t.Name] = x
 			}
 			x.Calls += t.Calls
@@ -412,7 +413,7 @@ func sum(rs []*summary.Record) *summary.Record {
 		o.Problems = append(o.Problems, r.Problems...)
 	}
 	for _, name := range sortedKeys(outcomes) {
-		o.Outcomes = append(o.Outcomes, summary.Count{Name: name, N: outcomes[name]})
+		o.Outcomes = append(o.Outcomes, record.Count{Name: name, N: outcomes[name]})
 	}
 	for _, name := range sortedKeys(tools) {
 		o.Tools = append(o.Tools, *tools[name])
@@ -457,7 +458,7 @@ func (p *Page) problems() ([]problem, int) {
 // evfilterCommand is the command that extracts the problem's run from
 // the files: its id quoted as JSON, as evfilter's expressions read it;
 // none for an id too long to name.
-func evfilterCommand(pr summary.Problem, files string) string {
+func evfilterCommand(pr record.Problem, files string) string {
 	if !pr.Named() {
 		return ""
 	}

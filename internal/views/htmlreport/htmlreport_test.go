@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 )
 
@@ -40,12 +41,12 @@ func report(t testing.TB, file, by string, o Options) []byte {
 	if o.Cells == nil {
 		o.Head = []string{"group", "runs", "cost $"}
 		o.Right = []bool{false, true, true}
-		o.Cells = func(r *summary.Record) []string {
-			return []string{label(r), strconv.FormatInt(r.Runs, 10), summary.CostText(r.Counts[summary.CostNano])}
+		o.Cells = func(r *record.Record) []string {
+			return []string{label(r), strconv.FormatInt(r.Runs, 10), record.CostText(r.Counts[record.CostNano])}
 		}
 	}
 	p := New(o)
-	st.EachRecord(func(r *summary.Record) error { p.Add(r); return nil })
+	st.EachRecord(func(r *record.Record) error { p.Add(r); return nil })
 	var b bytes.Buffer
 	if err := p.Write(&b); err != nil {
 		t.Fatal(err)
@@ -126,7 +127,7 @@ func TestEvfilterCommand(t *testing.T) {
 		{"é\u2028", `evfilter 'run_id=="é\u2028"' events.jsonl`},
 		{strings.Repeat("x", 4097), ""},
 	} {
-		if got := evfilterCommand(summary.Problem{Run: tt.run}, " events.jsonl"); got != tt.want {
+		if got := evfilterCommand(record.Problem{Run: tt.run}, " events.jsonl"); got != tt.want {
 			t.Errorf("run %q: %s, want %s", tt.run, got, tt.want)
 		}
 	}

@@ -3,8 +3,6 @@ package summary
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
-	"io"
 	"math"
 	"runtime"
 	"slices"
@@ -13,97 +11,13 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
-	"github.com/evtools/evtools/internal/core/jsontext"
-	"github.com/evtools/evtools/internal/core/textfmt"
-	"github.com/evtools/evtools/pkg/jsonscan"
+	"github.com/evtools/evtools/internal/folds/record"
 )
 
-// Record is one line of the report: a group, or the total (Total set,
-// Group empty). Its JSON form (AppendJSON) is evsum's output contract.
-type Record struct {
-	Total     bool
-	Names     []string // the group's key names, in --by order
-	Vals      []string // their values as raw JSON
-	Counts    [NumCounters]int64
-	Runs      int64
-	FirstTS   int64 // Unix microseconds, valid when HasTS
-	LastTS    int64
-	HasTS     bool
-	Outcomes  []Count    // sorted by name
-	Tools     []ToolStat // sorted by name
-	WallSumUS int64
-	Wall      Stats // seconds
-	Latency   Stats // milliseconds
-	Problems  []Problem
-
-	// Other, when not 0, makes this the record of that many groups past
-	// --top, folded into one: its group is {"other":N}.
-	Other int64
-	// Breakdown holds, under --breakdown, the records of the group's parts
-	// (Nested, their group the breakdown's key alone), written as the
-	// record's member BreakdownMember (models), last; "" without one.
-	Breakdown       []Record
-	BreakdownMember string
-	Nested          bool
-}
-
-// KeyText is the record's value of its key k as people read it (see
-// ValueText), but for the events that have no value of the key, which are
-// "(no KEY)" in every view (textfmt's rule): null, and the empty agent_id
-// (or role) of the session's own events, (no agent).
-func (r *Record) KeyText(k int) string {
-	if k < len(r.Names) && (r.Vals[k] == "null" || r.Vals[k] == `""` && (r.Names[k] == "agent_id" || r.Names[k] == "role")) {
-		return NoValue(r.Names[k])
-	}
-	return ValueText(r.Vals[k])
-}
-
-// NoValue names the group of the events without a value of the key
-// named: (no model), (no agent) for agent_id, (no run) for run_id.
-func NoValue(name string) string {
-	return "(no " + strings.TrimSuffix(name, "_id") + ")"
-}
-
-// ValueText is a key's value (raw JSON) as people read it: a string
-// without its quotes (the empty one as ""), null as -, other JSON as it
-// is.
-func ValueText(raw string) string {
-	switch raw {
-	case "null":
-		return "-"
-	case `""`:
-		return `""`
-	}
-	if s, ok := jsonscan.Unquote(nil, []byte(raw)); ok {
-		return string(s)
-	}
-	return raw
-}
-
-// Count is a named count.
-type Count struct {
-	Name string
-	N    int64
-}
-
-// ToolStat is one tool's calls and failures.
-type ToolStat struct {
-	Name          string
-	Calls, Failed int64
-}
-
-// Stats are percentiles from a Sketch; Has is false when there were no
-// values.
-type Stats struct {
-	Has           bool
-	P50, P95, Max float64
-}
-
-func stats(s *Sketch, round float64) Stats {
+func stats(s *Sketch, round float64) record.Stats {
 	if s.Count() == 0 {
-		return Stats{}
+		return record.Stats{}
 	}
 	var p50, p95 float64
 	if s.bucketed() {
@@ -122,7 +36,7 @@ func stats(s *Sketch, round float64) Stats {
 		sortedValues.Put(vs)
 	}
 	r := func(v float64) float64 { return math.Round(v*round) / round }
-	return Stats{Has: true, P50: r(p50), P95: r(p95), Max: s.Max()}
+	return record.Stats{Has: true, P50: r(p50), P95: r(p95), Max: s.Max()}
 }
 
 var sortedValues = sync.Pool{New: func() any { return new([]float64) }}
@@ -187,11 +101,11 @@ func (r *Run) wall() (int64, bool) {
 type problemCache struct {
 	id string
 	ok bool
-	ps []Problem
+	ps []record.Problem
 }
 
 // problemsOf is r.problems, the last run's kept in c.
-func (s *State) problemsOf(c *problemCache, r *Run) []Problem {
+func (s *State) problemsOf(c *problemCache, r *Run) []record.Problem {
 	if c.ok && c.id == r.id {
 		return c.ps
 	}
@@ -200,107 +114,47 @@ func (s *State) problemsOf(c *problemCache, r *Run) []Problem {
 	return ps
 }
 
-// Problem is one broken invariant of a run: the run, the kind, and what
-// the kind counts or names. String is its sentence, made where it is
-// shown.
-type Problem struct {
-	Run  string
-	Kind ProblemKind
-	N    int64  // how many: run_finished events, tool calls without a result, turns
-	Call string // the tool call that never ended (OpenCall): its id
-	Tool string // and its tool's name
-}
-
-// ProblemKind says which invariant a run broke.
-type ProblemKind uint8
-
-// The kinds of problems.
-const (
-	NoRunFinished      ProblemKind = iota // a run-log run without run_finished
-	RunFinishedTimes                      // N run_finished events
-	RunFinishedEarly                      // a run_finished not preceded by assistant_message or run_error
-	CallsWithoutResult                    // N tool_call events without a tool_result
-	OpenCall                              // a tool call (Call, Tool) started and never ended
-	OpenTurns                             // N turns started and never ended
-)
-
 // problems lists the run's broken invariants.
-func (r *Run) problems(rn running) []Problem {
+func (r *Run) problems(rn running) []record.Problem {
 	if rn.is(r) {
 		return nil // what it has not reached yet it may still reach
 	}
-	var ps []Problem
-	add := func(k ProblemKind, n int64) { ps = append(ps, Problem{Run: r.id, Kind: k, N: n}) }
+	var ps []record.Problem
+	add := func(k record.ProblemKind, n int64) { ps = append(ps, record.Problem{Run: r.id, Kind: k, N: n}) }
 	if r.runLog && r.n[rFinished] == 0 {
-		add(NoRunFinished, 0)
+		add(record.NoRunFinished, 0)
 	}
 	if r.n[rFinished] > 1 {
-		add(RunFinishedTimes, r.n[rFinished])
+		add(record.RunFinishedTimes, r.n[rFinished])
 	}
 	if r.n[rFinished] > 0 && (r.n[rEndMarks] == 0 || r.endSeq > r.finishSeq) {
-		add(RunFinishedEarly, 0)
+		add(record.RunFinishedEarly, 0)
 	}
 	if r.n[rToolsOpen] > 0 {
-		add(CallsWithoutResult, r.n[rToolsOpen])
+		add(record.CallsWithoutResult, r.n[rToolsOpen])
 	}
 	open := len(ps)
 	for id, c := range r.glassOrEmpty().calls {
 		if c.started && !c.ended {
-			ps = append(ps, Problem{Run: r.id, Kind: OpenCall, Call: id, Tool: c.name})
+			ps = append(ps, record.Problem{Run: r.id, Kind: record.OpenCall, Call: id, Tool: c.name})
 		}
 	}
 	// in the order of their sentences, which differ from the call's
 	// quoted id on
-	slices.SortFunc(ps[open:], func(a, b Problem) int { return strings.Compare(strconv.Quote(a.Call), strconv.Quote(b.Call)) })
+	slices.SortFunc(ps[open:], func(a, b record.Problem) int { return strings.Compare(strconv.Quote(a.Call), strconv.Quote(b.Call)) })
 	if n := r.n[rTurnStarts] - r.n[rTurnEnds]; n > 0 {
-		add(OpenTurns, n)
+		add(record.OpenTurns, n)
 	}
 	return ps
 }
-
-// String is the problem's sentence: the run (quoted as strconv.Quote has
-// it), then what it broke.
-func (p Problem) String() string {
-	rest := ""
-	switch p.Kind {
-	case NoRunFinished:
-		rest = " has no run_finished"
-	case RunFinishedTimes:
-		rest = fmt.Sprintf(" has %d run_finished events", p.N)
-	case RunFinishedEarly:
-		rest = " has a run_finished not preceded by assistant_message or run_error"
-	case CallsWithoutResult:
-		rest = fmt.Sprintf(" has %s without a tool_result", textfmt.Plural(p.N, "tool_call"))
-	case OpenCall:
-		rest = fmt.Sprintf(": tool call %s (%s) started and never ended", strconv.Quote(p.Call), p.Tool)
-	case OpenTurns:
-		rest = fmt.Sprintf(": %s started and never ended", textfmt.Plural(p.N, "turn"))
-	}
-	// An id too long to read is named by its start and its length: the
-	// group or the run list holds it whole.
-	switch {
-	case len(p.Run) > maxNamedID:
-		return "run " + strconv.Quote(strings.ToValidUTF8(p.Run[:64], "")+"…") + fmt.Sprintf(" (a run_id of %d bytes)", len(p.Run)) + rest
-	case !quotesAsIs(p.Run):
-		return "run " + strconv.Quote(p.Run) + rest
-	}
-	return "run \"" + p.Run + "\"" + rest // as strconv.Quote has it, in one piece
-}
-
-// Named reports whether the sentence names the run whole: its id is not
-// too long to read.
-func (p Problem) Named() bool { return len(p.Run) <= maxNamedID }
-
-// maxNamedID is the longest run_id a problem quotes whole.
-const maxNamedID = 4096
 
 // Report computes the records: one per group, sorted by first event time
 // then key (or as SetOrder says), and the total last. With no grouping
 // only the total is there. It holds every record at once; EachRecord
 // streams them.
-func (s *State) Report() []Record {
-	var recs []Record
-	s.EachRecord(func(r *Record) error {
+func (s *State) Report() []record.Record {
+	var recs []record.Record
+	s.EachRecord(func(r *record.Record) error {
 		recs = append(recs, *r)
 		return nil
 	})
@@ -319,8 +173,8 @@ func (s *State) Report() []Record {
 // (SetOrder) the groups are sorted by a field of their records (ties
 // keep the default order), and past Top the rest are merged into one
 // "other" group.
-func (s *State) EachRecord(fn func(*Record) error) error {
-	return s.eachRecord(nil, func(r *Record, _ []byte) error { return fn(r) })
+func (s *State) EachRecord(fn func(*record.Record) error) error {
+	return s.eachRecord(nil, func(r *record.Record, _ []byte) error { return fn(r) })
 }
 
 // EachEncoded is EachRecord for a writer that turns each record into
@@ -328,23 +182,23 @@ func (s *State) EachRecord(fn func(*Record) error) error {
 // cores, each with a buffer of its own (b, to append to), and write gets
 // the bytes and the record in order. encode may return nil for a record
 // it leaves to write (a huge one, written in pieces).
-func (s *State) EachEncoded(encode func(b []byte, r *Record) []byte, write func(b []byte, r *Record) error) error {
-	return s.eachRecord(encode, func(r *Record, b []byte) error { return write(b, r) })
+func (s *State) EachEncoded(encode func(b []byte, r *record.Record) []byte, write func(b []byte, r *record.Record) error) error {
+	return s.eachRecord(encode, func(r *record.Record, b []byte) error { return write(b, r) })
 }
 
-func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Record, []byte) error) error {
+func (s *State) eachRecord(encode func([]byte, *record.Record) []byte, write func(*record.Record, []byte) error) error {
 	if s.replay != nil {
 		return s.replayRecords(encode, write)
 	}
 	rp := s.newReporting(encode, write)
 	// What the total says of the runs (outcomes, wall time, problems) is
 	// made on a goroutine of its own meanwhile, when there are many.
-	var totalRuns chan Record
+	var totalRuns chan record.Record
 	if len(s.runs)+len(s.coldRuns) >= 2*builtChunk && runtime.GOMAXPROCS(0) > 1 {
-		totalRuns = make(chan Record, 1)
+		totalRuns = make(chan record.Record, 1)
 		go func() {
 			var pc problemCache
-			var r Record
+			var r record.Record
 			s.runsOf(&pc, &r, s.allRuns(), byRuns)
 			totalRuns <- r
 		}()
@@ -355,7 +209,7 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 			return err
 		}
 	}
-	var rec Record
+	var rec record.Record
 	if totalRuns != nil {
 		rec = s.record(rp.total, nil, byRuns, nil)
 		runs := <-totalRuns
@@ -374,8 +228,8 @@ func (s *State) eachRecord(encode func([]byte, *Record) []byte, write func(*Reco
 // records needs, and the total they add up to.
 type reporting struct {
 	s      *State
-	encode func([]byte, *Record) []byte
-	write  func(*Record, []byte) error
+	encode func([]byte, *record.Record) []byte
+	write  func(*record.Record, []byte) error
 	buf    []byte
 
 	names     []string
@@ -394,7 +248,7 @@ type reporting struct {
 	serial      *builder
 }
 
-func (s *State) newReporting(encode func([]byte, *Record) []byte, write func(*Record, []byte) error) *reporting {
+func (s *State) newReporting(encode func([]byte, *record.Record) []byte, write func(*record.Record, []byte) error) *reporting {
 	rp := &reporting{s: s, encode: encode, write: write, total: &Group{},
 		nb: len(s.opt.By), breakdown: len(s.opt.Breakdown) > 0, serial: &builder{pc: &s.lastProblems}}
 	rp.names = make([]string, rp.nb)
@@ -425,10 +279,10 @@ func (s *State) deferredCalls() map[string]*Group {
 				x = &Group{}
 				extra[c.group] = x
 			}
-			x.n[ToolCalls]++
+			x.n[record.ToolCalls]++
 			x.tool(c.name).calls++
 			if c.ended && c.failed {
-				x.n[ToolFailures]++
+				x.n[record.ToolFailures]++
 				x.tool(c.name).failed++
 			}
 		}
@@ -437,7 +291,7 @@ func (s *State) deferredCalls() map[string]*Group {
 }
 
 // emit hands a record to the writer, encoded first when it encodes.
-func (rp *reporting) emit(r *Record) error {
+func (rp *reporting) emit(r *record.Record) error {
 	var b []byte
 	if rp.encode != nil {
 		b = rp.encode(rp.buf[:0], r)
@@ -485,14 +339,14 @@ func (rp *reporting) group(key string, b *builder) *Group {
 
 // build is the record of a group, made with what b, the builder of the
 // goroutine that builds it, keeps.
-func (rp *reporting) build(key string, runs bool, b *builder) (Record, *Group) {
+func (rp *reporting) build(key string, runs bool, b *builder) (record.Record, *Group) {
 	g := rp.group(key, b)
 	vals := g.values(rp.nb)
 	var agents []string
 	if rp.mode == byAgent {
 		agents = vals[rp.agent : rp.agent+1]
 	}
-	var rec Record
+	var rec record.Record
 	if runs {
 		rec = rp.s.recordWith(b.pc, g, rp.s.runRefsIn(g, b), rp.mode, agents)
 	} else {
@@ -559,16 +413,16 @@ func (rp *reporting) sorted(order []ref) []ref {
 	if f == nil {
 		return order
 	}
-	vs := make([]Value, len(order))
+	vs := make([]record.Value, len(order))
 	for i := range order {
-		r, _ := rp.build(order[i].key, f.runs, rp.serial)
-		vs[i] = f.value(&r)
+		r, _ := rp.build(order[i].key, f.NeedsRuns(), rp.serial)
+		vs[i] = f.Value(&r)
 	}
 	idx := make([]int, len(order))
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return f.compare(vs[idx[a]], vs[idx[b]]) < 0 })
+	sort.SliceStable(idx, func(a, b int) bool { return f.Compare(vs[idx[a]], vs[idx[b]]) < 0 })
 	sorted := make([]ref, len(order))
 	for i, j := range idx {
 		sorted[i] = order[j]
@@ -587,7 +441,7 @@ func (rp *reporting) writeGroups(order []ref) error {
 		// The records are built on every core, handed over in order;
 		// each goroutine adds the groups it built up, the total adds
 		// those up.
-		bs, err := eachBuilt(shown, func(key string, b *builder) Record {
+		bs, err := eachBuilt(shown, func(key string, b *builder) record.Record {
 			rec, g := rp.build(key, true, b)
 			b.total.merge(g, false)
 			return rec
@@ -677,7 +531,7 @@ func (s *State) runRefs(g *Group) []ref {
 // one, as if their events had one key, so that it adds up with the groups
 // shown to the total. Its runs are the runs any of them touched; by agent
 // its outcomes and wall times are those of its agents in those runs.
-func (s *State) other(rest []ref, parts map[string][]string, group func(string, *builder) *Group, get func(string) *Group, mode, agent int) (Record, *Group) {
+func (s *State) other(rest []ref, parts map[string][]string, group func(string, *builder) *Group, get func(string) *Group, mode, agent int) (record.Record, *Group) {
 	o := &Group{key: "other"}
 	var agents, folded []string
 	seen := map[string]bool{}
@@ -704,9 +558,9 @@ func (s *State) other(rest []ref, parts map[string][]string, group func(string, 
 // the breakdown's key (the last of each group's key): one per model, as
 // --by model would report them, in the order of --sort, else the
 // costliest first (ties by time, then key).
-func (s *State) breakdown(rec *Record, parts []string, get func(string) *Group) {
+func (s *State) breakdown(rec *record.Record, parts []string, get func(string) *Group) {
 	rec.BreakdownMember = breakdownMember(s.opt.Breakdown)
-	rec.Breakdown = []Record{}
+	rec.Breakdown = []record.Record{}
 	var order []ref
 	merged := map[string]*Group{}
 	for _, k := range parts {
@@ -736,13 +590,13 @@ func (s *State) breakdown(rec *Record, parts []string, get func(string) *Group) 
 		f = costliest
 	}
 	sort.SliceStable(rec.Breakdown, func(i, j int) bool {
-		return f.compare(f.value(&rec.Breakdown[i]), f.value(&rec.Breakdown[j])) < 0
+		return f.Compare(f.Value(&rec.Breakdown[i]), f.Value(&rec.Breakdown[j])) < 0
 	})
 }
 
 // costliest is the breakdown's order without --sort: as ccusage lists
 // models, the costliest first.
-var costliest, _ = ParseSort("-cost_usd")
+var costliest, _ = record.ParseSort("-cost_usd")
 
 // ref names a group or run with what it is sorted by.
 type ref struct {
@@ -811,7 +665,7 @@ const (
 // (incomplete, or running, without one) and the time from its
 // agent_spawned to it. An agent that was never spawned nor finished (the
 // session) has neither.
-func (s *State) agentOutcomes(rec *Record, agents []string, runRefs []ref) {
+func (s *State) agentOutcomes(rec *record.Record, agents []string, runRefs []ref) {
 	outcomes := map[string]int64{}
 	var wall Sketch
 	any := false
@@ -849,35 +703,35 @@ func (s *State) agentOutcomes(rec *Record, agents []string, runRefs []ref) {
 	}
 }
 
-func sortedCounts(m map[string]int64) []Count {
-	var cs []Count
+func sortedCounts(m map[string]int64) []record.Count {
+	var cs []record.Count
 	for name, n := range m {
-		cs = append(cs, Count{name, n})
+		cs = append(cs, record.Count{Name: name, N: n})
 	}
-	slices.SortFunc(cs, func(a, b Count) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(cs, func(a, b record.Count) int { return strings.Compare(a.Name, b.Name) })
 	return cs
 }
 
 // record builds the record of group g over the runs named, in order. mode
 // says what its outcomes and wall time are (see runFields): by agent
 // those of the agents named (raw JSON).
-func (s *State) record(g *Group, runRefs []ref, mode int, agents []string) Record {
+func (s *State) record(g *Group, runRefs []ref, mode int, agents []string) record.Record {
 	return s.recordWith(&s.lastProblems, g, runRefs, mode, agents)
 }
 
 // recordWith is record with the problems' cache pc: builders on other
 // goroutines have their own.
-func (s *State) recordWith(pc *problemCache, g *Group, runRefs []ref, mode int, agents []string) Record {
-	rec := Record{
+func (s *State) recordWith(pc *problemCache, g *Group, runRefs []ref, mode int, agents []string) record.Record {
+	rec := record.Record{
 		Counts: g.n, FirstTS: g.firstTS, LastTS: g.lastTS, HasTS: g.hasTS,
 		Latency: stats(&g.latency, 10),
 	}
 	for _, t := range g.tools {
 		if t.calls != 0 || t.failed != 0 {
-			rec.Tools = append(rec.Tools, ToolStat{t.name, t.calls, t.failed})
+			rec.Tools = append(rec.Tools, record.ToolStat{Name: t.name, Calls: t.calls, Failed: t.failed})
 		}
 	}
-	slices.SortFunc(rec.Tools, func(a, b ToolStat) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(rec.Tools, func(a, b record.ToolStat) int { return strings.Compare(a.Name, b.Name) })
 	s.runsOf(pc, &rec, runRefs, mode)
 	if mode == byAgent {
 		s.agentOutcomes(&rec, agents, runRefs)
@@ -887,11 +741,11 @@ func (s *State) recordWith(pc *problemCache, g *Group, runRefs []ref, mode int, 
 
 // runsOf sets what rec says of the runs named, in order: their number,
 // their problems, and by run their outcomes and wall time.
-func (s *State) runsOf(pc *problemCache, rec *Record, runRefs []ref, mode int) {
+func (s *State) runsOf(pc *problemCache, rec *record.Record, runRefs []ref, mode int) {
 	sortRefs(runRefs)
 	rec.Runs = int64(len(runRefs))
-	rec.Problems = []Problem{}
-	var outcomes []Count // a few names: a slice, not a map
+	rec.Problems = []record.Problem{}
+	var outcomes []record.Count // a few names: a slice, not a map
 	var wall Sketch
 	var room Run // where a frozen run is decoded, one at a time
 	for _, rr := range runRefs {
@@ -908,141 +762,20 @@ func (s *State) runsOf(pc *problemCache, rec *Record, runRefs []ref, mode int) {
 		}
 		rec.Problems = append(rec.Problems, s.problemsOf(pc, r)...)
 	}
-	slices.SortFunc(outcomes, func(a, b Count) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(outcomes, func(a, b record.Count) int { return strings.Compare(a.Name, b.Name) })
 	rec.Outcomes = outcomes
 	rec.Wall = stats(&wall, 1000)
 }
 
 // countOne counts one more of name in cs.
-func countOne(cs []Count, name string) []Count {
+func countOne(cs []record.Count, name string) []record.Count {
 	for i := range cs {
 		if cs[i].Name == name {
 			cs[i].N++
 			return cs
 		}
 	}
-	return append(cs, Count{name, 1})
-}
-
-// AppendJSON appends the record as one JSON object, members in the
-// contract's order: the group, then the fields in the order of Fields
-// (objects of theirs, tokens, as one member), and the breakdown last.
-func (r *Record) AppendJSON(b []byte) []byte {
-	b = append(b, `{"group":`...)
-	b = r.AppendGroup(b)
-	for i := range schema.members {
-		b = r.appendMember(b, &schema.members[i])
-	}
-	b = append(b, schema.tail...)
-	return r.appendBreakdown(b)
-}
-
-// appendMember appends one field's member: what comes before its value,
-// and its value.
-func (r *Record) appendMember(b []byte, m *recordMember) []byte {
-	b = append(b, m.lead...)
-	f := m.field
-	switch {
-	case f.usage && r.UsageUnknown():
-		return append(b, "null"...)
-	case f.isCounter:
-		// the most of the members: read without a call
-		if f.Scale > 0 {
-			return jsontext.AppendFixed(b, r.Counts[f.counter], f.Scale)
-		}
-		return strconv.AppendInt(b, r.Counts[f.counter], 10)
-	case f.Shape == ShapeOutcomes:
-		return r.appendOutcomes(b)
-	case f.Shape == ShapeTools:
-		return r.appendTools(b)
-	case f.Shape == ShapeProblems:
-		return r.appendProblems(b)
-	}
-	return f.AppendNumber(b, f.Value(r))
-}
-
-// appendProblems appends the problems as a JSON array of sentences.
-func (r *Record) appendProblems(b []byte) []byte {
-	b = append(b, '[')
-	for i, p := range r.Problems {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsontext.AppendString(b, p.String())
-	}
-	return append(b, ']')
-}
-
-// appendBreakdown appends the breakdown member, if any, and the record's
-// closing brace.
-func (r *Record) appendBreakdown(b []byte) []byte {
-	if r.BreakdownMember != "" {
-		b = append(b, ',')
-		b = appendName(b, r.BreakdownMember)
-		b = append(b, '[')
-		for i := range r.Breakdown {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = r.Breakdown[i].AppendJSON(b)
-		}
-		b = append(b, ']')
-	}
-	return append(b, '}')
-}
-
-// appendKey starts the i-th member of an object whose names are any
-// text: a comma after the first, then the name as a JSON string and ':'.
-func appendKey(b []byte, i int, name string) []byte {
-	if i > 0 {
-		b = append(b, ',')
-	}
-	b = jsontext.AppendString(b, name)
-	return append(b, ':')
-}
-
-func appendName(b []byte, name string) []byte {
-	b = append(b, '"')
-	b = append(b, name...)
-	return append(b, `":`...)
-}
-
-func (r *Record) appendOutcomes(b []byte) []byte {
-	b = append(b, '{')
-	for i, o := range r.Outcomes {
-		b = appendKey(b, i, o.Name)
-		b = strconv.AppendInt(b, o.N, 10)
-	}
-	return append(b, '}')
-}
-
-func (r *Record) appendTools(b []byte) []byte {
-	b = append(b, '{')
-	for i, t := range r.Tools {
-		b = appendKey(b, i, t.Name)
-		b = append(b, `{"calls":`...)
-		b = strconv.AppendInt(b, t.Calls, 10)
-		b = append(b, `,"failed":`...)
-		b = strconv.AppendInt(b, t.Failed, 10)
-		b = append(b, '}')
-	}
-	return append(b, '}')
-}
-
-// AppendGroup appends the group object, {} for the total, {"other":N}
-// for the groups past --top.
-func (r *Record) AppendGroup(b []byte) []byte {
-	b = append(b, '{')
-	if r.Other > 0 {
-		b = append(b, `"other":`...)
-		b = strconv.AppendInt(b, r.Other, 10)
-	} else if !r.Total {
-		for i, n := range r.Names {
-			b = appendKey(b, i, n)
-			b = append(b, r.Vals[i]...)
-		}
-	}
-	return append(b, '}')
+	return append(cs, record.Count{Name: name, N: 1})
 }
 
 // HasProblems reports whether any run broke an invariant (what --check
@@ -1057,150 +790,4 @@ func (s *State) HasProblems() bool {
 		}
 	}
 	return false
-}
-
-// CostText is a cost in nano-dollars as the reports for people print it
-// (textfmt.Money): every view for people prints costs by that one rule.
-func CostText(nano int64) string { return textfmt.Money(nano) }
-
-// long reports whether the record has a value WriteJSON writes apart.
-func (r *Record) long() bool {
-	for _, v := range r.Vals {
-		if len(v) > longValue {
-			return true
-		}
-	}
-	for _, p := range r.Problems {
-		// a sentence is at most a few times as long as the names in it,
-		// a run's id cut to maxNamedID
-		if len(p.Call)+len(p.Tool) > longValue/8 {
-			return true
-		}
-	}
-	return false
-}
-
-// AppendShortJSON is AppendJSON for a record without a value long enough
-// to be written apart (see WriteJSON); for one with, it returns nil.
-func (r *Record) AppendShortJSON(b []byte) []byte {
-	if r.long() {
-		return nil
-	}
-	return r.AppendJSON(b)
-}
-
-// longValue is the length past which WriteJSON writes a value to w itself
-// rather than through its buffer.
-const longValue = 64 << 10
-
-// WriteJSON writes the record to w as AppendJSON appends it, using b as
-// its buffer (returned for the next record), but writes a long group value
-// or problem straight to w, the problem escaped piece by piece: the
-// record of a run with a huge run_id costs no copy of the whole line.
-func (r *Record) WriteJSON(w io.Writer, b []byte) ([]byte, error) {
-	if !r.long() {
-		b = r.AppendJSON(b[:0])
-		_, err := w.Write(b)
-		return b, err
-	}
-	lw := &longWriter{w: w, b: append(b[:0], `{"group":`...)}
-	if r.Other > 0 || r.Total {
-		lw.b = r.AppendGroup(lw.b)
-	} else {
-		r.writeGroup(lw)
-	}
-	for i := range schema.members {
-		m := &schema.members[i]
-		if m.field.Shape != ShapeProblems {
-			lw.b = r.appendMember(lw.b, m)
-			continue
-		}
-		lw.b = append(lw.b, m.lead...)
-		r.writeProblems(lw)
-	}
-	lw.b = append(lw.b, schema.tail...)
-	lw.b = r.appendBreakdown(lw.b)
-	lw.flush()
-	return lw.b, lw.err
-}
-
-// longWriter is WriteJSON's buffer in front of w: what is appended to b
-// goes to w at each flush; the first error stops the writes.
-type longWriter struct {
-	w   io.Writer
-	b   []byte
-	err error
-}
-
-func (lw *longWriter) flush() {
-	if lw.err == nil {
-		_, lw.err = lw.w.Write(lw.b)
-	}
-	lw.b = lw.b[:0]
-}
-
-// writeString writes s to w after what is buffered.
-func (lw *longWriter) writeString(s string) {
-	lw.flush()
-	if lw.err == nil {
-		_, lw.err = io.WriteString(lw.w, s)
-	}
-}
-
-// writeGroup writes the group object, its long values straight to w.
-func (r *Record) writeGroup(lw *longWriter) {
-	lw.b = append(lw.b, '{')
-	for i, n := range r.Names {
-		if i > 0 {
-			lw.b = append(lw.b, ',')
-		}
-		lw.b = jsontext.AppendString(lw.b, n)
-		lw.b = append(lw.b, ':')
-		if len(r.Vals[i]) > longValue {
-			lw.writeString(r.Vals[i])
-			continue
-		}
-		lw.b = append(lw.b, r.Vals[i]...)
-	}
-	lw.b = append(lw.b, '}')
-}
-
-// writeProblems writes the problems' array, a long one escaped piece by
-// piece.
-func (r *Record) writeProblems(lw *longWriter) {
-	lw.b = append(lw.b, '[')
-	for i, pr := range r.Problems {
-		if i > 0 {
-			lw.b = append(lw.b, ',')
-		}
-		p := pr.String()
-		if len(p) <= longValue {
-			lw.b = jsontext.AppendString(lw.b, p)
-			continue
-		}
-		lw.b = append(lw.b, '"')
-		for len(p) > 0 {
-			n := min(len(p), longValue)
-			for n < len(p) && !utf8.RuneStart(p[n]) {
-				n++ // escapes are of whole runes: cut at a rune's start
-			}
-			at := len(lw.b)
-			lw.b = jsontext.AppendString(lw.b, p[:n])
-			lw.b = append(lw.b[:at], lw.b[at+1:len(lw.b)-1]...) // without the piece's quotes
-			p = p[n:]
-			lw.flush()
-		}
-		lw.b = append(lw.b, '"')
-	}
-	lw.b = append(lw.b, ']')
-}
-
-// quotesAsIs says whether strconv.Quote(s) is s between quotes.
-func quotesAsIs(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
 }

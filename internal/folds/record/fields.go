@@ -1,4 +1,4 @@
-package summary
+package record
 
 import (
 	"slices"
@@ -105,19 +105,11 @@ func (c *Column) Header(fitted bool) string {
 	return strings.ReplaceAll(c.Name, "_", " ") // model_calls: "model calls"
 }
 
-// Value is one record's value of a field: an integer (in units of
-// 10^-Scale), or a float (percentiles); Has is false for a value the
-// record has none of (null in JSON).
-type Value struct {
-	I     int64
-	F     float64
-	Float bool
-	Has   bool
-}
-
 func intValue(v int64) Value { return Value{I: v, Has: true} }
 
-func statValue(s *Stats, v *float64) Value { return Value{F: *v, Float: true, Has: s.Has} }
+func statValue(s *Stats, v *float64) Value {
+	return Value{F: *v, Float: true, Has: s.Has}
+}
 
 // Fields are the record's fields, in the record's order. What is derived
 // from them is derived once: a field is added by AddField, not by hand.
@@ -199,13 +191,6 @@ func usageField(c Counter, shape Shape, col Column) Field {
 	return f
 }
 
-// UsageUnknown reports whether the record's tokens and cost are not known:
-// it has model calls whose log records no usage (no_usage_calls), and no
-// call counted any token or cost.
-func (r *Record) UsageUnknown() bool {
-	return r.Counts[NoUsageCalls] > 0 && r.Counts[TokTotal] == 0 && r.Counts[CostNano] == 0 && r.Counts[UnpricedCalls] == 0
-}
-
 // AddField appends f to Fields, before any report is made: a field a
 // program computes from the others shows up in every format as the
 // record's own do. The function it returns takes f away again.
@@ -219,9 +204,15 @@ func AddField(f Field) (remove func()) {
 	}
 }
 
+// Counted is what a report is made of (summary.State): whether it
+// counted anything for a counter.
+type Counted interface{ Has(Counter) bool }
+
 // Shown reports whether the default table, md and html of s show the
 // field's column: always, unless it is Sparse and s counted nothing for it.
-func (f *Field) Shown(s *State) bool { return !f.Column.Sparse || f.isCounter && s.Has(f.counter) }
+func (f *Field) Shown(s Counted) bool {
+	return !f.Column.Sparse || f.isCounter && s.Has(f.counter)
+}
 
 // memberName is the field's name in its object (input for tokens.input).
 func (f *Field) memberName() string { return f.Path[strings.LastIndexByte(f.Path, '.')+1:] }
