@@ -542,7 +542,7 @@ func (s *State) values() error {
 }
 
 func overflow(c record.Counter) error {
-	return fmt.Errorf("bad value: %s: the sum would be out of range", c.Column())
+	return fmt.Errorf("bad value: %s: the sum would be out of range", c.Path())
 }
 
 // str returns the string a raw JSON string value holds, without
@@ -674,10 +674,8 @@ func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
 		s.agentEnd(r, seq)
 	case event.RunEnd:
 		s.runEnd(r, seq, runLog)
-	case event.ToolStart:
-		s.toolStart(g, r, runLog)
-	case event.ToolEnd:
-		s.toolEnd(g, r, runLog)
+	case event.ToolStart, event.ToolEnd:
+		s.tool(g, r, runLog)
 	}
 }
 
@@ -729,32 +727,32 @@ func (s *State) runEnd(r *Run, seq int64, runLog bool) {
 	gl.agentEnd = true
 }
 
-// toolStart sees a tool call begin: by its id (zot), which pairs it with
-// its end as package runs pairs the views' calls, or, in the run log, by
-// count (tool_call minus tool_result).
-func (s *State) toolStart(g *Group, r *Run, runLog bool) {
+// tool sees a tool call begin or end. Its events pair by the call's id
+// when they have one (zot), as package runs pairs the views' calls
+// (runs.CallID); in the run log, whose calls have none, by count
+// (tool_call minus tool_result).
+func (s *State) tool(g *Group, r *Run, runLog bool) {
 	e := &s.ev
+	start := e.Meaning == event.ToolStart
 	if id, ok := runs.CallID(&e.Event, &s.idBuf); ok {
-		s.callStart(g, r, id, e.Flags&event.Restated == 0)
-	} else if runLog {
-		name := s.toolName()
-		g.n[record.ToolCalls]++
-		g.tool(name).calls++
-		r.n[rToolsOpen]++
+		if start {
+			s.callStart(g, r, id, e.Flags&event.Restated == 0)
+		} else {
+			s.callEnd(g, r, id, e.Failed())
+		}
+		return
 	}
-}
-
-// toolEnd sees a tool call end, as toolStart its start.
-func (s *State) toolEnd(g *Group, r *Run, runLog bool) {
-	e := &s.ev
-	if id, ok := runs.CallID(&e.Event, &s.idBuf); ok {
-		s.callEnd(g, r, id, e.Failed())
-	} else if runLog {
+	switch {
+	case !runLog:
+	case start:
+		g.n[record.ToolCalls]++
+		g.tool(s.toolName()).calls++
+		r.n[rToolsOpen]++
+	default:
 		r.n[rToolsOpen]--
 		if e.Failed() {
-			name := s.toolName()
 			g.n[record.ToolFailures]++
-			g.tool(name).failed++
+			g.tool(s.toolName()).failed++
 		}
 	}
 }
