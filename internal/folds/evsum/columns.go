@@ -277,21 +277,26 @@ func groupingColumns(by []summary.Key) []picked {
 	has := func(kind summary.KeyKind) bool {
 		return slices.ContainsFunc(by, func(k summary.Key) bool { return k.Kind == kind })
 	}
+	// the counters' columns are named by the counter table
+	events, models, modelErrors := record.Events.ColumnName(), record.ModelCalls.ColumnName(), record.ModelErrors.ColumnName()
+	tokens, cost, errs := record.TokTotal.ColumnName(), record.CostNano.ColumnName(), record.Errors.ColumnName()
+	tools, failed := record.ToolCalls.ColumnName(), record.ToolFailures.ColumnName()
+	unpriced, unpricedTok, noUsage := record.UnpricedCalls.ColumnName(), record.UnpricedTokens.ColumnName(), record.NoUsageCalls.ColumnName()
 	switch {
 	case has(summary.KeyTool):
-		return []picked{{"first", 100, 50}, {"runs", 150, 0}, {"events", 200, 0}, {"tool_calls", 350, 0}, {"failed", 300, 0}, {"errors", 250, 0}}
+		return []picked{{"first", 100, 50}, {"runs", 150, 0}, {events, 200, 0}, {tools, 350, 0}, {failed, 300, 0}, {errs, 250, 0}}
 	case has(summary.KeyKindField):
-		return []picked{{"first", 100, 50}, {"last", 90, 60}, {"runs", 150, 0}, {"events", 350, 0}, {"tool_calls", 300, 0}, {"failed", 250, 0}, {"errors", 200, 0}}
+		return []picked{{"first", 100, 50}, {"last", 90, 60}, {"runs", 150, 0}, {events, 350, 0}, {tools, 300, 0}, {failed, 250, 0}, {errs, 200, 0}}
 	case has(summary.KeyModel):
-		return []picked{{"first", 100, 50}, {"runs", 150, 0}, {"events", 160, 0}, {"model_calls", 320, 0}, {"model_errors", 180, 0},
-			{"tokens", 0, 130}, {"cost", 350, 0}, {"unpriced_calls", 0, 0}, {"unpriced_tokens", 0, 0}, {"no_usage_calls", 0, 0},
-			{"latency_p50", 190, 0}, {"latency_p95", 170, 0}, {"errors", 200, 0}}
+		return []picked{{"first", 100, 50}, {"runs", 150, 0}, {events, 160, 0}, {models, 320, 0}, {modelErrors, 180, 0},
+			{tokens, 0, 130}, {cost, 350, 0}, {unpriced, 0, 0}, {unpricedTok, 0, 0}, {noUsage, 0, 0},
+			{"latency_p50", 190, 0}, {"latency_p95", 170, 0}, {errs, 200, 0}}
 	case slices.ContainsFunc(by, summary.Key.NamesEvents):
 		// payload.x, an agent's role: as the standard table, less the
 		// outcomes and wall times
 		var cols []picked
-		for _, n := range []string{"first", "runs", "events", "model_calls", "tokens", "cost", "unpriced_calls", "unpriced_tokens", "no_usage_calls",
-			"tool_calls", "failed", "errors", "latency_p50", "latency_p95", "problems"} {
+		for _, n := range []string{"first", "runs", events, models, tokens, cost, unpriced, unpricedTok, noUsage,
+			tools, failed, errs, "latency_p50", "latency_p95", "problems"} {
 			cols = append(cols, picked{name: n})
 		}
 		return cols

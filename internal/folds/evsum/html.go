@@ -52,7 +52,8 @@ func writeHTML(out *jsonl.Writer, st *summary.State, cx *cellCtx, cols []col) er
 // left, and the figures the report is read for were off screen.
 func costFirst(cols []col) []col {
 	first := func(c col) bool {
-		return c.key < 0 && slices.Contains([]string{"tokens", "cost", "unpriced_calls", "unpriced_tokens", "no_usage_calls"}, c.name)
+		return c.key < 0 && slices.ContainsFunc([]record.Counter{record.TokTotal, record.CostNano, record.UnpricedCalls, record.UnpricedTokens, record.NoUsageCalls},
+			func(k record.Counter) bool { return k.ColumnName() == c.name })
 	}
 	var keys, main, rest []col
 	for _, c := range cols {

@@ -40,6 +40,10 @@ type CounterInfo struct {
 	// has Object set and Name is its member there.
 	Name   string
 	Object string
+	// Column is its column's name in the table, md and html, which
+	// --columns and --sort take too, when it is not Name: tokens for
+	// tokens.total. Every view that names a counter's column reads it.
+	Column string
 	// Partial is its member in the partial state when it differs from
 	// Name. A counter of an object is written there as an array element.
 	Partial string
@@ -55,28 +59,37 @@ var Counters = [NumCounters]CounterInfo{
 	Events:          {Name: "events", Always: true},
 	ModelCalls:      {Name: "model_calls"},
 	ModelErrors:     {Name: "model_errors"},
-	TokInput:        {Name: "input", Object: "tokens"},
-	TokOutput:       {Name: "output", Object: "tokens"},
+	TokInput:        {Name: "input", Column: "tokens_in", Object: "tokens"},
+	TokOutput:       {Name: "output", Column: "tokens_out", Object: "tokens"},
 	TokCacheRead:    {Name: "cache_read", Object: "tokens"},
 	TokCacheWrite:   {Name: "cache_write", Object: "tokens"},
-	TokTotal:        {Name: "total", Object: "tokens"},
+	TokTotal:        {Name: "total", Column: "tokens", Object: "tokens"},
 	TokReasoning:    {Name: "reasoning", Object: "tokens"},
 	TokCacheWrite1h: {Name: "cache_write_1h", Object: "tokens"},
-	CostNano:        {Name: "cost_usd", Partial: "cost_nano_usd", Scale: 9},
+	CostNano:        {Name: "cost_usd", Column: "cost", Partial: "cost_nano_usd", Scale: 9},
 	UnpricedCalls:   {Name: "unpriced_calls"},
 	UnpricedTokens:  {Name: "unpriced_tokens"},
 	NoUsageCalls:    {Name: "no_usage_calls"},
 	ToolCalls:       {Name: "tool_calls"},
-	ToolFailures:    {Name: "tool_failures"},
+	ToolFailures:    {Name: "tool_failures", Column: "failed"},
 	Errors:          {Name: "errors"},
 	Guardrails:      {Name: "guardrails"},
 	Kills:           {Name: "kills"},
 }
 
-// Column is the flat name of the counter, as csv heads it: tokens.input.
-func (c Counter) Column() string {
+// Path is the flat name of the counter, as the record's field and csv
+// name it: tokens.input.
+func (c Counter) Path() string {
 	if o := Counters[c].Object; o != "" {
 		return o + "." + Counters[c].Name
+	}
+	return Counters[c].Name
+}
+
+// ColumnName is the name of the counter's column (see CounterInfo.Column).
+func (c Counter) ColumnName() string {
+	if n := Counters[c].Column; n != "" {
+		return n
 	}
 	return Counters[c].Name
 }

@@ -65,7 +65,8 @@ func (s Shape) Numeric() bool { return s != ShapeTime && s != ShapeOutcomes && s
 // Column describes a field's column in the table, md and html.
 type Column struct {
 	// Name is the column's name in --columns, and another name --sort
-	// takes for the field (a counter's name when empty: counterField).
+	// takes for the field (a counter's comes from the counter table:
+	// counterField).
 	Name string
 	// Head is its header in the unfitted table, md and html (Name with
 	// spaces for underscores when empty); FitHead its header in a fitted
@@ -124,14 +125,14 @@ var Fields = []Field{
 	{Path: "outcomes", Shape: ShapeOutcomes, Runs: true, Column: Column{Name: "outcomes", Place: 4}},
 	counterField(ModelCalls, ShapeCount, Column{Place: 5, Drop: 120}),
 	counterField(ModelErrors, ShapeCount, Column{Alert: true, Drop: 110}),
-	usageField(TokInput, ShapeTokens, Column{Name: "tokens_in", Condense: 140, Drop: 280}),
-	usageField(TokOutput, ShapeTokens, Column{Name: "tokens_out", Condense: 150, Drop: 290}),
+	usageField(TokInput, ShapeTokens, Column{Condense: 140, Drop: 280}),
+	usageField(TokOutput, ShapeTokens, Column{Condense: 150, Drop: 290}),
 	usageField(TokReasoning, ShapeTokens, Column{Condense: 155, Drop: 185}),
 	usageField(TokCacheRead, ShapeTokens, Column{Condense: 160, Drop: 190}),
 	usageField(TokCacheWrite, ShapeTokens, Column{Condense: 170, Drop: 180}),
 	usageField(TokCacheWrite1h, ShapeTokens, Column{FitHead: "cache 1h", Condense: 175, Drop: 178}),
-	usageField(TokTotal, ShapeTokens, Column{Name: "tokens", Place: 6, Condense: 130, Drop: 348}),
-	usageField(CostNano, ShapeMoney, Column{Name: "cost", Head: "cost $", Place: 7, Drop: 350}),
+	usageField(TokTotal, ShapeTokens, Column{Place: 6, Condense: 130, Drop: 348}),
+	usageField(CostNano, ShapeMoney, Column{Head: "cost $", Place: 7, Drop: 350}),
 	// A cost that leaves calls out says so beside it (Sparse: shown by
 	// default only then).
 	counterField(UnpricedCalls, ShapeCount, Column{FitHead: "unpriced",
@@ -142,7 +143,7 @@ var Fields = []Field{
 	counterField(NoUsageCalls, ShapeCount, Column{Head: "calls without usage", FitHead: "no usage",
 		Place: 9, Sparse: true, Alert: true, Drop: 344}),
 	counterField(ToolCalls, ShapeCount, Column{Place: 10, Drop: 210}),
-	counterField(ToolFailures, ShapeCount, Column{Name: "failed", Place: 11, Alert: true, Drop: 260}),
+	counterField(ToolFailures, ShapeCount, Column{Place: 11, Alert: true, Drop: 260}),
 	{Path: "tools", Shape: ShapeTools},
 	counterField(Errors, ShapeCount, Column{Place: 12, Alert: true, Drop: 320}),
 	counterField(Guardrails, ShapeCount, Column{Drop: 220}),
@@ -172,13 +173,11 @@ var Fields = []Field{
 		Value: func(r *Record) Value { return intValue(int64(len(r.Problems))) }},
 }
 
-// counterField is the field of counter c: its path and scale are the
-// counter's, and its column's name too unless col names it.
+// counterField is the field of counter c: its path, scale and column's
+// name are the counter table's.
 func counterField(c Counter, shape Shape, col Column) Field {
-	if col.Name == "" {
-		col.Name = Counters[c].Name // the column is named as the counter
-	}
-	return Field{Path: c.Column(), Shape: shape, Scale: Counters[c].Scale, Column: col,
+	col.Name = c.ColumnName()
+	return Field{Path: c.Path(), Shape: shape, Scale: Counters[c].Scale, Column: col,
 		Value: func(r *Record) Value { return intValue(r.Counts[c]) }, counter: c, isCounter: true}
 }
 

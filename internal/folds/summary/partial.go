@@ -856,7 +856,7 @@ func (rd *partialReader) counter(c record.Counter, n *counts) {
 		})
 	}
 	if slices.Contains(countCounters, c) && n[c] < 0 {
-		rd.fault(faultCount, fmt.Errorf("bad partial state line: %s is negative", c.Column()))
+		rd.fault(faultCount, fmt.Errorf("bad partial state line: %s is negative", c.Path()))
 	}
 }
 
@@ -1054,7 +1054,7 @@ func (m *Merger) group(line []byte) error {
 	for c := range g.n {
 		sum := s.sums[c]
 		if !o.sums[c].add(g.n[c]) || !sum.merge(o.sums[c]) {
-			return fmt.Errorf("bad partial state line: %s: the sum would be out of range", record.Counter(c).Column())
+			return fmt.Errorf("bad partial state line: %s: the sum would be out of range", record.Counter(c).Path())
 		}
 	}
 	s.Merge(o)

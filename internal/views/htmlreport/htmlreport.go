@@ -241,13 +241,13 @@ func (p *Page) cards() []card {
 		runs.BadNote = true
 	}
 	cards = append(cards, runs)
-	cost := card{Metric: "cost", Label: "Cost", Value: "$" + record.CostText(n[record.CostNano])}
+	cost := card{Metric: record.CostNano.ColumnName(), Label: "Cost", Value: "$" + record.CostText(n[record.CostNano])}
 	if u := n[record.UnpricedCalls]; u > 0 {
 		// a cost that leaves calls out says so where it is read
 		cost.Note = fmt.Sprintf("%s (%s tokens) not in the cost: no price", textfmt.PluralThousands(u, "unpriced call"), num(n[record.UnpricedTokens]))
 		cost.BadNote = true
 	}
-	tok := card{Metric: "tokens", Label: "Tokens", Value: num(n[record.TokTotal])}
+	tok := card{Metric: record.TokTotal.ColumnName(), Label: "Tokens", Value: num(n[record.TokTotal])}
 	if in := n[record.TokInput]; in > 0 {
 		tok.Note = fmt.Sprintf("%s%% of input from cache", percent(n[record.TokCacheRead], in))
 	}
@@ -265,12 +265,12 @@ func (p *Page) cards() []card {
 	}
 	cards = append(cards, cost)
 	cards = append(cards, tok)
-	mc := card{Metric: "model_calls", Label: "Model calls", Value: num(n[record.ModelCalls])}
+	mc := card{Metric: record.ModelCalls.ColumnName(), Label: "Model calls", Value: num(n[record.ModelCalls])}
 	if e := n[record.ModelErrors]; e > 0 {
 		mc.Note, mc.BadNote = textfmt.PluralThousands(e, "error"), true
 	}
 	cards = append(cards, mc)
-	tc := card{Metric: "tool_calls", Label: "Tool calls", Value: num(n[record.ToolCalls])}
+	tc := card{Metric: record.ToolCalls.ColumnName(), Label: "Tool calls", Value: num(n[record.ToolCalls])}
 	if f := n[record.ToolFailures]; f > 0 {
 		tc.Note, tc.BadNote = textfmt.PluralThousands(f, "failure"), true
 	}
@@ -287,7 +287,7 @@ func (p *Page) cards() []card {
 			parts = append(parts, textfmt.PluralThousands(c.n, c.what))
 		}
 	}
-	cards = append(cards, card{Metric: "errors", Label: "Errors", Value: num(n[record.Errors]), Bad: n[record.Errors] > 0,
+	cards = append(cards, card{Metric: record.Errors.ColumnName(), Label: "Errors", Value: num(n[record.Errors]), Bad: n[record.Errors] > 0,
 		Note: strings.Join(parts, ", ")})
 	cards = append(cards, card{Metric: "problems", Label: "Problems", Value: num(int64(len(t.Problems))), Bad: len(t.Problems) > 0})
 	return cards
