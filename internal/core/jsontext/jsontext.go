@@ -471,3 +471,28 @@ func plainMask(x uint64) uint64 {
 // hasLess is non-zero when some byte of x is below b (b at most 0x80):
 // exact for the lowest such byte, which is all Canonical asks.
 func hasLess(x uint64, b uint64) uint64 { return (x - lsb*b) &^ x & msb }
+
+// EscapeControls rewrites the DEL and C1 controls of JSON text as \u00XX
+// escapes, as AppendString writes them: for JSON copied from the input
+// and shown on a terminal. Outside strings JSON has only ASCII, so they
+// are always inside a string, and the escaped text decodes to the same
+// value.
+func EscapeControls(b []byte) []byte {
+	var out []byte
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == 0x7f || r >= 0x80 && r <= 0x9f {
+			if out == nil {
+				out = append(make([]byte, 0, len(b)+8), b[:i]...)
+			}
+			out = append(out, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&0xf])
+		} else if out != nil {
+			out = append(out, b[i:i+n]...)
+		}
+		i += n
+	}
+	if out == nil {
+		return b
+	}
+	return out
+}

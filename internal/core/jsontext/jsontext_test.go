@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -406,5 +407,24 @@ func BenchmarkCanonical(b *testing.B) {
 				buf = AppendString(buf[:0], text)
 			}
 		})
+	}
+}
+
+// JSON copied from the input reaches a terminal without its DEL and C1
+// controls raw, and decodes to the same value.
+func TestEscapeControls(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"a":"plain é"}`, `{"a":"plain é"}`},
+		{"{\"a\":\"x\u009by\x7fz\"}", `{"a":"x\u009by\u007fz"}`},
+		{"[\"\u0080\",\"\u009f\",\"\u00a0\"]", "[\"\\u0080\",\"\\u009f\",\"\u00a0\"]"},
+	} {
+		got := EscapeControls([]byte(c.in))
+		if string(got) != c.want {
+			t.Errorf("EscapeControls(%q) = %q, want %q", c.in, got, c.want)
+		}
+		var a, b any
+		if json.Unmarshal([]byte(c.in), &a) != nil || json.Unmarshal(got, &b) != nil || !reflect.DeepEqual(a, b) {
+			t.Errorf("EscapeControls(%q) = %q: not the same value", c.in, got)
+		}
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/evtools/evtools/internal/core/jsontext"
 	"github.com/evtools/evtools/internal/core/term"
 	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
@@ -122,7 +122,7 @@ func writeJSONL(out *jsonl.Writer, st *summary.State, tty bool) error {
 		})
 	}
 	return st.EachRecord(func(r *record.Record) error {
-		b = escapeJSONControls(r.AppendJSON(b[:0]))
+		b = jsontext.EscapeControls(r.AppendJSON(b[:0]))
 		out.WriteLine(b)
 		return out.Err()
 	})
@@ -142,7 +142,7 @@ func writeJSON(out *jsonl.Writer, st *summary.State, tty bool) error {
 			b, _ = r.WriteJSON(out, b)
 			return out.Err()
 		}
-		out.Write(escapeJSONControls(r.AppendJSON(b[:0])))
+		out.Write(jsontext.EscapeControls(r.AppendJSON(b[:0])))
 		return out.Err()
 	})
 	if err != nil {
@@ -150,30 +150,6 @@ func writeJSON(out *jsonl.Writer, st *summary.State, tty bool) error {
 	}
 	out.WriteString("\n]\n")
 	return out.Err()
-}
-
-// escapeJSONControls rewrites DEL and the C1 controls of JSON text as
-// \u00XX escapes. Outside strings JSON has only ASCII, so they are always
-// inside a string, and the escaped text decodes to the same value.
-func escapeJSONControls(b []byte) []byte {
-	const hex = "0123456789abcdef"
-	var out []byte
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == 0x7f || r >= 0x80 && r <= 0x9f {
-			if out == nil {
-				out = append(make([]byte, 0, len(b)+8), b[:i]...)
-			}
-			out = append(out, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xf])
-		} else if out != nil {
-			out = append(out, b[i:i+n]...)
-		}
-		i += n
-	}
-	if out == nil {
-		return b
-	}
-	return out
 }
 
 func outcomesText(r *record.Record) string {
