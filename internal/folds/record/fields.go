@@ -203,13 +203,9 @@ func AddField(f Field) (remove func()) {
 	}
 }
 
-// Counted is what a report is made of (summary.State): whether it
-// counted anything for a counter.
-type Counted interface{ Has(Counter) bool }
-
 // Shown reports whether the default table, md and html of s show the
 // field's column: always, unless it is Sparse and s counted nothing for it.
-func (f *Field) Shown(s Counted) bool {
+func (f *Field) Shown(s interface{ Has(Counter) bool }) bool {
 	return !f.Column.Sparse || f.isCounter && s.Has(f.counter)
 }
 
@@ -289,7 +285,7 @@ func newSchemaIndex() *schemaIndex {
 		if f.Value == nil {
 			continue
 		}
-		x.sortFields[f.Path] = &SortField{Name: f.Path, runs: f.Runs, value: f.Value}
+		x.sortFields[f.Path] = &SortField{Name: f.Path, Runs: f.Runs, Value: f.Value}
 		x.sortNames = append(x.sortNames, f.Path)
 		if c := f.Column.Name; c != "" && c != f.Path {
 			x.sortAliases[c] = f.Path

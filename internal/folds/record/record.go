@@ -164,13 +164,26 @@ func ValueText(raw string) string {
 // contract's order: the group, then the fields in the order of Fields
 // (objects of theirs, tokens, as one member), and the breakdown last.
 func (r *Record) AppendJSON(b []byte) []byte {
-	b = append(b, `{"group":`...)
-	b = r.AppendGroup(b)
+	lw := longWriter{b: b}
+	r.writeJSON(&lw)
+	return lw.b
+}
+
+// writeJSON writes the record as AppendJSON appends it, through lw.
+func (r *Record) writeJSON(lw *longWriter) {
+	lw.b = append(lw.b, `{"group":`...)
+	r.writeGroup(lw)
 	for i := range schema.members {
-		b = r.appendMember(b, &schema.members[i])
+		m := &schema.members[i]
+		if m.field.Shape != ShapeProblems {
+			lw.b = r.appendMember(lw.b, m)
+			continue
+		}
+		lw.b = append(lw.b, m.lead...)
+		r.writeProblems(lw)
 	}
-	b = append(b, schema.tail...)
-	return r.appendBreakdown(b)
+	lw.b = append(lw.b, schema.tail...)
+	lw.b = r.appendBreakdown(lw.b)
 }
 
 // appendMember appends one field's member: what comes before its value,
@@ -191,22 +204,8 @@ func (r *Record) appendMember(b []byte, m *recordMember) []byte {
 		return r.appendOutcomes(b)
 	case f.Shape == ShapeTools:
 		return r.appendTools(b)
-	case f.Shape == ShapeProblems:
-		return r.appendProblems(b)
 	}
 	return f.AppendNumber(b, f.Value(r))
-}
-
-// appendProblems appends the problems as a JSON array of sentences.
-func (r *Record) appendProblems(b []byte) []byte {
-	b = append(b, '[')
-	for i, p := range r.Problems {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsontext.AppendString(b, p.String())
-	}
-	return append(b, ']')
 }
 
 // appendBreakdown appends the breakdown member, if any, and the record's
@@ -265,22 +264,6 @@ func (r *Record) appendTools(b []byte) []byte {
 	return append(b, '}')
 }
 
-// AppendGroup appends the group object, {} for the total, {"other":N}
-// for the groups past --top.
-func (r *Record) AppendGroup(b []byte) []byte {
-	b = append(b, '{')
-	if r.Other > 0 {
-		b = append(b, `"other":`...)
-		b = strconv.AppendInt(b, r.Other, 10)
-	} else if !r.Total {
-		for i, n := range r.Names {
-			b = appendKey(b, i, n)
-			b = append(b, r.Vals[i]...)
-		}
-	}
-	return append(b, '}')
-}
-
 // CostText is a cost in nano-dollars as the reports for people print it
 // (textfmt.Money): every view for people prints costs by that one rule.
 func CostText(nano int64) string { return textfmt.Money(nano) }
@@ -320,34 +303,19 @@ const longValue = 64 << 10
 // or problem straight to w, the problem escaped piece by piece: the
 // record of a run with a huge run_id costs no copy of the whole line.
 func (r *Record) WriteJSON(w io.Writer, b []byte) ([]byte, error) {
-	if !r.long() {
-		b = r.AppendJSON(b[:0])
-		_, err := w.Write(b)
-		return b, err
+	lw := &longWriter{b: b[:0]}
+	if r.long() {
+		lw.w = w
 	}
-	lw := &longWriter{w: w, b: append(b[:0], `{"group":`...)}
-	if r.Other > 0 || r.Total {
-		lw.b = r.AppendGroup(lw.b)
-	} else {
-		r.writeGroup(lw)
-	}
-	for i := range schema.members {
-		m := &schema.members[i]
-		if m.field.Shape != ShapeProblems {
-			lw.b = r.appendMember(lw.b, m)
-			continue
-		}
-		lw.b = append(lw.b, m.lead...)
-		r.writeProblems(lw)
-	}
-	lw.b = append(lw.b, schema.tail...)
-	lw.b = r.appendBreakdown(lw.b)
+	r.writeJSON(lw)
+	lw.w = w
 	lw.flush()
 	return lw.b, lw.err
 }
 
-// longWriter is WriteJSON's buffer in front of w: what is appended to b
-// goes to w at each flush; the first error stops the writes.
+// longWriter is the buffer a record's JSON is appended to. With w set
+// (WriteJSON), a long value goes to w straight, after what is buffered,
+// and the first error stops the writes.
 type longWriter struct {
 	w   io.Writer
 	b   []byte
@@ -369,26 +337,28 @@ func (lw *longWriter) writeString(s string) {
 	}
 }
 
-// writeGroup writes the group object, its long values straight to w.
+// writeGroup writes the group object, {} for the total, {"other":N} for
+// the groups past --top; a long value straight to w.
 func (r *Record) writeGroup(lw *longWriter) {
 	lw.b = append(lw.b, '{')
-	for i, n := range r.Names {
-		if i > 0 {
-			lw.b = append(lw.b, ',')
+	if r.Other > 0 {
+		lw.b = append(lw.b, `"other":`...)
+		lw.b = strconv.AppendInt(lw.b, r.Other, 10)
+	} else if !r.Total {
+		for i, n := range r.Names {
+			lw.b = appendKey(lw.b, i, n)
+			if lw.w != nil && len(r.Vals[i]) > longValue {
+				lw.writeString(r.Vals[i])
+				continue
+			}
+			lw.b = append(lw.b, r.Vals[i]...)
 		}
-		lw.b = jsontext.AppendString(lw.b, n)
-		lw.b = append(lw.b, ':')
-		if len(r.Vals[i]) > longValue {
-			lw.writeString(r.Vals[i])
-			continue
-		}
-		lw.b = append(lw.b, r.Vals[i]...)
 	}
 	lw.b = append(lw.b, '}')
 }
 
-// writeProblems writes the problems' array, a long one escaped piece by
-// piece.
+// writeProblems writes the problems as a JSON array of sentences; a long
+// one escaped piece by piece, straight to w.
 func (r *Record) writeProblems(lw *longWriter) {
 	lw.b = append(lw.b, '[')
 	for i, pr := range r.Problems {
@@ -396,7 +366,7 @@ func (r *Record) writeProblems(lw *longWriter) {
 			lw.b = append(lw.b, ',')
 		}
 		p := pr.String()
-		if len(p) <= longValue {
+		if lw.w == nil || len(p) <= longValue {
 			lw.b = jsontext.AppendString(lw.b, p)
 			continue
 		}

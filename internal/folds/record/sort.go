@@ -1,6 +1,7 @@
 package record
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -24,10 +25,11 @@ type Value struct {
 type SortField struct {
 	Name string // the field as the record's JSON names it, flattened with dots: tokens.total
 	Desc bool   // highest first
-	// runs: the field is a run-level one (runs, outcomes, wall time,
+	// Runs: the field is a run-level one (runs, outcomes, wall time,
 	// problems): the record needs its runs to say it.
-	runs  bool
-	value func(r *Record) Value
+	Runs bool
+	// Value is a record's value of the field.
+	Value func(r *Record) Value
 }
 
 func (f *SortField) String() string {
@@ -36,13 +38,6 @@ func (f *SortField) String() string {
 	}
 	return f.Name
 }
-
-// NeedsRuns says whether the field is a run-level one: the record needs
-// its runs to say it.
-func (f *SortField) NeedsRuns() bool { return f.runs }
-
-// Value is the record's value of the field.
-func (f *SortField) Value(r *Record) Value { return f.value(r) }
 
 // Compare orders a before b (-1) or after (1) by the field: ascending or
 // descending, values missing last.
@@ -56,21 +51,9 @@ func (f *SortField) Compare(a, b Value) int {
 	case !a.Has:
 		return 0
 	}
-	c := 0
+	c := cmp.Compare(a.I, b.I)
 	if a.Float || b.Float {
-		switch {
-		case a.F < b.F:
-			c = -1
-		case a.F > b.F:
-			c = 1
-		}
-	} else {
-		switch {
-		case a.I < b.I:
-			c = -1
-		case a.I > b.I:
-			c = 1
-		}
+		c = cmp.Compare(a.F, b.F) // no NaN: a sketch takes none
 	}
 	if f.Desc {
 		return -c
@@ -119,7 +102,7 @@ func ParseSort(s string) (*SortField, error) {
 	// outcomes.NAME and tools.NAME.calls (or .failed): a name no record
 	// has sorts as 0 everywhere, as in csv.
 	if name, ok := strings.CutPrefix(w, schema.outcomes+"."); ok && name != "" {
-		return &SortField{Name: w, Desc: desc, runs: true, value: func(r *Record) Value {
+		return &SortField{Name: w, Desc: desc, Runs: true, Value: func(r *Record) Value {
 			for _, o := range r.Outcomes {
 				if o.Name == name {
 					return intValue(o.N)
@@ -132,7 +115,7 @@ func ParseSort(s string) (*SortField, error) {
 		i := strings.LastIndexByte(rest, '.')
 		if i > 0 && (rest[i+1:] == "calls" || rest[i+1:] == "failed") {
 			name, failed := rest[:i], rest[i+1:] == "failed"
-			return &SortField{Name: w, Desc: desc, value: func(r *Record) Value {
+			return &SortField{Name: w, Desc: desc, Value: func(r *Record) Value {
 				for _, t := range r.Tools {
 					if t.Name == name {
 						if failed {

@@ -249,8 +249,7 @@ func (s *State) closeCall(c *call, failed bool) {
 		return
 	}
 	if g := s.getGroup(c.group); g != nil {
-		g.n[record.ToolFailures]++
-		g.tool(c.name).failed++
+		g.addCall(c.name, true, 1)
 	}
 }
 

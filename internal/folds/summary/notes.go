@@ -2,8 +2,6 @@ package summary
 
 import (
 	"slices"
-
-	"github.com/evtools/evtools/internal/folds/record"
 )
 
 // A callNote is one event of a zot tool call id, as a state that another
@@ -175,13 +173,7 @@ func (s *State) countCall(d int64) func(group, name string, failed bool) {
 		if g == nil {
 			return
 		}
-		if failed {
-			g.n[record.ToolFailures] += d
-			g.tool(name).failed += d
-		} else {
-			g.n[record.ToolCalls] += d
-			g.tool(name).calls += d
-		}
+		g.addCall(name, failed, d)
 	}
 }
 

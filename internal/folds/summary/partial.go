@@ -118,6 +118,22 @@ func (o *obj) open(name string, c byte) {
 
 func (o *obj) close(c byte) { o.b = append(o.b, c) }
 
+// object writes an object whose members are named by names, in their
+// order, each value written by value(i); nothing when there are none.
+func (o *obj) object(name string, names []string, value func(i int)) {
+	if len(names) == 0 {
+		return
+	}
+	o.open(name, '{')
+	for i, n := range names {
+		o.next(i)
+		o.b = jsontext.AppendString(o.b, n)
+		o.b = append(o.b, ':')
+		value(i)
+	}
+	o.close('}')
+}
+
 // next separates element i of an array or object from the one before.
 func (o *obj) next(i int) {
 	if i > 0 {
@@ -271,22 +287,19 @@ func (w *partialWriter) str(name string, v *string) { w.obj.str(name, *v, false)
 func (w *partialWriter) key(name string, v *string) { w.obj.str(name, *v, true) }
 
 func (w *partialWriter) tools(name string, g *Group) {
-	if len(g.tools) == 0 {
-		return
-	}
 	ts := append([]toolCount(nil), g.tools...)
 	sort.Slice(ts, func(i, j int) bool { return ts[i].name < ts[j].name })
-	w.open(name, '{')
+	names := make([]string, len(ts))
 	for i, t := range ts {
-		w.next(i)
-		w.b = jsontext.AppendString(w.b, t.name)
-		w.b = append(w.b, ':', '[')
-		w.b = strconv.AppendInt(w.b, t.calls, 10)
-		w.b = append(w.b, ',')
-		w.b = strconv.AppendInt(w.b, t.failed, 10)
-		w.b = append(w.b, ']')
+		names[i] = t.name
 	}
-	w.close('}')
+	w.object(name, names, func(i int) {
+		w.b = append(w.b, '[')
+		w.b = strconv.AppendInt(w.b, ts[i].calls, 10)
+		w.b = append(w.b, ',')
+		w.b = strconv.AppendInt(w.b, ts[i].failed, 10)
+		w.b = append(w.b, ']')
+	})
 }
 
 func (w *partialWriter) sketch(name string, s *Sketch) {
@@ -330,44 +343,27 @@ func (w *partialWriter) calls(name string, m *map[string]*call)       { writeMem
 // writeMembers writes an object of saved values by id, sorted by id; nothing
 // when there are none.
 func writeMembers[T interface{ save(saver) }](w *partialWriter, name string, m map[string]T) {
-	if len(m) == 0 {
-		return
-	}
-	ids := make([]string, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	w.open(name, '{')
-	for i, id := range ids {
-		w.next(i)
-		w.b = jsontext.AppendString(w.b, id)
-		w.b = append(w.b, ':', '{')
-		m[id].save(w)
+	ids := slices.Sorted(maps.Keys(m))
+	w.object(name, ids, func(i int) {
+		w.b = append(w.b, '{')
+		m[ids[i]].save(w)
 		w.b = append(w.b, '}')
-	}
-	w.close('}')
+	})
 }
 
 // callNotes writes a run's call notes, by call id, sorted by id; nothing
 // when there are none.
 func (w *partialWriter) callNotes(m map[string][]callNote) {
-	if len(m) == 0 {
-		return
-	}
-	w.open("call_notes", '{')
-	for i, id := range slices.Sorted(maps.Keys(m)) {
-		w.next(i)
-		w.b = jsontext.AppendString(w.b, id)
-		w.b = append(w.b, ':', '[')
-		for j, n := range m[id] {
+	ids := slices.Sorted(maps.Keys(m))
+	w.object("call_notes", ids, func(i int) {
+		w.b = append(w.b, '[')
+		for j, n := range m[ids[i]] {
 			w.next(j)
 			v, _ := json.Marshal(n.partial()) // strings and flags only
 			w.b = append(w.b, v...)
 		}
 		w.b = append(w.b, ']')
-	}
-	w.close('}')
+	})
 }
 
 // Merger reads partial states line by line into one State.
@@ -697,11 +693,6 @@ func (p *pSketch) sketch() (Sketch, error) {
 	return s, nil
 }
 
-// value decodes one member's value, refusing unknown members of objects.
-func value(v []byte, dst any) error {
-	return decodeStrict(v, dst)
-}
-
 func unknown(name string) error {
 	return fmt.Errorf("bad partial state line: unknown field %q", name)
 }
@@ -796,7 +787,7 @@ func (rd *partialReader) each(name string, fn func(v []byte) error) bool {
 
 // decode decodes each member called name into dst (the last one stays).
 func (rd *partialReader) decode(name string, dst any) {
-	rd.each(name, func(v []byte) error { return value(v, dst) })
+	rd.each(name, func(v []byte) error { return decodeStrict(v, dst) })
 }
 
 // optional decodes the number called name: nil when there is none (or
@@ -850,7 +841,7 @@ func (rd *partialReader) counter(c record.Counter, n *counts) {
 		// the counters of an object are an array, in Counter order
 		a := make([]int64, counterSpan(c)-c)
 		rd.each(name, func(v []byte) error {
-			err := value(v, &a)
+			err := decodeStrict(v, &a)
 			copy(n[c:counterSpan(c)], a)
 			return err
 		})

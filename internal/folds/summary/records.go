@@ -15,6 +15,7 @@ import (
 	"github.com/evtools/evtools/internal/folds/record"
 )
 
+// stats are the percentiles of s, rounded to 1/round.
 func stats(s *Sketch, round float64) record.Stats {
 	if s.Count() == 0 {
 		return record.Stats{}
@@ -279,11 +280,9 @@ func (s *State) deferredCalls() map[string]*Group {
 				x = &Group{}
 				extra[c.group] = x
 			}
-			x.n[record.ToolCalls]++
-			x.tool(c.name).calls++
+			x.addCall(c.name, false, 1)
 			if c.ended && c.failed {
-				x.n[record.ToolFailures]++
-				x.tool(c.name).failed++
+				x.addCall(c.name, true, 1)
 			}
 		}
 	}
@@ -415,7 +414,7 @@ func (rp *reporting) sorted(order []ref) []ref {
 	}
 	vs := make([]record.Value, len(order))
 	for i := range order {
-		r, _ := rp.build(order[i].key, f.NeedsRuns(), rp.serial)
+		r, _ := rp.build(order[i].key, f.Runs, rp.serial)
 		vs[i] = f.Value(&r)
 	}
 	idx := make([]int, len(order))

@@ -39,15 +39,9 @@ func Replayed(opt Options, r *Replay) *State {
 // replayRecords hands the records of a Replayed state to write, encoded
 // first when the writer encodes.
 func (s *State) replayRecords(encode func([]byte, *record.Record) []byte, write func(*record.Record, []byte) error) error {
-	var buf []byte
+	rp := &reporting{encode: encode, write: write}
 	for i := range s.replay.Records {
-		r := &s.replay.Records[i]
-		var b []byte
-		if encode != nil {
-			b = encode(buf[:0], r)
-			buf = b
-		}
-		if err := write(r, b); err != nil {
+		if err := rp.emit(&s.replay.Records[i]); err != nil {
 			return err
 		}
 	}

@@ -64,6 +64,17 @@ func (g *Group) tool(name string) *toolCount {
 	return &g.tools[len(g.tools)-1]
 }
 
+// addCall adds d tool calls of tool name to g, or d failures when failed.
+func (g *Group) addCall(name string, failed bool, d int64) {
+	if failed {
+		g.n[record.ToolFailures] += d
+		g.tool(name).failed += d
+	} else {
+		g.n[record.ToolCalls] += d
+		g.tool(name).calls += d
+	}
+}
+
 func (g *Group) touch(run string) {
 	if run == "" || run == g.run {
 		return
@@ -745,14 +756,12 @@ func (s *State) tool(g *Group, r *Run, runLog bool) {
 	switch {
 	case !runLog:
 	case start:
-		g.n[record.ToolCalls]++
-		g.tool(s.toolName()).calls++
+		g.addCall(s.toolName(), false, 1)
 		r.n[rToolsOpen]++
 	default:
 		r.n[rToolsOpen]--
 		if e.Failed() {
-			g.n[record.ToolFailures]++
-			g.tool(s.toolName()).failed++
+			g.addCall(s.toolName(), true, 1)
 		}
 	}
 }
@@ -832,12 +841,10 @@ func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
 		c.name, c.group, c.started, c.deferred = name, g.key, true, true
 		return
 	}
-	g.n[record.ToolCalls]++
-	g.tool(name).calls++
+	g.addCall(name, false, 1)
 	if c != nil && c.ended {
 		if c.failed {
-			g.n[record.ToolFailures]++
-			g.tool(name).failed++
+			g.addCall(name, true, 1)
 		}
 		delete(r.glassToFill().calls, string(id))
 		return
