@@ -133,14 +133,14 @@ const maxNamedID = 4096
 // (or role) of the session's own events, (no agent).
 func (r *Record) KeyText(k int) string {
 	if k < len(r.Names) && (r.Vals[k] == "null" || r.Vals[k] == `""` && (r.Names[k] == "agent_id" || r.Names[k] == "role")) {
-		return NoValue(r.Names[k])
+		return noValue(r.Names[k])
 	}
 	return ValueText(r.Vals[k])
 }
 
-// NoValue names the group of the events without a value of the key
+// noValue names the group of the events without a value of the key
 // named: (no model), (no agent) for agent_id, (no run) for run_id.
-func NoValue(name string) string {
+func noValue(name string) string {
 	return "(no " + strings.TrimSuffix(name, "_id") + ")"
 }
 

@@ -20,7 +20,7 @@ import (
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
 
-// PartialVersion is the version of the partial-state format. The format
+// partialVersion is the version of the partial-state format. The format
 // is JSON Lines: a header line, then one line per group and one per run.
 // Every line is self-contained, so partial files can be concatenated,
 // shuffled or sorted (Hadoop) before --merge reads them, as long as each
@@ -31,7 +31,7 @@ import (
 // given for a duration) and the number of lines after it (lines), which
 // --merge checks at the end of each file. Version 1 states are read, but
 // only among version 1 states.
-const PartialVersion = 2
+const partialVersion = 2
 
 type pHeader struct {
 	Evsum    string `json:"evsum"` // always "partial"
@@ -62,7 +62,7 @@ type pSketch struct {
 	Zero uint64     `json:"zero,omitempty"`
 	Min  float64    `json:"min"`
 	Max  float64    `json:"max"`
-	V    []float64  `json:"v,omitempty"` // the values, up to ExactCap
+	V    []float64  `json:"v,omitempty"` // the values, up to exactCap
 	B    [][2]int64 `json:"b,omitempty"` // [bucket index, count]
 }
 
@@ -217,7 +217,7 @@ func (s *State) WritePartial(w io.Writer) error {
 	ids := s.runIDs()
 	sort.Strings(ids)
 	lines := int64(len(keys) + len(ids))
-	enc.Encode(pHeader{Evsum: "partial", Version: PartialVersion, By: ByString(s.opt.By), TZ: s.opt.TZName,
+	enc.Encode(pHeader{Evsum: "partial", Version: partialVersion, By: ByString(s.opt.By), TZ: s.opt.TZName,
 		Since: rfc3339(s.opt.Since), SinceArg: s.opt.SinceArg, Until: rfc3339(s.opt.Until), UntilArg: s.opt.UntilArg,
 		Breakdown: breakdownString(s.opt.Breakdown), Lines: &lines})
 	pw := &partialWriter{nkeys: len(s.keys)}
@@ -602,8 +602,8 @@ func (h *pHeader) options() (Options, error) {
 // checkVersion says why the header is not one of a version this evsum
 // reads, with what that version has, nil when it is.
 func (h *pHeader) checkVersion() error {
-	if h.Evsum != "partial" || h.Version != 1 && h.Version != PartialVersion {
-		return fmt.Errorf("partial state version %q %d, this evsum reads partial 1 and %d", h.Evsum, h.Version, PartialVersion)
+	if h.Evsum != "partial" || h.Version != 1 && h.Version != partialVersion {
+		return fmt.Errorf("partial state version %q %d, this evsum reads partial 1 and %d", h.Evsum, h.Version, partialVersion)
 	}
 	v1 := h.Version == 1
 	switch {
@@ -658,7 +658,7 @@ func (p *pSketch) sketch() (Sketch, error) {
 	if p == nil {
 		return s, nil
 	}
-	if p.N <= ExactCap {
+	if p.N <= exactCap {
 		if uint64(len(p.V)) != p.N || p.Zero != 0 || len(p.B) != 0 {
 			return s, errors.New("bad partial state line: sketch values do not add up")
 		}

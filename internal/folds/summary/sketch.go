@@ -5,18 +5,18 @@ import (
 	"sort"
 )
 
-// Alpha is the relative accuracy of the percentile sketch: a reported
-// percentile q of n values is within Alpha*v of v, where v is the value of
-// rank ceil(q*n) among the values (nearest rank). Up to ExactCap values
+// alpha is the relative accuracy of the percentile sketch: a reported
+// percentile q of n values is within alpha*v of v, where v is the value of
+// rank ceil(q*n) among the values (nearest rank). Up to exactCap values
 // the percentiles are exact; max is always exact.
-const Alpha = 0.01
+const alpha = 0.01
 
-// ExactCap is how many values a sketch keeps as they are before it
+// exactCap is how many values a sketch keeps as they are before it
 // switches to buckets.
-const ExactCap = 32
+const exactCap = 32
 
 var (
-	gamma    = (1 + Alpha) / (1 - Alpha)
+	gamma    = (1 + alpha) / (1 - alpha)
 	logGamma = math.Log(gamma)
 )
 
@@ -25,13 +25,13 @@ var (
 const minValue = 1e-9
 
 // Sketch is a mergeable quantile sketch in the DDSketch style: values are
-// counted in logarithmic buckets of relative width 2*Alpha, so merging two
+// counted in logarithmic buckets of relative width 2*alpha, so merging two
 // sketches is adding bucket counts, which is exact and deterministic, and
 // the order values or sketches arrive in never changes the result. Its
-// size grows with log(max/min)/Alpha, never with the number of values
+// size grows with log(max/min)/alpha, never with the number of values
 // (at most about 1,100 buckets between 1 ns and 10^9 s).
 //
-// Up to ExactCap values are kept as they are, and percentiles are exact;
+// Up to exactCap values are kept as they are, and percentiles are exact;
 // past that all values go into buckets. Whether a sketch is exact depends
 // only on how many values it holds, so a merged sketch is the same as one
 // that saw all values in one pass.
@@ -40,7 +40,7 @@ type Sketch struct {
 	zero uint64 // values below minValue, once bucketed
 	min  float64
 	max  float64
-	// data holds the values (float64 bits) while n <= ExactCap, then the
+	// data holds the values (float64 bits) while n <= exactCap, then the
 	// buckets, sorted by index, each packed as index<<32 | count: one
 	// slice instead of two keeps a group small.
 	data []uint64
@@ -52,8 +52,8 @@ func pack(idx int32, n uint64) uint64 { return uint64(uint32(idx))<<32 | n }
 
 func unpack(x uint64) (int32, uint64) { return int32(uint32(x >> 32)), x & maxCount }
 
-// bucketed says whether the values are in buckets (n > ExactCap).
-func (s *Sketch) bucketed() bool { return s.n > ExactCap }
+// bucketed says whether the values are in buckets (n > exactCap).
+func (s *Sketch) bucketed() bool { return s.n > exactCap }
 
 // exact returns the values while the sketch is exact.
 func (s *Sketch) exact() []float64 {
@@ -131,9 +131,9 @@ func (s *Sketch) Add(v float64) {
 	}
 	s.n++
 	switch {
-	case s.n <= ExactCap:
+	case s.n <= exactCap:
 		s.data = append(s.data, math.Float64bits(v))
-	case s.n == ExactCap+1:
+	case s.n == exactCap+1:
 		s.spill()
 		s.addValue(v)
 	default:
@@ -211,7 +211,7 @@ func (s *Sketch) Quantile(q float64) (float64, bool) {
 		idx, n := unpack(x)
 		seen += n
 		if seen >= rank {
-			// The midpoint (in relative terms) of the bucket: within Alpha
+			// The midpoint (in relative terms) of the bucket: within alpha
 			// of every value in it.
 			v := 2 * math.Pow(gamma, float64(idx)) / (gamma + 1)
 			return math.Min(math.Max(v, s.min), s.max), true

@@ -37,8 +37,8 @@ func TestSketchQuantiles(t *testing.T) {
 		{"small exact", []float64{5, 1, 4, 2, 3}, true},
 		{"with zeros", []float64{0, 0, 0, 7, 9}, true},
 		{"negative is zero", []float64{-3, 1}, true},
-		{"exactly the cap", values(ExactCap, 1), true},
-		{"past the cap", values(ExactCap+1, 2), false},
+		{"exactly the cap", values(exactCap, 1), true},
+		{"past the cap", values(exactCap+1, 2), false},
 		{"many", values(10000, 3), false},
 		{"many with zeros", append(values(500, 4), make([]float64, 100)...), false},
 	}
@@ -59,8 +59,8 @@ func TestSketchQuantiles(t *testing.T) {
 				if tt.exact && got != want {
 					t.Errorf("q=%v: got %v, want exactly %v", q, got, want)
 				}
-				if math.Abs(got-want) > Alpha*want+1e-12 {
-					t.Errorf("q=%v: got %v, want %v within %v", q, got, want, Alpha)
+				if math.Abs(got-want) > alpha*want+1e-12 {
+					t.Errorf("q=%v: got %v, want %v within %v", q, got, want, alpha)
 				}
 			}
 			if s.Max() != nearestRank(clean, 1) {
@@ -84,7 +84,7 @@ func TestSketchEmpty(t *testing.T) {
 // Merging sketches in any grouping gives what one sketch of all values
 // gives: the same percentiles and the same state.
 func TestSketchMergeEqualsOnePass(t *testing.T) {
-	for _, n := range []int{3, ExactCap, ExactCap + 1, 40, 5000} {
+	for _, n := range []int{3, exactCap, exactCap + 1, 40, 5000} {
 		vs := values(n, uint64(n))
 		var one Sketch
 		for _, v := range vs {
@@ -128,8 +128,8 @@ func TestSketchOneNanosecond(t *testing.T) {
 		s.Add(0)
 		s.Add(minValue)
 	}
-	if got, _ := s.Quantile(0.95); math.Abs(got-minValue) > Alpha*minValue {
-		t.Errorf("p95 of 20 zeros and 20 ns: %v, want %v within %v", got, minValue, Alpha)
+	if got, _ := s.Quantile(0.95); math.Abs(got-minValue) > alpha*minValue {
+		t.Errorf("p95 of 20 zeros and 20 ns: %v, want %v within %v", got, minValue, alpha)
 	}
 	for _, q := range []float64{0.25, 0.5} { // p50 is the last zero
 		if got, _ := s.Quantile(q); got != 0 {
@@ -180,8 +180,8 @@ func TestSketchHugeCounts(t *testing.T) {
 	if got, _ := s.Quantile(0.5); got != 1 {
 		t.Errorf("p50 %v, want 1", got)
 	}
-	if got, _ := s.Quantile(1); math.Abs(got-2) > Alpha*2 || s.Max() != 2 {
-		t.Errorf("p100 %v, max %v; want 2 within %v, and 2", got, s.Max(), Alpha)
+	if got, _ := s.Quantile(1); math.Abs(got-2) > alpha*2 || s.Max() != 2 {
+		t.Errorf("p100 %v, max %v; want 2 within %v, and 2", got, s.Max(), alpha)
 	}
 	want := [][2]int64{{0, maxCount}, {0, 72}, {35, 1}}
 	if got := s.partial().B; fmt.Sprint(got) != fmt.Sprint(want) {
@@ -191,8 +191,8 @@ func TestSketchHugeCounts(t *testing.T) {
 	// one bucket of more than 2^33 after a smaller one
 	big := int64(2*maxCount + 5)
 	s = load(pSketch{N: uint64(big) + 1, Min: 1.05, Max: 1.1, B: [][2]int64{{3, 1}, {5, big}}})
-	if got, _ := s.Quantile(0); math.Abs(got-1.05) > Alpha*1.05 {
-		t.Errorf("p0 %v, want 1.05 within %v", got, Alpha)
+	if got, _ := s.Quantile(0); math.Abs(got-1.05) > alpha*1.05 {
+		t.Errorf("p0 %v, want 1.05 within %v", got, alpha)
 	}
 	want = [][2]int64{{3, 1}, {5, maxCount}, {5, maxCount}, {5, 5}}
 	if got := s.partial().B; fmt.Sprint(got) != fmt.Sprint(want) {
