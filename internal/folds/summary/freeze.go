@@ -2,6 +2,7 @@ package summary
 
 import (
 	"encoding/binary"
+	"maps"
 	"math"
 	"slices"
 	"sync"
@@ -136,14 +137,7 @@ func (s *State) groupKeys() []string { return keys(s.groups, s.coldGroups) }
 func (s *State) runIDs() []string { return keys(s.runs, s.coldRuns) }
 
 func keys[T any](hot map[string]*T, cold map[string]string) []string {
-	ks := make([]string, 0, len(hot)+len(cold))
-	for k := range hot {
-		ks = append(ks, k)
-	}
-	for k := range cold {
-		ks = append(ks, k)
-	}
-	return ks
+	return slices.AppendSeq(slices.AppendSeq(make([]string, 0, len(hot)+len(cold)), maps.Keys(hot)), maps.Keys(cold))
 }
 
 // maybeFreeze freezes when too many groups or runs are decoded. Runs that

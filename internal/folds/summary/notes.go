@@ -1,8 +1,6 @@
 package summary
 
-import (
-	"slices"
-)
+import "slices"
 
 // A callNote is one event of a zot tool call id, as a state that another
 // process merges (a --partial state) keeps it when the id has more than

@@ -494,19 +494,22 @@ func (s *State) allRuns() []ref {
 	return all
 }
 
-// runRefsIn is runRefs decoding the frozen runs into b's room.
+// runRefsIn names the runs group g touched that the state knows, frozen
+// ones decoded into b's room (when b is a builder of its own).
 func (s *State) runRefsIn(g *Group, b *builder) []ref {
-	if b == nil || b.pc == &s.lastProblems {
-		return s.runRefs(g)
-	}
+	own := b != nil && b.pc != &s.lastProblems
 	var runs []ref
 	n := 0
 	g.eachRun(func(id string) {
-		if n == len(b.runs) {
-			b.runs = append(b.runs, Run{})
+		var room *Run
+		if own {
+			if n == len(b.runs) {
+				b.runs = append(b.runs, Run{})
+			}
+			room = &b.runs[n]
 		}
-		if r := s.peekRunIn(id, &b.runs[n]); r != nil {
-			if r == &b.runs[n] {
+		if r := s.peekRunIn(id, room); r != nil {
+			if own && r == room {
 				n++
 			}
 			runs = append(runs, ref{id, r.minTS, r.hasTS, r})
@@ -516,15 +519,7 @@ func (s *State) runRefsIn(g *Group, b *builder) []ref {
 }
 
 // runRefs names the runs group g touched that the state knows.
-func (s *State) runRefs(g *Group) []ref {
-	var runs []ref
-	g.eachRun(func(id string) {
-		if r := s.peekRun(id); r != nil {
-			runs = append(runs, ref{id, r.minTS, r.hasTS, r})
-		}
-	})
-	return runs
-}
+func (s *State) runRefs(g *Group) []ref { return s.runRefsIn(g, nil) }
 
 // other is the record of the groups past --top: their groups merged into
 // one, as if their events had one key, so that it adds up with the groups
