@@ -1,3 +1,10 @@
+// Package record is what a report says, apart from how it is computed:
+// the counters of a group (one table, Counters, where every name of a
+// counter is written), the record of a group or of the total and its
+// JSON form (evsum's output contract), the fields of the record (Fields,
+// from which the JSON, csv, table, --sort and --columns are made), the
+// sort fields and the problems' sentences. Package summary folds events
+// into records; evsum and htmlreport show them.
 package record
 
 import (

@@ -13,7 +13,12 @@
 // Memory grows with the number of groups and runs, never with the number
 // of events: past the last ones touched, they are frozen (freeze.go).
 // What is saved of a group and a run, in the partial state and frozen,
-// is named once, by Group.save and Run.save (saved.go).
+// is named once, by Group.save and Run.save (saved.go). The saved forms
+// stay in this package because the fold freezes as it adds, and every
+// form walks the private fields of its groups and runs.
+//
+// The report's records, their fields, counters and JSON form are package
+// record's: the state fills them (Report, EachRecord).
 package summary
 
 import (
