@@ -108,9 +108,7 @@ func (c *Column) Header(fitted bool) string {
 
 func intValue(v int64) Value { return Value{I: v, Has: true} }
 
-func statValue(s *Stats, v *float64) Value {
-	return Value{F: *v, Float: true, Has: s.Has}
-}
+func statValue(s *Stats, v *float64) Value { return Value{F: *v, Float: true, Has: s.Has} }
 
 // Fields are the record's fields, in the record's order. What is derived
 // from them is derived once: a field is added by AddField, not by hand.
@@ -248,6 +246,7 @@ type schemaIndex struct {
 	// outcomes and tools are the paths of the objects of names, whose
 	// members --sort takes as outcomes.NAME and tools.NAME.calls.
 	outcomes, tools string
+	problems        int // the problems' member, which a record writes apart
 }
 
 // recordMember is one field in the JSON record: lead is what comes before its
@@ -281,6 +280,8 @@ func newSchemaIndex() *schemaIndex {
 			x.outcomes = f.Path
 		case ShapeTools:
 			x.tools = f.Path
+		case ShapeProblems:
+			x.problems = i
 		}
 		if f.Value == nil {
 			continue

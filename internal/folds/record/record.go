@@ -176,21 +176,23 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	return lw.b
 }
 
-// writeJSON writes the record as AppendJSON appends it, through lw.
+// writeJSON writes the record as AppendJSON appends it, through lw: the
+// problems apart, which lw may write to its stream.
 func (r *Record) writeJSON(lw *longWriter) {
 	lw.b = append(lw.b, `{"group":`...)
 	r.writeGroup(lw)
-	for i := range schema.members {
-		m := &schema.members[i]
-		if m.field.Shape != ShapeProblems {
-			lw.b = r.appendMember(lw.b, m)
-			continue
-		}
-		lw.b = append(lw.b, m.lead...)
-		r.writeProblems(lw)
+	b, ms := lw.b, schema.members
+	for i := range ms[:schema.problems] {
+		b = r.appendMember(b, &ms[i])
 	}
-	lw.b = append(lw.b, schema.tail...)
-	lw.b = r.appendBreakdown(lw.b)
+	lw.b = append(b, ms[schema.problems].lead...)
+	r.writeProblems(lw)
+	b = lw.b
+	for i := schema.problems + 1; i < len(ms); i++ {
+		b = r.appendMember(b, &ms[i])
+	}
+	b = append(b, schema.tail...)
+	lw.b = r.appendBreakdown(b)
 }
 
 // appendMember appends one field's member: what comes before its value,
