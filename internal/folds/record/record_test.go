@@ -2,11 +2,14 @@ package record_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/evtools/evtools/internal/devtools/corpus"
 	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 )
@@ -25,6 +28,21 @@ func summarise(t testing.TB, by string, ls [][]byte) *summary.State {
 		}
 	}
 	return s
+}
+
+// lines are the lines of data.
+func lines(data []byte) [][]byte {
+	return bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+}
+
+// corpusOf is a generated run log of size bytes.
+func corpusOf(t testing.TB, size int64) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := corpus.Envelope(&buf, size, 1); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // hugeRunEvents are a run's events with a run_id of n bytes of s.
@@ -151,4 +169,50 @@ func TestParseSort(t *testing.T) {
 			t.Errorf("record.ParseSort(%q): %v\nwant %s", c.in, err, c.want)
 		}
 	}
+}
+
+// Every report line is a JSON object with the contract's members.
+func TestReportShape(t *testing.T) {
+	var recs []byte
+	for _, r := range summarise(t, "run", lines(corpusOf(t, 256<<10))).Report() {
+		recs = append(r.AppendJSON(recs), '\n')
+	}
+	dec := json.NewDecoder(bytes.NewReader(recs))
+	n := 0
+	for {
+		var m map[string]any
+		if err := dec.Decode(&m); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		for _, k := range []string{"group", "events", "runs", "first_ts", "last_ts", "outcomes", "model_calls", "model_errors",
+			"tokens", "cost_usd", "unpriced_calls", "unpriced_tokens", "no_usage_calls", "tool_calls", "tool_failures", "tools", "errors", "guardrails", "kills", "wall_seconds", "latency_ms", "problems"} {
+			if _, ok := m[k]; !ok {
+				t.Fatalf("record %d has no %q", n, k)
+			}
+		}
+		if len(m) != 22 {
+			t.Fatalf("record %d has %d members", n, len(m))
+		}
+	}
+	if n < 3 {
+		t.Fatalf("only %d records", n)
+	}
+}
+
+// BenchmarkWriteJSON is the record encoder alone: every record of a
+// generated run log's report by run appended as JSON, the records built
+// once beforehand.
+func BenchmarkWriteJSON(b *testing.B) {
+	recs := summarise(b, "run", lines(corpusOf(b, 8<<20))).Report()
+	var out []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range recs {
+			out, _ = recs[i].WriteJSON(io.Discard, out)
+		}
+	}
+	b.ReportMetric(float64(len(recs)), "records")
 }

@@ -49,22 +49,6 @@ func BenchmarkReport(b *testing.B) {
 	}
 }
 
-// BenchmarkWriteJSON is the record encoder alone: every record of a
-// generated run log's report by run appended as JSON, the records built
-// once beforehand.
-func BenchmarkWriteJSON(b *testing.B) {
-	s := byRunState(b)
-	recs := s.Report()
-	var out []byte
-	b.ReportAllocs()
-	for b.Loop() {
-		for i := range recs {
-			out, _ = recs[i].WriteJSON(io.Discard, out)
-		}
-	}
-	b.ReportMetric(float64(len(recs)), "records")
-}
-
 // byRunState is the state of a generated run log of 8 MB, by run.
 func byRunState(b *testing.B) *State {
 	var buf bytes.Buffer

@@ -3,9 +3,7 @@ package summary
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"testing"
 
@@ -157,34 +155,6 @@ func firstDiff(got, want string) string {
 		}
 	}
 	return "different number of lines"
-}
-
-// Every report line is a JSON object with the contract's members.
-func TestReportShape(t *testing.T) {
-	s := summarise(t, Options{By: []Key{keyWords["run"]}}, lines(envelopeCorpus(t, 256<<10, 1)))
-	dec := json.NewDecoder(bytes.NewReader([]byte(report(t, s))))
-	n := 0
-	for {
-		var m map[string]any
-		if err := dec.Decode(&m); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		n++
-		for _, k := range []string{"group", "events", "runs", "first_ts", "last_ts", "outcomes", "model_calls", "model_errors",
-			"tokens", "cost_usd", "unpriced_calls", "unpriced_tokens", "no_usage_calls", "tool_calls", "tool_failures", "tools", "errors", "guardrails", "kills", "wall_seconds", "latency_ms", "problems"} {
-			if _, ok := m[k]; !ok {
-				t.Fatalf("record %d has no %q", n, k)
-			}
-		}
-		if len(m) != 22 {
-			t.Fatalf("record %d has %d members", n, len(m))
-		}
-	}
-	if n < 3 {
-		t.Fatalf("only %d records", n)
-	}
 }
 
 // TestFreezeForgetsLast: the run and group of the last line, which the next
