@@ -2,10 +2,11 @@ package record
 
 // Counter names one event-level counter of a group: an int64 that merging
 // adds up. Every counter is described once, by its row in Counters; the
-// merge, the frozen form and the partial state are derived from that
-// table, and the report (its record, csv, table and sort fields) from its
-// row in Fields. Adding a plain counter is a constant here, a row there
-// and one in Fields (and the line of State.add that counts it).
+// fold's merge, frozen form and partial state (package summary) are
+// derived from that table, and the report (its record, csv, table and
+// sort fields) from its row in Fields. Adding a plain counter is a
+// constant here, a row there and one in Fields (and the line of
+// summary's State.count that counts it).
 //
 // The counters are written in this order, in every format.
 type Counter uint8

@@ -36,10 +36,7 @@ var breakdownWords = map[string]struct {
 }
 
 // BreakdownWords are the words --breakdown takes: its keys, then none.
-func BreakdownWords() []string {
-	words := slices.Sorted(maps.Keys(breakdownWords))
-	return append(words, "none")
-}
+func BreakdownWords() []string { return append(slices.Sorted(maps.Keys(breakdownWords)), "none") }
 
 // ParseBreakdown reads a --breakdown value: model, or none (or nothing)
 // for no breakdown.
@@ -73,6 +70,4 @@ func breakdownString(keys []Key) string {
 }
 
 // breakdownMember is the record's member holding the breakdown: models.
-func breakdownMember(keys []Key) string {
-	return breakdownWords[breakdownString(keys)].member
-}
+func breakdownMember(keys []Key) string { return breakdownWords[breakdownString(keys)].member }
