@@ -136,48 +136,68 @@ var opencodeSource = source{
 	known:    opencodeKnown,
 }
 
-// opencodeDBs are the connections open and idle, by the database's
-// path: a worker takes one for a session and puts it back, so that
-// each is opened once and its statements prepared once.
+// opencodeDBs are the connections open, one a database (by its path),
+// which the workers take in turn for a session each. One, not one a
+// worker: this SQLite keeps every connection's pages in one pool
+// (SQLITE_ENABLE_MEMORY_MANAGEMENT), where the first connection to fill
+// its share takes the others' pages, and a second connection read every
+// page again and again (1.6 reads a page instead of 1.2).
 var opencodeDBs struct {
 	sync.Mutex
-	idle map[string][]*sqliteConn
+	open map[string]*opencodeDB
 }
 
-// opencodeConn is an idle connection to the database at path, or a new
-// one.
+// opencodeDB is a database's connection, held by one worker at a time.
+type opencodeDB struct {
+	sync.Mutex
+	c *sqliteConn
+}
+
+// opencodeConn is the connection to the database at path, opened the
+// first time, once no other worker holds it: opencodeDone gives it back.
 func opencodeConn(path string) (*sqliteConn, error) {
 	opencodeDBs.Lock()
-	if cs := opencodeDBs.idle[path]; len(cs) > 0 {
-		c := cs[len(cs)-1]
-		opencodeDBs.idle[path] = cs[:len(cs)-1]
-		opencodeDBs.Unlock()
-		return c, nil
+	db := opencodeDBs.open[path]
+	if db == nil {
+		if opencodeDBs.open == nil {
+			opencodeDBs.open = map[string]*opencodeDB{}
+		}
+		db = &opencodeDB{}
+		opencodeDBs.open[path] = db
 	}
 	opencodeDBs.Unlock()
-	return openSQLite(path)
+	db.Lock()
+	if db.c == nil {
+		c, err := openSQLite(path)
+		if err != nil {
+			db.Unlock()
+			return nil, err
+		}
+		db.c = c
+	}
+	return db.c, nil
 }
 
-// opencodeDone puts a connection back, its statements reset.
+// opencodeDone gives a connection back, its statements reset.
 func opencodeDone(path string, c *sqliteConn) {
 	c.release()
 	opencodeDBs.Lock()
-	defer opencodeDBs.Unlock()
-	if opencodeDBs.idle == nil {
-		opencodeDBs.idle = map[string][]*sqliteConn{}
-	}
-	opencodeDBs.idle[path] = append(opencodeDBs.idle[path], c)
+	db := opencodeDBs.open[path]
+	opencodeDBs.Unlock()
+	db.Unlock()
 }
 
 // closeDatabases closes the connections a run opened.
 func closeDatabases() {
 	opencodeDBs.Lock()
 	defer opencodeDBs.Unlock()
-	for p, cs := range opencodeDBs.idle {
-		for _, c := range cs {
-			c.close()
+	for p, db := range opencodeDBs.open {
+		db.Lock()
+		if db.c != nil {
+			db.c.close()
 		}
-		delete(opencodeDBs.idle, p)
+		db.Unlock()
+		delete(opencodeDBs.open, p)
 	}
 }
 
@@ -329,7 +349,13 @@ func opencodeParts(c *sqliteConn, mid, sid []byte, buf []byte) ([]byte, error) {
 // of every model call's parts; the latter repeats the message's tokens
 // and cost), and valid: not made into a line that would be decoded for
 // nothing. Data that is not valid is kept, for the conversion to report.
+// Data without the type's words is no such part: the search for them
+// is quick where looking up its type walks past a tool's output (a
+// type spelled with escapes is kept, and passed over by the conversion).
 func opencodePassedOver(data []byte) bool {
+	if !bytes.Contains(data, []byte(`"step-`)) {
+		return false
+	}
 	t, ok := jsonscan.Lookup(data, "type") // trusts data: checked below
 	return ok && (jsonscan.StringEquals(t, "step-start") || jsonscan.StringEquals(t, "step-finish")) && jsonscan.Check(data) == nil
 }
