@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	_ "modernc.org/sqlite" // pure Go, as evimport reads it
 )
@@ -111,8 +112,16 @@ func (g *agentGen) opencodeExec(stmt *sql.Stmt, args ...any) {
 	_, g.err = stmt.Exec(args...)
 }
 
-// data is v as a data column.
-func data(v any) string { b, _ := json.Marshal(v); return string(b) }
+// data is v as a data column, spelled as opencode's JSON.stringify
+// spells it: <, > and & as they are, not escaped as json.Marshal
+// escapes them (which a reader would have to unescape for nothing).
+func data(v any) string {
+	var b strings.Builder
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	e.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
+}
 
 type obj = map[string]any
 
