@@ -104,9 +104,11 @@ func (d *fields) settle() {
 // tapedMembers are the members of a line whose containers are read
 // member by member (a Claude Code or pi message's content, a Claude Code
 // progress line's data, a Gemini CLI message's tool calls, a Codex
-// payload): those of the others (a Claude Code toolUseResult, often a
-// whole file's lines) are not recorded on the tape, only checked.
-var tapedMembers = []string{"message", "data", "toolCalls", "payload"}
+// payload, an opencode tool part's state, whose output is then found
+// plain by the check): those of the others (a Claude Code
+// toolUseResult, often a whole file's lines) are not recorded on the
+// tape, only checked.
+var tapedMembers = []string{"message", "data", "toolCalls", "payload", "state"}
 
 // known is an object member of the line and where its members are in
 // inner.Spans.
