@@ -349,16 +349,20 @@ func opencodeParts(c *sqliteConn, mid, sid []byte, buf []byte) ([]byte, error) {
 // of every model call's parts; the latter repeats the message's tokens
 // and cost), and valid: not made into a line that would be decoded for
 // nothing. Data that is not valid is kept, for the conversion to report.
-// Data without the type's words is no such part: the search for them
-// is quick where looking up its type walks past a tool's output (a
-// type spelled with escapes is kept, and passed over by the conversion).
+// Such a part is small: a larger one (a tool's, with its output) is not
+// searched for its type, nor is one without the type's words (a type
+// spelled with escapes is kept, and passed over by the conversion).
 func opencodePassedOver(data []byte) bool {
-	if !bytes.Contains(data, []byte(`"step-`)) {
+	if len(data) > opencodeStepMax || !bytes.Contains(data, []byte(`"step-`)) {
 		return false
 	}
 	t, ok := jsonscan.Lookup(data, "type") // trusts data: checked below
 	return ok && (jsonscan.StringEquals(t, "step-start") || jsonscan.StringEquals(t, "step-finish")) && jsonscan.Check(data) == nil
 }
+
+// opencodeStepMax bounds the data of a step part passed over: opencode's
+// are a few hundred bytes (the type, a snapshot's hash, tokens and cost).
+const opencodeStepMax = 1024
 
 // the names of the ids a row's line is given
 var idName, sessionName, messageName = []byte("id"), []byte("sessionID"), []byte("messageID")
