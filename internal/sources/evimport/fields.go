@@ -563,8 +563,12 @@ func decodeWith[T any, PT interface {
 	decodeLine
 }](c *converter, d *fields, records []record, fn func(r record, v *T)) {
 	defer func(prev []byte) { c.rec = prev }(c.rec)
+	// one record for every line, made anew: fn copies what it keeps of
+	// it, never keeps it, and a record made for each line was most of
+	// what a conversion allocated
+	var v T
 	for _, r := range records {
-		var v T
+		v = *new(T)
 		d.err, d.hard, d.path, d.check, d.objs, d.line, d.blockErr = nil, false, d.path[:0], r.unchecked, d.objs[:0], nil, nil
 		PT(&v).decode(d, r.data)
 		if d.err != nil {
