@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/evtools/evtools/internal/core/prices"
 	"github.com/evtools/evtools/internal/core/textfmt"
@@ -248,25 +251,27 @@ func (c *converter) resultPayload(step int, u usage) []byte {
 // its names without its values (prompts, outputs), and make
 // agents-latest prints it as the drift of a new release.
 func (c *converter) report(w io.Writer) {
+	c.notes(func(_, line string) { io.WriteString(w, line) })
+}
+
+// notes hands say each end-of-run note, a line, with a key that stays
+// the same while only its counts change: --follow says a note once.
+func (c *converter) notes(say func(key, line string)) {
 	models := make([]string, 0, len(c.unpriced))
 	for m := range c.unpriced {
 		models = append(models, m)
 	}
 	sort.Strings(models)
 	for _, m := range models {
-		calls := "calls"
-		if c.unpriced[m] == 1 {
-			calls = "call"
-		}
-		fmt.Fprintf(w, "%s: no price for model %s (%d %s): its model_result events say \"unpriced\":true and have no cost_usd (--prices FILE adds prices)\n",
-			name, m, c.unpriced[m], calls)
+		say("price "+m, fmt.Sprintf("%s: no price for model %s (%s): its model_result events say \"unpriced\":true and have no cost_usd (--prices FILE adds prices)\n",
+			name, m, textfmt.Plural(int64(c.unpriced[m]), "call")))
 	}
 	if len(c.noUsage) > 0 {
 		list, total := textfmt.Tally(c.noUsage, false, nil)
-		fmt.Fprintf(w, "%s: %s with no usage recorded in the log: %s: their model_result events say \"no_usage\":true and have no tokens or cost\n",
-			name, textfmt.Plural(int64(total), "model call"), list)
+		say("usage "+strings.Join(slices.Sorted(maps.Keys(c.noUsage)), "\x00"), fmt.Sprintf("%s: %s with no usage recorded in the log: %s: their model_result events say \"no_usage\":true and have no tokens or cost\n",
+			name, textfmt.Plural(int64(total), "model call"), list))
 	}
-	copilotReport(w, c.copilotUntold)
+	copilotReport(say, c.copilotUntold)
 	if len(c.unknown) == 0 {
 		return
 	}
@@ -275,7 +280,7 @@ func (c *converter) report(w io.Writer) {
 	if total == 1 {
 		what = "record of an unknown type"
 	}
-	fmt.Fprintf(w, "%s: %d %s skipped: %s\n", name, total, what, list)
+	say("unknown", fmt.Sprintf("%s: %d %s skipped: %s\n", name, total, what, list))
 	keys := make([]string, 0, len(c.unknown))
 	for k := range c.unknown {
 		keys = append(keys, k)
@@ -286,6 +291,6 @@ func (c *converter) report(w io.Writer) {
 		if m := c.shapes[k]; m != nil && len(m.names) > 0 {
 			members = "members " + m.String()
 		}
-		fmt.Fprintf(w, "%s: %s (%s): %s\n", name, k, textfmt.Plural(int64(c.unknown[k]), "record"), members)
+		say("type "+k+" "+members, fmt.Sprintf("%s: %s (%s): %s\n", name, k, textfmt.Plural(int64(c.unknown[k]), "record"), members))
 	}
 }

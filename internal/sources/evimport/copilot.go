@@ -3,7 +3,6 @@ package evimport
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -655,15 +654,15 @@ func appendNumber(b []byte, f float64) []byte {
 // copilotReport names the Copilot CLI files with calls after their last
 // session.shutdown whose output only the log gives (those with no count
 // at all are no_usage, said with the others).
-func copilotReport(w io.Writer, untold map[string]int) {
+func copilotReport(say func(key, line string), untold map[string]int) {
 	files := make([]string, 0, len(untold))
 	for f := range untold {
 		files = append(files, f)
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		fmt.Fprintf(w, "%s: %s: no session.shutdown after %d Copilot CLI model %s (a session running, ended by a crash, or of a version before 1.0): their input tokens are not in the log and not counted, only their output\n",
-			name, f, untold[f], plural(untold[f], "call", "calls"))
+		say("copilot "+f, fmt.Sprintf("%s: %s: no session.shutdown after %d Copilot CLI model %s (a session running, ended by a crash, or of a version before 1.0): their input tokens are not in the log and not counted, only their output\n",
+			name, f, untold[f], plural(untold[f], "call", "calls")))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/fnv"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -190,7 +191,28 @@ func (fl *follower) round() error {
 		}
 	}
 	writeSessions(fl.out, fl.fresh(conv), fl.win)
-	return fl.out.Flush()
+	err := fl.out.Flush()
+	fl.sayNotes(conv)
+	return err
+}
+
+// sayNotes says the notes of a pass's end that stay true as a session
+// goes on (models without a price, records of unknown types and their
+// members) as they come up, each once: --follow ends only by a signal,
+// after which nothing is said, and a round converts the sessions that
+// grew again whole, so counts would be said again and again. A call
+// without usage yet, or a Copilot CLI session without its shutdown, is
+// what a session being written looks like: not said.
+func (fl *follower) sayNotes(conv *converter) {
+	conv.notes(func(key, line string) {
+		if strings.HasPrefix(key, "usage ") || strings.HasPrefix(key, "copilot ") {
+			return
+		}
+		if key = "note " + key; !fl.reported[key] {
+			fl.reported[key] = true
+			io.WriteString(fl.in.Stderr, line)
+		}
+	})
 }
 
 // fresh converts again the files of the sessions that grew and returns,

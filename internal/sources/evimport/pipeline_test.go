@@ -315,3 +315,35 @@ func TestFollowStateRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// --follow says the notes a pass says at its end as they come up, each
+// once: its end is a signal, after which nothing is said.
+func TestFollowSaysNotes(t *testing.T) {
+	const id = "5b1c0d2e-7f3a-4c9b-8e6d-1a2b3c4d5e6f"
+	line := func(uuid, parent, kind, ts, message string) string {
+		return `{"parentUuid":` + parent + `,"isSidechain":false,"type":"` + kind + `","uuid":"` + uuid + `","sessionId":"` + id +
+			`","cwd":"/home/ana/src/notes","version":"2.1.40","timestamp":"` + ts + `","message":` + message + "}\n"
+	}
+	var log strings.Builder
+	for i, model := range []string{"claude-imaginary-9", "claude-imaginary-9", "claude-imaginary-10"} {
+		n := strconv.Itoa(i)
+		log.WriteString(line("u"+n, "null", "user", "2026-03-03T16:4"+n+":00.000Z", `{"role":"user","content":"question `+n+`"}`))
+		log.WriteString(line("a"+n, `"u`+n+`"`, "assistant", "2026-03-03T16:4"+n+":03.000Z",
+			`{"model":"`+model+`","id":"msg_`+n+`","type":"message","role":"assistant","content":[{"type":"text","text":"answer"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":4}}`))
+		log.WriteString(`{"type":"mystery-record","sessionId":"` + id + `","detail":{"depth":` + n + "}}\n")
+	}
+	name := "home/.claude/projects/-home-ana-src-notes/" + id + ".jsonl"
+	_, stderr := followInPieces(t, rand.New(rand.NewPCG(3, 4)), map[string][]byte{name: []byte(log.String())}, []string{name})
+	for _, want := range []string{
+		"evimport: no price for model claude-imaginary-9 (",
+		"evimport: no price for model claude-imaginary-10 (",
+		"evimport: claude mystery-record (",
+	} {
+		if n := strings.Count(stderr, want); n != 1 {
+			t.Errorf("%q said %d times, want once; stderr:\n%s", want, n, stderr)
+		}
+	}
+	if !strings.Contains(stderr, "members detail.depth, sessionId, type") {
+		t.Errorf("the unknown type's members not said; stderr:\n%s", stderr)
+	}
+}
