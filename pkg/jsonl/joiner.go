@@ -1,6 +1,9 @@
 package jsonl
 
-import "io"
+import (
+	"fmt"
+	"io"
+)
 
 // A LineJoiner gives back the lines of a stream written in pieces, as the
 // Write of a writer that works on lines (the pretty view, the transcript,
@@ -63,8 +66,8 @@ func (j *LineJoiner) Rest() []byte {
 // LineWriter is an io.Writer that hands line each line written to it,
 // with its '\n', however the writes cut the lines: the archive takes its
 // events so. line's error is the Write's, and every later Write's. A last
-// line that no '\n' ends is not handed over.
-func LineWriter(line func([]byte) error) io.Writer { return &lineWriter{line: line} }
+// line that no '\n' ends is not handed over: Close says so.
+func LineWriter(line func([]byte) error) io.WriteCloser { return &lineWriter{line: line} }
 
 type lineWriter struct {
 	join LineJoiner
@@ -86,4 +89,12 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 		return 0, w.err
 	}
 	return len(p), nil
+}
+
+// Close reports the Writes' error, or a last line that no '\n' ended.
+func (w *lineWriter) Close() error {
+	if rest := w.join.Rest(); w.err == nil && len(rest) > 0 {
+		w.err = fmt.Errorf("a line of %d bytes not ended by a newline", len(rest))
+	}
+	return w.err
 }

@@ -89,9 +89,14 @@ func TestLineWriter(t *testing.T) {
 			t.Fatalf("cut at %d: %q", cut, got)
 		}
 	}
+	w := LineWriter(func([]byte) error { return nil })
+	w.Write([]byte("{}\n{\"cut"))
+	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "not ended") {
+		t.Errorf("a last line not ended: Close says %v", err)
+	}
 	full := errors.New("disk full")
 	calls := 0
-	w := LineWriter(func([]byte) error { calls++; return full })
+	w = LineWriter(func([]byte) error { calls++; return full })
 	for range 2 {
 		if n, err := w.Write([]byte(stream)); n != 0 || err != full {
 			t.Fatalf("after the error: %d, %v", n, err)

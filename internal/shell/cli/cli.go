@@ -458,6 +458,7 @@ func flagsFirst(args []string, groups [][]*kong.Flag) []string {
 	}
 	index := indexFlags(groups)
 	var flags, positional []string
+	dangling := false // a flag that takes a value is the last word: kong says so
 	for i := 0; i < end; i++ {
 		a := args[i]
 		switch {
@@ -465,22 +466,34 @@ func flagsFirst(args []string, groups [][]*kong.Flag) []string {
 			positional = append(positional, a)
 		case strings.HasPrefix(a, "--"):
 			flags = append(flags, a)
-			if name, _, hasValue := strings.Cut(a, "="); !hasValue && tooldoc.TakesValue(index.named(name)) && i+1 < end {
-				i++
-				flags = append(flags, args[i])
+			if name, _, hasValue := strings.Cut(a, "="); !hasValue && tooldoc.TakesValue(index.named(name)) {
+				if i+1 < end {
+					i++
+					flags = append(flags, args[i])
+				} else {
+					dangling = true
+				}
 			}
 		default: // short flags, maybe bundled (-cv), maybe with a value (-m5, -m 5)
 			flags = append(flags, a)
 			for j, c := range a[1:] {
 				if f := index.short[c]; tooldoc.TakesValue(f) {
-					if j+1+len(string(c)) == len(a) && i+1 < end {
-						i++
-						flags = append(flags, args[i])
+					if j+1+len(string(c)) == len(a) {
+						if i+1 < end {
+							i++
+							flags = append(flags, args[i])
+						} else {
+							dangling = true
+						}
 					}
 					break
 				}
 			}
 		}
+	}
+	if dangling {
+		// its value must not be taken from the files
+		return append(positional, append(flags, args[end:]...)...)
 	}
 	if end == len(args) {
 		return append(flags, positional...)

@@ -143,6 +143,23 @@ func TestDashDash(t *testing.T) {
 	}
 }
 
+// A flag that takes a value, last with nothing after it, is a usage
+// error, as kong says it: it never takes a file for its value.
+func TestDanglingFlagTakesNoFile(t *testing.T) {
+	for _, args := range [][]string{
+		{"x", "--by"},
+		{"x", "y", "-m"},
+		{"x", "-cm"},
+		{"x", "--by", "--", "y"},
+	} {
+		var o listOpts
+		err := Parse(Tool{Name: "evx"}, args, Stdio{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}, &o)
+		if err == nil {
+			t.Errorf("%q: no error: by %q, max %d, args %q", args, o.By, o.Max, o.Args)
+		}
+	}
+}
+
 // A message carries data and file names escaped even when stderr is a
 // file, not a terminal: a cron log read later with cat must not replay an
 // escape sequence (OSC 52 sets the clipboard) from an event or a name.

@@ -196,7 +196,8 @@ func (o *options) checkInput(stdio cli.Stdio) (cli.Stdio, error) {
 func (o *options) output(stdio cli.Stdio, sr *syncRun) (io.Writer, func() error, error) {
 	if sr != nil && sr.arch != nil {
 		// the events go into the archive, as JSON Lines, redacted if asked
-		return o.Flags.Open(name, cli.Stdio{In: stdio.In, Out: jsonl.LineWriter(sr.arch.Add), Err: stdio.Err}, output.JSONL, o.Files)
+		sr.lines = jsonl.LineWriter(sr.arch.Add)
+		return o.Flags.Open(name, cli.Stdio{In: stdio.In, Out: sr.lines, Err: stdio.Err}, output.JSONL, o.Files)
 	}
 	return o.Flags.Events(name, stdio, output.Events, o.Files)
 }

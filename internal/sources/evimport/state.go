@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,6 +40,7 @@ type syncRun struct {
 	unlock      func()
 	old         []byte
 	arch        *archive.Sync
+	lines       io.WriteCloser // the archive's lines, whole
 }
 
 // startSync takes the state (or the archive's) and its lock, and sets
@@ -94,6 +96,17 @@ func (o *options) startSync(stdio cli.Stdio) (*syncRun, error) {
 		}
 		return nil, fmt.Errorf("%s: %v", term.Escape(r.given), err)
 	}
+	if st.Settled == 0 && len(st.Files) > 0 {
+		// saved by a version that did not say when its files were
+		// settled: the state file's time says when it was saved
+		saved := r.path
+		if r.arch != nil {
+			saved = filepath.Join(r.arch.Dir, r.arch.Manifest().State)
+		}
+		if fi, err := os.Stat(saved); err == nil {
+			st.Settled = fi.ModTime().UnixNano() - int64(settle)
+		}
+	}
 	o.inc = newIncremental(st, settle)
 	return r, nil
 }
@@ -134,6 +147,9 @@ func (r *syncRun) finish(o *options, stdio cli.Stdio) error {
 	if r.arch != nil {
 		if err := stop.Commit(); err != nil {
 			return err
+		}
+		if err := closeLines(r.lines); err != nil {
+			return fmt.Errorf("--archive %s: %w: nothing of this sync kept", term.Escape(r.arch.Dir), err)
 		}
 		if err := r.arch.Commit(data); err != nil {
 			return fmt.Errorf("--archive %s: %w: nothing of this sync kept", term.Escape(r.arch.Dir), err)
@@ -216,4 +232,13 @@ func commitState(given string, stdio cli.Stdio) error {
 	}
 	statefile.RemoveHandover(path)
 	return nil
+}
+
+// closeLines ends the archive's line writer, when the events went
+// through one: a line not ended is an event lost, not kept.
+func closeLines(w io.Closer) error {
+	if w == nil {
+		return nil
+	}
+	return w.Close()
 }
