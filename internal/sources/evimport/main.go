@@ -196,8 +196,16 @@ func (o *options) checkInput(stdio cli.Stdio) (cli.Stdio, error) {
 func (o *options) output(stdio cli.Stdio, sr *syncRun) (io.Writer, func() error, error) {
 	if sr != nil && sr.arch != nil {
 		// the events go into the archive, as JSON Lines, redacted if asked
-		sr.lines = jsonl.LineWriter(sr.arch.Add)
-		return o.Flags.Open(name, cli.Stdio{In: stdio.In, Out: sr.lines, Err: stdio.Err}, output.JSONL, o.Files)
+		// (a line not ended at the end is an event lost: nothing kept)
+		lines := jsonl.LineWriter(sr.arch.Add)
+		w, end, err := o.Flags.Open(name, cli.Stdio{In: stdio.In, Out: lines, Err: stdio.Err}, output.JSONL, o.Files)
+		return w, func() error {
+			err := end()
+			if e := lines.Close(); err == nil && e != nil {
+				err = fmt.Errorf("--archive %s: %w: nothing of this sync kept", term.Escape(o.Archive), e)
+			}
+			return err
+		}, err
 	}
 	return o.Flags.Events(name, stdio, output.Events, o.Files)
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,7 +39,6 @@ type syncRun struct {
 	unlock      func()
 	old         []byte
 	arch        *archive.Sync
-	lines       io.WriteCloser // the archive's lines, whole
 }
 
 // startSync takes the state (or the archive's) and its lock, and sets
@@ -148,9 +146,6 @@ func (r *syncRun) finish(o *options, stdio cli.Stdio) error {
 		if err := stop.Commit(); err != nil {
 			return err
 		}
-		if err := closeLines(r.lines); err != nil {
-			return fmt.Errorf("--archive %s: %w: nothing of this sync kept", term.Escape(r.arch.Dir), err)
-		}
 		if err := r.arch.Commit(data); err != nil {
 			return fmt.Errorf("--archive %s: %w: nothing of this sync kept", term.Escape(r.arch.Dir), err)
 		}
@@ -232,13 +227,4 @@ func commitState(given string, stdio cli.Stdio) error {
 	}
 	statefile.RemoveHandover(path)
 	return nil
-}
-
-// closeLines ends the archive's line writer, when the events went
-// through one: a line not ended is an event lost, not kept.
-func closeLines(w io.Closer) error {
-	if w == nil {
-		return nil
-	}
-	return w.Close()
 }
