@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -634,4 +635,19 @@ func (g *envGen) runEnd(start int64, outcome, stopped string) {
 	g.raw(`,"wall_seconds":`)
 	g.seconds(g.ms - start)
 	g.end()
+}
+
+// HugeRun is a run's events (a model result, a tool call, its end) with
+// a run_id of about n bytes, s repeated, and that id: the tests of how
+// much memory a huge value costs, and of values written in pieces.
+func HugeRun(s string, n int) (id string, lines [][]byte) {
+	id = strings.Repeat(s, n/len(s))
+	for i, ev := range []string{
+		`"kind":"model_result","payload":{"tokens":5,"cost_usd":0.1}`,
+		`"kind":"tool_call","payload":{"tool":"bash"}`,
+		`"kind":"run_finished","payload":{"outcome":"ok","wall_seconds":1}`,
+	} {
+		lines = append(lines, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"%s","agent_id":"a",%s}`, i+1, 1793520000+i, id, ev))
+	}
+	return id, lines
 }

@@ -45,27 +45,14 @@ func corpusOf(t testing.TB, size int64) []byte {
 	return buf.Bytes()
 }
 
-// hugeRunEvents are a run's events with a run_id of n bytes of s.
-func hugeRunEvents(s string, n int) (id string, ls [][]byte) {
-	id = strings.Repeat(s, n/len(s))
-	for i, ev := range []string{
-		`"kind":"model_result","payload":{"tokens":5,"cost_usd":0.1}`,
-		`"kind":"tool_call","payload":{"tool":"bash"}`,
-		`"kind":"run_finished","payload":{"outcome":"ok","wall_seconds":1}`,
-	} {
-		ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"%s","agent_id":"a",%s}`, i+1, 1793520000+i, id, ev))
-	}
-	return id, ls
-}
-
 // WriteJSON writes in pieces what AppendJSON appends, also for group
 // values and problems long enough to be written apart, escapes and runes
 // across the pieces included.
 func TestWriteJSON(t *testing.T) {
 	for _, s := range []string{"x", `a\"b\\n`, "é€\\u2028ø", "\\u0001z"} {
 		for _, by := range []string{"run", "run,agent", "none"} {
-			_, ls := hugeRunEvents(s, 3*record.LongValue+7)
-			_, short := hugeRunEvents(s, 10)
+			_, ls := corpus.HugeRun(s, 3*record.LongValue+7)
+			_, short := corpus.HugeRun(s, 10)
 			st := summarise(t, by, append(ls, short...))
 			err := st.EachRecord(func(r *record.Record) error {
 				var w bytes.Buffer
@@ -97,7 +84,7 @@ func TestProblemNamesLongRunID(t *testing.T) {
 		{"x", record.MaxNamedID + 1, false},
 		{"é", record.MaxNamedID + 9, false}, // 64 bytes cut a rune in two
 	} {
-		id, ls := hugeRunEvents(c.s, c.n)
+		id, ls := corpus.HugeRun(c.s, c.n)
 		st := summarise(t, "run", ls[1:]) // no model call: an open tool call
 		total := st.Report()[len(st.Report())-1]
 		if len(total.Problems) == 0 {

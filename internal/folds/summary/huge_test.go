@@ -5,26 +5,15 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-)
 
-// hugeRunEvents are a run's events with a run_id of n bytes of s.
-func hugeRunEvents(s string, n int) (id string, ls [][]byte) {
-	id = strings.Repeat(s, n/len(s))
-	for i, ev := range []string{
-		`"kind":"model_result","payload":{"tokens":5,"cost_usd":0.1}`,
-		`"kind":"tool_call","payload":{"tool":"bash"}`,
-		`"kind":"run_finished","payload":{"outcome":"ok","wall_seconds":1}`,
-	} {
-		ls = append(ls, fmt.Appendf(nil, `{"seq":%d,"ts":%d,"run_id":"%s","agent_id":"a",%s}`, i+1, 1793520000+i, id, ev))
-	}
-	return id, ls
-}
+	"github.com/evtools/evtools/internal/devtools/corpus"
+)
 
 // TestHugeRunID: a run_id of 8 MB is held once, by the run and its group
 // alike (it was held three times, with the key buffer).
 func TestHugeRunID(t *testing.T) {
 	const n = 8 << 20
-	_, ls := hugeRunEvents("x", n)
+	_, ls := corpus.HugeRun("x", n)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -41,7 +30,7 @@ func TestHugeRunID(t *testing.T) {
 // A state does not keep a huge line once it has added it: only what it
 // counts (here the run_id, as the group's key).
 func TestHugeLineForgotten(t *testing.T) {
-	_, ls := hugeRunEvents("x", 10)
+	_, ls := corpus.HugeRun("x", 10)
 	line := fmt.Appendf(nil, `{"seq":9,"ts":1793520009,"run_id":"r","kind":"tool_call","payload":{"tool":"bash","input":"%s"}}`, strings.Repeat("y", hugeLine))
 	s := summarise(t, Options{}, ls)
 	if err := s.Add(line); err != nil {
