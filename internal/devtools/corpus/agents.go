@@ -48,7 +48,7 @@ func agents(home, kind string, seed uint64, more func(*agentGen) bool) error {
 	if w == nil {
 		return fmt.Errorf("no agent %q (one of %s)", kind, strings.Join(AgentKinds, ", "))
 	}
-	g := &agentGen{home: home, r: rng{s: seed}}
+	g := &agentGen{home: home, clock: clock{r: rng{s: seed}}}
 	for more(g) && g.err == nil {
 		g.ms = agentEpoch + int64(g.sessions%60)*86_400_000 + int64(g.r.intn(10*3600_000))
 		w(g)
@@ -59,9 +59,8 @@ func agents(home, kind string, seed uint64, more func(*agentGen) bool) error {
 }
 
 type agentGen struct {
+	clock
 	home     string
-	r        rng
-	ms       int64
 	written  int64
 	sessions int
 	err      error
@@ -108,11 +107,6 @@ func (g *agentGen) close(f *file) {
 	}
 }
 
-func (g *agentGen) tick(lo, hi int) int64 {
-	g.ms += int64(g.r.between(lo, hi))
-	return g.ms
-}
-
 // uuid is a random version-4 UUID.
 func (g *agentGen) uuid() string {
 	a, b := g.r.next(), g.r.next()
@@ -141,6 +135,12 @@ type step struct {
 	calls                        []call
 	input, cacheRead, cacheWrite int64
 	output                       int64
+}
+
+// cost is the step's cost in USD at Claude Sonnet's prices, the cost the
+// agents that log one (pi, opencode) write.
+func (s step) cost() float64 {
+	return float64(s.input)*3e-6 + float64(s.output)*15e-6 + float64(s.cacheRead)*0.3e-6 + float64(s.cacheWrite)*3.75e-6
 }
 
 type turn struct {
@@ -177,9 +177,7 @@ func (g *agentGen) toolCall() call {
 	case n < 9:
 		c.tool, c.arg = "grep", pick(&g.r, grepPatterns)
 		var sb strings.Builder
-		for i := g.r.between(1, 12); i > 0; i-- {
-			sb.WriteString(pick(&g.r, goPaths) + ":" + strconv.Itoa(g.r.between(1, 400)) + ":" + pick(&g.r, codeLines) + "\n")
-		}
+		grepLines(&g.r, &sb, g.r.between(1, 12))
 		c.output = sb.String()
 	default:
 		c.tool, c.arg = "edit", pick(&g.r, goPaths)
@@ -265,11 +263,7 @@ func (l *claudeLog) begin(typ string, ms int64) string {
 	u := l.g.uuid()
 	o := &l.f.out
 	o.raw(`{"parentUuid":`)
-	if l.parent == "" {
-		o.raw("null")
-	} else {
-		o.str(l.parent)
-	}
+	o.strOrNull(l.parent)
 	o.raw(`,"isSidechain":`)
 	o.raw(strconv.FormatBool(l.agent != ""))
 	o.raw(`,"userType":"external","cwd":`)
@@ -298,11 +292,7 @@ func (l *claudeLog) prompt(ms int64, text string) {
 // per block, each with the output counted until then.
 func (l *claudeLog) message(o *out, model, id, block, stop string, s step, output int64) {
 	o.raw(`{"model":"` + model + `","id":"` + id + `","type":"message","role":"assistant","content":[` + block + `],"stop_reason":`)
-	if stop == "" {
-		o.raw("null")
-	} else {
-		o.str(stop)
-	}
+	o.strOrNull(stop)
 	o.raw(`,"stop_sequence":null,"usage":{"input_tokens":`)
 	o.int(s.input)
 	o.intAt("cache_creation_input_tokens", s.cacheWrite)
@@ -454,8 +444,7 @@ type codexLog struct {
 
 func (l *codexLog) rec(ms int64, typ, payload string) {
 	line := `{"timestamp":"` + rfc3339(ms) + `","type":"` + typ + `","payload":` + payload + `}`
-	l.f.raw(line)
-	l.f.endLine()
+	l.f.line(line)
 	l.history = append(l.history, payload)
 }
 
@@ -463,20 +452,19 @@ func codexTokens(in, cached, out, reasoning int64) string {
 	return fmt.Sprintf(`{"input_tokens":%d,"cached_input_tokens":%d,"output_tokens":%d,"reasoning_output_tokens":%d,"total_tokens":%d}`, in, cached, out, reasoning, in+out)
 }
 
-func (g *agentGen) codexName(ms int64, id string) string {
-	t := time.UnixMilli(ms).UTC()
-	return ".codex/sessions/" + t.Format("2006/01/02") + "/rollout-" + t.Format("2006-01-02T15-04-05") + "-" + id + ".jsonl"
-}
-
-func (g *agentGen) codexMeta(l *codexLog, id, cwd, extra, source string) {
+// codexRollout starts the rollout of session id, in a file named by the
+// time it starts, with its session_meta record.
+func (g *agentGen) codexRollout(id, cwd, extra, source string) *codexLog {
+	t := time.UnixMilli(g.ms).UTC()
+	l := &codexLog{g: g, f: g.create(".codex/sessions/" + t.Format("2006/01/02") + "/rollout-" + t.Format("2006-01-02T15-04-05") + "-" + id + ".jsonl")}
 	l.rec(g.ms, "session_meta", `{"id":"`+id+`","timestamp":"`+rfc3339(g.ms)+`"`+extra+`,"cwd":"`+cwd+`","originator":"codex_cli_rs","cli_version":"0.130.0","source":`+source+`,"model_provider":"openai"}`)
+	return l
 }
 
 func (g *agentGen) codex() {
 	id := "019c" + g.uuid()[4:]
 	cwd := "/home/ana/src/" + pick(&g.r, projects)
-	l := &codexLog{g: g, f: g.create(g.codexName(g.ms, id))}
-	g.codexMeta(l, id, cwd, "", `"cli"`)
+	l := g.codexRollout(id, cwd, "", `"cli"`)
 	l.rec(g.tick(10, 100), "response_item", `{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>`+cwd+`</cwd>\n</environment_context>"}]}`)
 	model := pick(&g.r, agentModels["codex"][:2])
 	var total [4]int64
@@ -562,8 +550,7 @@ func (g *agentGen) codexTurn(l *codexLog, model string, t turn, total *[4]int64,
 func (g *agentGen) codexChild(parent, cwd, model string, c call) string {
 	id := "019c" + g.uuid()[4:]
 	start := g.ms
-	l := &codexLog{g: g, f: g.create(g.codexName(g.ms, id))}
-	g.codexMeta(l, id, cwd, "", `{"subagent":{"thread_spawn":{"parent_thread_id":"`+parent+`","depth":1,"agent_role":"explorer"}}}`)
+	l := g.codexRollout(id, cwd, "", `{"subagent":{"thread_spawn":{"parent_thread_id":"`+parent+`","depth":1,"agent_role":"explorer"}}}`)
 	var total [4]int64
 	g.codexTurn(l, agentModels["codex"][2], turn{prompt: c.arg, steps: g.subPlan(c.subSpan)}, &total, cwd, id)
 	g.close(l.f)
@@ -576,8 +563,7 @@ func (g *agentGen) codexChild(parent, cwd, model string, c call) string {
 func (g *agentGen) codexFork(parent *codexLog, parentID, cwd, model string, total [4]int64, rest []turn) {
 	id := "019c" + g.uuid()[4:]
 	g.tick(60000, 3600000)
-	l := &codexLog{g: g, f: g.create(g.codexName(g.ms, id))}
-	g.codexMeta(l, id, cwd, `,"forked_from_id":"`+parentID+`"`, `"cli"`)
+	l := g.codexRollout(id, cwd, `,"forked_from_id":"`+parentID+`"`, `"cli"`)
 	for _, p := range parent.history {
 		l.rec(g.ms, typeOf(p), p)
 	}
@@ -608,17 +594,11 @@ func (g *agentGen) pi() {
 	id := g.uuid()
 	t := time.UnixMilli(g.ms).UTC()
 	f := g.create(".pi/agent/sessions/--home-ana-src-" + proj + "--/" + t.Format("2006-01-02T15-04-05-000Z") + "_" + id + ".jsonl")
-	entry := 0
 	parent := ""
 	rec := func(ms int64, typ, rest string) string {
-		entry++
 		eid := g.hex(8)
 		f.raw(`{"type":"` + typ + `","id":"` + eid + `","parentId":`)
-		if parent == "" {
-			f.raw("null")
-		} else {
-			f.str(parent)
-		}
+		f.strOrNull(parent)
 		f.raw(`,"timestamp":"` + rfc3339(ms) + `"` + rest + "}")
 		f.endLine()
 		parent = eid
@@ -656,7 +636,7 @@ func (g *agentGen) pi() {
 			if len(s.calls) > 0 {
 				stop = "toolUse"
 			}
-			cost := float64(s.input)*3e-6 + float64(s.output)*15e-6 + float64(s.cacheRead)*0.3e-6 + float64(s.cacheWrite)*3.75e-6
+			cost := s.cost()
 			ms := g.tick(1500, 20000)
 			rec(ms, "message", `,"message":{"role":"assistant","content":[`+strings.Join(content, ",")+`],"api":"anthropic-messages","provider":"`+provider+`","model":"`+model+`",`+
 				fmt.Sprintf(`"usage":{"input":%d,"output":%d,"cacheRead":%d,"cacheWrite":%d,"totalTokens":%d,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":%.6f}}`, s.input, s.output, s.cacheRead, s.cacheWrite, s.input+s.output+s.cacheRead+s.cacheWrite, cost)+
@@ -680,7 +660,7 @@ func (g *agentGen) gemini() {
 	id := g.uuid()
 	t := time.UnixMilli(g.ms).UTC()
 	f := g.create(".gemini/tmp/" + proj + "/chats/session-" + t.Format("2006-01-02T15-04") + "-" + id[:8] + ".jsonl")
-	line := func(s string) { f.raw(s); f.endLine() }
+	line := f.line
 	line(`{"sessionId":"` + id + `","projectHash":"` + g.hex(16) + g.hex(16) + `","startTime":"` + rfc3339(g.ms) + `","lastUpdated":"` + rfc3339(g.ms) + `","kind":"main"}`)
 	model := pick(&g.r, agentModels["gemini"])
 	n := 0

@@ -57,16 +57,28 @@ type out struct {
 	err     error
 }
 
-// gen is what every generator has: its output, its random source, and its
-// clock in Unix milliseconds, which starts within an hour after its epoch.
-type gen struct {
-	out
+// clock is a generator's random source and its clock in Unix
+// milliseconds, which moves on by a random step at each event.
+type clock struct {
 	r  rng
 	ms int64
 }
 
+// tick moves the clock on by lo to hi milliseconds and returns it.
+func (c *clock) tick(lo, hi int) int64 {
+	c.ms += int64(c.r.between(lo, hi))
+	return c.ms
+}
+
+// gen is what every stream generator has: its output and its clock,
+// which starts within an hour after its epoch.
+type gen struct {
+	out
+	clock
+}
+
 func newGen(w io.Writer, seed uint64, epoch int64) gen {
-	g := gen{out: newOut(w), r: rng{s: seed}}
+	g := gen{out: newOut(w), clock: clock{r: rng{s: seed}}}
 	g.ms = epoch + int64(g.r.intn(3600_000))
 	return g
 }
@@ -108,7 +120,12 @@ func (o *out) flush() {
 
 func (o *out) raw(s string) { o.b = append(o.b, s...) }
 
+// line writes s as a whole line.
+func (o *out) line(s string) { o.raw(s); o.endLine() }
+
 func (o *out) int(n int64) { o.b = strconv.AppendInt(o.b, n, 10) }
+
+func (o *out) bool(v bool) { o.b = strconv.AppendBool(o.b, v) }
 
 // key writes the member name of an object's member after its first:
 // ,"name":
@@ -137,6 +154,15 @@ func (o *out) intAt(name string, n int64) { o.key(name); o.int(n) }
 // the run-log producers write; only tool output, below, holds the
 // characters whose spelling differs between writers.
 func (o *out) str(s string) { o.b = jsontext.AppendString(o.b, s) }
+
+// strOrNull writes s as a JSON string, or null when it is "".
+func (o *out) strOrNull(s string) {
+	if s == "" {
+		o.raw("null")
+		return
+	}
+	o.str(s)
+}
 
 // The corpus stands for what other programs write, and a reader must take
 // every spelling of a string JSON allows, not only the one evtools writes.

@@ -75,8 +75,6 @@ var specialists = []specialist{
 // ts writes the clock as Unix seconds with up to three decimals.
 func (g *envGen) ts() { g.fixed(g.ms, 3) }
 
-func (g *envGen) tick(lo, hi int) { g.ms += int64(g.r.between(lo, hi)) }
-
 // ev starts an event line; the payload's fields follow, then end.
 func (g *envGen) ev(agent, kind string) {
 	g.seq++
@@ -92,6 +90,14 @@ func (g *envGen) ev(agent, kind string) {
 	g.raw(`,"kind":"`)
 	g.raw(kind)
 	g.raw(`","payload":{`)
+}
+
+// evStep starts an event of an agent's step: its payload's first member
+// is the step.
+func (g *envGen) evStep(agent, kind string, step int) {
+	g.ev(agent, kind)
+	g.raw(`"step":`)
+	g.int(int64(step))
 }
 
 func (g *envGen) end() {
@@ -112,14 +118,6 @@ func (g *envGen) strs(xs []string) {
 
 // strOrNullAt is strOrNull for a member after an object's first.
 func (g *envGen) strOrNullAt(name, s string) { g.key(name); g.strOrNull(s) }
-
-func (g *envGen) strOrNull(s string) {
-	if s == "" {
-		g.raw("null")
-		return
-	}
-	g.str(s)
-}
 
 // seconds writes a duration in milliseconds as seconds with two decimals.
 func (g *envGen) seconds(ms int64) { g.fixed(ms/10, 2) }
@@ -263,14 +261,6 @@ func (g *envGen) agentRun(start int64, f fate) {
 		g.runEnd(start, "ok", "")
 	default:
 		g.runEnd(start, outcome, outcome)
-	}
-}
-
-func (g *envGen) bool(v bool) {
-	if v {
-		g.raw("true")
-	} else {
-		g.raw("false")
 	}
 }
 
@@ -430,15 +420,13 @@ func (g *envGen) loop(s specialist, f fate, start int64) string {
 }
 
 func (g *envGen) modelCall(agent string, step int, purpose string) {
-	g.ev(agent, "model_call")
-	g.raw(`"step":`)
-	g.int(int64(step))
+	g.evStep(agent, "model_call", step)
 	g.strAt("provider", g.model.provider)
 	g.strAt("model", g.model.model)
 	g.raw(`,"purpose":"`)
 	g.raw(purpose)
-	g.raw(`"}}`)
-	g.endLine()
+	g.raw(`"`)
+	g.end()
 }
 
 // modelResult reports a model response and returns its tokens.
@@ -448,9 +436,7 @@ func (g *envGen) modelResult(agent string, step int, decision string) int {
 	g.ms += int64(latency)
 	prompt := r.between(900, 24000)
 	completion := r.between(12, 1400)
-	g.ev(agent, "model_result")
-	g.raw(`"step":`)
-	g.int(int64(step))
+	g.evStep(agent, "model_result", step)
 	g.raw(`,"decision_kind":"`)
 	g.raw(decision)
 	g.raw(`","tokens":`)
@@ -471,9 +457,7 @@ func (g *envGen) modelResult(agent string, step int, decision string) int {
 
 func (g *envGen) toolCall(agent string, step int, tool string) {
 	r := &g.r
-	g.ev(agent, "tool_call")
-	g.raw(`"step":`)
-	g.int(int64(step))
+	g.evStep(agent, "tool_call", step)
 	g.strAt("tool", tool)
 	g.raw(`,"args":{`)
 	switch tool {
@@ -507,9 +491,7 @@ func (g *envGen) toolCall(agent string, step int, tool string) {
 
 	g.tick(5, 20_000)
 	ok := !r.oneIn(10)
-	g.ev(agent, "tool_result")
-	g.raw(`"step":`)
-	g.int(int64(step))
+	g.evStep(agent, "tool_result", step)
 	g.strAt("tool", tool)
 	g.raw(`,"ok":`)
 	g.bool(ok)
@@ -535,9 +517,7 @@ func (g *envGen) toolCall(agent string, step int, tool string) {
 }
 
 func (g *envGen) guardrail(s specialist, step int, action string) {
-	g.ev(s.id, "guardrail")
-	g.raw(`"step":`)
-	g.int(int64(step))
+	g.evStep(s.id, "guardrail", step)
 	g.raw(`,"rule":"require_tool","tool":`)
 	g.str(s.requireTool)
 	g.raw(`,"action":"`)
@@ -562,9 +542,7 @@ var modelErrors = [][3]string{
 func (g *envGen) modelError(agent string, step int) {
 	e := pick(&g.r, modelErrors)
 	g.tick(100, 120_000)
-	g.ev(agent, "model_error")
-	g.raw(`"step":`)
-	g.int(int64(step))
+	g.evStep(agent, "model_error", step)
 	g.strAt("error", e[0])
 	g.strAt("message", e[1])
 	g.strOrNullAt("hint", e[2])
@@ -574,9 +552,7 @@ func (g *envGen) modelError(agent string, step int) {
 }
 
 func (g *envGen) killed(agent string, step int) {
-	g.ev(agent, "killed")
-	g.raw(`"step":`)
-	g.int(int64(step))
+	g.evStep(agent, "killed", step)
 	g.raw(`,"reason":`)
 	g.str(pick(&g.r, []string{
 		"kill requested by user",

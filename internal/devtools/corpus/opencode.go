@@ -166,7 +166,7 @@ func (g *agentGen) opencodeStep(st *opencodeStore, sid, dir, parent string, s st
 	}
 	tokens := obj{"total": s.input + s.cacheRead + s.cacheWrite + s.output, "input": s.input, "output": s.output - s.output/10,
 		"reasoning": s.output / 10, "cache": obj{"read": s.cacheRead, "write": s.cacheWrite}}
-	cost := float64(s.input)*3e-6 + float64(s.output)*15e-6 + float64(s.cacheRead)*0.3e-6 + float64(s.cacheWrite)*3.75e-6
+	cost := s.cost()
 	part := func(ms int64, v obj) { g.opencodeExec(st.prt, st.id("prt"), id, sid, ms, ms, data(v)) }
 	var parts []func()
 	parts = append(parts, func() { part(created, obj{"type": "step-start"}) })

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -213,6 +214,19 @@ func sentenceText(r *rng, n int) string {
 func lines(r *rng, sb *strings.Builder, pool []string, n int) {
 	for i := 0; i < n; i++ {
 		sb.WriteString(pick(r, pool))
+		sb.WriteByte('\n')
+	}
+}
+
+// grepLines appends n matches of a search over the tree, as grep -n
+// shows them: path:line:text.
+func grepLines(r *rng, sb *strings.Builder, n int) {
+	for i := 0; i < n; i++ {
+		sb.WriteString(pick(r, goPaths))
+		sb.WriteByte(':')
+		sb.WriteString(strconv.Itoa(r.between(1, 400)))
+		sb.WriteByte(':')
+		sb.WriteString(pick(r, codeLines))
 		sb.WriteByte('\n')
 	}
 }

@@ -57,7 +57,14 @@ type toolCall struct {
 	progress bool
 }
 
-func (g *zotGen) tick(lo, hi int) { g.ms += int64(g.r.between(lo, hi)) }
+// end ends an event with its type: zot sorts an event's keys, and
+// "type" comes last in every event the generator writes.
+func (g *zotGen) end(typ string) {
+	g.raw(`,"type":"`)
+	g.raw(typ)
+	g.raw(`"}`)
+	g.endLine()
+}
 
 func (g *zotGen) time() {
 	g.b = append(g.b, '"')
@@ -90,8 +97,7 @@ func (g *zotGen) run() {
 	g.str(pick(&g.r, prompts))
 	g.raw(`,"type":"text"}],"time":`)
 	g.time()
-	g.raw(`,"type":"user_message"}`)
-	g.endLine()
+	g.end("user_message")
 
 	g.cum = usage{}
 	g.ctx = g.r.between(700, 4000)
@@ -107,8 +113,7 @@ func (g *zotGen) run() {
 		g.tick(5, 50)
 		g.raw(`{"step":`)
 		g.int(int64(step))
-		g.raw(`,"type":"turn_start"}`)
-		g.endLine()
+		g.end("turn_start")
 		if step == failAt {
 			g.fail(step == 1 && g.r.percent(60))
 			return
@@ -120,8 +125,7 @@ func (g *zotGen) run() {
 		}
 	}
 	g.tick(1, 10)
-	g.raw(`{"type":"done"}`)
-	g.endLine()
+	g.line(`{"type":"done"}`)
 }
 
 var zotErrors = []string{
@@ -141,8 +145,7 @@ func (g *zotGen) fail(early bool) {
 	if !early {
 		msg = pick(&g.r, zotErrors)
 		g.tick(200, 3000)
-		g.raw(`{"type":"assistant_start"}`)
-		g.endLine()
+		g.line(`{"type":"assistant_start"}`)
 		g.deltas(sentenceText(&g.r, 1), g.r.between(1, 6))
 	}
 	g.tick(100, 2000)
@@ -152,10 +155,8 @@ func (g *zotGen) fail(early bool) {
 	g.endLine()
 	g.raw(`{"message":`)
 	g.str(msg)
-	g.raw(`,"type":"error"}`)
-	g.endLine()
-	g.raw(`{"type":"done"}`)
-	g.endLine()
+	g.end("error")
+	g.line(`{"type":"done"}`)
 }
 
 // deltas writes text as text_delta events of one to three words each; max
@@ -177,8 +178,7 @@ func (g *zotGen) deltas(text string, max int) {
 		g.tick(10, 60)
 		g.raw(`{"delta":`)
 		g.str(text[:end])
-		g.raw(`,"type":"text_delta"}`)
-		g.endLine()
+		g.end("text_delta")
 		text = text[end:]
 		count++
 		if max > 0 && count >= max {
@@ -189,8 +189,7 @@ func (g *zotGen) deltas(text string, max int) {
 
 func (g *zotGen) textTurn() {
 	g.tick(300, 4000)
-	g.raw(`{"type":"assistant_start"}`)
-	g.endLine()
+	g.line(`{"type":"assistant_start"}`)
 	text := sentenceText(&g.r, g.r.between(1, 5))
 	g.deltas(text, 0)
 	g.usage(len(text) / 4)
@@ -198,10 +197,8 @@ func (g *zotGen) textTurn() {
 	g.str(text)
 	g.raw(`,"type":"text"}],"time":`)
 	g.time()
-	g.raw(`,"type":"assistant_message"}`)
-	g.endLine()
-	g.raw(`{"stop":"end","type":"turn_end"}`)
-	g.endLine()
+	g.end("assistant_message")
+	g.line(`{"stop":"end","type":"turn_end"}`)
 }
 
 func (g *zotGen) usage(outTokens int) {
@@ -234,8 +231,7 @@ func (g *zotGen) usage(outTokens int) {
 	g.raw(`},"input":`)
 	g.int(u.input)
 	g.intAt("output", u.output)
-	g.raw(`,"type":"usage"}`)
-	g.endLine()
+	g.end("usage")
 }
 
 const idChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -255,8 +251,7 @@ func (g *zotGen) callID(i int) string {
 
 func (g *zotGen) toolTurn() {
 	g.tick(300, 5000)
-	g.raw(`{"type":"assistant_start"}`)
-	g.endLine()
+	g.line(`{"type":"assistant_start"}`)
 	calls := make([]toolCall, 1, 2)
 	if g.r.oneIn(7) {
 		calls = calls[:2]
@@ -268,15 +263,13 @@ func (g *zotGen) toolTurn() {
 		g.raw(`{"id":`)
 		g.str(c.id)
 		g.strAt("name", c.name)
-		g.raw(`,"type":"tool_use_start"}`)
-		g.endLine()
+		g.end("tool_use_start")
 		text := argsText(c.args)
 		argTokens += len(text) / 4
 		g.argDeltas(c.id, text)
 		g.raw(`{"id":`)
 		g.str(c.id)
-		g.raw(`,"type":"tool_use_end"}`)
-		g.endLine()
+		g.end("tool_use_end")
 	}
 	g.usage(argTokens)
 	g.raw(`{"content":[`)
@@ -288,14 +281,12 @@ func (g *zotGen) toolTurn() {
 	}
 	g.raw(`],"time":`)
 	g.time()
-	g.raw(`,"type":"assistant_message"}`)
-	g.endLine()
+	g.end("assistant_message")
 	for i := range calls {
 		g.callObject(&calls[i])
 		g.endLine()
 	}
-	g.raw(`{"stop":"tool_use","type":"turn_end"}`)
-	g.endLine()
+	g.line(`{"stop":"tool_use","type":"turn_end"}`)
 	for i := range calls {
 		c := &calls[i]
 		if c.progress {
@@ -306,12 +297,9 @@ func (g *zotGen) toolTurn() {
 		g.foreign(c.output, c.spell)
 		g.raw(`,"type":"text"}],"id":`)
 		g.str(c.id)
-		if c.isError {
-			g.raw(`,"is_error":true,"type":"tool_result"}`)
-		} else {
-			g.raw(`,"is_error":false,"type":"tool_result"}`)
-		}
-		g.endLine()
+		g.raw(`,"is_error":`)
+		g.bool(c.isError)
+		g.end("tool_result")
 		g.ctx += len(c.output) / 4
 	}
 }
@@ -335,8 +323,7 @@ func (g *zotGen) progress(c *toolCall) {
 		g.str(c.id)
 		g.raw(`,"text":`)
 		g.foreign(text[:end], spellRaw)
-		g.raw(`,"type":"tool_progress"}`)
-		g.endLine()
+		g.end("tool_progress")
 		text = text[end:]
 	}
 }
@@ -406,8 +393,7 @@ func (g *zotGen) argDeltas(id, text string) {
 		g.raw(`{"delta":`)
 		g.str(p)
 		g.strAt("id", id)
-		g.raw(`,"type":"tool_use_args"}`)
-		g.endLine()
+		g.end("tool_use_args")
 	}
 }
 
@@ -514,14 +500,7 @@ func grepCall(r *rng, c *toolCall, sb *strings.Builder) {
 	c.name = "grep"
 	pat := pick(r, grepPatterns)
 	c.args = []kv{{k: "pattern", s: pat}, {k: "path", s: pick(r, []string{".", "internal/", "pkg/", "web/src"})}}
-	for k := r.between(0, 12); k > 0; k-- {
-		sb.WriteString(pick(r, goPaths))
-		sb.WriteByte(':')
-		sb.WriteString(strconv.Itoa(r.between(1, 400)))
-		sb.WriteByte(':')
-		sb.WriteString(pick(r, codeLines))
-		sb.WriteByte('\n')
-	}
+	grepLines(r, sb, r.between(0, 12))
 	if sb.Len() == 0 {
 		sb.WriteString("no matches")
 	}
