@@ -7,25 +7,8 @@ package jsonscan
 // without validating them, which makes it several times faster than
 // Members. On invalid data it stops early but never panics.
 func Each(data []byte, fn func(key, value []byte) bool) {
-	for i := first(data, '{', '}'); i >= 0; {
-		if i >= len(data) || data[i] != '"' {
-			return
-		}
-		ke, _ := StringEnd(data, i+1)
-		if ke < 0 {
-			return
-		}
-		k := data[i+1 : ke-1]
-		i = skipWS(data, ke)
-		if i >= len(data) || data[i] != ':' {
-			return
-		}
-		vs := skipWS(data, i+1)
-		ve := skipValue(data, vs)
-		if ve < 0 || !fn(k, data[vs:ve]) {
-			return
-		}
-		i = next(data, ve)
+	if i := skipWS(data, 0); i < len(data) && data[i] == '{' {
+		eachAt(data, i, fn)
 	}
 }
 
@@ -83,10 +66,11 @@ func Objects(data []byte, start func(first byte), member func(key, value []byte)
 			return
 		}
 		start(data[i])
-		var end int
+		end := stopped
 		if data[i] == '{' {
 			end = eachAt(data, i, member)
-		} else {
+		}
+		if end == stopped { // not an object, or one member stopped: skipped whole
 			end = skipValue(data, i)
 		}
 		if end < 0 {
@@ -96,11 +80,14 @@ func Objects(data []byte, start func(first byte), member func(key, value []byte)
 	}
 }
 
+// stopped is what eachAt returns when fn stopped it before the
+// object's end.
+const stopped = -2
+
 // eachAt calls fn with the members of the object at data[i] ('{') as
-// Each does, and returns the index just past the object, or -1 when the
-// input ends first or is not as it should be.
+// Each does, and returns the index just past the object, -1 when the
+// input ends first or is not as it should be, or stopped.
 func eachAt(data []byte, i int, fn func(key, value []byte) bool) int {
-	start := i
 	if i = skipWS(data, i+1); i < len(data) && data[i] == '}' {
 		return i + 1
 	}
@@ -122,7 +109,7 @@ func eachAt(data []byte, i int, fn func(key, value []byte) bool) int {
 			return -1
 		}
 		if !fn(k, data[vs:ve]) {
-			return skipValue(data, start) // the rest of the object, unread
+			return stopped
 		}
 		if i = skipWS(data, ve); i >= len(data) {
 			return -1

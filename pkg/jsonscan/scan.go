@@ -683,9 +683,12 @@ func leaveContainer(data []byte, i int, st *stack, depth int, tape *Tape) (int, 
 // Check reports whether data is exactly one JSON object, optionally
 // surrounded by JSON whitespace. It returns nil or a *SyntaxError whose text
 // tells a user what is wrong.
-func Check(data []byte) error {
+func Check(data []byte) error { return validate(data, nil, nil, nil) }
+
+// validate is Check with scan's callbacks.
+func validate(data []byte, fn func(key, value []byte), fn2 func(parent, key, value []byte), in *Inner) error {
 	var st stack
-	off, code := scan(data, &st, nil, nil, nil)
+	off, code := scan(data, &st, fn, fn2, in)
 	st.release()
 	if code == codeOK {
 		return nil
@@ -701,13 +704,7 @@ func Check(data []byte) error {
 // encoding/json does. If data is not valid, fn may have been called for the
 // members before the error, and Members returns the error Check would.
 func Members(data []byte, fn func(key, value []byte)) error {
-	var st stack
-	off, code := scan(data, &st, fn, nil, nil)
-	st.release()
-	if code == codeOK {
-		return nil
-	}
-	return newError(data, off, code)
+	return validate(data, fn, nil, nil)
 }
 
 // Nested is Members that also reports the members one level down: for a
@@ -719,13 +716,7 @@ func Members(data []byte, fn func(key, value []byte)) error {
 // are all reported in order; a caller that lets the last one win must drop
 // what fn2 reported for an earlier top-level member of the same name.
 func Nested(data []byte, fn func(key, value []byte), fn2 func(parent, key, value []byte)) error {
-	var st stack
-	off, code := scan(data, &st, fn, fn2, nil)
-	st.release()
-	if code == codeOK {
-		return nil
-	}
-	return newError(data, off, code)
+	return validate(data, fn, fn2, nil)
 }
 
 // A Span is where one member of an object is in the data a scan read: its
@@ -755,16 +746,10 @@ type Inner struct {
 // fn may shorten in.Spans (to let go of the members of an object it has no
 // use for) and clear in.Full.
 func NestedSpans(data []byte, fn func(key, value []byte), in *Inner) error {
-	var st stack
 	if in.Deep != nil {
 		in.Deep.reset()
 	}
-	off, code := scan(data, &st, fn, nil, in)
-	st.release()
-	if code == codeOK {
-		return nil
-	}
-	return newError(data, off, code)
+	return validate(data, fn, nil, in)
 }
 
 // OffsetOf returns the byte offset of value inside data, where value is a
