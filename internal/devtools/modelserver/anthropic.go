@@ -77,7 +77,7 @@ func writeAnthropic(w http.ResponseWriter, req Request, reply Reply, ex *Exchang
 		})
 		return
 	}
-	send := eventStream(w)
+	send := eventStream(w, "\n")
 	event := func(name string, data map[string]any) {
 		data["type"] = name
 		send(name, data)

@@ -78,7 +78,7 @@ func writeChat(w http.ResponseWriter, req Request, reply Reply, ex *Exchange) {
 		} `json:"stream_options"`
 	}
 	json.Unmarshal(req.Body, &opts)
-	send := eventStream(w)
+	send := eventStream(w, "\n")
 	chunk := func(delta map[string]any, finish any) {
 		send("", object("chat.completion.chunk", []map[string]any{{"index": 0, "delta": delta, "finish_reason": finish}}))
 	}

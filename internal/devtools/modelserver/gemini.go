@@ -122,15 +122,11 @@ func geminiChunks(reply Reply, stream bool) [][]map[string]any {
 }
 
 func writeGemini(w http.ResponseWriter, req Request, reply Reply, ex *Exchange) {
-	h := w.Header()
 	if reply.Status != 0 {
 		writeGeminiError(w, reply)
 		return
 	}
-	model := reply.Model
-	if model == "" {
-		model = req.Model
-	}
+	model := reply.model(req)
 	stop := reply.Stop
 	if stop == "" {
 		stop = "STOP" // function calls too: the API has no stop of its own for them
@@ -145,19 +141,17 @@ func writeGemini(w http.ResponseWriter, req Request, reply Reply, ex *Exchange) 
 	chunks := geminiChunks(reply, req.Stream)
 	if !req.Stream {
 		if reply.Cut {
-			panic(http.ErrAbortHandler) // the connection dropped before the response
+			cut() // the connection dropped before the response
 		}
 		var parts []map[string]any
 		for _, c := range chunks {
 			parts = append(parts, c...)
 		}
-		h.Set("Content-Type", "application/json; charset=UTF-8")
+		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 		json.NewEncoder(w).Encode(response(parts, geminiUsage(reply.Usage), true))
 		return
 	}
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	flusher, _ := w.(http.Flusher)
+	send := eventStream(w, "\r\n")
 	// the chunks before the last know the prompt, not the output
 	partial := geminiUsage(Usage{Input: reply.Usage.Input, CacheRead: reply.Usage.CacheRead})
 	for i, parts := range chunks {
@@ -166,15 +160,9 @@ func writeGemini(w http.ResponseWriter, req Request, reply Reply, ex *Exchange) 
 		if last {
 			usage = geminiUsage(reply.Usage)
 		}
-		b, _ := json.Marshal(response(parts, usage, last))
-		fmt.Fprintf(w, "data: %s\r\n\r\n", b)
-		if flusher != nil {
-			flusher.Flush()
-		}
+		send("", response(parts, usage, last))
 		if reply.Cut {
-			// the client sees the connection end inside the response,
-			// as when a proxy or the service drops it
-			panic(http.ErrAbortHandler)
+			cut()
 		}
 	}
 }

@@ -74,7 +74,7 @@ func writeResponses(w http.ResponseWriter, req Request, reply Reply, ex *Exchang
 		writeJSON(w, response("completed", items, responsesUsage(reply.Usage)))
 		return
 	}
-	send := eventStream(w)
+	send := eventStream(w, "\n")
 	seq := 0
 	event := func(name string, data map[string]any) {
 		data["type"] = name

@@ -95,8 +95,9 @@ func writeJSON(w http.ResponseWriter, v any) {
 // eventStream starts a stream of server-sent events and returns what
 // writes one, flushed at once as the services send them: with an event
 // line when name is not "" (Anthropic, Responses), data alone when it is
-// (Chat Completions).
-func eventStream(w http.ResponseWriter) func(name string, data any) {
+// (Chat Completions, Gemini). Its lines end in eol, "\n" or, as Gemini's
+// service ends them, "\r\n".
+func eventStream(w http.ResponseWriter, eol string) func(name string, data any) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -107,9 +108,9 @@ func eventStream(w http.ResponseWriter) func(name string, data any) {
 			b, _ = json.Marshal(data)
 		}
 		if name != "" {
-			fmt.Fprintf(w, "event: %s\n", name)
+			fmt.Fprintf(w, "event: %s%s", name, eol)
 		}
-		fmt.Fprintf(w, "data: %s\n\n", b)
+		fmt.Fprintf(w, "data: %s%s%s", b, eol, eol)
 		if flusher != nil {
 			flusher.Flush()
 		}
