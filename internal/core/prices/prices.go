@@ -18,15 +18,19 @@ import (
 //go:embed prices.json
 var snapshot []byte
 
-// Price is one model's prices in USD per million tokens. A zero cache
-// price means the table does not say (see Table.Cost for what is used
-// then).
-type Price struct {
+// Rates are prices in USD per million tokens. A zero cache price means
+// the table does not say (see Price.Cost for what is used then).
+type Rates struct {
 	Input        float64 `json:"input"`
 	Output       float64 `json:"output"`
 	CacheRead    float64 `json:"cache_read,omitempty"`
 	CacheWrite   float64 `json:"cache_write,omitempty"`
 	CacheWrite1h float64 `json:"cache_write_1h,omitempty"`
+}
+
+// Price is one model's prices.
+type Price struct {
+	Rates
 	// Tiers are the prices of a call whose prompt is above a size, lowest
 	// size first.
 	Tiers []Tier `json:"tiers,omitempty"`
@@ -35,12 +39,8 @@ type Price struct {
 // Tier is the price of a call whose prompt (every input token, cached or
 // not) is above AboveTokens.
 type Tier struct {
-	AboveTokens  int64   `json:"above_tokens"`
-	Input        float64 `json:"input"`
-	Output       float64 `json:"output"`
-	CacheRead    float64 `json:"cache_read,omitempty"`
-	CacheWrite   float64 `json:"cache_write,omitempty"`
-	CacheWrite1h float64 `json:"cache_write_1h,omitempty"`
+	AboveTokens int64 `json:"above_tokens"`
+	Rates
 }
 
 // File is the JSON shape of prices.json and of a --prices file.
@@ -241,12 +241,13 @@ type Tokens struct {
 // for Anthropic's models (Anthropic's rate; models.dev does not list it)
 // and to the 5-minute rate for the others.
 func (p Price) Cost(model string, t Tokens) float64 {
-	in, out, read, write, write1h := p.Input, p.Output, p.CacheRead, p.CacheWrite, p.CacheWrite1h
+	r := p.Rates
 	for _, tier := range p.Tiers {
 		if t.Input > tier.AboveTokens {
-			in, out, read, write, write1h = tier.Input, tier.Output, tier.CacheRead, tier.CacheWrite, tier.CacheWrite1h
+			r = tier.Rates
 		}
 	}
+	in, out, read, write, write1h := r.Input, r.Output, r.CacheRead, r.CacheWrite, r.CacheWrite1h
 	if read == 0 {
 		read = in
 	}

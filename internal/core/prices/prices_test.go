@@ -71,8 +71,8 @@ func TestAdd(t *testing.T) {
 }
 
 func TestCost(t *testing.T) {
-	sonnet := Price{Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}
-	tiered := Price{Input: 2, Output: 12, CacheRead: 0.2, Tiers: []Tier{{AboveTokens: 200000, Input: 4, Output: 18, CacheRead: 0.4}}}
+	sonnet := Price{Rates: Rates{Input: 3, Output: 15, CacheRead: 0.3, CacheWrite: 3.75}}
+	tiered := Price{Rates: Rates{Input: 2, Output: 12, CacheRead: 0.2}, Tiers: []Tier{{AboveTokens: 200000, Rates: Rates{Input: 4, Output: 18, CacheRead: 0.4}}}}
 	for _, c := range []struct {
 		name  string
 		price Price
@@ -85,9 +85,9 @@ func TestCost(t *testing.T) {
 		// 1-hour writes at twice the input price for Anthropic's models
 		{"1-hour cache writes", sonnet, "claude-sonnet-4-5",
 			Tokens{Input: 1000, CacheWrite: 1000, CacheWrite1h: 400}, (600*3.75 + 400*6) / 1e6},
-		{"1-hour writes of another maker at the 5-minute rate", Price{Input: 1, CacheWrite: 1.5}, "glm-4.6",
+		{"1-hour writes of another maker at the 5-minute rate", Price{Rates: Rates{Input: 1, CacheWrite: 1.5}}, "glm-4.6",
 			Tokens{Input: 100, CacheWrite: 100, CacheWrite1h: 100}, 100 * 1.5 / 1e6},
-		{"no cache price: the input price", Price{Input: 2, Output: 120}, "gemini-3-pro-image-preview",
+		{"no cache price: the input price", Price{Rates: Rates{Input: 2, Output: 120}}, "gemini-3-pro-image-preview",
 			Tokens{Input: 1000, CacheRead: 500, Output: 10}, (1000*2 + 10*120) / 1e6},
 		{"at the tier's size: the base price", tiered, "gemini-3-pro-preview",
 			Tokens{Input: 200000, Output: 100}, (200000*2 + 100*12) / 1e6},

@@ -35,10 +35,7 @@ var textOutput = map[string]float64{
 
 // cost is a [cost] table as models.dev writes it.
 type cost struct {
-	Input           float64  `json:"input"`
-	Output          float64  `json:"output"`
-	CacheRead       float64  `json:"cache_read"`
-	CacheWrite      float64  `json:"cache_write"`
+	tierish
 	Tiers           []tier   `json:"tiers"`
 	ContextOver200k *tierish `json:"context_over_200k"`
 }
@@ -48,11 +45,16 @@ type tier struct {
 	tierish
 }
 
+// tierish is the prices of a [cost] table or of one of its tiers.
 type tierish struct {
 	Input      float64 `json:"input"`
 	Output     float64 `json:"output"`
 	CacheRead  float64 `json:"cache_read"`
 	CacheWrite float64 `json:"cache_write"`
+}
+
+func (t tierish) rates() prices.Rates {
+	return prices.Rates{Input: t.Input, Output: t.Output, CacheRead: t.CacheRead, CacheWrite: t.CacheWrite}
 }
 
 func main() {
@@ -126,15 +128,14 @@ func read(data []byte) (map[string]map[string]cost, error) {
 }
 
 func convert(c cost) prices.Price {
-	p := prices.Price{Input: c.Input, Output: c.Output, CacheRead: c.CacheRead, CacheWrite: c.CacheWrite}
+	p := prices.Price{Rates: c.tierish.rates()}
 	tiers := c.Tiers
 	if c.ContextOver200k != nil {
 		tiers = append(tiers, tier{AboveTokens: 200000, tierish: *c.ContextOver200k})
 	}
 	sort.Slice(tiers, func(i, j int) bool { return tiers[i].AboveTokens < tiers[j].AboveTokens })
 	for _, t := range tiers {
-		p.Tiers = append(p.Tiers, prices.Tier{AboveTokens: t.AboveTokens, Input: t.Input, Output: t.Output,
-			CacheRead: t.CacheRead, CacheWrite: t.CacheWrite})
+		p.Tiers = append(p.Tiers, prices.Tier{AboveTokens: t.AboveTokens, Rates: t.rates()})
 	}
 	return p
 }
