@@ -461,34 +461,30 @@ func flagsFirst(args []string, groups [][]*kong.Flag) []string {
 	dangling := false // a flag that takes a value is the last word: kong says so
 	for i := 0; i < end; i++ {
 		a := args[i]
+		// value is whether the flag a takes its value from the next word
+		value := false
 		switch {
 		case a == "-" || !strings.HasPrefix(a, "-"):
 			positional = append(positional, a)
+			continue
 		case strings.HasPrefix(a, "--"):
-			flags = append(flags, a)
-			if name, _, hasValue := strings.Cut(a, "="); !hasValue && tooldoc.TakesValue(index.named(name)) {
-				if i+1 < end {
-					i++
-					flags = append(flags, args[i])
-				} else {
-					dangling = true
-				}
-			}
+			name, _, hasValue := strings.Cut(a, "=")
+			value = !hasValue && tooldoc.TakesValue(index.named(name))
 		default: // short flags, maybe bundled (-cv), maybe with a value (-m5, -m 5)
-			flags = append(flags, a)
 			for j, c := range a[1:] {
 				if f := index.short[c]; tooldoc.TakesValue(f) {
-					if j+1+len(string(c)) == len(a) {
-						if i+1 < end {
-							i++
-							flags = append(flags, args[i])
-						} else {
-							dangling = true
-						}
-					}
+					value = j+1+len(string(c)) == len(a)
 					break
 				}
 			}
+		}
+		flags = append(flags, a)
+		switch {
+		case value && i+1 < end:
+			i++
+			flags = append(flags, args[i])
+		case value:
+			dangling = true
 		}
 	}
 	if dangling {
