@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/evtools/evtools/internal/devtools/modelserver"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -240,17 +239,17 @@ func (a *npmAgent) drift(t *testing.T, format string, args ...any) {
 }
 
 // usage is a model_result's token counts, under the server's names.
-func (e importedEvent) usage() modelserver.Usage {
+func (e importedEvent) usage() Usage {
 	p := e.Payload
 	var out int64
 	json.Unmarshal(p.Output, &out)
-	return modelserver.Usage{Input: p.Input, CacheRead: p.CacheRead, CacheWrite: p.CacheWrite, CacheWrite1h: p.Write1h, Output: out, Reasoning: p.Reasoning}
+	return Usage{Input: p.Input, CacheRead: p.CacheRead, CacheWrite: p.CacheWrite, CacheWrite1h: p.Write1h, Output: out, Reasoning: p.Reasoning}
 }
 
 // tokenDrift says which token counts evimport read of a call differ
 // from those the server sent ("input 120, the script's 100"), "" when
 // none does.
-func tokenDrift(got, want modelserver.Usage) string {
+func tokenDrift(got, want Usage) string {
 	var d []string
 	for _, m := range []struct {
 		name      string
@@ -269,7 +268,7 @@ func tokenDrift(got, want modelserver.Usage) string {
 
 // checkTokens reports, as drift, a call whose tokens are not the
 // server's: call names it (its response id, or its place).
-func (a *npmAgent) checkTokens(t *testing.T, call string, e importedEvent, want modelserver.Usage) {
+func (a *npmAgent) checkTokens(t *testing.T, call string, e importedEvent, want Usage) {
 	t.Helper()
 	if d := tokenDrift(e.usage(), want); d != "" {
 		a.drift(t, "call %s: tokens %s", call, d)
@@ -314,7 +313,7 @@ func checkPrompts(t *testing.T, evs []importedEvent, outcomes string) {
 
 // played is what the server exchanged, once every step of its script was
 // played and no request came that the script did not expect.
-func played(t *testing.T, s *modelserver.Server) []modelserver.Exchange {
+func played(t *testing.T, s *modelServer) []Exchange {
 	t.Helper()
 	if left := s.Left(); left != 0 {
 		t.Fatalf("%d steps of the script not played; exchanges: %+v", left, s.Exchanges())

@@ -12,12 +12,10 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/evtools/evtools/internal/devtools/modelserver"
 )
 
 // Claude Code run for real (issue 33): the pinned version from npm,
-// pointed at a scripted model server (internal/devtools/modelserver) in a scratch
+// pointed at a scripted model server (modelserver_test.go) in a scratch
 // HOME, plays prompts; then evimport reads the session log it wrote and
 // the test holds it to what the server reported: a run per prompt, every
 // tool call with its result, each call's tokens those the server sent,
@@ -144,22 +142,22 @@ func TestClaudeCode(t *testing.T) {
 	os.WriteFile(filepath.Join(work, "plan.md"), []byte("# plan\n"), 0o644)
 
 	// main: the agent's own turns (they offer Bash), not a side request
-	main := func(r *modelserver.Request) bool { return r.HasTool("Bash") }
-	u := func(in, read, write, w1h, out int64) modelserver.Usage {
-		return modelserver.Usage{Input: in, CacheRead: read, CacheWrite: write, CacheWrite1h: w1h, Output: out}
+	main := func(r *Request) bool { return r.HasTool("Bash") }
+	u := func(in, read, write, w1h, out int64) Usage {
+		return Usage{Input: in, CacheRead: read, CacheWrite: write, CacheWrite1h: w1h, Output: out}
 	}
-	s := modelserver.Start(modelserver.Script{Steps: []modelserver.Step{
+	s := startModelServer(Script{Steps: []Step{
 		// prompt 1
-		{When: main, Reply: modelserver.Reply{Text: "Let me look.", Usage: u(6200, 0, 6180, 0, 41),
-			Tools: []modelserver.ToolCall{{Name: "Bash", Input: json.RawMessage(`{"command":"ls","description":"List the files"}`)}}}},
-		{When: main, Reply: modelserver.Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 210, 0, 14)}},
+		{When: main, Reply: Reply{Text: "Let me look.", Usage: u(6200, 0, 6180, 0, 41),
+			Tools: []ToolCall{{Name: "Bash", Input: json.RawMessage(`{"command":"ls","description":"List the files"}`)}}}},
+		{When: main, Reply: Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 210, 0, 14)}},
 		// prompt 2, resumed: a 500, a stream cut short, a 429, then the reply
-		{When: main, Reply: modelserver.Reply{Status: 500, Error: "Internal server error"}},
-		{When: main, Reply: modelserver.Reply{Text: "plan.md", Cut: true, Usage: u(6480, 6390, 90, 90, 2)}},
-		{When: main, Reply: modelserver.Reply{Status: 429, Error: "Number of requests has exceeded your rate limit", RetryAfter: "0"}},
-		{When: main, Reply: modelserver.Reply{Thinking: "The note is shorter.", Text: "plan.md is the shorter one.", Usage: u(6480, 6390, 90, 90, 23)}},
+		{When: main, Reply: Reply{Status: 500, Error: "Internal server error"}},
+		{When: main, Reply: Reply{Text: "plan.md", Cut: true, Usage: u(6480, 6390, 90, 90, 2)}},
+		{When: main, Reply: Reply{Status: 429, Error: "Number of requests has exceeded your rate limit", RetryAfter: "0"}},
+		{When: main, Reply: Reply{Thinking: "The note is shorter.", Text: "plan.md is the shorter one.", Usage: u(6480, 6390, 90, 90, 23)}},
 		// prompt 3, no retries: the call fails for good
-		{When: main, Reply: modelserver.Reply{Status: 500, Error: "Internal server error"}},
+		{When: main, Reply: Reply{Status: 500, Error: "Internal server error"}},
 	}})
 	defer s.Close()
 
@@ -220,7 +218,7 @@ func TestClaudeCode(t *testing.T) {
 	}
 
 	// each reply the server sent whole is one model call with its tokens
-	sent := map[string]modelserver.Exchange{}
+	sent := map[string]Exchange{}
 	for _, x := range scripted {
 		if x.Complete {
 			sent[x.ID] = x

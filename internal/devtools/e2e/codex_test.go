@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/evtools/evtools/internal/devtools/modelserver"
 )
 
 // Codex CLI run for real (issue 33), as Claude Code is
@@ -43,21 +41,21 @@ func TestCodex(t *testing.T) {
 	home, work := scratchHome(t)
 
 	// main: Codex's own turns (they offer exec_command)
-	main := func(r *modelserver.Request) bool { return r.HasTool("exec_command") }
-	u := func(in, read, out, reasoning int64) modelserver.Usage {
-		return modelserver.Usage{Input: in, CacheRead: read, Output: out, Reasoning: reasoning}
+	main := func(r *Request) bool { return r.HasTool("exec_command") }
+	u := func(in, read, out, reasoning int64) Usage {
+		return Usage{Input: in, CacheRead: read, Output: out, Reasoning: reasoning}
 	}
-	s := modelserver.Start(modelserver.Script{Steps: []modelserver.Step{
+	s := startModelServer(Script{Steps: []Step{
 		// prompt 1
-		{When: main, Reply: modelserver.Reply{Thinking: "Look first.", Text: "Let me look.", Usage: u(6200, 0, 41, 12),
-			Tools: []modelserver.ToolCall{{Name: "exec_command", Input: json.RawMessage(`{"cmd":"ls"}`)}}}},
-		{When: main, Reply: modelserver.Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 14, 0)}},
+		{When: main, Reply: Reply{Thinking: "Look first.", Text: "Let me look.", Usage: u(6200, 0, 41, 12),
+			Tools: []ToolCall{{Name: "exec_command", Input: json.RawMessage(`{"cmd":"ls"}`)}}}},
+		{When: main, Reply: Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 14, 0)}},
 		// prompt 2, resumed: a 500, a stream cut short, then the reply
-		{When: main, Reply: modelserver.Reply{Status: 500, Error: "Internal server error"}},
-		{When: main, Reply: modelserver.Reply{Text: "plan.md", Cut: true, Usage: u(6480, 6390, 2, 0)}},
-		{When: main, Reply: modelserver.Reply{Thinking: "The note is shorter.", Text: "plan.md is the shorter one.", Usage: u(6480, 6390, 23, 5)}},
+		{When: main, Reply: Reply{Status: 500, Error: "Internal server error"}},
+		{When: main, Reply: Reply{Text: "plan.md", Cut: true, Usage: u(6480, 6390, 2, 0)}},
+		{When: main, Reply: Reply{Thinking: "The note is shorter.", Text: "plan.md is the shorter one.", Usage: u(6480, 6390, 23, 5)}},
 		// prompt 3, no retries: the call fails for good
-		{When: main, Reply: modelserver.Reply{Status: 500, Error: "Internal server error"}},
+		{When: main, Reply: Reply{Status: 500, Error: "Internal server error"}},
 	}})
 	defer s.Close()
 
@@ -137,7 +135,7 @@ stream_idle_timeout_ms = 20000
 
 	// each reply the server sent whole is one model call with its tokens
 	// and its id; Codex keeps nothing of an error's or a cut stream's
-	sent := map[string]modelserver.Exchange{}
+	sent := map[string]Exchange{}
 	for _, x := range exchanges {
 		if x.Status == 200 && x.Complete {
 			sent[x.ID] = x

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/evtools/evtools/internal/devtools/modelserver"
 )
 
 // Copilot CLI run for real (issue 33), as Codex is (codex_test.go): the
@@ -42,22 +40,22 @@ func TestCopilotCLI(t *testing.T) {
 	bin := copilotAgent.program(t)
 	home, work := scratchHome(t)
 
-	main := func(r *modelserver.Request) bool { return r.HasTool("bash") }
-	u := func(in, read, write, out int64) modelserver.Usage {
-		return modelserver.Usage{Input: in, CacheRead: read, CacheWrite: write, Output: out}
+	main := func(r *Request) bool { return r.HasTool("bash") }
+	u := func(in, read, write, out int64) Usage {
+		return Usage{Input: in, CacheRead: read, CacheWrite: write, Output: out}
 	}
-	s := modelserver.Start(modelserver.Script{Steps: []modelserver.Step{
+	s := startModelServer(Script{Steps: []Step{
 		// prompt 1
-		{When: main, Reply: modelserver.Reply{Thinking: "Look first.", Text: "Let me look.", Usage: u(6200, 0, 6000, 41),
-			Tools: []modelserver.ToolCall{{Name: "bash", Input: json.RawMessage(`{"command":"ls"}`)}}}},
-		{When: main, Reply: modelserver.Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 0, 14)}},
+		{When: main, Reply: Reply{Thinking: "Look first.", Text: "Let me look.", Usage: u(6200, 0, 6000, 41),
+			Tools: []ToolCall{{Name: "bash", Input: json.RawMessage(`{"command":"ls"}`)}}}},
+		{When: main, Reply: Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 0, 14)}},
 		// prompt 2, resumed: a 500, a 429, a stream cut short, the reply
-		{When: main, Reply: modelserver.Reply{Status: 500, Error: "Internal server error"}},
-		{When: main, Reply: modelserver.Reply{Status: 429, Error: "slow down", RetryAfter: "0"}},
-		{When: main, Reply: modelserver.Reply{Text: "plan.md", Cut: true, Usage: u(6480, 6390, 0, 2)}},
-		{When: main, Reply: modelserver.Reply{Thinking: "The note is shorter.", Text: "notes.txt is the shorter one.", Usage: u(6480, 6390, 0, 23)}},
+		{When: main, Reply: Reply{Status: 500, Error: "Internal server error"}},
+		{When: main, Reply: Reply{Status: 429, Error: "slow down", RetryAfter: "0"}},
+		{When: main, Reply: Reply{Text: "plan.md", Cut: true, Usage: u(6480, 6390, 0, 2)}},
+		{When: main, Reply: Reply{Thinking: "The note is shorter.", Text: "notes.txt is the shorter one.", Usage: u(6480, 6390, 0, 23)}},
 		// prompt 3, resumed again
-		{When: main, Reply: modelserver.Reply{Text: "plan.md is the longer one.", Usage: u(6530, 6470, 0, 9)}},
+		{When: main, Reply: Reply{Text: "plan.md is the longer one.", Usage: u(6530, 6470, 0, 9)}},
 	}})
 	defer s.Close()
 
@@ -113,15 +111,15 @@ func TestCopilotCLI(t *testing.T) {
 // checkCopilotCalls holds each model call to the reply the server sent
 // whole under its id (Copilot CLI's apiCallId is the message id), and
 // the calls' sum to the session's last modelMetrics.
-func checkCopilotCalls(t *testing.T, exchanges []modelserver.Exchange, results []importedEvent, metrics modelserver.Usage) {
+func checkCopilotCalls(t *testing.T, exchanges []Exchange, results []importedEvent, metrics Usage) {
 	t.Helper()
-	sent := map[string]modelserver.Exchange{}
+	sent := map[string]Exchange{}
 	for _, x := range exchanges {
 		if x.Status == 200 && x.Complete {
 			sent[x.ID] = x
 		}
 	}
-	var sum modelserver.Usage
+	var sum Usage
 	for _, e := range results {
 		p, u := e.Payload, e.usage()
 		sum.Input, sum.CacheRead, sum.CacheWrite, sum.Output = sum.Input+u.Input, sum.CacheRead+u.CacheRead, sum.CacheWrite+u.CacheWrite, sum.Output+u.Output
@@ -146,13 +144,13 @@ func checkCopilotCalls(t *testing.T, exchanges []modelserver.Exchange, results [
 
 // copilotMetrics is the model's usage in the log's last session.shutdown:
 // the session's own account, resumes included.
-func copilotMetrics(t *testing.T, file string) modelserver.Usage {
+func copilotMetrics(t *testing.T, file string) Usage {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var u modelserver.Usage
+	var u Usage
 	for _, line := range strings.Split(string(data), "\n") {
 		var e struct {
 			Type string
@@ -166,7 +164,7 @@ func copilotMetrics(t *testing.T, file string) modelserver.Usage {
 			continue
 		}
 		m := e.Data.ModelMetrics[copilotModel].Usage
-		u = modelserver.Usage{Input: m.InputTokens, CacheRead: m.CacheReadTokens, CacheWrite: m.CacheWriteTokens, Output: m.OutputTokens}
+		u = Usage{Input: m.InputTokens, CacheRead: m.CacheReadTokens, CacheWrite: m.CacheWriteTokens, Output: m.OutputTokens}
 	}
 	return u
 }

@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/evtools/evtools/internal/devtools/modelserver"
 )
 
 // What make agents-latest prints of a release that writes a record type
@@ -65,15 +63,15 @@ func TestEvimportDriftLines(t *testing.T) {
 // A call's tokens that are not the script's are named one by one, with
 // the script's beside them.
 func TestTokenDrift(t *testing.T) {
-	script := modelserver.Usage{Input: 6200, CacheRead: 6000, Output: 41, Reasoning: 12}
+	script := Usage{Input: 6200, CacheRead: 6000, Output: 41, Reasoning: 12}
 	for _, tt := range []struct {
 		name string
-		got  modelserver.Usage
+		got  Usage
 		want string
 	}{
 		{"equal", script, ""},
-		{"input", modelserver.Usage{Input: 200, CacheRead: 6000, Output: 41, Reasoning: 12}, "input 200, the script's 6200"},
-		{"two", modelserver.Usage{Input: 6200, CacheRead: 6000, CacheWrite1h: 5, Output: 29}, "cache_write_1h 5, the script's 0; output 29, the script's 41; reasoning 0, the script's 12"},
+		{"input", Usage{Input: 200, CacheRead: 6000, Output: 41, Reasoning: 12}, "input 200, the script's 6200"},
+		{"two", Usage{Input: 6200, CacheRead: 6000, CacheWrite1h: 5, Output: 29}, "cache_write_1h 5, the script's 0; output 29, the script's 41; reasoning 0, the script's 12"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := tokenDrift(tt.got, script); got != tt.want {

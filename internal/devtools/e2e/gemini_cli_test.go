@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/evtools/evtools/internal/devtools/modelserver"
 )
 
 // Gemini CLI run for real (issue 33), as Codex is (codex_test.go): the
@@ -54,21 +52,21 @@ func TestGeminiCLI(t *testing.T) {
 	home, work := scratchHome(t)
 
 	// main: the CLI's own turns (they declare run_shell_command)
-	main := func(r *modelserver.Request) bool { return r.HasTool("run_shell_command") }
-	u := func(in, read, out, reasoning int64) modelserver.Usage {
-		return modelserver.Usage{Input: in, CacheRead: read, Output: out, Reasoning: reasoning}
+	main := func(r *Request) bool { return r.HasTool("run_shell_command") }
+	u := func(in, read, out, reasoning int64) Usage {
+		return Usage{Input: in, CacheRead: read, Output: out, Reasoning: reasoning}
 	}
-	s := modelserver.Start(modelserver.Script{Steps: []modelserver.Step{
+	s := startModelServer(Script{Steps: []Step{
 		// prompt 1: a 500, then the tool call and the reply
-		{When: main, Reply: modelserver.Reply{Status: 500, Error: "Internal error encountered."}},
-		{When: main, Reply: modelserver.Reply{Thinking: "**Looking**\n\nFirst the files.", Text: "Let me look.", Usage: u(6200, 0, 41, 12),
-			Tools: []modelserver.ToolCall{{Name: "run_shell_command", Input: json.RawMessage(`{"command":"ls"}`)}}}},
-		{When: main, Reply: modelserver.Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 14, 0)}},
+		{When: main, Reply: Reply{Status: 500, Error: "Internal error encountered."}},
+		{When: main, Reply: Reply{Thinking: "**Looking**\n\nFirst the files.", Text: "Let me look.", Usage: u(6200, 0, 41, 12),
+			Tools: []ToolCall{{Name: "run_shell_command", Input: json.RawMessage(`{"command":"ls"}`)}}}},
+		{When: main, Reply: Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 14, 0)}},
 		// prompt 2, resumed: a 429, then the reply
-		{When: main, Reply: modelserver.Reply{Status: 429, Error: "Resource exhausted.", RetryAfter: "0"}},
-		{When: main, Reply: modelserver.Reply{Thinking: "**Sizes**\n\nThe note is shorter.", Text: "notes.txt is the shorter one.", Usage: u(6480, 6390, 23, 5)}},
+		{When: main, Reply: Reply{Status: 429, Error: "Resource exhausted.", RetryAfter: "0"}},
+		{When: main, Reply: Reply{Thinking: "**Sizes**\n\nThe note is shorter.", Text: "notes.txt is the shorter one.", Usage: u(6480, 6390, 23, 5)}},
 		// prompt 3: the stream cut short fails the call for good
-		{When: main, Reply: modelserver.Reply{Text: "plan.md", Cut: true, Usage: u(6550, 6480, 2, 0)}},
+		{When: main, Reply: Reply{Text: "plan.md", Cut: true, Usage: u(6550, 6480, 2, 0)}},
 	}})
 	defer s.Close()
 
@@ -145,9 +143,9 @@ func TestGeminiCLI(t *testing.T) {
 // server sent whole, one for one and in order (a chat names no response
 // id), each with the server's tokens, the model and a price from the
 // table. An error or a cut stream leaves nothing in the chat.
-func checkGeminiCalls(t *testing.T, exchanges []modelserver.Exchange, results []importedEvent) {
+func checkGeminiCalls(t *testing.T, exchanges []Exchange, results []importedEvent) {
 	t.Helper()
-	var sent []modelserver.Exchange
+	var sent []Exchange
 	for _, x := range exchanges {
 		if x.Status == 200 && x.Complete {
 			sent = append(sent, x)

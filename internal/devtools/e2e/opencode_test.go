@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/evtools/evtools/internal/devtools/modelserver"
-
 	_ "modernc.org/sqlite"
 )
 
@@ -47,29 +45,29 @@ func TestOpencode(t *testing.T) {
 
 	// main: the build agent's turns (they offer task); sub: a subagent's
 	// (no task); a title request offers no tool and gets Other's reply
-	main := func(r *modelserver.Request) bool { return r.HasTool("task") }
-	sub := func(r *modelserver.Request) bool { return r.HasTool("bash") && !r.HasTool("task") }
-	u := func(in, read, out, reasoning int64) modelserver.Usage {
-		return modelserver.Usage{Input: in, CacheRead: read, Output: out, Reasoning: reasoning}
+	main := func(r *Request) bool { return r.HasTool("task") }
+	sub := func(r *Request) bool { return r.HasTool("bash") && !r.HasTool("task") }
+	u := func(in, read, out, reasoning int64) Usage {
+		return Usage{Input: in, CacheRead: read, Output: out, Reasoning: reasoning}
 	}
-	call := func(name, args string) []modelserver.ToolCall {
-		return []modelserver.ToolCall{{Name: name, Input: json.RawMessage(args)}}
+	call := func(name, args string) []ToolCall {
+		return []ToolCall{{Name: name, Input: json.RawMessage(args)}}
 	}
-	s := modelserver.Start(modelserver.Script{Steps: []modelserver.Step{
+	s := startModelServer(Script{Steps: []Step{
 		// prompt 1
-		{When: main, Reply: modelserver.Reply{Thinking: "Look first.", Text: "Let me look.", Usage: u(6200, 0, 41, 12),
+		{When: main, Reply: Reply{Thinking: "Look first.", Text: "Let me look.", Usage: u(6200, 0, 41, 12),
 			Tools: call("bash", `{"command":"ls","description":"List the files"}`)}},
-		{When: main, Reply: modelserver.Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 14, 0)}},
+		{When: main, Reply: Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 14, 0)}},
 		// prompt 2: a subagent compares them
-		{When: main, Reply: modelserver.Reply{Text: "Let me ask a helper.", Usage: u(6480, 6390, 30, 0),
+		{When: main, Reply: Reply{Text: "Let me ask a helper.", Usage: u(6480, 6390, 30, 0),
 			Tools: call("task", `{"description":"compare the files","prompt":"which file is shorter?","subagent_type":"general"}`)}},
-		{When: sub, Reply: modelserver.Reply{Usage: u(3100, 0, 25, 0), Tools: call("bash", `{"command":"wc -c notes.txt plan.md","description":"Count bytes"}`)}},
-		{When: sub, Reply: modelserver.Reply{Text: "plan.md is shorter.", Usage: u(3200, 3100, 6, 0)}},
-		{When: main, Reply: modelserver.Reply{Text: "plan.md is the shorter one.", Usage: u(6600, 6480, 9, 0)}},
+		{When: sub, Reply: Reply{Usage: u(3100, 0, 25, 0), Tools: call("bash", `{"command":"wc -c notes.txt plan.md","description":"Count bytes"}`)}},
+		{When: sub, Reply: Reply{Text: "plan.md is shorter.", Usage: u(3200, 3100, 6, 0)}},
+		{When: main, Reply: Reply{Text: "plan.md is the shorter one.", Usage: u(6600, 6480, 9, 0)}},
 		// prompt 3: the call fails
-		{When: main, Reply: modelserver.Reply{Status: 400, Error: "the scripted failure"}},
-	}, Other: func(*modelserver.Request) modelserver.Reply {
-		return modelserver.Reply{Text: "Files here", Usage: u(120, 0, 3, 0)}
+		{When: main, Reply: Reply{Status: 400, Error: "the scripted failure"}},
+	}, Other: func(*Request) Reply {
+		return Reply{Text: "Files here", Usage: u(120, 0, 3, 0)}
 	}})
 	defer s.Close()
 
@@ -134,7 +132,7 @@ func TestOpencode(t *testing.T) {
 // checkOpencodeTools holds the tool calls and results to the script's:
 // each call the server made, with its result, the subagent's under its
 // own agent_id, spawned by the task call.
-func checkOpencodeTools(t *testing.T, evs []importedEvent, scripted []modelserver.Exchange) {
+func checkOpencodeTools(t *testing.T, evs []importedEvent, scripted []Exchange) {
 	t.Helper()
 	var want []string
 	for _, x := range scripted {
@@ -173,7 +171,7 @@ func checkOpencodeTools(t *testing.T, evs []importedEvent, scripted []modelserve
 // request answered, its tokens those the server sent (opencode's input
 // leaves the cache out and its output the reasoning: evimport puts them
 // back), its cost opencode's own; the failed request a model_error.
-func checkOpencodeCalls(t *testing.T, evs []importedEvent, exchanges []modelserver.Exchange, own []float64) {
+func checkOpencodeCalls(t *testing.T, evs []importedEvent, exchanges []Exchange, own []float64) {
 	t.Helper()
 	var want, got []string
 	for _, x := range exchanges {

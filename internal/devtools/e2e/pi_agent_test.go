@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/evtools/evtools/internal/devtools/modelserver"
 )
 
 // pi run for real (issue 33), as Claude Code is (claude_code_test.go):
@@ -45,23 +43,23 @@ func TestPiAgent(t *testing.T) {
 
 	// main: pi's own turns (they offer bash); pi makes no side request
 	// (no title, no quota check), so every request is the script's
-	main := func(r *modelserver.Request) bool { return r.HasTool("bash") }
-	u := func(in, read, write, out int64) modelserver.Usage {
-		return modelserver.Usage{Input: in, CacheRead: read, CacheWrite: write, Output: out}
+	main := func(r *Request) bool { return r.HasTool("bash") }
+	u := func(in, read, write, out int64) Usage {
+		return Usage{Input: in, CacheRead: read, CacheWrite: write, Output: out}
 	}
-	s := modelserver.Start(modelserver.Script{Steps: []modelserver.Step{
+	s := startModelServer(Script{Steps: []Step{
 		// prompt 1
-		{When: main, Reply: modelserver.Reply{Text: "Let me look.", Usage: u(6200, 0, 6180, 41),
-			Tools: []modelserver.ToolCall{{Name: "bash", Input: json.RawMessage(`{"command":"ls"}`)}}}},
-		{When: main, Reply: modelserver.Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 210, 14)}},
+		{When: main, Reply: Reply{Text: "Let me look.", Usage: u(6200, 0, 6180, 41),
+			Tools: []ToolCall{{Name: "bash", Input: json.RawMessage(`{"command":"ls"}`)}}}},
+		{When: main, Reply: Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 210, 14)}},
 		// prompt 2, continued: a 500, a stream cut short, then the reply
-		{When: main, Reply: modelserver.Reply{Status: 500, Error: "Internal server error"}},
-		{When: main, Reply: modelserver.Reply{Text: "plan.md", Cut: true, Usage: u(6480, 6390, 90, 2)}},
-		{When: main, Reply: modelserver.Reply{Thinking: "The note is shorter.", Text: "plan.md is the shorter one.", Usage: u(6480, 6390, 90, 23)}},
+		{When: main, Reply: Reply{Status: 500, Error: "Internal server error"}},
+		{When: main, Reply: Reply{Text: "plan.md", Cut: true, Usage: u(6480, 6390, 90, 2)}},
+		{When: main, Reply: Reply{Thinking: "The note is shorter.", Text: "plan.md is the shorter one.", Usage: u(6480, 6390, 90, 23)}},
 		// prompt 3: the retries (2) run out
-		{When: main, Reply: modelserver.Reply{Status: 500, Error: "Internal server error"}},
-		{When: main, Reply: modelserver.Reply{Status: 429, Error: "Number of requests has exceeded your rate limit", RetryAfter: "0"}},
-		{When: main, Reply: modelserver.Reply{Status: 500, Error: "Internal server error"}},
+		{When: main, Reply: Reply{Status: 500, Error: "Internal server error"}},
+		{When: main, Reply: Reply{Status: 429, Error: "Number of requests has exceeded your rate limit", RetryAfter: "0"}},
+		{When: main, Reply: Reply{Status: 500, Error: "Internal server error"}},
 	}})
 	defer s.Close()
 

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/evtools/evtools/internal/devtools/modelserver"
 )
 
 // Qwen Code run for real (issue 33), as Gemini CLI is (gemini_cli_test.go):
@@ -43,20 +41,20 @@ func TestQwenCode(t *testing.T) {
 	home, work := scratchHome(t)
 
 	// main: the agent's own turns (they offer the agent tool)
-	main := func(r *modelserver.Request) bool { return r.HasTool("agent") }
-	u := func(in, read, out, reasoning int64) modelserver.Usage {
-		return modelserver.Usage{Input: in, CacheRead: read, Output: out, Reasoning: reasoning}
+	main := func(r *Request) bool { return r.HasTool("agent") }
+	u := func(in, read, out, reasoning int64) Usage {
+		return Usage{Input: in, CacheRead: read, Output: out, Reasoning: reasoning}
 	}
-	s := modelserver.Start(modelserver.Script{Steps: []modelserver.Step{
+	s := startModelServer(Script{Steps: []Step{
 		// prompt 1
-		{When: main, Reply: modelserver.Reply{Thinking: "Look first.", Text: "Let me look.", Usage: u(6200, 0, 41, 3),
-			Tools: []modelserver.ToolCall{{Name: "run_shell_command", Input: json.RawMessage(`{"command":"ls"}`)}}}},
-		{When: main, Reply: modelserver.Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 14, 0)}},
+		{When: main, Reply: Reply{Thinking: "Look first.", Text: "Let me look.", Usage: u(6200, 0, 41, 3),
+			Tools: []ToolCall{{Name: "run_shell_command", Input: json.RawMessage(`{"command":"ls"}`)}}}},
+		{When: main, Reply: Reply{Text: "Two files: notes.txt and plan.md.", Usage: u(6390, 6180, 14, 0)}},
 		// prompt 2, continued: a 500, retried, then the reply
-		{When: main, Reply: modelserver.Reply{Status: 500, Error: "Internal server error"}},
-		{When: main, Reply: modelserver.Reply{Text: "plan.md is the shorter one.", Usage: u(6480, 6390, 23, 0)}},
+		{When: main, Reply: Reply{Status: 500, Error: "Internal server error"}},
+		{When: main, Reply: Reply{Text: "plan.md is the shorter one.", Usage: u(6480, 6390, 23, 0)}},
 		// prompt 3: a 400 is not retried
-		{When: main, Reply: modelserver.Reply{Status: 400, Error: "Invalid request: context too long"}},
+		{When: main, Reply: Reply{Status: 400, Error: "Invalid request: context too long"}},
 	}})
 	defer s.Close()
 	if err := os.MkdirAll(filepath.Join(home, ".qwen"), 0o755); err != nil {
@@ -110,9 +108,9 @@ func TestQwenCode(t *testing.T) {
 // checkQwenCalls holds each model call to the reply the server sent under
 // its id, and the request that failed for good to a model_error of the
 // last run: a retried 500 leaves no record.
-func checkQwenCalls(t *testing.T, exchanges []modelserver.Exchange, evs []importedEvent) {
+func checkQwenCalls(t *testing.T, exchanges []Exchange, evs []importedEvent) {
 	t.Helper()
-	sent := map[string]modelserver.Exchange{}
+	sent := map[string]Exchange{}
 	for _, x := range exchanges {
 		if x.Status == 200 && x.Complete {
 			sent[x.ID] = x

@@ -1,4 +1,4 @@
-package modelserver
+package e2e
 
 import (
 	"bufio"
@@ -11,7 +11,7 @@ import (
 
 // chatChunks posts a Chat Completions request and reads its data lines:
 // the chunks, and whether [DONE] ended them.
-func chatChunks(t *testing.T, s *Server, body string) (chunks []map[string]any, done bool, err error) {
+func chatChunks(t *testing.T, s *modelServer, body string) (chunks []map[string]any, done bool, err error) {
 	t.Helper()
 	resp, err := http.Post(s.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
 	if err != nil {
@@ -53,7 +53,7 @@ func chatChunks(t *testing.T, s *Server, body string) (chunks []map[string]any, 
 // include_usage no usage is sent; a cut stream has no [DONE]; an error
 // is OpenAI's error object.
 func TestChatStream(t *testing.T) {
-	s := Start(Script{Steps: []Step{
+	s := startModelServer(Script{Steps: []Step{
 		{Reply: Reply{
 			Thinking: "Look first.", Text: "Let me look.",
 			Tools: []ToolCall{{Name: "bash", Input: json.RawMessage(`{"command":"ls"}`)}},
@@ -140,7 +140,7 @@ func TestChatStream(t *testing.T) {
 // A request that does not stream gets one chat.completion with the
 // message and the usage.
 func TestChatJSON(t *testing.T) {
-	s := Start(Script{Steps: []Step{{Reply: Reply{Text: "hi", Tools: []ToolCall{{Name: "bash", Input: json.RawMessage(`{}`)}},
+	s := startModelServer(Script{Steps: []Step{{Reply: Reply{Text: "hi", Tools: []ToolCall{{Name: "bash", Input: json.RawMessage(`{}`)}},
 		Usage: Usage{Input: 7, CacheRead: 2, Output: 3}}}}})
 	defer s.Close()
 	resp, err := http.Post(s.URL+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[]}`))

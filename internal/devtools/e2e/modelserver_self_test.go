@@ -1,4 +1,4 @@
-package modelserver
+package e2e
 
 import (
 	"bufio"
@@ -11,7 +11,7 @@ import (
 )
 
 // post sends a Messages request and returns the response.
-func post(t *testing.T, s *Server, body string) *http.Response {
+func messagesPost(t *testing.T, s *modelServer, body string) *http.Response {
 	t.Helper()
 	resp, err := http.Post(s.URL+"/v1/messages", "application/json", strings.NewReader(body))
 	if err != nil {
@@ -28,7 +28,7 @@ type sse struct {
 
 // events reads a response's server-sent events until its end, and the
 // error that ended it (nil for a clean end).
-func events(t *testing.T, resp *http.Response) ([]sse, error) {
+func sseEvents(t *testing.T, resp *http.Response) ([]sse, error) {
 	t.Helper()
 	var out []sse
 	r := bufio.NewReader(resp.Body)
@@ -66,17 +66,17 @@ func num(v any) int64 { f, _ := v.(float64); return int64(f) }
 // cache, the final usage in message_delta. The server records what it
 // sent.
 func TestAnthropicStream(t *testing.T) {
-	s := Start(Script{Steps: []Step{{Reply: Reply{
+	s := startModelServer(Script{Steps: []Step{{Reply: Reply{
 		Thinking: "Look first.", Text: "Let me look.",
 		Tools: []ToolCall{{Name: "Bash", Input: json.RawMessage(`{"command":"ls -la"}`)}},
 		Usage: Usage{Input: 5000, CacheRead: 3000, CacheWrite: 1500, CacheWrite1h: 500, Output: 40},
 	}}}})
 	defer s.Close()
-	resp := post(t, s, `{"model":"claude-test-1","stream":true,"max_tokens":100,"messages":[{"role":"user","content":"hi"}],"tools":[{"name":"Bash"}]}`)
+	resp := messagesPost(t, s, `{"model":"claude-test-1","stream":true,"max_tokens":100,"messages":[{"role":"user","content":"hi"}],"tools":[{"name":"Bash"}]}`)
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" || resp.StatusCode != 200 {
 		t.Fatalf("status %d, content type %q", resp.StatusCode, ct)
 	}
-	evs, err := events(t, resp)
+	evs, err := sseEvents(t, resp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,9 +152,9 @@ func TestAnthropicStream(t *testing.T) {
 
 // A request without "stream" gets the message as one JSON object.
 func TestAnthropicJSON(t *testing.T) {
-	s := Start(Script{Steps: []Step{{Reply: Reply{Text: "Hello.", Model: "claude-other", Usage: Usage{Input: 20, CacheRead: 5, Output: 3}}}}})
+	s := startModelServer(Script{Steps: []Step{{Reply: Reply{Text: "Hello.", Model: "claude-other", Usage: Usage{Input: 20, CacheRead: 5, Output: 3}}}}})
 	defer s.Close()
-	resp := post(t, s, `{"model":"claude-test-1","max_tokens":100,"messages":[]}`)
+	resp := messagesPost(t, s, `{"model":"claude-test-1","max_tokens":100,"messages":[]}`)
 	var m struct {
 		ID, Type, Role, Model string
 		StopReason            string `json:"stop_reason"`
@@ -176,7 +176,7 @@ func TestAnthropicJSON(t *testing.T) {
 // get Other's reply, recorded as such.
 func TestAnthropicErrorsAndOther(t *testing.T) {
 	main := func(r *Request) bool { return r.HasTool("Bash") }
-	s := Start(Script{
+	s := startModelServer(Script{
 		Steps: []Step{
 			{When: main, Reply: Reply{Status: 429, Error: "slow down", RetryAfter: "0"}},
 			{When: main, Reply: Reply{Status: 500}},
@@ -188,12 +188,12 @@ func TestAnthropicErrorsAndOther(t *testing.T) {
 	defer s.Close()
 	withTool := `{"model":"m","stream":true,"messages":[],"tools":[{"name":"Bash"}]}`
 
-	side := post(t, s, `{"model":"haiku","stream":true,"messages":[]}`)
-	if _, err := events(t, side); err != nil {
+	side := messagesPost(t, s, `{"model":"haiku","stream":true,"messages":[]}`)
+	if _, err := sseEvents(t, side); err != nil {
 		t.Fatal(err)
 	}
 
-	resp := post(t, s, withTool)
+	resp := messagesPost(t, s, withTool)
 	var e struct {
 		Type  string
 		Error struct{ Type, Message string }
@@ -202,23 +202,23 @@ func TestAnthropicErrorsAndOther(t *testing.T) {
 	if resp.StatusCode != 429 || resp.Header.Get("retry-after") != "0" || e.Type != "error" || e.Error.Type != "rate_limit_error" || e.Error.Message != "slow down" {
 		t.Errorf("429: status %d, %+v", resp.StatusCode, e)
 	}
-	resp = post(t, s, withTool)
+	resp = messagesPost(t, s, withTool)
 	json.NewDecoder(resp.Body).Decode(&e)
 	if resp.StatusCode != 500 || e.Error.Type != "api_error" || e.Error.Message != "Internal Server Error" {
 		t.Errorf("500: status %d, %+v", resp.StatusCode, e)
 	}
-	resp = post(t, s, withTool)
-	evs, err := events(t, resp)
+	resp = messagesPost(t, s, withTool)
+	evs, err := sseEvents(t, resp)
 	if err == nil || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("cut stream: err %v", err)
 	}
 	if n := len(evs); n == 0 || evs[n-1].name != "content_block_start" {
 		t.Errorf("cut stream: %v", evs)
 	}
-	if _, err := events(t, post(t, s, withTool)); err != nil {
+	if _, err := sseEvents(t, messagesPost(t, s, withTool)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := events(t, post(t, s, withTool)); err != nil { // after the script: Other
+	if _, err := sseEvents(t, messagesPost(t, s, withTool)); err != nil { // after the script: Other
 		t.Fatal(err)
 	}
 
@@ -260,7 +260,7 @@ func boolS(b bool) string {
 // API's terms (input_tokens with the cached ones, output_tokens with the
 // reasoning). Ids are the API's: resp_, call_.
 func TestResponsesStream(t *testing.T) {
-	s := Start(Script{Steps: []Step{
+	s := startModelServer(Script{Steps: []Step{
 		{Reply: Reply{
 			Thinking: "Look first.", Text: "Let me look.",
 			Tools: []ToolCall{{Name: "exec_command", Input: json.RawMessage(`{"cmd":"ls"}`)}},
@@ -275,7 +275,7 @@ func TestResponsesStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	evs, err := events(t, resp)
+	evs, err := sseEvents(t, resp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestResponsesStream(t *testing.T) {
 
 // geminiPost sends a Gemini request for the method path (MODEL:ACTION
 // with its query) and returns the response.
-func geminiPost(t *testing.T, s *Server, path, body string) *http.Response {
+func geminiPost(t *testing.T, s *modelServer, path, body string) *http.Response {
 	t.Helper()
 	resp, err := http.Post(s.URL+"/v1beta/models/"+path, "application/json", strings.NewReader(body))
 	if err != nil {
@@ -386,7 +386,7 @@ func geminiParts(chunk map[string]any) ([]any, any) {
 // promptTokenCount with the cached tokens, candidatesTokenCount without
 // the thoughts.
 func TestGeminiStream(t *testing.T) {
-	s := Start(Script{Steps: []Step{{Reply: Reply{
+	s := startModelServer(Script{Steps: []Step{{Reply: Reply{
 		Thinking: "**Looking**\n\nFirst the files.", Text: "Let me look.",
 		Tools: []ToolCall{{Name: "run_shell_command", Input: json.RawMessage(`{"command":"ls"}`)}},
 		Usage: Usage{Input: 5000, CacheRead: 3000, Output: 40, Reasoning: 12},
@@ -452,7 +452,7 @@ func TestGeminiStream(t *testing.T) {
 // error is the API's google.rpc.Status (a retry-after as its RetryInfo);
 // a cut stream ends after its first chunk without the end of the body.
 func TestGeminiJSONAndErrors(t *testing.T) {
-	s := Start(Script{Steps: []Step{
+	s := startModelServer(Script{Steps: []Step{
 		{Reply: Reply{Text: "Hello.", Usage: Usage{Input: 20, Output: 3}}},
 		{Reply: Reply{Status: 429, Error: "Resource exhausted.", RetryAfter: "0"}},
 		{Reply: Reply{Status: 500}},

@@ -1,4 +1,4 @@
-package modelserver
+package e2e
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-// Package modelserver is a scripted model server for tests: it speaks a
+// The model server the agents run against in these tests, scripted: it speaks a
 // model provider's HTTP API as the real service does (streamed or not),
 // answers each request as a script says (text, tool calls, usage, an
 // error, a stream cut short), and records what it reported for each
@@ -13,8 +13,9 @@
 // OpenAI's Chat Completions API (POST .../chat/completions, opencode's
 // through an OpenAI-compatible provider) and Google's Gemini API
 // (generateContent, streamed or not, Gemini CLI's) are spoken, each in
-// its file.
-package modelserver
+// its file (modelserver_*_test.go).
+
+package e2e
 
 import (
 	"encoding/json"
@@ -127,8 +128,8 @@ type Exchange struct {
 	Text     string
 }
 
-// Server is a running scripted server.
-type Server struct {
+// modelServer is a running scripted server.
+type modelServer struct {
 	URL string // http://127.0.0.1:PORT, without a path
 
 	srv       *httptest.Server
@@ -139,26 +140,26 @@ type Server struct {
 	ids       int // message and tool ids made up so far
 }
 
-// Start starts a server playing script; Close stops it.
-func Start(script Script) *Server {
-	s := &Server{script: script}
+// startModelServer starts a server playing script; Close stops it.
+func startModelServer(script Script) *modelServer {
+	s := &modelServer{script: script}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL
 	return s
 }
 
 // Close stops the server.
-func (s *Server) Close() { s.srv.Close() }
+func (s *modelServer) Close() { s.srv.Close() }
 
 // Exchanges is what the server did so far, in the order requests came.
-func (s *Server) Exchanges() []Exchange {
+func (s *modelServer) Exchanges() []Exchange {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Exchange(nil), s.exchanges...)
 }
 
 // Left is the number of the script's steps not served yet.
-func (s *Server) Left() int {
+func (s *modelServer) Left() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.script.Steps) - s.next
@@ -166,7 +167,7 @@ func (s *Server) Left() int {
 
 // Scripted is the exchanges of the script's steps, in order: those of
 // Other left out.
-func (s *Server) Scripted() []Exchange {
+func (s *modelServer) Scripted() []Exchange {
 	var out []Exchange
 	for _, e := range s.Exchanges() {
 		if e.Step >= 0 {
@@ -176,7 +177,7 @@ func (s *Server) Scripted() []Exchange {
 	return out
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+func (s *modelServer) serve(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -233,7 +234,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // answer finds the reply to req and makes up its ids.
-func (s *Server) answer(req Request) (Exchange, Reply) {
+func (s *modelServer) answer(req Request) (Exchange, Reply) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ex := Exchange{Step: -1, Request: req}
