@@ -40,8 +40,8 @@ type Sync struct {
 	// the events added, routed line by line: a run's events go to the
 	// day of its first, so that a run is never split between segments
 	runDay map[string]string
-	days   []*dayBuf           // the days being filled, the latest used last
-	pieces map[string][]*piece // by day, in the order written
+	days   []*dayBuf         // the days being filled, the latest used last
+	pieces map[string]*piece // by day
 	events int64
 	z      *compressor
 	err    error
@@ -58,7 +58,6 @@ type dayBuf struct {
 // Commit joins (and the day's segment before) into one segment: zstd
 // frames one after another are one stream.
 type piece struct {
-	day    string
 	path   string
 	f      *os.File
 	events int64
@@ -100,7 +99,7 @@ func Open(root, host string) (*Sync, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Sync{Dir: dir, unlock: unlock, runDay: map[string]string{}, pieces: map[string][]*piece{}}
+	s := &Sync{Dir: dir, unlock: unlock, runDay: map[string]string{}, pieces: map[string]*piece{}}
 	m, err := Load(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -222,15 +221,15 @@ func (s *Sync) hand(b *dayBuf) error {
 // piece is the piece file of day that frames are added to, opened on the
 // first.
 func (s *Sync) piece(day string) (*piece, error) {
-	if ps := s.pieces[day]; len(ps) > 0 {
-		return ps[0], nil
+	if p := s.pieces[day]; p != nil {
+		return p, nil
 	}
 	f, err := os.CreateTemp(s.Dir, ".piece-"+day+"-*")
 	if err != nil {
 		return nil, err
 	}
-	p := &piece{day: day, path: f.Name(), f: f}
-	s.pieces[day] = []*piece{p}
+	p := &piece{path: f.Name(), f: f}
+	s.pieces[day] = p
 	return p, nil
 }
 
@@ -383,11 +382,9 @@ func (s *Sync) Commit(state []byte) (err error) {
 			return err
 		}
 	}
-	for _, ps := range s.pieces {
-		for _, p := range ps {
-			if err := p.close(); err != nil {
-				return err
-			}
+	for _, p := range s.pieces {
+		if err := p.close(); err != nil {
+			return err
 		}
 	}
 	old, err := s.State()
@@ -437,7 +434,7 @@ func (s *Sync) Commit(state []byte) (err error) {
 }
 
 // join writes day's new segment: the old one's bytes (if any), then its
-// pieces', under a name of this generation.
+// piece's, under a name of this generation.
 func (s *Sync) join(day string, old Segment, gen string) (Segment, error) {
 	seg := Segment{Name: day + "." + gen + ".jsonl.zst", Day: day, Events: old.Events}
 	f, err := os.CreateTemp(s.Dir, ".segment-*")
@@ -448,14 +445,13 @@ func (s *Sync) join(day string, old Segment, gen string) (Segment, error) {
 		f.Close()
 		os.Remove(f.Name()) // gone once renamed
 	}()
-	srcs := []string{}
+	var srcs []string
 	if old.Name != "" {
 		srcs = append(srcs, filepath.Join(s.Dir, old.Name))
 	}
-	for _, p := range s.pieces[day] {
-		srcs = append(srcs, p.path)
-		seg.Events += p.events
-	}
+	p := s.pieces[day]
+	srcs = append(srcs, p.path)
+	seg.Events += p.events
 	for _, src := range srcs {
 		r, err := os.Open(src)
 		if err != nil {
@@ -486,11 +482,9 @@ func (s *Sync) Close() {
 		s.z.finish()
 		s.z = nil
 	}
-	for _, ps := range s.pieces {
-		for _, p := range ps {
-			p.close()
-			os.Remove(p.path)
-		}
+	for _, p := range s.pieces {
+		p.close()
+		os.Remove(p.path)
 	}
 	s.pieces = nil
 	s.unlock()
