@@ -112,7 +112,6 @@ func decodeRune[S ~string | ~[]byte](s S) (rune, int) {
 	return utf8.DecodeRune(b[:n])
 }
 
-// appendU appends r (below U+10000) as \uXXXX.
 // AppendEscape appends the escape of the ASCII byte c, one that a JSON
 // string cannot hold as it is (a quote, a backslash, a control): the
 // short forms \n \r \t \" \\ where JSON has them, else \u00XX.
