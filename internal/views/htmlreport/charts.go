@@ -361,22 +361,6 @@ func (p *Page) outcomeNames() []string {
 	return names
 }
 
-func outcomeRank(name string) int {
-	switch name {
-	case "ok":
-		return 0
-	case "running":
-		return 1
-	case "incomplete":
-		return 2
-	case "error":
-		return 3
-	case "killed":
-		return 4
-	}
-	return 5
-}
-
 func (p *Page) outcomeSeries() []series {
 	var s []series
 	for _, n := range p.outcomeNames() {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -412,22 +413,13 @@ func sum(rs []*record.Record) *record.Record {
 		}
 		o.Problems = append(o.Problems, r.Problems...)
 	}
-	for _, name := range sortedKeys(outcomes) {
+	for _, name := range slices.Sorted(maps.Keys(outcomes)) {
 		o.Outcomes = append(o.Outcomes, record.Count{Name: name, N: outcomes[name]})
 	}
-	for _, name := range sortedKeys(tools) {
+	for _, name := range slices.Sorted(maps.Keys(tools)) {
 		o.Tools = append(o.Tools, *tools[name])
 	}
 	return o
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 // problems lists the total's problems with the command that extracts the
@@ -483,19 +475,26 @@ func percent(part, whole int64) string {
 	return strconv.FormatFloat(float64(part)*100/float64(whole), 'f', 0, 64)
 }
 
-// The outcomes' colours, with names beside them in every legend.
+// knownOutcomes are the outcomes a report knows, in the order the charts
+// stack them (ok first), with their colours; another outcome comes after
+// them, in grey. Every legend names them beside their colours.
+var knownOutcomes = []struct{ name, color string }{
+	{"ok", "#2e7d32"}, {"running", "#1565c0"}, {"incomplete", "#ef6c00"}, {"error", "#c62828"}, {"killed", "#6a1b9a"},
+}
+
+// outcomeRank is the place of an outcome in that order.
+func outcomeRank(name string) int {
+	for i, o := range knownOutcomes {
+		if o.name == name {
+			return i
+		}
+	}
+	return len(knownOutcomes)
+}
+
 func outcomeColor(name string) string {
-	switch name {
-	case "ok":
-		return "#2e7d32"
-	case "error":
-		return "#c62828"
-	case "killed":
-		return "#6a1b9a"
-	case "incomplete":
-		return "#ef6c00"
-	case "running":
-		return "#1565c0"
+	if i := outcomeRank(name); i < len(knownOutcomes) {
+		return knownOutcomes[i].color
 	}
 	return "#757575"
 }
