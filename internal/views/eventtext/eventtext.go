@@ -200,6 +200,17 @@ func SecondsUS(raw []byte) (int64, bool) {
 	return int64(f * 1e6), true
 }
 
+// EndedWell reports whether a run's or an agent's outcome says it ended
+// well, in any vocabulary's word for it: every view shows those as they
+// are, and any other outcome in capitals.
+func EndedWell(outcome string) bool {
+	switch outcome {
+	case "ok", "done", "completed", "success", "ended":
+		return true
+	}
+	return false
+}
+
 // NonEmpty is s, or def when s is empty.
 func NonEmpty(s, def string) string {
 	if s == "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/evtools/evtools/internal/core/term"
 	"github.com/evtools/evtools/internal/core/textfmt"
 	"github.com/evtools/evtools/internal/folds/runs"
+	"github.com/evtools/evtools/internal/views/eventtext"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonscan"
 	"github.com/mattn/go-runewidth"
@@ -132,7 +133,7 @@ func (r *Renderer) draw(line []byte) {
 	switch ev.Meaning {
 	case event.UserMessage:
 		r.tag(sUser, "user")
-		r.paragraph(sNone, r.joined(textOf(ev.Field(event.Body))))
+		r.paragraph(sNone, r.joined(eventtext.Text(ev.Field(event.Body))))
 		return
 	case event.ModelCall:
 		r.modelCall(ev)
@@ -143,14 +144,14 @@ func (r *Renderer) draw(line []byte) {
 	case event.ModelError:
 		r.tag(sBad, "ERROR")
 		r.put(sNone, "model")
-		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
+		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
 	case event.Error:
 		r.tag(sBad, "ERROR")
-		r.put(sNone, oneLine(textOf(ev.Field(event.Body))))
+		r.put(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
 	case event.Kill:
 		rn.errors++
 		r.tag(sKill, "KILLED")
-		r.put(sNone, oneLine(textOf(ev.Field(event.Body))))
+		r.put(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
 	case event.Guardrail:
 		r.tag(sWarn, "GUARDRAIL")
 		r.put(sNone, ev.FieldText(event.Body, &r.sbuf))
@@ -162,24 +163,24 @@ func (r *Renderer) draw(line []byte) {
 		r.tag(sAgent, "agent")
 		r.put(sBold, r.role(rn, agent, ev.FieldText(event.Name, &r.sbuf)))
 		r.field(sNone, "started")
-		r.field(sDim, modelName(ev.Field(event.Model)))
-		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
+		r.field(sDim, eventtext.Model(ev.Field(event.Model)))
+		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
 	case event.AgentEnd:
 		r.tag(sAgent, "agent")
 		r.put(sBold, r.role(rn, agent, ""))
-		r.outcome(nonEmpty(ev.FieldText(event.Outcome, &r.sbuf), "ended"))
-		r.field(sDim, seconds(ev.Field(event.Wall)))
-		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
+		r.outcome(eventtext.NonEmpty(ev.FieldText(event.Outcome, &r.sbuf), "ended"))
+		r.field(sDim, eventtext.Seconds(ev.Field(event.Wall)))
+		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
 	case event.Decision:
 		r.tag(sDecide, "decide")
 		r.put(sBold, ev.FieldText(event.Outcome, &r.sbuf))
-		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
+		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
 	case event.Ack:
 		r.ack(ev)
 	case event.RunStart:
 		r.tag(sRun, "run")
 		r.put(sNone, "started")
-		r.field(sDim, modelName(ev.Field(event.Model)))
+		r.field(sDim, eventtext.Model(ev.Field(event.Model)))
 	case event.ToolEnd:
 		r.toolEnd(ev, t, rn, agent)
 	case event.RunEnd:
@@ -249,7 +250,7 @@ func (r *Renderer) quiet(ev *event.Event, rn *run, agent string) news {
 // same message): then it is not shown again, even in full. The same event
 // repeated (a retry loop) is shown each time.
 func (r *Renderer) failure(rn *run, ev *event.Event) news {
-	msg := oneLine(textOf(ev.Field(event.Body)))
+	msg := eventtext.OneLine(eventtext.Text(ev.Field(event.Body)))
 	if msg != "" && msg == rn.lastErr && ev.Meaning != rn.errFrom {
 		rn.lastErr = ""
 		return said
@@ -262,7 +263,7 @@ func (r *Renderer) failure(rn *run, ev *event.Event) news {
 // role is what an agent's start or end line calls the agent: nothing when
 // its label says it already, else its role (or its id).
 func (r *Renderer) role(rn *run, agent, role string) string {
-	role = nonEmpty(role, agent)
+	role = eventtext.NonEmpty(role, agent)
 	if l := r.label(rn, agent); l != "" && (role == agent || strings.HasPrefix(agent, role)) {
 		return ""
 	}
@@ -276,9 +277,9 @@ func (r *Renderer) modelCall(ev *event.Event) {
 		r.tag(sDim, "turn")
 	} else {
 		r.tag(sDim, "model")
-		r.put(sDim, modelName(ev.Field(event.Model)))
+		r.put(sDim, eventtext.Model(ev.Field(event.Model)))
 	}
-	if s := number(ev.Field(event.Step)); s != "" {
+	if s := eventtext.Number(ev.Field(event.Step)); s != "" {
 		r.field(sDim, "step "+s)
 	}
 }
@@ -289,7 +290,7 @@ func (r *Renderer) modelEnd(ev *event.Event) {
 	if ev.Failed() {
 		r.tag(sBad, "ERROR")
 		r.put(sNone, "turn failed")
-		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
+		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
 		return
 	}
 	r.tag(sDim, "turn")
@@ -305,8 +306,8 @@ func (r *Renderer) ack(ev *event.Event) {
 	cmd := r.lookupString(ev.Body, "command")
 	if ev.Failed() {
 		r.tag(sBad, "ERROR")
-		r.put(sNone, nonEmpty(cmd, "command")+" failed")
-		r.field(sNone, oneLine(textOf(ev.Field(event.Body))))
+		r.put(sNone, eventtext.NonEmpty(cmd, "command")+" failed")
+		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
 		return
 	}
 	r.tag(sDim, "ack")
@@ -333,12 +334,12 @@ func (r *Renderer) other(ev *event.Event, line []byte) {
 			}
 		}
 		r.field(sDim, r.lookupString(ev.Body, "trigger"))
-		r.field(sNone, oneLine(r.lookupString(ev.Body, "summary")))
+		r.field(sNone, eventtext.OneLine(r.lookupString(ev.Body, "summary")))
 		return
 	case ev.Entry != nil:
 		// The payload's type says more than the kind (zot's
 		// assistant_start, under glasspane's message_start).
-		r.put(sDim, nonEmpty(r.lookupString(ev.Body, "type"), name))
+		r.put(sDim, eventtext.NonEmpty(r.lookupString(ev.Body, "type"), name))
 		return
 	}
 	r.tag(sOther, name)
@@ -346,7 +347,7 @@ func (r *Renderer) other(ev *event.Event, line []byte) {
 	if ev.Raw || ev.Kind == nil {
 		body = line
 	}
-	r.put(sDim, compact(body))
+	r.put(sDim, eventtext.Compact(body))
 }
 
 // prefix starts a line: a heading when the date or the run changes, the
@@ -479,10 +480,10 @@ func (r *Renderer) outcome(o string) {
 	if !r.fresh {
 		r.space(1)
 	}
-	switch o {
-	case "ok", "done", "completed", "success", "ended":
+	switch {
+	case eventtext.EndedWell(o):
 		r.put(sOK, o)
-	case "running":
+	case o == "running":
 		r.put(sWarn, o)
 	default:
 		r.put(sBad, strings.ToUpper(o))
@@ -538,7 +539,7 @@ func (r *Renderer) endLine() {
 // (zot sends the pieces, then the usage, then the whole message); a
 // whole text without pieces is a paragraph.
 func (r *Renderer) text(ev *event.Event, t int64, rn *run, agent, key string) {
-	s := textOf(ev.Field(event.Body))
+	s := eventtext.Text(ev.Field(event.Body))
 	if ev.Flags&event.Delta != 0 {
 		if r.open != textLine || r.openKey != key {
 			// A reply starts at its first word: blank lines before it
@@ -574,7 +575,7 @@ func (r *Renderer) text(ev *event.Event, t int64, rn *run, agent, key string) {
 		r.endLine()
 		r.prefix(t, rn, agent)
 		r.tag(sDim, "reply")
-		r.put(sDim, callsOf(ev.Field(event.Body)))
+		r.put(sDim, eventtext.Calls(ev.Field(event.Body)))
 		r.newline()
 		return
 	}
@@ -600,7 +601,8 @@ func digest(d uint64, s string) uint64 {
 	return d
 }
 
-// joined is text the view joined from blocks, redacted when asked.
+// joined is text the view joined from blocks or pieces, redacted when
+// asked.
 func (r *Renderer) joined(s string) string {
 	if r.o.Redact == nil {
 		return s
@@ -638,7 +640,7 @@ func (r *Renderer) flowAdd(s string) {
 	if sure < 0 {
 		return
 	}
-	r.flow(r.redact(r.flowText[:sure+1]))
+	r.flow(r.joined(string(r.flowText[:sure+1])))
 	n := copy(r.flowText, r.flowText[sure+1:])
 	r.flowText = r.flowText[:n]
 }
@@ -646,21 +648,12 @@ func (r *Renderer) flowAdd(s string) {
 // flowEnd draws the rest of the open flow.
 func (r *Renderer) flowEnd() {
 	if len(r.flowText) > 0 {
-		r.flow(r.redact(r.flowText))
+		r.flow(r.joined(string(r.flowText)))
 	}
 	r.flowText = r.flowText[:0]
 	if cap(r.flowText) > maxFlowText {
 		r.flowText = nil
 	}
-}
-
-// redact is text with its secrets replaced, when redacting.
-func (r *Renderer) redact(text []byte) string {
-	if r.o.Redact == nil {
-		return string(text)
-	}
-	r.redacted = r.o.Redact.Text(r.redacted[:0], text)
-	return string(r.redacted)
 }
 
 // flow writes text whose words are whole: they wrap at the width (a word
@@ -752,7 +745,7 @@ func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, agent, key strin
 	if !begun {
 		// The call was drawn at its start; its arguments complete it.
 		if !c.shown && args != nil {
-			r.completeTool(s, nonEmpty(name, c.name), args, t, rn, agent, key)
+			r.completeTool(s, eventtext.NonEmpty(name, c.name), args, t, rn, agent, key)
 		}
 		return
 	}
@@ -761,10 +754,10 @@ func (r *Renderer) toolStart(ev *event.Event, t int64, rn *run, agent, key strin
 	r.endLine()
 	r.prefix(t, rn, agent)
 	r.tag(sTool, "tool")
-	r.put(sBold, nonEmpty(name, "?"))
+	r.put(sBold, eventtext.NonEmpty(name, "?"))
 	if args != nil {
 		c.shown = true
-		r.field(sNone, bestArg(args))
+		r.field(sNone, eventtext.BestArg(args))
 		r.newline()
 		return
 	}
@@ -789,7 +782,7 @@ func (r *Renderer) completeTool(s *inFlight, name string, args []byte, t int64, 
 	r.newline()
 }
 
-// bestArg is bestArg of arguments the view joined from their pieces,
+// bestArg is eventtext.BestArg of arguments the view joined from their pieces,
 // redacted when asked.
 func (r *Renderer) bestArg(args []byte) string {
 	if r.o.Redact != nil {
@@ -798,7 +791,7 @@ func (r *Renderer) bestArg(args []byte) string {
 			args = out
 		}
 	}
-	return bestArg(args)
+	return eventtext.BestArg(args)
 }
 
 // toolUpdate draws a piece of a call's output (only in full: its end
@@ -821,7 +814,7 @@ func (r *Renderer) toolUpdate(ev *event.Event, t int64, rn *run, agent, key stri
 	end := ev.Flags&event.Delta == 0 && body == nil
 	if end && c != nil && !c.shown && len(c.args) > 0 {
 		// The end of the arguments.
-		r.completeTool(s, nonEmpty(c.name, "?"), c.args, t, rn, agent, key)
+		r.completeTool(s, eventtext.NonEmpty(c.name, "?"), c.args, t, rn, agent, key)
 		return
 	}
 	if !r.o.All {
@@ -837,7 +830,7 @@ func (r *Renderer) toolUpdate(ev *event.Event, t int64, rn *run, agent, key stri
 	r.put(sDim, name)
 	switch {
 	case body != nil:
-		out, _ := firstLine(textOf(body))
+		out, _ := firstLine(eventtext.Text(body))
 		r.field(sDim, out)
 		if c != nil {
 			c.progress = out
@@ -857,7 +850,7 @@ func (r *Renderer) toolEnd(ev *event.Event, t int64, rn *run, agent string) {
 	s, started := rn.life.ToolEnd(&r.life, ev, agent)
 	c := &s.Data
 	if started {
-		name = nonEmpty(name, c.name)
+		name = eventtext.NonEmpty(name, c.name)
 	}
 	if ev.Failed() {
 		rn.toolFails++
@@ -868,11 +861,11 @@ func (r *Renderer) toolEnd(ev *event.Event, t int64, rn *run, agent string) {
 	if id, ok := strings.CutPrefix(s.Key, "#"); ok && name == "" {
 		name = "call " + id // its start is not in the stream
 	}
-	r.put(sBold, nonEmpty(name, "?"))
+	r.put(sBold, eventtext.NonEmpty(name, "?"))
 	if c.at != 0 && t > c.at {
-		r.field(sDim, duration(t-c.at))
+		r.field(sDim, eventtext.Duration(t-c.at))
 	}
-	out, more := firstOutput(r.joined(textOf(ev.Field(event.Body))))
+	out, more := firstOutput(r.joined(eventtext.Text(ev.Field(event.Body))))
 	if started && out == c.progress && !more {
 		return
 	}
@@ -905,7 +898,7 @@ func (r *Renderer) modelResult(ev *event.Event, t int64, rn *run, agent string) 
 		r.field(sDim, "cache "+textfmt.Thousands(n))
 	}
 	if u.HasCost {
-		r.field(sNone, cost(u.CostNano))
+		r.field(sNone, eventtext.Cost(u.CostNano))
 	}
 	// The call's first result shows its latency: a result after it
 	// without a call of its own (Copilot CLI's session totals) has none.
@@ -915,12 +908,12 @@ func (r *Renderer) modelResult(ev *event.Event, t int64, rn *run, agent string) 
 	}
 	switch {
 	case u.HasLatency:
-		r.field(sDim, duration(u.LatencyUS))
+		r.field(sDim, eventtext.Duration(u.LatencyUS))
 	case at != 0 && t > at:
-		r.field(sDim, duration(t-at))
+		r.field(sDim, eventtext.Duration(t-at))
 	}
 	// The name last: on a narrow terminal it is what is cut.
-	r.field(sDim, modelName(ev.Field(event.Model)))
+	r.field(sDim, eventtext.Model(ev.Field(event.Model)))
 }
 
 // runEnd draws a run's end: its outcome and its totals.
@@ -936,13 +929,13 @@ func (r *Renderer) runEnd(ev *event.Event, t int64, rn *run, runID string) {
 	r.outcome(o)
 	// Most telling first: on a narrow terminal the rest goes on below.
 	var parts []string
-	if w := seconds(ev.Field(event.Wall)); w != "" {
+	if w := eventtext.Seconds(ev.Field(event.Wall)); w != "" {
 		parts = append(parts, w)
 	} else if rn.first != 0 && t > rn.first {
-		parts = append(parts, duration(t-rn.first))
+		parts = append(parts, eventtext.Duration(t-rn.first))
 	}
 	if rn.hasCost {
-		parts = append(parts, cost(rn.costNano))
+		parts = append(parts, eventtext.Cost(rn.costNano))
 	}
 	if rn.tokens > 0 {
 		parts = append(parts, textfmt.Thousands(rn.tokens)+" tokens")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/evtools/evtools/internal/core/jsontext"
 	"github.com/evtools/evtools/internal/core/textfmt"
@@ -172,10 +173,10 @@ func totalsText(t *totals) []string {
 // outcome is an outcome's word and class: ok is ok; anything else is
 // said in capitals, so that it does not rest on colour.
 func outcome(o string) (string, string) {
-	switch o {
-	case "":
+	switch {
+	case o == "":
 		return "no end in the stream", "open"
-	case "ok", "done", "completed", "success", "ended":
+	case eventtext.EndedWell(o):
 		return o, "ok"
 	}
 	return strings.ToUpper(o), "bad"
@@ -187,14 +188,19 @@ func title(prompt string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = strings.TrimSpace(s[:i]) + " …"
 	}
-	if utf8Len(s) > 120 {
-		s = cutRunes(s, 119) + "…"
-	}
-	return visible(s)
+	return visible(shorten(s, 120))
 }
 
-func utf8Len(s string) int { return len([]rune(s)) }
+// shorten is s cut to n characters, the last of them "…", when it has
+// more.
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return cutRunes(s, n-1) + "…"
+}
 
+// cutRunes is the first n characters of s.
 func cutRunes(s string, n int) string {
 	i := 0
 	for j := range s {
@@ -317,11 +323,7 @@ func (t *Writer) modelEntry(it *item, v *entryView) {
 func (t *Writer) toolEntry(it *item, v *entryView) {
 	v.Class, v.Tag, v.Name, v.Fold = "tool", "tool", visible(nonEmpty(it.name, "?")), true
 	if len(it.args.b) > 0 {
-		v.Code = eventtext.BestArg(it.args.b)
-		if utf8Len(v.Code) > 100 {
-			v.Code = cutRunes(v.Code, 99) + "…" // the arguments below have it whole
-		}
-		v.Code = visible(v.Code)
+		v.Code = visible(shorten(eventtext.BestArg(it.args.b), 100)) // the arguments below have it whole
 		v.Args = t.textBlock("arguments", argsText(it.args.b, v.Code), it.args.cut)
 		if v.Args.Text == "" {
 			v.Args = nil
