@@ -15,12 +15,12 @@ var builtChunk = 64
 // and what the caller adds up.
 type builder struct {
 	pc    *problemCache
-	total Group
+	total group
 
 	// the room frozen groups and runs are decoded into, reused from
 	// record to record
-	group Group
-	runs  []Run
+	group group
+	runs  []run
 	own   problemCache
 }
 

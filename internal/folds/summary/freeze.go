@@ -19,8 +19,8 @@ import (
 var hotLimit = 1024
 
 // getGroup returns the group with key, thawing it if frozen, or nil.
-func (s *State) getGroup(key string) *Group {
-	return unfreeze(s.groups, s.coldGroups, key, func() *Group { return s.newGroup("") }, decodeGroupInto)
+func (s *State) getGroup(key string) *group {
+	return unfreeze(s.groups, s.coldGroups, key, func() *group { return s.newGroup("") }, decodeGroupInto)
 }
 
 // unfreeze returns the value under key in hot, or decodes the frozen one in
@@ -43,10 +43,10 @@ func unfreeze[T any](hot map[string]*T, cold map[string]string, key string, fres
 // newGroup is a group keyed key, one frozen before when there is one: a
 // freeze leaves a thousand groups and runs behind, which new ones take
 // the place of instead of being allocated (and collected) again.
-func (s *State) newGroup(key string) *Group {
+func (s *State) newGroup(key string) *group {
 	n := len(s.freeGroups)
 	if n == 0 {
-		return &Group{key: key}
+		return &group{key: key}
 	}
 	g := s.freeGroups[n-1]
 	s.freeGroups = s.freeGroups[:n-1]
@@ -56,44 +56,44 @@ func (s *State) newGroup(key string) *Group {
 
 // recycleGroup keeps g, frozen, for newGroup, with the room of its
 // slices. Nothing else refers to it: the state's groups are found by key.
-func (s *State) recycleGroup(g *Group) {
+func (s *State) recycleGroup(g *group) {
 	clear(g.tools)
-	*g = Group{tools: g.tools[:0], latency: Sketch{data: g.latency.data[:0]}}
+	*g = group{tools: g.tools[:0], latency: sketch{data: g.latency.data[:0]}}
 	s.freeGroups = append(s.freeGroups, g)
 }
 
 // newRun and recycleRun do for runs what newGroup and recycleGroup do
 // for groups.
-func (s *State) newRun(id string) *Run {
+func (s *State) newRun(id string) *run {
 	n := len(s.freeRuns)
 	if n == 0 {
 		return newRun(id)
 	}
 	r := s.freeRuns[n-1]
 	s.freeRuns = s.freeRuns[:n-1]
-	*r = Run{id: id, finishSeq: noSeq, endSeq: noSeq}
+	*r = run{id: id, finishSeq: noSeq, endSeq: noSeq}
 	return r
 }
 
-func (s *State) recycleRun(r *Run) {
-	*r = Run{}
+func (s *State) recycleRun(r *run) {
+	*r = run{}
 	s.freeRuns = append(s.freeRuns, r)
 }
 
 // peekGroup returns the group with key without thawing it for good.
-func (s *State) peekGroup(key string) *Group { return s.peekGroupIn(key, nil) }
+func (s *State) peekGroup(key string) *group { return s.peekGroupIn(key, nil) }
 
-func (s *State) getRun(id string) *Run {
-	return unfreeze(s.runs, s.coldRuns, id, func() *Run { return s.newRun("") }, decodeRunInto)
+func (s *State) getRun(id string) *run {
+	return unfreeze(s.runs, s.coldRuns, id, func() *run { return s.newRun("") }, decodeRunInto)
 }
 
 // peekGroupIn and peekRunIn are peekGroup and peekRun decoding a frozen
 // one into g or r, when not nil.
-func (s *State) peekGroupIn(key string, g *Group) *Group {
+func (s *State) peekGroupIn(key string, g *group) *group {
 	return peek(s.groups, s.coldGroups, key, g, decodeGroupInto)
 }
 
-func (s *State) peekRunIn(id string, r *Run) *Run {
+func (s *State) peekRunIn(id string, r *run) *run {
 	return peek(s.runs, s.coldRuns, id, r, decodeRunInto)
 }
 
@@ -112,7 +112,7 @@ func peek[T any](hot map[string]*T, cold map[string]string, key string, room *T,
 	return nil
 }
 
-func (s *State) peekRun(id string) *Run { return s.peekRunIn(id, nil) }
+func (s *State) peekRun(id string) *run { return s.peekRunIn(id, nil) }
 
 // frozenGroupTS and frozenRunTS are the first time of a frozen group or
 // run, read without decoding the rest.
@@ -126,7 +126,7 @@ func frozenGroupTS(b string) (int64, bool) {
 }
 
 func frozenRunTS(b string) (int64, bool) {
-	d := dec{b: b} // the span is the first field Run.save freezes
+	d := dec{b: b} // the span is the first field run.save freezes
 	hasTS := d.flag()
 	return d.i(), hasTS
 }
@@ -144,7 +144,7 @@ func keys[T any](hot map[string]*T, cold map[string]string) []string {
 // a freeze must leave hot (open calls) do not count against the limit, and
 // the limit grows with them, so that thousands of such runs cost a pass
 // now and then rather than a pass over all of them at every event.
-func (s *State) maybeFreeze(keepGroup *Group, keepRun *Run) {
+func (s *State) maybeFreeze(keepGroup *group, keepRun *run) {
 	// Freezing sooner or later, more or less, changes only how much stays
 	// decoded (memory), never a value; only runs with open calls must stay
 	// hot.
@@ -157,7 +157,7 @@ func (s *State) runsOver() bool { return len(s.runs) > s.pinned+max(hotLimit, s.
 
 // freeze encodes the hot groups and runs but keep (which stay hot). Runs
 // with open zot tool calls stay hot: their calls are looked up by id.
-func (s *State) freeze(keepGroup *Group, keepRun *Run) {
+func (s *State) freeze(keepGroup *group, keepRun *run) {
 	s.lastRun, s.lastGroup = nil, nil
 	if len(s.groups) > hotLimit {
 		if s.coldGroups == nil {
@@ -307,13 +307,13 @@ type freezer struct {
 	base int64 // the span's lo
 }
 
-func (f *freezer) group(g *Group) string {
+func (f *freezer) group(g *group) string {
 	f.b = f.b[:0]
 	g.save(f)
 	return f.done()
 }
 
-func (f *freezer) run(r *Run) string {
+func (f *freezer) run(r *run) string {
 	f.b = f.b[:0]
 	r.save(f)
 	return f.done()
@@ -331,7 +331,7 @@ func (f *freezer) done() string {
 
 // The key and the id are the frozen form's key in its map.
 func (f *freezer) id(string, *string)  {}
-func (f *freezer) keys(string, *Group) {}
+func (f *freezer) keys(string, *group) {}
 
 func (f *freezer) span(_, _ string, lo, hi *int64, has *bool) {
 	f.enc.flag(*has)
@@ -370,7 +370,7 @@ func (f *freezer) flag(_ string, v *bool)  { f.enc.flag(*v) }
 func (f *freezer) str(_ string, v *string) { f.s(*v) }
 func (f *freezer) key(_ string, v *string) { f.s(*v) }
 
-func (f *freezer) tools(_ string, g *Group) {
+func (f *freezer) tools(_ string, g *group) {
 	f.u(uint64(len(g.tools)))
 	for _, t := range g.tools {
 		f.s(t.name)
@@ -379,7 +379,7 @@ func (f *freezer) tools(_ string, g *Group) {
 	}
 }
 
-func (f *freezer) sketch(_ string, l *Sketch) {
+func (f *freezer) sketch(_ string, l *sketch) {
 	f.u(l.n)
 	if l.n > 0 {
 		f.u(l.zero)
@@ -392,7 +392,7 @@ func (f *freezer) sketch(_ string, l *Sketch) {
 	}
 }
 
-func (f *freezer) runs(_ string, g *Group) {
+func (f *freezer) runs(_ string, g *group) {
 	// by run, the group's one run is its key: do not store it twice
 	if g.run != "" && len(g.key) == len(g.run)+2 && g.key[1:len(g.key)-1] == g.run {
 		f.enc.flag(true)
@@ -431,31 +431,31 @@ type thawer struct {
 	dec
 	base   int64
 	mapKey string // the frozen form's key in its map
-	room   Run    // where a run is decoded
+	room   run    // where a run is decoded
 }
 
-func decodeGroup(key string, b string) *Group { return decodeGroupInto(&Group{}, key, b) }
+func decodeGroup(key string, b string) *group { return decodeGroupInto(&group{}, key, b) }
 
 // decodeGroupInto decodes into g, reusing the room of its slices.
-func decodeGroupInto(g *Group, key string, b string) *Group {
+func decodeGroupInto(g *group, key string, b string) *group {
 	tools, data := g.tools[:0], g.latency.data[:0]
-	*g = Group{tools: tools, latency: Sketch{data: data}}
+	*g = group{tools: tools, latency: sketch{data: data}}
 	d := thaw(key, b)
 	g.save(d)
 	thawers.Put(d)
 	return g
 }
 
-func decodeRun(id string, b string) *Run { return decodeRunInto(&Run{}, id, b) }
+func decodeRun(id string, b string) *run { return decodeRunInto(&run{}, id, b) }
 
 // decodeRunInto decodes into r. The run is decoded in the thawer's room
 // and copied: r, the report's room on its stack, is then not handed to
 // the saver, and stays on the stack.
-func decodeRunInto(r *Run, id string, b string) *Run {
+func decodeRunInto(r *run, id string, b string) *run {
 	d := thaw(id, b)
 	d.room.save(d)
 	*r = d.room
-	d.room = Run{}
+	d.room = run{}
 	thawers.Put(d)
 	return r
 }
@@ -473,7 +473,7 @@ func thaw(key, b string) *thawer {
 }
 
 func (d *thawer) id(_ string, v *string)  { *v = d.mapKey }
-func (d *thawer) keys(_ string, g *Group) { g.key = d.mapKey }
+func (d *thawer) keys(_ string, g *group) { g.key = d.mapKey }
 
 func (d *thawer) span(_, _ string, lo, hi *int64, has *bool) {
 	*has = d.dec.flag()
@@ -508,7 +508,7 @@ func (d *thawer) flag(_ string, v *bool)  { *v = d.dec.flag() }
 func (d *thawer) str(_ string, v *string) { *v = d.s() }
 func (d *thawer) key(_ string, v *string) { *v = d.s() }
 
-func (d *thawer) tools(_ string, g *Group) {
+func (d *thawer) tools(_ string, g *group) {
 	if n := int(d.u()); n > 0 {
 		g.tools = slices.Grow(g.tools, n)[:n]
 		for i := range g.tools {
@@ -517,7 +517,7 @@ func (d *thawer) tools(_ string, g *Group) {
 	}
 }
 
-func (d *thawer) sketch(_ string, l *Sketch) {
+func (d *thawer) sketch(_ string, l *sketch) {
 	l.n = d.u()
 	if l.n > 0 {
 		l.zero = d.u()
@@ -531,7 +531,7 @@ func (d *thawer) sketch(_ string, l *Sketch) {
 	}
 }
 
-func (d *thawer) runs(_ string, g *Group) {
+func (d *thawer) runs(_ string, g *group) {
 	if d.dec.flag() {
 		g.run = d.mapKey[1 : len(d.mapKey)-1]
 	} else {

@@ -201,7 +201,7 @@ func (d *dec) count() int {
 }
 
 // FrozenSchema names the frozen form of groups and runs: the fields
-// Group.save and Run.save name, in their order, with how each is saved,
+// group.save and run.save name, in their order, with how each is saved,
 // and the counters. A state frozen by an evsum of other fields is
 // refused by its name, not misread.
 func FrozenSchema() string {
@@ -210,8 +210,8 @@ func FrozenSchema() string {
 		for c := record.Counter(0); c < record.NumCounters; c++ {
 			w.add("counter", record.Counters[c].Name)
 		}
-		(&Group{}).save(&w)
-		r := &Run{glass: &glassRun{}}
+		(&group{}).save(&w)
+		r := &run{glass: &glassRun{}}
 		r.save(&w)
 		(&turnSeg{}).save(&w)
 		(&agentSpan{}).save(&w)
@@ -237,18 +237,18 @@ func (w *schemaSaver) add(kind, name string) {
 }
 
 func (w *schemaSaver) id(name string, _ *string)    { w.add("id", name) }
-func (w *schemaSaver) keys(name string, _ *Group)   { w.add("keys", name) }
+func (w *schemaSaver) keys(name string, _ *group)   { w.add("keys", name) }
 func (w *schemaSaver) count(name string, _ *int64)  { w.add("count", name) }
 func (w *schemaSaver) signed(name string, _ *int64) { w.add("signed", name) }
 func (w *schemaSaver) seq(name string, _ *int64)    { w.add("seq", name) }
 func (w *schemaSaver) flag(name string, _ *bool)    { w.add("flag", name) }
 func (w *schemaSaver) str(name string, _ *string)   { w.add("str", name) }
 func (w *schemaSaver) key(name string, _ *string)   { w.add("key", name) }
-func (w *schemaSaver) tools(name string, _ *Group)  { w.add("tools", name) }
-func (w *schemaSaver) sketch(name string, _ *Sketch) {
+func (w *schemaSaver) tools(name string, _ *group)  { w.add("tools", name) }
+func (w *schemaSaver) sketch(name string, _ *sketch) {
 	w.add("sketch", name)
 }
-func (w *schemaSaver) runs(name string, _ *Group)           { w.add("runs", name) }
+func (w *schemaSaver) runs(name string, _ *group)           { w.add("runs", name) }
 func (w *schemaSaver) glass(p **glassRun) *glassRun         { w.add("glass", ""); return *p }
 func (w *schemaSaver) turns(name string, _ *turnSeg)        { w.add("turns", name) }
 func (w *schemaSaver) counter(c record.Counter, _ *counts)  { w.add("counters", partialName(c)) }

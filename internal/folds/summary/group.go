@@ -15,7 +15,7 @@ import (
 const keySep = '\x1f'
 
 // group finds or makes the group of the current event.
-func (s *State) group(r *Run) *Group {
+func (s *State) group(r *run) *group {
 	var b []byte
 	if s.byRunOnly && plainString(s.ev.RunID) {
 		// the key is the raw run_id as it is (see appendCanon): no
@@ -69,7 +69,7 @@ func plainString(v []byte) bool {
 }
 
 // values splits the group's key into its values, raw JSON each.
-func (g *Group) values(n int) []string {
+func (g *group) values(n int) []string {
 	if n == 0 {
 		return nil
 	}
@@ -77,7 +77,7 @@ func (g *Group) values(n int) []string {
 }
 
 // appendKey appends the canonical raw JSON of one key's value.
-func (s *State) appendKey(b []byte, i int, k Key, r *Run) []byte {
+func (s *State) appendKey(b []byte, i int, k Key, r *run) []byte {
 	e := &s.ev
 	switch k.Kind {
 	case KeyRun:
@@ -143,7 +143,7 @@ func appendRole(b, agentID []byte) []byte {
 // appendTool appends the tool the event is about: its own name for it,
 // else (for the updates and the end of a call known by its id) the name
 // its start gave.
-func (s *State) appendTool(b []byte, r *Run) []byte {
+func (s *State) appendTool(b []byte, r *run) []byte {
 	e := &s.ev
 	switch e.Meaning {
 	case event.ToolStart, event.ToolUpdate, event.ToolEnd, event.Guardrail:

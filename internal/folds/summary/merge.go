@@ -57,7 +57,7 @@ func moveFrozen[T any](hot map[string]*T, cold *map[string]string, key, b string
 	return true
 }
 
-func (s *State) mergeGroup(k string, og *Group) {
+func (s *State) mergeGroup(k string, og *group) {
 	if g := s.getGroup(k); g != nil {
 		g.merge(og, true)
 	} else {
@@ -68,7 +68,7 @@ func (s *State) mergeGroup(k string, og *Group) {
 
 // mergeRunFrom merges or, run id of a later part whose call notes are
 // ns, into s.
-func (s *State) mergeRunFrom(id string, or *Run, ns map[string][]callNote) {
+func (s *State) mergeRunFrom(id string, or *run, ns map[string][]callNote) {
 	if r := s.getRun(id); r != nil {
 		s.mergeRun(r, or, ns)
 	} else {
@@ -143,7 +143,7 @@ func (s *State) pairsWith(o *State) bool {
 
 // mergeRun folds o, the same run in a later part, into r; ns are o's
 // call notes.
-func (s *State) mergeRun(r, o *Run, ns map[string][]callNote) {
+func (s *State) mergeRun(r, o *run, ns map[string][]callNote) {
 	if o.hasTS {
 		widen(&r.hasTS, &r.minTS, &r.maxTS, o.minTS, o.maxTS)
 	}
@@ -187,7 +187,7 @@ func (s *State) mergeRun(r, o *Run, ns map[string][]callNote) {
 func (s *State) mergeTurns(a, b *turnSeg) {
 	if a.open && b.orphan && a.openHasTS && b.orphanHasT {
 		if g := s.getGroup(b.orphanGrp); g != nil {
-			g.latency.Add(float64(b.orphanTS-a.openTS) / 1000)
+			g.latency.add(float64(b.orphanTS-a.openTS) / 1000)
 		}
 	}
 	merged := *a

@@ -33,7 +33,7 @@ type callNotes map[string]map[string][]callNote
 // since the entry it leaves says it (entryNotes), but once a second comes
 // both are, and every one after. The callers test Options.CallNotes, so
 // that a state that keeps none pays no call.
-func (s *State) noteCall(r *Run, id []byte, c *call, kind noteKind, g *Group, failed bool) {
+func (s *State) noteCall(r *run, id []byte, c *call, kind noteKind, g *group, failed bool) {
 	if _, ok := s.notes[r.id][string(id)]; !ok && c == nil {
 		return
 	}
@@ -132,7 +132,7 @@ func pairNotes(c *call, ns []callNote, count func(group, name string, failed boo
 // alone counted for them taken back, and its entry in o dropped (its
 // pairing is done). When s keeps notes, the events of each id of o that
 // r has seen too are added to r's.
-func (s *State) mergeCallNotes(r, o *Run, ns map[string][]callNote) {
+func (s *State) mergeCallNotes(r, o *run, ns map[string][]callNote) {
 	for id, evs := range ns {
 		c0 := r.glassOrEmpty().calls[id]
 		if s.opt.CallNotes {

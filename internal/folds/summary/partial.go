@@ -159,7 +159,7 @@ func (o *obj) counter(n *counts, c record.Counter) {
 
 // pTurns, pAgent and pCall are the JSON shapes of a run's turns, of an
 // agent and of a pending call, which --merge reads with encoding/json
-// (Run.save names what is written).
+// (run.save names what is written).
 type pTurns struct {
 	Any      bool   `json:"any,omitempty"`
 	Open     bool   `json:"open,omitempty"`
@@ -188,7 +188,7 @@ type pCall struct {
 	EndGroup string `json:"end_group,omitempty"`
 }
 
-func (s *Sketch) partial() *pSketch {
+func (s *sketch) partial() *pSketch {
 	if s.n == 0 {
 		return nil
 	}
@@ -260,7 +260,7 @@ type partialWriter struct {
 
 func (w *partialWriter) id(name string, v *string) { w.obj.str(name, *v, true) }
 
-func (w *partialWriter) keys(name string, g *Group) {
+func (w *partialWriter) keys(name string, g *group) {
 	w.open(name, '[')
 	for i, v := range g.values(w.nkeys) {
 		w.next(i)
@@ -286,7 +286,7 @@ func (w *partialWriter) flag(name string, v *bool)  { w.obj.flag(name, *v) }
 func (w *partialWriter) str(name string, v *string) { w.obj.str(name, *v, false) }
 func (w *partialWriter) key(name string, v *string) { w.obj.str(name, *v, true) }
 
-func (w *partialWriter) tools(name string, g *Group) {
+func (w *partialWriter) tools(name string, g *group) {
 	ts := append([]toolCount(nil), g.tools...)
 	sort.Slice(ts, func(i, j int) bool { return ts[i].name < ts[j].name })
 	names := make([]string, len(ts))
@@ -302,7 +302,7 @@ func (w *partialWriter) tools(name string, g *Group) {
 	})
 }
 
-func (w *partialWriter) sketch(name string, s *Sketch) {
+func (w *partialWriter) sketch(name string, s *sketch) {
 	if p := s.partial(); p != nil {
 		w.obj.key(name)
 		v, _ := json.Marshal(p) // numbers only
@@ -310,7 +310,7 @@ func (w *partialWriter) sketch(name string, s *Sketch) {
 	}
 }
 
-func (w *partialWriter) runs(name string, g *Group) {
+func (w *partialWriter) runs(name string, g *group) {
 	var runs []string
 	g.eachRun(func(r string) { runs = append(runs, r) })
 	if len(runs) == 0 {
@@ -653,8 +653,8 @@ func (m *Merger) fits(h *pHeader) error {
 	return nil
 }
 
-func (p *pSketch) sketch() (Sketch, error) {
-	var s Sketch
+func (p *pSketch) sketch() (sketch, error) {
+	var s sketch
 	if p == nil {
 		return s, nil
 	}
@@ -666,7 +666,7 @@ func (p *pSketch) sketch() (Sketch, error) {
 			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 				return s, errors.New("bad partial state line: bad sketch value")
 			}
-			s.Add(v)
+			s.add(v)
 		}
 		if s.n > 0 && (p.Min != s.min || p.Max != s.max) {
 			return s, errors.New("bad partial state line: sketch min or max disagrees with its values")
@@ -800,7 +800,7 @@ func (rd *partialReader) optional(name string) *int64 {
 
 func (rd *partialReader) id(name string, v *string) { rd.decode(name, v) }
 
-func (rd *partialReader) keys(name string, g *Group) {
+func (rd *partialReader) keys(name string, g *group) {
 	var keys []json.RawMessage
 	rd.decode(name, &keys)
 	s := rd.state
@@ -884,7 +884,7 @@ func (rd *partialReader) key(name string, v *string) { rd.decode(name, v) }
 
 // tools reads the group's tools, which must add up to its tool calls and
 // failures (read before them: the partial state writes them after).
-func (rd *partialReader) tools(name string, g *Group) {
+func (rd *partialReader) tools(name string, g *group) {
 	var tools map[string][2]int64
 	rd.decode(name, &tools)
 	var calls, failed int64
@@ -910,7 +910,7 @@ func (rd *partialReader) tools(name string, g *Group) {
 	}
 }
 
-func (rd *partialReader) sketch(name string, s *Sketch) {
+func (rd *partialReader) sketch(name string, s *sketch) {
 	var p *pSketch
 	rd.decode(name, &p)
 	var err error
@@ -919,7 +919,7 @@ func (rd *partialReader) sketch(name string, s *Sketch) {
 	}
 }
 
-func (rd *partialReader) runs(name string, g *Group) {
+func (rd *partialReader) runs(name string, g *group) {
 	var runs []string
 	rd.decode(name, &runs)
 	for _, r := range runs {
@@ -1035,13 +1035,13 @@ func (a *pAgent) span() (*agentSpan, bool) {
 func (m *Merger) group(line []byte) error {
 	rd := &m.reader
 	rd.start(line, m.State)
-	g := &Group{}
+	g := &group{}
 	g.save(rd)
 	if err := rd.err(); err != nil {
 		return err
 	}
 	s := m.State
-	o := &State{opt: s.opt, groups: map[string]*Group{g.key: g}}
+	o := &State{opt: s.opt, groups: map[string]*group{g.key: g}}
 	for c := range g.n {
 		sum := s.sums[c]
 		if !o.sums[c].add(g.n[c]) || !sum.merge(o.sums[c]) {
@@ -1074,7 +1074,7 @@ func (m *Merger) run(line []byte) error {
 		r.glass = &gl
 	}
 	s := m.State
-	o := &State{opt: s.opt, groups: map[string]*Group{}, runs: map[string]*Run{r.id: r}}
+	o := &State{opt: s.opt, groups: map[string]*group{}, runs: map[string]*run{r.id: r}}
 	if notes != nil {
 		o.notes = callNotes{r.id: notes}
 	}

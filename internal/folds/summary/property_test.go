@@ -114,8 +114,8 @@ func randomEvents(rng *rand.Rand) [][]byte {
 // what the state means, not the order things arrived in (tools and exact
 // sketch values sorted, a group's runs as one set, an empty glasspane
 // part as none, no start time for a closed turn).
-func canonical(s *State) (map[string]*Group, map[string]*Run) {
-	gs, rs := map[string]*Group{}, map[string]*Run{}
+func canonical(s *State) (map[string]*group, map[string]*run) {
+	gs, rs := map[string]*group{}, map[string]*run{}
 	for _, k := range s.groupKeys() {
 		g := *s.peekGroup(k)
 		g.tools = append([]toolCount(nil), g.tools...)
@@ -154,7 +154,7 @@ func canonical(s *State) (map[string]*Group, map[string]*Run) {
 }
 
 var stateOpts = cmp.Options{
-	cmp.AllowUnexported(Group{}, Run{}, glassRun{}, turnSeg{}, call{}, Sketch{}, toolCount{}, agentSpan{}),
+	cmp.AllowUnexported(group{}, run{}, glassRun{}, turnSeg{}, call{}, sketch{}, toolCount{}, agentSpan{}),
 }
 
 func sameState(t *testing.T, what string, got, want *State) {

@@ -16,14 +16,14 @@ import (
 )
 
 // stats are the percentiles of s, rounded to 1/round.
-func stats(s *Sketch, round float64) record.Stats {
-	if s.Count() == 0 {
+func stats(s *sketch, round float64) record.Stats {
+	if s.n == 0 {
 		return record.Stats{}
 	}
 	var p50, p95 float64
 	if s.bucketed() {
-		p50, _ = s.Quantile(0.5)
-		p95, _ = s.Quantile(0.95)
+		p50, _ = s.quantile(0.5)
+		p95, _ = s.quantile(0.95)
 	} else {
 		// Quantile of an exact sketch sorts a copy of its values: one
 		// copy, sorted once, kept for the next record
@@ -37,7 +37,7 @@ func stats(s *Sketch, round float64) record.Stats {
 		sortedValues.Put(vs)
 	}
 	r := func(v float64) float64 { return math.Round(v*round) / round }
-	return record.Stats{Has: true, P50: r(p50), P95: r(p95), Max: s.Max()}
+	return record.Stats{Has: true, P50: r(p50), P95: r(p95), Max: s.max}
 }
 
 var sortedValues = sync.Pool{New: func() any { return new([]float64) }}
@@ -47,7 +47,7 @@ var sortedValues = sync.Pool{New: func() any { return new([]float64) }}
 // event, else ok when it reached agent_end;
 // incomplete when it has no end; running when it has no end yet and its
 // last event is recent (see SetRunning).
-func (r *Run) outcomeName(rn running) string {
+func (r *run) outcomeName(rn running) string {
 	switch {
 	case r.n[rFinished] > 0:
 		if r.outcome == "" {
@@ -72,7 +72,7 @@ type running struct {
 }
 
 // is reports whether r has no end yet and is still going.
-func (rn running) is(r *Run) bool {
+func (rn running) is(r *run) bool {
 	return rn.on && r.hasTS && r.maxTS >= rn.from && r.n[rFinished] == 0 && !r.glassOrEmpty().agentEnd
 }
 
@@ -87,7 +87,7 @@ func (s *State) SetRunning(from time.Time) {
 
 // wall is the run's wall time in microseconds: run_finished.wall_seconds
 // (the run-log vocabulary), or first event to agent_end (glasspane).
-func (r *Run) wall() (int64, bool) {
+func (r *run) wall() (int64, bool) {
 	if r.n[rFinished] > 0 {
 		return r.wallUS, r.hasWall
 	}
@@ -106,7 +106,7 @@ type problemCache struct {
 }
 
 // problemsOf is r.problems, the last run's kept in c.
-func (s *State) problemsOf(c *problemCache, r *Run) []record.Problem {
+func (s *State) problemsOf(c *problemCache, r *run) []record.Problem {
 	if c.ok && c.id == r.id {
 		return c.ps
 	}
@@ -116,7 +116,7 @@ func (s *State) problemsOf(c *problemCache, r *Run) []record.Problem {
 }
 
 // problems lists the run's broken invariants.
-func (r *Run) problems(rn running) []record.Problem {
+func (r *run) problems(rn running) []record.Problem {
 	if rn.is(r) {
 		return nil // what it has not reached yet it may still reach
 	}
@@ -240,17 +240,17 @@ type reporting struct {
 	// the total takes it in then (no breakdown, some keys)
 	late bool
 	// extra are the tool calls known only from tool_call, by group
-	extra map[string]*Group
+	extra map[string]*group
 	// parts are the state's groups of each group of the report, with a
 	// breakdown
 	parts       map[string][]string
-	total       *Group
+	total       *group
 	mode, agent int
 	serial      *builder
 }
 
 func (s *State) newReporting(encode func([]byte, *record.Record) []byte, write func(*record.Record, []byte) error) *reporting {
-	rp := &reporting{s: s, encode: encode, write: write, total: &Group{},
+	rp := &reporting{s: s, encode: encode, write: write, total: &group{},
 		nb: len(s.opt.By), breakdown: len(s.opt.Breakdown) > 0, serial: &builder{pc: &s.lastProblems}}
 	rp.names = make([]string, rp.nb)
 	for i, k := range s.opt.By {
@@ -268,8 +268,8 @@ func (s *State) newReporting(encode func([]byte, *record.Record) []byte, write f
 // deferredCalls are the calls known only from tool_call, by group: no
 // tool_execution_start of theirs turned up, so they count now. Runs with
 // open calls are never frozen.
-func (s *State) deferredCalls() map[string]*Group {
-	extra := map[string]*Group{}
+func (s *State) deferredCalls() map[string]*group {
+	extra := map[string]*group{}
 	for _, r := range s.runs {
 		for _, c := range r.glassOrEmpty().calls {
 			if !c.deferred {
@@ -277,7 +277,7 @@ func (s *State) deferredCalls() map[string]*Group {
 			}
 			x := extra[c.group]
 			if x == nil {
-				x = &Group{}
+				x = &group{}
 				extra[c.group] = x
 			}
 			x.addCall(c.name, false, 1)
@@ -303,8 +303,8 @@ func (rp *reporting) emit(r *record.Record) error {
 
 // getIn is the state's group of key, decoded into b's room when frozen
 // (b may be nil), with its deferred calls.
-func (rp *reporting) getIn(key string, b *builder) *Group {
-	var g *Group
+func (rp *reporting) getIn(key string, b *builder) *group {
+	var g *group
 	if b != nil {
 		g = rp.s.peekGroupIn(key, &b.group)
 	} else {
@@ -321,15 +321,15 @@ func (rp *reporting) getIn(key string, b *builder) *Group {
 	return &c
 }
 
-func (rp *reporting) get(key string) *Group { return rp.getIn(key, nil) }
+func (rp *reporting) get(key string) *group { return rp.getIn(key, nil) }
 
 // group is the group of the report with key: with a breakdown its parts
 // merged into one.
-func (rp *reporting) group(key string, b *builder) *Group {
+func (rp *reporting) group(key string, b *builder) *group {
 	if !rp.breakdown {
 		return rp.getIn(key, b)
 	}
-	m := &Group{key: key}
+	m := &group{key: key}
 	for _, k := range rp.parts[key] {
 		m.merge(rp.get(k), true)
 	}
@@ -338,7 +338,7 @@ func (rp *reporting) group(key string, b *builder) *Group {
 
 // build is the record of a group, made with what b, the builder of the
 // goroutine that builds it, keeps.
-func (rp *reporting) build(key string, runs bool, b *builder) (record.Record, *Group) {
+func (rp *reporting) build(key string, runs bool, b *builder) (record.Record, *group) {
 	g := rp.group(key, b)
 	vals := g.values(rp.nb)
 	var agents []string
@@ -496,15 +496,15 @@ func (s *State) allRuns() []ref {
 
 // runRefsIn names the runs group g touched that the state knows, frozen
 // ones decoded into b's room (when b is a builder of its own).
-func (s *State) runRefsIn(g *Group, b *builder) []ref {
+func (s *State) runRefsIn(g *group, b *builder) []ref {
 	own := b != nil && b.pc != &s.lastProblems
 	var runs []ref
 	n := 0
 	g.eachRun(func(id string) {
-		var room *Run
+		var room *run
 		if own {
 			if n == len(b.runs) {
-				b.runs = append(b.runs, Run{})
+				b.runs = append(b.runs, run{})
 			}
 			room = &b.runs[n]
 		}
@@ -519,18 +519,18 @@ func (s *State) runRefsIn(g *Group, b *builder) []ref {
 }
 
 // runRefs names the runs group g touched that the state knows.
-func (s *State) runRefs(g *Group) []ref { return s.runRefsIn(g, nil) }
+func (s *State) runRefs(g *group) []ref { return s.runRefsIn(g, nil) }
 
 // other is the record of the groups past --top: their groups merged into
 // one, as if their events had one key, so that it adds up with the groups
 // shown to the total. Its runs are the runs any of them touched; by agent
 // its outcomes and wall times are those of its agents in those runs.
-func (s *State) other(rest []ref, parts map[string][]string, group func(string, *builder) *Group, get func(string) *Group, mode, agent int) (record.Record, *Group) {
-	o := &Group{key: "other"}
+func (s *State) other(rest []ref, parts map[string][]string, groupOf func(string, *builder) *group, get func(string) *group, mode, agent int) (record.Record, *group) {
+	o := &group{key: "other"}
 	var agents, folded []string
 	seen := map[string]bool{}
 	for _, u := range rest {
-		g := group(u.key, nil)
+		g := groupOf(u.key, nil)
 		o.merge(g, true)
 		folded = append(folded, parts[u.key]...)
 		if mode == byAgent {
@@ -552,16 +552,16 @@ func (s *State) other(rest []ref, parts map[string][]string, group func(string, 
 // the breakdown's key (the last of each group's key): one per model, as
 // --by model would report them, in the order of --sort, else the
 // costliest first (ties by time, then key).
-func (s *State) breakdown(rec *record.Record, parts []string, get func(string) *Group) {
+func (s *State) breakdown(rec *record.Record, parts []string, get func(string) *group) {
 	rec.BreakdownMember = breakdownMember(s.opt.Breakdown)
 	rec.Breakdown = []record.Record{}
 	var order []ref
-	merged := map[string]*Group{}
+	merged := map[string]*group{}
 	for _, k := range parts {
 		v := k[strings.LastIndexByte(k, keySep)+1:] // the whole key when there is no sep
 		m := merged[v]
 		if m == nil {
-			m = &Group{key: v}
+			m = &group{key: v}
 			merged[v] = m
 			order = append(order, ref{key: v})
 		}
@@ -597,11 +597,11 @@ type ref struct {
 	key   string
 	ts    int64
 	hasTS bool
-	run   *Run // the run key names, when it is a run already decoded
+	run   *run // the run key names, when it is a run already decoded
 }
 
 // run is the run r names, decoded once.
-func (s *State) run(r ref) *Run {
+func (s *State) run(r ref) *run {
 	if r.run != nil {
 		return r.run
 	}
@@ -661,7 +661,7 @@ const (
 // session) has neither.
 func (s *State) agentOutcomes(rec *record.Record, agents []string, runRefs []ref) {
 	outcomes := map[string]int64{}
-	var wall Sketch
+	var wall sketch
 	any := false
 	for _, agent := range agents {
 		var id string
@@ -687,7 +687,7 @@ func (s *State) agentOutcomes(rec *record.Record, agents []string, runRefs []ref
 			if a.ends > 0 && a.spawned && a.startHasTS && a.endHasTS {
 				us := a.endTS - a.startTS
 				rec.WallSumUS += us
-				wall.Add(float64(max(us, 0)) / 1e6)
+				wall.add(float64(max(us, 0)) / 1e6)
 			}
 		}
 	}
@@ -709,13 +709,13 @@ func sortedCounts(m map[string]int64) []record.Count {
 // record builds the record of group g over the runs named, in order. mode
 // says what its outcomes and wall time are (see runFields): by agent
 // those of the agents named (raw JSON).
-func (s *State) record(g *Group, runRefs []ref, mode int, agents []string) record.Record {
+func (s *State) record(g *group, runRefs []ref, mode int, agents []string) record.Record {
 	return s.recordWith(&s.lastProblems, g, runRefs, mode, agents)
 }
 
 // recordWith is record with the problems' cache pc: builders on other
 // goroutines have their own.
-func (s *State) recordWith(pc *problemCache, g *Group, runRefs []ref, mode int, agents []string) record.Record {
+func (s *State) recordWith(pc *problemCache, g *group, runRefs []ref, mode int, agents []string) record.Record {
 	rec := record.Record{
 		Counts: g.n, FirstTS: g.firstTS, LastTS: g.lastTS, HasTS: g.hasTS,
 		Latency: stats(&g.latency, 10),
@@ -740,8 +740,8 @@ func (s *State) runsOf(pc *problemCache, rec *record.Record, runRefs []ref, mode
 	rec.Runs = int64(len(runRefs))
 	rec.Problems = []record.Problem{}
 	var outcomes []record.Count // a few names: a slice, not a map
-	var wall Sketch
-	var room Run // where a frozen run is decoded, one at a time
+	var wall sketch
+	var room run // where a frozen run is decoded, one at a time
 	for _, rr := range runRefs {
 		r := rr.run
 		if r == nil {
@@ -751,7 +751,7 @@ func (s *State) runsOf(pc *problemCache, rec *record.Record, runRefs []ref, mode
 			outcomes = countOne(outcomes, r.outcomeName(s.running))
 			if us, ok := r.wall(); ok {
 				rec.WallSumUS += us
-				wall.Add(float64(us) / 1e6)
+				wall.add(float64(us) / 1e6)
 			}
 		}
 		rec.Problems = append(rec.Problems, s.problemsOf(pc, r)...)

@@ -58,7 +58,7 @@ func (s *State) RunningSpan() (lo, hi int64) {
 	if !s.running.on {
 		return lo, hi
 	}
-	var room Run
+	var room run
 	for _, id := range s.runIDs() {
 		r := s.peekRunIn(id, &room)
 		if !r.hasTS || r.n[rFinished] != 0 || r.glassOrEmpty().agentEnd {

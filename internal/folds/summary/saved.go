@@ -2,7 +2,7 @@ package summary
 
 import "github.com/evtools/evtools/internal/folds/record"
 
-// The saved form of a group and a run. Group.save and Run.save (and the
+// The saved form of a group and a run. group.save and run.save (and the
 // save of what a run holds: its turns, agents and pending calls) name each
 // field that is saved, once: its member in the partial state, and its kind,
 // which says how it is written, read, checked and frozen. A saver is one
@@ -21,7 +21,7 @@ type saver interface {
 	// id is the run's id: its key in the state's maps, so not frozen.
 	id(name string, v *string)
 	// keys is the group's key values: its key in the state's maps.
-	keys(name string, g *Group)
+	keys(name string, g *group)
 	// span is a time span [*lo, *hi] in Unix microseconds, there when
 	// *has: two members, each needing the other, lo not after hi. Frozen,
 	// its lo is the base the times after it are frozen from (time).
@@ -44,9 +44,9 @@ type saver interface {
 	flag(name string, v *bool)
 	str(name string, v *string)
 	key(name string, v *string)
-	tools(name string, g *Group)
-	sketch(name string, s *Sketch)
-	runs(name string, g *Group)
+	tools(name string, g *group)
+	sketch(name string, s *sketch)
+	runs(name string, g *group)
 	// glass is the run's glasspane part to save, nil when the run has
 	// none: only runs with glasspane events carry its fields.
 	glass(p **glassRun) *glassRun
@@ -58,7 +58,7 @@ type saver interface {
 // save names the group's saved fields. The time span and the tools sit
 // where the partial state has always had them: after events and after
 // tool_failures.
-func (g *Group) save(a saver) {
+func (g *group) save(a saver) {
 	a.keys("group", g)
 	for c := record.Counter(0); c < record.NumCounters; c = counterSpan(c) {
 		a.counter(c, &g.n)
@@ -74,7 +74,7 @@ func (g *Group) save(a saver) {
 }
 
 // save names the run's saved fields.
-func (r *Run) save(a saver) {
+func (r *run) save(a saver) {
 	a.id("run", &r.id)
 	a.span("min_us", "max_us", &r.minTS, &r.maxTS, &r.hasTS)
 	a.flag("run_log", &r.runLog)

@@ -24,7 +24,7 @@ var (
 // (zero, negative clock steps) counts in the zero bucket.
 const minValue = 1e-9
 
-// Sketch is a mergeable quantile sketch in the DDSketch style: values are
+// sketch is a mergeable quantile sketch in the DDSketch style: values are
 // counted in logarithmic buckets of relative width 2*alpha, so merging two
 // sketches is adding bucket counts, which is exact and deterministic, and
 // the order values or sketches arrive in never changes the result. Its
@@ -35,11 +35,11 @@ const minValue = 1e-9
 // past that all values go into buckets. Whether a sketch is exact depends
 // only on how many values it holds, so a merged sketch is the same as one
 // that saw all values in one pass.
-type Sketch struct {
-	n    uint64
+type sketch struct {
+	n    uint64 // the values added
 	zero uint64 // values below minValue, once bucketed
 	min  float64
-	max  float64
+	max  float64 // the largest value added, exactly
 	// data holds the values (float64 bits) while n <= exactCap, then the
 	// buckets, sorted by index, each packed as index<<32 | count: one
 	// slice instead of two keeps a group small.
@@ -53,10 +53,10 @@ func pack(idx int32, n uint64) uint64 { return uint64(uint32(idx))<<32 | n }
 func unpack(x uint64) (int32, uint64) { return int32(uint32(x >> 32)), x & maxCount }
 
 // bucketed says whether the values are in buckets (n > exactCap).
-func (s *Sketch) bucketed() bool { return s.n > exactCap }
+func (s *sketch) bucketed() bool { return s.n > exactCap }
 
 // exact returns the values while the sketch is exact.
-func (s *Sketch) exact() []float64 {
+func (s *sketch) exact() []float64 {
 	vs := make([]float64, len(s.data))
 	for i, x := range s.data {
 		vs[i] = math.Float64frombits(x)
@@ -65,7 +65,7 @@ func (s *Sketch) exact() []float64 {
 }
 
 // spill moves the exact values into buckets.
-func (s *Sketch) spill() {
+func (s *sketch) spill() {
 	vs := s.exact()
 	s.data = nil
 	for _, v := range vs {
@@ -73,7 +73,7 @@ func (s *Sketch) spill() {
 	}
 }
 
-func (s *Sketch) addValue(v float64) {
+func (s *sketch) addValue(v float64) {
 	if v < minValue {
 		s.zero++
 		return
@@ -81,7 +81,7 @@ func (s *Sketch) addValue(v float64) {
 	s.addBucket(int32(math.Ceil(math.Log(v)/logGamma)), 1)
 }
 
-func (s *Sketch) addBucket(idx int32, n uint64) {
+func (s *sketch) addBucket(idx int32, n uint64) {
 	// the first bucket of index idx or more (sort.Search, without its
 	// call per step)
 	i, j := 0, len(s.data)
@@ -115,8 +115,8 @@ func (s *Sketch) addBucket(idx int32, n uint64) {
 	}
 }
 
-// Add counts v.
-func (s *Sketch) Add(v float64) {
+// add counts v.
+func (s *sketch) add(v float64) {
 	if math.IsNaN(v) {
 		return
 	}
@@ -141,8 +141,8 @@ func (s *Sketch) Add(v float64) {
 	}
 }
 
-// Merge adds the values counted in o.
-func (s *Sketch) Merge(o *Sketch) {
+// merge adds the values counted in o.
+func (s *sketch) merge(o *sketch) {
 	if o.n == 0 {
 		return
 	}
@@ -173,14 +173,8 @@ func (s *Sketch) Merge(o *Sketch) {
 	}
 }
 
-// Count is the number of values added.
-func (s *Sketch) Count() uint64 { return s.n }
-
-// Max is the largest value added, exactly.
-func (s *Sketch) Max() float64 { return s.max }
-
 // rank is the nearest rank of the q-quantile, 1 to n.
-func (s *Sketch) rank(q float64) uint64 {
+func (s *sketch) rank(q float64) uint64 {
 	rank := uint64(math.Ceil(q * float64(s.n)))
 	if rank < 1 {
 		rank = 1
@@ -191,9 +185,9 @@ func (s *Sketch) rank(q float64) uint64 {
 	return rank
 }
 
-// Quantile returns the estimate of the q-quantile (0 <= q <= 1) by nearest
+// quantile returns the estimate of the q-quantile (0 <= q <= 1) by nearest
 // rank, and false when the sketch is empty.
-func (s *Sketch) Quantile(q float64) (float64, bool) {
+func (s *sketch) quantile(q float64) (float64, bool) {
 	if s.n == 0 {
 		return 0, false
 	}

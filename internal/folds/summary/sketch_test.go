@@ -44,14 +44,14 @@ func TestSketchQuantiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var s Sketch
+			var s sketch
 			clean := make([]float64, len(tt.vs))
 			for i, v := range tt.vs {
-				s.Add(v)
+				s.add(v)
 				clean[i] = math.Max(v, 0)
 			}
 			for _, q := range []float64{0, 0.01, 0.5, 0.95, 0.99, 1} {
-				got, ok := s.Quantile(q)
+				got, ok := s.quantile(q)
 				want := nearestRank(clean, q)
 				if !ok {
 					t.Fatalf("q=%v: empty", q)
@@ -63,20 +63,20 @@ func TestSketchQuantiles(t *testing.T) {
 					t.Errorf("q=%v: got %v, want %v within %v", q, got, want, alpha)
 				}
 			}
-			if s.Max() != nearestRank(clean, 1) {
-				t.Errorf("max %v, want %v", s.Max(), nearestRank(clean, 1))
+			if s.max != nearestRank(clean, 1) {
+				t.Errorf("max %v, want %v", s.max, nearestRank(clean, 1))
 			}
 		})
 	}
 }
 
 func TestSketchEmpty(t *testing.T) {
-	var s Sketch
-	if _, ok := s.Quantile(0.5); ok {
+	var s sketch
+	if _, ok := s.quantile(0.5); ok {
 		t.Error("an empty sketch has a median")
 	}
-	s.Add(math.NaN())
-	if s.Count() != 0 {
+	s.add(math.NaN())
+	if s.n != 0 {
 		t.Error("NaN was counted")
 	}
 }
@@ -86,22 +86,22 @@ func TestSketchEmpty(t *testing.T) {
 func TestSketchMergeEqualsOnePass(t *testing.T) {
 	for _, n := range []int{3, exactCap, exactCap + 1, 40, 5000} {
 		vs := values(n, uint64(n))
-		var one Sketch
+		var one sketch
 		for _, v := range vs {
-			one.Add(v)
+			one.add(v)
 		}
 		for _, parts := range []int{2, 3, 4, 7} {
-			sk := make([]Sketch, parts)
+			sk := make([]sketch, parts)
 			for i, v := range vs {
-				sk[(i*parts)/len(vs)].Add(v)
+				sk[(i*parts)/len(vs)].add(v)
 			}
-			var merged Sketch
+			var merged sketch
 			for i := len(sk) - 1; i >= 0; i-- { // reverse order on purpose
-				merged.Merge(&sk[i])
+				merged.merge(&sk[i])
 			}
 			for _, q := range []float64{0.5, 0.95, 1} {
-				a, _ := one.Quantile(q)
-				b, _ := merged.Quantile(q)
+				a, _ := one.quantile(q)
+				b, _ := merged.quantile(q)
 				if a != b {
 					t.Errorf("n=%d parts=%d q=%v: merged %v, one pass %v", n, parts, q, b, a)
 				}
@@ -123,16 +123,16 @@ func TestSketchMergeEqualsOnePass(t *testing.T) {
 // A value of exactly 1 ns has a bucket of its own; only smaller ones go to
 // the zero bucket.
 func TestSketchOneNanosecond(t *testing.T) {
-	var s Sketch
+	var s sketch
 	for range 20 {
-		s.Add(0)
-		s.Add(minValue)
+		s.add(0)
+		s.add(minValue)
 	}
-	if got, _ := s.Quantile(0.95); math.Abs(got-minValue) > alpha*minValue {
+	if got, _ := s.quantile(0.95); math.Abs(got-minValue) > alpha*minValue {
 		t.Errorf("p95 of 20 zeros and 20 ns: %v, want %v within %v", got, minValue, alpha)
 	}
 	for _, q := range []float64{0.25, 0.5} { // p50 is the last zero
-		if got, _ := s.Quantile(q); got != 0 {
+		if got, _ := s.quantile(q); got != 0 {
 			t.Errorf("q=%v of 20 zeros and 20 ns: %v, want 0", q, got)
 		}
 	}
@@ -141,9 +141,9 @@ func TestSketchOneNanosecond(t *testing.T) {
 // A sketch's size grows with the range of its values, never with their
 // number: one bucket per index, in order.
 func TestSketchSizeBounded(t *testing.T) {
-	var s Sketch
+	var s sketch
 	for _, v := range values(20000, 9) {
-		s.Add(v)
+		s.add(v)
 	}
 	p := s.partial()
 	// 0.01 .. 10^4 is log(10^6)/log(gamma), about 691 buckets
@@ -160,7 +160,7 @@ func TestSketchSizeBounded(t *testing.T) {
 // Bucket counts past 2^32 (merged states of billions of calls) spill into
 // further buckets of the same index; percentiles still walk them in order.
 func TestSketchHugeCounts(t *testing.T) {
-	load := func(p pSketch) Sketch {
+	load := func(p pSketch) sketch {
 		t.Helper()
 		s, err := p.sketch()
 		if err != nil {
@@ -171,17 +171,17 @@ func TestSketchHugeCounts(t *testing.T) {
 	// 1 is in bucket 0, 2 in bucket 35
 	s := load(pSketch{N: maxCount - 1, Min: 1, Max: 1, B: [][2]int64{{0, maxCount - 1}}})
 	o := load(pSketch{N: 34, Min: 1, Max: 2, B: [][2]int64{{0, 33}, {35, 1}}})
-	s.Merge(&o)
+	s.merge(&o)
 	o = load(pSketch{N: 40, Min: 1, Max: 1, B: [][2]int64{{0, 40}}})
-	s.Merge(&o)
-	if s.Count() != maxCount+73 {
-		t.Errorf("count %d, want %d", s.Count(), uint64(maxCount)+73)
+	s.merge(&o)
+	if s.n != maxCount+73 {
+		t.Errorf("count %d, want %d", s.n, uint64(maxCount)+73)
 	}
-	if got, _ := s.Quantile(0.5); got != 1 {
+	if got, _ := s.quantile(0.5); got != 1 {
 		t.Errorf("p50 %v, want 1", got)
 	}
-	if got, _ := s.Quantile(1); math.Abs(got-2) > alpha*2 || s.Max() != 2 {
-		t.Errorf("p100 %v, max %v; want 2 within %v, and 2", got, s.Max(), alpha)
+	if got, _ := s.quantile(1); math.Abs(got-2) > alpha*2 || s.max != 2 {
+		t.Errorf("p100 %v, max %v; want 2 within %v, and 2", got, s.max, alpha)
 	}
 	want := [][2]int64{{0, maxCount}, {0, 72}, {35, 1}}
 	if got := s.partial().B; fmt.Sprint(got) != fmt.Sprint(want) {
@@ -191,7 +191,7 @@ func TestSketchHugeCounts(t *testing.T) {
 	// one bucket of more than 2^33 after a smaller one
 	big := int64(2*maxCount + 5)
 	s = load(pSketch{N: uint64(big) + 1, Min: 1.05, Max: 1.1, B: [][2]int64{{3, 1}, {5, big}}})
-	if got, _ := s.Quantile(0); math.Abs(got-1.05) > alpha*1.05 {
+	if got, _ := s.quantile(0); math.Abs(got-1.05) > alpha*1.05 {
 		t.Errorf("p0 %v, want 1.05 within %v", got, alpha)
 	}
 	want = [][2]int64{{3, 1}, {5, maxCount}, {5, maxCount}, {5, 5}}

@@ -13,7 +13,7 @@
 // Memory grows with the number of groups and runs, never with the number
 // of events: past the last ones touched, they are frozen (freeze.go).
 // What is saved of a group and a run, in the partial state and frozen,
-// is named once, by Group.save and Run.save (saved.go). The saved forms
+// is named once, by group.save and run.save (saved.go). The saved forms
 // stay in this package because the fold freezes as it adds, and every
 // form walks the private fields of its groups and runs.
 //
@@ -43,23 +43,23 @@ type toolCount struct {
 	calls, failed int64
 }
 
-// Group holds the event-level counters of one group. The run-level fields
+// group holds the event-level counters of one group. The run-level fields
 // (runs, outcomes, wall time, problems) come from the runs the group
 // touched, at report time.
-type Group struct {
+type group struct {
 	key string // the map key: each key's value as canonical raw JSON, joined by \x1f
 
 	n               counts // indexed by Counter
 	firstTS, lastTS int64  // Unix microseconds; valid when hasTS
 	hasTS           bool
 	tools           []toolCount
-	latency         Sketch
+	latency         sketch
 
 	run  string              // the one run touched, when only one
 	runs map[string]struct{} // all runs touched, when more than one
 }
 
-func (g *Group) tool(name string) *toolCount {
+func (g *group) tool(name string) *toolCount {
 	for i := range g.tools {
 		if g.tools[i].name == name {
 			return &g.tools[i]
@@ -70,7 +70,7 @@ func (g *Group) tool(name string) *toolCount {
 }
 
 // addCall adds d tool calls of tool name to g, or d failures when failed.
-func (g *Group) addCall(name string, failed bool, d int64) {
+func (g *group) addCall(name string, failed bool, d int64) {
 	if failed {
 		g.n[record.ToolFailures] += d
 		g.tool(name).failed += d
@@ -80,7 +80,7 @@ func (g *Group) addCall(name string, failed bool, d int64) {
 	}
 }
 
-func (g *Group) touch(run string) {
+func (g *group) touch(run string) {
 	if run == "" || run == g.run {
 		return
 	}
@@ -94,7 +94,7 @@ func (g *Group) touch(run string) {
 	g.runs[run] = struct{}{}
 }
 
-func (g *Group) eachRun(fn func(string)) {
+func (g *group) eachRun(fn func(string)) {
 	if g.runs == nil {
 		if g.run != "" {
 			fn(g.run)
@@ -106,7 +106,7 @@ func (g *Group) eachRun(fn func(string)) {
 	}
 }
 
-func (g *Group) merge(o *Group, withRuns bool) {
+func (g *group) merge(o *group, withRuns bool) {
 	g.n.add(&o.n)
 	if o.hasTS {
 		widen(&g.hasTS, &g.firstTS, &g.lastTS, o.firstTS, o.lastTS)
@@ -116,7 +116,7 @@ func (g *Group) merge(o *Group, withRuns bool) {
 		c.calls += t.calls
 		c.failed += t.failed
 	}
-	g.latency.Merge(&o.latency)
+	g.latency.merge(&o.latency)
 	if withRuns {
 		o.eachRun(g.touch)
 	}
@@ -134,11 +134,11 @@ type call struct {
 	endGroup string // key of the end event's group, for an end seen first
 }
 
-// Run holds what is known of one run_id. Its counters are in n, indexed
+// run holds what is known of one run_id. Its counters are in n, indexed
 // by runCounter; the other fields each need a merge of their own (see
-// mergeRun). Run.save names what the partial state and the frozen form
+// mergeRun). run.save names what the partial state and the frozen form
 // keep of it.
-type Run struct {
+type run struct {
 	id           string
 	minTS, maxTS int64
 
@@ -174,7 +174,7 @@ type agentSpan struct {
 // agent finds or makes the span of the event's agent in r; nil when the
 // event names no agent (no agent_id, or not a string), or the report
 // does not show agents.
-func (s *State) agent(r *Run) *agentSpan {
+func (s *State) agent(r *run) *agentSpan {
 	if !s.agents {
 		return nil
 	}
@@ -237,7 +237,7 @@ func (g *glassRun) empty() bool {
 
 // glassOrEmpty is the run's glasspane part to read: never nil, never
 // written.
-func (r *Run) glassOrEmpty() *glassRun {
+func (r *run) glassOrEmpty() *glassRun {
 	if r.glass == nil {
 		return &noGlass
 	}
@@ -245,7 +245,7 @@ func (r *Run) glassOrEmpty() *glassRun {
 }
 
 // glassToFill is the run's glasspane part to write, made on first use.
-func (r *Run) glassToFill() *glassRun {
+func (r *run) glassToFill() *glassRun {
 	if r.glass == nil {
 		r.glass = &glassRun{}
 	}
@@ -266,23 +266,23 @@ type turnSeg struct {
 	orphanHasT bool
 }
 
-func newRun(id string) *Run {
-	return &Run{id: id, finishSeq: noSeq, endSeq: noSeq}
+func newRun(id string) *run {
+	return &run{id: id, finishSeq: noSeq, endSeq: noSeq}
 }
 
 // State is the summary of the events added so far.
 type State struct {
 	opt    Options
 	keys   []Key             // what groups are keyed by: opt.By, then opt.Breakdown
-	groups map[string]*Group // hot: decoded
-	runs   map[string]*Run
+	groups map[string]*group // hot: decoded
+	runs   map[string]*run
 
 	// The run and group of the line added last, which the next line
 	// most often shares: found without hashing the run_id twice. Both
 	// are in groups and runs: freeze, which takes objects out of them
 	// (and reuses them), forgets these.
-	lastRun   *Run
-	lastGroup *Group
+	lastRun   *run
+	lastGroup *group
 
 	coldGroups map[string]string // frozen (see freeze.go)
 	coldRuns   map[string]string
@@ -295,8 +295,8 @@ type State struct {
 	// copy (a run_id may be huge). Any change to the state drops them.
 	lastProblems problemCache
 	freezer      freezer // encodes the groups and runs frozen
-	freeGroups   []*Group
-	freeRuns     []*Run // groups and runs frozen, for new ones (see newGroup)
+	freeGroups   []*group
+	freeRuns     []*run // groups and runs frozen, for new ones (see newGroup)
 	// byRunOnly: groups are keyed by run_id alone (--by run, the default)
 	byRunOnly bool
 	idBuf     []byte            // a call id decoded
@@ -355,7 +355,7 @@ func New(opt Options) *State {
 	if opt.TZName == "" {
 		opt.TZName = opt.Loc.String()
 	}
-	s := &State{opt: opt, groups: map[string]*Group{}, runs: map[string]*Run{}}
+	s := &State{opt: opt, groups: map[string]*group{}, runs: map[string]*run{}}
 	s.keys = opt.By
 	s.byRunOnly = len(opt.By) == 1 && opt.By[0].Kind == KeyRun && len(opt.Breakdown) == 0
 	if len(opt.Breakdown) > 0 {
@@ -609,7 +609,7 @@ func (s *State) add() {
 
 // runOfEvent finds or makes the run of the event being added: the last
 // line's run, most often, without a look at the maps.
-func (s *State) runOfEvent() *Run {
+func (s *State) runOfEvent() *run {
 	e := &s.ev
 	s.runKey = ""
 	runID, _ := s.str(e.RunID)
@@ -622,7 +622,7 @@ func (s *State) runOfEvent() *Run {
 	if _, cold := s.coldRuns[string(runID)]; cold {
 		return s.getRun(string(runID))
 	}
-	var r *Run
+	var r *run
 	if plainString(e.RunID) {
 		// the group of the run (--by run) is keyed by the quoted id:
 		// the run's id is the inside of that key
@@ -637,7 +637,7 @@ func (s *State) runOfEvent() *Run {
 
 // count counts the event in its group g and its run r by its meaning: a
 // flat switch, one case per meaning.
-func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
+func (s *State) count(g *group, r *run, seq int64, runLog bool) {
 	e := &s.ev
 	switch e.Meaning {
 	case event.ModelCall:
@@ -662,7 +662,7 @@ func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
 			g.n[record.NoUsageCalls]++
 		}
 		if u.HasLatency {
-			g.latency.Add(float64(u.LatencyUS) / 1000)
+			g.latency.add(float64(u.LatencyUS) / 1000)
 		}
 	case event.ModelEnd:
 		if e.Failed() {
@@ -696,7 +696,7 @@ func (s *State) count(g *Group, r *Run, seq int64, runLog bool) {
 }
 
 // agentStart records an agent_spawned: the agent's earliest start.
-func (s *State) agentStart(r *Run) {
+func (s *State) agentStart(r *run) {
 	e := &s.ev
 	if a := s.agent(r); a != nil {
 		if e.hasTS && (!a.startHasTS || e.ts < a.startTS) {
@@ -708,7 +708,7 @@ func (s *State) agentStart(r *Run) {
 
 // agentEnd records an agent_finished: the first end by seq gives the
 // outcome, as for run_finished.
-func (s *State) agentEnd(r *Run, seq int64) {
+func (s *State) agentEnd(r *run, seq int64) {
 	e := &s.ev
 	a := s.agent(r)
 	if a == nil {
@@ -728,7 +728,7 @@ func (s *State) agentEnd(r *Run, seq int64) {
 
 // runEnd ends the run: run_finished in a Strict vocabulary, else (an
 // agent_end) its last end gives the run's wall time.
-func (s *State) runEnd(r *Run, seq int64, runLog bool) {
+func (s *State) runEnd(r *run, seq int64, runLog bool) {
 	e := &s.ev
 	if runLog {
 		s.runFinished(r, seq)
@@ -747,7 +747,7 @@ func (s *State) runEnd(r *Run, seq int64, runLog bool) {
 // when they have one (zot), as package runs pairs the views' calls
 // (runs.CallID); in the run log, whose calls have none, by count
 // (tool_call minus tool_result).
-func (s *State) tool(g *Group, r *Run, runLog bool) {
+func (s *State) tool(g *group, r *run, runLog bool) {
 	e := &s.ev
 	start := e.Meaning == event.ToolStart
 	if id, ok := runs.CallID(&e.Event, &s.idBuf); ok {
@@ -774,14 +774,14 @@ func (s *State) tool(g *Group, r *Run, runLog bool) {
 // turnEnd closes the run's open model turn: its latency is the time since
 // the turn began. An end with no start before it in this part is kept, to
 // pair with the last start of the part before when parts are merged.
-func (s *State) turnEnd(g *Group, r *Run) {
+func (s *State) turnEnd(g *group, r *run) {
 	e := &s.ev
 	r.n[rTurnEnds]++
 	t := &r.glassToFill().turns
 	switch {
 	case t.open:
 		if t.openHasTS && e.hasTS {
-			g.latency.Add(float64(e.ts-t.openTS) / 1000)
+			g.latency.add(float64(e.ts-t.openTS) / 1000)
 		}
 		// a closed turn's start means nothing more: it is not saved
 		t.open, t.openTS, t.openHasTS = false, 0, false
@@ -793,7 +793,7 @@ func (s *State) turnEnd(g *Group, r *Run) {
 
 // runFinished records a run's end in a Strict vocabulary: the first end
 // (by seq) gives the outcome and the wall time; a second is a problem.
-func (s *State) runFinished(r *Run, seq int64) {
+func (s *State) runFinished(r *run, seq int64) {
 	e := &s.ev
 	r.n[rFinished]++
 	if seq < r.finishSeq || r.n[rFinished] == 1 {
@@ -821,7 +821,7 @@ func (s *State) toolName() string {
 // only noted: it counts the call later, at report time, if no
 // tool_execution_start of that id turns up, in this part or a merged one.
 // So each call counts once however the stream was cut.
-func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
+func (s *State) callStart(g *group, r *run, id []byte, primary bool) {
 	c := r.glassOrEmpty().calls[string(id)]
 	s.noteRepeat(r, id, c)
 	if s.opt.CallNotes {
@@ -860,7 +860,7 @@ func (s *State) callStart(g *Group, r *Run, id []byte, primary bool) {
 // noteRepeat notes, in a part's state, a call id that has an entry in the
 // part already when another event of it comes: its first event always
 // leaves one, so that is each id with more than one event in the part.
-func (s *State) noteRepeat(r *Run, id []byte, c *call) {
+func (s *State) noteRepeat(r *run, id []byte, c *call) {
 	if !s.part || c == nil {
 		return
 	}
@@ -872,7 +872,7 @@ func (s *State) noteRepeat(r *Run, id []byte, c *call) {
 
 // callEnd closes a zot tool call; a failure counts in the group the call
 // was counted in.
-func (s *State) callEnd(g *Group, r *Run, id []byte, failed bool) {
+func (s *State) callEnd(g *group, r *run, id []byte, failed bool) {
 	c := r.glassOrEmpty().calls[string(id)]
 	s.noteRepeat(r, id, c)
 	if s.opt.CallNotes {

@@ -102,7 +102,7 @@ func BestArg(args []byte) string {
 			switch jsonscan.KindOf(v) {
 			case jsonscan.String:
 				text := Text(v)
-				if files := PatchFiles(text); files != "" {
+				if files := patchFiles(text); files != "" {
 					return files // Codex's apply_patch: what it changes
 				}
 				return OneLine(text)
@@ -117,9 +117,9 @@ func BestArg(args []byte) string {
 	return Compact(args)
 }
 
-// PatchFiles names the files a patch in the apply_patch form changes
+// patchFiles names the files a patch in the apply_patch form changes
 // ("update a.go, add b.go"); "" when s is no such patch.
-func PatchFiles(s string) string {
+func patchFiles(s string) string {
 	if !strings.HasPrefix(strings.TrimSpace(s), "*** Begin Patch") {
 		return ""
 	}
