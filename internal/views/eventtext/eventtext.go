@@ -211,6 +211,18 @@ func EndedWell(outcome string) bool {
 	return false
 }
 
+// Redactor is what a view needs of internal/filters/redact's Redactor,
+// which internal/views/output hands it for the text it joins from pieces:
+// named by what it does, so that the views depend on no more of
+// redaction than that.
+type Redactor interface {
+	// Text appends text to dst with its secrets replaced.
+	Text(dst, text []byte) []byte
+	// Line appends a JSON text with the secrets in its strings replaced;
+	// changed is false (and dst as it was) when there was none.
+	Line(dst, line []byte) (out []byte, changed bool)
+}
+
 // NonEmpty is s, or def when s is empty.
 func NonEmpty(s, def string) string {
 	if s == "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/evtools/evtools/internal/core/term"
 	"github.com/evtools/evtools/internal/shell/cli"
+	"github.com/evtools/evtools/internal/views/eventtext"
 	"github.com/evtools/evtools/internal/views/pretty"
 	"github.com/evtools/evtools/internal/views/transcript"
 )
@@ -25,7 +26,7 @@ type view struct {
 	tool  string
 	files []string // the inputs, which the page names
 	flags pretty.ViewFlags
-	red   pretty.Redactor // nil: no redaction
+	red   eventtext.Redactor // nil: no redaction
 }
 
 // The formats every tool that writes events has, under these names and
@@ -56,18 +57,18 @@ func openLines(stdout io.Writer, _ view) (io.Writer, func() error) {
 	return term.SafeFor(stdout), func() error { return nil }
 }
 
+// openPretty renders on stdout, fitted to the terminal's width, coloured
+// and in full as the flags say; end draws a last open line.
 func openPretty(stdout io.Writer, v view) (io.Writer, func() error) {
-	return pretty.Output(stdout, v.flags, v.red)
+	f := v.flags
+	r := pretty.New(stdout, pretty.Options{Width: term.Width(stdout), Color: term.UseColor(f.Color, stdout), All: f.All, Redact: v.red})
+	return r, r.Close
 }
 
+// openHTML builds the page; end writes it.
 func openHTML(stdout io.Writer, v view) (io.Writer, func() error) {
-	// The page's Redactor stays a nil interface without redaction, not a
-	// nil pretty.Redactor in it.
-	var red transcript.Redactor
-	if v.red != nil {
-		red = v.red
-	}
-	return transcript.Output(stdout, transcript.Options{Tool: v.tool, Version: cli.Version, Files: v.files, Redact: red})
+	t := transcript.New(stdout, transcript.Options{Tool: v.tool, Version: cli.Version, Files: v.files, Redact: v.red})
+	return t, t.Close
 }
 
 // A Set is the formats a tool writes. --format auto is pretty on a

@@ -20,6 +20,7 @@ import (
 
 	"github.com/evtools/evtools/internal/core/term"
 	"github.com/evtools/evtools/internal/folds/runs"
+	"github.com/evtools/evtools/internal/views/eventtext"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -40,18 +41,7 @@ type Options struct {
 	// itself (text and argument pieces, the blocks of a message): each
 	// piece was redacted alone, and a secret split between two pieces
 	// passed whole through that.
-	Redact Redactor
-}
-
-// Redactor is what the view needs of internal/filters/redact's Redactor, which
-// internal/views/output hands it: named here by what it does, so that the view
-// depends on no more of redaction than that.
-type Redactor interface {
-	// Text appends text to dst with its secrets replaced.
-	Text(dst, text []byte) []byte
-	// Line appends a JSON text with the secrets in its strings replaced;
-	// changed is false (and dst as it was) when there was none.
-	Line(dst, line []byte) (out []byte, changed bool)
+	Redact eventtext.Redactor
 }
 
 // ViewFlags are the options of the pretty view every tool that has one
@@ -169,14 +159,4 @@ func (r *Renderer) flush() bool {
 		return false
 	}
 	return true
-}
-
-// Output is where a tool writes its events in the pretty format: a
-// Renderer on stdout, fitted to the terminal's width, coloured and in
-// full as the flags say, redacting with red when it is not nil. end
-// finishes the rendering (a last open line) once the tool's output is
-// flushed.
-func Output(stdout io.Writer, f ViewFlags, red Redactor) (w io.Writer, end func() error) {
-	r := New(stdout, Options{Width: term.Width(stdout), Color: term.UseColor(f.Color, stdout), All: f.All, Redact: red})
-	return r, r.Close
 }

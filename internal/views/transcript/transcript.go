@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/evtools/evtools/internal/folds/runs"
+	"github.com/evtools/evtools/internal/views/eventtext"
 	"github.com/evtools/evtools/pkg/event"
 	"github.com/evtools/evtools/pkg/jsonl"
 )
@@ -49,13 +50,7 @@ type Options struct {
 	// joins from pieces (a reply's text deltas, a call's argument pieces,
 	// a tool's progress): the lines were redacted one by one, and a secret
 	// split between two of them passed whole through that.
-	Redact Redactor
-}
-
-// Redactor is what the page needs of internal/filters/redact's Redactor, which
-// internal/views/output hands it: named by what it does, as pretty's is.
-type Redactor interface {
-	Text(dst, text []byte) []byte
+	Redact eventtext.Redactor
 }
 
 // The defaults of the limits.
@@ -141,11 +136,4 @@ func (t *Writer) Close() error {
 	}
 	t.err = t.writePage()
 	return t.err
-}
-
-// Output is where a tool writes its events for --format html: a Writer on
-// stdout; end writes the page once the tool's output is flushed.
-func Output(stdout io.Writer, o Options) (w io.Writer, end func() error) {
-	t := New(stdout, o)
-	return t, t.Close
 }
