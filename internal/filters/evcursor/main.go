@@ -15,6 +15,7 @@ import (
 
 	"github.com/evtools/evtools/internal/core/jsontext"
 	"github.com/evtools/evtools/internal/core/term"
+	"github.com/evtools/evtools/internal/core/textfmt"
 	"github.com/evtools/evtools/internal/filters/cursor"
 	"github.com/evtools/evtools/internal/shell/cli"
 	"github.com/evtools/evtools/internal/shell/progress"
@@ -249,7 +250,7 @@ func (j *job) state() error {
 		j.in.Errorf("%s: cursor (%s) not found in the input: %s", given, term.Escape(st.Cursor.String()), newer(p.count))
 	}
 	if p.late > 0 {
-		j.in.Errorf("%s: skipped %s older than the cursor, not before it when it was saved (a session copied in late?); see docs/evimport.md on importing incrementally", given, nEvents(p.late))
+		j.in.Errorf("%s: skipped %s older than the cursor, not before it when it was saved (a session copied in late?); see docs/evimport.md on importing incrementally", given, textfmt.Plural(int64(p.late), "event"))
 	}
 	return j.saveCursor(path, st, &p)
 }
@@ -397,13 +398,6 @@ func lateEvents(skipped, savedLine int) int {
 		return 0
 	}
 	return max(skipped-(savedLine-1), 0)
-}
-
-func nEvents(n int) string {
-	if n == 1 {
-		return "1 event"
-	}
-	return fmt.Sprintf("%d events", n)
 }
 
 func newer(n int) string {

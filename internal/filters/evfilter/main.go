@@ -17,6 +17,7 @@ import (
 	"github.com/evtools/evtools/filters"
 	"github.com/evtools/evtools/internal/core/memory"
 	"github.com/evtools/evtools/internal/core/term"
+	"github.com/evtools/evtools/internal/core/textfmt"
 	"github.com/evtools/evtools/internal/filters/expr"
 	"github.com/evtools/evtools/internal/filters/grep"
 	"github.com/evtools/evtools/internal/shell/cli"
@@ -317,10 +318,6 @@ func (s *selection) evalErrors() {
 	if s.evalErrs == 0 {
 		return
 	}
-	plural := "s"
-	if s.evalErrs == 1 {
-		plural = ""
-	}
 	// With -v an event that could not be evaluated is selected (it did
 	// not pass the expression), so the message says what happened to it.
 	fate := "did not pass"
@@ -330,7 +327,7 @@ func (s *selection) evalErrors() {
 			fate = "was selected by -v"
 		}
 	}
-	s.in.Errorf("%d event%s could not be evaluated and %s; the first: %s", s.evalErrs, plural, fate, s.first)
+	s.in.Errorf("%s could not be evaluated and %s; the first: %s", textfmt.Plural(int64(s.evalErrs), "event"), fate, s.first)
 }
 
 // typos warns of a bare name read as a field that no event had: a typo,

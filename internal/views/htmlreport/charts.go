@@ -134,12 +134,7 @@ func (p *Page) drawCharts(g geom) []chart {
 			if earlier == nil {
 				return ""
 			}
-			n := all - len(periods)
-			name := per
-			if n != 1 {
-				name += "s"
-			}
-			return fmt.Sprintf("the %s earlier %s: %s in all", textfmt.Thousands(int64(n)), name, sumText(earlier))
+			return fmt.Sprintf("the %s: %s in all", textfmt.PluralThousands(int64(all-len(periods)), "earlier "+per), sumText(earlier))
 		}
 		cs = append(cs,
 			columns(g, "cost", "Cost per "+per+span, "cost, USD", measureItems(periods, cost), []series{{"cost", barColor}}, costText,
@@ -227,10 +222,7 @@ func (p *Page) barsOf(g geom, rs []*record.Record, id, title, unit string, value
 	if some < 2 {
 		return chart{}, false
 	}
-	var items []item
-	for _, r := range shown {
-		items = append(items, item{label(r), []float64{value(r)}})
-	}
+	items := measureItems(shown, value)
 	foot := ""
 	if len(rest) > 0 {
 		n, v := int64(0), 0.0
@@ -246,10 +238,7 @@ func (p *Page) barsOf(g geom, rs []*record.Record, id, title, unit string, value
 // moreText says what n more things of a kind add up to: "2 more groups:
 // $0.0300".
 func moreText(n int64, what, sum string) string {
-	if n != 1 {
-		what += "s"
-	}
-	return fmt.Sprintf("%s more %s: %s", textfmt.Thousands(n), what, sum)
+	return textfmt.PluralThousands(n, "more "+what) + ": " + sum
 }
 
 // costText is a cost in dollars as the headline and the table write it.
@@ -340,10 +329,10 @@ func label(r *record.Record) string {
 	return strings.Join(parts, " · ")
 }
 
-// measureItems are the periods' values of a measure.
-func measureItems(periods []*record.Record, value func(*record.Record) float64) []item {
+// measureItems are the records' values of a measure, a bar each.
+func measureItems(rs []*record.Record, value func(*record.Record) float64) []item {
 	var out []item
-	for _, r := range periods {
+	for _, r := range rs {
 		out = append(out, item{label(r), []float64{value(r)}})
 	}
 	return out

@@ -175,11 +175,7 @@ func (p *Page) data() *data {
 	if len(by) == 0 {
 		d.Grouping = "all events together"
 	} else {
-		n := int64(0)
-		for _, g := range p.groups {
-			n += max(g.Other, 1)
-		}
-		d.Grouping = fmt.Sprintf("grouped by %s · %s", strings.Join(by, ", "), textfmt.Plural(n, "group"))
+		d.Grouping = fmt.Sprintf("grouped by %s · %s", strings.Join(by, ", "), textfmt.Plural(groupCount(p.groups), "group"))
 	}
 	if t.BreakdownMember != "" && len(t.Breakdown) > 0 {
 		d.Grouping += " · broken down by " + t.Breakdown[0].Names[0]
@@ -349,14 +345,9 @@ func (p *Page) rows() ([]row, string) {
 	}
 	note := ""
 	if len(folded) > 0 {
-		o := sum(folded)
-		n := int64(0)
-		for _, g := range folded {
-			n += max(g.Other, 1)
-		}
-		rw := cells(o, false, true)
+		rw := cells(sum(folded), false, true)
 		if len(rw.Cells) > 0 {
-			rw.Cells[0].Text = fmt.Sprintf("other (%d groups)", n)
+			rw.Cells[0].Text = fmt.Sprintf("other (%d groups)", groupCount(folded))
 		}
 		rows = append(rows, rw)
 		switch {
@@ -375,6 +366,16 @@ func (p *Page) rows() ([]row, string) {
 // cell is column i's cell of text s.
 func (p *Page) cell(i int, s string) headCell {
 	return headCell{s, i < len(p.o.Right) && p.o.Right[i], i < len(p.o.Wrap) && p.o.Wrap[i]}
+}
+
+// groupCount is how many groups the records are: the record of the groups
+// past --top is as many as it folds.
+func groupCount(rs []*record.Record) int64 {
+	n := int64(0)
+	for _, r := range rs {
+		n += max(r.Other, 1)
+	}
+	return n
 }
 
 // sum adds records up into one: counters, runs, outcomes, tools and the
