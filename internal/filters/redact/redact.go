@@ -115,10 +115,7 @@ func (r *Redactor) find(s []byte, fs []finding) []finding {
 	// already is part of it.
 	mine := fs[n0:]
 	slices.SortStableFunc(mine, func(a, b finding) int {
-		if c := cmp.Compare(a.start, b.start); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.end, a.end)
+		return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end))
 	})
 	out := mine[:0]
 	for _, f := range mine {
@@ -315,10 +312,7 @@ func (r *Redactor) Counts() []Count {
 		}
 	}
 	slices.SortFunc(cs, func(a, b Count) int {
-		if c := cmp.Compare(b.N, a.N); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Rule, b.Rule)
+		return cmp.Or(cmp.Compare(b.N, a.N), strings.Compare(a.Rule, b.Rule))
 	})
 	return cs
 }

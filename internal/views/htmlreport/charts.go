@@ -489,7 +489,7 @@ func (p *Page) statsChart(g geom, id, what, axis string, unit float64, stat func
 // out).
 func bars(g geom, id, title, unit string, items []item, ss []series, format func(float64) string, foot string) chart {
 	const rowH = 24.0
-	c, plotW, max, scale := horizontal(g, id, title, g.valueW, items, total)
+	c, plotW, axisEnd, scale := horizontal(g, id, title, g.valueW, items, total)
 	y := hTop
 	var desc []string
 	for _, it := range items {
@@ -507,7 +507,7 @@ func bars(g geom, id, title, unit string, items []item, ss []series, format func
 		desc = append(desc, it.label+" "+format(total(it.values)))
 		y += rowH
 	}
-	c.xAxis(plotW, y, tickText(format, max), unit)
+	c.xAxis(plotW, y, tickText(format, axisEnd), unit)
 	if len(ss) > 1 {
 		c.Legend = legend(ss, g.labelW, 8)
 	}
@@ -521,8 +521,8 @@ func bars(g geom, id, title, unit string, items []item, ss []series, format func
 // so that the chart's values have one precision.
 func grouped(g geom, id, title, unit string, items []item, ss []series) chart {
 	const barH = 14.0
-	c, plotW, max, scale := horizontal(g, id, title, g.statValueW, items, largest)
-	step := textfmt.StepOf(int64(max))
+	c, plotW, axisEnd, scale := horizontal(g, id, title, g.statValueW, items, largest)
+	step := textfmt.StepOf(int64(axisEnd))
 	dur := func(v float64) string { return textfmt.Duration(int64(math.Round(v)), step) }
 	y := hTop
 	var desc []string
@@ -544,7 +544,7 @@ func grouped(g geom, id, title, unit string, items []item, ss []series) chart {
 		desc = append(desc, it.label+" "+strings.Join(parts, ", "))
 		y += 8
 	}
-	c.xAxis(plotW, y, dur(max), unit)
+	c.xAxis(plotW, y, dur(axisEnd), unit)
 	c.Legend = legend(ss, g.labelW, 8)
 	c.describe(title, unit, desc, "")
 	return c
@@ -565,11 +565,11 @@ func columns(g geom, id, title, unit string, items []item, ss []series, format f
 	}
 	plotW := g.w - left - right
 	c := chart{ID: id, Title: title, drawing: drawing{W: g.w, g: g, Legend: leg}, Vertical: true}
-	max, scale := axisScale(items, plotH, total)
-	slot := plotW / float64(max1(len(items)))
+	axisEnd, scale := axisScale(items, plotH, total)
+	slot := plotW / float64(max(len(items), 1))
 	bw := math.Min(48, math.Max(1, slot*0.7))
 	base := top + plotH
-	every := max1(len(items) / g.ticks) // at most about g.ticks period labels
+	every := max(len(items)/g.ticks, 1) // at most about g.ticks period labels
 	var desc []string
 	for i, it := range items {
 		x := left + float64(i)*slot + (slot-bw)/2
@@ -590,7 +590,7 @@ func columns(g geom, id, title, unit string, items []item, ss []series, format f
 	c.Axes = append(c.Axes, line{left, top, left, base}, line{left, base, left + plotW, base})
 	c.Labels = append(c.Labels,
 		text{X: left - 6, Y: base + 4, Text: "0", Anchor: "end", Class: "tick"},
-		text{X: left - 6, Y: top + 4, Text: tickText(format, max), Anchor: "end", Class: "tick"},
+		text{X: left - 6, Y: top + 4, Text: tickText(format, axisEnd), Anchor: "end", Class: "tick"},
 		text{X: left - 6, Y: top - 12, Text: unit, Anchor: "start", Class: "axis"},
 	)
 	c.H = base + 90
@@ -641,15 +641,15 @@ func niceMax(m float64) float64 {
 // for, the round number (niceMax) at or above the largest measure of the
 // items' values, and the length one unit of value takes on that axis (0
 // when nothing is above 0).
-func axisScale(items []item, length float64, measure func([]float64) float64) (max, scale float64) {
+func axisScale(items []item, length float64, measure func([]float64) float64) (axisEnd, scale float64) {
 	for _, it := range items {
-		max = math.Max(max, measure(it.values))
+		axisEnd = math.Max(axisEnd, measure(it.values))
 	}
-	max = niceMax(max)
-	if max > 0 {
-		scale = length / max
+	axisEnd = niceMax(axisEnd)
+	if axisEnd > 0 {
+		scale = length / axisEnd
 	}
-	return max, scale
+	return axisEnd, scale
 }
 
 // The frame of a horizontal chart: a column of labels geom.labelW wide on
@@ -659,10 +659,10 @@ const hTop = 28.0
 // horizontal starts a horizontal chart whose value column is valueW wide:
 // the chart, its plot's width, and the items' largest measure with the
 // scale the plot draws it at (see axisScale).
-func horizontal(g geom, id, title string, valueW float64, items []item, measure func([]float64) float64) (c chart, plotW, max, scale float64) {
+func horizontal(g geom, id, title string, valueW float64, items []item, measure func([]float64) float64) (c chart, plotW, axisEnd, scale float64) {
 	plotW = g.w - g.labelW - valueW
-	max, scale = axisScale(items, plotW, measure)
-	return chart{ID: id, Title: title, drawing: drawing{W: g.w, g: g}}, plotW, max, scale
+	axisEnd, scale = axisScale(items, plotW, measure)
+	return chart{ID: id, Title: title, drawing: drawing{W: g.w, g: g}}, plotW, axisEnd, scale
 }
 
 // xAxis draws a horizontal chart's axes, from the rows' top to y below the
@@ -716,13 +716,6 @@ func total(vs []float64) float64 {
 		t += v
 	}
 	return t
-}
-
-func max1(n int) int {
-	if n < 1 {
-		return 1
-	}
-	return n
 }
 
 // cut shortens a label to n characters with "…".

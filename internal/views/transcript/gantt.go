@@ -1,8 +1,10 @@
 package transcript
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/evtools/evtools/internal/core/textfmt"
 	"github.com/evtools/evtools/internal/views/eventtext"
@@ -233,22 +235,7 @@ func ticks(ax axis, d int64) []tick {
 // calls it stands for.
 func mergeSpans(spans []span, gap int64) []span {
 	slices.SortStableFunc(spans, func(a, b span) int {
-		if a.lane != b.lane {
-			return a.lane - b.lane
-		}
-		if a.class != b.class {
-			if a.class < b.class {
-				return -1
-			}
-			return 1
-		}
-		switch {
-		case a.start < b.start:
-			return -1
-		case a.start > b.start:
-			return 1
-		}
-		return 0
+		return cmp.Or(cmp.Compare(a.lane, b.lane), strings.Compare(a.class, b.class), cmp.Compare(a.start, b.start))
 	})
 	var out []span
 	for _, s := range spans {
