@@ -2,6 +2,7 @@ package grep
 
 import (
 	"bytes"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -151,12 +152,7 @@ func (p *prefilter) hides(hex []byte) bool {
 	if 0xd800 <= r && r < 0xe000 {
 		return p.astral
 	}
-	for _, h := range p.runes {
-		if h == r {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(p.runes, r)
 }
 
 // other is where the first of others is in b, or -1.
