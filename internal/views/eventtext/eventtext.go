@@ -46,6 +46,10 @@ func Text(raw []byte) string {
 	return ""
 }
 
+// BodyText is the text of what an event says, its Body (a message, a
+// reply, an error, a reason), as Text reads it.
+func BodyText(ev *event.Event) string { return Text(ev.Field(event.Body)) }
+
 // Calls names the tool calls in a content array: "calls bash, read"; "(no
 // text)" when it has none.
 func Calls(raw []byte) string {

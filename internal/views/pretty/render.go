@@ -133,7 +133,7 @@ func (r *Renderer) draw(line []byte) {
 	switch ev.Meaning {
 	case event.UserMessage:
 		r.tag(sUser, "user")
-		r.paragraph(sNone, r.joined(eventtext.Text(ev.Field(event.Body))))
+		r.paragraph(sNone, r.joined(eventtext.BodyText(ev)))
 		return
 	case event.ModelCall:
 		r.modelCall(ev)
@@ -144,14 +144,14 @@ func (r *Renderer) draw(line []byte) {
 	case event.ModelError:
 		r.tag(sBad, "ERROR")
 		r.put(sNone, "model")
-		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
+		r.field(sNone, eventtext.OneLine(eventtext.BodyText(ev)))
 	case event.Error:
 		r.tag(sBad, "ERROR")
-		r.put(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
+		r.put(sNone, eventtext.OneLine(eventtext.BodyText(ev)))
 	case event.Kill:
 		rn.errors++
 		r.tag(sKill, "KILLED")
-		r.put(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
+		r.put(sNone, eventtext.OneLine(eventtext.BodyText(ev)))
 	case event.Guardrail:
 		r.tag(sWarn, "GUARDRAIL")
 		r.put(sNone, ev.FieldText(event.Body, &r.sbuf))
@@ -164,17 +164,17 @@ func (r *Renderer) draw(line []byte) {
 		r.put(sBold, r.role(rn, agent, ev.FieldText(event.Name, &r.sbuf)))
 		r.field(sNone, "started")
 		r.field(sDim, eventtext.Model(ev.Field(event.Model)))
-		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
+		r.field(sNone, eventtext.OneLine(eventtext.BodyText(ev)))
 	case event.AgentEnd:
 		r.tag(sAgent, "agent")
 		r.put(sBold, r.role(rn, agent, ""))
 		r.outcome(eventtext.NonEmpty(ev.FieldText(event.Outcome, &r.sbuf), "ended"))
 		r.field(sDim, eventtext.Seconds(ev.Field(event.Wall)))
-		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
+		r.field(sNone, eventtext.OneLine(eventtext.BodyText(ev)))
 	case event.Decision:
 		r.tag(sDecide, "decide")
 		r.put(sBold, ev.FieldText(event.Outcome, &r.sbuf))
-		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
+		r.field(sNone, eventtext.OneLine(eventtext.BodyText(ev)))
 	case event.Ack:
 		r.ack(ev)
 	case event.RunStart:
@@ -250,7 +250,7 @@ func (r *Renderer) quiet(ev *event.Event, rn *run, agent string) news {
 // same message): then it is not shown again, even in full. The same event
 // repeated (a retry loop) is shown each time.
 func (r *Renderer) failure(rn *run, ev *event.Event) news {
-	msg := eventtext.OneLine(eventtext.Text(ev.Field(event.Body)))
+	msg := eventtext.OneLine(eventtext.BodyText(ev))
 	if msg != "" && msg == rn.lastErr && ev.Meaning != rn.errFrom {
 		rn.lastErr = ""
 		return said
@@ -290,7 +290,7 @@ func (r *Renderer) modelEnd(ev *event.Event) {
 	if ev.Failed() {
 		r.tag(sBad, "ERROR")
 		r.put(sNone, "turn failed")
-		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
+		r.field(sNone, eventtext.OneLine(eventtext.BodyText(ev)))
 		return
 	}
 	r.tag(sDim, "turn")
@@ -307,7 +307,7 @@ func (r *Renderer) ack(ev *event.Event) {
 	if ev.Failed() {
 		r.tag(sBad, "ERROR")
 		r.put(sNone, eventtext.NonEmpty(cmd, "command")+" failed")
-		r.field(sNone, eventtext.OneLine(eventtext.Text(ev.Field(event.Body))))
+		r.field(sNone, eventtext.OneLine(eventtext.BodyText(ev)))
 		return
 	}
 	r.tag(sDim, "ack")
@@ -539,7 +539,7 @@ func (r *Renderer) endLine() {
 // (zot sends the pieces, then the usage, then the whole message); a
 // whole text without pieces is a paragraph.
 func (r *Renderer) text(ev *event.Event, t int64, rn *run, agent, key string) {
-	s := eventtext.Text(ev.Field(event.Body))
+	s := eventtext.BodyText(ev)
 	if ev.Flags&event.Delta != 0 {
 		if r.open != textLine || r.openKey != key {
 			// A reply starts at its first word: blank lines before it
@@ -865,7 +865,7 @@ func (r *Renderer) toolEnd(ev *event.Event, t int64, rn *run, agent string) {
 	if c.at != 0 && t > c.at {
 		r.field(sDim, eventtext.Duration(t-c.at))
 	}
-	out, more := firstOutput(r.joined(eventtext.Text(ev.Field(event.Body))))
+	out, more := firstOutput(r.joined(eventtext.BodyText(ev)))
 	if started && out == c.progress && !more {
 		return
 	}

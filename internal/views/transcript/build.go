@@ -215,7 +215,7 @@ func (t *Writer) take(r *run, a *agent, at int64) {
 	case event.ModelError:
 		t.modelError(r, a, at)
 	case event.Error:
-		if s := eventtext.Text(ev.Field(event.Body)); s == "" || s != r.lastErr { // else the failed turn said it
+		if s := eventtext.BodyText(ev); s == "" || s != r.lastErr { // else the failed turn said it
 			t.mark(r, a, kError, at, ev.FieldText(event.Outcome, &t.sbuf), ev.Field(event.Body))
 		}
 	case event.Kill:
@@ -233,7 +233,7 @@ func (t *Writer) take(r *run, a *agent, at int64) {
 		t.agentEvent(r, a, at)
 	case event.Decision:
 		it := r.add(t, a, &item{kind: kDecision, at: at, outcome: ev.FieldText(event.Outcome, &t.sbuf)})
-		t.keep(&it.text, []byte(eventtext.Text(ev.Field(event.Body))), it.max, false)
+		t.keep(&it.text, []byte(eventtext.BodyText(ev)), it.max, false)
 	case event.Ack:
 		if ev.Failed() { // an acknowledgement that went well says nothing a reader needs
 			cmd, _ := jsonscan.Lookup(ev.Body, "command")
@@ -262,12 +262,12 @@ func (t *Writer) agentEvent(r *run, a *agent, at int64) {
 		b.at = at
 		b.name = nonEmpty(ev.FieldText(event.Name, &t.sbuf), b.name)
 		b.model = eventtext.Model(ev.Field(event.Model))
-		t.keep(&b.text, []byte(eventtext.Text(ev.Field(event.Body))), b.max, true)
+		t.keep(&b.text, []byte(eventtext.BodyText(ev)), b.max, true)
 	default:
 		b.ended, b.end = true, at
 		b.outcome = nonEmpty(ev.FieldText(event.Outcome, &t.sbuf), "ended")
 		b.wallUS, _ = eventtext.SecondsUS(ev.Field(event.Wall))
-		if s := eventtext.Text(ev.Field(event.Body)); s != "" {
+		if s := eventtext.BodyText(ev); s != "" {
 			t.keep(&b.output, []byte(s), b.max, true)
 		}
 	}
@@ -301,7 +301,7 @@ func (h *runHead) note(line []byte, at int64) {
 
 // userMessage is an entry of the message; the run's first is its prompt.
 func (t *Writer) userMessage(r *run, a *agent, at int64) {
-	s := eventtext.Text(t.ev.Field(event.Body))
+	s := eventtext.BodyText(&t.ev)
 	if r.head.prompt == "" {
 		r.head.prompt = s
 	}
@@ -350,10 +350,9 @@ func (t *Writer) modelEnd(r *run, a *agent, at int64) {
 	it.end, it.stop = at, ev.FieldText(event.Stop, &t.sbuf)
 	if ev.Failed() {
 		it.failed = true
-		t.keep(&it.text, []byte(eventtext.Text(ev.Field(event.Body))), it.max, true)
+		t.keep(&it.text, []byte(eventtext.BodyText(ev)), it.max, true)
 		r.lastErr = string(it.text.b)
-		a.tot.errors++
-		r.head.tot.errors++
+		r.count(a, totals{errors: 1})
 	}
 }
 
