@@ -160,7 +160,7 @@ func mustParse(t testing.TB, s string) *gojq.Query {
 	if err != nil {
 		t.Fatal(err)
 	}
-	Rewrite(q, builtinLib(t))
+	rewrite(q, builtinLib(t))
 	return q
 }
 

@@ -134,18 +134,11 @@ type Field struct {
 	Call, Quoted string
 }
 
-// Rewrite applies the field shorthand to q in place: a bare name that no
+// rewrite applies the field shorthand to q in place: a bare name that no
 // definition in scope (lib's filters, the query's own defs and parameters)
-// gives a meaning becomes a field read. See the package documentation for
-// the rules.
-func Rewrite(q *gojq.Query, lib *Library) {
-	var r rewriter
-	r.visit(q, lib.scope(), true)
-}
-
-// rewrite is Rewrite that also returns the bare names read as fields of
-// the event (outside defs), and an error for a filter called without its
-// arguments.
+// gives a meaning becomes a field read (the package documentation has the
+// rules). It returns the bare names read as fields of the event (outside
+// defs), and an error for a filter called without its arguments.
 func rewrite(q *gojq.Query, lib *Library) ([]Field, error) {
 	r := rewriter{compared: map[string]bool{}}
 	r.visit(q, lib.scope(), true)

@@ -64,9 +64,9 @@ func TestRewrite(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.in, err)
 		}
-		Rewrite(q, lib)
+		rewrite(q, lib)
 		if got := q.String(); got != tt.want {
-			t.Errorf("Rewrite(%s) = %s, want %s", tt.in, got, tt.want)
+			t.Errorf("rewrite(%s) = %s, want %s", tt.in, got, tt.want)
 		}
 	}
 }
@@ -114,7 +114,7 @@ func TestBuiltinList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		Rewrite(q, nil)
+		rewrite(q, nil)
 		if name == "input" || slices.Contains(EventFields, name) {
 			continue
 		}
