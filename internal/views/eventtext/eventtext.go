@@ -1,8 +1,9 @@
 // Package eventtext reads the values of events that the views show people
 // (a message's text whether it is a string or a list of content blocks, a
 // model's name whether it is a string or an object, the argument that
-// says most about a tool call) and writes costs and durations, the same
-// way in the pretty view and the HTML transcript.
+// says most about a tool call, whether an outcome ended well) and writes
+// costs and durations, the same way in the pretty view and the HTML
+// transcript. Redactor is what both views take for the text they join.
 package eventtext
 
 import (
