@@ -3,6 +3,7 @@ package evsum_test
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
@@ -116,5 +117,28 @@ func TestHTMLCommandSelectsTheRun(t *testing.T) {
 		if code != 0 || out.String() != want {
 			t.Errorf("evfilter %q: exit %d, %q%s; want %q", cmds[i][1], code, out.String(), errb.String(), want)
 		}
+	}
+}
+
+// Past 200 groups the page folds the cheapest into one row. With two keys
+// that row is named once, in the first column, as the text report names
+// it ("other (1 group)"), and its second key is left blank: it was read
+// as a group of one key and broke the page.
+func TestHTMLFoldsGroupsOfTwoKeys(t *testing.T) {
+	var b strings.Builder
+	for i := range 201 {
+		fmt.Fprintf(&b, `{"seq":%d,"ts":%d,"run_id":"r%d","agent_id":"a%d","kind":"model_result","payload":{"model":"m","usage":{"input":%d,"output":1}}}`+"\n", i+1, 1793524443+i, i, i, 1000+i)
+	}
+	events := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := os.WriteFile(events, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := string(evsumOut(t, "--by", "agent,model", "--format", "html", events))
+	row := regexp.MustCompile(`<tr class="other"><td class="wrap">([^<]*)</td><td class="wrap">([^<]*)</td>`).FindStringSubmatch(page)
+	if row == nil || row[1] != "other (1 group)" || row[2] != "" {
+		t.Errorf("the folded row's keys: %q; want \"other (1 group)\" and a blank", row)
+	}
+	if !strings.Contains(page, "The 1 group of least cost is folded into one row") {
+		t.Error("the page does not say one group is folded")
 	}
 }

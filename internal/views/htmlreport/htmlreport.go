@@ -326,18 +326,18 @@ func (p *Page) rows() ([]row, string) {
 		}
 	}
 	var rows []row
-	cells := func(r *record.Record, total, other bool) row {
+	cells := func(r *record.Record, total bool) row {
 		var cs []headCell
 		for i, c := range p.o.Cells(r) {
 			cs = append(cs, p.cell(i, c))
 		}
-		return row{Cells: cs, Total: total, Other: other || r.Other > 0, Part: r.Nested}
+		return row{Cells: cs, Total: total, Other: r.Other > 0, Part: r.Nested}
 	}
 	// a group's row, then the rows of its breakdown
 	add := func(r *record.Record, total bool) {
-		rows = append(rows, cells(r, total, false))
+		rows = append(rows, cells(r, total))
 		for i := range r.Breakdown {
-			rows = append(rows, cells(&r.Breakdown[i], false, false))
+			rows = append(rows, cells(&r.Breakdown[i], false))
 		}
 	}
 	for _, g := range gs {
@@ -345,18 +345,18 @@ func (p *Page) rows() ([]row, string) {
 	}
 	note := ""
 	if len(folded) > 0 {
-		rw := cells(sum(folded), false, true)
-		if len(rw.Cells) > 0 {
-			rw.Cells[0].Text = fmt.Sprintf("other (%d groups)", groupCount(folded))
-		}
-		rows = append(rows, rw)
+		// Other marks the sum as the folded groups' row, so its cells name
+		// it as every view names the groups past --top, whatever the keys.
+		other := sum(folded)
+		other.Other = groupCount(folded)
+		rows = append(rows, cells(other, false))
 		switch {
 		case p.o.Sorted:
-			note = fmt.Sprintf("The last %d groups in this order are folded into one row; evsum --format jsonl or csv lists them all.", len(folded))
+			note = "The last " + areFolded(len(folded), "group", " in this order") + "; evsum --format jsonl or csv lists them all."
 		case p.overTime():
-			note = fmt.Sprintf("The %d earliest periods are folded into one row.", len(folded))
+			note = "The " + areFolded(len(folded), "earliest period", "") + "."
 		default:
-			note = fmt.Sprintf("The %d groups of least cost are folded into one row; evsum --format jsonl or csv lists them all.", len(folded))
+			note = "The " + areFolded(len(folded), "group", " of least cost") + "; evsum --format jsonl or csv lists them all."
 		}
 	}
 	add(p.total, true)
@@ -376,6 +376,15 @@ func groupCount(rs []*record.Record) int64 {
 		n += max(r.Other, 1)
 	}
 	return n
+}
+
+// areFolded says that n of what are folded into one row: "3 groups of
+// least cost are folded into one row", "1 group ... is".
+func areFolded(n int, what, of string) string {
+	if n == 1 {
+		return "1 " + what + of + " is folded into one row"
+	}
+	return strconv.Itoa(n) + " " + what + "s" + of + " are folded into one row"
 }
 
 // sum adds records up into one: counters, runs, outcomes, tools and the
