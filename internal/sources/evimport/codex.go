@@ -382,7 +382,7 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 // type is noted to d, as a member the decoder reads is (an assistant's
 // text or a tool's output is not dropped in silence).
 func (p *codexPayload) shape(d *fields, typ string) {
-	d.strIf(false, p.TurnID, "turn_id", nil) // where a fork's own turns begin
+	d.checkStr(p.TurnID, "turn_id") // where a fork's own turns begin
 	switch typ {
 	case "response_item message":
 		if p.Role == "assistant" {
@@ -394,7 +394,7 @@ func (p *codexPayload) shape(d *fields, typ string) {
 		d.object(p.Action, "action") // the call's arguments
 	case "response_item web_search_call":
 		d.object(p.Action, "action")
-		d.strIf(false, p.Status, "status", nil)
+		d.checkStr(p.Status, "status")
 	case "response_item function_call_output", "response_item custom_tool_call_output":
 		// a text, or the older {"output", "metadata"} (a list: content
 		// items, read as their JSON text)

@@ -329,14 +329,13 @@ func (c *converter) copilot(files []*logFile) *session {
 func (m *copilotData) shape(d *fields, typ string) {
 	switch typ {
 	case "tool.execution_complete":
-		var message string
 		d.in(m.Error, "error", func(k, v []byte) {
 			if string(k) == "message" {
-				d.strIf(false, v, "message", &message)
+				d.checkStr(v, "message")
 			}
 		})
 	case "subagent.failed":
-		d.strIf(false, m.Error, "error", nil)
+		d.checkStr(m.Error, "error")
 	}
 }
 

@@ -355,11 +355,10 @@ func kindOf(v []byte) string {
 	return "number"
 }
 
-// strIf is str when decode is set, else a check of v's type alone.
-func (d *fields) strIf(decode bool, v []byte, name string, dst *string) {
-	if decode {
-		d.str(v, name, dst)
-	} else if len(v) > 0 && v[0] != '"' && v[0] != 'n' {
+// checkStr notes v, member name, when it is neither a string nor null:
+// a member whose text is read later (or not at all) is checked alone.
+func (d *fields) checkStr(v []byte, name string) {
+	if len(v) > 0 && v[0] != '"' && v[0] != 'n' {
 		d.wrong(v, name, "string")
 	}
 }
@@ -617,7 +616,7 @@ func (d *fields) textBlocks(v []byte, name string, keys ...string) {
 		d.path = append(d.path, at)
 		jsonscan.Each(e, func(k, v []byte) bool {
 			if k := string(unescapedKey(k)); slices.Contains(keys, k) {
-				d.strIf(false, v, k, nil)
+				d.checkStr(v, k)
 			}
 			return d.err == nil
 		})

@@ -405,7 +405,7 @@ func (tb *table) read(d *fields, k, v []byte, p unsafe.Pointer) int {
 			if !d.skipTexts {
 				d.str(v, m.name, (*string)(at))
 			} else {
-				d.strIf(false, v, m.name, nil)
+				d.checkStr(v, m.name)
 			}
 		case wordKind:
 			d.word(v, m.name, (*string)(at))
