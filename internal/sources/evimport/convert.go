@@ -1,6 +1,7 @@
 package evimport
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -144,7 +145,7 @@ func (c *converter) merge(w *converter) {
 // skip counts a record of a type the source's converter does not know: a
 // type the agent added after this was written. It is not an error.
 func (c *converter) skip(source, typ string) {
-	key := source + " " + or(typ, "(none)")
+	key := source + " " + cmp.Or(typ, "(none)")
 	c.unknown[key]++
 	if len(c.rec) > 0 {
 		c.shape(key).addMembers(c.rec)
@@ -180,7 +181,7 @@ func jsonKind(k reflect.Kind) string {
 // does not know (one the agent added since) with the records of unknown
 // types: the block is left out, and that is said.
 func (c *converter) skipBlock(source, typ string) {
-	key := source + " content block " + or(typ, "(none)")
+	key := source + " content block " + cmp.Or(typ, "(none)")
 	c.unknown[key]++
 	c.blockShape(key, typ)
 }
@@ -234,11 +235,7 @@ func (c *converter) resultPayload(step int, u usage) []byte {
 			o.usd("cost_usd", p.Cost(u.model, t)).str("cost_source", "prices")
 		} else {
 			o.boolean("unpriced", true)
-			name := u.model
-			if name == "" {
-				name = "(no model named)"
-			}
-			c.unpriced[name]++
+			c.unpriced[cmp.Or(u.model, "(no model named)")]++
 		}
 	}
 	o.strIf("stop", u.stop).strIf("response_id", u.responseID).strIf("thinking", u.thinking)

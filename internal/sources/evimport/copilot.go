@@ -1,6 +1,7 @@
 package evimport
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -97,7 +98,7 @@ type copilotUsage struct {
 
 // usage is the record's usage, for the call of model.
 func (u *copilotUsage) usage(model string) usage {
-	out := usage{model: or(u.Model, model), input: u.InputTokens, cacheRead: u.CacheReadTokens,
+	out := usage{model: cmp.Or(u.Model, model), input: u.InputTokens, cacheRead: u.CacheReadTokens,
 		cacheWrite: u.CacheWriteTokens, output: u.OutputTokens, responseID: u.APICallID}
 	if u.ReasoningTokens != nil {
 		out.reasoning, out.hasReasoning = *u.ReasoningTokens, true
@@ -426,7 +427,7 @@ func (st *copilotState) sessionEvent(l *copilotLine, data *copilotData, ms int64
 			st.records[u.APICallID] = u
 		}
 	case "abort":
-		st.main.interrupted(ms, "aborted: "+or(data.Reason, "by the user"))
+		st.main.interrupted(ms, "aborted: "+cmp.Or(data.Reason, "by the user"))
 	case "subagent.started":
 		st.subagentStarted(l, data, ms)
 	case "subagent.completed", "subagent.failed":
@@ -441,7 +442,7 @@ func (st *copilotState) sessionEvent(l *copilotLine, data *copilotData, ms int64
 // its lines will carry.
 func (st *copilotState) subagentStarted(l *copilotLine, data *copilotData, ms int64) {
 	sb := st.sub(data.ToolCallID, ms)
-	sb.role, sb.about = or(data.AgentName, sb.role), oneLine(data.AgentDescription, 200)
+	sb.role, sb.about = cmp.Or(data.AgentName, sb.role), oneLine(data.AgentDescription, 200)
 	sb.b.agent = sb.role + ":" + data.ToolCallID
 	sb.b.setModel("", data.Model)
 	if l.AgentID != "" && l.AgentID != data.ParentID {
@@ -460,7 +461,7 @@ func (st *copilotState) subagentEnded(l *copilotLine, data *copilotData, ms int6
 		if len(data.Error) > 0 && data.Error[0] == '"' {
 			why = unquote(data.Error)
 		}
-		sb.b.lastError = or(why, "failed")
+		sb.b.lastError = cmp.Or(why, "failed")
 	}
 }
 
@@ -514,9 +515,9 @@ func (st *copilotState) message(b *builder, ms int64, m *copilotData) {
 	chunked := m.ChunkCount > 1 && m.APICallID != ""
 	if !(chunked && call.open && call.api == m.APICallID) {
 		st.endCall(b, ms)
-		b.setModel("", or(m.Model, st.model))
+		b.setModel("", cmp.Or(m.Model, st.model))
 		b.modelCall(ms)
-		call.open, call.api, call.output, call.known, call.model = true, or(m.APICallID, m.RequestID), 0, false, b.model
+		call.open, call.api, call.output, call.known, call.model = true, cmp.Or(m.APICallID, m.RequestID), 0, false, b.model
 		call.record = st.records[m.APICallID]
 		delete(st.records, m.APICallID)
 		call.thinking.Reset()
@@ -613,7 +614,7 @@ func (st *copilotState) unclaimed() {
 		return left[i].ms < left[j].ms || left[i].ms == left[j].ms && left[i].APICallID < left[j].APICallID
 	})
 	for _, u := range left {
-		st.main.setModel("", or(u.Model, st.model))
+		st.main.setModel("", cmp.Or(u.Model, st.model))
 		st.main.modelCall(u.ms)
 		st.main.modelResult(u.ms, u.usage(st.model))
 	}

@@ -508,7 +508,7 @@ func (c *converter) opencode(f *logFile) *session {
 				st.parts = append(st.parts, *v)
 			}
 		default:
-			c.skip("opencode", "row "+or(v.Kind, "(none)"))
+			c.skip("opencode", "row "+cmp.Or(v.Kind, "(none)"))
 		}
 	})
 	st.flush()
@@ -535,7 +535,7 @@ func (st *opencodeConv) session(v *opencodeRecord) {
 		ms = v.Time.Created
 	}
 	task := st.anchors[v.ID]
-	sb := &opencodeSub{anchor: task.call, role: or(task.SubagentType, "subagent"), about: oneLine(or(task.Description, v.Title), 200), firstMS: ms}
+	sb := &opencodeSub{anchor: task.call, role: cmp.Or(task.SubagentType, "subagent"), about: oneLine(cmp.Or(task.Description, v.Title), 200), firstMS: ms}
 	sb.b = newBuilder(st.c, st.s, "subagent:"+v.ID, true)
 	st.subs = append(st.subs, sb)
 	st.b = sb.b
@@ -643,10 +643,10 @@ func (st *opencodeConv) messageError(b *builder, ms int64, raw json.RawMessage) 
 	}
 	json.Unmarshal(raw, &e)
 	if e.Name == "MessageAbortedError" {
-		b.modelError(ms, or(e.Data.Message, "aborted"), "killed")
+		b.modelError(ms, cmp.Or(e.Data.Message, "aborted"), "killed")
 		return
 	}
-	b.modelError(ms, or(e.Data.Message, or(e.Name, "error")), "error")
+	b.modelError(ms, cmp.Or(e.Data.Message, e.Name, "error"), "error")
 }
 
 // opencodeUsage maps an assistant message's tokens: opencode's input

@@ -1,6 +1,7 @@
 package evimport
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -254,7 +255,7 @@ func (c *converter) piMessage(d *fields, b *builder, ms int64, m *piMessage) {
 			b.modelError(ms, m.ErrorMessage, "error")
 			b.notRun(calls)
 		case "aborted":
-			b.modelError(ms, or(m.ErrorMessage, "aborted"), "killed")
+			b.modelError(ms, cmp.Or(m.ErrorMessage, "aborted"), "killed")
 			b.notRun(calls)
 		}
 	}
@@ -273,13 +274,6 @@ func piTokens(pu *piUsage) usage {
 		u.cost, u.hasCost = *pu.Cost.Total, true
 	}
 	return u
-}
-
-func or(s, t string) string {
-	if s != "" {
-		return s
-	}
-	return t
 }
 
 func baseName(p string) string {

@@ -1,6 +1,7 @@
 package evimport
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -242,7 +243,7 @@ func (st *qwenState) record(l *qwenLine, p *qwenPayload) {
 		ok := l.Result == nil || l.Result.Status == "success"
 		for _, part := range qwenParts(l.Message) {
 			if r := part.FunctionResponse; r != nil {
-				b.toolResult(ms, r.ID, ok && r.Response.Error == "", or(r.Response.Output, r.Response.Error))
+				b.toolResult(ms, r.ID, ok && r.Response.Error == "", cmp.Or(r.Response.Output, r.Response.Error))
 			}
 		}
 	case "system":
@@ -302,7 +303,7 @@ func (st *qwenState) telemetry(ms int64, e *qwenUIEvent) {
 		}
 		b := st.subs[e.SubagentID]
 		if b == nil {
-			role := or(e.SubagentType, "subagent")
+			role := cmp.Or(e.SubagentType, "subagent")
 			b = newBuilder(st.c, st.s, role+":"+e.SubagentID, true)
 			st.subs[e.SubagentID], st.roles[e.SubagentID] = b, role
 			st.subOrder = append(st.subOrder, e.SubagentID)
