@@ -235,15 +235,6 @@ func (c *converter) copilotAll(files []*logFile) []*session {
 	return out
 }
 
-// copilotSub is a subagent's thread: the call that spawned it, and what
-// it is.
-type copilotSub struct {
-	b           *builder
-	anchor      string
-	role, about string
-	firstMS     int64
-}
-
 // copilotCall is a model call being read: a response may be written as
 // several assistant.message chunks sharing an apiCallId.
 type copilotCall struct {
@@ -260,18 +251,18 @@ type copilotCall struct {
 // copilotState is what a session's conversion carries from event to
 // event.
 type copilotState struct {
-	c        *converter
-	s        *session
-	main     *builder
-	subs     map[string]*copilotSub // by the id of the call that spawned it
-	subOrder []string
-	agentOf  map[string]string // agentId -> the call that spawned it
-	calls    map[*builder]*copilotCall
-	model    string           // the session's model, for a message that names none
-	known    map[string]int64 // output of the calls since the last shutdown, by model
-	told     int              // calls since the last shutdown whose output is told
-	untold   int              // calls since the last shutdown with no token count
-	file     string
+	c       *converter
+	s       *session
+	main    *builder
+	byCall  map[string]*subagent // by the id of the call that spawned it
+	subs    []*subagent          // in the order met
+	agentOf map[string]string    // agentId -> the call that spawned it
+	calls   map[*builder]*copilotCall
+	model   string           // the session's model, for a message that names none
+	known   map[string]int64 // output of the calls since the last shutdown, by model
+	told    int              // calls since the last shutdown whose output is told
+	untold  int              // calls since the last shutdown with no token count
+	file    string
 	// the session.usage_records no message has claimed yet, by apiCallId;
 	// recorded says the log has such records (its shutdowns then count
 	// nothing of their own)
@@ -282,7 +273,7 @@ type copilotState struct {
 // copilot converts one session's files.
 func (c *converter) copilot(files []*logFile) *session {
 	s := &session{source: "copilot", tools: map[string]int{}, results: map[string]bool{}}
-	st := &copilotState{c: c, s: s, subs: map[string]*copilotSub{}, agentOf: map[string]string{},
+	st := &copilotState{c: c, s: s, byCall: map[string]*subagent{}, agentOf: map[string]string{},
 		calls: map[*builder]*copilotCall{}, known: map[string]int64{}, records: map[string]*copilotUsage{}, file: files[0].label()}
 	st.main = newBuilder(c, s, mainAgent, false)
 	st.main.setModel("github-copilot", "")
@@ -314,13 +305,7 @@ func (c *converter) copilot(files []*logFile) *session {
 	}
 	st.unclaimed()
 	st.lifetimeEnd()
-	for _, id := range st.subOrder {
-		sb := st.subs[id]
-		sb.b.thread(sb.anchor, sb.role, sb.about, sb.firstMS)
-	}
-	st.main.finish()
-	s.splice()
-	return s
+	return s.end(st.main, st.subs)
 }
 
 // shape checks the error of an event of type typ, which the decoder
@@ -371,18 +356,18 @@ func (st *copilotState) thread(l *copilotLine, data *copilotData, ms int64) *bui
 
 // sub is the subagent of key (the id of the call that spawned it, or
 // "agent ID" for one no known call spawned), begun at ms if new.
-func (st *copilotState) sub(key string, ms int64) *copilotSub {
-	sb := st.subs[key]
+func (st *copilotState) sub(key string, ms int64) *subagent {
+	sb := st.byCall[key]
 	if sb == nil {
-		sb = &copilotSub{anchor: key, role: "subagent", firstMS: ms}
+		sb = &subagent{anchor: key, role: "subagent", firstMS: ms}
 		id := key
 		if rest, ok := strings.CutPrefix(key, "agent "); ok {
 			sb.anchor, id = "", rest
 		}
 		sb.b = newBuilder(st.c, st.s, "subagent:"+id, true)
 		sb.b.setModel("github-copilot", st.model)
-		st.subs[key] = sb
-		st.subOrder = append(st.subOrder, key)
+		st.byCall[key] = sb
+		st.subs = append(st.subs, sb)
 	}
 	return sb
 }

@@ -443,7 +443,7 @@ type opencodeConv struct {
 	s       *session
 	main    *builder
 	b       *builder // the builder of the session being read
-	subs    []*opencodeSub
+	subs    []*subagent
 	anchors map[string]opencodeTask // subagent session -> the task call that spawned it
 	// the message and its parts, copies of the rows decoded (their
 	// arrays reused from message to message)
@@ -457,14 +457,6 @@ type opencodeTask struct {
 	call         string
 	SubagentType string `json:"subagent_type"`
 	Description  string `json:"description"`
-}
-
-// opencodeSub is a subagent's session.
-type opencodeSub struct {
-	b            *builder
-	anchor, role string
-	about        string
-	firstMS      int64
 }
 
 // opencode converts one top-level session and its subagents' sessions.
@@ -512,12 +504,7 @@ func (c *converter) opencode(f *logFile) *session {
 		}
 	})
 	st.flush()
-	for _, sb := range st.subs {
-		sb.b.thread(sb.anchor, sb.role, sb.about, sb.firstMS)
-	}
-	st.main.finish()
-	s.splice()
-	return s
+	return s.end(st.main, st.subs)
 }
 
 // session starts a session's rows: the top-level one's (its directory
@@ -535,7 +522,7 @@ func (st *opencodeConv) session(v *opencodeRecord) {
 		ms = v.Time.Created
 	}
 	task := st.anchors[v.ID]
-	sb := &opencodeSub{anchor: task.call, role: cmp.Or(task.SubagentType, "subagent"), about: oneLine(cmp.Or(task.Description, v.Title), 200), firstMS: ms}
+	sb := &subagent{anchor: task.call, role: cmp.Or(task.SubagentType, "subagent"), about: oneLine(cmp.Or(task.Description, v.Title), 200), firstMS: ms}
 	sb.b = newBuilder(st.c, st.s, "subagent:"+v.ID, true)
 	st.subs = append(st.subs, sb)
 	st.b = sb.b

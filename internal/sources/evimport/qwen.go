@@ -189,16 +189,15 @@ type qwenState struct {
 	c        *converter
 	s        *session
 	main     *builder
-	response *qwenUIEvent        // the last api_response of the main thread, not yet claimed
-	subs     map[string]*builder // a subagent's calls, by its id
-	roles    map[string]string   // a subagent's type, by its id
-	subOrder []string
+	response *qwenUIEvent         // the last api_response of the main thread, not yet claimed
+	byID     map[string]*subagent // a subagent's calls, by its id
+	subs     []*subagent          // in the order met
 }
 
 // qwen converts one session's files.
 func (c *converter) qwen(files []*logFile) *session {
 	s := &session{source: "qwen", tools: map[string]int{}, results: map[string]bool{}}
-	st := &qwenState{c: c, s: s, main: newBuilder(c, s, mainAgent, false), subs: map[string]*builder{}, roles: map[string]string{}}
+	st := &qwenState{c: c, s: s, main: newBuilder(c, s, mainAgent, false), byID: map[string]*subagent{}}
 	eachRecord(c, files, func(l *qwenLine) string { return l.UUID }, func(d *fields, l *qwenLine) error {
 		typ := l.Type
 		if typ == "system" {
@@ -223,12 +222,7 @@ func (c *converter) qwen(files []*logFile) *session {
 	if s.id == "" {
 		s.id = strings.TrimSuffix(baseName(files[0].name), ".jsonl")
 	}
-	for _, id := range st.subOrder {
-		st.subs[id].thread("", st.roles[id], "", 0)
-	}
-	st.main.finish()
-	s.splice()
-	return s
+	return s.end(st.main, st.subs)
 }
 
 // record converts one record.
@@ -301,13 +295,14 @@ func (st *qwenState) telemetry(ms int64, e *qwenUIEvent) {
 			st.response = e
 			return
 		}
-		b := st.subs[e.SubagentID]
-		if b == nil {
-			role := cmp.Or(e.SubagentType, "subagent")
-			b = newBuilder(st.c, st.s, role+":"+e.SubagentID, true)
-			st.subs[e.SubagentID], st.roles[e.SubagentID] = b, role
-			st.subOrder = append(st.subOrder, e.SubagentID)
+		sb := st.byID[e.SubagentID]
+		if sb == nil {
+			sb = &subagent{role: cmp.Or(e.SubagentType, "subagent")}
+			sb.b = newBuilder(st.c, st.s, sb.role+":"+e.SubagentID, true)
+			st.byID[e.SubagentID] = sb
+			st.subs = append(st.subs, sb)
 		}
+		b := sb.b
 		b.setModel("", e.Model)
 		b.modelCall(ms)
 		u := e.usage()

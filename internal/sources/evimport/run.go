@@ -363,6 +363,29 @@ func (b *builder) thread(anchor, role, intent string, firstMS int64) {
 	b.out = nil
 }
 
+// subagent is a subagent's thread while its session is converted: its
+// builder, the call that spawned it (anchor, "" for none known), what it
+// is (role), what it was asked (about) and when it began (firstMS, 0:
+// its first event's time).
+type subagent struct {
+	b            *builder
+	anchor, role string
+	about        string
+	firstMS      int64
+}
+
+// end ends a session converted by main and its subagents subs: each
+// subagent's thread, in the order they were met, then the main
+// thread's last run; the threads are spliced in.
+func (s *session) end(main *builder, subs []*subagent) *session {
+	for _, sb := range subs {
+		sb.b.thread(sb.anchor, sb.role, sb.about, sb.firstMS)
+	}
+	main.finish()
+	s.splice()
+	return s
+}
+
 // splice puts the session's subagent threads into its events: after the
 // tool call that spawned each (after the result of its response), else before the first event later than
 // the thread's start; the thread's events take the run of the event
