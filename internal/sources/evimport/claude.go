@@ -364,7 +364,8 @@ type respKey struct{ id, request, uuid string }
 // claudeSession converts one session: the main thread, then each
 // subagent, spliced after the Task call that started it.
 func (c *converter) claudeSession(g *claudeGroup) *session {
-	s := &session{source: "claude", id: g.id, project: g.project, tools: map[string]int{}, results: map[string]bool{}, at: g.at}
+	s := newSession("claude", g.id, g.project)
+	s.at = g.at
 	keys := map[respKey]bool{} // responses the session's own lines hold
 	for _, recs := range append([][]claudeRec{g.main}, agentLists(g)...) {
 		for _, r := range recs {

@@ -429,7 +429,7 @@ func (c *converter) codexSession(cf *codexFile, parent *session, role, anchor st
 	s := parent
 	agent := mainAgent
 	if s == nil {
-		s = &session{source: "codex", id: cf.meta.ID, project: cf.meta.Cwd, tools: map[string]int{}, results: map[string]bool{}}
+		s = newSession("codex", cf.meta.ID, cf.meta.Cwd)
 	} else {
 		agent = role + ":" + cf.meta.ID
 	}

@@ -188,8 +188,10 @@ var copilotSource = source{
 	places:     []place{{Var: "COPILOT_HOME", Home: ".copilot", In: []string{"session-state", "history-session-state"}, Whose: "Copilot CLI's folder"}},
 	claims:     []claim{{loose, copilotRecord}},
 	sessionKey: copilotKey,
-	convert:    (*converter).copilotAll,
-	known:      copilotKnown,
+	// the files of one session (a copy, the session in both layouts)
+	// are read in turn as one log, an event read once by its id
+	convertSession: (*converter).copilot,
+	known:          copilotKnown,
 }
 
 // copilotRecord reports whether a record is a Copilot CLI event: a dotted
@@ -215,24 +217,6 @@ func copilotFileSession(name string) string {
 		return filepath.Base(filepath.Dir(name))
 	}
 	return strings.TrimSuffix(baseName(name), ".jsonl")
-}
-
-// copilotAll converts Copilot CLI's session files. The files of one
-// session (the same sessionId: a copy, the session in both layouts) are
-// read in turn as one log, shorter first, an event read once by its id.
-func (c *converter) copilotAll(files []*logFile) []*session {
-	var out []*session
-	for _, fs := range sessionGroups(files, copilotKey) {
-		sort.SliceStable(fs, func(i, j int) bool { return len(fs[i].records) < len(fs[j].records) })
-		s := c.copilot(fs)
-		index := fs[0].index
-		for _, f := range fs {
-			index = min(index, f.index)
-		}
-		s.at = order{file: index}
-		out = append(out, s)
-	}
-	return out
 }
 
 // copilotCall is a model call being read: a response may be written as
@@ -270,9 +254,10 @@ type copilotState struct {
 	recorded bool
 }
 
-// copilot converts one session's files.
+// copilot converts one session's files, the shorter first.
 func (c *converter) copilot(files []*logFile) *session {
-	s := &session{source: "copilot", tools: map[string]int{}, results: map[string]bool{}}
+	sort.SliceStable(files, func(i, j int) bool { return len(files[i].records) < len(files[j].records) })
+	s := newSession("copilot", "", "")
 	st := &copilotState{c: c, s: s, byCall: map[string]*subagent{}, agentOf: map[string]string{},
 		calls: map[*builder]*copilotCall{}, known: map[string]int64{}, records: map[string]*copilotUsage{}, file: files[0].label()}
 	st.main = newBuilder(c, s, mainAgent, false)

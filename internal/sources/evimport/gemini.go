@@ -185,7 +185,7 @@ type geminiChat struct {
 
 // geminiSession converts a chat into a session of its own.
 func (c *converter) geminiSession(ch geminiChat) *session {
-	s := &session{source: "gemini", id: ch.id, project: ch.project, tools: map[string]int{}, results: map[string]bool{}}
+	s := newSession("gemini", ch.id, ch.project)
 	b := newBuilder(c, s, mainAgent, false)
 	geminiThread(b, ch.msgs, false)
 	b.finish()

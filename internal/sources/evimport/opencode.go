@@ -128,12 +128,12 @@ var opencodeKnown = map[string]bool{
 
 var opencodeSource = source{
 	name: "opencode", title: "opencode", what: "an opencode database",
-	places:   []place{{Var: "XDG_DATA_HOME", Home: ".local/share", In: []string{"opencode/opencode.db"}, Whose: "The XDG data folder"}},
-	fileName: func(string) bool { return false },
-	database: &database{base: "opencode.db", sessions: opencodeSessions, export: opencodeExport},
-	session:  func(f *logFile) (string, bool) { return f.sess.id, f.sess.id != "" },
-	convert:  (*converter).opencodeAll,
-	known:    opencodeKnown,
+	places:         []place{{Var: "XDG_DATA_HOME", Home: ".local/share", In: []string{"opencode/opencode.db"}, Whose: "The XDG data folder"}},
+	fileName:       func(string) bool { return false },
+	database:       &database{base: "opencode.db", sessions: opencodeSessions, export: opencodeExport},
+	session:        func(f *logFile) (string, bool) { return f.sess.id, f.sess.id != "" },
+	convertSession: (*converter).opencode,
+	known:          opencodeKnown,
 }
 
 // opencodeDBs are the connections open, one a database (by its path),
@@ -424,18 +424,6 @@ func opencodeDataError(quoted []byte) error {
 	return fmt.Errorf("its data is not JSON: %v", jsonscan.Check(data))
 }
 
-// opencodeAll converts the logs of a database's sessions, each a
-// top-level session with its subagents'.
-func (c *converter) opencodeAll(files []*logFile) []*session {
-	var ss []*session
-	for _, f := range files {
-		s := c.opencode(f)
-		s.at = order{file: f.index}
-		ss = append(ss, s)
-	}
-	return ss
-}
-
 // opencodeState is what a session's conversion carries from row to row:
 // the message being read, converted once its parts are all read.
 type opencodeConv struct {
@@ -459,9 +447,11 @@ type opencodeTask struct {
 	Description  string `json:"description"`
 }
 
-// opencode converts one top-level session and its subagents' sessions.
-func (c *converter) opencode(f *logFile) *session {
-	s := &session{source: "opencode", id: f.sess.id, tools: map[string]int{}, results: map[string]bool{}}
+// opencode converts one top-level session and its subagents' sessions,
+// the one log of files[0].
+func (c *converter) opencode(files []*logFile) *session {
+	f := files[0]
+	s := newSession("opencode", f.sess.id, "")
 	st := &opencodeConv{c: c, s: s, anchors: map[string]opencodeTask{}}
 	st.main = newBuilder(c, s, mainAgent, false)
 	st.b = st.main

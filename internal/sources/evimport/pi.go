@@ -136,9 +136,9 @@ var piSource = source{
 		{loose, func(p *probe) bool { return p.Type == "message" && p.Message != nil }},
 	},
 	// no keys: a session is one file
-	session: piSession,
-	convert: (*converter).piAll,
-	known:   piKnown,
+	session:        piSession,
+	convertSession: (*converter).pi,
+	known:          piKnown,
 }
 
 // piSession is the session a pi file is followed under: its first
@@ -156,18 +156,6 @@ func piSession(f *logFile) (string, bool) {
 	return string(id), len(id) > 2 && id[0] == '"'
 }
 
-// piAll converts pi session files, each a session of its own.
-func (c *converter) piAll(files []*logFile) []*session {
-	var ss []*session
-	for _, f := range files {
-		for _, s := range c.pi(f) {
-			s.at = order{file: f.index}
-			ss = append(ss, s)
-		}
-	}
-	return ss
-}
-
 // piKnown are the entry types read or deliberately passed over.
 var piKnown = map[string]bool{
 	"session": true, "message": true, "model_change": true, "thinking_level_change": true,
@@ -179,10 +167,12 @@ var piKnown = map[string]bool{
 // passed over (an image); a block of another type is counted as unknown.
 var piBlockKnown = map[string]bool{"text": true, "thinking": true, "toolCall": true, "image": true}
 
-// pi converts one pi session file. Every entry is billed once, in file
-// order, whatever branch of the tree it is on: each was a real call.
-func (c *converter) pi(f *logFile) []*session {
-	s := &session{source: "pi", tools: map[string]int{}, results: map[string]bool{}}
+// pi converts one pi session file (a session is one file: pi has no
+// keys). Every entry is billed once, in file order, whatever branch of
+// the tree it is on: each was a real call.
+func (c *converter) pi(files []*logFile) *session {
+	f := files[0]
+	s := newSession("pi", "", "")
 	b := newBuilder(c, s, mainAgent, false)
 	d := c.takeFields()
 	defer c.giveFields(d)
@@ -220,7 +210,7 @@ func (c *converter) pi(f *logFile) []*session {
 		s.id = strings.TrimSuffix(baseName(f.name), ".jsonl")
 	}
 	b.finish()
-	return []*session{s}
+	return s
 }
 
 // piMessage converts m, a message of the line d has just read.

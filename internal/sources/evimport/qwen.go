@@ -146,8 +146,10 @@ var qwenSource = source{
 	places:     []place{{Var: "QWEN_HOME", Home: ".qwen", In: []string{"projects"}, Whose: "Qwen Code's folder"}},
 	claims:     []claim{{marked, qwenRecord}},
 	sessionKey: qwenKey,
-	convert:    (*converter).qwenAll,
-	known:      qwenKnown,
+	// the files of one session (a copy) are read in turn as one log, a
+	// record read once by its uuid
+	convertSession: (*converter).qwen,
+	known:          qwenKnown,
 }
 
 // qwenRecord reports whether a record is Qwen Code's: Claude Code's have
@@ -162,19 +164,6 @@ func qwenRecord(p *probe) bool {
 	}
 	_, payload := jsonscan.Lookup(p.data, "systemPayload")
 	return p.Type == "tool_result" || p.Type == "system" && payload
-}
-
-// qwenAll converts Qwen Code's chat files: those of one session (the
-// same sessionId: a copy) are read in turn as one log, a record read
-// once by its uuid.
-func (c *converter) qwenAll(files []*logFile) []*session {
-	var out []*session
-	for _, fs := range sessionGroups(files, qwenKey) {
-		s := c.qwen(fs)
-		s.at = order{file: fs[0].index}
-		out = append(out, s)
-	}
-	return out
 }
 
 // qwenKey is the session a record names, as its JSON string.
@@ -196,7 +185,7 @@ type qwenState struct {
 
 // qwen converts one session's files.
 func (c *converter) qwen(files []*logFile) *session {
-	s := &session{source: "qwen", tools: map[string]int{}, results: map[string]bool{}}
+	s := newSession("qwen", "", "")
 	st := &qwenState{c: c, s: s, main: newBuilder(c, s, mainAgent, false), byID: map[string]*subagent{}}
 	eachRecord(c, files, func(l *qwenLine) string { return l.UUID }, func(d *fields, l *qwenLine) error {
 		typ := l.Type

@@ -22,6 +22,12 @@ type session struct {
 	at      order           // its place among the inputs
 }
 
+// newSession is a session of source to convert into; its id and project
+// may be left for its records to name.
+func newSession(source, id, project string) *session {
+	return &session{source: source, id: id, project: project, tools: map[string]int{}, results: map[string]bool{}}
+}
+
 // thread is a subagent's events, spliced into its parent's session after
 // the tool call that spawned it (anchor), else where its time falls.
 type thread struct {

@@ -3,6 +3,7 @@ package evimport
 import (
 	"cmp"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/evtools/evtools/internal/shell/cli"
@@ -69,7 +70,12 @@ type source struct {
 	// together; for a source without keys, one file) into sessions, for
 	// a pass and for --follow alike. It sets each session's at.file and
 	// at.line; at.source is its rank, set by convertSource.
-	convert func(c *converter, files []*logFile) []*session
+	// convertSession, for a source whose sessions are converted one by
+	// one, stands for convert: it is given the files of one session
+	// (those whose records sessionKey says name it, else one file), and
+	// the session is placed where the first of them was found.
+	convert        func(c *converter, files []*logFile) []*session
+	convertSession func(c *converter, files []*logFile) *session
 
 	// known are the record types it reads or passes over on purpose;
 	// another is counted as of an unknown type (converter.known).
@@ -123,7 +129,12 @@ func (s *source) rank() int {
 // convertSource converts a group of the files of one source, placing its
 // sessions by the source's rank.
 func (c *converter) convertSource(s *source, files []*logFile) []*session {
-	ss := s.convert(c, files)
+	var ss []*session
+	if s.convertSession != nil {
+		ss = s.eachSession(c, files)
+	} else {
+		ss = s.convert(c, files)
+	}
 	rank := s.rank()
 	for _, x := range ss {
 		x.at.source = rank
@@ -379,6 +390,29 @@ func databaseOf(name string) *source {
 		}
 	}
 	return nil
+}
+
+// eachSession converts files with convertSession, a session's files at
+// a time (sessionGroups; each file alone for a source without
+// sessionKey), each session placed where the first of its files was
+// found.
+func (s *source) eachSession(c *converter, files []*logFile) []*session {
+	var groups [][]*logFile
+	if s.sessionKey != nil {
+		groups = sessionGroups(files, s.sessionKey)
+	} else {
+		for _, f := range files {
+			groups = append(groups, []*logFile{f})
+		}
+	}
+	out := make([]*session, 0, len(groups))
+	for _, fs := range groups {
+		first := slices.MinFunc(fs, func(a, b *logFile) int { return cmp.Compare(a.index, b.index) }).index
+		x := s.convertSession(c, fs)
+		x.at = order{file: first}
+		out = append(out, x)
+	}
+	return out
 }
 
 // sessionGroups splits a group of files into the sessions they hold, in
