@@ -721,54 +721,25 @@ func blocks(msg *claudeMessage) []block {
 // error (blockErr), not a block left out, which would lose a tool call
 // and leave its result an orphan.
 func (d *fields) messageBlocks(raw []byte, name string) []block {
-	if len(raw) == 0 || raw[0] == '"' || raw[0] == 'n' {
+	if !d.blockArray(raw, name) {
 		return contentBlocks(d, raw)
 	}
-	if raw[0] != '[' {
-		d.blockWrong(name, -1, "is "+a(kindOf(raw))+", not a string or an array")
-		return nil
-	}
-	return blocksOf(d, raw, name)
-}
-
-// blockList reads a list of content blocks, in one walk (each block's
-// members are read as its end is found), leaving out what is of the
-// wrong type: the blocks of a tool's output, read after its line.
-func blockList(line *fields, v []byte) []block { return blocksOf(line, v, "") }
-
-// blocksOf is blockList, from the tape of line (nil: walked); when
-// message is set, the blocks are those of the line's message member of
-// that name, and a block that is no object, or a member of the wrong
-// type, is noted to line (blockWrong).
-func blocksOf(line *fields, v []byte, message string) []block {
-	var bs []block
-	d := line.memberDecoder()
-	defer line.done(d)
-	line.objectsOf(v, func(first byte) {
-		bs = append(bs, block{})
-		if message != "" && first != '{' && first != 'n' {
-			line.blockWrong(message, len(bs)-1, " is "+a(kindOf([]byte{first}))+", not an object")
-		}
-	}, func(k, v []byte) bool {
-		b := &bs[len(bs)-1]
-		i := claudeBlockTable.readIn(d, k, v, b)
-		if d.err != nil {
-			if message != "" {
-				line.blockWrong(message, len(bs)-1, "."+d.err.Error())
-			}
-			d.err, d.hard = nil, false
-		}
-		if i == claudeBlockContent && message != "" && len(v) > 0 && v[0] == '[' {
+	return readBlocks(d, raw, name, claudeBlockTable, nil, func(i int, v []byte, at int) {
+		if i == claudeBlockContent && len(v) > 0 && v[0] == '[' {
 			// a tool's output as blocks, whose texts are read
 			// (contentText): one of the wrong type is no text lost
 			var out fields
 			if out.textBlocks(v, "content", "type", "text"); out.err != nil {
-				line.blockWrong(message, len(bs)-1, "."+out.err.Error())
+				d.blockWrong(name, at, "."+out.err.Error())
 			}
 		}
-		return true
 	})
-	return bs
+}
+
+// blockList reads a list of content blocks, leaving out what is of the
+// wrong type: the blocks of a tool's output, read after its line.
+func blockList(line *fields, v []byte) []block {
+	return readBlocks(line, v, "", claudeBlockTable, nil, nil)
 }
 
 // contentBlocks reads content that is a string (null is an empty one) or

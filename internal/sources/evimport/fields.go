@@ -594,6 +594,51 @@ func (d *fields) blockWrong(name string, i int, what string) {
 	d.blockErr = fmt.Errorf("%s %s", path, what)
 }
 
+// blockArray reports whether v, the content of the line's message
+// member name, is a list of blocks to read: a string or null holds
+// none, and another value is the line's error (blockWrong).
+func (d *fields) blockArray(v []byte, name string) bool {
+	if len(v) == 0 || v[0] == '"' || v[0] == 'n' {
+		return false
+	}
+	if v[0] != '[' {
+		d.blockWrong(name, -1, "is "+a(kindOf(v))+", not a string or an array")
+		return false
+	}
+	return true
+}
+
+// readBlocks appends to bs the content blocks of the list v, read by
+// tb in one walk (each block's members are read as its end is found),
+// from the tape of line (nil: walked). When message is set, the blocks
+// are those of the line's message member of that name: a block that is
+// no object, or a member of the wrong type, is noted to line
+// (blockWrong), and member, when set, is told of each member read (its
+// index in tb, its value, the block's index).
+func readBlocks[T any](line *fields, v []byte, message string, tb recordTable[T], bs []T, member func(i int, v []byte, at int)) []T {
+	d := line.memberDecoder()
+	defer line.done(d)
+	line.objectsOf(v, func(first byte) {
+		bs = append(bs, *new(T))
+		if message != "" && first != '{' && first != 'n' {
+			line.blockWrong(message, len(bs)-1, " is "+a(kindOf([]byte{first}))+", not an object")
+		}
+	}, func(k, v []byte) bool {
+		i := tb.readIn(d, k, v, &bs[len(bs)-1])
+		if d.err != nil {
+			if message != "" {
+				line.blockWrong(message, len(bs)-1, "."+d.err.Error())
+			}
+			d.err, d.hard = nil, false
+		}
+		if member != nil && message != "" {
+			member(i, v, len(bs)-1)
+		}
+		return true
+	})
+	return bs
+}
+
 // textBlocks checks the list of text blocks v, member name of the
 // object being read (a Codex message's {type, text}, a Gemini CLI
 // message's parts): a list, each block an object whose members keys

@@ -99,32 +99,15 @@ func (m *piMessage) afterMembers(d *fields, name string) {
 // decoded (only their types are).
 func (line *fields) readPiBlocks(v []byte, name string, texts bool) []piBlock {
 	line.piBlocks = line.piBlocks[:0]
-	if len(v) == 0 || v[0] == '"' || v[0] == 'n' {
+	if !line.blockArray(v, name) {
 		return nil
 	}
-	if v[0] != '[' {
-		line.blockWrong(name, -1, "is "+a(kindOf(v))+", not a string or an array")
-		return nil
-	}
-	d := line.memberDecoder()
 	// the strings of a message whose content the converter reads itself
 	// (a prompt, a tool's output) are checked, not decoded
+	d := line.memberDecoder()
 	d.skipTexts = !texts
 	defer func() { d.skipTexts = false }()
-	// one walk: each block's members are read as its end is found
-	line.objectsOf(v, func(first byte) {
-		line.piBlocks = append(line.piBlocks, piBlock{})
-		if first != '{' && first != 'n' {
-			line.blockWrong(name, len(line.piBlocks)-1, " is "+a(kindOf([]byte{first}))+", not an object")
-		}
-	}, func(k, v []byte) bool {
-		piBlockTable.readIn(d, k, v, &line.piBlocks[len(line.piBlocks)-1])
-		if d.err != nil {
-			line.blockWrong(name, len(line.piBlocks)-1, "."+d.err.Error())
-			d.err, d.hard = nil, false
-		}
-		return true
-	})
+	line.piBlocks = readBlocks(line, v, name, piBlockTable, line.piBlocks, nil)
 	return line.piBlocks
 }
 
