@@ -385,7 +385,7 @@ func firstLineWhole(data []byte) bool {
 // Gemini CLI document written on one line, which would be taken for a
 // document in no known format and never read again.
 func documentFile(data []byte) bool {
-	return !firstLineWhole(data) || oneDocument(bytes.TrimSpace(data))
+	return !firstLineWhole(data) || documentOf(bytes.TrimSpace(data), true) != ""
 }
 
 // sessionKey names the session a file holds, so that --follow converts

@@ -71,15 +71,21 @@ func (f *logFile) label() string {
 // defaultFolders are the session folders of every source, from the
 // environment the agents themselves read.
 func defaultFolders(getenv func(string) string) []string {
-	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
+	home := homeDir(getenv)
 	var dirs []string
 	for _, src := range sources {
 		dirs = append(dirs, src.folders(home, getenv)...)
 	}
 	return dirs
+}
+
+// homeDir is $HOME, else the system's idea of the user's home.
+func homeDir(getenv func(string) string) string {
+	if home := getenv("HOME"); home != "" {
+		return home
+	}
+	home, _ := os.UserHomeDir()
+	return home
 }
 
 // sessionFile reports whether a file met in a walk is a session log: of
@@ -297,15 +303,15 @@ func read(each func(func(jsonl.Record) error) error, bad func(jsonl.Record, erro
 	return nil
 }
 
-// oneDocument reports whether data, a file's one line, is a whole
-// session document written on one line (a source's document rule).
-func oneDocument(data []byte) bool {
+// documentOf is the source whose session documents data is one of
+// (its document rule; oneLine: written on one line), "" for none.
+func documentOf(data []byte, oneLine bool) string {
 	for _, src := range sources {
-		if src.document != nil && src.document(data, true) {
-			return true
+		if src.document != nil && src.document(data, oneLine) {
+			return src.name
 		}
 	}
-	return false
+	return ""
 }
 
 // errEnough ends a reading that has what it needs.
@@ -362,21 +368,14 @@ type probe struct {
 // fits).
 func detect(f *logFile) string {
 	if f.document != nil {
-		for _, src := range sources {
-			if src.document != nil && src.document(f.document, false) {
-				return src.name
-			}
-		}
-		return ""
+		return documentOf(f.document, false)
 	}
 	if len(f.records) == 1 && sourceOfRecord(f.records[0].data) == "" {
 		// a document written on one line, as read reads it: a
 		// source's whether or not its record says so, as when
 		// pretty-printed
-		for _, src := range sources {
-			if src.document != nil && src.document(f.records[0].data, true) {
-				return src.name
-			}
+		if s := documentOf(f.records[0].data, true); s != "" {
+			return s
 		}
 	}
 	for i, r := range f.records {

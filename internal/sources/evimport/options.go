@@ -3,7 +3,6 @@ package evimport
 import (
 	"errors"
 	"maps"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -153,10 +152,7 @@ func archiveArgs(args []string, getenv func(string) string) []string {
 // defaultArchive is where --archive keeps the archive: the platform's
 // folder for a user's data, evtools in it.
 func defaultArchive(getenv func(string) string) string {
-	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
+	home := homeDir(getenv)
 	switch runtime.GOOS {
 	case "darwin":
 		return filepath.Join(home, "Library", "Application Support", "evtools")

@@ -275,27 +275,29 @@ func (p place) homePaths() []string {
 	return out
 }
 
-// help says the place for --help: "~/.codex/sessions (or
-// $CODEX_HOME/sessions)".
-func (p place) help() string {
+// movedPaths are the place's paths under its variable, as the help
+// writes them: "$CODEX_HOME/sessions".
+func (p place) movedPaths() []string {
 	moved := make([]string, len(p.In))
 	for i, in := range p.In {
 		moved[i] = "$" + p.Var + "/" + in
 	}
-	return joinList(p.homePaths(), "and") + " (or " + joinList(moved, "and") + ")"
+	return moved
+}
+
+// help says the place for --help: "~/.codex/sessions (or
+// $CODEX_HOME/sessions)".
+func (p place) help() string {
+	return joinList(p.homePaths(), "and") + " (or " + joinList(p.movedPaths(), "and") + ")"
 }
 
 // env is the man page's entry for the place's variable.
 func (p place) env() cli.EnvVar {
-	moved := make([]string, len(p.In))
-	for i, in := range p.In {
-		moved[i] = "$" + p.Var + "/" + in
-	}
 	verb := " is read instead of "
-	if len(moved) > 1 {
+	if len(p.In) > 1 {
 		verb = " are read instead of "
 	}
-	return cli.EnvVar{Name: p.Var, Text: p.Whose + ", when set: " + joinList(moved, "and") + verb + joinList(p.homePaths(), "and") + "."}
+	return cli.EnvVar{Name: p.Var, Text: p.Whose + ", when set: " + joinList(p.movedPaths(), "and") + verb + joinList(p.homePaths(), "and") + "."}
 }
 
 // sourceTitles lists the sources' titles joined by and (or or):
