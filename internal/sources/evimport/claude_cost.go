@@ -1,9 +1,5 @@
 package evimport
 
-import (
-	"github.com/evtools/evtools/internal/core/prices"
-)
-
 // Claude Code's own account of a session's cost: since 2.1.3xx a
 // cost-state record, written when the agent exits (each prompt of
 // claude -p), holding what the session has cost so far, resumes included
@@ -128,7 +124,7 @@ func (c *converter) claudeRates(g *claudeGroup) func(model string, u usage) (flo
 // input's price 1: output 5, a cache read 0.1, a 5-minute write 1.25, a
 // 1-hour write 2. Only the ratios matter: the cost-state says the sum.
 func (c *converter) claudeWeight(model string, u usage) float64 {
-	t := prices.Tokens{Input: u.input, Output: u.output, CacheRead: u.cacheRead, CacheWrite: u.cacheWrite, CacheWrite1h: u.cacheWrite1h}
+	t := u.tokens()
 	if p, ok := c.price("anthropic", model); ok {
 		p.Tiers = nil
 		return p.Cost(model, t)

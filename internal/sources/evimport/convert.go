@@ -231,8 +231,7 @@ func (c *converter) resultPayload(step int, u usage) []byte {
 			if u.untiered {
 				p.Tiers = nil
 			}
-			t := prices.Tokens{Input: u.input, Output: u.output, CacheRead: u.cacheRead, CacheWrite: u.cacheWrite, CacheWrite1h: u.cacheWrite1h}
-			o.usd("cost_usd", p.Cost(u.model, t)).str("cost_source", "prices")
+			o.usd("cost_usd", p.Cost(u.model, u.tokens())).str("cost_source", "prices")
 		} else {
 			o.boolean("unpriced", true)
 			c.unpriced[cmp.Or(u.model, "(no model named)")]++

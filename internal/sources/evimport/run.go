@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/evtools/evtools/internal/core/jsontext"
+	"github.com/evtools/evtools/internal/core/prices"
 )
 
 // session is one session's events, in the order they happened, and the
@@ -51,6 +52,11 @@ type usage struct {
 	stop, thinking, responseID string
 	unknown                    bool // the log records no usage for the call
 	untiered                   bool // a session's total, no one call: priced without long-context tiers (copilot)
+}
+
+// tokens is u as the price table counts it.
+func (u usage) tokens() prices.Tokens {
+	return prices.Tokens{Input: u.input, Output: u.output, CacheRead: u.cacheRead, CacheWrite: u.cacheWrite, CacheWrite1h: u.cacheWrite1h}
 }
 
 // cacheApart is the usage of an agent whose input count leaves the cache
@@ -320,11 +326,16 @@ func (b *builder) endRun() {
 	}
 	wall := b.obj(0).str("outcome", outcome).done()
 	if b.runStartMS > 0 {
-		wall = wall[:len(wall)-1]
-		wall = append(jsontext.AppendFixed(append(wall, `,"wall_seconds":`...), b.lastMS-b.runStartMS, 3), '}')
+		wall = withWall(wall, b.lastMS-b.runStartMS)
 	}
 	b.emit(b.lastMS, "", "run_finished", wall)
 	b.open = false
+}
+
+// withWall adds wall_seconds, ms in seconds, to the end of payload, a
+// JSON object made: the time a run or a subagent took.
+func withWall(payload []byte, ms int64) []byte {
+	return append(jsontext.AppendFixed(append(payload[:len(payload)-1], `,"wall_seconds":`...), ms, 3), '}')
 }
 
 // finish ends the open run and hands the events to the session.
@@ -362,7 +373,7 @@ func (b *builder) thread(anchor, role, intent string, firstMS int64) {
 	}
 	payload := fin.done()
 	if startMS > 0 && b.lastMS >= startMS {
-		payload = append(jsontext.AppendFixed(append(payload[:len(payload)-1], `,"wall_seconds":`...), b.lastMS-startMS, 3), '}')
+		payload = withWall(payload, b.lastMS-startMS)
 	}
 	events = append(events, event{ms: b.lastMS, agent: b.agent, kind: "agent_finished", payload: payload})
 	b.s.threads = append(b.s.threads, &thread{anchor: anchor, firstMS: startMS, events: events})
