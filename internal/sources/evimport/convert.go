@@ -9,7 +9,6 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/evtools/evtools/internal/core/prices"
@@ -253,12 +252,7 @@ func (c *converter) report(w io.Writer) {
 // notes hands say each end-of-run note, a line, with a key that stays
 // the same while only its counts change: --follow says a note once.
 func (c *converter) notes(say func(key, line string)) {
-	models := make([]string, 0, len(c.unpriced))
-	for m := range c.unpriced {
-		models = append(models, m)
-	}
-	sort.Strings(models)
-	for _, m := range models {
+	for _, m := range slices.Sorted(maps.Keys(c.unpriced)) {
 		say("price "+m, fmt.Sprintf("%s: no price for model %s (%s): its model_result events say \"unpriced\":true and have no cost_usd (--prices FILE adds prices)\n",
 			name, m, textfmt.Plural(int64(c.unpriced[m]), "call")))
 	}
@@ -277,12 +271,7 @@ func (c *converter) notes(say func(key, line string)) {
 		what = "record of an unknown type"
 	}
 	say("unknown", fmt.Sprintf("%s: %d %s skipped: %s\n", name, total, what, list))
-	keys := make([]string, 0, len(c.unknown))
-	for k := range c.unknown {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(c.unknown)) {
 		members := "no members" // {}, or a block not found again
 		if m := c.shapes[k]; m != nil && len(m.names) > 0 {
 			members = "members " + m.String()

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -546,13 +548,8 @@ func (st *copilotState) endCall(b *builder, ms int64) {
 // log's own. It is priced without long-context tiers: it is no one call.
 // requests and premium_requests are the shutdown's counts.
 func (st *copilotState) shutdown(ms int64, metrics map[string]copilotMetric) {
-	models := make([]string, 0, len(metrics))
-	for m := range metrics {
-		models = append(models, m)
-	}
-	sort.Strings(models)
 	b := st.main
-	for _, m := range models {
+	for _, m := range slices.Sorted(maps.Keys(metrics)) {
 		mm := metrics[m]
 		u := usage{provider: "github-copilot", model: m, input: mm.Usage.InputTokens, cacheRead: mm.Usage.CacheReadTokens,
 			cacheWrite: mm.Usage.CacheWriteTokens, output: max(mm.Usage.OutputTokens-st.known[m], 0), untiered: true}
@@ -575,11 +572,8 @@ func (st *copilotState) shutdown(ms int64, metrics map[string]copilotMetric) {
 // assistant.message claimed (a response with nothing to say): their
 // tokens were used all the same.
 func (st *copilotState) unclaimed() {
-	var left []*copilotUsage
-	for _, u := range st.records {
-		left = append(left, u)
-	}
 	// in the log's order, whatever the map's
+	left := slices.Collect(maps.Values(st.records))
 	sort.Slice(left, func(i, j int) bool {
 		return left[i].ms < left[j].ms || left[i].ms == left[j].ms && left[i].APICallID < left[j].APICallID
 	})
@@ -625,12 +619,7 @@ func appendNumber(b []byte, f float64) []byte {
 // session.shutdown whose output only the log gives (those with no count
 // at all are no_usage, said with the others).
 func copilotReport(say func(key, line string), untold map[string]int) {
-	files := make([]string, 0, len(untold))
-	for f := range untold {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	for _, f := range files {
+	for _, f := range slices.Sorted(maps.Keys(untold)) {
 		say("copilot "+f, fmt.Sprintf("%s: %s: no session.shutdown after %d Copilot CLI model %s (a session running, ended by a crash, or of a version before 1.0): their input tokens are not in the log and not counted, only their output\n",
 			name, f, untold[f], plural(untold[f], "call", "calls")))
 	}

@@ -1,6 +1,7 @@
 package evimport
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -41,11 +42,7 @@ func (m *memberSet) add(name string) {
 
 // String is the members in order of name: "id, payload.bar, type".
 func (m *memberSet) String() string {
-	names := make([]string, 0, len(m.names)+1)
-	for n := range m.names {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(m.names))
 	if m.more {
 		names = append(names, "...")
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -217,12 +218,7 @@ func (st *syncState) session(key string) (*sessionMark, error) {
 func (st *syncState) marshal() []byte {
 	data, _ := json.Marshal(syncHeader{Version: syncStateVersion, Tool: name, Settled: st.Settled}) // plain data: cannot fail
 	data = append(data, '\n')
-	names := make([]string, 0, len(st.Files))
-	for n := range st.Files {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(st.Files)) {
 		m := st.Files[n]
 		data = strconv.AppendQuote(data, n)
 		for _, v := range [...]uint64{m.Dev, m.Ino, uint64(m.Size), uint64(m.MTime)} {
@@ -542,12 +538,8 @@ func (inc *incremental) done() (st *syncState, gone, only int, err error) {
 			delete(st.Files, name) // not read, or in no known format: looked at again
 			continue
 		}
-		m := &fileMark{Dev: f.dev, Ino: f.ino, Size: int64(f.size), MTime: f.mtime, Source: f.source, Keys: f.keys, Parent: f.parent}
-		for id := range f.ids {
-			m.IDs = append(m.IDs, id)
-		}
-		slices.Sort(m.IDs)
-		st.Files[name] = m
+		st.Files[name] = &fileMark{Dev: f.dev, Ino: f.ino, Size: int64(f.size), MTime: f.mtime, Source: f.source, Keys: f.keys, Parent: f.parent,
+			IDs: slices.Sorted(maps.Keys(f.ids))}
 	}
 	if err := st.loadSessions(); err != nil {
 		return nil, 0, 0, err
