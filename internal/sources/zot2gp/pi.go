@@ -691,10 +691,14 @@ func (p *piConverter) userMessage(ms int64) {
 
 // startEnd writes message_start and message_end of a whole message.
 func (p *piConverter) startEnd(m []byte) {
-	p.out = append(p.out, `{"type":"message_start","message":`...)
-	p.raw(m)
-	p.out = append(p.out, "}\n"...)
-	p.out = append(p.out, `{"type":"message_end","message":`...)
+	p.wrapped(`{"type":"message_start","message":`, m)
+	p.wrapped(`{"type":"message_end","message":`, m)
+}
+
+// wrapped writes a line of head, then m (a message), then the line's
+// end.
+func (p *piConverter) wrapped(head string, m []byte) {
+	p.out = append(p.out, head...)
 	p.raw(m)
 	p.out = append(p.out, "}\n"...)
 }
@@ -714,13 +718,34 @@ func (p *piConverter) openMessage(ms int64) {
 	p.msg.open, p.msg.ts = true, ms
 	p.msg.usage = append(p.msg.usage[:0], piZeroUsage...)
 	p.msg.blocks = p.msg.blocks[:0]
-	p.out = append(p.out, `{"type":"message_start","message":{"role":"assistant","content":[],"api":`...)
-	p.out = p.origin(p.out)
-	p.out = append(p.out, `,"usage":`...)
-	p.out = append(p.out, piZeroUsage...)
-	p.out = append(p.out, `,"stopReason":"pending","timestamp":`...)
-	p.out = appendInt(p.out, ms)
+	p.messageStart("pending", nil, ms)
+}
+
+// messageStart writes the message_start of an assistant message with
+// no content yet: its stopReason reason and errorMessage errMsg (nil for
+// none) as they are so far.
+func (p *piConverter) messageStart(reason string, errMsg []byte, ms int64) {
+	p.out = append(p.out, `{"type":"message_start","message":{"role":"assistant","content":[]`...)
+	p.out = p.appendMessageEnd(p.out, reason, errMsg, ms)
 	p.out = append(p.out, "}}\n"...)
+}
+
+// appendMessageEnd appends the members of an assistant message after its
+// content: its origin, usage, stopReason, timestamp and errorMessage.
+func (p *piConverter) appendMessageEnd(m []byte, reason string, errMsg []byte, ms int64) []byte {
+	m = append(m, `,"api":`...)
+	m = p.origin(m)
+	m = append(m, `,"usage":`...)
+	m = append(m, p.msg.usage...)
+	m = append(m, `,"stopReason":"`...)
+	m = append(m, reason...)
+	m = append(m, `","timestamp":`...)
+	m = appendInt(m, ms)
+	if errMsg != nil {
+		m = append(m, `,"errorMessage":`...)
+		m = append(m, errMsg...)
+	}
+	return m
 }
 
 // origin appends the api, provider and model values (api's first).
@@ -757,13 +782,19 @@ func (p *piConverter) update(head string, index int, mid string, enc []byte) {
 
 // updateHead writes update's line up to the string's content.
 func (p *piConverter) updateHead(head string, index int, mid string) {
+	p.updateStart(head, index)
+	p.out = append(p.out, mid...)
+	p.out = append(p.out, '"')
+}
+
+// updateStart writes a message_update's line up to the block index
+// after head, the start of its assistant event.
+func (p *piConverter) updateStart(head string, index int) {
 	p.out = append(p.out, `{"type":"message_update","usage":`...)
 	p.out = append(p.out, p.msg.usage...)
 	p.out = append(p.out, `,"assistantMessageEvent":`...)
 	p.out = append(p.out, head...)
 	p.out = appendInt(p.out, int64(index))
-	p.out = append(p.out, mid...)
-	p.out = append(p.out, '"')
 }
 
 // newBlock adds a content block, reusing an earlier block's buffers.
@@ -798,10 +829,7 @@ func (p *piConverter) textDelta(ms int64) {
 	} else {
 		p.closeTextBlock()
 		b = p.newBlock(false)
-		p.out = append(p.out, `{"type":"message_update","usage":`...)
-		p.out = append(p.out, p.msg.usage...)
-		p.out = append(p.out, `,"assistantMessageEvent":{"type":"text_start","contentIndex":`...)
-		p.out = appendInt(p.out, int64(len(p.msg.blocks)-1))
+		p.updateStart(`{"type":"text_start","contentIndex":`, len(p.msg.blocks)-1)
 		p.out = append(p.out, "}}\n"...)
 	}
 	body := p.ev.Field(event.Body)
@@ -825,10 +853,7 @@ func (p *piConverter) addCall(id, toolName []byte) *piBlock {
 	b := p.newBlock(true)
 	b.id = jsontext.AppendString(b.id, p.text(id))
 	b.name = jsontext.AppendString(b.name, p.text(toolName))
-	p.out = append(p.out, `{"type":"message_update","usage":`...)
-	p.out = append(p.out, p.msg.usage...)
-	p.out = append(p.out, `,"assistantMessageEvent":{"type":"toolcall_start","contentIndex":`...)
-	p.out = appendInt(p.out, int64(len(p.msg.blocks)-1))
+	p.updateStart(`{"type":"toolcall_start","contentIndex":`, len(p.msg.blocks)-1)
 	p.out = append(p.out, `,"id":`...)
 	p.out = append(p.out, b.id...)
 	p.out = append(p.out, `,"toolName":`...)
@@ -907,10 +932,7 @@ func (p *piConverter) closeBlock(b *piBlock) {
 	if cap(b.text) > maxKept {
 		b.text = nil // parsed: a huge text is let go
 	}
-	p.out = append(p.out, `{"type":"message_update","usage":`...)
-	p.out = append(p.out, p.msg.usage...)
-	p.out = append(p.out, `,"assistantMessageEvent":{"type":"toolcall_end","contentIndex":`...)
-	p.out = appendInt(p.out, int64(i))
+	p.updateStart(`{"type":"toolcall_end","contentIndex":`, i)
 	p.out = append(p.out, `,"toolCall":`...)
 	p.out = appendToolCallHead(p.out, b.id, b.name)
 	p.raw(b.args)
@@ -1082,18 +1104,7 @@ func (p *piConverter) endMessage(reason string, errMsg, raw, zotContent []byte, 
 // writes its message_end (its message_start is written); the message is
 // the turn's and the run's from then on.
 func (p *piConverter) finishMessage(m []byte, reason string, errMsg, raw []byte, ms int64) {
-	m = append(m, `,"api":`...)
-	m = p.origin(m)
-	m = append(m, `,"usage":`...)
-	m = append(m, p.msg.usage...)
-	m = append(m, `,"stopReason":"`...)
-	m = append(m, reason...)
-	m = append(m, `","timestamp":`...)
-	m = appendInt(m, ms)
-	if errMsg != nil {
-		m = append(m, `,"errorMessage":`...)
-		m = append(m, errMsg...)
-	}
+	m = p.appendMessageEnd(m, reason, errMsg, ms)
 	if raw != nil {
 		m = append(m, `,"rawStopReason":`...)
 		m = append(m, raw...)
@@ -1102,9 +1113,7 @@ func (p *piConverter) finishMessage(m []byte, reason string, errMsg, raw []byte,
 	p.turn.message = m
 	p.turn.failed = reason == "error"
 	p.run.failed = p.turn.failed
-	p.out = append(p.out, `{"type":"message_end","message":`...)
-	p.raw(m)
-	p.out = append(p.out, "}\n"...)
+	p.wrapped(`{"type":"message_end","message":`, m)
 	p.addMessage(m)
 }
 
@@ -1124,19 +1133,7 @@ func (p *piConverter) emptyMessage(reason string) {
 }
 
 func (p *piConverter) bareMessage(reason string, errMsg []byte, ms int64) {
-	p.out = append(p.out, `{"type":"message_start","message":{"role":"assistant","content":[],"api":`...)
-	p.out = p.origin(p.out)
-	p.out = append(p.out, `,"usage":`...)
-	p.out = append(p.out, p.msg.usage...)
-	p.out = append(p.out, `,"stopReason":"`...)
-	p.out = append(p.out, reason...)
-	p.out = append(p.out, `","timestamp":`...)
-	p.out = appendInt(p.out, ms)
-	if errMsg != nil {
-		p.out = append(p.out, `,"errorMessage":`...)
-		p.out = append(p.out, errMsg...)
-	}
-	p.out = append(p.out, "}}\n"...)
+	p.messageStart(reason, errMsg, ms)
 	p.finishMessage(append(p.newMessage(), `{"role":"assistant","content":[]`...), reason, errMsg, nil, ms)
 }
 
@@ -1220,10 +1217,7 @@ func (p *piConverter) startCall(id, toolName, args []byte) *piCall {
 		output = nil
 	}
 	*c = piCall{id: append(c.id[:0], id...), name: append(c.name[:0], toolName...), args: args, output: output}
-	p.out = append(p.out, `{"type":"tool_execution_start","toolCallId":`...)
-	p.out = append(p.out, id...)
-	p.out = append(p.out, `,"toolName":`...)
-	p.out = append(p.out, toolName...)
+	p.toolHead("start", c)
 	p.out = append(p.out, `,"args":`...)
 	p.raw(args)
 	p.out = append(p.out, "}\n"...)
@@ -1297,10 +1291,7 @@ func (p *piConverter) toolProgress() {
 	}
 	body := p.ev.Field(event.Body)
 	c.output = p.appendText(grow(c.output, len(body)), body) // kept encoded
-	p.out = append(p.out, `{"type":"tool_execution_update","toolCallId":`...)
-	p.out = append(p.out, c.id...)
-	p.out = append(p.out, `,"toolName":`...)
-	p.out = append(p.out, c.name...)
+	p.toolHead("update", c)
 	p.out = append(p.out, `,"args":`...)
 	p.raw(c.args)
 	p.out = append(p.out, `,"partialResult":{"content":[{"type":"text","text":"`...)
@@ -1345,15 +1336,23 @@ func (p *piConverter) endCall(c *piCall, body, content []byte, isError bool) {
 	r = appendInt(r, p.ms)
 	c.result = append(r, '}')
 	c.ended, c.written = true, false
-	p.out = append(p.out, `{"type":"tool_execution_end","toolCallId":`...)
-	p.out = append(p.out, c.id...)
-	p.out = append(p.out, `,"toolName":`...)
-	p.out = append(p.out, c.name...)
+	p.toolHead("end", c)
 	p.out = append(p.out, `,"result":{"content":`...)
 	p.raw(c.result[at:end])
 	p.out = append(p.out, `},"isError":`...)
 	p.out = appendBool(p.out, isError)
 	p.out = append(p.out, "}\n"...)
+}
+
+// toolHead writes the line of a tool_execution event of kind (start,
+// update, end) up to its call's id and tool name.
+func (p *piConverter) toolHead(kind string, c *piCall) {
+	p.out = append(p.out, `{"type":"tool_execution_`...)
+	p.out = append(p.out, kind...)
+	p.out = append(p.out, `","toolCallId":`...)
+	p.out = append(p.out, c.id...)
+	p.out = append(p.out, `,"toolName":`...)
+	p.out = append(p.out, c.name...)
 }
 
 // writeResults writes the toolResult message of every call that has
@@ -1472,9 +1471,7 @@ func (p *piConverter) appendTextBlocks(dst, raw []byte) []byte {
 	dst = append(dst, '[')
 	switch jsonscan.KindOf(raw) {
 	case jsonscan.String:
-		dst = append(dst, `{"type":"text","text":"`...)
-		dst = p.appendText(dst, raw)
-		dst = append(dst, `"}`...)
+		dst = p.appendTextBlock(dst, raw)
 	case jsonscan.Array:
 		n := 0
 		jsonscan.Elements(raw, func(el []byte) bool {
@@ -1485,14 +1482,20 @@ func (p *piConverter) appendTextBlocks(dst, raw []byte) []byte {
 			if n > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(dst, `{"type":"text","text":"`...)
-			dst = p.appendText(dst, t)
-			dst = append(dst, `"}`...)
+			dst = p.appendTextBlock(dst, t)
 			n++
 			return true
 		})
 	}
 	return append(dst, ']')
+}
+
+// appendTextBlock appends a text block of pi's whose text is that of
+// the raw JSON value (see appendText).
+func (p *piConverter) appendTextBlock(dst, raw []byte) []byte {
+	dst = append(dst, `{"type":"text","text":"`...)
+	dst = p.appendText(dst, raw)
+	return append(dst, `"}`...)
 }
 
 // twoMembers returns the raw values of two members of the object obj (the
