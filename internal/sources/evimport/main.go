@@ -686,16 +686,6 @@ func (c *converter) sessions(files []*logFile) []*session {
 
 // sourceSessions is sessions, each source's files converted by it.
 func (c *converter) sourceSessions(files []*logFile) []*session {
-	if len(files) == 0 {
-		return nil
-	}
-	one := true
-	for _, f := range files[1:] {
-		one = one && f.source == files[0].source
-	}
-	if one {
-		return c.convertSource(sourceNamed(files[0].source), files)
-	}
 	var sessions []*session
 	for _, src := range sources {
 		var of []*logFile
