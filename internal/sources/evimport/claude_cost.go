@@ -7,18 +7,14 @@ package evimport
 // assistant lines no longer carry a costUSD of their own. docs/formats.md
 // says how it is read.
 
-// claudeCost is a cost-state record.
+// claudeCost is a cost-state record: the session's cost, and each
+// model's part of it. (The models' tokens, read for the checks of the
+// line, are those of every request, those the log does not show
+// included.)
 type claudeCost struct {
 	total  float64
-	models map[string]claudeModelCost
+	models map[string]float64
 	at     int // where it is in its session's main thread (claudeGroup.main)
-}
-
-// claudeModelCost is one model's part of a cost-state: its cost. (Its
-// tokens, read for the checks of the line, are those of every request,
-// those the log does not show included.)
-type claudeModelCost struct {
-	cost float64
 }
 
 // claudeCostLine is a cost-state line as its table reads it: the
@@ -49,9 +45,9 @@ func claudeCostState(data []byte) (*claudeCost, error) {
 	var l claudeCostLine
 	d := &fields{}
 	claudeCostTable.decode(d, data, &l)
-	cs := &claudeCost{total: l.TotalCostUSD, models: map[string]claudeModelCost{}}
+	cs := &claudeCost{total: l.TotalCostUSD, models: map[string]float64{}}
 	for model, u := range l.ModelUsage {
-		cs.models[model] = claudeModelCost{cost: u.CostUSD}
+		cs.models[model] = u.CostUSD
 	}
 	return cs, d.err
 }
@@ -104,9 +100,9 @@ func (c *converter) claudeRates(g *claudeGroup) func(model string, u usage) (flo
 		weights[l.Message.Model] += c.claudeWeight(l.Message.Model, claudeTokens(l.Message.Usage))
 	}
 	rates := map[string]float64{} // USD per unit of weight
-	for model, m := range cs.models {
-		if w := weights[model]; w > 0 && m.cost > 0 {
-			rates[model] = m.cost / w
+	for model, cost := range cs.models {
+		if w := weights[model]; w > 0 && cost > 0 {
+			rates[model] = cost / w
 		}
 	}
 	return func(model string, u usage) (float64, bool) {
