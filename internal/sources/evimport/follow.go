@@ -53,58 +53,11 @@ type tail struct {
 	copying bool
 }
 
-// followState is what --follow keeps from one round to the next, the
-// state a pass leaves, as plain data that can be written to a file and
-// read back (issue 32 keeps it between runs): where each file was read
-// to, and what was written of each session. The lines read are not in
-// it: a session is converted again from its files.
-type followState struct {
-	// Files are the files followed, in the order they are converted.
-	Files []fileState `json:"files"`
-	// Sessions are what was written of each session, by source and id.
-	Sessions map[string]*sent `json:"sessions"`
-}
-
-// fileState is one file followed: where it was read to (the Follower's
-// state), whether a .json file holds lines (not one document), and the
-// files that were under its name before (rotated away, truncated), whose
-// lines are still the session's.
-type fileState struct {
-	Name  string            `json:"name"`
-	Read  jsonl.FollowState `json:"read"`
-	Lines bool              `json:"lines,omitempty"`
-	Past  []fileState       `json:"past,omitempty"`
-	// Continues names the file whose lines it goes on from (tail.prev),
-	// when that is not the last of Past: the file found holding them.
-	Continues string `json:"continues,omitempty"`
-}
-
 // sent is what --follow wrote of a session: the hash of each event, in
-// order (count, how many times each hash was written, is made from
-// them).
+// order, and how many times each hash was written.
 type sent struct {
-	Hashes []uint64 `json:"hashes"`
+	hashes []uint64
 	count  map[uint64]int
-}
-
-// state is the follower's state as data (followState).
-func (fl *follower) state() followState {
-	st := followState{Sessions: fl.written}
-	var file func(t *tail) fileState
-	file = func(t *tail) fileState {
-		fs := fileState{Name: t.f.name, Read: t.r.State, Lines: t.lines}
-		for _, p := range t.past {
-			fs.Past = append(fs.Past, file(p))
-		}
-		if t.prev != nil && (len(t.past) == 0 || t.prev != t.past[len(t.past)-1]) {
-			fs.Continues = t.prev.f.name
-		}
-		return fs
-	}
-	for _, name := range fl.order {
-		st.Files = append(st.Files, file(fl.tails[name]))
-	}
-	return st
 }
 
 // follower is --follow: the files it reads as they grow, in the order
@@ -287,7 +240,7 @@ func (fl *follower) fresh(conv *converter) []*session {
 		key := s.source + "\x00" + s.id
 		w := fl.written[key]
 		if w == nil {
-			w = &sent{}
+			w = &sent{count: map[uint64]int{}}
 			fl.written[key] = w
 		}
 		settled := s.events
@@ -299,7 +252,7 @@ func (fl *follower) fresh(conv *converter) []*session {
 		}
 		fresh := w.add(settled)
 		if len(fresh) > 0 {
-			out = append(out, &session{source: s.source, id: s.id, project: s.project, host: s.host, events: fresh, seqBase: int64(len(w.Hashes) - len(fresh))})
+			out = append(out, &session{source: s.source, id: s.id, project: s.project, host: s.host, events: fresh, seqBase: int64(len(w.hashes) - len(fresh))})
 		}
 	}
 	return out
@@ -310,20 +263,14 @@ func (fl *follower) fresh(conv *converter) []*session {
 // part is still the list's beginning (the log grew at its end), else every
 // event not written before (a subagent's events were spliced in).
 func (w *sent) add(events []event) []event {
-	if w.count == nil {
-		w.count = map[uint64]int{}
-		for _, h := range w.Hashes {
-			w.count[h]++
-		}
-	}
 	hashes := make([]uint64, len(events))
 	for i := range events {
 		hashes[i] = events[i].hash()
 	}
 	var fresh []event
-	if len(hashes) >= len(w.Hashes) && equalHashes(hashes[:len(w.Hashes)], w.Hashes) {
-		fresh = events[len(w.Hashes):]
-		hashes = hashes[len(w.Hashes):]
+	if len(hashes) >= len(w.hashes) && slices.Equal(hashes[:len(w.hashes)], w.hashes) {
+		fresh = events[len(w.hashes):]
+		hashes = hashes[len(w.hashes):]
 	} else {
 		seen := map[uint64]int{}
 		var keep []uint64
@@ -340,17 +287,8 @@ func (w *sent) add(events []event) []event {
 	for _, h := range hashes {
 		w.count[h]++
 	}
-	w.Hashes = append(w.Hashes, hashes...)
+	w.hashes = append(w.hashes, hashes...)
 	return fresh
-}
-
-func equalHashes(a, b []uint64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // hash identifies an event by everything --follow writes of it but seq.

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -270,50 +269,6 @@ func followInPieces(t *testing.T, rng *rand.Rand, files map[string][]byte, names
 		}
 	}
 	return stdout.String(), stderr.String()
-}
-
-// The follower's state (what a pass leaves: where each file was read
-// to, what was written of each session) is data: written as JSON and
-// read back, it is the same, and a session's record of what was written
-// goes on the same.
-func TestFollowStateRoundTrip(t *testing.T) {
-	files := fixtureSessions(t, "claude.txtar")
-	dir := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	out := jsonl.NewWriter(&stdout)
-	in := &jsonl.Input{Tool: name, Stderr: &stderr, Out: out}
-	fl := newFollower(&options{Input: cli.Input{Files: []string{dir}}, From: "auto"}, in, out, window.Window{}, func() *converter { return newConverter(prices.Default()) })
-	for _, name := range sortedKeys(files) {
-		data := files[name]
-		os.WriteFile(filepath.Join(dir, filepath.Base(name)), data[:len(data)/2], 0o644)
-	}
-	if err := fl.round(); err != nil {
-		t.Fatal(err)
-	}
-	st := fl.state()
-	if len(st.Files) != len(files) || len(st.Sessions) == 0 {
-		t.Fatalf("state %+v: want %d files and sessions written", st, len(files))
-	}
-	data, err := json.Marshal(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back followState
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range st.Sessions {
-		s.count = nil // made from Hashes
-	}
-	if !reflect.DeepEqual(back, st) {
-		t.Fatalf("read back\n%+v\nwant\n%+v", back, st)
-	}
-	for key, s := range st.Sessions {
-		events := []event{{run: "x/1", agent: "main", kind: "user_message", payload: []byte(`{"text":"more"}`)}, {run: "x/1", agent: "main", kind: "run_started", payload: []byte(`{}`)}}
-		if a, b := len(s.add(events)), len(back.Sessions[key].add(events)); a != b || a != 2 {
-			t.Errorf("%s: %d fresh events, read back %d, want 2", key, a, b)
-		}
-	}
 }
 
 // --follow says the notes a pass says at its end as they come up, each
