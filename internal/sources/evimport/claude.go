@@ -3,6 +3,7 @@ package evimport
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -367,7 +368,7 @@ func (c *converter) claudeSession(g *claudeGroup) *session {
 	s := newSession("claude", g.id, g.project)
 	s.at = g.at
 	keys := map[respKey]bool{} // responses the session's own lines hold
-	for _, recs := range append([][]claudeRec{g.main}, agentLists(g)...) {
+	for _, recs := range append(slices.Collect(maps.Values(g.agents)), g.main) {
 		for _, r := range recs {
 			if r.line.Type == "assistant" {
 				keys[claudeKey(r.line.Message, r.line.RequestID)] = true
@@ -394,14 +395,6 @@ func (c *converter) claudeSession(g *claudeGroup) *session {
 	}
 	s.splice()
 	return s
-}
-
-func agentLists(g *claudeGroup) [][]claudeRec {
-	out := make([][]claudeRec, 0, len(g.order))
-	for _, a := range g.order {
-		out = append(out, g.agents[a])
-	}
-	return out
 }
 
 // claudeLinks is what ties a subagent to the Task call that started it

@@ -219,7 +219,7 @@ func (st *qwenState) record(l *qwenLine, p *qwenPayload) {
 	b, ms := st.main, parseTime(l.Timestamp)
 	switch l.Type {
 	case "user":
-		b.prompt(ms, qwenText(l.Message, false))
+		b.prompt(ms, qwenText(l.Message))
 	case "assistant":
 		st.assistant(ms, l)
 	case "tool_result":
@@ -318,11 +318,11 @@ func qwenParts(m *qwenMessage) []qwenPart {
 	return m.Parts
 }
 
-// qwenText is a message's text parts, thoughts left out unless thoughts.
-func qwenText(m *qwenMessage, thoughts bool) string {
+// qwenText is a message's text parts, thoughts left out.
+func qwenText(m *qwenMessage) string {
 	var texts []string
 	for _, part := range qwenParts(m) {
-		if part.Text != "" && part.Thought == thoughts {
+		if part.Text != "" && !part.Thought {
 			texts = append(texts, part.Text)
 		}
 	}
