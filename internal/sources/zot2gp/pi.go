@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -378,10 +379,9 @@ func typeName(t string) string {
 
 // --- runs and turns
 
-func (p *piConverter) line(parts ...string) {
-	for _, s := range parts {
-		p.out = append(p.out, s...)
-	}
+// line writes a line of pi's that holds nothing but s.
+func (p *piConverter) line(s string) {
+	p.out = append(p.out, s...)
 	p.out = append(p.out, '\n')
 }
 
@@ -468,11 +468,8 @@ func (p *piConverter) endRun() {
 		p.raw(m)
 	}
 	p.out = append(p.out, `],"willRetry":false}`+"\n"...)
-	if p.run.aborted {
-		p.line(`{"type":"agent_settled","aborted":true}`)
-	} else {
-		p.line(`{"type":"agent_settled","aborted":false}`)
-	}
+	p.out = strconv.AppendBool(append(p.out, `{"type":"agent_settled","aborted":`...), p.run.aborted)
+	p.out = append(p.out, "}\n"...)
 	p.run.active, p.settled = false, true
 }
 
@@ -940,11 +937,6 @@ func (p *piConverter) closeBlock(b *piBlock) {
 	p.out = append(p.out, "}}\n"...)
 }
 
-// appendToolCall appends pi's ToolCall content block.
-func appendToolCall(dst, id, toolName, args, argsErr []byte) []byte {
-	return appendToolCallTail(append(appendToolCallHead(dst, id, toolName), args...), argsErr)
-}
-
 // appendToolCallHead appends a ToolCall block up to its arguments, and
 // appendToolCallTail the rest after them.
 func appendToolCallHead(dst, id, toolName []byte) []byte {
@@ -1065,7 +1057,7 @@ func (p *piConverter) endMessage(reason string, errMsg, raw, zotContent []byte, 
 				m = append(m, ',')
 			}
 			if b.call {
-				m = appendToolCall(m, b.id, b.name, b.args, b.argsErr)
+				m = appendToolCallTail(append(appendToolCallHead(m, b.id, b.name), b.args...), b.argsErr)
 				calls = append(calls, piCall{id: b.id, name: b.name, args: b.args})
 			} else {
 				m = append(m, `{"type":"text","text":"`...)
@@ -1185,12 +1177,6 @@ func (p *piConverter) appendZotContent(dst []byte, calls []piCall, content []byt
 	return dst, calls, same && n >= len(p.msg.blocks)
 }
 
-// argsValue makes a call's arguments of zot's decoded args: an object as
-// it is, a string as the JSON text of the arguments, nothing as {}.
-func (p *piConverter) argsValue(raw []byte) (args, argsErr []byte) {
-	return p.parseArgs(nil, p.text(raw))
-}
-
 // --- tool calls
 
 // startCall writes tool_execution_start of a call and adds it to the
@@ -1280,7 +1266,9 @@ func (p *piConverter) toolCall() {
 		return // in the message, or restated twice
 	}
 	p.ensureTurn()
-	a, _ := p.argsValue(p.ev.Field(event.Args))
+	// zot's decoded args: an object as it is, a string as the JSON text
+	// of the arguments, nothing as {}
+	a, _ := p.parseArgs(nil, p.text(p.ev.Field(event.Args)))
 	p.startCall(jsontext.AppendString(nil, p.text(id)), jsontext.AppendString(nil, p.text(p.ev.Field(event.Name))), a)
 }
 
@@ -1331,7 +1319,7 @@ func (p *piConverter) endCall(c *piCall, body, content []byte, isError bool) {
 	}
 	end := len(r)
 	r = append(r, `,"isError":`...)
-	r = appendBool(r, isError)
+	r = strconv.AppendBool(r, isError)
 	r = append(r, `,"timestamp":`...)
 	r = appendInt(r, p.ms)
 	c.result = append(r, '}')
@@ -1340,7 +1328,7 @@ func (p *piConverter) endCall(c *piCall, body, content []byte, isError bool) {
 	p.out = append(p.out, `,"result":{"content":`...)
 	p.raw(c.result[at:end])
 	p.out = append(p.out, `},"isError":`...)
-	p.out = appendBool(p.out, isError)
+	p.out = strconv.AppendBool(p.out, isError)
 	p.out = append(p.out, "}\n"...)
 }
 
@@ -1522,10 +1510,3 @@ func millis(ts []byte) int64 {
 }
 
 func appendInt(dst []byte, v int64) []byte { return jsontext.AppendFixed(dst, v, 0) }
-
-func appendBool(dst []byte, b bool) []byte {
-	if b {
-		return append(dst, "true"...)
-	}
-	return append(dst, "false"...)
-}
