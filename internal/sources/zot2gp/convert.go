@@ -358,14 +358,6 @@ func nestsAtLeast(b []byte, depth int) bool {
 }
 
 // trimSpace drops JSON whitespace around the object.
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isSpace(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
-}
+func trimSpace(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
