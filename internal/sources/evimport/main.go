@@ -24,24 +24,20 @@
 // messages, the folder list of --help and the fuzz targets' dispatch are
 // made from the table.
 //
-// A source declares what a session's files are with three members:
+// A source declares what a session's files are:
 //
 //   - a file alone: no keys (pi), each file its own group;
 //   - a file and its companions: companions lists the files that go with
 //     a file named on the command line (Claude Code's subagents), and
-//     keys the values that tie files together wherever they were found
-//     (a sessionId): the files of a source that share a key are one
-//     group, converted together; a file whose logFile.parent is set
-//     joins the group of its first key's owner (a Codex agent's rollout
-//     joins its parent's);
-//   - a folder of files, or a tree of documents (opencode keeps a
-//     session as session/, message/ and part/ JSON files): fileName
-//     picks its files in a folder's walk, claims (or document) tell them
-//     from other agents', and keys gives each the session it belongs to
-//     (a member of the record, or a folder in its path), so that every
-//     file of a session is one group; convert then receives the group's
-//     files, each with its records or document, and puts the session
-//     back together in the order it needs.
+//     keys (or sessionKey) the values that tie files together wherever
+//     they were found (a sessionId): the files of a source that share a
+//     key are one group, converted together; a file whose
+//     logFile.parent is set joins the group of its first key's owner (a
+//     Codex agent's rollout joins its parent's);
+//   - the sessions of a database file (opencode's SQLite): database
+//     lists them and exports each, with its subagents', as a log of its
+//     rows, which the scan, the groups, the conversion and --follow see
+//     as a file.
 //
 // # Records
 //
