@@ -120,12 +120,10 @@ func (c *converter) obj(n int) *object {
 
 // merge adds the counts of a worker's converter to c's.
 func (c *converter) merge(w *converter) {
-	for k, n := range w.unpriced {
-		c.unpriced[k] += n
-	}
-	for k, n := range w.unknown {
-		c.unknown[k] += n
-	}
+	addCounts(c.unpriced, w.unpriced)
+	addCounts(c.unknown, w.unknown)
+	addCounts(c.noUsage, w.noUsage)
+	addCounts(c.copilotUntold, w.copilotUntold)
 	for k, m := range w.shapes {
 		into := c.shape(k)
 		for n := range m.names {
@@ -133,11 +131,12 @@ func (c *converter) merge(w *converter) {
 		}
 		into.more = into.more || m.more
 	}
-	for k, n := range w.noUsage {
-		c.noUsage[k] += n
-	}
-	for k, n := range w.copilotUntold {
-		c.copilotUntold[k] += n
+}
+
+// addCounts adds the counts of from to into's.
+func addCounts(into, from map[string]int) {
+	for k, n := range from {
+		into[k] += n
 	}
 }
 
