@@ -117,7 +117,6 @@ func (a agentRef) id() string {
 	return ""
 }
 
-// Claude Code's lines are read by tables made from their types (table.go).
 var (
 	claudeLineTable  = tableFor[claudeLine]()
 	claudeBlockTable = tableFor[block]()

@@ -138,8 +138,7 @@ type codexTokens struct {
 	Total     int64 `json:"total_tokens"`
 }
 
-// Codex's lines and payloads are read by tables made from their types
-// (table.go); a line's payload from what its check found (fields.walk),
+// A line's payload is read from what its check found (fields.walk),
 // when d has just read the line.
 var codexLineTable, codexPayloadTable = tableFor[codexLine](), tableFor[codexPayload]()
 

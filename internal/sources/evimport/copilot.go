@@ -118,8 +118,6 @@ type copilotToolRequest struct {
 	Arguments  json.RawMessage `json:"arguments"`
 }
 
-// Copilot CLI's events and their data are read by tables made from their
-// types (table.go).
 var copilotLineTable, copilotDataTable = tableFor[copilotLine](), tableFor[copilotData]()
 
 func (l *copilotLine) decode(d *fields, data []byte) { copilotLineTable.decode(d, data, l) }

@@ -102,8 +102,6 @@ type geminiRecord struct {
 	ToolCalls []geminiToolCall `json:"toolCalls"`
 }
 
-// Gemini CLI's records are read by a table made from their type
-// (table.go).
 var geminiRecordTable = tableFor[geminiRecord]()
 
 func (m *geminiRecord) decode(d *fields, data []byte) { geminiRecordTable.decode(d, data, m) }

@@ -71,7 +71,6 @@ type piBlock struct {
 	Arguments json.RawMessage `json:"arguments" ev:"object"` // copied as they are
 }
 
-// pi's records are read by tables made from their types (table.go).
 var (
 	piLineTable  = tableFor[piLine]()
 	piBlockTable = tableFor[piBlock]()

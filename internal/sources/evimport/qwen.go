@@ -104,8 +104,6 @@ type qwenUIEvent struct {
 	SubagentType string `json:"subagent_type" ev:"word"`
 }
 
-// Qwen Code's records are read by tables made from their types
-// (table.go).
 var qwenLineTable, qwenPayloadTable = tableFor[qwenLine](), tableFor[qwenPayload]()
 
 func (l *qwenLine) decode(d *fields, data []byte)    { qwenLineTable.decode(d, data, l) }
