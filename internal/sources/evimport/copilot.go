@@ -263,7 +263,7 @@ func (c *converter) copilot(files []*logFile) *session {
 	st.main = newBuilder(c, s, mainAgent, false)
 	st.main.setModel("github-copilot", "")
 	eachRecord(c, files, func(l *copilotLine) string { return l.ID }, func(d *fields, l *copilotLine) error {
-		if !c.known("copilot", l.Type, copilotKnown) || !copilotReads(l.Type) {
+		if !c.known("copilot", l.Type, copilotKnown) || !slices.Contains(copilotRead, l.Type) {
 			return nil
 		}
 		var data copilotData
@@ -308,16 +308,6 @@ func (m *copilotData) shape(d *fields, typ string) {
 	case "subagent.failed":
 		d.checkStr(m.Error, "error")
 	}
-}
-
-// copilotReads reports whether events of type typ are converted.
-func copilotReads(typ string) bool {
-	for _, t := range copilotRead {
-		if t == typ {
-			return true
-		}
-	}
-	return false
 }
 
 // thread is the builder of the agent an event is of: a subagent's (its

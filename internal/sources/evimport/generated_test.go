@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,10 +25,10 @@ func TestCorpusKinds(t *testing.T) {
 		if src == nil {
 			t.Fatalf("corpus.AgentKinds has %q, no source of the table", kind)
 		}
-		if src.rank() < at {
+		if slices.Index(sources, src) < at {
 			t.Errorf("corpus.AgentKinds: %q out of the table's order", kind)
 		}
-		at = src.rank()
+		at = slices.Index(sources, src)
 	}
 }
 

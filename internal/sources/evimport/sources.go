@@ -116,16 +116,6 @@ func sourceNamed(name string) *source {
 	return nil
 }
 
-// rank is the source's place in the table.
-func (s *source) rank() int {
-	for i, t := range sources {
-		if t == s {
-			return i
-		}
-	}
-	return len(sources)
-}
-
 // convertSource converts a group of the files of one source, placing its
 // sessions by the source's rank.
 func (c *converter) convertSource(s *source, files []*logFile) []*session {
@@ -135,7 +125,7 @@ func (c *converter) convertSource(s *source, files []*logFile) []*session {
 	} else {
 		ss = s.convert(c, files)
 	}
-	rank := s.rank()
+	rank := slices.Index(sources, s) // its place in the table
 	for _, x := range ss {
 		x.at.source = rank
 	}
