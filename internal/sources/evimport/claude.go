@@ -124,13 +124,6 @@ var (
 	claudeBlockContent = claudeBlockTable.member("Content")
 )
 
-// decode reads a Claude Code line by its table; a content block of the
-// wrong shape is said unless a member of the line is wrong (settle).
-func (l *claudeLine) decode(d *fields, data []byte) {
-	claudeLineTable.decode(d, data, l)
-	d.settle()
-}
-
 // afterMembers reads the content of m, the line's message of that name,
 // into blocks as its members are read, from the tape of the line (blocks
 // would walk them again); Content is let go.
@@ -259,7 +252,7 @@ func (c *converter) claude(files []*logFile) []*session {
 		lines += len(f.records)
 	}
 	for _, f := range files {
-		decode(c, f.records, func(r record, l *claudeLine) {
+		decode(c, claudeLineTable, f.records, func(r record, l *claudeLine) {
 			if !c.known("claude", l.Type, claudeKnown) {
 				return
 			}

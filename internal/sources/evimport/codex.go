@@ -43,10 +43,10 @@ func codexKeys(f *logFile) {
 		// line holds the whole of the agent's instructions, which
 		// encoding/json took long to read
 		var d fields
-		if l.decode(&d, r.data); d.err != nil || len(l.Payload) == 0 || l.Payload[0] != '{' && l.Payload[0] != 'n' {
+		if codexLineTable.decode(&d, r.data, &l); d.err != nil || len(l.Payload) == 0 || l.Payload[0] != '{' && l.Payload[0] != 'n' {
 			continue
 		}
-		if cf.meta.decode(&d, l.Payload); d.err != nil {
+		if codexPayloadTable.decode(&d, l.Payload, &cf.meta); d.err != nil {
 			continue
 		}
 		if parent, _ := cf.parentThread(); parent != "" {
@@ -141,9 +141,6 @@ type codexTokens struct {
 // A line's payload is read from what its check found (fields.walk),
 // when d has just read the line.
 var codexLineTable, codexPayloadTable = tableFor[codexLine](), tableFor[codexPayload]()
-
-func (l *codexLine) decode(d *fields, data []byte)    { codexLineTable.decode(d, data, l) }
-func (p *codexPayload) decode(d *fields, data []byte) { codexPayloadTable.decode(d, data, p) }
 
 // codexKnown are the record and payload types read or deliberately
 // passed over.
@@ -343,13 +340,13 @@ func (c *converter) codexDecode(f *logFile) *codexFile {
 	cf := &codexFile{index: f.index, name: f.label(), lines: slices.Grow(lines, len(f.records))}
 	d := c.takeFields()
 	defer c.giveFields(d)
-	decodeWith(c, d, f.records, func(r record, l *codexLine) {
+	decodeWith(c, d, codexLineTable, f.records, func(r record, l *codexLine) {
 		var p codexPayload
 		d.err, d.hard = nil, false
 		if d.object(l.Payload, "payload") {
 			// named from the line: payload.info.last_token_usage...
 			d.path = append(d.path[:0], "payload")
-			p.decode(d, l.Payload)
+			codexPayloadTable.decode(d, l.Payload, &p)
 		}
 		typ := l.Type
 		if l.Type == "event_msg" || l.Type == "response_item" {

@@ -120,9 +120,6 @@ type copilotToolRequest struct {
 
 var copilotLineTable, copilotDataTable = tableFor[copilotLine](), tableFor[copilotData]()
 
-func (l *copilotLine) decode(d *fields, data []byte) { copilotLineTable.decode(d, data, l) }
-func (m *copilotData) decode(d *fields, data []byte) { copilotDataTable.decode(d, data, m) }
-
 type copilotResult struct {
 	Content string `json:"content"`
 }
@@ -262,13 +259,13 @@ func (c *converter) copilot(files []*logFile) *session {
 		calls: map[*builder]*copilotCall{}, known: map[string]int64{}, records: map[string]*copilotUsage{}, file: files[0].label()}
 	st.main = newBuilder(c, s, mainAgent, false)
 	st.main.setModel("github-copilot", "")
-	eachRecord(c, files, func(l *copilotLine) string { return l.ID }, func(d *fields, l *copilotLine) error {
+	eachRecord(c, copilotLineTable, files, func(l *copilotLine) string { return l.ID }, func(d *fields, l *copilotLine) error {
 		if !c.known("copilot", l.Type, copilotKnown) || !slices.Contains(copilotRead, l.Type) {
 			return nil
 		}
 		var data copilotData
 		if d.enter(l.Data, "data") {
-			if data.decode(d, l.Data); d.err == nil {
+			if copilotDataTable.decode(d, l.Data, &data); d.err == nil {
 				data.shape(d, l.Type)
 			}
 		}

@@ -36,13 +36,13 @@ func BenchmarkDecode(b *testing.B) {
 			}
 			switch kind {
 			case "claude":
-				decodeBenches[claudeLine](b, lines, size)
+				decodeBenches(b, claudeLineTable, lines, size)
 			case "codex":
-				decodeBenches[codexLine](b, lines, size)
+				decodeBenches(b, codexLineTable, lines, size)
 			case "pi":
-				decodeBenches[piLine](b, lines, size)
+				decodeBenches(b, piLineTable, lines, size)
 			case "gemini":
-				decodeBenches[geminiRecord](b, lines, size)
+				decodeBenches(b, geminiRecordTable, lines, size)
 			}
 		})
 	}
@@ -99,10 +99,7 @@ var v2Options = jsonv2.JoinOptions(
 	})),
 )
 
-func decodeBenches[T any, PT interface {
-	*T
-	decodeLine
-}](b *testing.B, lines [][]byte, size int64) {
+func decodeBenches[T any](b *testing.B, tb recordTable[T], lines [][]byte, size int64) {
 	// each decoder reads what evimport reads of a line: its members, a
 	// Codex line's payload, and a message's content blocks (those of
 	// v1's and v2's by contentRead, as the tests compare them)
@@ -114,10 +111,10 @@ func decodeBenches[T any, PT interface {
 			for _, l := range lines {
 				var v T
 				d.err, d.hard, d.path, d.check, d.objs, d.line, d.blockErr = nil, false, d.path[:0], true, d.objs[:0], nil, nil
-				PT(&v).decode(d, l)
+				tb.decodeLine(d, l, &v)
 				if cl, ok := any(&v).(*codexLine); ok && len(cl.Payload) > 0 && cl.Payload[0] == '{' {
 					var p codexPayload
-					p.decode(d, cl.Payload)
+					codexPayloadTable.decode(d, cl.Payload, &p)
 				}
 				if d.err != nil {
 					b.Fatalf("%v\n%s", d.err, l)

@@ -523,20 +523,13 @@ func validNumber(s string) bool {
 	return i == len(s)
 }
 
-// decodeLine is what every record type of a log has: a decoder of a
-// line's members.
-type decodeLine interface{ decode(d *fields, data []byte) }
-
-// decode decodes each record into a T and hands it to fn; a record that is
-// JSON but not of the shape its agent writes (a number where a string
-// goes) is reported as bad.
-func decode[T any, PT interface {
-	*T
-	decodeLine
-}](c *converter, records []record, fn func(r record, v *T)) {
+// decode decodes each record into a T by its table tb and hands it to
+// fn; a record that is JSON but not of the shape its agent writes (a
+// number where a string goes) is reported as bad.
+func decode[T any](c *converter, tb recordTable[T], records []record, fn func(r record, v *T)) {
 	d := c.takeFields()
 	defer c.giveFields(d)
-	decodeWith[T, PT](c, d, records, fn)
+	decodeWith(c, d, tb, records, fn)
 }
 
 // takeFields is a decoder for a file's lines with the memory of the last
@@ -557,10 +550,7 @@ func (c *converter) giveFields(d *fields) { c.fields = d }
 // decodeWith is decode with d, which fn may use to decode a member of the
 // record further: an object member of a line checked as it was decoded
 // is read from what the check found.
-func decodeWith[T any, PT interface {
-	*T
-	decodeLine
-}](c *converter, d *fields, records []record, fn func(r record, v *T)) {
+func decodeWith[T any](c *converter, d *fields, tb recordTable[T], records []record, fn func(r record, v *T)) {
 	defer func(prev []byte) { c.rec = prev }(c.rec)
 	// one record for every line, made anew: fn copies what it keeps of
 	// it, never keeps it, and a record made for each line was most of
@@ -569,7 +559,7 @@ func decodeWith[T any, PT interface {
 	for _, r := range records {
 		v = *new(T)
 		d.err, d.hard, d.path, d.check, d.objs, d.line, d.blockErr = nil, false, d.path[:0], r.unchecked, d.objs[:0], nil, nil
-		PT(&v).decode(d, r.data)
+		tb.decodeLine(d, r.data, &v)
 		if d.err != nil {
 			c.bad(r, d.err)
 			continue

@@ -126,10 +126,7 @@ func outputCanonical(t *testing.T, data []byte, p *codexPayload) {
 	p.outputCanonical = false
 }
 
-func sameAsEncodingJSON[T any, PT interface {
-	*T
-	decodeLine
-}](t *testing.T, data []byte) {
+func sameAsEncodingJSON[T any](t *testing.T, tb recordTable[T], data []byte) {
 	var want T
 	werr := json.Unmarshal(data, &want)
 	if werr == nil {
@@ -140,7 +137,7 @@ func sameAsEncodingJSON[T any, PT interface {
 	for _, check := range []bool{false, true} {
 		var got T
 		d := fields{check: check}
-		PT(&got).decode(&d, data)
+		tb.decodeLine(&d, data, &got)
 		if m, ok := any(&got).(interface{ decoded() }); ok {
 			m.decoded()
 		}
@@ -197,14 +194,14 @@ func contentRead(l any) error {
 func payloadAsEncodingJSON(t *testing.T, data []byte) {
 	d := fields{check: true}
 	var l codexLine
-	l.decode(&d, data)
+	codexLineTable.decode(&d, data, &l)
 	if d.err != nil || len(l.Payload) == 0 || l.Payload[0] != '{' {
 		return
 	}
 	var want, got codexPayload
 	werr := json.Unmarshal(l.Payload, &want)
 	d.err, d.hard = nil, false
-	got.decode(&d, l.Payload)
+	codexPayloadTable.decode(&d, l.Payload, &got)
 	outputCanonical(t, data, &got)
 	switch {
 	case werr != nil && d.err != nil:
@@ -221,13 +218,10 @@ func payloadAsEncodingJSON(t *testing.T, data []byte) {
 // badLikeCheck decodes data, which is not one JSON object, as a worker
 // does (checked as it is decoded): the error is the one jsonscan.Check
 // gives, whatever the decoder read before it.
-func badLikeCheck[T any, PT interface {
-	*T
-	decodeLine
-}](t *testing.T, data []byte, want error) {
+func badLikeCheck[T any](t *testing.T, tb recordTable[T], data []byte, want error) {
 	var got T
 	d := fields{check: true}
-	PT(&got).decode(&d, data)
+	tb.decodeLine(&d, data, &got)
 	if d.err == nil || d.err.Error() != want.Error() {
 		t.Fatalf("%T: the decoder says %v, Check %q\n%s", got, d.err, want, data)
 	}
@@ -262,32 +256,32 @@ func FuzzFieldsLikeEncodingJSON(f *testing.F) {
 		for _, line := range strings.Split(string(b), "\n") {
 			data := []byte(line)
 			if err := jsonscan.Check(data); err != nil {
-				badLikeCheck[claudeLine](t, data, err)
-				badLikeCheck[codexLine](t, data, err)
-				badLikeCheck[piLine](t, data, err)
-				badLikeCheck[geminiRecord](t, data, err)
-				badLikeCheck[copilotLine](t, data, err)
-				badLikeCheck[opencodeRecord](t, data, err)
+				badLikeCheck(t, claudeLineTable, data, err)
+				badLikeCheck(t, codexLineTable, data, err)
+				badLikeCheck(t, piLineTable, data, err)
+				badLikeCheck(t, geminiRecordTable, data, err)
+				badLikeCheck(t, copilotLineTable, data, err)
+				badLikeCheck(t, opencodeTable, data, err)
 				continue
 			}
 			if plainKeysOf(data, opencodeNames) {
 				line, _ := jsonscan.Lookup(data)
-				sameAsEncodingJSON[opencodeRecord](t, line)
+				sameAsEncodingJSON(t, opencodeTable, line)
 			}
 			if !plainKeys(data) {
 				continue
 			}
 			data, _ = jsonscan.Lookup(data) // the lines as jsonl gives them
 			payloadAsEncodingJSON(t, data)
-			sameAsEncodingJSON[claudeLine](t, data)
-			sameAsEncodingJSON[codexLine](t, data)
-			sameAsEncodingJSON[codexPayload](t, data)
-			sameAsEncodingJSON[piLine](t, data)
-			sameAsEncodingJSON[geminiRecord](t, data)
-			sameAsEncodingJSON[copilotLine](t, data)
-			sameAsEncodingJSON[copilotData](t, data)
+			sameAsEncodingJSON(t, claudeLineTable, data)
+			sameAsEncodingJSON(t, codexLineTable, data)
+			sameAsEncodingJSON(t, codexPayloadTable, data)
+			sameAsEncodingJSON(t, piLineTable, data)
+			sameAsEncodingJSON(t, geminiRecordTable, data)
+			sameAsEncodingJSON(t, copilotLineTable, data)
+			sameAsEncodingJSON(t, copilotDataTable, data)
 			if v, ok := jsonscan.Lookup(data, "data"); ok && len(v) > 0 && v[0] == '{' {
-				sameAsEncodingJSON[copilotData](t, v)
+				sameAsEncodingJSON(t, copilotDataTable, v)
 			}
 		}
 	})

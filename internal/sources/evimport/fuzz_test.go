@@ -143,7 +143,7 @@ func FuzzOpencode(f *testing.F) {
 				t.Fatalf("%q: its line %s is valid %v", d, line, valid)
 			}
 			if json.Valid(line) && plainKeysOf(line, opencodeNames) {
-				sameAsEncodingJSON[opencodeRecord](t, line)
+				sameAsEncodingJSON(t, opencodeTable, line)
 			}
 		}
 		fuzzConvert(t, "opencode", log)

@@ -104,8 +104,6 @@ type geminiRecord struct {
 
 var geminiRecordTable = tableFor[geminiRecord]()
 
-func (m *geminiRecord) decode(d *fields, data []byte) { geminiRecordTable.decode(d, data, m) }
-
 type geminiThought struct {
 	Subject     string `json:"subject"`
 	Description string `json:"description"`
@@ -219,14 +217,14 @@ func (c *converter) geminiRead(files ...*logFile) geminiChat {
 			}
 			var doc geminiRecord
 			var d fields
-			doc.decode(&d, bytes.TrimSpace(document))
+			geminiRecordTable.decode(&d, bytes.TrimSpace(document), &doc)
 			if d.err != nil {
 				c.bad(record{file: f.label(), line: first}, d.err)
 			}
 			g.head(doc)
 			g.listed(doc.Messages, document, f.label(), first)
 		}
-		decode(c, records, g.record)
+		decode(c, geminiRecordTable, records, g.record)
 	}
 	name := files[0].name
 	// ~/.gemini/tmp/<project>/chats/session-...: the folder names the
@@ -319,7 +317,7 @@ func (g *geminiReader) listed(raw, doc json.RawMessage, file string, first int) 
 		d.err, d.hard, d.path = nil, false, d.path[:0]
 		switch {
 		case len(v) > 0 && v[0] == '{':
-			if m.decode(&d, v); d.err == nil {
+			if geminiRecordTable.decode(&d, v, &m); d.err == nil {
 				m.shape(&d)
 			}
 			if d.err != nil {

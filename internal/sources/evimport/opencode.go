@@ -104,8 +104,6 @@ type opencodeState struct {
 
 var opencodeTable = tableFor[opencodeRecord]()
 
-func (r *opencodeRecord) decode(d *fields, data []byte) { opencodeTable.decode(d, data, r) }
-
 // decoded decodes what the table left as the row holds it, as
 // encoding/json would have read it (the fuzz targets compare the two).
 func (r *opencodeRecord) decoded() {
@@ -462,7 +460,7 @@ func (c *converter) opencode(files []*logFile) *session {
 	bad := c.bad
 	c.bad = func(r record, err error) { bad(r, fmt.Errorf("%s: %v", opencodeRowName(r.data), err)) }
 	defer func() { c.bad = bad }()
-	decodeWith(c, d, f.records, func(r record, v *opencodeRecord) {
+	decodeWith(c, d, opencodeTable, f.records, func(r record, v *opencodeRecord) {
 		switch {
 		case len(v.Data) > 0:
 			c.bad(r, opencodeDataError(v.Data))

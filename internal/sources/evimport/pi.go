@@ -76,13 +76,6 @@ var (
 	piBlockTable = tableFor[piBlock]()
 )
 
-// decode reads a pi line by its table; a content block of the wrong
-// shape is said unless a member of the line is wrong (settle).
-func (l *piLine) decode(d *fields, data []byte) {
-	piLineTable.decode(d, data, l)
-	d.settle()
-}
-
 // afterMembers reads the content blocks of m, the line's message of that
 // name, as its members are read: only an assistant's strings, which the
 // converter reads from the blocks.
@@ -158,7 +151,7 @@ func (c *converter) pi(files []*logFile) *session {
 	b := newBuilder(c, s, mainAgent, false)
 	d := c.takeFields()
 	defer c.giveFields(d)
-	decodeWith(c, d, f.records, func(_ record, l *piLine) {
+	decodeWith(c, d, piLineTable, f.records, func(_ record, l *piLine) {
 		if !c.known("pi", l.Type, piKnown) {
 			return
 		}

@@ -106,9 +106,6 @@ type qwenUIEvent struct {
 
 var qwenLineTable, qwenPayloadTable = tableFor[qwenLine](), tableFor[qwenPayload]()
 
-func (l *qwenLine) decode(d *fields, data []byte)    { qwenLineTable.decode(d, data, l) }
-func (p *qwenPayload) decode(d *fields, data []byte) { qwenPayloadTable.decode(d, data, p) }
-
 // usage maps the counts: input holds the cached part, as evtools'; the
 // output holds the thoughts unless the total counts them apart (as
 // Gemini's own API does).
@@ -185,7 +182,7 @@ type qwenState struct {
 func (c *converter) qwen(files []*logFile) *session {
 	s := newSession("qwen", "", "")
 	st := &qwenState{c: c, s: s, main: newBuilder(c, s, mainAgent, false), byID: map[string]*subagent{}}
-	eachRecord(c, files, func(l *qwenLine) string { return l.UUID }, func(d *fields, l *qwenLine) error {
+	eachRecord(c, qwenLineTable, files, func(l *qwenLine) string { return l.UUID }, func(d *fields, l *qwenLine) error {
 		typ := l.Type
 		if typ == "system" {
 			typ += " " + l.Subtype
@@ -199,7 +196,7 @@ func (c *converter) qwen(files []*logFile) *session {
 		var p qwenPayload
 		telemetry := typ == "system ui_telemetry" || typ == "system chat_compression"
 		if telemetry && d.enter(l.Payload, "systemPayload") {
-			p.decode(d, l.Payload)
+			qwenPayloadTable.decode(d, l.Payload, &p)
 		}
 		if d.err == nil {
 			st.record(l, &p)

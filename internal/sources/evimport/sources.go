@@ -148,15 +148,12 @@ func jsonlName(base string) bool {
 // session repeats records: they are read once); d is the decoder, for
 // the members fn decodes apart. A record that does not decode, or whose
 // member fn finds wrong (its error), is reported as a bad line.
-func eachRecord[T any, PT interface {
-	*T
-	decodeLine
-}](c *converter, files []*logFile, id func(*T) string, fn func(d *fields, l *T) error) {
+func eachRecord[T any](c *converter, tb recordTable[T], files []*logFile, id func(*T) string, fn func(d *fields, l *T) error) {
 	seen := map[string]bool{}
 	d := c.takeFields()
 	defer c.giveFields(d)
 	for _, f := range files {
-		decodeWith[T, PT](c, d, f.records, func(r record, l *T) {
+		decodeWith(c, d, tb, f.records, func(r record, l *T) {
 			if !firstTime(seen, id(l)) {
 				return
 			}

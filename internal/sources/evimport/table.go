@@ -700,6 +700,14 @@ func (tb recordTable[T]) decode(d *fields, data []byte, v *T) {
 	d.eachIn(data, tb.table, unsafe.Pointer(v))
 }
 
+// decodeLine reads the line data into v: a content block of the wrong
+// shape (Claude Code's, pi's: messageBlocks, readPiBlocks) is the line's
+// error unless a member of the line is wrong (settle).
+func (tb recordTable[T]) decodeLine(d *fields, data []byte, v *T) {
+	tb.decode(d, data, v)
+	d.settle()
+}
+
 // readIn reads the member k, of value v, into r (read).
 func (tb recordTable[T]) readIn(d *fields, k, v []byte, r *T) int {
 	return tb.read(d, k, v, unsafe.Pointer(r))
