@@ -287,7 +287,7 @@ func (c *converter) ts(raw []byte) []byte {
 	}
 	if ms != c.nowMS || c.nowTS == nil {
 		c.nowMS = ms
-		c.nowTS = appendMillis(c.nowTS[:0], ms)
+		c.nowTS = jsontext.AppendFixed(c.nowTS[:0], ms, 3) // in seconds
 	}
 	return c.nowTS
 }
@@ -310,28 +310,6 @@ func appendTime(dst, raw []byte, buf *[]byte) (out []byte, ok bool) {
 		s = *buf
 	}
 	return appendRFC3339(dst, s)
-}
-
-// appendMillis writes Unix milliseconds as seconds, trailing zeros of the
-// fraction dropped.
-func appendMillis(dst []byte, ms int64) []byte {
-	sec, frac := ms/1000, ms%1000
-	if frac < 0 {
-		frac = -frac
-		if sec == 0 {
-			dst = append(dst, '-')
-		}
-	}
-	dst = strconv.AppendInt(dst, sec, 10)
-	if frac == 0 {
-		return dst
-	}
-	d := [4]byte{'.', byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
-	n := 4
-	for d[n-1] == '0' {
-		n--
-	}
-	return append(dst, d[:n]...)
 }
 
 // nestsAtLeast reports whether the valid JSON text b has a value depth
