@@ -22,9 +22,9 @@ type Fields struct {
 	// in order: --format bare rewrites them all.
 	TypeValues [][]byte
 
-	// Name is the decoded type: a sub-slice of the line when the value has
-	// no escapes, else decoded into a buffer Fields owns. Valid until the
-	// next Scan.
+	// Name is the decoded type (event.String): a sub-slice of the line
+	// when the value has no escapes, else decoded into a buffer Fields
+	// owns. Valid until the next Scan.
 	Name []byte
 
 	// Row is the zot vocabulary's row for the type: what the event means,
@@ -96,7 +96,7 @@ func Scan(line []byte, f *Fields) error {
 	if k := jsonscan.KindOf(f.Type); k != jsonscan.String {
 		return fmt.Errorf(`not a zot event: "type" is %s, not a string`, describe(k))
 	}
-	f.Name = decode(f.Type, &f.buf)
+	f.Name, _ = event.String(f.Type, &f.buf) // a valid string: Scan checked it
 	if len(f.Name) == 0 {
 		return ErrEmptyType
 	}
@@ -113,20 +113,6 @@ func describe(k jsonscan.Kind) string {
 		return "an " + k.String()
 	}
 	return "a " + k.String()
-}
-
-// decode returns the content of a valid JSON string value: a sub-slice
-// when it has no escapes and is plain ASCII, else decoded into *buf.
-func decode(value []byte, buf *[]byte) []byte {
-	s := value[1 : len(value)-1]
-	for _, c := range s {
-		if c == '\\' || c >= 0x80 {
-			out, _ := jsonscan.Unquote((*buf)[:0], value)
-			*buf = out
-			return out
-		}
-	}
-	return s
 }
 
 // Failed reports whether the event says success:false (a response to a
