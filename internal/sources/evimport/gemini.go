@@ -290,8 +290,9 @@ func (g *geminiReader) record(r record, m *geminiRecord) {
 		g.head(*m)
 		g.listed(m.Messages, r.data, r.file, r.line)
 	case g.c.known("gemini", m.Type, geminiKnown):
-		if err := m.checked(); err != nil {
-			g.c.bad(r, err)
+		var d fields
+		if m.shape(&d); d.err != nil {
+			g.c.bad(r, d.err)
 			return
 		}
 		g.keep(*m)
@@ -411,13 +412,6 @@ func geminiMessage(b *builder, m geminiRecord) {
 		u.thinking = strings.Join(th, "\n")
 		b.modelResult(ms, u)
 	}
-}
-
-// checked is shape's error, for a message of the .jsonl format.
-func (m *geminiRecord) checked() error {
-	var d fields
-	m.shape(&d)
-	return d.err
 }
 
 // shape checks the members of the message m that its conversion reads

@@ -3,6 +3,7 @@ package evimport
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,10 +67,8 @@ func (c *converter) geminiAll(files []*logFile) []*session {
 		ch := c.geminiRead(fs...)
 		// placed where the first of its files is found; a companion if
 		// none of them was named
-		index, companion := f.index, true
-		for _, g := range fs {
-			index, companion = min(index, g.index), companion && g.companion
-		}
+		index := firstIndex(fs)
+		companion := !slices.ContainsFunc(fs, func(g *logFile) bool { return !g.companion })
 		if p := geminiParent(f.name); p != "" && ch.kind == "subagent" {
 			subs = append(subs, sub{p, ch, companion, index})
 			continue

@@ -396,12 +396,17 @@ func (s *source) eachSession(c *converter, files []*logFile) []*session {
 	}
 	out := make([]*session, 0, len(groups))
 	for _, fs := range groups {
-		first := slices.MinFunc(fs, func(a, b *logFile) int { return cmp.Compare(a.index, b.index) }).index
+		first := firstIndex(fs)
 		x := s.convertSession(c, fs)
 		x.at = order{file: first}
 		out = append(out, x)
 	}
 	return out
+}
+
+// firstIndex is where the first of files was found among the inputs.
+func firstIndex(files []*logFile) int {
+	return slices.MinFunc(files, func(a, b *logFile) int { return cmp.Compare(a.index, b.index) }).index
 }
 
 // sessionGroups splits a group of files into the sessions they hold, in
