@@ -6,7 +6,6 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/evtools/evtools/pkg/jsonscan"
@@ -56,7 +55,7 @@ func claudeCompanions(name string) []string {
 	var out []string
 	for _, pattern := range []string{filepath.Join(dir, stem, "subagents", "agent-*.jsonl"), filepath.Join(dir, "agent-*.jsonl")} {
 		m, _ := filepath.Glob(pattern)
-		sort.Strings(m)
+		slices.Sort(m)
 		out = append(out, m...)
 	}
 	return out
