@@ -30,7 +30,6 @@ type reader struct {
 	block   []byte
 	off     int
 	taken   int  // bytes of the source's buffer the block holds: let go at the next
-	clean   bool // the block holds no NUL byte
 	line    int  // the line of the record Next handed over last
 	dataOwn bool // the block is a long line in a buffer of its own
 }
@@ -97,7 +96,6 @@ func (r *reader) next() bool {
 		seen = len(data)
 		data, err = br.Peek(len(data) + 1)
 	}
-	r.clean = !binary(r.block)
 	return len(r.block) > 0
 }
 
@@ -318,7 +316,10 @@ func (r *reader) Own() bool { return r.dataOwn }
 func (r *reader) Line() int { return r.line }
 
 // nul reports whether rec, the record Next returned last, holds a NUL byte.
-func (r *reader) nul(rec []byte) bool { return !r.clean && binary(rec) }
+// It looks at the record alone, while its bytes are in the CPU's first
+// cache: a look at the whole block first (up to 256 KiB, eight times that
+// cache) had them fetched twice, for a tenth more cache misses.
+func (r *reader) nul(rec []byte) bool { return binary(rec) }
 
 // Err is the read error that ended the records, named, or nil at a clean
 // end.
