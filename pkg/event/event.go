@@ -25,6 +25,7 @@ package event
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"time"
@@ -618,22 +619,31 @@ func StringOf(raw []byte, buf *[]byte) string {
 // backslash, which it decodes to as it is: one loop over the few bytes of
 // a kind or an id, where a search for the backslash and a check of the
 // UTF-8 would be two calls.
-func plainASCII(b []byte) bool {
+func plainASCII(b []byte) bool { return plainBytes(b, msb) }
+
+// hasEscape reports whether a raw key has a backslash; keys are short,
+// so a loop beats a call to bytes.IndexByte.
+func hasEscape(key []byte) bool { return !plainBytes(key, 0) }
+
+const lsb, msb = 0x0101010101010101, 0x8080808080808080
+
+// plainBytes reports whether b has no backslash, nor a byte past ASCII
+// when high is msb. It looks at eight bytes at a time (a word whose bytes
+// are each a backslash xored with itself has a zero byte), as the ids and
+// names it looks at on every event are 8 to 40 bytes: a byte at a time,
+// this was a twentieth of ev2otlp's instructions.
+func plainBytes(b []byte, high uint64) bool {
+	for ; len(b) >= 8; b = b[8:] {
+		x := binary.LittleEndian.Uint64(b)
+		y := x ^ lsb*'\\'
+		if (x&high|(y-lsb)&^y)&msb != 0 {
+			return false
+		}
+	}
 	for _, c := range b {
-		if c == '\\' || c >= utf8.RuneSelf {
+		if c == '\\' || c&byte(high) != 0 {
 			return false
 		}
 	}
 	return true
-}
-
-// hasEscape reports whether a raw key has a backslash; keys are short,
-// so a loop beats a call to bytes.IndexByte.
-func hasEscape(key []byte) bool {
-	for _, c := range key {
-		if c == '\\' {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,7 @@
 package event
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -78,6 +79,30 @@ func TestUsageLongNames(t *testing.T) {
 		want := Usage{Tokens: [NumTokens]int64{7, 2, 0, 0, 9}}
 		if got := e.Usage(); got != want {
 			t.Errorf("%s:\n got %+v\nwant %+v", line, got, want)
+		}
+	}
+}
+
+// plainBytes looks at eight bytes at a time: a backslash or a byte past
+// ASCII is found at every place of a word and of the bytes after the
+// last whole word, among bytes a bit away from both.
+func TestPlainBytes(t *testing.T) {
+	for n := 0; n <= 20; n++ {
+		for at := -1; at < n; at++ {
+			for _, bad := range []byte{'\\', 0x80, 0xff} {
+				b := []byte(strings.Repeat("a[]|L\x7f\x1c]", 3)[:n])
+				if at >= 0 {
+					b[at] = bad
+				}
+				wantASCII := at < 0
+				wantEscape := at >= 0 && bad == '\\'
+				if got := plainASCII(b); got != wantASCII {
+					t.Errorf("plainASCII(%q) = %v", b, got)
+				}
+				if got := hasEscape(b); got != wantEscape {
+					t.Errorf("hasEscape(%q) = %v", b, got)
+				}
+			}
 		}
 	}
 }
