@@ -2,6 +2,7 @@ package ev2otlp
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -309,6 +310,20 @@ func TestDeterministicIDs(t *testing.T) {
 	}
 	if len(among) != total {
 		t.Errorf("%d distinct ids for %d spans in the whole log", len(among), total)
+	}
+}
+
+// Ids are written as encoding/hex writes them, every nibble's digit in
+// its place.
+func TestAppendHex(t *testing.T) {
+	for _, id := range [][]byte{
+		make([]byte, 8), bytes.Repeat([]byte{0xff}, 16),
+		{0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef},
+		{0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10, 0x9a, 0xa9, 0x0f, 0xf0, 0x5c, 0xc5, 0x3a, 0xa3},
+	} {
+		if got, want := string(appendHex([]byte("x"), id)), "x"+hex.EncodeToString(id); got != want {
+			t.Errorf("appendHex(%x) = %s, want %s", id, got, want)
+		}
 	}
 }
 

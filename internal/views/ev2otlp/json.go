@@ -1,7 +1,6 @@
 package ev2otlp
 
 import (
-	"encoding/hex"
 	"strconv"
 
 	"github.com/evtools/evtools/internal/core/jsontext"
@@ -58,12 +57,12 @@ func (r *resource) attrs(room *[3]attr) attrs {
 
 func appendSpan(dst []byte, s *span) []byte {
 	dst = append(dst, `{"traceId":"`...)
-	dst = hex.AppendEncode(dst, s.trace[:])
+	dst = appendHex(dst, s.trace[:])
 	dst = append(dst, `","spanId":"`...)
-	dst = hex.AppendEncode(dst, s.id[:])
+	dst = appendHex(dst, s.id[:])
 	if s.hasParent {
 		dst = append(dst, `","parentSpanId":"`...)
-		dst = hex.AppendEncode(dst, s.parent[:])
+		dst = appendHex(dst, s.parent[:])
 	}
 	dst = append(dst, `","name":`...)
 	dst = jsontext.AppendString(dst, s.name)
