@@ -158,6 +158,9 @@ func TestUsage(t *testing.T) {
 			Usage{Tokens: [NumTokens]int64{10, 0, 0, 0, 10, 3, 0}, CostNano: 5e8, HasCost: true}},
 		{`{"kind":"model_result","payload":{"tokens":"many","cost_usd":null}}`, Usage{}},
 		{`{"kind":"tool_call","payload":{"tokens":5}}`, Usage{}},
+		// no provider escapes these names: an escaped one is not read
+		{`{"kind":"model_result","payload":{"inp\u0075t":7,"output":3,"latency\u005fms":9}}`,
+			Usage{Tokens: [NumTokens]int64{0, 3, 0, 0, 3}}},
 	} {
 		var e Event
 		if err := e.Read([]byte(tc.line)); err != nil {

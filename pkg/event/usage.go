@@ -1,8 +1,6 @@
 package event
 
 import (
-	"bytes"
-
 	"github.com/evtools/evtools/internal/core/jsontext"
 	"github.com/evtools/evtools/pkg/jsonscan"
 )
@@ -109,9 +107,6 @@ func (e *Event) Usage() Usage {
 				}
 			}
 			return true
-		}
-		if bytes.IndexByte(key, '\\') >= 0 {
-			return true // no provider escapes these names
 		}
 		for _, m := range latency {
 			if string(key) == m && !u.HasLatency {
