@@ -1,6 +1,7 @@
 package stop
 
 import (
+	"bytes"
 	"os"
 	"runtime"
 	"strconv"
@@ -16,6 +17,9 @@ func init() { mark = syscall.SIGWINCH }
 // kernel delivers it there, with what is pending for the process, before
 // that thread runs on (kill(2) of the process would pick a thread).
 func raise(tid int, sig syscall.Signal) error {
+	if tid == process {
+		return syscall.Kill(syscall.Getpid(), sig)
+	}
 	if tid == 0 {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
@@ -34,4 +38,17 @@ func threads() []int {
 		}
 	}
 	return tids
+}
+
+// markBlocked reports whether this thread blocks mark, as its SigBlk line
+// in /proc says (a mask in hex, bit n-1 for signal n).
+func markBlocked() bool {
+	status, err := os.ReadFile("/proc/thread-self/status")
+	if err != nil {
+		return false
+	}
+	_, rest, ok := bytes.Cut(status, []byte("\nSigBlk:\t"))
+	hex, _, _ := bytes.Cut(rest, []byte("\n"))
+	mask, err := strconv.ParseUint(string(hex), 16, 64)
+	return ok && err == nil && mask&(1<<(mark-1)) != 0
 }

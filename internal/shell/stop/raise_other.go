@@ -13,3 +13,5 @@ func init() { mark = syscall.SIGWINCH }
 func raise(_ int, sig syscall.Signal) error { return syscall.Kill(syscall.Getpid(), sig) }
 
 func threads() []int { return nil }
+
+func markBlocked() bool { return false }

@@ -36,7 +36,11 @@ var (
 	barrier  sync.Mutex     // one Err at a time: marks are not told apart
 	mark     syscall.Signal // see raise
 	exit     = os.Exit      // for the second signal
+	missed   atomic.Int32   // marks that did not come through in time
 )
+
+// process is the target of raise that is the whole process, not a thread.
+const process = -1
 
 // Watch makes SIGINT and SIGTERM stop the tool: the first is recorded
 // (Err returns it from then on) and first is called with it on a
@@ -94,12 +98,21 @@ func Err() error {
 		// number first among those that came together: mark is above
 		// SIGTERM's), so once a mark came through, every signal handled
 		// before it did too.
-		for _, tid := range append([]int{0}, threads()...) {
+		tids := append([]int{0}, threads()...)
+		if markBlocked() {
+			// Started with mark blocked (perf stat starts its command
+			// so), every thread blocks it but the one Go hands signals
+			// over on: a mark sent to a thread would never come, one sent
+			// to the process goes there.
+			tids = []int{process}
+		}
+		for _, tid := range tids {
 			drain()
 			if raise(tid, mark) == nil {
 				select {
 				case <-marks:
 				case <-time.After(time.Second):
+					missed.Add(1)
 				}
 			}
 		}
@@ -118,6 +131,9 @@ const committed = -1
 // returns the signal's *Error, and the result must not be committed.
 // Called again it gives the same answer.
 func Commit() error {
+	if got.Load() == committed {
+		return nil // decided: no second wait
+	}
 	if err := Err(); err != nil || !watching.Load() {
 		return err
 	}

@@ -4,8 +4,10 @@ package stop
 
 import (
 	"errors"
+	"runtime"
 	"syscall"
 	"testing"
+	"unsafe"
 )
 
 // A signal sent to the process just before Err is asked is never missed:
@@ -76,5 +78,37 @@ func TestCommitDecidesOnce(t *testing.T) {
 		if err := Commit(); !errors.As(err, &e) || e.ExitCode() != 130 {
 			t.Errorf("Commit() = %v after SIGINT, want exit status 130", err)
 		}
+	}
+}
+
+// A process started with the mark blocked (perf stat starts its command
+// so) has it blocked on every thread but the one Go hands signals over
+// on. Err then sends the mark to the process, which comes through, instead
+// of to each thread, where it never came and each wait ran out (6 s at
+// every exit).
+func TestErrWithTheMarkBlocked(t *testing.T) {
+	if !watching.Load() {
+		Watch(func(*Error) {})
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	block := func(how int) {
+		set := uint64(1) << (mark - 1)
+		if _, _, e := syscall.RawSyscall6(syscall.SYS_RT_SIGPROCMASK, uintptr(how), uintptr(unsafe.Pointer(&set)), 0, 8, 0, 0); e != 0 {
+			t.Fatal(e)
+		}
+	}
+	block(0)       // SIG_BLOCK
+	defer block(1) // SIG_UNBLOCK
+	if !markBlocked() {
+		t.Fatal("markBlocked() = false on a thread that blocks the mark")
+	}
+	got.Store(0)
+	before := missed.Load()
+	if err := Err(); err != nil {
+		t.Fatalf("Err() = %v with no signal", err)
+	}
+	if n := missed.Load() - before; n != 0 {
+		t.Errorf("%d marks did not come through", n)
 	}
 }
