@@ -38,20 +38,10 @@ type col struct {
 }
 
 // dropRank is the step at which a narrow table drops the column.
-func (c *col) dropRank() int {
-	if c.drop > 0 {
-		return c.drop
-	}
-	return c.field.Column.Drop
-}
+func (c *col) dropRank() int { return cmp.Or(c.drop, c.field.Column.Drop) }
 
 // condenseRank is the step at which a narrow table condenses it.
-func (c *col) condenseRank() int {
-	if c.condense > 0 {
-		return c.condense
-	}
-	return c.field.Column.Condense
-}
+func (c *col) condenseRank() int { return cmp.Or(c.condense, c.field.Column.Condense) }
 
 // cellCtx is what cells need besides their record.
 type cellCtx struct {
@@ -362,7 +352,7 @@ func parseColumns(list string, names []string, by []summary.Key) ([]col, error) 
 			return nil, fmt.Errorf("--columns %q: %q is not a column: the report is %s", list, w, grouped)
 		case !ok:
 			hint := ""
-			if m := nearestWord(w, known); m != "" {
+			if m := summary.NearestWord(w, known); m != "" {
 				hint = " (did you mean " + m + "?)"
 			}
 			return nil, fmt.Errorf("--columns %q: %q is not a column%s: one of %s", list, w, hint, strings.Join(known, ", "))
@@ -388,10 +378,6 @@ func isKeyWord(w string) bool {
 	}
 	return false
 }
-
-// nearestWord is the word of words w is most likely a misspelling of
-// (summary.NearestWord: the same measure as --by's suggestions).
-func nearestWord(w string, words []string) string { return summary.NearestWord(w, words) }
 
 // cellWidth is how many terminal cells s takes: wide East Asian characters
 // and emoji two, combining marks and joiners none.

@@ -5,7 +5,8 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -277,7 +278,7 @@ func csvNames(st *summary.State) (outcomes, tools []string) {
 		}
 		return nil
 	})
-	return sortedKeys(outcomeSet), sortedKeys(toolSet)
+	return slices.Sorted(maps.Keys(outcomeSet)), slices.Sorted(maps.Keys(toolSet))
 }
 
 // csvHead is the csv header: the keys, the breakdown's (part, if any),
@@ -378,13 +379,4 @@ func csvValue(v string) string {
 		return record.ValueText(v)
 	}
 	return v
-}
-
-func sortedKeys(m map[string]bool) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

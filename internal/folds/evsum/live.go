@@ -84,7 +84,7 @@ func (l *live) loop() {
 			cost = drawn.Sub(start)
 		}
 		l.mu.Unlock()
-		msgs := l.held.take()
+		msgs := l.held.take(false)
 		if frame == nil || bytes.Equal(frame, l.last) {
 			if len(msgs) == 0 {
 				continue
@@ -142,7 +142,7 @@ func (l *live) finish() bool {
 	close(l.stop)
 	<-l.done
 	// From now on messages go straight through (the report's last ones).
-	msgs := l.held.release()
+	msgs := l.held.take(true)
 	if l.lines == 0 {
 		if len(msgs) > 0 {
 			l.held.w.Write(msgs)
@@ -238,26 +238,15 @@ func (h *heldWriter) Write(p []byte) (int, error) {
 	return h.buf.Write(p)
 }
 
-// release returns the messages held and lets the next ones through.
-func (h *heldWriter) release() []byte {
+// take returns the messages held and forgets them; with release, it lets
+// the next ones through.
+func (h *heldWriter) take(release bool) []byte {
 	if h == nil {
 		return nil
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.released = true
-	b := bytes.Clone(h.buf.Bytes())
-	h.buf.Reset()
-	return b
-}
-
-// take returns the messages held and forgets them.
-func (h *heldWriter) take() []byte {
-	if h == nil {
-		return nil
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	h.released = h.released || release
 	b := bytes.Clone(h.buf.Bytes())
 	h.buf.Reset()
 	return b

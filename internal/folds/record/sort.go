@@ -3,8 +3,8 @@ package record
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/evtools/evtools/internal/core/textfmt"
@@ -64,12 +64,7 @@ func (f *SortField) Compare(a, b Value) int {
 // sortWords are every name ParseSort takes, for suggestions: the
 // fields' paths, then their columns' names.
 func sortWords() []string {
-	var aliases []string
-	for a := range schema.sortAliases {
-		aliases = append(aliases, a)
-	}
-	sort.Strings(aliases)
-	return append(slices.Clone(schema.sortNames), aliases...)
+	return append(slices.Clone(schema.sortNames), slices.Sorted(maps.Keys(schema.sortAliases))...)
 }
 
 // SortNames are the paths of the fields --sort takes, in the record's

@@ -1,6 +1,10 @@
 package summary
 
-import "github.com/evtools/evtools/internal/folds/record"
+import (
+	"slices"
+
+	"github.com/evtools/evtools/internal/folds/record"
+)
 
 // Merge folds o into s, as if o's events had been added after s's. Counts,
 // sums, times and percentiles do not depend on the order of merging; only
@@ -264,10 +268,5 @@ func (c *call) counted() bool { return c.started && !c.deferred }
 // limit: the calls still open at a part's end are merged, but the events
 // already grouped under null are not moved.)
 func (s *State) Splittable() bool {
-	for _, k := range s.keys {
-		if k.Kind == KeyTool {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(s.keys, func(k Key) bool { return k.Kind == KeyTool })
 }

@@ -899,12 +899,7 @@ func (rd *partialReader) tools(name string, g *group) {
 		rd.fault(faultObject, errors.New("bad partial state line: the tools' calls or failures do not add up to tool_calls or tool_failures"))
 		return
 	}
-	names := make([]string, 0, len(tools))
-	for name := range tools {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(tools)) {
 		c := tools[name]
 		g.tools = append(g.tools, toolCount{name, c[0], c[1]})
 	}
