@@ -177,7 +177,7 @@ func (s *State) freeze(keepGroup *group, keepRun *run) {
 			s.coldRuns = map[string]string{}
 		}
 		for id, r := range s.runs {
-			if r != keepRun && (r.glass == nil || len(r.glass.calls) == 0) {
+			if r != keepRun && !r.hasOpenCalls() {
 				s.coldRuns[id] = s.freezer.run(r)
 				delete(s.runs, id)
 				s.recycleRun(r)

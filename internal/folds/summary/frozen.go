@@ -52,43 +52,12 @@ func (s *State) AppendFrozen(b []byte) []byte {
 	}
 	f.i(s.wall.pos)
 	f.i(s.wall.neg)
-	f.u(uint64(len(s.groups) + len(s.coldGroups)))
 	var one freezer
-	for k, g := range s.groups {
-		f.s(k)
-		f.s(one.group(g))
-	}
-	for k, fr := range s.coldGroups {
-		f.s(k)
-		f.s(fr)
-	}
+	writeFrozenMap(f, s.groups, s.coldGroups, func(*group) bool { return true }, one.group)
 	// Runs with open calls first, apart: a state keeps them hot (the
 	// report and the merge look their calls up), so loading decodes them.
-	open := 0
-	for _, r := range s.runs {
-		if r.glass != nil && len(r.glass.calls) > 0 {
-			open++
-		}
-	}
-	f.u(uint64(open))
-	for id, r := range s.runs {
-		if r.glass != nil && len(r.glass.calls) > 0 {
-			f.s(id)
-			f.s(one.run(r))
-		}
-	}
-	f.u(uint64(len(s.runs) - open + len(s.coldRuns)))
-	for id, r := range s.runs {
-		if r.glass != nil && len(r.glass.calls) > 0 {
-			continue
-		}
-		f.s(id)
-		f.s(one.run(r))
-	}
-	for id, fr := range s.coldRuns {
-		f.s(id)
-		f.s(fr)
-	}
+	writeFrozenMap(f, s.runs, nil, (*run).hasOpenCalls, one.run)
+	writeFrozenMap(f, s.runs, s.coldRuns, func(r *run) bool { return !r.hasOpenCalls() }, one.run)
 	f.u(uint64(len(s.notes)))
 	for run, byID := range s.notes {
 		f.s(run)
@@ -108,6 +77,28 @@ func (s *State) AppendFrozen(b []byte) []byte {
 	sum := crc32.Checksum(b[crcAt+4:], castagnoli)
 	binary.LittleEndian.PutUint32(b[crcAt:], sum)
 	return b
+}
+
+// writeFrozenMap writes what dec.frozenMap reads: a count, then the key
+// and frozen form of each hot value that take takes and of each cold one.
+func writeFrozenMap[T any](f *enc, hot map[string]*T, cold map[string]string, take func(*T) bool, freeze func(*T) string) {
+	n := len(cold)
+	for _, v := range hot {
+		if take(v) {
+			n++
+		}
+	}
+	f.u(uint64(n))
+	for k, v := range hot {
+		if take(v) {
+			f.s(k)
+			f.s(freeze(v))
+		}
+	}
+	for k, fr := range cold {
+		f.s(k)
+		f.s(fr)
+	}
 }
 
 // errFrozen says a frozen state is not one this evsum wrote whole.
@@ -174,8 +165,6 @@ func LoadFrozen(opt Options, data []byte) (st *State, err error) {
 	return s, nil
 }
 
-// count reads a count of things that each take at least a byte: one
-// larger than the bytes left is a damaged state's.
 // frozenMap reads a count of keys each followed by a frozen value, as
 // the frozen groups and runs are written; none is a nil map, as a state
 // that never froze has.
@@ -192,6 +181,8 @@ func (d *dec) frozenMap() map[string]string {
 	return m
 }
 
+// count reads a count of things that each take at least a byte: one
+// larger than the bytes left is a damaged state's.
 func (d *dec) count() int {
 	n := d.u()
 	if n > uint64(len(d.b)-d.p) {

@@ -158,6 +158,10 @@ type run struct {
 	agents map[string]*agentSpan // by agent_id: the agents spawned or finished in the run
 }
 
+// hasOpenCalls reports whether the run has zot tool calls still open,
+// which are looked up by id: such a run stays hot.
+func (r *run) hasOpenCalls() bool { return r.glass != nil && len(r.glass.calls) > 0 }
+
 // agentSpan is one agent of a run, from its agent_spawned to its
 // agent_finished: its own wall time and outcome, for --by agent.
 type agentSpan struct {
