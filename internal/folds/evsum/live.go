@@ -180,13 +180,8 @@ func clearMessages(msgs []byte, width int) []byte {
 // it is written. The clear comes first: after a line as wide as the
 // terminal it would also clear the line's last character.
 func clearLines(b, text []byte) []byte {
-	for len(text) > 0 {
-		b = append(b, term.EraseLine...)
-		i := bytes.IndexByte(text, '\n')
-		if i < 0 {
-			return append(b, text...)
-		}
-		b, text = append(b, text[:i+1]...), text[i+1:]
+	for line := range bytes.Lines(text) {
+		b = append(append(b, term.EraseLine...), line...)
 	}
 	return b
 }

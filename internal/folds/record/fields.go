@@ -207,15 +207,11 @@ func (f *Field) Shown(s interface{ Has(Counter) bool }) bool {
 	return !f.Column.Sparse || f.isCounter && s.Has(f.counter)
 }
 
-// memberName is the field's name in its object (input for tokens.input).
-func (f *Field) memberName() string { return f.Path[strings.LastIndexByte(f.Path, '.')+1:] }
-
-// object is the object the field is a member of ("" for the record).
-func (f *Field) object() string {
-	if i := strings.LastIndexByte(f.Path, '.'); i >= 0 {
-		return f.Path[:i]
-	}
-	return ""
+// place is the object the field is a member of ("" for the record) and
+// its name in it (input for tokens.input).
+func (f *Field) place() (object, member string) {
+	i := strings.LastIndexByte(f.Path, '.')
+	return f.Path[:max(i, 0)], f.Path[i+1:]
 }
 
 // AppendNumber appends v, a value of f, as a JSON number: null when the
@@ -264,7 +260,8 @@ func newSchemaIndex() *schemaIndex {
 	for i := range Fields {
 		f := &Fields[i]
 		lead := ","
-		if o := f.object(); o != open {
+		o, member := f.place()
+		if o != open {
 			if open != "" {
 				lead = "},"
 			}
@@ -273,7 +270,7 @@ func newSchemaIndex() *schemaIndex {
 			}
 			open = o
 		}
-		l := lead + `"` + f.memberName() + `":`
+		l := lead + `"` + member + `":`
 		x.members = append(x.members, recordMember{lead: l, field: f})
 		switch f.Shape {
 		case ShapeOutcomes:

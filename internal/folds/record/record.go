@@ -10,6 +10,7 @@ package record
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -279,19 +280,10 @@ func CostText(nano int64) string { return textfmt.Money(nano) }
 
 // long reports whether the record has a value WriteJSON writes apart.
 func (r *Record) long() bool {
-	for _, v := range r.Vals {
-		if len(v) > longValue {
-			return true
-		}
-	}
-	for _, p := range r.Problems {
-		// a sentence is at most a few times as long as the names in it,
-		// a run's id cut to maxNamedID
-		if len(p.Call)+len(p.Tool) > longValue/8 {
-			return true
-		}
-	}
-	return false
+	// a sentence is at most a few times as long as the names in it, a
+	// run's id cut to maxNamedID
+	return slices.ContainsFunc(r.Vals, func(v string) bool { return len(v) > longValue }) ||
+		slices.ContainsFunc(r.Problems, func(p Problem) bool { return len(p.Call)+len(p.Tool) > longValue/8 })
 }
 
 // AppendShortJSON is AppendJSON for a record without a value long enough
@@ -398,10 +390,5 @@ func (r *Record) writeProblems(lw *longWriter) {
 
 // quotesAsIs says whether strconv.Quote(s) is s between quotes.
 func quotesAsIs(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
+	return !strings.ContainsFunc(s, func(c rune) bool { return c < 0x20 || c >= 0x7f || c == '"' || c == '\\' })
 }
