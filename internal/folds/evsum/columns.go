@@ -351,11 +351,7 @@ func parseColumns(list string, names []string, by []summary.Key) ([]col, error) 
 			}
 			return nil, fmt.Errorf("--columns %q: %q is not a column: the report is %s", list, w, grouped)
 		case !ok:
-			hint := ""
-			if m := summary.NearestWord(w, known); m != "" {
-				hint = " (did you mean " + m + "?)"
-			}
-			return nil, fmt.Errorf("--columns %q: %q is not a column%s: one of %s", list, w, hint, strings.Join(known, ", "))
+			return nil, fmt.Errorf("--columns %q: %q is not a column%s: one of %s", list, w, record.DidYouMean(w, known), strings.Join(known, ", "))
 		}
 		for _, c := range cs {
 			if seen[c.name] {

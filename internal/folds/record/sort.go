@@ -61,6 +61,16 @@ func (f *SortField) Compare(a, b Value) int {
 	return c
 }
 
+// DidYouMean is what a message says of w, a word not among words: the
+// nearest of them (textfmt.NearestWord, the measure of every suggestion
+// the tools make) as " (did you mean WORD?)", or "" when none is near.
+func DidYouMean(w string, words []string) string {
+	if m := textfmt.NearestWord(w, words); m != "" {
+		return " (did you mean " + m + "?)"
+	}
+	return ""
+}
+
 // sortWords are every name ParseSort takes, for suggestions: the
 // fields' paths, then their columns' names.
 func sortWords() []string {
@@ -78,13 +88,9 @@ func SortNames() []string { return slices.Clone(schema.sortNames) }
 // their number. A leading - sorts highest first, + (or nothing) lowest
 // first.
 func ParseSort(s string) (*SortField, error) {
-	w := strings.TrimSpace(s)
-	desc := false
-	switch {
-	case strings.HasPrefix(w, "-"):
-		desc, w = true, w[1:]
-	case strings.HasPrefix(w, "+"):
-		w = w[1:]
+	w, desc := strings.CutPrefix(strings.TrimSpace(s), "-")
+	if !desc {
+		w = strings.TrimPrefix(w, "+")
 	}
 	if a, ok := schema.sortAliases[w]; ok {
 		w = a
@@ -126,10 +132,6 @@ func ParseSort(s string) (*SortField, error) {
 	if w == "" {
 		return nil, fmt.Errorf("--sort %q: no field (a numeric field of the record, - before it for highest first: -cost_usd)", s)
 	}
-	hint := ""
-	if m := textfmt.NearestWord(w, sortWords()); m != "" {
-		hint = " (did you mean " + m + "?)"
-	}
 	return nil, fmt.Errorf("--sort %q: %q is not a numeric field of the record%s: one of %s, tokens, %s.NAME, %s.NAME.calls, %s.NAME.failed; - before it sorts highest first",
-		s, w, hint, strings.Join(schema.sortNames, ", "), schema.outcomes, schema.tools, schema.tools)
+		s, w, DidYouMean(w, sortWords()), strings.Join(schema.sortNames, ", "), schema.outcomes, schema.tools, schema.tools)
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/evtools/evtools/internal/core/textfmt"
+	"github.com/evtools/evtools/internal/folds/record"
 )
 
 // Key is one grouping dimension of --by.
@@ -105,17 +105,6 @@ var keyWords, byWords = func() (map[string]Key, []string) {
 // none last (besides them it takes field paths: payload.model).
 func ByWords() []string { return append(byWords[:len(byWords):len(byWords)], "none") }
 
-// nearest is the grouping word (or none) w is most likely a misspelling
-// of: at most two edits away (a letter added, dropped, changed or two
-// swapped), and fewer than w has letters. "" when there is none.
-func nearest(w string) string {
-	return NearestWord(w, ByWords())
-}
-
-// NearestWord is textfmt.NearestWord, the measure of every suggestion the
-// tools make.
-func NearestWord(w string, words []string) string { return textfmt.NearestWord(w, words) }
-
 // ParseBy reads a --by value: comma-separated words (those of groupings,
 // or none) or field paths such as payload.model. A path has a dot: any
 // other word is refused, with the nearest grouping.
@@ -139,12 +128,8 @@ func ParseBy(s string) ([]Key, error) {
 			// A word that is no grouping is a typo far more often than
 			// a top-level field: taken as a path it would put every
 			// event in one group.
-			hint := ""
-			if m := nearest(w); m != "" {
-				hint = " (did you mean " + m + "?)"
-			}
 			return nil, fmt.Errorf("--by %q: %q is not a grouping%s: one of %s, none, or a field path with a dot (payload.model)",
-				s, w, hint, strings.Join(byWords, ", "))
+				s, w, record.DidYouMean(w, ByWords()), strings.Join(byWords, ", "))
 		}
 		if !ok {
 			parts := strings.Split(w, ".")

@@ -48,11 +48,7 @@ func ParseBreakdown(s string) ([]Key, error) {
 	if b, ok := breakdownWords[w]; ok {
 		return []Key{b.key}, nil
 	}
-	hint := ""
-	if m := NearestWord(w, BreakdownWords()); m != "" {
-		hint = " (did you mean " + m + "?)"
-	}
-	return nil, fmt.Errorf("--breakdown %q: not a breakdown%s: model (one sub-record per model under each group) or none", s, hint)
+	return nil, fmt.Errorf("--breakdown %q: not a breakdown%s: model (one sub-record per model under each group) or none", s, record.DidYouMean(w, BreakdownWords()))
 }
 
 // breakdownString is the spelling of a breakdown, as ParseBreakdown reads
