@@ -216,15 +216,7 @@ func appendCanon(b, v []byte) []byte {
 	}
 	switch jsonscan.KindOf(v) {
 	case jsonscan.String:
-		body := v[1 : len(v)-1]
-		plain := true
-		for _, c := range body {
-			if c == '\\' || c < 0x20 || c == 0x7f || c >= 0x80 {
-				plain = false
-				break
-			}
-		}
-		if plain {
+		if plainString(v) {
 			return append(b, v...)
 		}
 		u, ok := jsonscan.Unquote(nil, v)

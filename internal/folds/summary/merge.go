@@ -48,10 +48,7 @@ func (s *State) Merge(o *State) {
 // (in hot) or frozen, and reports whether it did; else the two are merged
 // decoded.
 func moveFrozen[T any](hot map[string]*T, cold *map[string]string, key, b string) bool {
-	if hot[key] != nil {
-		return false
-	}
-	if _, ok := (*cold)[key]; ok {
+	if _, ok := (*cold)[key]; ok || hot[key] != nil {
 		return false
 	}
 	if *cold == nil {

@@ -167,11 +167,9 @@ func (s *State) mergeCallNotes(r, o *run, ns map[string][]callNote) {
 // countCall counts d calls or failures in a group of s.
 func (s *State) countCall(d int64) func(group, name string, failed bool) {
 	return func(group, name string, failed bool) {
-		g := s.getGroup(group)
-		if g == nil {
-			return
+		if g := s.getGroup(group); g != nil {
+			g.addCall(name, failed, d)
 		}
-		g.addCall(name, failed, d)
 	}
 }
 

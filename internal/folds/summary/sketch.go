@@ -175,14 +175,7 @@ func (s *sketch) merge(o *sketch) {
 
 // rank is the nearest rank of the q-quantile, 1 to n.
 func (s *sketch) rank(q float64) uint64 {
-	rank := uint64(math.Ceil(q * float64(s.n)))
-	if rank < 1 {
-		rank = 1
-	}
-	if rank > s.n {
-		rank = s.n
-	}
-	return rank
+	return min(max(uint64(math.Ceil(q*float64(s.n))), 1), s.n)
 }
 
 // quantile returns the estimate of the q-quantile (0 <= q <= 1) by nearest
