@@ -41,11 +41,9 @@ var formatWriters = []struct {
 	write func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, tty bool) error
 }{
 	{"table", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
-		if no := noEvents(st); no != "" {
-			out.WriteString(no + "\n")
-			return out.Err()
+		if !writeNoEvents(out, st) {
+			writeTable(out, st, cx, spec)
 		}
-		writeTable(out, st, cx, spec)
 		return out.Err()
 	}},
 	{"jsonl", func(out *jsonl.Writer, st *summary.State, _ *cellCtx, _ tableSpec, tty bool) error {
@@ -55,11 +53,9 @@ var formatWriters = []struct {
 		return writeJSON(out, st, tty)
 	}},
 	{"md", func(out *jsonl.Writer, st *summary.State, cx *cellCtx, spec tableSpec, _ bool) error {
-		if no := noEvents(st); no != "" {
-			out.WriteString(no + "\n")
-			return out.Err()
+		if !writeNoEvents(out, st) {
+			writeMarkdown(out, st, cx, spec.cols)
 		}
-		writeMarkdown(out, st, cx, spec.cols)
 		return out.Err()
 	}},
 	{"csv", func(out *jsonl.Writer, st *summary.State, _ *cellCtx, _ tableSpec, tty bool) error {
@@ -74,23 +70,23 @@ var formatWriters = []struct {
 	}},
 }
 
-// noEvents says in words that st holds no event, and in which window
+// writeNoEvents says in words that st holds no event, and in which window
 // they were looked for ("No events since 2026-11-01 00:00 UTC."), for the
 // table and md, where a table of zeros under the message of a file that
-// could not be read said nothing; "" when it holds some. The total comes
-// first when there are no groups.
-func noEvents(st *summary.State) string {
+// could not be read said nothing; false, writing nothing, when it holds
+// some. The total comes first when there are no groups.
+func writeNoEvents(out stringWriter, st *summary.State) bool {
 	empty := false
 	stop := errors.New("stop")
 	st.EachRecord(func(r *record.Record) error {
 		empty = r.Total && r.Counts[record.Events] == 0
 		return stop
 	})
-	if !empty {
-		return ""
+	if empty {
+		no := st.Options().NoEvents()
+		out.WriteString(strings.ToUpper(no[:1]) + no[1:] + ".\n")
 	}
-	no := st.Options().NoEvents()
-	return strings.ToUpper(no[:1]) + no[1:] + "."
+	return empty
 }
 
 // formats are the formats' names, as --format takes them.

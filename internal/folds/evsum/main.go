@@ -231,10 +231,8 @@ func (r *report) write(out *jsonl.Writer, st *summary.State, overwrite bool) (st
 		// Line by line over the last frame, and what is left of it
 		// below cleared.
 		t.keep = &r.kept
-		if no := noEvents(st); no != "" {
-			(&overwriter{w: out}).WriteString(no + "\n")
-		} else {
-			writeTable(&overwriter{w: out}, st, cx, t)
+		if ow := (&overwriter{w: out}); !writeNoEvents(ow, st) {
+			writeTable(ow, st, cx, t)
 		}
 		out.WriteString(term.EraseBelow)
 	} else if err := write(out, r.set.format, st, cx, t, r.set.tty); err != nil {

@@ -2,9 +2,11 @@ package evsum
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/evtools/evtools/internal/core/textfmt"
 	"github.com/evtools/evtools/internal/folds/record"
 	"github.com/evtools/evtools/internal/folds/summary"
 )
@@ -64,10 +66,7 @@ func eachRow(st *summary.State, fn func(*record.Record) error) error {
 
 // otherText is the label of the groups past --top, folded into one.
 func otherText(r *record.Record) string {
-	if r.Other == 1 {
-		return "other (1 group)"
-	}
-	return fmt.Sprintf("other (%d groups)", r.Other)
+	return "other (" + textfmt.Plural(r.Other, "group") + ")"
 }
 
 // partText is the label of a row of a breakdown: ↳ and the model, as the
@@ -80,13 +79,8 @@ func partText(r *record.Record) string {
 // labelColumn checks that --columns, with a breakdown, shows the column
 // its rows are labelled in: the first key's (group, with --by none).
 func labelColumn(list string, cols []col, st *summary.State) error {
-	if len(st.Options().Breakdown) == 0 {
+	if len(st.Options().Breakdown) == 0 || slices.ContainsFunc(cols, func(c col) bool { return c.key == 0 }) {
 		return nil
-	}
-	for _, c := range cols {
-		if c.key == 0 {
-			return nil
-		}
 	}
 	first := "group"
 	if by := st.Options().By; len(by) > 0 {
