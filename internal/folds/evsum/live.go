@@ -113,10 +113,7 @@ func (l *live) loop() {
 // wider than that (a --wide table) wraps onto more than one.
 func rows(text []byte, width int) int {
 	n := 0
-	for _, line := range bytes.SplitAfter(text, []byte("\n")) {
-		if len(line) == 0 {
-			continue
-		}
+	for line := range bytes.Lines(text) {
 		w := cellWidth(sgr.ReplaceAllString(string(bytes.TrimSuffix(line, []byte("\n"))), ""))
 		n += max(1, (w+width-1)/max(width, 1))
 	}
@@ -162,10 +159,7 @@ func (l *live) finish() bool {
 // terminal's.
 func clearMessages(msgs []byte, width int) []byte {
 	var b []byte
-	for _, line := range bytes.SplitAfter(msgs, []byte("\n")) {
-		if len(line) == 0 {
-			continue
-		}
+	for line := range bytes.Lines(msgs) {
 		text := bytes.TrimSuffix(line, []byte("\n"))
 		b = append(append(b, term.EraseLine...), text...)
 		if n := cellWidth(string(text)); width <= 0 || n%width != 0 {
