@@ -93,16 +93,6 @@ func (o *obj) opt(name string, v int64, ok bool) {
 	}
 }
 
-// seq writes a sequence number, left out when there is none.
-func (o *obj) seq(name string, v int64) { o.opt(name, v, v != noSeq) }
-
-func (o *obj) flag(name string, v bool) {
-	if v {
-		o.key(name)
-		o.b = append(o.b, "true"...)
-	}
-}
-
 // str writes a string, left out when it is empty unless always.
 func (o *obj) str(name, v string, always bool) {
 	if v != "" || always {
@@ -139,22 +129,6 @@ func (o *obj) next(i int) {
 	if i > 0 {
 		o.b = append(o.b, ',')
 	}
-}
-
-// counters writes the counters of a group from c up to the next special
-// member, in Counter order: a counter of an object (tokens) as an array
-// element.
-func (o *obj) counter(n *counts, c record.Counter) {
-	if record.Counters[c].Object == "" {
-		o.int(partialName(c), n[c], record.Counters[c].Always)
-		return
-	}
-	o.open(partialName(c), '[')
-	for i := c; i < counterSpan(c); i++ {
-		o.next(int(i - c))
-		o.b = strconv.AppendInt(o.b, n[i], 10)
-	}
-	o.close(']')
 }
 
 // pTurns, pAgent and pCall are the JSON shapes of a run's turns, of an
@@ -274,15 +248,37 @@ func (w *partialWriter) span(first, last string, lo, hi *int64, has *bool) {
 	w.opt(last, *hi, *has)
 }
 
-func (w *partialWriter) counter(c record.Counter, n *counts) { w.obj.counter(n, c) }
-func (w *partialWriter) count(name string, v *int64)         { w.int(name, *v, false) }
-func (w *partialWriter) signed(name string, v *int64)        { w.int(name, *v, false) }
-func (w *partialWriter) seq(name string, v *int64)           { w.obj.seq(name, *v) }
+// counter writes counter c, in Counter order: the counters of an object
+// (tokens) as the elements of an array.
+func (w *partialWriter) counter(c record.Counter, n *counts) {
+	if record.Counters[c].Object == "" {
+		w.int(partialName(c), n[c], record.Counters[c].Always)
+		return
+	}
+	w.open(partialName(c), '[')
+	for i := c; i < counterSpan(c); i++ {
+		w.next(int(i - c))
+		w.b = strconv.AppendInt(w.b, n[i], 10)
+	}
+	w.close(']')
+}
+
+func (w *partialWriter) count(name string, v *int64)  { w.int(name, *v, false) }
+func (w *partialWriter) signed(name string, v *int64) { w.int(name, *v, false) }
+
+// seq writes a sequence number, left out when there is none.
+func (w *partialWriter) seq(name string, v *int64) { w.opt(name, *v, *v != noSeq) }
 
 func (w *partialWriter) time(name string, v *int64, has *bool)  { w.opt(name, *v, *has) }
 func (w *partialWriter) value(name string, v *int64, has *bool) { w.opt(name, *v, *has) }
 
-func (w *partialWriter) flag(name string, v *bool)  { w.obj.flag(name, *v) }
+func (w *partialWriter) flag(name string, v *bool) {
+	if *v {
+		w.obj.key(name)
+		w.b = append(w.b, "true"...)
+	}
+}
+
 func (w *partialWriter) str(name string, v *string) { w.obj.str(name, *v, false) }
 func (w *partialWriter) key(name string, v *string) { w.obj.str(name, *v, true) }
 
