@@ -165,7 +165,7 @@ func (s *State) freeze(keepGroup *group, keepRun *run) {
 		}
 		for k, g := range s.groups {
 			if g != keepGroup {
-				s.coldGroups[k] = s.freezer.group(g)
+				s.coldGroups[k] = s.freezer.freeze(g)
 				delete(s.groups, k)
 				s.recycleGroup(g)
 			}
@@ -178,7 +178,7 @@ func (s *State) freeze(keepGroup *group, keepRun *run) {
 		}
 		for id, r := range s.runs {
 			if r != keepRun && !r.hasOpenCalls() {
-				s.coldRuns[id] = s.freezer.run(r)
+				s.coldRuns[id] = s.freezer.freeze(r)
 				delete(s.runs, id)
 				s.recycleRun(r)
 			}
@@ -307,21 +307,11 @@ type freezer struct {
 	base int64 // the span's lo
 }
 
-func (f *freezer) group(g *group) string {
+// freeze is the frozen form of v, a group or a run; the buffer is kept
+// for the next one, unless a huge value (a run_id) made it huge.
+func (f *freezer) freeze(v saved) string {
 	f.b = f.b[:0]
-	g.save(f)
-	return f.done()
-}
-
-func (f *freezer) run(r *run) string {
-	f.b = f.b[:0]
-	r.save(f)
-	return f.done()
-}
-
-// done is the frozen form written; the buffer is kept for the next one,
-// unless a huge value (a run_id) made it huge.
-func (f *freezer) done() string {
+	v.save(f)
 	s := string(f.b)
 	if cap(f.b) > 1<<20 {
 		f.b = nil
@@ -418,7 +408,7 @@ func (f *freezer) turns(_ string, t *turnSeg) { t.save(f) }
 func (f *freezer) agents(_ string, m *map[string]*agentSpan) { freezeMembers(f, *m) }
 func (f *freezer) calls(_ string, m *map[string]*call)       { freezeMembers(f, *m) }
 
-func freezeMembers[T interface{ save(saver) }](f *freezer, m map[string]T) {
+func freezeMembers[T saved](f *freezer, m map[string]T) {
 	f.u(uint64(len(m)))
 	for id, v := range m {
 		f.s(id)
@@ -562,7 +552,7 @@ func (d *thawer) calls(_ string, m *map[string]*call) {
 	thawMembers(d, m, func() *call { return &call{} })
 }
 
-func thawMembers[T interface{ save(saver) }](d *thawer, m *map[string]T, fresh func() T) {
+func thawMembers[T saved](d *thawer, m *map[string]T, fresh func() T) {
 	n := int(d.u())
 	if n == 0 {
 		return

@@ -53,11 +53,11 @@ func (s *State) AppendFrozen(b []byte) []byte {
 	f.i(s.wall.pos)
 	f.i(s.wall.neg)
 	var one freezer
-	writeFrozenMap(f, s.groups, s.coldGroups, func(*group) bool { return true }, one.group)
+	writeFrozenMap(f, &one, s.groups, s.coldGroups, func(*group) bool { return true })
 	// Runs with open calls first, apart: a state keeps them hot (the
 	// report and the merge look their calls up), so loading decodes them.
-	writeFrozenMap(f, s.runs, nil, (*run).hasOpenCalls, one.run)
-	writeFrozenMap(f, s.runs, s.coldRuns, func(r *run) bool { return !r.hasOpenCalls() }, one.run)
+	writeFrozenMap(f, &one, s.runs, nil, (*run).hasOpenCalls)
+	writeFrozenMap(f, &one, s.runs, s.coldRuns, func(r *run) bool { return !r.hasOpenCalls() })
 	f.u(uint64(len(s.notes)))
 	for run, byID := range s.notes {
 		f.s(run)
@@ -81,7 +81,7 @@ func (s *State) AppendFrozen(b []byte) []byte {
 
 // writeFrozenMap writes what dec.frozenMap reads: a count, then the key
 // and frozen form of each hot value that take takes and of each cold one.
-func writeFrozenMap[T any](f *enc, hot map[string]*T, cold map[string]string, take func(*T) bool, freeze func(*T) string) {
+func writeFrozenMap[T saved](f *enc, one *freezer, hot map[string]T, cold map[string]string, take func(T) bool) {
 	n := len(cold)
 	for _, v := range hot {
 		if take(v) {
@@ -92,7 +92,7 @@ func writeFrozenMap[T any](f *enc, hot map[string]*T, cold map[string]string, ta
 	for k, v := range hot {
 		if take(v) {
 			f.s(k)
-			f.s(freeze(v))
+			f.s(one.freeze(v))
 		}
 	}
 	for k, fr := range cold {

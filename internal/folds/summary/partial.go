@@ -338,7 +338,7 @@ func (w *partialWriter) calls(name string, m *map[string]*call)       { writeMem
 
 // writeMembers writes an object of saved values by id, sorted by id; nothing
 // when there are none.
-func writeMembers[T interface{ save(saver) }](w *partialWriter, name string, m map[string]T) {
+func writeMembers[T saved](w *partialWriter, name string, m map[string]T) {
 	ids := slices.Sorted(maps.Keys(m))
 	w.object(name, ids, func(i int) {
 		w.b = append(w.b, '{')

@@ -16,6 +16,10 @@ import "github.com/evtools/evtools/internal/folds/record"
 // JSON shapes (pTurns, pAgent, pCall, pSketch in partial.go), whose
 // messages --merge has always given for a value of the wrong type.
 
+// saved is what names its saved fields: a group, a run, and what a run
+// holds.
+type saved interface{ save(saver) }
+
 // saver writes each field it is given, or reads it into place.
 type saver interface {
 	// id is the run's id: its key in the state's maps, so not frozen.
