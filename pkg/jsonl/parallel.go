@@ -63,14 +63,8 @@ type blockJob[S any] struct {
 // returns, or an output error, as Each does. It does not hold back
 // growing lines (see Input.Growing): with Growing set, use Each.
 func (p *Blocks[W, S]) Each(in *Input) error {
-	size := p.BlockSize
-	if size <= 0 {
-		size = DefaultBlockSize
-	}
-	maxAhead := p.MaxAhead
-	if maxAhead <= 0 {
-		maxAhead = defaultMaxAhead
-	}
+	size := orDefault(p.BlockSize, DefaultBlockSize)
+	maxAhead := orDefault(p.MaxAhead, defaultMaxAhead)
 	take := func(j *blockJob[S]) error {
 		err := in.takeBlock(j.block, func(i int, rec Record) error { return p.Take(&j.s, i, rec) })
 		j.block = nil // released to the Input by takeBlock

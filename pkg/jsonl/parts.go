@@ -199,7 +199,9 @@ func (p *Parts[S]) readPart(pt part, read *atomic.Int64, stop *atomic.Bool) part
 	return res
 }
 
-func orDefault(n, def int) int {
+// orDefault is n, or def when n is not positive: a size left at 0 is the
+// default's.
+func orDefault[T int | int64](n, def T) T {
 	if n <= 0 {
 		return def
 	}
@@ -359,10 +361,7 @@ func closeParts(parts []part) {
 // MinPart bytes, each starting just after a '\n': the offsets from 0 to
 // size.
 func (p *Parts[S]) cutPoints(f *os.File, size int64) []int64 {
-	minPart := p.MinPart
-	if minPart <= 0 {
-		minPart = DefaultMinPart
-	}
+	minPart := orDefault(p.MinPart, DefaultMinPart)
 	n := int(min(int64(p.Workers), size/minPart))
 	cuts := []int64{0}
 	for i := 1; i < n; i++ {

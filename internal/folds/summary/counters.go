@@ -1,6 +1,10 @@
 package summary
 
-import "github.com/evtools/evtools/internal/folds/record"
+import (
+	"cmp"
+
+	"github.com/evtools/evtools/internal/folds/record"
+)
 
 // counts are a group's counters.
 type counts [record.NumCounters]int64
@@ -16,13 +20,7 @@ func (c *counts) add(o *counts) {
 
 // partialName is the counter's member in the partial state.
 func partialName(c record.Counter) string {
-	if p := record.Counters[c].Partial; p != "" {
-		return p
-	}
-	if o := record.Counters[c].Object; o != "" {
-		return o
-	}
-	return record.Counters[c].Name
+	return cmp.Or(record.Counters[c].Partial, record.Counters[c].Object, record.Counters[c].Name)
 }
 
 // counterSpan returns the counters from c on that belong to the same object (c

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -195,14 +196,8 @@ type Options struct {
 // "no events since 2026-11-01 00:00 UTC", for the views for people,
 // where an empty table would say nothing.
 func (o Options) NoEvents() string {
-	loc := o.Loc
-	if loc == nil {
-		loc = time.UTC
-	}
-	zone := o.TZName
-	if zone == "" {
-		zone = loc.String()
-	}
+	loc := cmp.Or(o.Loc, time.UTC)
+	zone := cmp.Or(o.TZName, loc.String())
 	at := func(t time.Time) string { return t.In(loc).Format("2006-01-02 15:04") + " " + zone }
 	s := "no events"
 	if !o.Since.IsZero() {

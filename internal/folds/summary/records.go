@@ -579,10 +579,7 @@ func (s *State) breakdown(rec *record.Record, parts []string, get func(string) *
 		r.Names, r.Vals, r.Nested = names, []string{u.key}, true
 		rec.Breakdown = append(rec.Breakdown, r)
 	}
-	f := s.order.Sort
-	if f == nil {
-		f = costliest
-	}
+	f := cmp.Or(s.order.Sort, costliest)
 	sort.SliceStable(rec.Breakdown, func(i, j int) bool {
 		return f.Compare(f.Value(&rec.Breakdown[i]), f.Value(&rec.Breakdown[j])) < 0
 	})
