@@ -1,5 +1,7 @@
 package record
 
+import "cmp"
+
 // Counter names one event-level counter of a group: an int64 that merging
 // adds up. Every counter is described once, by its row in Counters; the
 // fold's merge, frozen form and partial state (package summary) are
@@ -89,8 +91,5 @@ func (c Counter) Path() string {
 
 // ColumnName is the name of the counter's column (see CounterInfo.Column).
 func (c Counter) ColumnName() string {
-	if n := Counters[c].Column; n != "" {
-		return n
-	}
-	return Counters[c].Name
+	return cmp.Or(Counters[c].Column, Counters[c].Name)
 }
