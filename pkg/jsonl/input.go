@@ -254,11 +254,7 @@ func (in *Input) Bad(rec Record, reason error) error {
 // ahead (evfilter on several cores) reports records after Each returns.
 func (in *Input) summariseBad() {
 	if in.unreported > 0 {
-		s := "s"
-		if in.unreported == 1 {
-			s = ""
-		}
-		in.printf("... and %s more bad line%s in %s", textfmt.Thousands(int64(in.unreported)), s, in.badFile)
+		in.printf("... and %s in %s", textfmt.PluralThousands(int64(in.unreported), "more bad line"), in.badFile)
 	}
 	in.badFile, in.reported, in.unreported = "", 0, 0
 }
