@@ -366,13 +366,9 @@ func parseColumns(list string, names []string, by []summary.Key) ([]col, error) 
 
 // isKeyWord reports whether w names a grouping: a --by word, or the key
 // column one makes.
+// (none, which groups nothing, makes no key column).
 func isKeyWord(w string) bool {
-	for _, b := range summary.ByWords() {
-		if keys, err := summary.ParseBy(b); err == nil && len(keys) == 1 && (w == b || w == keys[0].Name) {
-			return true
-		}
-	}
-	return false
+	return w != "none" && slices.Contains(summary.ByWords(), w) || slices.Contains(keyColumnWords(), w)
 }
 
 // cellWidth is how many terminal cells s takes: wide East Asian characters
