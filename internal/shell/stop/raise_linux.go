@@ -1,25 +1,24 @@
 package stop
 
 import (
-	"bytes"
 	"os"
 	"runtime"
 	"strconv"
 	"syscall"
 )
 
-// mark is the signal Err sends itself: one a tool does nothing else with,
-// numbered above SIGINT and SIGTERM, and harmless should it come from
-// outside (a terminal resized: Err then returns a moment early).
-func init() { mark = syscall.SIGWINCH }
+// mark is the signal Err sends itself: one a tool does nothing else with
+// (no tool starts a child), numbered above SIGINT and SIGTERM, harmless
+// should it come from outside (Err then returns a moment early), and one
+// Go unblocks on every thread even when the parent started the tool with
+// it blocked. SIGWINCH was the mark until perf stat, which blocks it, made
+// every mark sent to a thread wait its second out.
+func init() { mark = syscall.SIGCHLD }
 
 // raise sends sig to the thread tid (tgkill), 0 being this one: the
 // kernel delivers it there, with what is pending for the process, before
 // that thread runs on (kill(2) of the process would pick a thread).
 func raise(tid int, sig syscall.Signal) error {
-	if tid == process {
-		return syscall.Kill(syscall.Getpid(), sig)
-	}
 	if tid == 0 {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
@@ -38,17 +37,4 @@ func threads() []int {
 		}
 	}
 	return tids
-}
-
-// markBlocked reports whether this thread blocks mark, as its SigBlk line
-// in /proc says (a mask in hex, bit n-1 for signal n).
-func markBlocked() bool {
-	status, err := os.ReadFile("/proc/thread-self/status")
-	if err != nil {
-		return false
-	}
-	_, rest, ok := bytes.Cut(status, []byte("\nSigBlk:\t"))
-	hex, _, _ := bytes.Cut(rest, []byte("\n"))
-	mask, err := strconv.ParseUint(string(hex), 16, 64)
-	return ok && err == nil && mask&(1<<(mark-1)) != 0
 }

@@ -5,7 +5,7 @@ package stop
 import "syscall"
 
 // mark is as on Linux (raise_linux.go).
-func init() { mark = syscall.SIGWINCH }
+func init() { mark = syscall.SIGCHLD }
 
 // raise sends sig to the process: POSIX has a signal sent to the calling
 // process delivered before kill(2) returns. There is no portable way to
@@ -13,5 +13,3 @@ func init() { mark = syscall.SIGWINCH }
 func raise(_ int, sig syscall.Signal) error { return syscall.Kill(syscall.Getpid(), sig) }
 
 func threads() []int { return nil }
-
-func markBlocked() bool { return false }

@@ -7,5 +7,3 @@ import "syscall"
 func raise(int, syscall.Signal) error { return syscall.EWINDOWS }
 
 func threads() []int { return nil }
-
-func markBlocked() bool { return false }

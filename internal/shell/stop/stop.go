@@ -39,9 +39,6 @@ var (
 	missed   atomic.Int32   // marks that did not come through in time
 )
 
-// process is the target of raise that is the whole process, not a thread.
-const process = -1
-
 // Watch makes SIGINT and SIGTERM stop the tool: the first is recorded
 // (Err returns it from then on) and first is called with it on a
 // goroutine of its own; a second one ends the process at once. Call it
@@ -98,15 +95,7 @@ func Err() error {
 		// number first among those that came together: mark is above
 		// SIGTERM's), so once a mark came through, every signal handled
 		// before it did too.
-		tids := append([]int{0}, threads()...)
-		if markBlocked() {
-			// Started with mark blocked (perf stat starts its command
-			// so), every thread blocks it but the one Go hands signals
-			// over on: a mark sent to a thread would never come, one sent
-			// to the process goes there.
-			tids = []int{process}
-		}
-		for _, tid := range tids {
+		for _, tid := range append([]int{0}, threads()...) {
 			drain()
 			if raise(tid, mark) == nil {
 				select {
