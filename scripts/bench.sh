@@ -188,6 +188,25 @@ done <"$ROWS"
 # mbs prints throughput; below a millisecond hyperfine cannot tell a command
 # from the shell that starts it, so the figure would be noise.
 mbs() { awk -v b="$1" -v s="$2" 'BEGIN { if (s < 0.001) print "-"; else printf "%.0f", b / s / 1e6 }'; }
+# versus_base times the row's command and base's in pairs, one run of
+# each, the first of the pair in turn, and prints the median of the
+# pairs' ratios (base's time over the new one's; - below a millisecond). These
+# shared machines slow down for minutes at a time, and hyperfine runs all
+# of one command's runs before the other's: its ratio took the slowdown
+# in (cat against cat read 0.83x), a pair's two runs share it.
+versus_base() {
+	local ev=$1 i first second
+	local old="PATH=$BASEBIN:\$PATH; $ev"
+	: >"$TMP/pairs"
+	for ((i = 0; i < 2 * RUNS + 1; i++)); do
+		if ((i % 2)); then first=$old second=$ev; else first=$ev second=$old; fi
+		hyperfine --runs 1 --style none --export-json "$TMP/p.json" "$first" "$second" >/dev/null 2>&1 || return 1
+		jq -r --argjson swap "$((i % 2))" '[.results[].mean] | if $swap == 1 then reverse else . end | "\(.[0]) \(.[1])"' "$TMP/p.json" >>"$TMP/pairs"
+	done
+	awk '{ print ($1 >= 0.001 && $2 >= 0.001 ? $2 / $1 : "-") }' "$TMP/pairs" | sort -g | sed -n "$((RUNS + 1))p" |
+		awk '{ if ($1 == "-") print "-"; else printf "%.2fx\n", $1 }'
+}
+
 table=$TMP/table.tsv
 printf 'row\tcorpus\tevtools MB/s\tpeer\tpeer MB/s\tratio\ttime ratio\tevtools max RSS MB\tpeer max RSS MB%s\n' "${BASE:+$'\t'base MB/s$'\t'vs base}" >"$table"
 rows=0
@@ -212,9 +231,6 @@ while IFS=$'\t' read -r name corpus ev peer peercmd _; do
 	else
 		note "row $name: peer ${peercmd%% *} is missing, timing evtools alone"
 	fi
-	if [ -n "$BASEBIN" ]; then
-		args+=(-n base "PATH=$BASEBIN:\$PATH; $ev")
-	fi
 	note "row $name on $corpus ($bytes bytes)"
 	if ! hyperfine "${args[@]}" >&2; then
 		note "row $name: a command failed, skipped"
@@ -234,9 +250,10 @@ while IFS=$'\t' read -r name corpus ev peer peercmd _; do
 	fi
 	basecols=
 	if [ -n "$BASEBIN" ]; then
-		basemean=$(jq '.results[-1].median' "$TMP/h.json")
-		basecols=$(printf '\t%s\t%s' "$(mbs "$bytes" "$basemean")" \
-			"$(awk -v a="$basemean" -v b="$evmean" 'BEGIN { if (a < 0.001 || b < 0.001) print "-"; else printf "%.2fx", a / b }')")
+		# base's MB/s is the row's over that ratio, so that the two columns
+		# agree: base's own runs were timed at another moment
+		vsbase=$(versus_base "$ev")
+		basecols=$(printf '\t%s\t%s' "$(awk -v m="$evmbs" -v r="${vsbase%x}" 'BEGIN { if (m == "-" || r + 0 <= 0) print "-"; else printf "%.0f", m / r }')" "$vsbase")
 	fi
 	/usr/bin/time -f %M -o "$TMP/rss" bash -c "$ev" >/dev/null 2>&1 || true
 	rss=$(awk '{ printf "%.0f", $1 / 1024 }' "$TMP/rss" | tail -1)
@@ -282,6 +299,7 @@ mdtable() {
 		NR == 1 { line = "|"; for (i = 1; i <= NF; i++) line = line (i <= 2 || i == text ? "---|" : "--:|"); print line }' "$1"
 }
 
+vsnote="; vs base is the median of $((2 * RUNS + 1)) ratios of the base time over the evtools time, each from a pair of runs back to back, and base MB/s is evtools MB/s over it"
 {
 	echo "<!-- bench:begin -->"
 	echo "Measured $(date -u +%Y-%m-%d) on $cpu, $(nproc) CPUs, $mem RAM, $(uname -s);"
@@ -291,7 +309,7 @@ mdtable() {
 		echo -n "$sep $c $(awk -v b="$(du -sb "${CORPUS[$c]}" | cut -f1)" 'BEGIN { printf "%.0f MB", b / 1e6 }')"
 		sep=,
 	done
-	echo ". Median of $RUNS hyperfine runs after one warm-up; ratio is how many times faster evtools is than the peer, time ratio evtools' time over the peer's (the form of issue 14's targets)."
+	echo ". Median of $RUNS hyperfine runs after one warm-up; ratio is how many times faster evtools is than the peer, time ratio evtools' time over the peer's (the form of issue 14's targets)${BASE:+$vsnote}."
 	echo
 	mdtable "$table" 4
 	echo "<!-- bench:end -->"
