@@ -381,10 +381,11 @@ func groupCount(rs []*record.Record) int64 {
 // areFolded says that n of what are folded into one row: "3 groups of
 // least cost are folded into one row", "1 group ... is".
 func areFolded(n int, what, of string) string {
+	verb := " are"
 	if n == 1 {
-		return "1 " + what + of + " is folded into one row"
+		verb = " is"
 	}
-	return strconv.Itoa(n) + " " + what + "s" + of + " are folded into one row"
+	return textfmt.Plural(int64(n), what) + of + verb + " folded into one row"
 }
 
 // sum adds records up into one: counters, runs, outcomes, tools and the
